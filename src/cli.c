@@ -1,0 +1,1205 @@
+/* The command line: ldclt's short flags and -e keywords, ldbench's long
+ * options, strict number parsing and the cross-checks.  Every problem is
+ * reported as one line ("ldbench: -n 0: threads must be ...") and no
+ * connection is ever opened here. */
+#include "ldbench/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ldap.h>
+
+#include "ldbench/pattern.h"
+#include "ldbench/wire.h"
+
+#ifndef LDBENCH_VERSION
+#define LDBENCH_VERSION "0.0.0"
+#endif
+
+#define MAX_THREADS 10000
+#define MAX_CONNS_PER_THREAD 1000
+#define MAX_DEPTH 1024
+#define MIN_INTERVAL_MS 100
+#define PW_MASK "*****"
+
+/* Parser state that does not belong in the config. */
+struct cli_ctx {
+	struct ldb_config *c;
+	char *err;
+	size_t errcap;
+	bool port_given;
+	bool low_given, high_given;      /* -r, -R */
+	bool random_seen, incr_seen;
+	bool pw_from_w, pw_from_y;
+	bool attrlist_seen;
+	char *url_host;                  /* from -H, applied after the loop */
+	int url_port;
+	bool url_given, url_ldaps;
+	const char **pw_args;            /* argv text of each -w value, to mask */
+	int npw_args;
+};
+
+/* Write "progname: <message>" into err, one line: control characters that a
+ * user's value may carry (a newline in -f, say) become '?'. */
+__attribute__((format(printf, 2, 3)))
+static int fail(struct cli_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (x->err == NULL || x->errcap == 0)
+		return -1;
+	n = snprintf(x->err, x->errcap, "%s: ", x->c->progname);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n < x->errcap) {
+		va_start(ap, fmt);
+		vsnprintf(x->err + n, x->errcap - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	for (char *p = x->err; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return -1;
+}
+
+static int oom(struct cli_ctx *x)
+{
+	return fail(x, "out of memory");
+}
+
+/* Replace *dst with a copy of s. */
+static int set_str(struct cli_ctx *x, char **dst, const char *s)
+{
+	char *d = strdup(s);
+
+	if (d == NULL)
+		return oom(x);
+	free(*dst);
+	*dst = d;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+enum { NUM_OK = 0, NUM_JUNK = -1, NUM_HIGH = 1, NUM_LOW = 2 };
+
+/* Strict decimal: optional '-', digits, nothing else (no blanks, no '+'). */
+static int parse_ll(const char *s, long long *out)
+{
+	const char *p = s;
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		return NUM_JUNK;
+	if (*p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NUM_JUNK;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0')
+		return NUM_JUNK;
+	if (errno == ERANGE)
+		return v > 0 ? NUM_HIGH : NUM_LOW;
+	*out = v;
+	return NUM_OK;
+}
+
+/* Parse the value of option `opt` (sep ' ' for a flag, '=' for a -e keyword)
+ * into [min, max]; `what` names the setting in the message. */
+static int parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg,
+                     long long min, long long max, const char *what, long long *out)
+{
+	long long v = 0;
+	int rc = parse_ll(arg, &v);
+
+	if (rc == NUM_JUNK)
+		return fail(x, "%s%c'%s': not a whole number", opt, sep, arg);
+	if (rc == NUM_OK && v >= min && v <= max) {
+		*out = v;
+		return 0;
+	}
+	/* no real upper limit: INT_MAX or LLONG_MAX only say what the type holds */
+	bool open_ended = max == LLONG_MAX || max == INT_MAX || max == LLONG_MAX / 1000;
+
+	if (open_ended && (rc == NUM_HIGH || (rc == NUM_OK && v > max)))
+		return fail(x, "%s%c%s: %s is too large", opt, sep, arg, what);
+	if (rc == NUM_LOW && min == LLONG_MIN)
+		return fail(x, "%s%c%s: %s is too small", opt, sep, arg, what);
+	if (open_ended)
+		return fail(x, "%s%c%s: %s must be at least %lld", opt, sep, arg, what, min);
+	return fail(x, "%s%c%s: %s must be between %lld and %lld", opt, sep, arg, what, min, max);
+}
+
+static int parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min,
+                     long long max, const char *what, int *out)
+{
+	long long v;
+
+	if (parse_num(x, opt, ' ', arg, min, max, what, &v) < 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int ldb_parse_duration_ms(const char *s, uint64_t *ms)
+{
+	const char *p = s;
+	uint64_t v = 0, mult;
+
+	if (s == NULL || !isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+		p++;
+	}
+	if (*p == '\0' || strcmp(p, "s") == 0)
+		mult = 1000;
+	else if (strcmp(p, "ms") == 0)
+		mult = 1;
+	else if (strcmp(p, "m") == 0)
+		mult = 60000;
+	else if (strcmp(p, "h") == 0)
+		mult = 3600000;
+	else
+		return -1;
+	if (v != 0 && v > UINT64_MAX / mult)
+		return -1;
+	*ms = v * mult;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ files */
+
+/* Strip a trailing "\n" or "\r\n". */
+static size_t chomp(char *s, size_t len)
+{
+	if (len > 0 && s[len - 1] == '\n')
+		s[--len] = '\0';
+	if (len > 0 && s[len - 1] == '\r')
+		s[--len] = '\0';
+	return len;
+}
+
+/* -y FILE: the password is the first line, without its newline. */
+static int read_password_file(struct cli_ctx *x, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (f == NULL)
+		return fail(x, "-y %s: cannot open: %s", path, strerror(errno));
+	errno = 0;
+	n = getline(&line, &cap, f);
+	if (n < 0) {
+		int e = errno;
+
+		fclose(f);
+		free(line);
+		if (e != 0)
+			return fail(x, "-y %s: cannot read: %s", path, strerror(e));
+		return fail(x, "-y %s: the file is empty", path);
+	}
+	fclose(f);
+	if (chomp(line, (size_t)n) == 0) {
+		explicit_bzero(line, cap);
+		free(line);
+		return fail(x, "-y %s: the first line (the password) is empty", path);
+	}
+	if (x->c->password != NULL) {
+		explicit_bzero(x->c->password, strlen(x->c->password));
+		free(x->c->password);
+	}
+	x->c->password = line;
+	return 0;
+}
+
+static bool dn_is_valid(const char *dn)
+{
+	LDAPDN parsed = NULL;
+
+	if (ldap_str2dn(dn, &parsed, LDAP_DN_FORMAT_LDAPV3) != LDAP_SUCCESS)
+		return false;
+	ldap_dnfree(parsed);
+	return true;
+}
+
+/* randombinddnfromfile=F: "DN<TAB>password" lines, loaded now. */
+static int load_binddn_file(struct cli_ctx *x, const char *path)
+{
+	struct ldb_config *c = x->c;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0, room = 0;
+	ssize_t n;
+	int rc = -1;
+
+	if (c->binddn_file != NULL)
+		return fail(x, "-e randombinddnfromfile given twice");
+	if (set_str(x, &c->binddn_file, path) < 0)
+		return -1;
+	f = fopen(path, "re");
+	if (f == NULL)
+		return fail(x, "-e randombinddnfromfile=%s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		errno = 0;
+		n = getline(&line, &cap, f);
+		if (n < 0) {
+			if (errno != 0) {
+				fail(x, "-e randombinddnfromfile=%s: cannot read: %s", path, strerror(errno));
+				goto out;
+			}
+			break;
+		}
+		lineno++;
+		size_t len = chomp(line, (size_t)n);
+
+		if (len == 0)
+			continue;
+		char *tab = strchr(line, '\t');
+
+		if (tab == NULL) {
+			fail(x, "-e randombinddnfromfile=%s line %zu: expected DN<TAB>password", path, lineno);
+			goto out;
+		}
+		*tab = '\0';
+		if (line[0] == '\0' || !dn_is_valid(line)) {
+			fail(x, "-e randombinddnfromfile=%s line %zu: invalid DN '%s'", path, lineno, line);
+			goto out;
+		}
+		if (tab[1] == '\0') {
+			fail(x, "-e randombinddnfromfile=%s line %zu: empty password", path, lineno);
+			goto out;
+		}
+		if (c->binddn_file_n == room) {
+			size_t nroom = room ? room * 2 : 64;
+			char **dns = realloc(c->binddn_file_dns, nroom * sizeof(*dns));
+
+			if (dns == NULL) {
+				oom(x);
+				goto out;
+			}
+			c->binddn_file_dns = dns;
+			char **pws = realloc(c->binddn_file_pws, nroom * sizeof(*pws));
+
+			if (pws == NULL) {
+				oom(x);
+				goto out;
+			}
+			c->binddn_file_pws = pws;
+			room = nroom;
+		}
+		char *dn = strdup(line);
+		char *pw = strdup(tab + 1);
+
+		if (dn == NULL || pw == NULL) {
+			free(dn);
+			free(pw);
+			oom(x);
+			goto out;
+		}
+		c->binddn_file_dns[c->binddn_file_n] = dn;
+		c->binddn_file_pws[c->binddn_file_n] = pw;
+		c->binddn_file_n++;
+	}
+	if (c->binddn_file_n == 0) {
+		fail(x, "-e randombinddnfromfile=%s: no DN<TAB>password line in the file", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (line != NULL) {
+		explicit_bzero(line, cap);
+		free(line);
+	}
+	fclose(f);
+	return rc;
+}
+
+/* ------------------------------------------------------------- -e keywords */
+
+enum kw_id {
+	KW_ESEARCH, KW_BINDONLY, KW_BINDEACH, KW_CLOSE, KW_RANDOM, KW_INCR, KW_COMMONCOUNTER,
+	KW_NOLOOP, KW_COUNTEACH, KW_ATTRLIST, KW_RANDOMATTRLIST, KW_ATTRSONLY, KW_RANDOMBINDDN,
+	KW_RANDOMBINDDNLOW, KW_RANDOMBINDDNHIGH, KW_RANDOMBINDDNFROMFILE, KW_RANDOMBASE,
+	KW_RANDOMBASELOW, KW_RANDOMBASEHIGH, KW_SRCHNENTRIES, KW_SAMPINTERVAL, KW_TIMESTAMP,
+	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_LATER
+};
+
+enum kw_arg { ARG_NONE, ARG_NEED, ARG_OPT };
+
+struct kw {
+	const char *name;
+	enum kw_id id;
+	enum kw_arg arg;
+};
+
+static const struct kw keywords[] = {
+	{ "esearch", KW_ESEARCH, ARG_NONE },
+	{ "bindonly", KW_BINDONLY, ARG_NONE },
+	{ "bindeach", KW_BINDEACH, ARG_NONE },
+	{ "close", KW_CLOSE, ARG_NONE },
+	{ "random", KW_RANDOM, ARG_NONE },
+	{ "incr", KW_INCR, ARG_OPT },
+	{ "commoncounter", KW_COMMONCOUNTER, ARG_NONE },
+	{ "noloop", KW_NOLOOP, ARG_NONE },
+	{ "counteach", KW_COUNTEACH, ARG_NONE },
+	{ "attrlist", KW_ATTRLIST, ARG_NEED },
+	{ "randomattrlist", KW_RANDOMATTRLIST, ARG_NEED },
+	{ "attrsonly", KW_ATTRSONLY, ARG_NEED },
+	{ "randombinddn", KW_RANDOMBINDDN, ARG_NONE },
+	{ "randombinddnlow", KW_RANDOMBINDDNLOW, ARG_NEED },
+	{ "randombinddnhigh", KW_RANDOMBINDDNHIGH, ARG_NEED },
+	{ "randombinddnfromfile", KW_RANDOMBINDDNFROMFILE, ARG_NEED },
+	{ "randombase", KW_RANDOMBASE, ARG_NONE },
+	{ "randombaselow", KW_RANDOMBASELOW, ARG_NEED },
+	{ "randombasehigh", KW_RANDOMBASEHIGH, ARG_NEED },
+	{ "srchnentries", KW_SRCHNENTRIES, ARG_NEED },
+	{ "sampinterval", KW_SAMPINTERVAL, ARG_NEED },
+	{ "timestamp", KW_TIMESTAMP, ARG_OPT },
+	{ "nozeropad", KW_NOZEROPAD, ARG_NONE },
+	{ "smoothshutdown", KW_SMOOTHSHUTDOWN, ARG_NONE },
+	{ "dontsleeponserverdown", KW_DONTSLEEP, ARG_NONE },
+	{ "noglobalstats", KW_NOGLOBALSTATS, ARG_NONE },
+	/* ldclt keywords that later work will implement */
+	{ "add", KW_LATER, ARG_OPT },
+	{ "delete", KW_LATER, ARG_OPT },
+	{ "rename", KW_LATER, ARG_OPT },
+	{ "withnewparent", KW_LATER, ARG_OPT },
+	{ "attreplace", KW_LATER, ARG_OPT },
+	{ "attreplacefile", KW_LATER, ARG_OPT },
+	{ "object", KW_LATER, ARG_OPT },
+	{ "rdn", KW_LATER, ARG_OPT },
+	{ "genldif", KW_LATER, ARG_OPT },
+	{ "append", KW_LATER, ARG_OPT },
+	{ "person", KW_LATER, ARG_OPT },
+	{ "emailPerson", KW_LATER, ARG_OPT },
+	{ "inetOrgPerson", KW_LATER, ARG_OPT },
+	{ "string", KW_LATER, ARG_OPT },
+	{ "ascii", KW_LATER, ARG_OPT },
+	{ "abandon", KW_LATER, ARG_OPT },
+	{ "deref", KW_LATER, ARG_OPT },
+	{ "referral", KW_LATER, ARG_OPT },
+	{ "v2", KW_LATER, ARG_OPT },
+	{ "imagesdir", KW_LATER, ARG_OPT },
+	{ "cltcertname", KW_LATER, ARG_OPT },
+	{ "keydbfile", KW_LATER, ARG_OPT },
+	{ "keydbpin", KW_LATER, ARG_OPT },
+	{ "scalab01", KW_LATER, ARG_OPT },
+	{ "scalab01_cnxduration", KW_LATER, ARG_OPT },
+	{ "scalab01_maxcnxnb", KW_LATER, ARG_OPT },
+	{ "scalab01_wait", KW_LATER, ARG_OPT },
+	{ "randomauthid", KW_LATER, ARG_OPT },
+	{ "randomauthidlow", KW_LATER, ARG_OPT },
+	{ "randomauthidhigh", KW_LATER, ARG_OPT },
+};
+
+static bool attr_char_ok(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '-' || ch == ';' || ch == '.' || ch == '*' ||
+	       ch == '+' || ch == '_';
+}
+
+/* attrlist=a:b:c (colon separated; the comma that ends the -e token ends it). */
+static int parse_attrlist(struct cli_ctx *x, const char *kw, const char *list, bool random)
+{
+	struct ldb_config *c = x->c;
+	const char *p = list;
+
+	if (x->attrlist_seen) {
+		if (c->random_attrlist != random)
+			return fail(x, "-e attrlist and -e randomattrlist exclude each other");
+		return fail(x, "-e %s given twice", kw);
+	}
+	x->attrlist_seen = true;
+	c->random_attrlist = random;
+	for (;;) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == 0)
+			return fail(x, "-e %s=%s: empty attribute name", kw, list);
+		for (size_t i = 0; i < len; i++)
+			if (!attr_char_ok(p[i]))
+				return fail(x, "-e %s=%s: invalid attribute name '%.*s'", kw, list,
+				            (int)len, p);
+		for (int i = 0; i < c->nattrs; i++)
+			if (strlen(c->attrs[i]) == len && strncasecmp(c->attrs[i], p, len) == 0)
+				return fail(x, "-e %s=%s: attribute '%.*s' listed twice", kw, list,
+				            (int)len, p);
+		if (c->nattrs >= LDB_MAX_ATTRS)
+			return fail(x, "-e %s: too many attributes (at most %d)", kw, LDB_MAX_ATTRS);
+		char *a = strndup(p, len);
+
+		if (a == NULL)
+			return oom(x);
+		c->attrs[c->nattrs++] = a;
+		c->attrs[c->nattrs] = NULL;
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+{
+	struct ldb_config *c = x->c;
+	char opt[64];
+	long long v;
+
+	snprintf(opt, sizeof(opt), "-e %s", k->name);
+	switch (k->id) {
+	case KW_ESEARCH: c->op_esearch = true; break;
+	case KW_BINDONLY: c->op_bindonly = true; break;
+	case KW_BINDEACH: c->bindeach = true; break;
+	case KW_CLOSE: c->close_sock = true; break;
+	case KW_RANDOM:
+		x->random_seen = true;
+		c->valmode = LDB_VAL_RANDOM;
+		break;
+	case KW_INCR:
+		x->incr_seen = true;
+		c->valmode = LDB_VAL_INCR;
+		if (val != NULL) {
+			if (parse_num(x, opt, '=', val, 1, LLONG_MAX, "the step", &v) < 0)
+				return -1;
+			c->incr_step = v;
+		}
+		break;
+	case KW_COMMONCOUNTER: c->commoncounter = true; break;
+	case KW_NOLOOP: c->noloop = true; break;
+	case KW_COUNTEACH: c->counteach = true; break;
+	case KW_ATTRLIST: return parse_attrlist(x, k->name, val, false);
+	case KW_RANDOMATTRLIST: return parse_attrlist(x, k->name, val, true);
+	case KW_ATTRSONLY:
+		if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+			return fail(x, "-e attrsonly=%s: must be 0 or 1", val);
+		c->attrsonly = val[0] - '0';
+		break;
+	case KW_RANDOMBINDDN: c->randombinddn = true; break;
+	case KW_RANDOMBINDDNLOW:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->binddn_low);
+	case KW_RANDOMBINDDNHIGH:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->binddn_high);
+	case KW_RANDOMBINDDNFROMFILE: return load_binddn_file(x, val);
+	case KW_RANDOMBASE: c->randombase = true; break;
+	case KW_RANDOMBASELOW:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->base_low);
+	case KW_RANDOMBASEHIGH:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->base_high);
+	case KW_SRCHNENTRIES:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the entry count", &c->expect_entries);
+	case KW_SAMPINTERVAL:
+		if (parse_num(x, opt, '=', val, 1, LLONG_MAX / 1000, "the sampling interval (seconds)",
+		              &v) < 0)
+			return -1;
+		c->interval_ms = (uint64_t)v * 1000;
+		break;
+	case KW_TIMESTAMP:
+		c->timestamp = true;
+		if (val != NULL)
+			return set_str(x, &c->timestamp_fmt, val);
+		break;
+	case KW_NOZEROPAD: c->zeropad = false; break;
+	case KW_SMOOTHSHUTDOWN: c->smoothshutdown = true; break;
+	case KW_DONTSLEEP: c->dontsleeponserverdown = true; break;
+	case KW_NOGLOBALSTATS: c->noglobalstats = true; break;
+	case KW_LATER: return fail(x, "-e %s: not supported yet", k->name);
+	}
+	return 0;
+}
+
+/* One -e value: comma separated keywords, getsubopt style, except that a
+ * keyword after attrlist=/randomattrlist= is kept (ldclt drops it). */
+static int parse_exec(struct cli_ctx *x, const char *arg)
+{
+	char *copy, *tok;
+	int rc = 0;
+
+	if (arg[0] == '\0')
+		return fail(x, "-e needs a keyword (see --help)");
+	copy = strdup(arg);
+	if (copy == NULL)
+		return oom(x);
+	tok = copy;
+	while (rc == 0 && tok != NULL) {
+		char *comma = strchr(tok, ',');
+
+		if (comma != NULL)
+			*comma = '\0';
+		if (tok[0] == '\0') {
+			/* a trailing comma is harmless (ldclt accepts it) */
+			if (comma != NULL || tok == copy)
+				rc = fail(x, "-e %s: empty keyword", arg);
+			break;
+		}
+		char *val = strchr(tok, '=');
+
+		if (val != NULL)
+			*val++ = '\0';
+		const struct kw *k = NULL;
+
+		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+			if (strcmp(keywords[i].name, tok) == 0) {
+				k = &keywords[i];
+				break;
+			}
+		if (k == NULL)
+			rc = fail(x, "-e %s: unknown keyword (see --help)", tok);
+		else if (k->id == KW_LATER)
+			rc = fail(x, "-e %s: not supported yet", tok);
+		else if (k->arg == ARG_NONE && val != NULL)
+			rc = fail(x, "-e %s takes no value (got '%s=%s')", tok, tok, val);
+		else if (k->arg == ARG_NEED && (val == NULL || val[0] == '\0'))
+			rc = fail(x, "-e %s needs a value (%s=...)", tok, tok);
+		else if (k->arg == ARG_OPT && val != NULL && val[0] == '\0')
+			rc = fail(x, "-e %s=: empty value", tok);
+		else
+			rc = apply_keyword(x, k, val);
+		tok = comma ? comma + 1 : NULL;
+	}
+	free(copy);
+	return rc;
+}
+
+/* ------------------------------------------------------------ other flags */
+
+static int parse_scope(struct cli_ctx *x, const char *s)
+{
+	if (strcmp(s, "base") == 0)
+		x->c->scope = LDB_SCOPE_BASE;
+	else if (strcmp(s, "one") == 0 || strcmp(s, "onelevel") == 0)
+		x->c->scope = LDB_SCOPE_ONE;
+	else if (strcmp(s, "subtree") == 0 || strcmp(s, "sub") == 0)
+		x->c->scope = LDB_SCOPE_SUB;
+	else
+		return fail(x, "-s '%s': the scope must be base, one or subtree", s);
+	return 0;
+}
+
+static int parse_url(struct cli_ctx *x, const char *url)
+{
+	LDAPURLDesc *lud = NULL;
+	int rc;
+
+	const char *sep = strstr(url, "://");
+
+	if (sep != NULL && strncasecmp(url, "ldap://", 7) != 0 && strncasecmp(url, "ldaps://", 8) != 0 &&
+	    strncasecmp(url, "ldapi://", 8) != 0)
+		return fail(x, "-H '%s': only ldap:// and ldaps:// URLs are supported", url);
+	if (ldap_url_parse(url, &lud) != LDAP_URL_SUCCESS)
+		return fail(x, "-H '%s': not a valid LDAP URL", url);
+	if (strcasecmp(lud->lud_scheme, "ldapi") == 0) {
+		ldap_free_urldesc(lud);
+		return fail(x, "-H '%s': ldapi:// is not supported yet", url);
+	}
+	if (strcasecmp(lud->lud_scheme, "ldap") != 0 && strcasecmp(lud->lud_scheme, "ldaps") != 0) {
+		ldap_free_urldesc(lud);
+		return fail(x, "-H '%s': only ldap:// and ldaps:// URLs are supported", url);
+	}
+	if (lud->lud_port < 0 || lud->lud_port > 65535) {
+		ldap_free_urldesc(lud);
+		return fail(x, "-H '%s': the port must be between 1 and 65535", url);
+	}
+	x->url_given = true;
+	x->url_ldaps = strcasecmp(lud->lud_scheme, "ldaps") == 0;
+	x->url_port = lud->lud_port;
+	free(x->url_host);
+	x->url_host = NULL;
+	rc = 0;
+	if (lud->lud_host != NULL && lud->lud_host[0] != '\0') {
+		x->url_host = strdup(lud->lud_host);
+		if (x->url_host == NULL)
+			rc = oom(x);
+	}
+	ldap_free_urldesc(lud);
+	if (rc == 0)
+		rc = set_str(x, &x->c->uri, url);
+	return rc;
+}
+
+static int add_ignore(struct cli_ctx *x, const char *arg)
+{
+	struct ldb_config *c = x->c;
+	int code;
+
+	if (parse_int(x, "-I", arg, INT_MIN, INT_MAX, "the result code", &code) < 0)
+		return -1;
+	if (ldb_config_ignored(c, code))
+		return 0;
+	if (c->nignore >= LDB_MAX_IGNORE)
+		return fail(x, "-I %s: too many codes to ignore (at most %d)", arg, LDB_MAX_IGNORE);
+	c->ignore[c->nignore++] = code;
+	return 0;
+}
+
+static int set_password(struct cli_ctx *x, char *arg)
+{
+	struct ldb_config *c = x->c;
+	char *pw;
+
+	if (x->pw_from_y)
+		return fail(x, "-w and -y exclude each other");
+	if (arg[0] == '\0')
+		return fail(x, "-w: the password is empty");
+	pw = strdup(arg);
+	if (pw == NULL)
+		return oom(x);
+	if (c->password != NULL) {
+		explicit_bzero(c->password, strlen(c->password));
+		free(c->password);
+	}
+	c->password = pw;
+	x->pw_from_w = true;
+	x->pw_args[x->npw_args++] = arg;
+	/* hide it from ps, as OpenLDAP's tools do */
+	memset(arg, '*', strlen(arg));
+	return 0;
+}
+
+/* ----------------------------------------------------------- cross-checks */
+
+static const char *valmode_kw(enum ldb_valmode m)
+{
+	return m == LDB_VAL_INCR ? "incr" : "random";
+}
+
+static int check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi,
+                             const char *lo_name, const char *hi_name)
+{
+	if (lo < 0 || hi < 0)
+		return fail(x, "-e %s needs %s and %s", kw, lo_name, hi_name);
+	if (lo > hi)
+		return fail(x, "-e %s: %s %lld is above %s %lld", kw, lo_name, lo, hi_name, hi);
+	return 0;
+}
+
+/* Render p with v into a fresh string (start-up use); with subst false the
+ * text is taken as it is (its X are literal). */
+static char *render_alloc(struct cli_ctx *x, const struct ldb_pattern *p, long long v, bool subst)
+{
+	size_t cap = strlen(p->text) + 32;
+	char *s = malloc(cap);
+
+	if (s == NULL) {
+		oom(x);
+		return NULL;
+	}
+	if (!subst || !ldb_pattern_has_var(p)) {
+		memcpy(s, p->text, strlen(p->text) + 1);
+		return s;
+	}
+	ldb_pattern_render_cstr(p, v < 0 ? 0 : v, s, cap);
+	return s;
+}
+
+static int check_dn(struct cli_ctx *x, const char *opt, const struct ldb_pattern *p, bool subst,
+                    long long v)
+{
+	char *dn = render_alloc(x, p, v, subst);
+	bool ok;
+
+	if (dn == NULL)
+		return -1;
+	ok = dn_is_valid(dn);
+	if (!ok)
+		fail(x, "%s '%s': invalid DN", opt, dn);
+	free(dn);
+	return ok ? 0 : -1;
+}
+
+static int check_filter(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char *f, *g;
+	struct ldb_bytes b = { 0 };
+	char why[LDB_WIRE_ERRLEN] = "";
+	int rc;
+
+	f = render_alloc(x, &c->filter_pat, c->range_low, c->valmode != LDB_VAL_FIXED);
+	if (f == NULL)
+		return -1;
+	/* ldclt's filters are often bare ("cn=x"): libldap adds the parentheses */
+	if (f[0] != '(') {
+		size_t n = strlen(f);
+
+		g = malloc(n + 3);
+		if (g == NULL) {
+			free(f);
+			return oom(x);
+		}
+		g[0] = '(';
+		memcpy(g + 1, f, n);
+		g[n + 1] = ')';
+		g[n + 2] = '\0';
+	} else {
+		g = f;
+		f = NULL;
+	}
+	rc = ldb_filter_encode(&b, g, why);
+	ldb_bytes_free(&b);
+	if (rc != 0) {
+		why[sizeof(why) - 1] = '\0';
+		fail(x, "-f '%s': invalid filter%s%s", c->filter, why[0] ? ": " : "", why);
+	}
+	free(f);
+	free(g);
+	return rc != 0 ? -1 : 0;
+}
+
+static int compile_patterns(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	if (ldb_pattern_compile(&c->base_pat, c->base, c->zeropad) < 0)
+		return oom(x);
+	if (c->filter != NULL && ldb_pattern_compile(&c->filter_pat, c->filter, c->zeropad) < 0)
+		return oom(x);
+	if (c->bind_dn != NULL && ldb_pattern_compile(&c->bind_dn_pat, c->bind_dn, c->zeropad) < 0)
+		return oom(x);
+	if (c->password != NULL &&
+	    ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
+		return oom(x);
+	return 0;
+}
+
+static int cross_check(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	/* what to do */
+	if (!c->op_esearch && !c->op_bindonly)
+		return fail(x, "nothing to do: give -e esearch or -e bindonly");
+	if (x->random_seen && x->incr_seen)
+		return fail(x, "-e random and -e incr exclude each other");
+	if (c->noloop && c->valmode != LDB_VAL_INCR)
+		return fail(x, "-e noloop needs -e incr");
+	if (c->commoncounter && c->valmode != LDB_VAL_INCR)
+		return fail(x, "-e commoncounter needs -e incr");
+	if (c->close_sock && !c->bindeach)
+		return fail(x, "-e close needs -e bindeach");
+	if (c->nattrs > 0 && !c->op_esearch)
+		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
+	if (c->expect_entries >= 0 && !c->op_esearch)
+		return fail(x, "-e srchnentries needs -e esearch");
+
+	/* the filter and its values */
+	if (c->op_esearch && c->filter == NULL)
+		return fail(x, "-e esearch needs a filter (-f)");
+	if (!c->op_esearch && c->filter != NULL)
+		return fail(x, "-f is not used by -e bindonly");
+	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
+		return fail(x, "-f '%s': a filter must contain '='", c->filter);
+	if (c->valmode != LDB_VAL_FIXED) {
+		const char *kw = valmode_kw(c->valmode);
+
+		if (!x->low_given || !x->high_given)
+			return fail(x, "-e %s needs -r and -R", kw);
+		if (c->range_low < 0)
+			return fail(x, "-r %lld: the low bound must be at least 0", c->range_low);
+		if (c->range_low > c->range_high)
+			return fail(x, "-r %lld is above -R %lld", c->range_low, c->range_high);
+		if (c->filter == NULL || !ldb_pattern_has_var(&c->filter_pat))
+			return fail(x, "-e %s needs an XXX placeholder in -f", kw);
+		if (ldb_pattern_check_range(&c->filter_pat, c->range_low, c->range_high, "-R", why,
+		                            sizeof(why)) < 0)
+			return fail(x, "%s", why);
+	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
+		return fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
+	}
+	if (c->filter != NULL && check_filter(x) < 0)
+		return -1;
+
+	/* who binds */
+	if (c->binddn_file != NULL && c->randombinddn)
+		return fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
+	if (c->binddn_file != NULL && c->bind_dn != NULL)
+		return fail(x, "-e randombinddnfromfile and -D exclude each other");
+	if (c->op_bindonly && c->bind_dn == NULL && c->binddn_file == NULL)
+		return fail(x, "-e bindonly needs -D (or -e randombinddnfromfile)");
+	if (c->bind_dn != NULL && c->password == NULL)
+		return fail(x, "-D needs a password (-w, -y or LDBENCH_PASSWORD)");
+	if (c->randombinddn) {
+		if (c->bind_dn == NULL || !ldb_pattern_has_var(&c->bind_dn_pat))
+			return fail(x, "-e randombinddn needs -D with an XXX placeholder");
+		if (check_range_given(x, "randombinddn", c->binddn_low, c->binddn_high,
+		                      "randombinddnlow", "randombinddnhigh") < 0)
+			return -1;
+		if (ldb_pattern_check_range(&c->bind_dn_pat, c->binddn_low, c->binddn_high,
+		                            "randombinddnhigh", why, sizeof(why)) < 0)
+			return fail(x, "%s", why);
+		/* never quote the password itself */
+		if (c->password != NULL && ldb_pattern_has_var(&c->password_pat) &&
+		    (size_t)ldb_digits(c->binddn_high) > c->password_pat.width)
+			return fail(x, "randombinddnhigh %lld needs %d digits but the XXX of the password "
+			            "(-w) has %zu X", c->binddn_high, ldb_digits(c->binddn_high),
+			            c->password_pat.width);
+	}
+	if (c->bind_dn != NULL &&
+	    check_dn(x, "-D", &c->bind_dn_pat, c->randombinddn, c->binddn_low) < 0)
+		return -1;
+
+	/* where to search */
+	if (c->randombase) {
+		if (!ldb_pattern_has_var(&c->base_pat))
+			return fail(x, "-e randombase needs an XXX placeholder in -b");
+		if (check_range_given(x, "randombase", c->base_low, c->base_high, "randombaselow",
+		                      "randombasehigh") < 0)
+			return -1;
+		if (ldb_pattern_check_range(&c->base_pat, c->base_low, c->base_high, "randombasehigh",
+		                            why, sizeof(why)) < 0)
+			return fail(x, "%s", why);
+	}
+	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
+		return -1;
+	return 0;
+}
+
+/* The command line for -v, every -w value replaced by PW_MASK. */
+static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(orig[i]) + sizeof(PW_MASK) + 1;
+	s = malloc(len);
+	if (s == NULL)
+		return oom(x);
+	p = s;
+	for (int i = 0; i < argc; i++) {
+		const char *a = orig[i];
+		size_t alen = strlen(a), keep = alen;
+		bool masked = false;
+
+		for (int k = 0; k < x->npw_args; k++)
+			if (x->pw_args[k] >= a && x->pw_args[k] <= a + alen) {
+				keep = (size_t)(x->pw_args[k] - a);
+				masked = true;
+			}
+		if (i > 0)
+			*p++ = ' ';
+		memcpy(p, a, keep);
+		p += keep;
+		if (masked) {
+			memcpy(p, PW_MASK, sizeof(PW_MASK) - 1);
+			p += sizeof(PW_MASK) - 1;
+		}
+	}
+	*p = '\0';
+	free(x->c->cmdline);
+	x->c->cmdline = s;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ parse */
+
+enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS };
+
+static const struct option long_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "connections-per-thread", required_argument, NULL, OPT_CONNS },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
+
+static const char *long_name(int val)
+{
+	for (const struct option *o = long_options; o->name != NULL; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+static int parse_seed(struct cli_ctx *x, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)arg[0]))
+		return fail(x, "--seed '%s': not a whole number", arg);
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end != '\0')
+		return fail(x, "--seed '%s': not a whole number", arg);
+	if (errno == ERANGE)
+		return fail(x, "--seed %s: the seed must fit in 64 bits", arg);
+	x->c->seed = (uint64_t)v;
+	x->c->seed_given = true;
+	return 0;
+}
+
+static int parse_interval(struct cli_ctx *x, const char *arg)
+{
+	uint64_t ms;
+
+	if (ldb_parse_duration_ms(arg, &ms) < 0)
+		return fail(x, "--interval '%s': not a duration (e.g. 10, 10s, 500ms, 2m, 1h)", arg);
+	if (ms < MIN_INTERVAL_MS)
+		return fail(x, "--interval %s: the interval must be at least %dms", arg, MIN_INTERVAL_MS);
+	x->c->interval_ms = ms;
+	return 0;
+}
+
+/* Handle one option from getopt_long.  @return 0, -1 on error, 1 when
+ * --help/--version was printed. */
+static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
+{
+	struct ldb_config *c = x->c;
+	long long v;
+
+	switch (opt) {
+	case 'a': return parse_int(x, "-a", arg, 1, MAX_DEPTH, "requests in flight", &c->depth);
+	case 'b': return set_str(x, &c->base, arg);
+	case 'D':
+		if (arg[0] == '\0')
+			return fail(x, "-D: empty bind DN (leave -D out for an anonymous bind)");
+		return set_str(x, &c->bind_dn, arg);
+	case 'e': return parse_exec(x, arg);
+	case 'E': return parse_num(x, "-E", ' ', arg, 0, LLONG_MAX, "max errors", &c->max_errors);
+	case 'f': return set_str(x, &c->filter, arg);
+	case 'h':
+		if (arg[0] == '\0')
+			return fail(x, "-h: empty host name");
+		return set_str(x, &c->host, arg);
+	case 'H': return parse_url(x, arg);
+	case 'i': return parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
+	case 'I': return add_ignore(x, arg);
+	case 'n': return parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
+	case 'N': return parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
+	case 'o': return fail(x, "-o (SASL) is not supported yet");
+	case 'p':
+		x->port_given = true;
+		return parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
+	case 'q': c->quiet = true; return 0;
+	case 'Q': c->quiet = c->super_quiet = true; return 0;
+	case 'r':
+		if (parse_num(x, "-r", ' ', arg, LLONG_MIN, LLONG_MAX, "the low bound", &v) < 0)
+			return -1;
+		c->range_low = v;
+		x->low_given = true;
+		return 0;
+	case 'R':
+		if (parse_num(x, "-R", ' ', arg, 0, LLONG_MAX, "the high bound", &v) < 0)
+			return -1;
+		c->range_high = v;
+		x->high_given = true;
+		return 0;
+	case 's': return parse_scope(x, arg);
+	case 'S': return fail(x, "-S (replication check) is not supported yet");
+	case 't': return parse_int(x, "-t", arg, 1, INT_MAX, "the timeout (seconds)", &c->timeout_sec);
+	case 'T': return parse_num(x, "-T", ' ', arg, 1, LLONG_MAX, "operations per thread",
+	                           &c->ops_per_thread);
+	case 'v': if (c->verbose < 1) c->verbose = 1; return 0;
+	case 'V': c->verbose = 2; return 0;
+	case 'w': return set_password(x, arg);
+	case 'W': return parse_int(x, "-W", arg, 0, INT_MAX, "the wait (seconds)", &c->wait_sec);
+	case 'y':
+		if (x->pw_from_w)
+			return fail(x, "-w and -y exclude each other");
+		x->pw_from_y = true;
+		return read_password_file(x, arg);
+	case 'Z':
+		if (arg[0] == '\0')
+			return fail(x, "-Z: empty certificate database path");
+		c->ldaps = true;
+		return set_str(x, &c->tls_certdb, arg);
+	case OPT_HELP:
+		ldb_cli_usage(c->progname, stdout);
+		return 1;
+	case OPT_VERSION:
+		printf("%s version %s\n", c->progname, LDBENCH_VERSION);
+		return 1;
+	case OPT_INTERVAL: return parse_interval(x, arg);
+	case OPT_SEED: return parse_seed(x, arg);
+	case OPT_CONNS:
+		return parse_int(x, "--connections-per-thread", arg, 1, MAX_CONNS_PER_THREAD,
+		                 "connections per thread", &c->conns_per_thread);
+	case ':':
+		if (optopt >= OPT_HELP)
+			return fail(x, "--%s needs a value", long_name(optopt));
+		return fail(x, "-%c needs a value", optopt);
+	case '?':
+	default:
+		if (optopt >= OPT_HELP)
+			return fail(x, "--%s takes no value", long_name(optopt));
+		if (optopt > 0 && optopt < 256)
+			return fail(x, "unknown option '-%c' (see --help)", optopt);
+		{
+			/* an unknown or ambiguous long option: name it, without any =value */
+			const char *a = optind > 0 ? argv[optind - 1] : "?";
+			int n = (int)strcspn(a, "=");
+
+			return fail(x, "unknown option '%.*s' (see --help)", n, a);
+		}
+	}
+}
+
+enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap)
+{
+	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
+	char **orig = NULL;
+	int rc = 0, opt;
+
+	if (err != NULL && errcap > 0)
+		err[0] = '\0';
+	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
+		const char *b = strrchr(argv[0], '/');
+
+		b = b ? b + 1 : argv[0];
+		if (b[0] != '\0')
+			c->progname = b;
+	}
+	/* getopt_long permutes argv: keep the original order for the -v line */
+	orig = malloc(sizeof(*orig) * (size_t)(argc > 0 ? argc : 1));
+	x.pw_args = malloc(sizeof(*x.pw_args) * (size_t)(argc > 0 ? argc : 1));
+	if (orig == NULL || x.pw_args == NULL) {
+		free(orig);
+		free(x.pw_args);
+		oom(&x);
+		return LDB_CLI_ERROR;
+	}
+	for (int i = 0; i < argc; i++)
+		orig[i] = argv[i];
+
+	optind = 0; /* full re-initialisation of GNU getopt (tests parse many times) */
+	opterr = 0;
+	while (rc == 0 && (opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1)
+		rc = handle_option(&x, opt, optarg, argv);
+	if (rc == 0 && optind < argc)
+		rc = fail(&x, "unexpected argument '%s'", argv[optind]);
+
+	if (rc == 0 && !x.pw_from_w && !x.pw_from_y) {
+		const char *env = getenv("LDBENCH_PASSWORD");
+
+		if (env != NULL && env[0] != '\0') {
+			c->password = strdup(env);
+			if (c->password == NULL)
+				rc = oom(&x);
+		}
+	}
+	if (rc == 0 && x.url_given) {
+		/* -H overrides -h, -p and -Z's scheme */
+		c->ldaps = x.url_ldaps;
+		if (x.url_host != NULL) {
+			free(c->host);
+			c->host = x.url_host;
+			x.url_host = NULL;
+		}
+		c->port = x.url_port > 0 ? x.url_port : (c->ldaps ? 636 : 389);
+	} else if (rc == 0 && c->ldaps && !x.port_given) {
+		c->port = 636;
+	}
+	if (rc == 0)
+		rc = compile_patterns(&x);
+	if (rc == 0)
+		rc = cross_check(&x);
+	if (rc == 0)
+		rc = build_cmdline(&x, argc, orig);
+
+	free(x.url_host);
+	free(orig);
+	free(x.pw_args);
+	if (rc < 0)
+		return LDB_CLI_ERROR;
+	if (rc > 0)
+		return LDB_CLI_EXIT_OK;
+	return LDB_CLI_RUN;
+}
+
+void ldb_cli_usage(const char *progname, FILE *out)
+{
+	fprintf(out, "usage: %s [options] -e esearch|bindonly[,keyword...]\n", progname);
+	fputs(
+"ldclt-compatible LDAP load generator.\n"
+"\n"
+"Options (ldclt's flags):\n"
+"  -a N         requests in flight per connection (1..1024; default 1)\n"
+"  -b DN        base DN (default dc=example,dc=com); XXX with -e randombase\n"
+"  -D DN        bind DN (none: anonymous); XXX with -e randombinddn\n"
+"  -w PASSWORD  bind password; XXX gets the bind DN's number with randombinddn\n"
+"  -y FILE      read the bind password from the first line of FILE\n"
+"  -e LIST      execution keywords, comma separated, repeatable (below)\n"
+"  -E N         exit when one error code occurs more than N times (default 1000)\n"
+"  -f FILTER    search filter (must contain '='); XXX with -e random or -e incr\n"
+"  -h HOST      server host (default localhost)\n"
+"  -H URL       ldap:// or ldaps:// URL; overrides -h, -p and -Z\n"
+"  -i N         empty samples before a \"No activity\" report (default 3)\n"
+"  -I CODE      ignore this LDAP result code (repeatable, at most 20)\n"
+"  -n N         worker threads (1..10000; default 10)\n"
+"  -N N         stop after N samples (default: no limit)\n"
+"  -o KEY=VAL   SASL settings (not supported yet)\n"
+"  -p PORT      server port (default 389; 636 with -Z)\n"
+"  -q           quiet: hide the errors that -I ignores\n"
+"  -Q           super quiet: -q and hide \"No activity\" reports\n"
+"  -r N         low bound of the XXX values (random, incr)\n"
+"  -R N         high bound of the XXX values (random, incr)\n"
+"  -s SCOPE     base, one (onelevel) or subtree (sub); default subtree\n"
+"  -S HOST      replication check (not supported yet)\n"
+"  -t N         timeout of an operation in seconds (default 30)\n"
+"  -T N         each thread stops after N operations (default: no limit)\n"
+"  -v           verbose: print the configuration\n"
+"  -V           very verbose\n"
+"  -W N         sleep N seconds before each operation (default 0)\n"
+"  -Z FILE      TLS (ldaps); FILE is ldclt's certificate database\n"
+"\n"
+"Long options:\n"
+"  --help                      print this text and exit\n"
+"  --version                   print the version and exit\n"
+"  --interval DURATION         sampling interval: 10, 10s, 500ms, 2m, 1h (default 10s)\n"
+"  --seed N                    random seed (64-bit); default: a fresh one\n"
+"  --connections-per-thread C  connections each thread keeps (1..1000; default 1)\n"
+"\n"
+"Execution keywords (-e):\n"
+"  esearch                  search the base with the filter\n"
+"  bindonly                 only connect and bind (needs -D or randombinddnfromfile)\n"
+"  bindeach                 new connection and bind for every operation\n"
+"  close                    with bindeach: close the socket instead of unbinding\n"
+"  random                   XXX of -f gets a random value in [-r, -R]\n"
+"  incr[=STEP]              XXX of -f gets sequential values from -r to -R\n"
+"  commoncounter            with incr: one counter shared by all threads\n"
+"  noloop                   with incr: a thread stops past -R instead of wrapping\n"
+"  counteach                count expected failures as operations too\n"
+"  attrlist=A:B:...         attributes to ask for (at most 40)\n"
+"  randomattrlist=A:B:...   ask for one random attribute of the list per search\n"
+"  attrsonly=0|1            the search's attrsonly flag\n"
+"  randombinddn             XXX of -D and -w get a random value\n"
+"  randombinddnlow=N        low bound for randombinddn\n"
+"  randombinddnhigh=N       high bound for randombinddn\n"
+"  randombinddnfromfile=F   bind with random DN<TAB>password lines of F\n"
+"  randombase               XXX of -b gets a random value\n"
+"  randombaselow=N          low bound for randombase\n"
+"  randombasehigh=N         high bound for randombase\n"
+"  srchnentries=N           each search must return exactly N entries\n"
+"  sampinterval=N           sampling interval in seconds (default 10)\n"
+"  timestamp[=FORMAT]       prefix sample lines with strftime FORMAT (default %s)\n"
+"  nozeropad                do not zero-pad XXX values\n"
+"  smoothshutdown           let threads finish their operation at the end\n"
+"  dontsleeponserverdown    no 1 s pause after an ignored server-down error\n"
+"  noglobalstats            no periodic global statistics\n"
+"\n"
+"The password may also come from the LDBENCH_PASSWORD environment variable.\n"
+"Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"
+"4 cannot bind, 7 cannot initialize, 99 other error.\n", out);
+}
