@@ -1,0 +1,47 @@
+/* Reporters: what the sampler hands them, and the ldclt-style text reporter. */
+#ifndef LDBENCH_REPORT_H
+#define LDBENCH_REPORT_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "ldbench/config.h"
+#include "ldbench/histogram.h"
+#include "ldbench/stats.h"
+
+/* One interval. */
+struct ldb_sample {
+	double seconds;                          /* measured length */
+	uint64_t counted;                        /* ldclt's count in it */
+	struct ldb_totals delta;                 /* counters in it */
+	const struct ldb_hist *lat[LDB_OP_COUNT];/* latencies in it; NULL when the kind is unused */
+	int threads;
+};
+
+/* The whole run. */
+struct ldb_summary {
+	double seconds;                          /* measured time of the run */
+	uint64_t counted;
+	struct ldb_totals tot;
+	const struct ldb_hist *lat[LDB_OP_COUNT];
+	const struct ldb_hist *stage[LDB_STAGE_COUNT]; /* NULL unless bindeach */
+	int threads;
+	long long no_activity;                   /* "no activity" reports */
+	int dead;                                /* threads that ended before the run did */
+	int status;                              /* exit status */
+};
+
+struct ldb_text {
+	const struct ldb_config *cfg;
+	FILE *out;
+	pid_t pid;
+};
+
+void ldb_text_begin(struct ldb_text *t);
+void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s);
+/* A free-form line with the NAME[PID]: prefix (and the timestamp when asked). */
+void ldb_text_line(struct ldb_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s);
+void ldb_text_end(struct ldb_text *t, int status);
+
+#endif

@@ -1,0 +1,66 @@
+/* The worker threads: each owns its connections (an epoll set), its random
+ * generator, its counters and its latency histograms.  See docs/design.md. */
+#ifndef LDBENCH_WORKER_H
+#define LDBENCH_WORKER_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "ldbench/config.h"
+#include "ldbench/request.h"
+#include "ldbench/rng.h"
+#include "ldbench/stats.h"
+
+/* Why a run stops (main thread's view). */
+enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_ERRORS };
+
+/* What every worker shares: read-only after start, but for the atomics. */
+struct ldb_run {
+	const struct ldb_config *cfg;
+	struct sockaddr_storage addr;   /* the server, resolved once */
+	socklen_t addrlen;
+	struct ldb_reqset search, bind, unbind;
+	enum ldb_op main_op;            /* what is counted: search or bind */
+	bool bind_on_connect;           /* a bind opens each connection */
+	int depth;                      /* requests in flight per connection */
+	uint64_t timeout_ns;
+	/* shared, lock-free */
+	int stop;                       /* enum ldb_stop, set once */
+	int64_t common_counter;         /* commoncounter's next value */
+	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
+	int max_error_code;             /* the code that passed -E */
+};
+
+struct ldb_conn;
+
+struct ldb_worker {
+	int id;
+	struct ldb_run *run;
+	pthread_t thread;
+	struct ldb_thread_stats *st;
+	struct ldb_rng rng;
+	int64_t incr_next;              /* incr without commoncounter */
+	bool exhausted;                 /* noloop reached the top, or -T reached */
+	int epfd;
+	struct ldb_conn *conns;
+	int nconns;
+	uint64_t outstanding;           /* operations issued, not finished */
+	uint64_t next_op_at;            /* -W pacing */
+	char note[160];                 /* a line to print when the thread ends */
+};
+
+/* Set up a run's shared part from a checked config (resolve the server,
+ * build the request templates).  @return 0, or -1 with one line in err. */
+int ldb_run_init(struct ldb_run *run, const struct ldb_config *cfg, char *err, size_t cap);
+void ldb_run_free(struct ldb_run *run);
+
+int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);
+void ldb_worker_free(struct ldb_worker *w);
+void *ldb_worker_main(void *arg);
+
+uint64_t ldb_now_ns(void);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The demo on a fresh Debian 12 machine: installs what is missing, builds
+# ldbench, starts a throwaway slapd on 127.0.0.1 with 10,000 generated users,
+# runs a random-UID search load and a bind load, prints the results and stops
+# the server.  Nothing leaves this machine.
+#   scenarios/demo.sh [SECONDS_PER_LOAD]      (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+secs=${1:-10}
+
+packages=(cmake make gcc pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	echo "demo: installing ${missing[*]}"
+	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+echo "demo: building"
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF >/dev/null
+cmake --build "$ROOT/build" -j "$(nproc)" >/dev/null
+export LDBENCH=$ROOT/build/ldbench LDBENCH_SOURCE_DIR=$ROOT
+
+. "$ROOT/tests/fixture/slapd.sh"
+echo "demo: starting slapd with 10,000 users"
+fixture_start --users 10000
+echo "demo: slapd on $FIX_URI, base $FIX_BASE"
+export LDBENCH_PASSWORD=$FIX_ROOTPW   # keeps the password off the command line
+
+echo
+echo "=== random exact-UID searches: 4 threads x 16 in flight, ${secs} s"
+"$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -b "$FIX_PEOPLE" \
+	-f "(uid=userXXXXX)" -e esearch,random,srchnentries=1,attrlist=uid:cn -r1 -R10000 \
+	-n 4 -a 16 --interval "${secs}s" -N 1
+
+echo
+echo "=== random binds over the population, a connection per bind: 8 threads, ${secs} s"
+unset LDBENCH_PASSWORD
+"$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
+	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000 \
+	-n 8 --interval "${secs}s" -N 1
+
+echo
+echo "demo: stopping slapd"
+fixture_stop

@@ -1,0 +1,188 @@
+/* The default text output: ldclt's lines, byte for byte after the NAME[PID]:
+ * prefix, and ldbench's own lines (latency, counters) in their own wording. */
+#include "ldbench/report.h"
+
+#include <ldap.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+static void prefix(struct ldb_text *t, bool stamp)
+{
+	if (stamp && t->cfg->timestamp) {
+		char buf[128];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		if (strftime(buf, sizeof buf, t->cfg->timestamp_fmt, &tm) == 0)
+			buf[0] = '\0';
+		fprintf(t->out, "%s|", buf);
+	}
+	fprintf(t->out, "%s[%d]: ", t->cfg->progname, (int)t->pid);
+}
+
+void ldb_text_line(struct ldb_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	prefix(t, false);
+	va_start(ap, fmt);
+	vfprintf(t->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->out);
+	fflush(t->out);
+}
+
+void ldb_text_begin(struct ldb_text *t)
+{
+	const struct ldb_config *c = t->cfg;
+	fprintf(t->out, "%s version %s\n", c->progname, LDBENCH_VERSION);
+	if (c->verbose)
+		ldb_config_print(c, t->out); /* the command line (password masked), then the block */
+	time_t now = time(NULL);
+	prefix(t, false);
+	fprintf(t->out, "Starting at %s\n", ctime(&now));
+	fflush(t->out);
+}
+
+static double ms(uint64_t ns) { return (double)ns / 1e6; }
+
+static void latency_line(struct ldb_text *t, bool stamp, const char *what, const struct ldb_hist *h, bool full)
+{
+	prefix(t, stamp);
+	if (full)
+		fprintf(t->out,
+		        "%s latency (ms): min %.3f, mean %.3f, p50 %.3f, p95 %.3f, p99 %.3f, p99.9 %.3f, max %.3f\n", what,
+		        ms(h->min), ldb_hist_mean(h) / 1e6, ms(ldb_hist_percentile(h, 50)),
+		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
+		        ms(ldb_hist_percentile(h, 99.9)), ms(h->max));
+	else
+		fprintf(t->out, "%s latency (ms): min %.3f, p50 %.3f, p95 %.3f, p99 %.3f, max %.3f\n", what, ms(h->min),
+		        ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)),
+		        ms(ldb_hist_percentile(h, 99)), ms(h->max));
+}
+
+void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
+{
+	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	prefix(t, true);
+	fprintf(t->out, "Average rate: %7.2f/thr  (%7.2f/sec), total: %6llu\n",
+	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_hist *h = s->lat[k];
+		if (h == NULL || ldb_hist_count(h) == 0)
+			continue;
+		latency_line(t, true, ldb_op_name(k), h, false);
+		uint64_t errs = ldb_opstats_errors(&s->delta.op[k]);
+		if (errs > 0) {
+			prefix(t, true);
+			fprintf(t->out, "%s errors: %llu\n", ldb_op_name(k), (unsigned long long)errs);
+		}
+	}
+	fflush(t->out);
+}
+
+static const char *code_text(int code)
+{
+	return ldap_err2string(code);
+}
+
+void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_config *c = t->cfg;
+	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	prefix(t, false);
+	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
+	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	prefix(t, false);
+	if (s->no_activity == 0)
+		fprintf(t->out, "Global number times \"no activity\" reports: never\n");
+	else
+		fprintf(t->out, "Global number times \"no activity\" reports: %lld\n", s->no_activity);
+	if (s->dead > 0) {
+		prefix(t, false);
+		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
+	}
+
+	/* errors: summed over kinds; 0..122 ascending, then -1, -2, ... */
+	uint64_t codes[LDB_CODE_SLOTS] = { 0 };
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int i = 0; i < LDB_CODE_SLOTS; i++)
+			codes[i] += s->tot.op[k].codes[i];
+	bool found = false;
+	for (int code = 0; code <= LDB_CODE_MAX; code++) {
+		uint64_t n = codes[ldb_code_slot(code)];
+		if (n == 0)
+			continue;
+		found = true;
+		prefix(t, false);
+		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code), (unsigned long long)n);
+	}
+	for (int code = -1; code >= LDB_CODE_MIN; code--) {
+		uint64_t n = codes[ldb_code_slot(code)];
+		if (n == 0)
+			continue;
+		found = true;
+		prefix(t, false);
+		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code), (unsigned long long)n);
+	}
+	if (codes[LDB_CODE_ILLEGAL] > 0) {
+		found = true;
+		prefix(t, false);
+		fprintf(t->out, "Global illegal errors (codes not in [%d, %d]) occurs %5llu times\n", LDB_CODE_MIN,
+		        LDB_CODE_MAX, (unsigned long long)codes[LDB_CODE_ILLEGAL]);
+	}
+	if (!found) {
+		prefix(t, false);
+		fprintf(t->out, "Global no error occurs during this session.\n");
+	}
+
+	/* ldbench's own lines */
+	prefix(t, false);
+	fprintf(t->out, "Measured time: %.3f s\n", s->seconds);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_opstats *o = &s->tot.op[k];
+		if (s->lat[k] == NULL || (o->attempted == 0 && o->completed == 0 && ldb_opstats_errors(o) == 0))
+			continue;
+		prefix(t, false);
+		fprintf(t->out, "%s: attempted %llu, completed %llu, succeeded %llu, counted %llu, errors %llu",
+		        ldb_op_name(k), (unsigned long long)o->attempted, (unsigned long long)o->completed,
+		        (unsigned long long)o->succeeded, (unsigned long long)o->counted,
+		        (unsigned long long)ldb_opstats_errors(o));
+		if (k == LDB_OP_SEARCH) {
+			fprintf(t->out, ", entries %llu", (unsigned long long)o->entries);
+			if (c->expect_entries >= 0)
+				fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
+				        (unsigned long long)o->exp_misses);
+		}
+		fputc('\n', t->out);
+		if (ldb_hist_count(s->lat[k]) > 0)
+			latency_line(t, false, ldb_op_name(k), s->lat[k], true);
+	}
+	static const char *const stage_name[LDB_STAGE_COUNT] = { "connect", "cycle" };
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
+			latency_line(t, false, stage_name[k], s->stage[k], true);
+	uint64_t fails[LDB_FAIL_COUNT] = { 0 };
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int f = 0; f < LDB_FAIL_COUNT; f++)
+			fails[f] += s->tot.op[k].fails[f];
+	prefix(t, false);
+	fprintf(t->out, "Client failures: connect %llu, tls %llu, timeout %llu, server down %llu\n",
+	        (unsigned long long)fails[LDB_FAIL_CONNECT], (unsigned long long)fails[LDB_FAIL_TLS],
+	        (unsigned long long)fails[LDB_FAIL_TIMEOUT], (unsigned long long)fails[LDB_FAIL_SERVER_DOWN]);
+	prefix(t, false);
+	fprintf(t->out, "Connections: opened %llu, reconnects %llu, binds at connect %llu\n",
+	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
+	        (unsigned long long)s->tot.setup_binds);
+	fflush(t->out);
+}
+
+void ldb_text_end(struct ldb_text *t, int status)
+{
+	time_t now = time(NULL);
+	prefix(t, false);
+	fprintf(t->out, "Ending at %s", ctime(&now));
+	prefix(t, false);
+	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text(status));
+	fflush(t->out);
+}

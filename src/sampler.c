@@ -1,0 +1,347 @@
+/* The sampler: see include/ldbench/sampler.h. */
+#include "ldbench/sampler.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ldbench/report.h"
+#include "ldbench/worker.h"
+
+#define TICK_NS 20000000ULL       /* how often stop conditions are checked */
+#define GLOBAL_STATS_EVERY 90     /* samples between ldclt's periodic summaries */
+#define WORKER_STACK (256 * 1024)
+
+struct sampler {
+	const struct ldb_config *cfg;
+	struct ldb_run run;
+	struct ldb_worker *w;
+	struct ldb_thread_stats **st;
+	int n;
+	struct ldb_text text;
+	/* interval state */
+	struct ldb_totals prev;
+	struct ldb_hist agg[LDB_OP_COUNT], prev_agg[LDB_OP_COUNT], delta[LDB_OP_COUNT];
+	struct ldb_hist stage[LDB_STAGE_COUNT];
+	bool used[LDB_OP_COUNT];
+	uint64_t *prev_counted;  /* per thread, for "no activity" */
+	int *active;
+	long long *inact_row, *inact_tot;
+	long long no_activity;
+	bool *seen_dead;         /* "thread is dead." printed */
+	int ndead;               /* threads that ended by themselves */
+	uint64_t t_start, t_last;
+};
+
+static void raise_nofile(int need)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	if (rl.rlim_cur >= (rlim_t)need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)need ? (rlim_t)need : rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static void aggregate(struct sampler *s)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (!s->used[k])
+			continue;
+		ldb_hist_reset(&s->agg[k]);
+		for (int i = 0; i < s->n; i++)
+			ldb_hist_add(&s->agg[k], &s->st[i]->lat[k]);
+	}
+}
+
+static void sub_totals(struct ldb_totals *d, const struct ldb_totals *a, const struct ldb_totals *b)
+{
+	const uint64_t *pa = (const uint64_t *)a->op, *pb = (const uint64_t *)b->op;
+	uint64_t *pd = (uint64_t *)d->op;
+	for (size_t i = 0; i < (sizeof a->op) / (sizeof(uint64_t)); i++)
+		pd[i] = pa[i] - pb[i];
+	d->counted = a->counted - b->counted;
+	d->connects = a->connects - b->connects;
+	d->reconnects = a->reconnects - b->reconnects;
+	d->setup_binds = a->setup_binds - b->setup_binds;
+	d->dead = a->dead;
+}
+
+/* One sample line (and the latency lines) for the time since the last one. */
+static void take_sample(struct sampler *s, uint64_t now)
+{
+	struct ldb_totals cur, d;
+	ldb_totals_collect(&cur, s->st, s->n);
+	sub_totals(&d, &cur, &s->prev);
+	aggregate(s);
+	struct ldb_sample smp = { .seconds = (double)(now - s->t_last) / 1e9, .counted = d.counted, .delta = d,
+	                          .threads = s->n };
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (!s->used[k])
+			continue;
+		ldb_hist_sub(&s->delta[k], &s->agg[k], &s->prev_agg[k]);
+		smp.lat[k] = &s->delta[k];
+	}
+	/* "no activity", per thread, as ldclt */
+	const struct ldb_config *c = s->cfg;
+	for (int i = 0; i < s->n; i++) {
+		uint64_t counted = ldb_load(&s->st[i]->counted);
+		bool dead = __atomic_load_n(&s->st[i]->dead, __ATOMIC_ACQUIRE);
+		if (counted != s->prev_counted[i]) {
+			s->active[i] = c->inactivity + 1;
+			s->inact_row[i] = 0;
+		} else if (--s->active[i] <= 0 && !dead) {
+			s->inact_row[i]++;
+			s->inact_tot[i]++;
+			if (!c->super_quiet)
+				ldb_text_line(&s->text, "T%03d: No activity for %d seconds -- %5lld in row, total %5lld", i,
+				              (int)((uint64_t)(c->inactivity + 1) * c->interval_ms / 1000), s->inact_row[i],
+				              s->inact_tot[i]);
+			s->active[i] = c->inactivity + 1;
+			s->no_activity++;
+		}
+		s->prev_counted[i] = counted;
+	}
+	if (c->verbose > 1)
+		for (int i = 0; i < s->n; i++)
+			ldb_text_line(&s->text, "T%03d: nbOpers = %llu", i,
+			              (unsigned long long)(s->prev_counted[i]));
+	ldb_text_sample(&s->text, &smp);
+	s->prev = cur;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (s->used[k]) {
+			ldb_hist_reset(&s->prev_agg[k]);
+			ldb_hist_add(&s->prev_agg[k], &s->agg[k]);
+		}
+	s->t_last = now;
+}
+
+/* Threads that ended by themselves (-T, noloop, a fatal error): their last
+ * word, then ldclt's line.  @return how many have ended so far. */
+static int reap(struct sampler *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (s->seen_dead[i] || !__atomic_load_n(&s->st[i]->dead, __ATOMIC_ACQUIRE))
+			continue;
+		s->seen_dead[i] = true;
+		s->ndead++;
+		if (s->w[i].note[0] != '\0')
+			ldb_text_line(&s->text, "%s", s->w[i].note);
+		ldb_text_line(&s->text, "T%03d: thread is dead.", i);
+	}
+	return s->ndead;
+}
+
+static void summary(struct sampler *s, uint64_t now, int status)
+{
+	struct ldb_summary sum = { .seconds = (double)(now - s->t_start) / 1e9, .threads = s->n,
+	                           .no_activity = s->no_activity, .status = status };
+	ldb_totals_collect(&sum.tot, s->st, s->n);
+	sum.counted = sum.tot.counted;
+	sum.dead = s->ndead;
+	aggregate(s);
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (s->used[k])
+			sum.lat[k] = &s->agg[k];
+	if (s->cfg->bindeach)
+		for (int k = 0; k < LDB_STAGE_COUNT; k++) {
+			ldb_hist_reset(&s->stage[k]);
+			for (int i = 0; i < s->n; i++)
+				ldb_hist_add(&s->stage[k], &s->st[i]->stage[k]);
+			sum.stage[k] = &s->stage[k];
+		}
+	ldb_text_summary(&s->text, &sum);
+}
+
+static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
+{
+	char err[512];
+	memset(s, 0, sizeof *s);
+	s->cfg = c;
+	s->n = c->threads;
+	s->text = (struct ldb_text){ .cfg = c, .out = out, .pid = getpid() };
+	if (ldb_run_init(&s->run, c, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	s->used[s->run.main_op] = true;
+	if (s->run.bind_on_connect || c->bindeach)
+		s->used[LDB_OP_BIND] = true;
+	s->w = calloc((size_t)s->n, sizeof *s->w);
+	s->st = calloc((size_t)s->n, sizeof *s->st);
+	s->prev_counted = calloc((size_t)s->n, sizeof *s->prev_counted);
+	s->active = calloc((size_t)s->n, sizeof *s->active);
+	s->inact_row = calloc((size_t)s->n, sizeof *s->inact_row);
+	s->inact_tot = calloc((size_t)s->n, sizeof *s->inact_tot);
+	s->seen_dead = calloc((size_t)s->n, sizeof *s->seen_dead);
+	if (!s->w || !s->st || !s->prev_counted || !s->active || !s->inact_row || !s->inact_tot || !s->seen_dead)
+		goto oom;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (s->used[k] && (ldb_hist_init(&s->agg[k]) || ldb_hist_init(&s->prev_agg[k]) ||
+		                   ldb_hist_init(&s->delta[k])))
+			goto oom;
+	if (c->bindeach)
+		for (int k = 0; k < LDB_STAGE_COUNT; k++)
+			if (ldb_hist_init(&s->stage[k]))
+				goto oom;
+	for (int i = 0; i < s->n; i++) {
+		if (posix_memalign((void **)&s->st[i], 64, sizeof *s->st[i]) != 0)
+			goto oom;
+		memset(s->st[i], 0, sizeof *s->st[i]);
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (s->used[k] && ldb_hist_init(&s->st[i]->lat[k]))
+				goto oom;
+		if (c->bindeach)
+			for (int k = 0; k < LDB_STAGE_COUNT; k++)
+				if (ldb_hist_init(&s->st[i]->stage[k]))
+					goto oom;
+		if (ldb_worker_init(&s->w[i], &s->run, i, s->st[i]) != 0)
+			goto oom;
+		s->active[i] = c->inactivity + 1;
+	}
+	raise_nofile(s->n * c->conns_per_thread + 64);
+	return 0;
+oom:
+	fprintf(stderr, "%s: out of memory for %d threads\n", c->progname, s->n);
+	return -1;
+}
+
+static void teardown(struct sampler *s)
+{
+	for (int i = 0; s->w && i < s->n; i++)
+		ldb_worker_free(&s->w[i]);
+	for (int i = 0; s->st && i < s->n; i++) {
+		if (s->st[i] == NULL)
+			continue;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			ldb_hist_free(&s->st[i]->lat[k]);
+		for (int k = 0; k < LDB_STAGE_COUNT; k++)
+			ldb_hist_free(&s->st[i]->stage[k]);
+		free(s->st[i]);
+	}
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		ldb_hist_free(&s->agg[k]);
+		ldb_hist_free(&s->prev_agg[k]);
+		ldb_hist_free(&s->delta[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		ldb_hist_free(&s->stage[k]);
+	free(s->w);
+	free(s->st);
+	free(s->prev_counted);
+	free(s->active);
+	free(s->inact_row);
+	free(s->inact_tot);
+	free(s->seen_dead);
+	ldb_run_free(&s->run);
+}
+
+int ldb_run_load(const struct ldb_config *c, FILE *out)
+{
+	struct sampler s;
+	int status = LDB_EXIT_OK;
+	sigset_t sigs, old;
+
+	if (setup(&s, c, out) != 0) {
+		teardown(&s);
+		return LDB_EXIT_INIT;
+	}
+	/* Workers never see SIGINT/SIGTERM: the main thread takes them here. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	signal(SIGPIPE, SIG_IGN);
+
+	ldb_text_begin(&s.text);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	int started = 0;
+	s.t_start = s.t_last = ldb_now_ns();
+	for (; started < s.n; started++) {
+		int rc = pthread_create(&s.w[started].thread, &attr, ldb_worker_main, &s.w[started]);
+		if (rc != 0) {
+			fprintf(stderr, "%s: cannot start thread %d of %d: %s\n", c->progname, started + 1, s.n, strerror(rc));
+			__atomic_store_n(&s.run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+			status = LDB_EXIT_OTHER;
+			break;
+		}
+	}
+	pthread_attr_destroy(&attr);
+
+	uint64_t interval = c->interval_ms * 1000000ULL;
+	uint64_t next = s.t_start + interval;
+	long long samples = 0;
+	int global_cnt = GLOBAL_STATS_EVERY;
+	bool signalled = false;
+	const char *why = NULL;
+	while (status == LDB_EXIT_OK) {
+		uint64_t now = ldb_now_ns();
+		uint64_t wait = next > now ? next - now : 0;
+		if (wait > TICK_NS)
+			wait = TICK_NS;
+		struct timespec ts = { .tv_sec = (time_t)(wait / 1000000000ULL), .tv_nsec = (long)(wait % 1000000000ULL) };
+		int sig = sigtimedwait(&sigs, NULL, &ts);
+		now = ldb_now_ns();
+		if (sig == SIGINT || sig == SIGTERM) {
+			signalled = true;
+			__atomic_store_n(&s.run.stop, LDB_STOP_SIGNAL, __ATOMIC_RELAXED);
+			break;
+		}
+		if (__atomic_load_n(&s.run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+			break;
+		if (reap(&s) == s.n) {
+			/* -T, noloop, or every thread failed: a last, shorter sample */
+			take_sample(&s, now);
+			why = "All threads are dead - exit.";
+			break;
+		}
+		if (now >= next) {
+			take_sample(&s, now);
+			samples++;
+			next += interval;
+			if (next <= now)
+				next = now + interval;
+			if (c->samples > 0 && samples >= c->samples) {
+				ldb_text_line(&s.text, "Number of samples achieved. Bye-bye...");
+				why = "All threads are dead - exit.";
+				break;
+			}
+			if (!c->noglobalstats && --global_cnt == 0) {
+				summary(&s, now, status);
+				global_cnt = GLOBAL_STATS_EVERY;
+			}
+		}
+	}
+	uint64_t t_end = ldb_now_ns();
+	int stop = __atomic_load_n(&s.run.stop, __ATOMIC_RELAXED);
+	if (stop == LDB_STOP_NONE)
+		__atomic_store_n(&s.run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+	for (int i = 0; i < started; i++)
+		pthread_join(s.w[i].thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	for (int i = 0; i < started; i++)
+		if (s.st[i]->status > status)
+			status = s.st[i]->status;
+	if (stop == LDB_STOP_MAX_ERRORS) {
+		ldb_text_line(&s.text, "Max error limit reached - exiting.");
+		status = LDB_EXIT_MAX_ERRORS;
+	}
+	if (why != NULL)
+		ldb_text_line(&s.text, "%s", why);
+	if (signalled)
+		fputc('\n', out);
+	summary(&s, t_end, status);
+	if (signalled)
+		fprintf(out, "Catch SIGINT - exit...\n");
+	ldb_text_end(&s.text, status);
+	teardown(&s);
+	return status;
+}

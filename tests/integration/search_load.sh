@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Search loads against a real slapd: the counts ldbench prints equal what the
+# server's cn=Monitor saw, random searches hit real entries and spread over the
+# range, pipelining and several connections per thread count exactly.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../fixture/slapd.sh"
+. "$here/../fixture/assert.sh"
+fixture_start --users 1000
+out=$FIX_DIR/out.txt
+common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE")
+
+# 1. exact search, -T: n x T searches, each counted by the server
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=user00042)" -e esearch,srchnentries=1 -n 4 -T 250
+assert_eq 0 "$RC" "exit status of an exact -T run"
+assert_eq 1000 "$(global_total "$out")" "Global average rate total"
+assert_eq 1000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches (cn=Monitor)"
+assert_match '^ldbench\[[0-9]+\]: Global no error occurs during this session\.$' "$out" "no-error line"
+assert_match '^ldbench\[[0-9]+\]: Exit status 0 - No problem during execution\.$' "$out" "exit line"
+assert_match 'search: attempted 1000, completed 1000, succeeded 1000, counted 1000, errors 0, entries 1000, expected-result hits 1000, misses 0$' "$out" "search counters"
+assert_match '^ldbench\[[0-9]+\]: search latency \(ms\): min [0-9.]+, mean [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+$' "$out" "latency summary line"
+assert_match '^ldbench\[[0-9]+\]: Global average rate: +[0-9]+\.[0-9]{2}/thr  \( *[0-9]+\.[0-9]{2}/sec\), total: +1000$' "$out" "ldclt's global rate format"
+assert_no_match 'nan' "$out" "no nan anywhere"
+assert_no_match "$FIX_ROOTPW" "$out" "password never printed"
+
+# 2. random searches over the whole population: every one finds its entry
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R1000 -n 4 -T 500 --seed 7
+assert_eq 0 "$RC" "exit status of a random -T run"
+assert_eq 2000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side random searches"
+assert_match 'expected-result hits 2000, misses 0$' "$out" "every random uid exists"
+
+# the values spread uniformly over [-r, -R]: with users 1..1000 and a range of
+# 1..2000, about half of the searches find their entry (binomial, sd ~ 22)
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R2000 -n 2 -T 1000
+hits=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$out")
+assert_ge 880 "$hits" "hits over a range twice the population"
+assert_le 1120 "$hits" "hits over a range twice the population"
+# --seed makes a one-thread run repeat itself exactly; without it runs differ
+for s in a b; do
+	run_ldbench "$FIX_DIR/$s.txt" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R2000 -n 1 -T 400 --seed 11
+done
+ha=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$FIX_DIR/a.txt")
+hb=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$FIX_DIR/b.txt")
+assert_eq "$ha" "$hb" "same seed, same hits"
+
+# 3. out of range: uid=user01001.. do not exist, so misses are counted, not fatal
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1001 -R2000 -n 2 -T 100
+assert_eq 0 "$RC" "exit status with misses"
+assert_match 'expected-result hits 0, misses 200$' "$out" "misses counted"
+
+# 4. 16 in flight on each of 2 connections (-a 16), and 3 connections per thread
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 16 -T 1500
+assert_eq 0 "$RC" "exit status, pipelined"
+assert_eq 3000 "$(global_total "$out")" "pipelined total (exactly n x T)"
+assert_eq 3000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side pipelined searches"
+
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 4 --connections-per-thread 3 -T 600
+assert_eq 0 "$RC" "exit status, 3 connections per thread"
+assert_eq 1200 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches over 6 connections"
+assert_match 'Connections: opened 6, reconnects 0, binds at connect 6$' "$out" "six connections, six binds"
+
+# 5. fixed duration: -N samples of sampinterval, rates over measured time
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,sampinterval=1 -r1 -R1000 -n 2 -N 2
+assert_eq 0 "$RC" "exit status, -N run"
+assert_eq 2 "$(grep -cE '^ldbench\[[0-9]+\]: Average rate: +[0-9]+\.[0-9]{2}/thr  \( *[0-9]+\.[0-9]{2}/sec\), total: +[0-9]+$' "$out")" "two sample lines"
+assert_match '^ldbench\[[0-9]+\]: search latency \(ms\): min [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99 [0-9.]+, max [0-9.]+$' "$out" "per-sample latency line"
+assert_match 'Number of samples achieved\. Bye-bye\.\.\.$' "$out" "end of samples line"
+
+# 6. attrlist followed by another keyword in the same -e is not lost
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,attrlist=uid:cn,srchnentries=1 -r1 -R1000 -n 1 -T 20
+assert_eq 0 "$RC" "attrlist then srchnentries"
+assert_match 'expected-result hits 20, misses 0$' "$out" "srchnentries after attrlist applied"
+echo "search_load: all passed"
