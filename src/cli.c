@@ -911,7 +911,7 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 
 /* ------------------------------------------------------------------ parse */
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -919,6 +919,7 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "connections-per-thread", required_argument, NULL, OPT_CONNS },
+	{ "io-threads", required_argument, NULL, OPT_IO_THREADS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -1036,6 +1037,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case OPT_CONNS:
 		return parse_int(x, "--connections-per-thread", arg, 1, MAX_CONNS_PER_THREAD,
 		                 "connections per thread", &c->conns_per_thread);
+	case OPT_IO_THREADS:
+		return parse_int(x, "--io-threads", arg, 1, MAX_THREADS, "I/O threads", &c->io_threads);
 	case ':':
 		if (optopt >= OPT_HELP)
 			return fail(x, "--%s needs a value", long_name(optopt));
@@ -1170,6 +1173,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --interval DURATION         sampling interval: 10, 10s, 500ms, 2m, 1h (default 10s)\n"
 "  --seed N                    random seed (64-bit); default: a fresh one\n"
 "  --connections-per-thread C  connections each thread keeps (1..1000; default 1)\n"
+"  --io-threads N               OS threads that carry the -n clients (default: -n, at most the CPUs)\n"
 "\n"
 "Execution keywords (-e):\n"
 "  esearch                  search the base with the filter\n"

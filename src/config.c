@@ -270,4 +270,6 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	fprintf(out, KEY "%" PRIu64 "%s\n", "Seed", c->seed, c->seed_given ? "" : " (fresh)");
 	fprintf(out, KEY "%d\n", "Requests in flight", c->depth);
 	fprintf(out, KEY "%d\n", "Connections/thread", c->conns_per_thread);
+	if (c->io_threads > 0)
+		fprintf(out, KEY "%d\n", "I/O threads", c->io_threads);
 }

@@ -20,6 +20,8 @@ struct sampler {
 	const struct ldb_config *cfg;
 	struct ldb_run run;
 	struct ldb_worker *w;
+	struct ldb_runner *r;
+	int nr;
 	struct ldb_thread_stats **st;
 	int n;
 	struct ldb_text text;
@@ -204,6 +206,20 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 			goto oom;
 		s->active[i] = c->inactivity + 1;
 	}
+	/* the -n clients over the I/O threads, in contiguous blocks */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	s->nr = c->io_threads > 0 ? c->io_threads : (cpus > 0 && cpus < s->n ? (int)cpus : s->n);
+	if (s->nr > s->n)
+		s->nr = s->n;
+	s->r = calloc((size_t)s->nr, sizeof *s->r);
+	if (s->r == NULL)
+		goto oom;
+	for (int k = 0, first = 0; k < s->nr; k++) {
+		int count = s->n / s->nr + (k < s->n % s->nr ? 1 : 0);
+		s->r[k].w = &s->w[first];
+		s->r[k].nw = count;
+		first += count;
+	}
 	raise_nofile(s->n * c->conns_per_thread + 64);
 	return 0;
 oom:
@@ -232,6 +248,7 @@ static void teardown(struct sampler *s)
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		ldb_hist_free(&s->stage[k]);
 	free(s->w);
+	free(s->r);
 	free(s->st);
 	free(s->prev_counted);
 	free(s->active);
@@ -264,10 +281,11 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	int started = 0;
 	s.t_start = s.t_last = ldb_now_ns();
-	for (; started < s.n; started++) {
-		int rc = pthread_create(&s.w[started].thread, &attr, ldb_worker_main, &s.w[started]);
+	for (; started < s.nr; started++) {
+		int rc = pthread_create(&s.r[started].thread, &attr, ldb_runner_main, &s.r[started]);
 		if (rc != 0) {
-			fprintf(stderr, "%s: cannot start thread %d of %d: %s\n", c->progname, started + 1, s.n, strerror(rc));
+			fprintf(stderr, "%s: cannot start I/O thread %d of %d: %s\n", c->progname, started + 1, s.nr,
+			        strerror(rc));
 			__atomic_store_n(&s.run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
 			status = LDB_EXIT_OTHER;
 			break;
@@ -323,11 +341,14 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	int stop = __atomic_load_n(&s.run.stop, __ATOMIC_RELAXED);
 	if (stop == LDB_STOP_NONE)
 		__atomic_store_n(&s.run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
-	for (int i = 0; i < started; i++)
-		pthread_join(s.w[i].thread, NULL);
+	for (int i = 0; i < started; i++) {
+		pthread_join(s.r[i].thread, NULL);
+		if (s.r[i].error[0] != '\0')
+			fprintf(stderr, "%s: %s\n", c->progname, s.r[i].error);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-	for (int i = 0; i < started; i++)
+	for (int i = 0; i < s.n; i++)
 		if (s.st[i]->status > status)
 			status = s.st[i]->status;
 	if (stop == LDB_STOP_MAX_ERRORS) {

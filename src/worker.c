@@ -662,6 +662,8 @@ static int conn_read(struct ldb_conn *cn, uint64_t *now)
 
 static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 {
+	if (cn->fd < 0)
+		return; /* closed earlier in this batch of events */
 	if (cn->state == CS_CONNECTING) {
 		int err = 0;
 		socklen_t len = sizeof err;
@@ -753,8 +755,6 @@ void ldb_worker_free(struct ldb_worker *w)
 		free(cn->slots);
 	}
 	free(w->conns);
-	if (w->epfd >= 0)
-		close(w->epfd);
 	memset(w, 0, sizeof *w);
 }
 
@@ -784,75 +784,102 @@ static void worker_close_all(struct ldb_worker *w)
 	}
 }
 
-void *ldb_worker_main(void *arg)
+/* One pass over a worker's connections: open what must be opened, fill what
+ * can take more requests.  Lowers *wake to when it next needs the CPU.
+ * @return true when the worker has ended. */
+static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 {
-	struct ldb_worker *w = arg;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
-	struct epoll_event evs[64];
-	uint64_t smooth_deadline = 0;
 
-	w->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (w->epfd < 0) {
-		worker_die(w, LDB_EXIT_OTHER);
-		snprintf(w->note, sizeof w->note, "T%03d: cannot create an epoll set: %s", w->id, strerror(errno));
-		goto out;
+	if (run_stopping(run)) {
+		if (!c->smoothshutdown || w->outstanding == 0)
+			return true;
+		if (w->smooth_deadline == 0)
+			w->smooth_deadline = now + 20000000000ULL;
+		else if (now > w->smooth_deadline)
+			return true;
+		w->exhausted = true;
 	}
-	uint64_t now = ldb_now_ns(), last_check = now;
-	for (;;) {
-		if (run_stopping(run)) {
-			if (!c->smoothshutdown || w->outstanding == 0)
-				break;
-			if (smooth_deadline == 0)
-				smooth_deadline = now + 20000000000ULL;
-			else if (now > smooth_deadline)
-				break;
-			w->exhausted = true;
-		}
-		if (worker_finished(w))
-			break;
-		uint64_t wake = now + TICK_MS * 1000000ULL;
-		for (int k = 0; k < w->nconns; k++) {
-			struct ldb_conn *cn = &w->conns[k];
-			if (cn->state == CS_IDLE) {
-				bool cycle = c->bindeach;
-				if (cycle && !may_issue(w, now)) {
-					if (c->wait_sec > 0 && w->next_op_at < wake && !w->exhausted)
-						wake = w->next_op_at;
-					continue;
-				}
-				if (!cycle && (w->exhausted || run_stopping(run)))
-					continue;
-				if (now >= cn->retry_at) {
-					if (cycle) {
-						w->outstanding++;
-						took_op(w, now);
-						cn->t_cycle = now;
-					}
-					conn_connect(cn, now);
-				} else if (cn->retry_at < wake) {
-					wake = cn->retry_at;
-				}
-			} else if (cn->state == CS_READY) {
-				conn_pump(cn, now);
-				if (c->wait_sec > 0 && cn->inflight < cn->depth && w->next_op_at < wake)
-					wake = w->next_op_at;
+	if (worker_finished(w))
+		return true;
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		if (cn->state == CS_IDLE) {
+			bool cycle = c->bindeach;
+			if (cycle && !may_issue(w, now)) {
+				if (c->wait_sec > 0 && w->next_op_at < *wake && !w->exhausted)
+					*wake = w->next_op_at;
+				continue;
 			}
+			if (!cycle && (w->exhausted || run_stopping(run)))
+				continue;
+			if (now >= cn->retry_at) {
+				if (cycle) {
+					w->outstanding++;
+					took_op(w, now);
+					cn->t_cycle = now;
+				}
+				conn_connect(cn, now);
+			} else if (cn->retry_at < *wake) {
+				*wake = cn->retry_at;
+			}
+		} else if (cn->state == CS_READY) {
+			conn_pump(cn, now);
+			if (c->wait_sec > 0 && cn->inflight < cn->depth && w->next_op_at < *wake)
+				*wake = w->next_op_at;
 		}
+	}
+	return false;
+}
+
+void *ldb_runner_main(void *arg)
+{
+	struct ldb_runner *r = arg;
+	struct epoll_event evs[256];
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+	int alive = r->nw;
+
+	if (epfd < 0) {
+		snprintf(r->error, sizeof r->error, "cannot create an epoll set: %s", strerror(errno));
+		for (int i = 0; i < r->nw; i++) {
+			worker_die(&r->w[i], LDB_EXIT_OTHER);
+			__atomic_store_n(&r->w[i].st->dead, 1, __ATOMIC_RELEASE);
+		}
+		return NULL;
+	}
+	for (int i = 0; i < r->nw; i++)
+		r->w[i].epfd = epfd;
+	uint64_t now = ldb_now_ns(), last_check = now;
+	while (alive > 0) {
+		uint64_t wake = now + TICK_MS * 1000000ULL;
+		for (int i = 0; i < r->nw; i++) {
+			struct ldb_worker *w = &r->w[i];
+			if (w->ended || !worker_step(w, now, &wake))
+				continue;
+			worker_close_all(w);
+			w->ended = true;
+			alive--;
+			__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
+		}
+		if (alive == 0)
+			break;
 		int timeout_ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-		int n = epoll_wait(w->epfd, evs, 64, timeout_ms);
+		int n = epoll_wait(epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout_ms);
 		now = ldb_now_ns();
 		for (int i = 0; i < n; i++)
 			conn_event(evs[i].data.ptr, evs[i].events, now);
 		if (now - last_check > 10000000ULL) {
 			/* reads may have stamped operations later than `now` */
 			now = ldb_now_ns();
-			check_timeouts(w, now);
+			for (int i = 0; i < r->nw; i++)
+				if (!r->w[i].ended)
+					check_timeouts(&r->w[i], now);
 			last_check = now;
 		}
 	}
-	worker_close_all(w);
-out:
-	__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
+	close(epfd);
+	for (int i = 0; i < r->nw; i++)
+		r->w[i].epfd = -1;
 	return NULL;
 }

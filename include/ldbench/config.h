@@ -91,6 +91,7 @@ struct ldb_config {
 	/* how much, how fast */
 	int threads;               /* -n, default 10 */
 	int conns_per_thread;      /* --connections-per-thread, default 1 */
+	int io_threads;            /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
 	int depth;                 /* -a N: requests in flight per connection; default 1 */
 	long long samples;         /* -N, -1 = no limit */
 	long long ops_per_thread;  /* -T, -1 = no limit */

@@ -36,15 +36,18 @@ struct ldb_run {
 
 struct ldb_conn;
 
+/* One of ldclt's "threads" (-n): a logical client with its own connections,
+ * generator and counters.  Several share one I/O thread (struct ldb_runner). */
 struct ldb_worker {
 	int id;
 	struct ldb_run *run;
-	pthread_t thread;
 	struct ldb_thread_stats *st;
 	struct ldb_rng rng;
 	int64_t incr_next;              /* incr without commoncounter */
 	bool exhausted;                 /* noloop reached the top, or -T reached */
-	int epfd;
+	int epfd;                       /* the runner's epoll set */
+	bool ended;
+	uint64_t smooth_deadline;
 	struct ldb_conn *conns;
 	int nconns;
 	uint64_t outstanding;           /* operations issued, not finished */
@@ -57,9 +60,17 @@ struct ldb_worker {
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *cfg, char *err, size_t cap);
 void ldb_run_free(struct ldb_run *run);
 
+/* An I/O thread: one epoll set over the connections of its workers. */
+struct ldb_runner {
+	pthread_t thread;
+	struct ldb_worker *w;           /* its workers, contiguous */
+	int nw;
+	char error[160];                /* set when the runner could not start */
+};
+
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);
 void ldb_worker_free(struct ldb_worker *w);
-void *ldb_worker_main(void *arg);
+void *ldb_runner_main(void *arg);
 
 uint64_t ldb_now_ns(void);
 
