@@ -17,6 +17,7 @@
 #include <ldap.h>
 
 #include "ldbench/pattern.h"
+#include "ldbench/rng.h"
 #include "ldbench/wire.h"
 
 #ifndef LDBENCH_VERSION
@@ -1128,6 +1129,8 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 		return LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
+	if (!c->seed_given)
+		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
 	return LDB_CLI_RUN;
 }
 

@@ -25,6 +25,8 @@ struct sampler {
 	struct ldb_thread_stats **st;
 	int n;
 	struct ldb_text text;
+	struct ldb_reporter rep[LDB_MAX_REPORTERS];
+	int nrep;
 	/* interval state */
 	struct ldb_totals prev;
 	struct ldb_hist agg[LDB_OP_COUNT], prev_agg[LDB_OP_COUNT], delta[LDB_OP_COUNT];
@@ -36,6 +38,7 @@ struct sampler {
 	long long no_activity;
 	bool *seen_dead;         /* "thread is dead." printed */
 	int ndead;               /* threads that ended by themselves */
+	int nsamples;
 	uint64_t t_start, t_last;
 };
 
@@ -113,7 +116,12 @@ static void take_sample(struct sampler *s, uint64_t now)
 		for (int i = 0; i < s->n; i++)
 			ldb_text_line(&s->text, "T%03d: nbOpers = %llu", i,
 			              (unsigned long long)(s->prev_counted[i]));
+	smp.index = ++s->nsamples;
+	smp.t_end = (double)(now - s->t_start) / 1e9;
 	ldb_text_sample(&s->text, &smp);
+	for (int i = 0; i < s->nrep; i++)
+		if (s->rep[i].sample)
+			s->rep[i].sample(s->rep[i].ctx, &smp);
 	s->prev = cur;
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (s->used[k]) {
@@ -139,7 +147,7 @@ static int reap(struct sampler *s)
 	return s->ndead;
 }
 
-static void summary(struct sampler *s, uint64_t now, int status)
+static void summary(struct sampler *s, uint64_t now, int status, bool last)
 {
 	struct ldb_summary sum = { .seconds = (double)(now - s->t_start) / 1e9, .threads = s->n,
 	                           .no_activity = s->no_activity, .status = status };
@@ -158,6 +166,10 @@ static void summary(struct sampler *s, uint64_t now, int status)
 			sum.stage[k] = &s->stage[k];
 		}
 	ldb_text_summary(&s->text, &sum);
+	if (last)
+		for (int i = 0; i < s->nrep; i++)
+			if (s->rep[i].end)
+				s->rep[i].end(s->rep[i].ctx, &sum);
 }
 
 static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
@@ -168,6 +180,12 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 	s->n = c->threads;
 	s->text = (struct ldb_text){ .cfg = c, .out = out, .pid = getpid() };
 	if (ldb_run_init(&s->run, c, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	s->nrep = ldb_reporters_open(c, s->rep, LDB_MAX_REPORTERS, err, sizeof err);
+	if (s->nrep < 0) {
+		s->nrep = 0;
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
@@ -255,6 +273,9 @@ static void teardown(struct sampler *s)
 	free(s->inact_row);
 	free(s->inact_tot);
 	free(s->seen_dead);
+	for (int i = 0; i < s->nrep; i++)
+		if (s->rep[i].close)
+			s->rep[i].close(s->rep[i].ctx);
 	ldb_run_free(&s->run);
 }
 
@@ -276,6 +297,10 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	signal(SIGPIPE, SIG_IGN);
 
 	ldb_text_begin(&s.text);
+	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = s.nr };
+	for (int i = 0; i < s.nrep; i++)
+		if (s.rep[i].begin)
+			s.rep[i].begin(s.rep[i].ctx, &info);
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
@@ -332,7 +357,7 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 				break;
 			}
 			if (!c->noglobalstats && --global_cnt == 0) {
-				summary(&s, now, status);
+				summary(&s, now, status, false);
 				global_cnt = GLOBAL_STATS_EVERY;
 			}
 		}
@@ -359,7 +384,7 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 		ldb_text_line(&s.text, "%s", why);
 	if (signalled)
 		fputc('\n', out);
-	summary(&s, t_end, status);
+	summary(&s, t_end, status, true);
 	if (signalled)
 		fprintf(out, "Catch SIGINT - exit...\n");
 	ldb_text_end(&s.text, status);

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "ldbench/config.h"
 #include "ldbench/histogram.h"
@@ -11,6 +12,8 @@
 
 /* One interval. */
 struct ldb_sample {
+	int index;                               /* 1, 2, ... */
+	double t_end;                            /* seconds since the run started (monotonic) */
 	double seconds;                          /* measured length */
 	uint64_t counted;                        /* ldclt's count in it */
 	struct ldb_totals delta;                 /* counters in it */
@@ -30,6 +33,28 @@ struct ldb_summary {
 	int dead;                                /* threads that ended before the run did */
 	int status;                              /* exit status */
 };
+
+/* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
+ * calls beside the text.  begin() once before the workers start, sample() per
+ * interval, end() once with the summary; close() frees.  None of them runs in a
+ * worker thread. */
+struct ldb_run_info {
+	const struct ldb_config *cfg;
+	uint64_t seed;
+	time_t started;                          /* wall clock, for the header */
+	int io_threads;
+};
+struct ldb_reporter {
+	void *ctx;
+	void (*begin)(void *ctx, const struct ldb_run_info *info);
+	void (*sample)(void *ctx, const struct ldb_sample *s);
+	void (*end)(void *ctx, const struct ldb_summary *s);
+	void (*close)(void *ctx);
+};
+#define LDB_MAX_REPORTERS 4
+/* Open the reporters the config asks for (--json, --csv) into out[].
+ * @return how many, or -1 with one line in err (a file that cannot be created). */
+int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);
 
 struct ldb_text {
 	const struct ldb_config *cfg;

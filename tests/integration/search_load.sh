@@ -75,3 +75,21 @@ run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,attrlis
 assert_eq 0 "$RC" "attrlist then srchnentries"
 assert_match 'expected-result hits 20, misses 0$' "$out" "srchnentries after attrlist applied"
 echo "search_load: all passed"
+
+# 7. without --seed every run draws a fresh seed (shown by -v); with it, the given one
+run_ldbench "$FIX_DIR/s1.txt" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 1 -T 5 -v
+run_ldbench "$FIX_DIR/s2.txt" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 1 -T 5 -v
+s1=$(sed -nE 's/^Seed += ([0-9]+) \(fresh\)$/\1/p' "$FIX_DIR/s1.txt")
+s2=$(sed -nE 's/^Seed += ([0-9]+) \(fresh\)$/\1/p' "$FIX_DIR/s2.txt")
+[ -n "$s1" ] && [ "$s1" != "$s2" ] || _fail "fresh seeds: '$s1' and '$s2'"
+echo "ok: fresh seeds differ ($s1, $s2)"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 1 -T 5 -v --seed 42
+assert_match '^Seed += 42$' "$out" "given seed shown"
+
+# 8. a link named ldclt prints ldclt's prefix
+ln -s "$LDBENCH" "$FIX_DIR/ldclt"
+set +e; "$FIX_DIR/ldclt" "${common[@]}" -f "(uid=user00001)" -e esearch -n 1 -T 3 >"$out" 2>&1; rc=$?; set -e
+assert_eq 0 "$rc" "exit status through a link named ldclt"
+assert_match '^ldclt\[[0-9]+\]: Global average rate: +3\.00/thr  \( *[0-9]+\.[0-9]{2}/sec\), total: +3$' "$out" "ldclt[PID]: prefix"
+assert_match '^ldclt\[[0-9]+\]: Exit status 0 - No problem during execution\.$' "$out" "ldclt exit line"
+echo "search_load: all passed (with seeds and link)"
