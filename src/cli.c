@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ldap.h>
 
@@ -43,6 +44,7 @@ struct cli_ctx {
 	char *url_host;                  /* from -H, applied after the loop */
 	int url_port;
 	bool url_given, url_ldaps;
+	const char *tls_opt;             /* the first --tls-* option given */
 	const char **pw_args;            /* argv text of each -w value, to mask */
 	int npw_args;
 };
@@ -339,7 +341,8 @@ enum kw_id {
 	KW_NOLOOP, KW_COUNTEACH, KW_ATTRLIST, KW_RANDOMATTRLIST, KW_ATTRSONLY, KW_RANDOMBINDDN,
 	KW_RANDOMBINDDNLOW, KW_RANDOMBINDDNHIGH, KW_RANDOMBINDDNFROMFILE, KW_RANDOMBASE,
 	KW_RANDOMBASELOW, KW_RANDOMBASEHIGH, KW_SRCHNENTRIES, KW_SAMPINTERVAL, KW_TIMESTAMP,
-	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_LATER
+	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_RANDOMAUTHID,
+	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_LATER
 };
 
 enum kw_arg { ARG_NONE, ARG_NEED, ARG_OPT };
@@ -405,9 +408,9 @@ static const struct kw keywords[] = {
 	{ "scalab01_cnxduration", KW_LATER, ARG_OPT },
 	{ "scalab01_maxcnxnb", KW_LATER, ARG_OPT },
 	{ "scalab01_wait", KW_LATER, ARG_OPT },
-	{ "randomauthid", KW_LATER, ARG_OPT },
-	{ "randomauthidlow", KW_LATER, ARG_OPT },
-	{ "randomauthidhigh", KW_LATER, ARG_OPT },
+	{ "randomauthid", KW_RANDOMAUTHID, ARG_NONE },
+	{ "randomauthidlow", KW_RANDOMAUTHIDLOW, ARG_NEED },
+	{ "randomauthidhigh", KW_RANDOMAUTHIDHIGH, ARG_NEED },
 };
 
 static bool attr_char_ok(char ch)
@@ -521,6 +524,11 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 	case KW_SMOOTHSHUTDOWN: c->smoothshutdown = true; break;
 	case KW_DONTSLEEP: c->dontsleeponserverdown = true; break;
 	case KW_NOGLOBALSTATS: c->noglobalstats = true; break;
+	case KW_RANDOMAUTHID: c->randomauthid = true; break;
+	case KW_RANDOMAUTHIDLOW:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
+	case KW_RANDOMAUTHIDHIGH:
+		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
 	case KW_LATER: return fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;
@@ -777,6 +785,9 @@ static int compile_patterns(struct cli_ctx *x)
 	if (c->password != NULL &&
 	    ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
 		return oom(x);
+	if (c->sasl_authid != NULL &&
+	    ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
+		return oom(x);
 	return 0;
 }
 
@@ -800,6 +811,12 @@ static int cross_check(struct cli_ctx *x)
 		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
 	if (c->expect_entries >= 0 && !c->op_esearch)
 		return fail(x, "-e srchnentries needs -e esearch");
+	if (c->rate > 0 && c->wait_sec > 0)
+		return fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
+	if (c->duration_ms > 0 && c->samples > 0)
+		return fail(x, "--duration and -N exclude each other");
+	if (c->warmup_ms > 0 && c->warmup_samples > 0)
+		return fail(x, "--warmup takes a duration or a sample count, not both");
 
 	/* the filter and its values */
 	if (c->op_esearch && c->filter == NULL)
@@ -833,8 +850,8 @@ static int cross_check(struct cli_ctx *x)
 		return fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
 	if (c->binddn_file != NULL && c->bind_dn != NULL)
 		return fail(x, "-e randombinddnfromfile and -D exclude each other");
-	if (c->op_bindonly && c->bind_dn == NULL && c->binddn_file == NULL)
-		return fail(x, "-e bindonly needs -D (or -e randombinddnfromfile)");
+	if (c->op_bindonly && c->bind_dn == NULL && c->binddn_file == NULL && c->sasl_mech == NULL)
+		return fail(x, "-e bindonly needs -D (or -e randombinddnfromfile, or -o mech=)");
 	if (c->bind_dn != NULL && c->password == NULL)
 		return fail(x, "-D needs a password (-w, -y or LDBENCH_PASSWORD)");
 	if (c->randombinddn) {
@@ -871,6 +888,215 @@ static int cross_check(struct cli_ctx *x)
 	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
 		return -1;
 	return 0;
+}
+
+/* ----------------------------------------------------------- TLS and SASL */
+
+enum {
+	OPT_STARTTLS = 512, OPT_TLS_CACERT, OPT_TLS_CACERTDIR, OPT_TLS_CERT, OPT_TLS_KEY, OPT_TLS_MIN,
+	OPT_TLS_CIPHERS, OPT_TLS_INSECURE, OPT_TLS_RESUME
+};
+
+/* --starttls and the --tls-* options; remembers the first one for the checks. */
+static int handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg)
+{
+	struct ldb_config *c = x->c;
+
+	if (opt != OPT_STARTTLS && x->tls_opt == NULL)
+		x->tls_opt = name;
+	if (arg != NULL && arg[0] == '\0')
+		return fail(x, "--%s: empty value", name);
+	switch (opt) {
+	case OPT_STARTTLS: c->starttls = true; return 0;
+	case OPT_TLS_CACERT: return set_str(x, &c->tls_cacert, arg);
+	case OPT_TLS_CACERTDIR: return set_str(x, &c->tls_cacertdir, arg);
+	case OPT_TLS_CERT: return set_str(x, &c->tls_cert, arg);
+	case OPT_TLS_KEY: return set_str(x, &c->tls_key, arg);
+	case OPT_TLS_CIPHERS: return set_str(x, &c->tls_ciphers, arg);
+	case OPT_TLS_INSECURE: c->tls_insecure = true; return 0;
+	case OPT_TLS_RESUME: c->tls_resume = true; return 0;
+	case OPT_TLS_MIN:
+		if (strcmp(arg, "1.2") == 0)
+			c->tls_min = 12;
+		else if (strcmp(arg, "1.3") == 0)
+			c->tls_min = 13;
+		else
+			return fail(x, "--tls-min '%s': must be 1.2 or 1.3", arg);
+		return 0;
+	default: return fail(x, "unknown TLS option");
+	}
+}
+
+/* -o KEY=VALUE, one setting per -o as ldclt: the KEY is any prefix of a
+ * setting's name, case-insensitive, tried in ldclt's order (so "auth=" is
+ * authzid). */
+static int parse_sasl_opt(struct cli_ctx *x, const char *arg)
+{
+	static const char *const keys[] = { "secProp", "realm", "authzid", "authid", "mech", "flags" };
+	struct ldb_config *c = x->c;
+	const char *eq = strchr(arg, '=');
+	const char *val;
+	size_t klen;
+	int k;
+
+	if (eq == NULL || eq == arg)
+		return fail(x, "-o '%s': expected KEY=VALUE (mech, authid, authzid, realm, secProp, flags)", arg);
+	klen = (size_t)(eq - arg);
+	val = eq + 1;
+	for (k = 0; k < 6; k++)
+		if (klen <= strlen(keys[k]) && strncasecmp(arg, keys[k], klen) == 0)
+			break;
+	if (k == 6)
+		return fail(x, "-o '%.*s': unknown SASL setting (mech, authid, authzid, realm, secProp, flags)",
+		            (int)klen, arg);
+	if (val[0] == '\0')
+		return fail(x, "-o %s=: empty value", keys[k]);
+	switch (k) {
+	case 0: /* secProp: security layers; EXTERNAL and PLAIN have none */
+		return 0;
+	case 1:
+		if (c->sasl_realm != NULL)
+			return fail(x, "-o realm given twice");
+		return set_str(x, &c->sasl_realm, val);
+	case 2:
+		if (c->sasl_authzid != NULL)
+			return fail(x, "-o authzid given twice");
+		return set_str(x, &c->sasl_authzid, val);
+	case 3:
+		if (c->sasl_authid != NULL)
+			return fail(x, "-o authid given twice");
+		return set_str(x, &c->sasl_authid, val);
+	case 4:
+		if (c->sasl_mech != NULL)
+			return fail(x, "-o mech given twice");
+		if (strcasecmp(val, "EXTERNAL") != 0 && strcasecmp(val, "PLAIN") != 0)
+			return fail(x, "-o mech=%s: not supported; ldbench encodes EXTERNAL and PLAIN", val);
+		if (set_str(x, &c->sasl_mech, val) < 0)
+			return -1;
+		for (char *p = c->sasl_mech; *p != '\0'; p++)
+			*p = (char)toupper((unsigned char)*p);
+		return 0;
+	default: { /* flags: ldbench never prompts, so any of ldclt's values is fine */
+		size_t n = strlen(val);
+
+		if (strncasecmp(val, "automatic", n) != 0 && strncasecmp(val, "interactive", n) != 0 &&
+		    strncasecmp(val, "quiet", n) != 0)
+			return fail(x, "-o flags=%s: must be automatic, interactive or quiet", val);
+		return 0;
+	}
+	}
+}
+
+/* -Z PATH names an NSS database when PATH is one of its files, or a directory
+ * holding one, or a file beside one (ldclt uses PATH's directory). */
+static bool is_nss_db(const char *path)
+{
+	static const char *const files[] = { "cert9.db", "cert8.db", "key4.db", "key3.db" };
+	char buf[4096];
+	const char *base = strrchr(path, '/');
+	size_t dlen;
+
+	if (strncmp(path, "sql:", 4) == 0 || strncmp(path, "dbm:", 4) == 0)
+		return true;
+	base = base != NULL ? base + 1 : path;
+	dlen = (size_t)(base - path);
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(base, files[i]) == 0)
+			return true;
+		/* PATH as a directory */
+		if (snprintf(buf, sizeof buf, "%s/%s", path, files[i]) < (int)sizeof buf &&
+		    access(buf, F_OK) == 0)
+			return true;
+		/* PATH's directory */
+		if (snprintf(buf, sizeof buf, "%.*s%s", (int)dlen, dlen ? path : "./", files[i]) <
+		        (int)sizeof buf && access(buf, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int check_tls_sasl(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	/* TLS */
+	if (c->starttls && c->ldaps)
+		return fail(x, "--starttls and ldaps (-Z, -H ldaps://) exclude each other: ldaps is TLS from "
+		            "the first byte");
+	if (x->tls_opt != NULL && !c->ldaps && !c->starttls)
+		return fail(x, "--%s needs TLS: give -Z, -H ldaps:// or --starttls", x->tls_opt);
+	if ((c->tls_cert == NULL) != (c->tls_key == NULL))
+		return fail(x, "--tls-cert and --tls-key go together");
+	if (c->tls_certdb != NULL && c->ldaps) {
+		c->tls_nssdb = is_nss_db(c->tls_certdb);
+		/* ldclt's -Z checks nothing: the same here, unless a CA is given */
+		if (c->tls_cacert == NULL && c->tls_cacertdir == NULL)
+			c->tls_insecure = true;
+	}
+
+	/* SASL */
+	if (c->sasl_mech == NULL) {
+		if (c->sasl_authid != NULL || c->sasl_authzid != NULL || c->sasl_realm != NULL)
+			return fail(x, "-o %s needs -o mech=EXTERNAL or -o mech=PLAIN",
+			            c->sasl_authid != NULL ? "authid" : c->sasl_authzid != NULL ? "authzid" : "realm");
+		if (c->randomauthid)
+			return fail(x, "-e randomauthid needs -o mech=PLAIN with an XXX in -o authid");
+		return 0;
+	}
+	if (c->bind_dn != NULL)
+		return fail(x, "-D and -o mech exclude each other (a SASL bind names its user with -o authid)");
+	if (c->randombinddn || c->binddn_file != NULL)
+		return fail(x, "-e %s and -o mech exclude each other (use -e randomauthid)",
+		            c->randombinddn ? "randombinddn" : "randombinddnfromfile");
+	if (strcmp(c->sasl_mech, "EXTERNAL") == 0) {
+		if (c->tls_cert == NULL)
+			return fail(x, "-o mech=EXTERNAL needs a client certificate (--tls-cert FILE --tls-key FILE)");
+		if (c->sasl_authid != NULL || c->randomauthid)
+			return fail(x, "-o authid is not used by EXTERNAL: the identity is the client certificate's "
+			            "(-o authzid asks for another)");
+		return 0;
+	}
+	/* PLAIN */
+	if (c->sasl_authid == NULL)
+		return fail(x, "-o mech=PLAIN needs -o authid=USER");
+	if (c->password == NULL)
+		return fail(x, "-o mech=PLAIN needs a password (-w, -y or LDBENCH_PASSWORD)");
+	if (c->randomauthid) {
+		if (!ldb_pattern_has_var(&c->sasl_authid_pat))
+			return fail(x, "-e randomauthid needs an XXX placeholder in -o authid");
+		if (check_range_given(x, "randomauthid", c->authid_low, c->authid_high, "randomauthidlow",
+		                      "randomauthidhigh") < 0)
+			return -1;
+		if (ldb_pattern_check_range(&c->sasl_authid_pat, c->authid_low, c->authid_high,
+		                            "randomauthidhigh", why, sizeof(why)) < 0)
+			return fail(x, "%s", why);
+		if (ldb_pattern_has_var(&c->password_pat) &&
+		    (size_t)ldb_digits(c->authid_high) > c->password_pat.width)
+			return fail(x, "randomauthidhigh %lld needs %d digits but the XXX of the password "
+			            "(-w) has %zu X", c->authid_high, ldb_digits(c->authid_high),
+			            c->password_pat.width);
+		/* the worker draws the number of LDB_FIELD_BINDDN from these */
+		c->binddn_low = c->authid_low;
+		c->binddn_high = c->authid_high;
+	}
+	return 0;
+}
+
+/* The -Z warning (stderr, once, when the run goes ahead). */
+static void warn_certdb(const struct ldb_config *c)
+{
+	if (c->tls_certdb == NULL || !c->ldaps)
+		return;
+	if (c->tls_nssdb)
+		fprintf(stderr, "%s: warning: -Z %s is an NSS database, which OpenSSL cannot read; %s\n",
+		        c->progname, c->tls_certdb,
+		        c->tls_insecure ? "the server certificate is NOT verified (as with ldclt); give "
+		                          "--tls-cacert FILE (PEM) to verify it"
+		                        : "it is ignored: the server certificate is verified with --tls-cacert");
+	else if (c->tls_insecure)
+		fprintf(stderr, "%s: warning: -Z: the server certificate is NOT verified (as with ldclt); give "
+		        "--tls-cacert FILE (PEM) to verify it\n", c->progname);
 }
 
 /* The command line for -v, every -w value replaced by PW_MASK. */
@@ -912,7 +1138,7 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 
 /* ------------------------------------------------------------------ parse */
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_JSON, OPT_CSV };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -921,6 +1147,23 @@ static const struct option long_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "connections-per-thread", required_argument, NULL, OPT_CONNS },
 	{ "io-threads", required_argument, NULL, OPT_IO_THREADS },
+	{ "starttls", no_argument, NULL, OPT_STARTTLS },
+	{ "tls-cacert", required_argument, NULL, OPT_TLS_CACERT },
+	{ "tls-cacertdir", required_argument, NULL, OPT_TLS_CACERTDIR },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	{ "tls-min", required_argument, NULL, OPT_TLS_MIN },
+	{ "tls-ciphers", required_argument, NULL, OPT_TLS_CIPHERS },
+	{ "tls-insecure", no_argument, NULL, OPT_TLS_INSECURE },
+	{ "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "monitor", no_argument, NULL, OPT_MONITOR },
+	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "csv", required_argument, NULL, OPT_CSV },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -964,6 +1207,57 @@ static int parse_interval(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* --warmup 30s | 500ms | 3s... ; "Ns" alone with a bare count means samples: "2s"
+ * is a duration, so samples are written "3samples" or "3 samples". */
+static int parse_warmup(struct cli_ctx *x, const char *arg)
+{
+	char *end;
+	errno = 0;
+	long long n = strtoll(arg, &end, 10);
+	if (end != arg && errno == 0 && n > 0 && n <= 1000000 &&
+	    (strcmp(end, "samples") == 0 || strcmp(end, " samples") == 0)) {
+		x->c->warmup_samples = n;
+		return 0;
+	}
+	if (ldb_parse_duration_ms(arg, &x->c->warmup_ms) < 0 || x->c->warmup_ms == 0)
+		return fail(x, "--warmup '%s': not a duration (e.g. 10s, 500ms) nor a sample count (e.g. 3samples)",
+		            arg);
+	return 0;
+}
+
+static int parse_rate(struct cli_ctx *x, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double r = strtod(arg, &end);
+	if (end == arg || (*end != '\0' && strcmp(end, "/s") != 0) || errno != 0 || !(r > 0) || r > 1e8)
+		return fail(x, "--rate '%s': operations per second, a number above 0 (e.g. 5000)", arg);
+	x->c->rate = r;
+	return 0;
+}
+
+static int parse_sweep(struct cli_ctx *x, const char *arg)
+{
+	const char *p = arg;
+	x->c->nsweep = 0;
+	while (*p != '\0') {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno != 0 || v < 1 || v > MAX_THREADS || (*end != ',' && *end != '\0'))
+			return fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg, MAX_THREADS);
+		if (x->c->nsweep == (int)(sizeof x->c->sweep / sizeof x->c->sweep[0]))
+			return fail(x, "--sweep '%s': at most 64 thread counts", arg);
+		x->c->sweep[x->c->nsweep++] = (int)v;
+		p = *end == ',' ? end + 1 : end;
+		if (*end == ',' && *p == '\0')
+			return fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg, MAX_THREADS);
+	}
+	if (x->c->nsweep == 0)
+		return fail(x, "--sweep '': give thread counts, e.g. 1,2,4,8");
+	return 0;
+}
+
 /* Handle one option from getopt_long.  @return 0, -1 on error, 1 when
  * --help/--version was printed. */
 static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
@@ -990,7 +1284,7 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case 'I': return add_ignore(x, arg);
 	case 'n': return parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
 	case 'N': return parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
-	case 'o': return fail(x, "-o (SASL) is not supported yet");
+	case 'o': return parse_sasl_opt(x, arg);
 	case 'p':
 		x->port_given = true;
 		return parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
@@ -1038,8 +1332,39 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case OPT_CONNS:
 		return parse_int(x, "--connections-per-thread", arg, 1, MAX_CONNS_PER_THREAD,
 		                 "connections per thread", &c->conns_per_thread);
+	case OPT_WARMUP: return parse_warmup(x, arg);
+	case OPT_DURATION:
+		if (ldb_parse_duration_ms(arg, &c->duration_ms) < 0 || c->duration_ms == 0)
+			return fail(x, "--duration '%s': not a duration (e.g. 30s, 500ms, 2m)", arg);
+		return 0;
+	case OPT_RATE: return parse_rate(x, arg);
+	case OPT_SWEEP: return parse_sweep(x, arg);
+	case OPT_MONITOR:
+		c->monitor = true;
+		return 0;
+	case OPT_FAIL_IF: {
+		char why[400];
+		if (c->nfail_if == (int)(sizeof c->fail_if / sizeof c->fail_if[0]))
+			return fail(x, "--fail-if: at most 16 thresholds");
+		if (ldb_threshold_parse(&c->fail_if[c->nfail_if], arg, why, sizeof why) != 0)
+			return fail(x, "%s", why);
+		c->nfail_if++;
+		return 0;
+	}
 	case OPT_IO_THREADS:
 		return parse_int(x, "--io-threads", arg, 1, MAX_THREADS, "I/O threads", &c->io_threads);
+	case OPT_JSON:
+	case OPT_CSV:
+		if (arg[0] == '\0')
+			return fail(x, "--%s: empty file name", long_name(opt));
+		*(opt == OPT_JSON ? &c->json_path : &c->csv_path) = arg; /* argv outlives the config */
+		if (c->json_path != NULL && c->csv_path != NULL && strcmp(c->json_path, "-") == 0 &&
+		    strcmp(c->csv_path, "-") == 0)
+			return fail(x, "--json - and --csv - cannot both write to stdout");
+		return 0;
+	case OPT_STARTTLS: case OPT_TLS_CACERT: case OPT_TLS_CACERTDIR: case OPT_TLS_CERT:
+	case OPT_TLS_KEY: case OPT_TLS_MIN: case OPT_TLS_CIPHERS: case OPT_TLS_INSECURE: case OPT_TLS_RESUME:
+		return handle_tls_option(x, opt, long_name(opt), arg);
 	case ':':
 		if (optopt >= OPT_HELP)
 			return fail(x, "--%s needs a value", long_name(optopt));
@@ -1120,6 +1445,8 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (rc == 0)
 		rc = cross_check(&x);
 	if (rc == 0)
+		rc = check_tls_sasl(&x);
+	if (rc == 0)
 		rc = build_cmdline(&x, argc, orig);
 
 	free(x.url_host);
@@ -1129,6 +1456,7 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 		return LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
+	warn_certdb(c);
 	if (!c->seed_given)
 		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
 	return LDB_CLI_RUN;
@@ -1155,8 +1483,9 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  -I CODE      ignore this LDAP result code (repeatable, at most 20)\n"
 "  -n N         worker threads (1..10000; default 10)\n"
 "  -N N         stop after N samples (default: no limit)\n"
-"  -o KEY=VAL   SASL settings (not supported yet)\n"
-"  -p PORT      server port (default 389; 636 with -Z)\n"
+"  -o KEY=VAL   SASL setting, repeatable: mech=EXTERNAL|PLAIN, authid=, authzid=, realm=\n"
+"               (PLAIN: authid and a password; EXTERNAL: a client certificate)\n"
+"  -p PORT      server port (default 389; 636 with -Z or ldaps://)\n"
 "  -q           quiet: hide the errors that -I ignores\n"
 "  -Q           super quiet: -q and hide \"No activity\" reports\n"
 "  -r N         low bound of the XXX values (random, incr)\n"
@@ -1168,7 +1497,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  -v           verbose: print the configuration\n"
 "  -V           very verbose\n"
 "  -W N         sleep N seconds before each operation (default 0)\n"
-"  -Z FILE      TLS (ldaps); FILE is ldclt's certificate database\n"
+"  -Z FILE      ldaps as ldclt: the server certificate is not verified unless\n"
+"               --tls-cacert/--tls-cacertdir is given (FILE, an NSS db, is not read)\n"
 "\n"
 "Long options:\n"
 "  --help                      print this text and exit\n"
@@ -1176,11 +1506,31 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --interval DURATION         sampling interval: 10, 10s, 500ms, 2m, 1h (default 10s)\n"
 "  --seed N                    random seed (64-bit); default: a fresh one\n"
 "  --connections-per-thread C  connections each thread keeps (1..1000; default 1)\n"
+"  --warmup DURATION|Nsamples   run, but leave out of every figure, the first DURATION or N samples\n"
+"  --duration DURATION          measured length of the run (instead of -N)\n"
+"  --rate OPS                   target rate for the whole run, open loop; latency from the intended start\n"
+"  --sweep N1,N2,...            run the workload at each thread count, then print one table\n"
+"  --monitor                    read the server's counters (cn=Monitor) before and after, print the delta\n"
+"  --fail-if EXPR               exit 10 when e.g. 'p99>5ms', 'errors>0', 'rate<1000' holds at the end\n"
 "  --io-threads N               OS threads that carry the -n clients (default: -n, at most the CPUs)\n"
+"  --json FILE                 also write JSON lines records to FILE (- = stdout;\n"
+"                              the text then goes to stderr); see docs/results.md\n"
+"  --csv FILE                  also write one CSV row per sample and kind to FILE\n"
+"\n"
+"TLS (with -Z, -H ldaps:// or --starttls; the server certificate and its host\n"
+"name, or IP address, are verified unless --tls-insecure):\n"
+"  --starttls                  StartTLS on each ldap:// connection before binding\n"
+"  --tls-cacert FILE           trusted CA certificates (PEM); default: the system's\n"
+"  --tls-cacertdir DIR         directory of hashed CA certificates (openssl rehash)\n"
+"  --tls-cert FILE --tls-key FILE  client certificate and its key (PEM, unencrypted)\n"
+"  --tls-min 1.2|1.3           lowest protocol version\n"
+"  --tls-ciphers LIST          OpenSSL cipher list for TLS 1.2 (TLS 1.3 suites unchanged)\n"
+"  --tls-insecure              do not verify the server certificate\n"
+"  --tls-resume                resume each thread's last TLS session (for bindeach)\n"
 "\n"
 "Execution keywords (-e):\n"
 "  esearch                  search the base with the filter\n"
-"  bindonly                 only connect and bind (needs -D or randombinddnfromfile)\n"
+"  bindonly                 only connect and bind (needs -D, randombinddnfromfile or -o mech)\n"
 "  bindeach                 new connection and bind for every operation\n"
 "  close                    with bindeach: close the socket instead of unbinding\n"
 "  random                   XXX of -f gets a random value in [-r, -R]\n"
@@ -1205,6 +1555,9 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  smoothshutdown           let threads finish their operation at the end\n"
 "  dontsleeponserverdown    no 1 s pause after an ignored server-down error\n"
 "  noglobalstats            no periodic global statistics\n"
+"  randomauthid             XXX of -o authid (and of -w) get a random value (PLAIN)\n"
+"  randomauthidlow=N        low bound for randomauthid\n"
+"  randomauthidhigh=N       high bound for randomauthid\n"
 "\n"
 "The password may also come from the LDBENCH_PASSWORD environment variable.\n"
 "Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"

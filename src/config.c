@@ -40,6 +40,8 @@ void ldb_config_init(struct ldb_config *c)
 	c->zeropad = true;
 	c->binddn_low = -1;
 	c->binddn_high = -1;
+	c->authid_low = -1;
+	c->authid_high = -1;
 	c->base_low = -1;
 	c->base_high = -1;
 	c->threads = 10;
@@ -69,6 +71,16 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->host);
 	free(c->uri);
 	free(c->tls_certdb);
+	free(c->tls_cacert);
+	free(c->tls_cacertdir);
+	free(c->tls_cert);
+	free(c->tls_key);
+	free(c->tls_ciphers);
+	free(c->sasl_mech);
+	free(c->sasl_authid);
+	free(c->sasl_authzid);
+	free(c->sasl_realm);
+	ldb_pattern_free(&c->sasl_authid_pat);
 	free(c->bind_dn);
 	free_secret(c->password);
 	ldb_pattern_free(&c->bind_dn_pat);
@@ -119,6 +131,7 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 			return "Cannot initialize ldclt.";
 		return "Cannot initialize ldbench.";
 	case LDB_EXIT_OTHER: return "Other kind of error.";
+	case LDB_EXIT_THRESHOLD: return "Threshold exceeded (--fail-if).";
 	default: return "Undocumented error - update source code.";
 	}
 }

@@ -126,8 +126,11 @@ ldb_hist_reset(struct ldb_hist *h)
 {
 	/* Relaxed stores rather than memset so that a concurrent reader of
 	 * a histogram being reset is a benign race, not undefined behaviour. */
+	/* Only slots in use are written: untouched pages of the calloc'ed
+	 * counts stay unmapped (10,000 clients x 267 KB would not). */
 	for (uint32_t i = 0; i < h->counts_len; i++)
-		st64(&h->counts[i], 0);
+		if (ld64(&h->counts[i]) != 0)
+			st64(&h->counts[i], 0);
 	st64(&h->total, 0);
 	st64(&h->sum, 0);
 	st64(&h->min, UINT64_MAX);

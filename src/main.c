@@ -3,14 +3,20 @@
 #include <string.h>
 
 #include "ldbench/cli.h"
+#include "ldbench/compare.h"
 #include "ldbench/config.h"
 #include "ldbench/ldif_gen.h"
+#include "ldbench/merge.h"
 #include "ldbench/sampler.h"
 
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return ldb_gen_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return ldb_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return ldb_merge_main(argc - 1, argv + 1);
 
 	struct ldb_config cfg;
 	char err[512];
@@ -26,7 +32,9 @@ int main(int argc, char **argv)
 	case LDB_CLI_RUN:
 		break;
 	}
-	int status = ldb_run_load(&cfg, stdout);
+	/* records on stdout (--json - or --csv -): the text goes to stderr */
+	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-")) ? stderr : stdout;
+	int status = cfg.nsweep > 0 ? ldb_sweep(&cfg, out) : ldb_run_load(&cfg, out, NULL);
 	ldb_config_free(&cfg);
 	return status;
 }

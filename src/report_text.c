@@ -67,11 +67,20 @@ void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
 	prefix(t, true);
 	fprintf(t->out, "Average rate: %7.2f/thr  (%7.2f/sec), total: %6llu\n",
 	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	if (s->rate_target > 0) {
+		prefix(t, true);
+		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec\n", s->rate_target, rate);
+	}
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_hist *h = s->lat[k];
 		if (h == NULL || ldb_hist_count(h) == 0)
 			continue;
 		latency_line(t, true, ldb_op_name(k), h, false);
+		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
+			char what[64];
+			snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
+			latency_line(t, true, what, s->ulat[k], false);
+		}
 		uint64_t errs = ldb_opstats_errors(&s->delta.op[k]);
 		if (errs > 0) {
 			prefix(t, true);
@@ -157,11 +166,41 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		fputc('\n', t->out);
 		if (ldb_hist_count(s->lat[k]) > 0)
 			latency_line(t, false, ldb_op_name(k), s->lat[k], true);
+		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
+			char what[64];
+			snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
+			latency_line(t, false, what, s->ulat[k], true);
+		}
+	}
+	if (s->rate_target > 0) {
+		double pct = 100.0 * (rate - s->rate_target) / s->rate_target;
+		prefix(t, false);
+		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec (%+.1f %%)%s\n", s->rate_target, rate, pct,
+		        pct < -1.0 ? ": target not reached (the server or this client could not keep up; latencies"
+		                     " count from the intended start)"
+		                   : "");
 	}
 	static const char *const stage_name[LDB_STAGE_COUNT] = { "connect", "cycle" };
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
 			latency_line(t, false, stage_name[k], s->stage[k], true);
+	if (s->server != NULL && s->server->kind == LDB_MON_OPENLDAP) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (s->lat[k] == NULL)
+				continue;
+			uint64_t client = s->tot.op[k].completed + (k == LDB_OP_BIND ? s->tot.setup_binds : 0);
+			prefix(t, false);
+			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n", ldb_op_name(k),
+			        (unsigned long long)s->server->completed[k], (unsigned long long)client);
+		}
+	} else if (s->server != NULL && s->server->kind == LDB_MON_389DS) {
+		uint64_t client = s->tot.setup_binds;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			client += s->tot.op[k].completed;
+		prefix(t, false);
+		fprintf(t->out, "Server (cn=monitor): operations completed %llu (client: %llu completed, all kinds)\n",
+		        (unsigned long long)s->server->total, (unsigned long long)client);
+	}
 	uint64_t fails[LDB_FAIL_COUNT] = { 0 };
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		for (int f = 0; f < LDB_FAIL_COUNT; f++)

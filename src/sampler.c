@@ -16,6 +16,13 @@
 #define GLOBAL_STATS_EVERY 90     /* samples between ldclt's periodic summaries */
 #define WORKER_STACK (256 * 1024)
 
+/* Latency figures of one kind, summed over the clients: the running total,
+ * the total at the previous sample, and their difference (the interval). */
+struct hset {
+	struct ldb_hist agg, prev, delta;
+};
+enum { H_LAT, H_ULAT, H_COUNT }; /* corrected (or plain) and uncorrected */
+
 struct sampler {
 	const struct ldb_config *cfg;
 	struct ldb_run run;
@@ -29,9 +36,9 @@ struct sampler {
 	int nrep;
 	/* interval state */
 	struct ldb_totals prev;
-	struct ldb_hist agg[LDB_OP_COUNT], prev_agg[LDB_OP_COUNT], delta[LDB_OP_COUNT];
+	struct hset h[H_COUNT][LDB_OP_COUNT];
 	struct ldb_hist stage[LDB_STAGE_COUNT];
-	bool used[LDB_OP_COUNT];
+	bool used[H_COUNT][LDB_OP_COUNT];
 	uint64_t *prev_counted;  /* per thread, for "no activity" */
 	int *active;
 	long long *inact_row, *inact_tot;
@@ -39,7 +46,9 @@ struct sampler {
 	bool *seen_dead;         /* "thread is dead." printed */
 	int ndead;               /* threads that ended by themselves */
 	int nsamples;
-	uint64_t t_start, t_last;
+	uint64_t t_start, t_last; /* measurement started; last sample */
+	struct ldb_monitor_snap mon_before, mon_delta;
+	bool have_mon;
 };
 
 static void raise_nofile(int need)
@@ -53,15 +62,21 @@ static void raise_nofile(int need)
 	(void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+static struct ldb_hist *thread_hist(struct ldb_thread_stats *st, int which, int k)
+{
+	return which == H_LAT ? &st->lat[k] : &st->ulat[k];
+}
+
 static void aggregate(struct sampler *s)
 {
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (!s->used[k])
-			continue;
-		ldb_hist_reset(&s->agg[k]);
-		for (int i = 0; i < s->n; i++)
-			ldb_hist_add(&s->agg[k], &s->st[i]->lat[k]);
-	}
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (!s->used[which][k])
+				continue;
+			ldb_hist_reset(&s->h[which][k].agg);
+			for (int i = 0; i < s->n; i++)
+				ldb_hist_add(&s->h[which][k].agg, thread_hist(s->st[i], which, k));
+		}
 }
 
 static void sub_totals(struct ldb_totals *d, const struct ldb_totals *a, const struct ldb_totals *b)
@@ -85,13 +100,18 @@ static void take_sample(struct sampler *s, uint64_t now)
 	sub_totals(&d, &cur, &s->prev);
 	aggregate(s);
 	struct ldb_sample smp = { .seconds = (double)(now - s->t_last) / 1e9, .counted = d.counted, .delta = d,
-	                          .threads = s->n };
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (!s->used[k])
-			continue;
-		ldb_hist_sub(&s->delta[k], &s->agg[k], &s->prev_agg[k]);
-		smp.lat[k] = &s->delta[k];
-	}
+	                          .threads = s->n, .rate_target = s->cfg->rate };
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (!s->used[which][k])
+				continue;
+			struct hset *h = &s->h[which][k];
+			ldb_hist_sub(&h->delta, &h->agg, &h->prev);
+			if (which == H_LAT)
+				smp.lat[k] = &h->delta;
+			else
+				smp.ulat[k] = &h->delta;
+		}
 	/* "no activity", per thread, as ldclt */
 	const struct ldb_config *c = s->cfg;
 	for (int i = 0; i < s->n; i++) {
@@ -110,12 +130,11 @@ static void take_sample(struct sampler *s, uint64_t now)
 			s->active[i] = c->inactivity + 1;
 			s->no_activity++;
 		}
+		if (c->verbose > 1)
+			ldb_text_line(&s->text, "T%03d: nbOpers = %llu", i,
+			              (unsigned long long)(counted - s->prev_counted[i]));
 		s->prev_counted[i] = counted;
 	}
-	if (c->verbose > 1)
-		for (int i = 0; i < s->n; i++)
-			ldb_text_line(&s->text, "T%03d: nbOpers = %llu", i,
-			              (unsigned long long)(s->prev_counted[i]));
 	smp.index = ++s->nsamples;
 	smp.t_end = (double)(now - s->t_start) / 1e9;
 	ldb_text_sample(&s->text, &smp);
@@ -123,11 +142,12 @@ static void take_sample(struct sampler *s, uint64_t now)
 		if (s->rep[i].sample)
 			s->rep[i].sample(s->rep[i].ctx, &smp);
 	s->prev = cur;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (s->used[k]) {
-			ldb_hist_reset(&s->prev_agg[k]);
-			ldb_hist_add(&s->prev_agg[k], &s->agg[k]);
-		}
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (s->used[which][k]) {
+				ldb_hist_reset(&s->h[which][k].prev);
+				ldb_hist_add(&s->h[which][k].prev, &s->h[which][k].agg);
+			}
 	s->t_last = now;
 }
 
@@ -147,17 +167,67 @@ static int reap(struct sampler *s)
 	return s->ndead;
 }
 
-static void summary(struct sampler *s, uint64_t now, int status, bool last)
+static double metric_of(const struct ldb_summary *sum, const struct ldb_threshold *t, int kind)
+{
+	const struct ldb_hist *h = sum->lat[kind];
+	switch (t->metric) {
+	case LDB_M_RATE: return sum->seconds > 0 ? (double)sum->tot.op[kind].counted / sum->seconds : 0;
+	case LDB_M_ERRORS: {
+		uint64_t n = 0;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			n += ldb_opstats_errors(&sum->tot.op[k]);
+		return t->kind < 0 ? (double)n : (double)ldb_opstats_errors(&sum->tot.op[kind]);
+	}
+	case LDB_M_MIN: return h && ldb_hist_count(h) ? (double)h->min : 0;
+	case LDB_M_MEAN: return h ? ldb_hist_mean(h) : 0;
+	case LDB_M_P50: return h ? (double)ldb_hist_percentile(h, 50) : 0;
+	case LDB_M_P90: return h ? (double)ldb_hist_percentile(h, 90) : 0;
+	case LDB_M_P95: return h ? (double)ldb_hist_percentile(h, 95) : 0;
+	case LDB_M_P99: return h ? (double)ldb_hist_percentile(h, 99) : 0;
+	case LDB_M_P999: return h ? (double)ldb_hist_percentile(h, 99.9) : 0;
+	case LDB_M_MAX: return h ? (double)h->max : 0;
+	}
+	return 0;
+}
+
+/* --fail-if: one line per threshold that holds; exit 10 unless worse. */
+static int check_thresholds(struct sampler *s, const struct ldb_summary *sum, int status, bool print)
+{
+	const struct ldb_config *c = s->cfg;
+	bool failed = false;
+	for (int i = 0; i < c->nfail_if; i++) {
+		const struct ldb_threshold *t = &c->fail_if[i];
+		int kind = t->kind < 0 ? (int)s->run.main_op : t->kind;
+		double a = metric_of(sum, t, kind);
+		char shown[64];
+		ldb_threshold_format(t, a, shown, sizeof shown);
+		if (ldb_threshold_holds(t, a)) {
+			failed = true;
+			if (print)
+				ldb_text_line(&s->text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		} else if (print && c->verbose) {
+			ldb_text_line(&s->text, "Threshold passed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		}
+	}
+	return failed && status == LDB_EXIT_OK ? LDB_EXIT_THRESHOLD : status;
+}
+
+static int summary(struct sampler *s, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum = { .seconds = (double)(now - s->t_start) / 1e9, .threads = s->n,
-	                           .no_activity = s->no_activity, .status = status };
+	                           .no_activity = s->no_activity, .status = status, .rate_target = s->cfg->rate };
 	ldb_totals_collect(&sum.tot, s->st, s->n);
 	sum.counted = sum.tot.counted;
+	if (last && s->have_mon)
+		sum.server = &s->mon_delta;
 	sum.dead = s->ndead;
 	aggregate(s);
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (s->used[k])
-			sum.lat[k] = &s->agg[k];
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (s->used[H_LAT][k])
+			sum.lat[k] = &s->h[H_LAT][k].agg;
+		if (s->used[H_ULAT][k])
+			sum.ulat[k] = &s->h[H_ULAT][k].agg;
+	}
 	if (s->cfg->bindeach)
 		for (int k = 0; k < LDB_STAGE_COUNT; k++) {
 			ldb_hist_reset(&s->stage[k]);
@@ -165,11 +235,31 @@ static void summary(struct sampler *s, uint64_t now, int status, bool last)
 				ldb_hist_add(&s->stage[k], &s->st[i]->stage[k]);
 			sum.stage[k] = &s->stage[k];
 		}
+	if (last)
+		sum.status = status = check_thresholds(s, &sum, status, false);
 	ldb_text_summary(&s->text, &sum);
 	if (last)
-		for (int i = 0; i < s->nrep; i++)
-			if (s->rep[i].end)
-				s->rep[i].end(s->rep[i].ctx, &sum);
+		(void)check_thresholds(s, &sum, status, true);
+	if (!last)
+		return status;
+	for (int i = 0; i < s->nrep; i++)
+		if (s->rep[i].end)
+			s->rep[i].end(s->rep[i].ctx, &sum);
+	if (res != NULL) {
+		enum ldb_op k = s->run.main_op;
+		const struct ldb_hist *h = sum.lat[k];
+		res->threads = s->n;
+		res->counted = sum.counted;
+		res->seconds = sum.seconds;
+		res->rate = sum.seconds > 0 ? (double)sum.counted / sum.seconds : 0;
+		res->p50_ns = h ? ldb_hist_percentile(h, 50) : 0;
+		res->p99_ns = h ? ldb_hist_percentile(h, 99) : 0;
+		res->errors = 0;
+		for (int j = 0; j < LDB_OP_COUNT; j++)
+			res->errors += ldb_opstats_errors(&sum.tot.op[j]);
+		res->status = status;
+	}
+	return status;
 }
 
 static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
@@ -189,9 +279,12 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
-	s->used[s->run.main_op] = true;
+	s->used[H_LAT][s->run.main_op] = true;
 	if (s->run.bind_on_connect || c->bindeach)
-		s->used[LDB_OP_BIND] = true;
+		s->used[H_LAT][LDB_OP_BIND] = true;
+	if (c->rate > 0)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			s->used[H_ULAT][k] = s->used[H_LAT][k];
 	s->w = calloc((size_t)s->n, sizeof *s->w);
 	s->st = calloc((size_t)s->n, sizeof *s->st);
 	s->prev_counted = calloc((size_t)s->n, sizeof *s->prev_counted);
@@ -201,10 +294,13 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 	s->seen_dead = calloc((size_t)s->n, sizeof *s->seen_dead);
 	if (!s->w || !s->st || !s->prev_counted || !s->active || !s->inact_row || !s->inact_tot || !s->seen_dead)
 		goto oom;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (s->used[k] && (ldb_hist_init(&s->agg[k]) || ldb_hist_init(&s->prev_agg[k]) ||
-		                   ldb_hist_init(&s->delta[k])))
-			goto oom;
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			struct hset *h = &s->h[which][k];
+			if (s->used[which][k] &&
+			    (ldb_hist_init(&h->agg) || ldb_hist_init(&h->prev) || ldb_hist_init(&h->delta)))
+				goto oom;
+		}
 	if (c->bindeach)
 		for (int k = 0; k < LDB_STAGE_COUNT; k++)
 			if (ldb_hist_init(&s->stage[k]))
@@ -213,9 +309,10 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 		if (posix_memalign((void **)&s->st[i], 64, sizeof *s->st[i]) != 0)
 			goto oom;
 		memset(s->st[i], 0, sizeof *s->st[i]);
-		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (s->used[k] && ldb_hist_init(&s->st[i]->lat[k]))
-				goto oom;
+		for (int which = 0; which < H_COUNT; which++)
+			for (int k = 0; k < LDB_OP_COUNT; k++)
+				if (s->used[which][k] && ldb_hist_init(thread_hist(s->st[i], which, k)))
+					goto oom;
 		if (c->bindeach)
 			for (int k = 0; k < LDB_STAGE_COUNT; k++)
 				if (ldb_hist_init(&s->st[i]->stage[k]))
@@ -252,17 +349,20 @@ static void teardown(struct sampler *s)
 	for (int i = 0; s->st && i < s->n; i++) {
 		if (s->st[i] == NULL)
 			continue;
-		for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			ldb_hist_free(&s->st[i]->lat[k]);
+			ldb_hist_free(&s->st[i]->ulat[k]);
+		}
 		for (int k = 0; k < LDB_STAGE_COUNT; k++)
 			ldb_hist_free(&s->st[i]->stage[k]);
 		free(s->st[i]);
 	}
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		ldb_hist_free(&s->agg[k]);
-		ldb_hist_free(&s->prev_agg[k]);
-		ldb_hist_free(&s->delta[k]);
-	}
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			ldb_hist_free(&s->h[which][k].agg);
+			ldb_hist_free(&s->h[which][k].prev);
+			ldb_hist_free(&s->h[which][k].delta);
+		}
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		ldb_hist_free(&s->stage[k]);
 	free(s->w);
@@ -279,7 +379,50 @@ static void teardown(struct sampler *s)
 	ldb_run_free(&s->run);
 }
 
-int ldb_run_load(const struct ldb_config *c, FILE *out)
+/* End of warm-up: every client restarts its figures, then measurement (and
+ * its clock) starts from zero.  Clients that ended during warm-up are zeroed
+ * here, their writers being gone. */
+static void start_measuring(struct sampler *s, uint64_t warm_started)
+{
+	__atomic_store_n(&s->run.measuring, 1, __ATOMIC_RELEASE);
+	uint64_t give_up = ldb_now_ns() + 2000000000ULL;
+	for (;;) {
+		int waiting = 0;
+		for (int i = 0; i < s->n; i++)
+			if (!__atomic_load_n(&s->st[i]->measuring, __ATOMIC_ACQUIRE) &&
+			    !__atomic_load_n(&s->st[i]->dead, __ATOMIC_ACQUIRE))
+				waiting++;
+		if (waiting == 0 || ldb_now_ns() > give_up)
+			break;
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	uint64_t warm = 0;
+	for (int i = 0; i < s->n; i++) {
+		struct ldb_thread_stats *st = s->st[i];
+		if (__atomic_load_n(&st->measuring, __ATOMIC_ACQUIRE)) {
+			warm += st->warm_completed;
+			continue;
+		}
+		/* ended during warm-up: its writer is gone */
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			warm += st->op[k].completed;
+		memset(st->op, 0, sizeof st->op);
+		st->counted = 0;
+	}
+	memset(&s->prev, 0, sizeof s->prev);
+	memset(s->prev_counted, 0, (size_t)s->n * sizeof *s->prev_counted);
+	for (int which = 0; which < H_COUNT; which++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (s->used[which][k])
+				ldb_hist_reset(&s->h[which][k].prev);
+	uint64_t now = ldb_now_ns();
+	ldb_text_line(&s->text, "Warm-up done after %.3f s (%llu operations left out): measurement starts now.",
+	              (double)(now - warm_started) / 1e9, (unsigned long long)warm);
+	s->t_start = s->t_last = now;
+}
+
+int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 {
 	struct sampler s;
 	int status = LDB_EXIT_OK;
@@ -296,16 +439,33 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (c->monitor) {
+		char err[512];
+		if (ldb_monitor_read(c, &s.mon_before, err, sizeof err) != 0) {
+			fprintf(stderr, "%s: %s\n", c->progname, err);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			teardown(&s);
+			return LDB_EXIT_INIT;
+		}
+	}
 	ldb_text_begin(&s.text);
 	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = s.nr };
 	for (int i = 0; i < s.nrep; i++)
 		if (s.rep[i].begin)
 			s.rep[i].begin(s.rep[i].ctx, &info);
+	uint64_t interval = c->interval_ms * 1000000ULL;
+	uint64_t warmup = c->warmup_ms * 1000000ULL + (uint64_t)(c->warmup_samples > 0 ? c->warmup_samples : 0) * interval;
+	bool warming = warmup > 0;
+	if (warming)
+		ldb_text_line(&s.text, "Warm-up for %.3f s: operations run but are left out of every figure.",
+		              (double)warmup / 1e9);
+
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	int started = 0;
-	s.t_start = s.t_last = ldb_now_ns();
+	uint64_t t_run = ldb_now_ns();
+	s.t_start = s.t_last = t_run;
 	for (; started < s.nr; started++) {
 		int rc = pthread_create(&s.r[started].thread, &attr, ldb_runner_main, &s.r[started]);
 		if (rc != 0) {
@@ -318,15 +478,17 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	}
 	pthread_attr_destroy(&attr);
 
-	uint64_t interval = c->interval_ms * 1000000ULL;
-	uint64_t next = s.t_start + interval;
+	uint64_t next = warming ? t_run + warmup : t_run + interval;
 	long long samples = 0;
 	int global_cnt = GLOBAL_STATS_EVERY;
 	bool signalled = false;
 	const char *why = NULL;
 	while (status == LDB_EXIT_OK) {
 		uint64_t now = ldb_now_ns();
-		uint64_t wait = next > now ? next - now : 0;
+		uint64_t until = next;
+		if (!warming && c->duration_ms > 0 && s.t_start + c->duration_ms * 1000000ULL < until)
+			until = s.t_start + c->duration_ms * 1000000ULL;
+		uint64_t wait = until > now ? until - now : 0;
 		if (wait > TICK_NS)
 			wait = TICK_NS;
 		struct timespec ts = { .tv_sec = (time_t)(wait / 1000000000ULL), .tv_nsec = (long)(wait % 1000000000ULL) };
@@ -341,7 +503,24 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 			break;
 		if (reap(&s) == s.n) {
 			/* -T, noloop, or every thread failed: a last, shorter sample */
+			if (warming)
+				start_measuring(&s, t_run);
 			take_sample(&s, now);
+			why = "All threads are dead - exit.";
+			break;
+		}
+		if (warming) {
+			if (now >= next) {
+				start_measuring(&s, t_run);
+				warming = false;
+				next = s.t_start + interval;
+			}
+			continue;
+		}
+		if (c->duration_ms > 0 && now >= s.t_start + c->duration_ms * 1000000ULL) {
+			if (now > s.t_last)
+				take_sample(&s, now);
+			ldb_text_line(&s.text, "Duration reached. Bye-bye...");
 			why = "All threads are dead - exit.";
 			break;
 		}
@@ -357,7 +536,7 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 				break;
 			}
 			if (!c->noglobalstats && --global_cnt == 0) {
-				summary(&s, now, status, false);
+				summary(&s, now, status, false, NULL);
 				global_cnt = GLOBAL_STATS_EVERY;
 			}
 		}
@@ -382,12 +561,48 @@ int ldb_run_load(const struct ldb_config *c, FILE *out)
 	}
 	if (why != NULL)
 		ldb_text_line(&s.text, "%s", why);
+	if (c->monitor) {
+		char err[512];
+		struct ldb_monitor_snap after;
+		if (ldb_monitor_read(c, &after, err, sizeof err) == 0) {
+			ldb_monitor_delta(&s.mon_before, &after, c->bind_dn != NULL, &s.mon_delta);
+			s.have_mon = true;
+		} else {
+			ldb_text_line(&s.text, "%s", err);
+		}
+	}
 	if (signalled)
 		fputc('\n', out);
-	summary(&s, t_end, status, true);
+	status = summary(&s, t_end, status, true, res);
 	if (signalled)
 		fprintf(out, "Catch SIGINT - exit...\n");
 	ldb_text_end(&s.text, status);
 	teardown(&s);
 	return status;
+}
+
+int ldb_sweep(struct ldb_config *c, FILE *out)
+{
+	struct ldb_result res[64];
+	int worst = LDB_EXIT_OK, done = 0;
+	for (int i = 0; i < c->nsweep; i++) {
+		c->threads = c->sweep[i];
+		memset(&res[i], 0, sizeof res[i]);
+		int st = ldb_run_load(c, out, &res[i]);
+		res[i].threads = c->sweep[i];
+		done++;
+		if (st > worst)
+			worst = st;
+		if (st == LDB_EXIT_INIT || st == LDB_EXIT_OTHER)
+			break;
+		fputc('\n', out);
+	}
+	fprintf(out, "%s[%d]: Sweep of %d runs (%s latency):\n", c->progname, (int)getpid(), done,
+	        ldb_op_name(c->op_esearch ? LDB_OP_SEARCH : LDB_OP_BIND));
+	fprintf(out, "Concurrency\tRate (ops/s)\tp50 (ms)\tp99 (ms)\tErrors\n");
+	for (int i = 0; i < done; i++)
+		fprintf(out, "%d\t%.2f\t%.3f\t%.3f\t%llu\n", res[i].threads, res[i].rate, (double)res[i].p50_ns / 1e6,
+		        (double)res[i].p99_ns / 1e6, (unsigned long long)res[i].errors);
+	fflush(out);
+	return worst;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,7 +41,8 @@ struct ldb_slot {
 	uint8_t kind;      /* enum ldb_op */
 	uint8_t used;
 	uint8_t setup;     /* the bind that opens a persistent connection */
-	uint64_t t0;
+	uint64_t t0;       /* start: the intended one with --rate */
+	uint64_t t_sent;   /* when the request was put on the wire */
 	uint64_t entries;
 	uint32_t gen;
 };
@@ -53,6 +55,7 @@ struct ldb_conn {
 	bool want_out;     /* EPOLLOUT registered */
 	uint64_t t_connect;
 	uint64_t t_cycle;
+	uint64_t t_due;    /* --rate: intended start of the operation being issued */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
 	uint8_t *out;
@@ -121,6 +124,9 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	run->depth = run->main_op == LDB_OP_BIND ? 1 : c->depth;
 	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
 	run->common_counter = c->range_low;
+	if (c->rate > 0)
+		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
+	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
 
 	if (c->op_esearch && ldb_reqset_build_search(&run->search, c, err, cap) != 0)
 		return -1;
@@ -188,7 +194,9 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 	struct ldb_opstats *o = &w->st->op[kind];
 	bool counts = false;
 
-	ldb_hist_record(&w->st->lat[kind], now - s->t0);
+	ldb_hist_record(&w->st->lat[kind], now > s->t0 ? now - s->t0 : 0);
+	if (w->run->rate_interval_ns > 0)
+		ldb_hist_record(&w->st->ulat[kind], now - s->t_sent);
 	ldb_add(&o->completed, 1);
 	if (rc == 0) {
 		ldb_add(&o->succeeded, 1);
@@ -428,6 +436,11 @@ static struct ldb_slot *conn_issue(struct ldb_conn *cn, enum ldb_op kind, uint64
 	s->used = 1;
 	s->setup = setup;
 	s->t0 = now;
+	s->t_sent = now;
+	if (run->rate_interval_ns > 0 && !setup && (kind == run->main_op)) {
+		/* open loop: latency runs from when the operation was due */
+		s->t0 = cn->t_due < now ? cn->t_due : now;
+	}
 	s->entries = 0;
 	cn->inflight++;
 	if (setup)
@@ -442,11 +455,25 @@ static bool may_issue(struct ldb_worker *w, uint64_t now)
 	const struct ldb_config *c = w->run->cfg;
 	if (w->exhausted || run_stopping(w->run))
 		return false;
-	if (c->ops_per_thread > 0 && ldb_load(&w->st->counted) + w->outstanding >= (uint64_t)c->ops_per_thread)
+	/* -T counts measured operations: none during warm-up */
+	if (c->ops_per_thread > 0 && w->measuring &&
+	    ldb_load(&w->st->counted) + w->outstanding >= (uint64_t)c->ops_per_thread)
 		return false;
 	if (c->wait_sec > 0 && now < w->next_op_at)
 		return false;
+	if (w->run->rate_interval_ns > 0 && now < w->next_intended)
+		return false;
 	return true;
+}
+
+/* When this client may start its next operation (for the epoll timeout). */
+static uint64_t next_due(const struct ldb_worker *w)
+{
+	if (w->run->cfg->wait_sec > 0)
+		return w->next_op_at;
+	if (w->run->rate_interval_ns > 0)
+		return w->next_intended;
+	return 0;
 }
 
 static void took_op(struct ldb_worker *w, uint64_t now)
@@ -454,6 +481,10 @@ static void took_op(struct ldb_worker *w, uint64_t now)
 	int ws = w->run->cfg->wait_sec;
 	if (ws > 0)
 		w->next_op_at = now + (uint64_t)ws * 1000000000ULL;
+	/* --rate: the schedule does not move when we fall behind, so the
+	 * latency of late operations includes their wait (no coordinated omission) */
+	if (w->run->rate_interval_ns > 0)
+		w->next_intended += w->run->rate_interval_ns;
 }
 
 /* Fill a ready persistent connection up to its depth, then write once. */
@@ -461,6 +492,7 @@ static void conn_pump(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	while (cn->inflight < cn->depth && may_issue(w, now)) {
+		cn->t_due = w->next_intended;
 		if (conn_issue(cn, w->run->main_op, now, false) == NULL)
 			break;
 		w->outstanding++;
@@ -724,6 +756,8 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->epfd = -1;
 	ldb_rng_seed(&w->rng, c->seed, (uint64_t)id);
 	w->incr_next = c->range_low;
+	/* clients start their schedules evenly spread over one interval */
+	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
 	w->nconns = c->conns_per_thread;
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
@@ -765,7 +799,7 @@ static bool worker_finished(const struct ldb_worker *w)
 		return false;
 	if (w->exhausted)
 		return true;
-	return c->ops_per_thread > 0 && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
+	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
 }
 
 /* Polite goodbye on persistent connections. */
@@ -784,6 +818,38 @@ static void worker_close_all(struct ldb_worker *w)
 	}
 }
 
+static void zero_opstats(struct ldb_opstats *o)
+{
+	uint64_t *p = (uint64_t *)o;
+	for (size_t i = 0; i < sizeof *o / sizeof(uint64_t); i++)
+		if (ldb_load(&p[i]) != 0)
+			__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
+}
+
+/* Warm-up is over: this client's figures start again from zero (it is their
+ * only writer, so it does it itself), then it tells the sampler. */
+static void worker_start_measuring(struct ldb_worker *w)
+{
+	struct ldb_thread_stats *st = w->st;
+	uint64_t warm = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		warm += ldb_load(&st->op[k].completed);
+	st->warm_completed = warm; /* read by the sampler after the release below */
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		zero_opstats(&st->op[k]);
+		if (st->lat[k].counts != NULL)
+			ldb_hist_reset(&st->lat[k]);
+		if (st->ulat[k].counts != NULL)
+			ldb_hist_reset(&st->ulat[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (st->stage[k].counts != NULL)
+			ldb_hist_reset(&st->stage[k]);
+	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
+	w->measuring = true;
+	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
+}
+
 /* One pass over a worker's connections: open what must be opened, fill what
  * can take more requests.  Lowers *wake to when it next needs the CPU.
  * @return true when the worker has ended. */
@@ -792,6 +858,8 @@ static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
 
+	if (!w->measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE))
+		worker_start_measuring(w);
 	if (run_stopping(run)) {
 		if (!c->smoothshutdown || w->outstanding == 0)
 			return true;
@@ -808,8 +876,9 @@ static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 		if (cn->state == CS_IDLE) {
 			bool cycle = c->bindeach;
 			if (cycle && !may_issue(w, now)) {
-				if (c->wait_sec > 0 && w->next_op_at < *wake && !w->exhausted)
-					*wake = w->next_op_at;
+				uint64_t due = next_due(w);
+				if (due > now && due < *wake && !w->exhausted)
+					*wake = due;
 				continue;
 			}
 			if (!cycle && (w->exhausted || run_stopping(run)))
@@ -817,6 +886,7 @@ static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 			if (now >= cn->retry_at) {
 				if (cycle) {
 					w->outstanding++;
+					cn->t_due = w->next_intended;
 					took_op(w, now);
 					cn->t_cycle = now;
 				}
@@ -826,11 +896,27 @@ static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 			}
 		} else if (cn->state == CS_READY) {
 			conn_pump(cn, now);
-			if (c->wait_sec > 0 && cn->inflight < cn->depth && w->next_op_at < *wake)
-				*wake = w->next_op_at;
+			uint64_t due = next_due(w);
+			if (cn->inflight < cn->depth && due > now && due < *wake)
+				*wake = due;
 		}
 	}
 	return false;
+}
+
+/* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
+ * --rate schedules need better than epoll_wait's milliseconds. */
+static int wait_events(int epfd, struct epoll_event *evs, int max, uint64_t ns)
+{
+	static int have_pwait2 = 1;
+	if (__atomic_load_n(&have_pwait2, __ATOMIC_RELAXED)) {
+		struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+		int n = epoll_pwait2(epfd, evs, max, &ts, NULL);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		__atomic_store_n(&have_pwait2, 0, __ATOMIC_RELAXED);
+	}
+	return epoll_wait(epfd, evs, max, (int)((ns + 999999) / 1000000));
 }
 
 void *ldb_runner_main(void *arg)
@@ -850,6 +936,8 @@ void *ldb_runner_main(void *arg)
 	}
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = epfd;
+	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
+		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
 	uint64_t now = ldb_now_ns(), last_check = now;
 	while (alive > 0) {
 		uint64_t wake = now + TICK_MS * 1000000ULL;
@@ -864,8 +952,7 @@ void *ldb_runner_main(void *arg)
 		}
 		if (alive == 0)
 			break;
-		int timeout_ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-		int n = epoll_wait(epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout_ms);
+		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
 		now = ldb_now_ns();
 		for (int i = 0; i < n; i++)
 			conn_event(evs[i].data.ptr, evs[i].events, now);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ldbench/pattern.h"
+#include "ldbench/threshold.h"
 
 /* Operation kinds: one set of counters and one histogram each. */
 enum ldb_op {
@@ -29,6 +30,7 @@ enum ldb_exit {
 	LDB_EXIT_MAX_ERRORS = 3,
 	LDB_EXIT_CANNOT_BIND = 4,
 	LDB_EXIT_INIT = 7,
+	LDB_EXIT_THRESHOLD = 10,   /* a --fail-if threshold held (ldbench's own) */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */
@@ -52,6 +54,25 @@ struct ldb_config {
 	char *uri;                 /* -H ldap://host:port (overrides -h/-p) */
 	bool ldaps;                /* ldaps:// scheme (TLS issue) */
 	char *tls_certdb;          /* -Z path as given (ldclt's NSS db; TLS issue) */
+	/* TLS (tls.c; set once before the workers start) */
+	bool starttls;             /* --starttls: StartTLS on each ldap:// connection */
+	char *tls_cacert;          /* --tls-cacert FILE (PEM) */
+	char *tls_cacertdir;       /* --tls-cacertdir DIR (c_rehash'ed) */
+	char *tls_cert, *tls_key;  /* --tls-cert / --tls-key (PEM client certificate) */
+	char *tls_ciphers;         /* --tls-ciphers: OpenSSL's TLS 1.2 cipher list */
+	int tls_min;               /* --tls-min: 0 = OpenSSL's default, 12 = TLS 1.2, 13 = TLS 1.3 */
+	bool tls_insecure;         /* no server certificate check: --tls-insecure, or -Z without a CA */
+	bool tls_resume;           /* --tls-resume: offer the worker's last session */
+	bool tls_nssdb;            /* -Z named an NSS database (unreadable by OpenSSL) */
+	/* SASL (-o; ldbench encodes EXTERNAL and PLAIN) */
+	char *sasl_mech;           /* "EXTERNAL" or "PLAIN", NULL = simple bind (or anonymous) */
+	char *sasl_authid;         /* -o authid= (PLAIN's user); XXX with -e randomauthid */
+	char *sasl_authzid;        /* -o authzid= ("dn:..." or "u:..."), NULL = none */
+	char *sasl_realm;          /* -o realm= (kept for -v; EXTERNAL and PLAIN send none) */
+	struct ldb_pattern sasl_authid_pat;
+	bool randomauthid;         /* -e randomauthid: its range is copied into binddn_low/high,
+	                            * and the number patches LDB_FIELD_BINDDN (authid and -w XXX) */
+	long long authid_low, authid_high; /* randomauthidlow/high; -1 = unset */
 
 	/* who */
 	char *bind_dn;             /* -D, NULL = anonymous, no bind sent */
@@ -102,6 +123,15 @@ struct ldb_config {
 	int ignore[LDB_MAX_IGNORE];/* -I codes */
 	int nignore;
 	uint64_t interval_ms;      /* sampinterval= / --interval, default 10000 */
+	uint64_t warmup_ms;        /* --warmup DURATION: left out of every figure */
+	long long warmup_samples;  /* --warmup Ns: that many sample intervals */
+	uint64_t duration_ms;      /* --duration: measured time of the run (alternative to -N) */
+	double rate;               /* --rate OPS/s for the whole run, open loop; 0 = closed loop */
+	int sweep[64];             /* --sweep 1,2,4,...: thread counts, one run each */
+	bool monitor;              /* --monitor: the server's counters before and after */
+	struct ldb_threshold fail_if[16]; /* --fail-if, checked on the summary */
+	int nfail_if;
+	int nsweep;
 	uint64_t seed;             /* --seed, or fresh */
 	bool seed_given;
 
@@ -111,6 +141,10 @@ struct ldb_config {
 	bool timestamp;            /* timestamp[=fmt] */
 	char *timestamp_fmt;       /* default "%s" */
 	bool noglobalstats, smoothshutdown, dontsleeponserverdown;
+	/* machine-readable records (docs/results.md); "-" = stdout, and then the text
+	 * goes to stderr.  Both point into argv: not owned, never freed. */
+	char *json_path;           /* --json FILE: JSON lines */
+	char *csv_path;            /* --csv FILE: one row per sample and kind */
 };
 
 void ldb_config_init(struct ldb_config *c);   /* ldclt's defaults */

@@ -8,6 +8,7 @@
 
 #include "ldbench/config.h"
 #include "ldbench/histogram.h"
+#include "ldbench/monitor.h"
 #include "ldbench/stats.h"
 
 /* One interval. */
@@ -17,8 +18,11 @@ struct ldb_sample {
 	double seconds;                          /* measured length */
 	uint64_t counted;                        /* ldclt's count in it */
 	struct ldb_totals delta;                 /* counters in it */
-	const struct ldb_hist *lat[LDB_OP_COUNT];/* latencies in it; NULL when the kind is unused */
+	const struct ldb_hist *lat[LDB_OP_COUNT];/* latencies in it; NULL when the kind is unused;
+	                                          * with --rate from the intended start */
+	const struct ldb_hist *ulat[LDB_OP_COUNT];/* with --rate: from the real send; else NULL */
 	int threads;
+	double rate_target;                      /* --rate, 0 without */
 };
 
 /* The whole run. */
@@ -27,7 +31,10 @@ struct ldb_summary {
 	uint64_t counted;
 	struct ldb_totals tot;
 	const struct ldb_hist *lat[LDB_OP_COUNT];
+	const struct ldb_hist *ulat[LDB_OP_COUNT];     /* with --rate, else NULL */
 	const struct ldb_hist *stage[LDB_STAGE_COUNT]; /* NULL unless bindeach */
+	double rate_target;
+	const struct ldb_monitor_snap *server;   /* --monitor: the server's delta, or NULL */
 	int threads;
 	long long no_activity;                   /* "no activity" reports */
 	int dead;                                /* threads that ended before the run did */

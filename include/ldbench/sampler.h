@@ -6,10 +6,27 @@
 
 #include <stdio.h>
 
+#include <stdint.h>
+
 #include "ldbench/config.h"
 
-/* Run the load described by a checked config; text goes to out.
- * @return the exit status (ldclt's codes). */
-int ldb_run_load(const struct ldb_config *cfg, FILE *out);
+/* The figures of a finished run that --sweep tabulates. */
+struct ldb_result {
+	int threads;
+	uint64_t counted;
+	double seconds, rate;
+	uint64_t p50_ns, p99_ns;
+	uint64_t errors;
+	int status;
+};
+
+/* Run the load described by a checked config; text goes to out; res (may be
+ * NULL) gets the main figures.  @return the exit status (ldclt's codes). */
+int ldb_run_load(const struct ldb_config *cfg, FILE *out, struct ldb_result *res);
+
+/* --sweep: the same load at each thread count, one after the other, then one
+ * table (concurrency, rate, p50, p99, errors) like the back-wt benchmark's.
+ * @return the worst exit status. */
+int ldb_sweep(struct ldb_config *cfg, FILE *out);
 
 #endif

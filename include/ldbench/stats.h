@@ -49,12 +49,16 @@ enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_COUNT };
 
 struct ldb_thread_stats {
 	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
-	struct ldb_hist lat[LDB_OP_COUNT];      /* initialised only for kinds in use */
+	struct ldb_hist lat[LDB_OP_COUNT];      /* initialised only for kinds in use; with --rate,
+	                                         * from the intended start (corrected) */
+	struct ldb_hist ulat[LDB_OP_COUNT];     /* with --rate: from the real send (uncorrected) */
 	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
 	uint64_t counted;        /* all kinds: what -T limits */
 	uint64_t connects;       /* TCP connections opened */
 	uint64_t reconnects;     /* connections replaced after a failure */
 	uint64_t setup_binds;    /* binds sent when a persistent connection opens */
+	int measuring;           /* warm-up is over for this client: its counters restarted */
+	uint64_t warm_completed; /* operations completed during warm-up (set before measuring) */
 	int dead;                /* the thread ended */
 	int status;              /* its exit status (ldclt's codes) */
 };

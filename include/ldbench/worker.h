@@ -27,8 +27,10 @@ struct ldb_run {
 	bool bind_on_connect;           /* a bind opens each connection */
 	int depth;                      /* requests in flight per connection */
 	uint64_t timeout_ns;
+	uint64_t rate_interval_ns;      /* --rate: time between one client's intended starts */
 	/* shared, lock-free */
 	int stop;                       /* enum ldb_stop, set once */
+	int measuring;                  /* warm-up over: clients restart their counters */
 	int64_t common_counter;         /* commoncounter's next value */
 	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
 	int max_error_code;             /* the code that passed -E */
@@ -52,6 +54,8 @@ struct ldb_worker {
 	int nconns;
 	uint64_t outstanding;           /* operations issued, not finished */
 	uint64_t next_op_at;            /* -W pacing */
+	uint64_t next_intended;         /* --rate: intended start of the next operation */
+	bool measuring;                 /* this client has seen the end of warm-up */
 	char note[160];                 /* a line to print when the thread ends */
 };
 
