@@ -109,4 +109,37 @@ struct ldb_resp {
  *         -1 not a valid LDAPMessage (the connection must be dropped). */
 int ldb_wire_parse(const uint8_t *buf, size_t len, struct ldb_resp *r, size_t *need);
 
+
+/* ---- Hot-path writers for requests whose values change in length per
+ * operation (adds from entry templates, modifies, deletes, renames, compares).
+ * Each writes a whole LDAPMessage (envelope + protocolOp) straight into dst,
+ * minimal DER lengths, byte-identical to what libldap sends for the same call;
+ * no allocation.  @return bytes written, or 0 when cap is too small. */
+struct ldb_put_value {
+	const char *type;    /* attribute type */
+	const char *val;
+	size_t len;
+};
+/* Values whose types are equal (ASCII case-insensitive) form one attribute, in
+ * the order of their type's first appearance (as an LDAPMod array built that
+ * way would be sent), spelled as at that first appearance.  At most
+ * LDB_WIRE_PUT_MAX_VALUES values (more: returns 0). */
+#define LDB_WIRE_PUT_MAX_VALUES 256
+size_t ldb_wire_put_add(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                        const struct ldb_put_value *v, int n);
+struct ldb_put_mod {
+	int op;              /* LDB_MOD_ADD / DELETE / REPLACE */
+	const char *type;
+	const char *val;     /* NULL: no value (delete the attribute) */
+	size_t len;
+};
+size_t ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                           const struct ldb_put_mod *m, int n);
+size_t ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen);
+size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                           const char *newrdn, size_t newrdnlen, int deleteoldrdn,
+                           const char *newsup /* NULL = absent */, size_t newsuplen);
+size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                            const char *attr, const char *val, size_t vlen);
+
 #endif
