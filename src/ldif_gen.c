@@ -1,6 +1,6 @@
-/* `ldbench gen ...`: LDIF dataset generators.
+/* `ldbench gen ...`: LDIF dataset generators (users, groups, mod-load, tree).
  *
- * Layout, so that later generators (groups, mod-load, hashed passwords) slot in:
+ * Layout:
  *  - a subcommand table (gen_cmds) maps the word after `gen` to a function;
  *  - each subcommand parses its options with getopt_long into a plain struct,
  *    then "prepares" it (every check, DN parsing, width) before anything is
@@ -20,6 +20,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include "ldbench/config.h"
 
@@ -384,7 +387,7 @@ parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
 /* Check that parent is the suffix or below it, and list the entries from the
  * suffix down to the parent.  @return 0 or -1 with err. */
 static int
-tree_build(struct gen_tree *t, const char *suffix, const char *parent, char *err, size_t cap)
+tree_build(struct gen_tree *t, const char *suffix, const char *parent, const char *popt, char *err, size_t cap)
 {
 	LDAPDN sdn = NULL, pdn = NULL;
 	int rc = -1;
@@ -392,7 +395,7 @@ tree_build(struct gen_tree *t, const char *suffix, const char *parent, char *err
 	memset(t, 0, sizeof(*t));
 	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0)
 		goto out;
-	if (parse_dn("--parent", parent, &pdn, err, cap) != 0)
+	if (parse_dn(popt, parent, &pdn, err, cap) != 0)
 		goto out;
 
 	size_t ns = dn_len(sdn), np = dn_len(pdn);
@@ -406,12 +409,12 @@ tree_build(struct gen_tree *t, const char *suffix, const char *parent, char *err
 			goto out;
 	}
 	if (np < ns) {
-		gen_err(err, cap, "--parent '%s' is not under --suffix '%s'", parent, suffix);
+		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
 		goto out;
 	}
 	for (size_t i = 0; i < ns; i++) {
 		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
-			gen_err(err, cap, "--parent '%s' is not under --suffix '%s'", parent, suffix);
+			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
 			goto out;
 		}
 	}
@@ -429,7 +432,7 @@ tree_build(struct gen_tree *t, const char *suffix, const char *parent, char *err
 		LDAPRDN rdn = pdn[first];
 		struct gen_node *nd = &t->nodes[j];
 
-		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : "--parent", err, cap) != 0)
+		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
 			goto out;
 		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
 		if (nd->value == NULL ||
@@ -480,32 +483,308 @@ out:
 	return rc;
 }
 
+/* One suffix or container entry; with change_add as an ldapmodify add record. */
+static void
+node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
+{
+	out_attr_str(o, "dn", nd->dn);
+	if (change_add)
+		out_str(o, "changetype: add\n");
+	out_str(o, "objectClass: top\n");
+	switch (nd->kind) {
+	case RDN_DC:
+		out_str(o, "objectClass: dcObject\nobjectClass: organization\n");
+		out_attr_str(o, "dc", nd->value);
+		out_attr_str(o, "o", nd->value);
+		break;
+	case RDN_O:
+		out_str(o, "objectClass: organization\n");
+		out_attr_str(o, "o", nd->value);
+		break;
+	case RDN_OU:
+		out_str(o, "objectClass: organizationalUnit\n");
+		out_attr_str(o, "ou", nd->value);
+		break;
+	}
+	out_str(o, "\n");
+}
+
 /* The suffix and container entries. */
 static void
-tree_write(const struct gen_tree *t, struct gen_out *o)
+tree_write(const struct gen_tree *t, struct gen_out *o, bool change_add)
 {
-	for (size_t i = 0; i < t->count; i++) {
-		const struct gen_node *nd = &t->nodes[i];
+	for (size_t i = 0; i < t->count; i++)
+		node_write(&t->nodes[i], o, change_add);
+}
 
-		out_attr_str(o, "dn", nd->dn);
-		out_str(o, "objectClass: top\n");
-		switch (nd->kind) {
-		case RDN_DC:
-			out_str(o, "objectClass: dcObject\nobjectClass: organization\n");
-			out_attr_str(o, "dc", nd->value);
-			out_attr_str(o, "o", nd->value);
-			break;
-		case RDN_O:
-			out_str(o, "objectClass: organization\n");
-			out_attr_str(o, "o", nd->value);
-			break;
-		case RDN_OU:
-			out_str(o, "objectClass: organizationalUnit\n");
-			out_attr_str(o, "ou", nd->value);
-			break;
-		}
-		out_str(o, "\n");
+
+/* ------------------------------------------------------------------------ */
+/* user indexes */
+
+/* The users' index range and its zero-padding. */
+struct idx_plan {
+	uint64_t first, count;
+	int width;
+};
+
+/* Check start/number/width (number_opt names the count option in messages)
+ * and fill ip.  @return 0 or -1 with err. */
+static int
+idx_prepare(const char *number_opt, int64_t number, int64_t start, int width, struct idx_plan *ip, char *err,
+            size_t cap)
+{
+	if (number < 0 || start < 0 || number > LDB_GEN_MAX_INDEX || start > LDB_GEN_MAX_INDEX) {
+		gen_err(err, cap, "%s and --start-idx must be between 0 and %lld", number_opt,
+		        (long long)LDB_GEN_MAX_INDEX);
+		return -1;
 	}
+	if (number > 0 && start > LDB_GEN_MAX_INDEX - (number - 1)) {
+		gen_err(err, cap, "--start-idx %lld + %s %lld goes past the largest index %lld", (long long)start,
+		        number_opt, (long long)number, (long long)LDB_GEN_MAX_INDEX);
+		return -1;
+	}
+	if (width < 0 || width > GEN_MAX_WIDTH) {
+		gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
+		return -1;
+	}
+	ip->first = (uint64_t)start;
+	ip->count = (uint64_t)number;
+	uint64_t last = ip->count > 0 ? ip->first + ip->count - 1 : ip->first;
+	int need = digits_u64(last);
+	if (width > 0) {
+		if (width < need && ip->count > 0) {
+			gen_err(err, cap, "--width %d is too small: index %llu needs %d digits", width,
+			        (unsigned long long)last, need);
+			return -1;
+		}
+		ip->width = width;
+	} else {
+		ip->width = need > LDB_GEN_DEFAULT_WIDTH ? need : LDB_GEN_DEFAULT_WIDTH;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* salted password hashes */
+
+#define GEN_SALT_LEN 8
+#define GEN_SALT_POOL (GEN_SALT_LEN * 1024)
+#define GEN_HASH_MAX 128 /* "{SSHA512}" + base64(64 + 8 bytes) = 105 */
+
+struct pw_hasher {
+	enum ldb_gen_hash kind;
+	const EVP_MD *md;
+	const char *tag;
+	size_t taglen;
+	EVP_MD_CTX *ctx;
+	unsigned char salts[GEN_SALT_POOL]; /* RAND_bytes in bulk */
+	size_t salt_pos;
+};
+
+static const char *
+hash_name(enum ldb_gen_hash kind)
+{
+	switch (kind) {
+	case LDB_GEN_HASH_SSHA:
+		return "ssha";
+	case LDB_GEN_HASH_SSHA256:
+		return "ssha256";
+	case LDB_GEN_HASH_SSHA512:
+		return "ssha512";
+	case LDB_GEN_HASH_CLEAR:
+		break;
+	}
+	return "clear";
+}
+
+static int
+parse_hash(const char *s, enum ldb_gen_hash *out, char *err, size_t cap)
+{
+	static const enum ldb_gen_hash all[] = {LDB_GEN_HASH_CLEAR, LDB_GEN_HASH_SSHA, LDB_GEN_HASH_SSHA256,
+	                                        LDB_GEN_HASH_SSHA512};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (strcasecmp(s, hash_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	gen_err(err, cap, "--hash: '%s' is not one of clear, ssha, ssha256, ssha512", s);
+	return -1;
+}
+
+/* @return 0, or -1 with err (h is then safe to hasher_free). */
+static int
+hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
+	switch (kind) {
+	case LDB_GEN_HASH_SSHA:
+		h->md = EVP_sha1();
+		h->tag = "{SSHA}";
+		break;
+	case LDB_GEN_HASH_SSHA256:
+		h->md = EVP_sha256();
+		h->tag = "{SSHA256}";
+		break;
+	case LDB_GEN_HASH_SSHA512:
+		h->md = EVP_sha512();
+		h->tag = "{SSHA512}";
+		break;
+	case LDB_GEN_HASH_CLEAR:
+		return 0;
+	}
+	h->taglen = strlen(h->tag);
+	h->ctx = EVP_MD_CTX_new();
+	h->salt_pos = GEN_SALT_POOL; /* empty: filled on first use */
+	if (h->md == NULL || h->ctx == NULL) {
+		gen_err(err, cap, "--hash %s: digest not available", hash_name(kind));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+hasher_free(struct pw_hasher *h)
+{
+	EVP_MD_CTX_free(h->ctx);
+	h->ctx = NULL;
+}
+
+/* The userPassword value of pw into out (GEN_HASH_MAX bytes).
+ * @return its length, or 0 when the digest or the random generator failed. */
+static size_t
+hasher_value(struct pw_hasher *h, const char *pw, size_t n, char *out)
+{
+	unsigned char buf[EVP_MAX_MD_SIZE + GEN_SALT_LEN];
+	unsigned int dlen = 0;
+
+	if (h->salt_pos + GEN_SALT_LEN > GEN_SALT_POOL) {
+		if (RAND_bytes(h->salts, GEN_SALT_POOL) != 1)
+			return 0;
+		h->salt_pos = 0;
+	}
+	const unsigned char *salt = h->salts + h->salt_pos;
+	h->salt_pos += GEN_SALT_LEN;
+	if (EVP_DigestInit_ex(h->ctx, h->md, NULL) != 1 || EVP_DigestUpdate(h->ctx, pw, n) != 1 ||
+	    EVP_DigestUpdate(h->ctx, salt, GEN_SALT_LEN) != 1 || EVP_DigestFinal_ex(h->ctx, buf, &dlen) != 1)
+		return 0;
+	memcpy(buf + dlen, salt, GEN_SALT_LEN);
+	memcpy(out, h->tag, h->taglen);
+	return h->taglen + base64_encode(buf, dlen + GEN_SALT_LEN, out + h->taglen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* user entries (gen users, groups --create-members, mod-load) */
+
+struct user_writer {
+	const char *parent; /* the users' parent DN */
+	size_t plen;
+	const char *domain;
+	size_t dlen;
+	struct pw_hasher *hasher; /* NULL: clear-text passwords */
+	bool hash_failed;
+	char *dn;   /* scratch: "uid=" name "," parent */
+	char *mail; /* scratch: name "@" domain */
+	char *name; /* points into dn */
+	size_t nlen, dnl;
+};
+
+#define GEN_PREFIX_MAX 8 /* "addUser" + NUL */
+
+static int
+uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
+{
+	memset(w, 0, sizeof(*w));
+	w->parent = parent;
+	w->plen = strlen(parent);
+	w->domain = domain;
+	w->dlen = strlen(domain);
+	w->hasher = h;
+	size_t scap = 4 + GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 1 + (w->plen > w->dlen ? w->plen : w->dlen) + 1;
+	w->dn = malloc(scap);
+	w->mail = malloc(scap);
+	return w->dn != NULL && w->mail != NULL ? 0 : -1;
+}
+
+static void
+uw_free(struct user_writer *w)
+{
+	free(w->dn);
+	free(w->mail);
+	w->dn = w->mail = NULL;
+}
+
+/* Build "uid=<prefix><idx>,parent" in w->dn (rdn: "uid" or "cn"); w->name and
+ * w->nlen are the RDN value. */
+static void
+uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx, int width)
+{
+	size_t rl = strlen(rdn), pl = strlen(prefix);
+
+	memcpy(w->dn, rdn, rl);
+	w->dn[rl] = '=';
+	w->name = w->dn + rl + 1;
+	memcpy(w->name, prefix, pl);
+	w->nlen = pl + put_index(w->name + pl, idx, width);
+	w->dnl = rl + 1 + w->nlen;
+	w->dn[w->dnl++] = ',';
+	memcpy(w->dn + w->dnl, w->parent, w->plen);
+	w->dnl += w->plen;
+}
+
+/* One full user entry; with change_add as an ldapmodify add record. */
+static void
+uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width, bool change_add)
+{
+	static const char classes[] = "objectClass: top\n"
+	                              "objectClass: person\n"
+	                              "objectClass: organizationalPerson\n"
+	                              "objectClass: inetOrgPerson\n";
+
+	uw_name(w, "uid", prefix, idx, width);
+	memcpy(w->mail, w->name, w->nlen);
+	w->mail[w->nlen] = '@';
+	memcpy(w->mail + w->nlen + 1, w->domain, w->dlen);
+	size_t ml = w->nlen + 1 + w->dlen;
+
+	out_attr(o, "dn", w->dn, w->dnl);
+	if (change_add)
+		out_mem(o, "changetype: add\n", 16);
+	out_mem(o, classes, sizeof(classes) - 1);
+	out_attr(o, "uid", w->name, w->nlen);
+	out_attr(o, "cn", w->name, w->nlen);
+	out_attr(o, "sn", w->name, w->nlen);
+	out_attr(o, "givenName", w->name, w->nlen);
+	out_attr(o, "mail", w->mail, ml);
+	if (w->hasher != NULL && w->hasher->kind != LDB_GEN_HASH_CLEAR) {
+		char hv[GEN_HASH_MAX];
+		size_t hl = hasher_value(w->hasher, w->name, w->nlen, hv);
+		if (hl == 0)
+			w->hash_failed = true;
+		out_attr(o, "userPassword", hv, hl);
+	} else {
+		out_attr(o, "userPassword", w->name, w->nlen);
+	}
+	out_mem(o, "\n", 1);
+}
+
+/* Finish the output; @return 0 or 99 with err. */
+static int
+emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
+{
+	int e = out_finish(o);
+
+	if (hash_failed) {
+		gen_err(err, cap, "hashing a password failed (OpenSSL digest or random generator)");
+		return LDB_EXIT_OTHER;
+	}
+	if (e != 0) {
+		gen_err(err, cap, "write failed: %s", strerror(e));
+		return LDB_EXIT_OTHER;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -513,8 +792,8 @@ tree_write(const struct gen_tree *t, struct gen_out *o)
 
 struct users_plan {
 	struct gen_tree tree;
-	uint64_t first, count;
-	int width;
+	struct idx_plan idx;
+	enum ldb_gen_hash hash;
 };
 
 static int
@@ -525,34 +804,13 @@ users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, s
 		gen_err(err, cap, "--suffix is required");
 		return LDB_EXIT_PARAMS;
 	}
-	if (u->number < 0 || u->start_idx < 0 || u->number > LDB_GEN_MAX_INDEX ||
-	    u->start_idx > LDB_GEN_MAX_INDEX) {
-		gen_err(err, cap, "--number and --start-idx must be between 0 and %lld", (long long)LDB_GEN_MAX_INDEX);
+	if (idx_prepare("--number", u->number, u->start_idx, u->width, &pl->idx, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	if ((unsigned)u->hash > LDB_GEN_HASH_SSHA512) {
+		gen_err(err, cap, "--hash: unknown kind %d", (int)u->hash);
 		return LDB_EXIT_PARAMS;
 	}
-	if (u->number > 0 && u->start_idx > LDB_GEN_MAX_INDEX - (u->number - 1)) {
-		gen_err(err, cap, "--start-idx %lld + --number %lld goes past the largest index %lld",
-		        (long long)u->start_idx, (long long)u->number, (long long)LDB_GEN_MAX_INDEX);
-		return LDB_EXIT_PARAMS;
-	}
-	if (u->width < 0 || u->width > GEN_MAX_WIDTH) {
-		gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
-		return LDB_EXIT_PARAMS;
-	}
-	pl->first = (uint64_t)u->start_idx;
-	pl->count = (uint64_t)u->number;
-	uint64_t last = pl->count > 0 ? pl->first + pl->count - 1 : pl->first;
-	int need = digits_u64(last);
-	if (u->width > 0) {
-		if (u->width < need && pl->count > 0) {
-			gen_err(err, cap, "--width %d is too small: index %llu needs %d digits", u->width,
-			        (unsigned long long)last, need);
-			return LDB_EXIT_PARAMS;
-		}
-		pl->width = u->width;
-	} else {
-		pl->width = need > LDB_GEN_DEFAULT_WIDTH ? need : LDB_GEN_DEFAULT_WIDTH;
-	}
+	pl->hash = u->hash;
 
 	char *parent_default = NULL;
 	const char *parent = u->parent;
@@ -563,7 +821,7 @@ users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, s
 		}
 		parent = parent_default;
 	}
-	int rc = tree_build(&pl->tree, u->suffix, parent, err, cap);
+	int rc = tree_build(&pl->tree, u->suffix, parent, "--parent", err, cap);
 	free(parent_default);
 	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
 }
@@ -578,58 +836,27 @@ static int
 users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
 {
 	struct gen_out o;
+	struct user_writer w;
+	struct pw_hasher h;
 	const struct gen_tree *t = &pl->tree;
-	const char *parent_dn = t->nodes[t->count - 1].dn;
-	size_t plen = strlen(parent_dn), dlen = strlen(t->domain);
-	/* scratch: "uid=" name "," parent  /  name "@" domain */
-	size_t scap = 4 + GEN_MAX_WIDTH + 24 + 1 + (plen > dlen ? plen : dlen) + 1;
-	char *dn = malloc(scap), *mail = malloc(scap);
-	static const char classes[] = "objectClass: top\n"
-	                              "objectClass: person\n"
-	                              "objectClass: organizationalPerson\n"
-	                              "objectClass: inetOrgPerson\n";
 
-	if (dn == NULL || mail == NULL || out_init(&o, f) != 0) {
-		free(dn);
-		free(mail);
+	if (hasher_init(&h, pl->hash, err, cap) != 0) {
+		hasher_free(&h);
+		return LDB_EXIT_OTHER;
+	}
+	if (uw_init(&w, t->nodes[t->count - 1].dn, t->domain, &h) != 0 || out_init(&o, f) != 0) {
+		uw_free(&w);
+		hasher_free(&h);
 		gen_err(err, cap, "out of memory");
 		return LDB_EXIT_OTHER;
 	}
-	tree_write(t, &o);
-
-	for (uint64_t i = 0; i < pl->count && !o.failed; i++) {
-		/* name = "user" + index, written straight into both scratch buffers */
-		char *name = dn + 4;
-		memcpy(dn, "uid=user", 8);
-		size_t nlen = 4 + put_index(dn + 8, pl->first + i, pl->width);
-		size_t dnl = 4 + nlen;
-		dn[dnl++] = ',';
-		memcpy(dn + dnl, parent_dn, plen);
-		dnl += plen;
-
-		memcpy(mail, name, nlen);
-		mail[nlen] = '@';
-		memcpy(mail + nlen + 1, t->domain, dlen);
-		size_t ml = nlen + 1 + dlen;
-
-		out_attr(&o, "dn", dn, dnl);
-		out_mem(&o, classes, sizeof(classes) - 1);
-		out_attr(&o, "uid", name, nlen);
-		out_attr(&o, "cn", name, nlen);
-		out_attr(&o, "sn", name, nlen);
-		out_attr(&o, "givenName", name, nlen);
-		out_attr(&o, "mail", mail, ml);
-		out_attr(&o, "userPassword", name, nlen);
-		out_mem(&o, "\n", 1);
-	}
-	free(dn);
-	free(mail);
-	int e = out_finish(&o);
-	if (e != 0) {
-		gen_err(err, cap, "write failed: %s", strerror(e));
-		return LDB_EXIT_OTHER;
-	}
-	return 0;
+	tree_write(t, &o, false);
+	for (uint64_t i = 0; i < pl->idx.count && !o.failed && !w.hash_failed; i++)
+		uw_entry(&w, &o, "user", pl->idx.first + i, pl->idx.width, false);
+	bool hf = w.hash_failed;
+	uw_free(&w);
+	hasher_free(&h);
+	return emit_finish(&o, hf, err, cap);
 }
 
 int
@@ -643,6 +870,9 @@ ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t 
 	users_plan_free(&pl);
 	return rc;
 }
+
+/* ------------------------------------------------------------------------ */
+/* output files and option parsing shared by the subcommands */
 
 /* Open the output (stdout when path is NULL). */
 static FILE *
@@ -673,30 +903,134 @@ gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
 	return rc;
 }
 
-enum { OPT_SUFFIX = 1000, OPT_PARENT, OPT_NUMBER, OPT_START_IDX, OPT_WIDTH, OPT_LDIF_FILE, OPT_HELP };
+enum {
+	OPT_SUFFIX = 1000,
+	OPT_PARENT,
+	OPT_NUMBER,
+	OPT_START_IDX,
+	OPT_WIDTH,
+	OPT_LDIF_FILE,
+	OPT_HELP,
+	OPT_HASH,
+	OPT_NUM_MEMBERS,
+	OPT_CREATE_MEMBERS,
+	OPT_MEMBER_PARENT,
+	OPT_MEMBER_ATTR,
+	OPT_NUM_USERS,
+	OPT_CREATE_USERS,
+	OPT_DELETE_USERS,
+	OPT_ADD_USERS,
+	OPT_MOD_USERS,
+	OPT_MODRDN_USERS,
+	OPT_DEL_USERS,
+	OPT_MOD_ATTRS,
+	OPT_DEPTH,
+	OPT_FANOUT,
+	OPT_ENTRIES,
+};
+
+/* The message of a getopt_long error ('?' or ':'). */
+static int
+opt_error(int c, char **argv, char *err, size_t cap)
+{
+	if (c == ':')
+		gen_err(err, cap, "%s needs a value", argv[optind - 1]);
+	else if (optopt > 0 && optopt < 256)
+		gen_err(err, cap, "unknown option '-%c'", optopt);
+	else if (optopt != 0)
+		gen_err(err, cap, "option '%s' takes no value", argv[optind - 1]);
+	else
+		gen_err(err, cap, "unknown or ambiguous option '%s'", argv[optind - 1]);
+	return LDB_EXIT_PARAMS;
+}
+
+/* Options every subcommand has: --ldif-file, --width, --start-idx.
+ * @return 1 when c was not one of them, 0 handled, LDB_EXIT_PARAMS bad. */
+static int
+opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, size_t cap)
+{
+	int64_t v;
+
+	switch (c) {
+	case OPT_LDIF_FILE:
+		if (*optarg == '\0') {
+			gen_err(err, cap, "--ldif-file: empty file name");
+			return LDB_EXIT_PARAMS;
+		}
+		*file = optarg;
+		return 0;
+	case OPT_START_IDX:
+		if (start_idx == NULL)
+			return 1;
+		return parse_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0 ? 0
+		                                                                                    : LDB_EXIT_PARAMS;
+	case OPT_WIDTH:
+		if (width == NULL)
+			return 1;
+		if (parse_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		if (v == 0) {
+			gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
+			return LDB_EXIT_PARAMS;
+		}
+		*width = (int)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Long options of every subcommand, and of those that name users. */
+#define COMMON_LONG_OPTS                                                                                           \
+	{"ldif-file", required_argument, NULL, OPT_LDIF_FILE}, {"help", no_argument, NULL, OPT_HELP},               \
+	    {"suffix", required_argument, NULL, OPT_SUFFIX}
+#define INDEX_LONG_OPTS                                                                                            \
+	{"start-idx", required_argument, NULL, OPT_START_IDX}, {"width", required_argument, NULL, OPT_WIDTH}
+
+/* Prepare-open-emit-close, the same for every subcommand. */
+typedef int (*emit_fn)(const void *plan, FILE *f, char *err, size_t cap);
+
+static int
+gen_run(const void *plan, emit_fn emit, const char *file, char *err, size_t cap)
+{
+	FILE *f = gen_open(file, err, cap);
+
+	if (f == NULL)
+		return LDB_EXIT_PARAMS;
+	int rc = emit(plan, f, err, cap);
+	return gen_close(f, file, rc, err, cap);
+}
+
+static int
+users_emit_fn(const void *plan, FILE *f, char *err, size_t cap)
+{
+	return users_emit(plan, f, err, cap);
+}
 
 static int
 gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	static const struct option opts[] = {
-		{"suffix", required_argument, NULL, OPT_SUFFIX},
+		COMMON_LONG_OPTS,
+		INDEX_LONG_OPTS,
 		{"parent", required_argument, NULL, OPT_PARENT},
 		{"number", required_argument, NULL, OPT_NUMBER},
-		{"start-idx", required_argument, NULL, OPT_START_IDX},
-		{"width", required_argument, NULL, OPT_WIDTH},
-		{"ldif-file", required_argument, NULL, OPT_LDIF_FILE},
-		{"help", no_argument, NULL, OPT_HELP},
+		{"hash", required_argument, NULL, OPT_HASH},
 		{NULL, 0, NULL, 0},
 	};
 	struct ldb_gen_users u = {.start_idx = 1};
 	const char *file = NULL;
 	bool have_number = false;
-	int64_t v;
-	int c;
+	int c, r;
 
 	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		if ((r = opt_common(c, &file, &u.start_idx, &u.width, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case OPT_SUFFIX:
 			u.suffix = optarg;
@@ -709,38 +1043,15 @@ gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 				return LDB_EXIT_PARAMS;
 			have_number = true;
 			break;
-		case OPT_START_IDX:
-			if (parse_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, &u.start_idx, err, cap) != 0)
+		case OPT_HASH:
+			if (parse_hash(optarg, &u.hash, err, cap) != 0)
 				return LDB_EXIT_PARAMS;
-			break;
-		case OPT_WIDTH:
-			if (parse_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			if (v == 0) {
-				gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
-				return LDB_EXIT_PARAMS;
-			}
-			u.width = (int)v;
-			break;
-		case OPT_LDIF_FILE:
-			if (*optarg == '\0') {
-				gen_err(err, cap, "--ldif-file: empty file name");
-				return LDB_EXIT_PARAMS;
-			}
-			file = optarg;
 			break;
 		case OPT_HELP:
 			ldb_gen_usage(stdout);
 			return -1; /* handled: exit 0 */
-		case ':':
-			gen_err(err, cap, "%s needs a value", argv[optind - 1]);
-			return LDB_EXIT_PARAMS;
 		default:
-			if (optopt != 0)
-				gen_err(err, cap, "unknown option '-%c'", optopt);
-			else
-				gen_err(err, cap, "unknown or ambiguous option '%s'", argv[optind - 1]);
-			return LDB_EXIT_PARAMS;
+			return opt_error(c, argv, err, cap);
 		}
 	}
 	if (optind < argc) {
@@ -758,16 +1069,837 @@ gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 
 	struct users_plan pl;
 	int rc = users_prepare(&u, &pl, err, cap);
-	if (rc == 0) {
-		FILE *f = gen_open(file, err, cap);
-		if (f == NULL) {
-			rc = LDB_EXIT_PARAMS;
-		} else {
-			rc = users_emit(&pl, f, err, cap);
-			rc = gen_close(f, file, rc, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, users_emit_fn, file, err, cap);
+	users_plan_free(&pl);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen groups */
+
+#define GEN_MAX_NAME 256
+
+struct groups_plan {
+	const char *name;
+	size_t name_len;
+	uint64_t number;
+	struct idx_plan members;
+	bool create_members;
+	bool unique;              /* uniqueMember / groupOfUniqueNames */
+	struct gen_tree gtree;    /* suffix .. --parent */
+	struct gen_tree mtree;    /* suffix .. --member-parent */
+};
+
+static void
+groups_plan_free(struct groups_plan *pl)
+{
+	tree_free(&pl->gtree);
+	tree_free(&pl->mtree);
+}
+
+/* NAME becomes the cn of "cn=NAME-<i>": refuse what a DN would need escaped. */
+static int
+check_group_name(const char *name, char *err, size_t cap)
+{
+	size_t n = strlen(name);
+
+	if (n == 0) {
+		gen_err(err, cap, "NAME: empty group name");
+		return -1;
+	}
+	if (n > GEN_MAX_NAME) {
+		gen_err(err, cap, "NAME: longer than %d bytes", GEN_MAX_NAME);
+		return -1;
+	}
+	if (name[0] == '#' || name[0] == ' ' || name[n - 1] == ' ') {
+		gen_err(err, cap, "NAME: '%s' cannot start with '#' or a space nor end with a space", name);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (ch < 0x20 || ch == 0x7f) {
+			gen_err(err, cap, "NAME: control character in the group name");
+			return -1;
+		}
+		if (strchr(",+\"\\<>;=", ch) != NULL) {
+			gen_err(err, cap, "NAME: character '%c' in '%s' is not allowed in a group name", ch, name);
+			return -1;
 		}
 	}
-	users_plan_free(&pl);
+	return 0;
+}
+
+struct groups_opts {
+	const char *name, *suffix, *parent, *member_parent, *member_attr;
+	int64_t number, num_members, start_idx;
+	int width;
+	bool create_members;
+};
+
+static int
+groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (check_group_name(g->name, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	pl->name = g->name;
+	pl->name_len = strlen(g->name);
+	if (g->number < 1) {
+		gen_err(err, cap, "--number must be at least 1");
+		return LDB_EXIT_PARAMS;
+	}
+	if (g->num_members < 1) {
+		gen_err(err, cap, "--num-members must be at least 1 (%s requires a member)",
+		        g->member_attr != NULL && strcasecmp(g->member_attr, "member") == 0 ? "groupOfNames"
+		                                                                          : "groupOfUniqueNames");
+		return LDB_EXIT_PARAMS;
+	}
+	pl->number = (uint64_t)g->number;
+	if (g->member_attr == NULL || strcasecmp(g->member_attr, "uniqueMember") == 0)
+		pl->unique = true;
+	else if (strcasecmp(g->member_attr, "member") == 0)
+		pl->unique = false;
+	else {
+		gen_err(err, cap, "--member-attr: '%s' is not member or uniqueMember", g->member_attr);
+		return LDB_EXIT_PARAMS;
+	}
+	if (idx_prepare("--num-members", g->num_members, g->start_idx, g->width, &pl->members, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	pl->create_members = g->create_members;
+
+	char *mp_default = NULL;
+	const char *mp = g->member_parent;
+	if (mp == NULL) {
+		if (asprintf(&mp_default, "ou=People,%s", g->suffix) < 0) {
+			gen_err(err, cap, "out of memory");
+			return LDB_EXIT_OTHER;
+		}
+		mp = mp_default;
+	}
+	int rc = tree_build(&pl->gtree, g->suffix, g->parent != NULL ? g->parent : g->suffix, "--parent", err, cap);
+	if (rc == 0)
+		rc = tree_build(&pl->mtree, g->suffix, mp, "--member-parent", err, cap);
+	free(mp_default);
+	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
+}
+
+static int
+groups_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct groups_plan *pl = plan;
+	const char *gparent = pl->gtree.nodes[pl->gtree.count - 1].dn;
+	const char *mparent = pl->mtree.nodes[pl->mtree.count - 1].dn;
+	const char *attr = pl->unique ? "uniqueMember" : "member";
+	size_t gplen = strlen(gparent);
+	struct gen_out o;
+	struct user_writer w;
+	/* "cn=" NAME "-" index "," parent */
+	char *gdn = malloc(3 + pl->name_len + 1 + 24 + 1 + gplen + 1);
+
+	if (uw_init(&w, mparent, pl->gtree.domain, NULL) != 0 || gdn == NULL || out_init(&o, f) != 0) {
+		free(gdn);
+		uw_free(&w);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	if (pl->create_members) {
+		tree_write(&pl->gtree, &o, false);
+		for (size_t i = 0; i < pl->mtree.count; i++) {
+			bool seen = false;
+			for (size_t j = 0; j < pl->gtree.count && !seen; j++)
+				seen = strcasecmp(pl->mtree.nodes[i].dn, pl->gtree.nodes[j].dn) == 0;
+			if (!seen)
+				node_write(&pl->mtree.nodes[i], &o, false);
+		}
+		for (uint64_t i = 0; i < pl->members.count && !o.failed; i++)
+			uw_entry(&w, &o, "user", pl->members.first + i, pl->members.width, false);
+	}
+
+	memcpy(gdn, "cn=", 3);
+	memcpy(gdn + 3, pl->name, pl->name_len);
+	gdn[3 + pl->name_len] = '-';
+	char *cn = gdn + 3;
+	for (uint64_t g = 1; g <= pl->number && !o.failed; g++) {
+		size_t cnl = pl->name_len + 1 + put_index(cn + pl->name_len + 1, g, 1);
+		size_t dl = 3 + cnl;
+		gdn[dl++] = ',';
+		memcpy(gdn + dl, gparent, gplen);
+		dl += gplen;
+		out_attr(&o, "dn", gdn, dl);
+		out_str(&o, pl->unique ? "objectClass: top\nobjectClass: groupOfUniqueNames\n"
+		                       : "objectClass: top\nobjectClass: groupOfNames\n");
+		out_attr(&o, "cn", cn, cnl);
+		for (uint64_t i = 0; i < pl->members.count && !o.failed; i++) {
+			uw_name(&w, "uid", "user", pl->members.first + i, pl->members.width);
+			out_attr(&o, attr, w.dn, w.dnl);
+		}
+		out_mem(&o, "\n", 1);
+	}
+	free(gdn);
+	uw_free(&w);
+	return emit_finish(&o, false, err, cap);
+}
+
+static int
+gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	static const struct option opts[] = {
+		COMMON_LONG_OPTS,
+		INDEX_LONG_OPTS,
+		{"parent", required_argument, NULL, OPT_PARENT},
+		{"number", required_argument, NULL, OPT_NUMBER},
+		{"num-members", required_argument, NULL, OPT_NUM_MEMBERS},
+		{"create-members", no_argument, NULL, OPT_CREATE_MEMBERS},
+		{"member-parent", required_argument, NULL, OPT_MEMBER_PARENT},
+		{"member-attr", required_argument, NULL, OPT_MEMBER_ATTR},
+		{NULL, 0, NULL, 0},
+	};
+	struct groups_opts g = {.number = 1, .num_members = 10000, .start_idx = 1};
+	const char *file = NULL;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	/* "-": NAME may come anywhere, returned as option 1 */
+	while ((c = getopt_long(argc, argv, "-:", opts, NULL)) != -1) {
+		if ((r = opt_common(c, &file, &g.start_idx, &g.width, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
+		switch (c) {
+		case 1:
+			if (g.name != NULL) {
+				gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", optarg, g.name);
+				return LDB_EXIT_PARAMS;
+			}
+			g.name = optarg;
+			break;
+		case OPT_SUFFIX:
+			g.suffix = optarg;
+			break;
+		case OPT_PARENT:
+			g.parent = optarg;
+			break;
+		case OPT_MEMBER_PARENT:
+			g.member_parent = optarg;
+			break;
+		case OPT_MEMBER_ATTR:
+			g.member_attr = optarg;
+			break;
+		case OPT_CREATE_MEMBERS:
+			g.create_members = true;
+			break;
+		case OPT_NUMBER:
+			if (parse_count("--number", optarg, LDB_GEN_MAX_INDEX, &g.number, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			break;
+		case OPT_NUM_MEMBERS:
+			if (parse_count("--num-members", optarg, LDB_GEN_MAX_INDEX, &g.num_members, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			break;
+		case OPT_HELP:
+			ldb_gen_usage(stdout);
+			return -1;
+		default:
+			return opt_error(c, argv, err, cap);
+		}
+	}
+	/* after "--" getopt stops: what is left is NAME or extra */
+	for (; optind < argc; optind++) {
+		if (g.name != NULL) {
+			gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", argv[optind], g.name);
+			return LDB_EXIT_PARAMS;
+		}
+		g.name = argv[optind];
+	}
+	if (g.name == NULL) {
+		gen_err(err, cap, "the group NAME is required (ldbench gen groups NAME ...)");
+		return LDB_EXIT_PARAMS;
+	}
+	if (g.suffix == NULL) {
+		gen_err(err, cap, "--suffix is required");
+		return LDB_EXIT_PARAMS;
+	}
+
+	struct groups_plan pl;
+	int rc = groups_prepare(&g, &pl, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, groups_emit, file, err, cap);
+	groups_plan_free(&pl);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen mod-load */
+
+#define GEN_MAX_MOD_ATTRS 32
+#define GEN_MAX_ATTR_LEN 64
+
+struct modload_plan {
+	struct gen_tree tree;  /* suffix .. parent (or parent alone) */
+	bool containers;       /* --suffix given: add the tree */
+	bool create_users, delete_users;
+	struct idx_plan users; /* the N users */
+	uint64_t add, mod, modrdn, del;
+	int add_width;         /* width of addUser<i> */
+	const char *attrs[GEN_MAX_MOD_ATTRS];
+	size_t nattrs;
+};
+
+struct modload_opts {
+	const char *suffix, *parent;
+	int64_t num_users, add, mod, modrdn, del, start_idx;
+	int width;
+	bool have_num_users, create_users, delete_users;
+	bool set_mod, set_modrdn, set_del; /* given on the command line */
+	const char *attrs[GEN_MAX_MOD_ATTRS];
+	size_t nattrs;
+};
+
+/* An attribute description: a name (letter, then letters, digits, '-') and
+ * options (";" name). */
+static bool
+attr_desc_ok(const char *a)
+{
+	size_t n = strlen(a);
+
+	if (n == 0 || n > GEN_MAX_ATTR_LEN)
+		return false;
+	bool start = true;
+	for (size_t i = 0; i < n; i++) {
+		char ch = a[i];
+		bool alpha = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+		bool digit = ch >= '0' && ch <= '9';
+		if (start) {
+			if (!alpha && !(digit && i > 0))
+				return false;
+			start = false;
+		} else if (ch == ';') {
+			start = true;
+		} else if (!alpha && !digit && ch != '-') {
+			return false;
+		}
+	}
+	return !start;
+}
+
+static int
+modload_add_attr(struct modload_opts *m, const char *a, char *err, size_t cap)
+{
+	if (!attr_desc_ok(a)) {
+		gen_err(err, cap, "--mod-attrs: '%s' is not an attribute name", a);
+		return -1;
+	}
+	if (strcasecmp(a, "uid") == 0 || strncasecmp(a, "uid;", 4) == 0) {
+		gen_err(err, cap, "--mod-attrs: uid is the users' RDN attribute and cannot be replaced");
+		return -1;
+	}
+	if (strcasecmp(a, "objectClass") == 0 || strncasecmp(a, "objectClass;", 12) == 0) {
+		gen_err(err, cap, "--mod-attrs: objectClass cannot be replaced");
+		return -1;
+	}
+	for (size_t i = 0; i < m->nattrs; i++) {
+		if (strcasecmp(m->attrs[i], a) == 0) {
+			gen_err(err, cap, "--mod-attrs: '%s' is given twice", a);
+			return -1;
+		}
+	}
+	if (m->nattrs == GEN_MAX_MOD_ATTRS) {
+		gen_err(err, cap, "--mod-attrs: more than %d attributes", GEN_MAX_MOD_ATTRS);
+		return -1;
+	}
+	m->attrs[m->nattrs++] = a;
+	return 0;
+}
+
+static int
+modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (idx_prepare("--num-users", m->num_users, m->start_idx, m->width, &pl->users, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	const struct {
+		const char *opt;
+		int64_t v;
+		bool set;
+	} counts[] = {
+		{"--mod-users", m->mod, m->set_mod},
+		{"--modrdn-users", m->modrdn, m->set_modrdn},
+		{"--del-users", m->del, m->set_del},
+	};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (counts[i].v > m->num_users) {
+			gen_err(err, cap, "%s %lld%s is more than --num-users %lld (only existing users can be changed)",
+			        counts[i].opt, (long long)counts[i].v, counts[i].set ? "" : " (the default)",
+			        (long long)m->num_users);
+			return LDB_EXIT_PARAMS;
+		}
+	}
+	if (m->add < 0 || m->add > LDB_GEN_MAX_INDEX) {
+		gen_err(err, cap, "--add-users must be between 0 and %lld", (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	pl->add = (uint64_t)m->add;
+	pl->mod = (uint64_t)m->mod;
+	pl->modrdn = (uint64_t)m->modrdn;
+	pl->del = (uint64_t)m->del;
+	int aw = digits_u64(pl->add);
+	pl->add_width = aw > pl->users.width ? aw : pl->users.width;
+	pl->create_users = m->create_users;
+	pl->delete_users = m->delete_users;
+	if (m->nattrs == 0) {
+		pl->attrs[0] = "description";
+		pl->nattrs = 1;
+	} else {
+		memcpy(pl->attrs, m->attrs, m->nattrs * sizeof(m->attrs[0]));
+		pl->nattrs = m->nattrs;
+	}
+	pl->containers = m->suffix != NULL;
+	if (tree_build(&pl->tree, m->suffix != NULL ? m->suffix : m->parent, m->parent, "--parent", err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	return 0;
+}
+
+/* "dn: ...\nchangetype: <ct>\n" */
+static void
+change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
+{
+	out_attr(o, "dn", dn, dnl);
+	out_str(o, "changetype: ");
+	out_str(o, ct);
+	out_mem(o, "\n", 1);
+}
+
+static int
+modload_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct modload_plan *pl = plan;
+	const struct gen_tree *t = &pl->tree;
+	const uint64_t n = pl->users.count, first = pl->users.first;
+	const int width = pl->users.width;
+	struct gen_out o;
+	struct user_writer w;
+	char val[GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 16];
+
+	if (uw_init(&w, t->nodes[t->count - 1].dn, t->domain, NULL) != 0 || out_init(&o, f) != 0) {
+		uw_free(&w);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	if (pl->containers)
+		tree_write(t, &o, true);
+	if (pl->create_users)
+		for (uint64_t i = 0; i < n && !o.failed; i++)
+			uw_entry(&w, &o, "user", first + i, width, true);
+	for (uint64_t i = 1; i <= pl->add && !o.failed; i++)
+		uw_entry(&w, &o, "addUser", i, pl->add_width, true);
+
+	/* modifies: users 1..M, one replace per attribute */
+	for (uint64_t i = 0; i < pl->mod && !o.failed; i++) {
+		uw_name(&w, "uid", "user", first + i, width);
+		memcpy(val, w.name, w.nlen);
+		memcpy(val + w.nlen, " modified", 9);
+		size_t vl = w.nlen + 9;
+		change_head(&o, w.dn, w.dnl, "modify");
+		for (size_t a = 0; a < pl->nattrs; a++) {
+			out_attr_str(&o, "replace", pl->attrs[a]);
+			out_attr(&o, pl->attrs[a], val, vl);
+			out_mem(&o, "-\n", 2);
+		}
+		out_mem(&o, "\n", 1);
+	}
+	/* modrdns: users 1..R become cn=<uid> */
+	for (uint64_t i = 0; i < pl->modrdn && !o.failed; i++) {
+		uw_name(&w, "uid", "user", first + i, width);
+		change_head(&o, w.dn, w.dnl, "modrdn");
+		memcpy(val, "cn=", 3);
+		memcpy(val + 3, w.name, w.nlen);
+		out_attr(&o, "newrdn", val, 3 + w.nlen);
+		out_str(&o, "deleteoldrdn: 1\n\n");
+	}
+	/* deletes: users N-D+1..N, by their new DN when renamed; then the rest */
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 0: the D deletes; pass 1 (--delete-users): users 1..N-D */
+		uint64_t a = pass == 0 ? n - pl->del : 0, b = pass == 0 ? n : n - pl->del;
+		if (pass == 1 && !pl->delete_users)
+			break;
+		for (uint64_t i = a; i < b && !o.failed; i++) {
+			uw_name(&w, i < pl->modrdn ? "cn" : "uid", "user", first + i, width);
+			change_head(&o, w.dn, w.dnl, "delete");
+			out_mem(&o, "\n", 1);
+		}
+	}
+	if (pl->delete_users) {
+		for (uint64_t i = 1; i <= pl->add && !o.failed; i++) {
+			uw_name(&w, "uid", "addUser", i, pl->add_width);
+			change_head(&o, w.dn, w.dnl, "delete");
+			out_mem(&o, "\n", 1);
+		}
+	}
+	uw_free(&w);
+	return emit_finish(&o, false, err, cap);
+}
+
+static int
+gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	static const struct option opts[] = {
+		COMMON_LONG_OPTS,
+		INDEX_LONG_OPTS,
+		{"parent", required_argument, NULL, OPT_PARENT},
+		{"num-users", required_argument, NULL, OPT_NUM_USERS},
+		{"create-users", no_argument, NULL, OPT_CREATE_USERS},
+		{"delete-users", no_argument, NULL, OPT_DELETE_USERS},
+		{"add-users", required_argument, NULL, OPT_ADD_USERS},
+		{"mod-users", required_argument, NULL, OPT_MOD_USERS},
+		{"modrdn-users", required_argument, NULL, OPT_MODRDN_USERS},
+		{"del-users", required_argument, NULL, OPT_DEL_USERS},
+		{"mod-attrs", required_argument, NULL, OPT_MOD_ATTRS},
+		{NULL, 0, NULL, 0},
+	};
+	/* dsctl's defaults: 100 of each operation, description */
+	struct modload_opts m = {.add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1};
+	const char *file = NULL;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		if ((r = opt_common(c, &file, &m.start_idx, &m.width, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
+		switch (c) {
+		case OPT_SUFFIX:
+			m.suffix = optarg;
+			break;
+		case OPT_PARENT:
+			m.parent = optarg;
+			break;
+		case OPT_CREATE_USERS:
+			m.create_users = true;
+			break;
+		case OPT_DELETE_USERS:
+			m.delete_users = true;
+			break;
+		case OPT_NUM_USERS:
+			if (parse_count("--num-users", optarg, LDB_GEN_MAX_INDEX, &m.num_users, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			m.have_num_users = true;
+			break;
+		case OPT_ADD_USERS:
+			if (parse_count("--add-users", optarg, LDB_GEN_MAX_INDEX, &m.add, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			break;
+		case OPT_MOD_USERS:
+			if (parse_count("--mod-users", optarg, LDB_GEN_MAX_INDEX, &m.mod, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			m.set_mod = true;
+			break;
+		case OPT_MODRDN_USERS:
+			if (parse_count("--modrdn-users", optarg, LDB_GEN_MAX_INDEX, &m.modrdn, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			m.set_modrdn = true;
+			break;
+		case OPT_DEL_USERS:
+			if (parse_count("--del-users", optarg, LDB_GEN_MAX_INDEX, &m.del, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			m.set_del = true;
+			break;
+		case OPT_MOD_ATTRS:
+			/* dsctl style: --mod-attrs sn description ... (up to the next
+			 * option), and also --mod-attrs sn --mod-attrs description */
+			if (modload_add_attr(&m, optarg, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			while (optind < argc && argv[optind][0] != '-') {
+				if (modload_add_attr(&m, argv[optind], err, cap) != 0)
+					return LDB_EXIT_PARAMS;
+				optind++;
+			}
+			break;
+		case OPT_HELP:
+			ldb_gen_usage(stdout);
+			return -1;
+		default:
+			return opt_error(c, argv, err, cap);
+		}
+	}
+	if (optind < argc) {
+		gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
+		return LDB_EXIT_PARAMS;
+	}
+	if (!m.have_num_users) {
+		gen_err(err, cap, "--num-users is required");
+		return LDB_EXIT_PARAMS;
+	}
+	if (m.parent == NULL) {
+		gen_err(err, cap, "--parent is required");
+		return LDB_EXIT_PARAMS;
+	}
+
+	struct modload_plan pl;
+	int rc = modload_prepare(&m, &pl, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, modload_emit, file, err, cap);
+	tree_free(&pl.tree);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen tree */
+
+#define GEN_MAX_DEPTH 32
+
+struct tree_plan {
+	struct gen_tree top;   /* the top entry alone */
+	int depth;
+	uint64_t fanout, entries;
+	uint64_t n_containers, n_entries;
+	int width;             /* of the entry numbers */
+};
+
+/* Emission state: one DN buffer per level. */
+struct tree_state {
+	const struct tree_plan *pl;
+	struct gen_out *o;
+	char *dn[GEN_MAX_DEPTH + 1];
+	size_t dnl[GEN_MAX_DEPTH + 1];
+	size_t dcap;   /* capacity of each dn[] */
+	char *scratch; /* leaf DN, mail */
+	uint64_t next; /* next leaf number */
+	uint64_t containers_done;
+};
+
+static void
+tree_leaves(struct tree_state *ts, int level)
+{
+	static const char classes[] = "objectClass: top\n"
+	                              "objectClass: person\n"
+	                              "objectClass: organizationalPerson\n"
+	                              "objectClass: inetOrgPerson\n";
+	const struct tree_plan *pl = ts->pl;
+	struct gen_out *o = ts->o;
+	const char *domain = pl->top.domain;
+	size_t domlen = strlen(domain);
+	char name[8 + 24 + GEN_MAX_WIDTH], line[96];
+
+	for (uint64_t e = 0; e < pl->entries && !o->failed; e++) {
+		uint64_t num = ts->next++;
+		memcpy(name, "entry", 5);
+		size_t nl = 5 + put_index(name + 5, num, pl->width);
+		char *d = ts->scratch;
+		memcpy(d, "cn=", 3);
+		memcpy(d + 3, name, nl);
+		size_t dl = 3 + nl;
+		d[dl++] = ',';
+		memcpy(d + dl, ts->dn[level], ts->dnl[level]);
+		dl += ts->dnl[level];
+		out_attr(o, "dn", d, dl);
+		out_mem(o, classes, sizeof(classes) - 1);
+		out_attr(o, "cn", name, nl);
+		out_attr(o, "sn", name, nl);
+		out_attr(o, "uid", name, nl);
+		memcpy(d, name, nl);
+		d[nl] = '@';
+		memcpy(d + nl + 1, domain, domlen);
+		out_attr(o, "mail", d, nl + 1 + domlen);
+		int ll = snprintf(line, sizeof(line), "+1 555 %07llu", (unsigned long long)(num % 10000000u));
+		out_attr(o, "telephoneNumber", line, (size_t)ll);
+		ll = snprintf(line, sizeof(line), "tree entry %llu at level %d", (unsigned long long)num, level);
+		out_attr(o, "description", line, (size_t)ll);
+		out_mem(o, "\n", 1);
+	}
+}
+
+/* The container at `level` (its DN already in ts->dn[level]), its leaves and
+ * its sub-containers, parents before children. */
+static void
+tree_container(struct tree_state *ts, int level, uint64_t k)
+{
+	const struct tree_plan *pl = ts->pl;
+	struct gen_out *o = ts->o;
+	char line[64];
+
+	if (level == 0) {
+		node_write(&pl->top.nodes[0], o, false);
+	} else {
+		out_attr(o, "dn", ts->dn[level], ts->dnl[level]);
+		out_str(o, "objectClass: top\nobjectClass: organizationalUnit\n");
+		int ll = snprintf(line, sizeof(line), "unit%llu", (unsigned long long)k);
+		out_attr(o, "ou", line, (size_t)ll);
+		ll = snprintf(line, sizeof(line), "tree container at level %d", level);
+		out_attr(o, "description", line, (size_t)ll);
+		out_mem(o, "\n", 1);
+	}
+	ts->containers_done++;
+	tree_leaves(ts, level);
+	if (level == pl->depth)
+		return;
+	for (uint64_t c = 1; c <= pl->fanout && !o->failed; c++) {
+		char *d = ts->dn[level + 1];
+		int ll = snprintf(d, ts->dcap, "ou=unit%llu,", (unsigned long long)c);
+		memcpy(d + ll, ts->dn[level], ts->dnl[level]);
+		ts->dnl[level + 1] = (size_t)ll + ts->dnl[level];
+		tree_container(ts, level + 1, c);
+	}
+}
+
+struct tree_opts {
+	const char *suffix;
+	int64_t depth, fanout, entries;
+	bool have_depth, have_fanout, have_entries;
+};
+
+static int
+tree_prepare(const struct tree_opts *to, struct tree_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (to->depth > GEN_MAX_DEPTH) {
+		gen_err(err, cap, "--depth must be at most %d", GEN_MAX_DEPTH);
+		return LDB_EXIT_PARAMS;
+	}
+	if (to->fanout < 1) {
+		gen_err(err, cap, "--fanout must be at least 1");
+		return LDB_EXIT_PARAMS;
+	}
+	/* containers = 1 + F + ... + F^D, entries = E * containers, all <= max */
+	uint64_t level = 1, sum = 1, max = (uint64_t)LDB_GEN_MAX_INDEX;
+	for (int d = 1; d <= to->depth; d++) {
+		if (level > max / (uint64_t)to->fanout || sum > max - level * (uint64_t)to->fanout) {
+			gen_err(err, cap, "--depth %lld with --fanout %lld makes more than %lld containers",
+			        (long long)to->depth, (long long)to->fanout, (long long)LDB_GEN_MAX_INDEX);
+			return LDB_EXIT_PARAMS;
+		}
+		level *= (uint64_t)to->fanout;
+		sum += level;
+	}
+	if (to->entries > 0 && (sum > max / (uint64_t)to->entries || sum * (uint64_t)to->entries > max - sum)) {
+		gen_err(err, cap, "--entries %lld in %llu containers makes more than %lld entries",
+		        (long long)to->entries, (unsigned long long)sum, (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	pl->depth = (int)to->depth;
+	pl->fanout = (uint64_t)to->fanout;
+	pl->entries = (uint64_t)to->entries;
+	pl->n_containers = sum;
+	pl->n_entries = sum * pl->entries;
+	int need = digits_u64(pl->n_entries);
+	pl->width = need > LDB_GEN_DEFAULT_WIDTH ? need : LDB_GEN_DEFAULT_WIDTH;
+	const char *s = to->suffix != NULL ? to->suffix : "dc=example,dc=com";
+	if (tree_build(&pl->top, s, s, "--suffix", err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	return 0;
+}
+
+static int
+tree_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct tree_plan *pl = plan;
+	struct tree_state ts = {.pl = pl, .next = 1};
+	struct gen_out o;
+	const char *top = pl->top.nodes[0].dn;
+	size_t tl = strlen(top);
+	/* every level adds at most "ou=unit" + 20 digits + "," */
+	size_t dcap = tl + (size_t)pl->depth * 28 + 1;
+	bool oom = out_init(&o, f) != 0;
+
+	ts.o = &o;
+	ts.dcap = dcap;
+	for (int d = 0; d <= pl->depth && !oom; d++)
+		oom = (ts.dn[d] = malloc(dcap)) == NULL;
+	if (!oom)
+		oom = (ts.scratch = malloc(dcap + 8 + 24 + GEN_MAX_WIDTH + tl)) == NULL;
+	if (oom) {
+		for (int d = 0; d <= pl->depth; d++)
+			free(ts.dn[d]);
+		if (o.buf != NULL)
+			out_finish(&o);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	memcpy(ts.dn[0], top, tl);
+	ts.dnl[0] = tl;
+	tree_container(&ts, 0, 0);
+	for (int d = 0; d <= pl->depth; d++)
+		free(ts.dn[d]);
+	free(ts.scratch);
+	return emit_finish(&o, false, err, cap);
+}
+
+static int
+gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	static const struct option opts[] = {
+		COMMON_LONG_OPTS,
+		{"depth", required_argument, NULL, OPT_DEPTH},
+		{"fanout", required_argument, NULL, OPT_FANOUT},
+		{"entries", required_argument, NULL, OPT_ENTRIES},
+		{NULL, 0, NULL, 0},
+	};
+	struct tree_opts to = {0};
+	const char *file = NULL;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		if ((r = opt_common(c, &file, NULL, NULL, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
+		switch (c) {
+		case OPT_SUFFIX:
+			to.suffix = optarg;
+			break;
+		case OPT_DEPTH:
+			if (parse_count("--depth", optarg, GEN_MAX_DEPTH, &to.depth, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			to.have_depth = true;
+			break;
+		case OPT_FANOUT:
+			if (parse_count("--fanout", optarg, LDB_GEN_MAX_INDEX, &to.fanout, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			to.have_fanout = true;
+			break;
+		case OPT_ENTRIES:
+			if (parse_count("--entries", optarg, LDB_GEN_MAX_INDEX, &to.entries, err, cap) != 0)
+				return LDB_EXIT_PARAMS;
+			to.have_entries = true;
+			break;
+		case OPT_HELP:
+			ldb_gen_usage(stdout);
+			return -1;
+		default:
+			return opt_error(c, argv, err, cap);
+		}
+	}
+	if (optind < argc) {
+		gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
+		return LDB_EXIT_PARAMS;
+	}
+	if (!to.have_depth || !to.have_fanout || !to.have_entries) {
+		gen_err(err, cap, "%s is required", !to.have_depth ? "--depth" : !to.have_fanout ? "--fanout" : "--entries");
+		return LDB_EXIT_PARAMS;
+	}
+
+	struct tree_plan pl;
+	int rc = tree_prepare(&to, &pl, err, cap);
+	if (rc == 0) {
+		rc = gen_run(&pl, tree_emit, file, err, cap);
+		if (rc == 0) {
+			fflush(stdout);
+			fprintf(stderr,
+			        "ldbench gen tree: %llu containers (levels 0-%d, the top entry included), "
+			        "%llu entries, %llu in all\n",
+			        (unsigned long long)pl.n_containers, pl.depth, (unsigned long long)pl.n_entries,
+			        (unsigned long long)(pl.n_containers + pl.n_entries));
+		}
+	}
+	tree_free(&pl.top);
 	return rc;
 }
 
@@ -782,9 +1914,30 @@ struct gen_cmd {
 
 static const struct gen_cmd gen_cmds[] = {
 	{"users", gen_users_cmd,
-	 "ldbench gen users --suffix DN [--parent DN] --number N [--start-idx I] [--width W] [--ldif-file F]\n"
+	 "ldbench gen users --suffix DN [--parent DN] --number N [--start-idx I] [--width W]\n"
+	 "                  [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]\n"
 	 "    suffix entry, containers down to --parent (default ou=People,SUFFIX), then N inetOrgPerson\n"
-	 "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid.\n"},
+	 "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid\n"
+	 "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n"},
+	{"groups", gen_groups_cmd,
+	 "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
+	 "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
+	 "                  [--start-idx I] [--width W] [--ldif-file F]\n"
+	 "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
+	 "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
+	 "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"},
+	{"mod-load", gen_modload_cmd,
+	 "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
+	 "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
+	 "                  [--mod-attrs ATTR...] [--start-idx I] [--width W] [--ldif-file F]\n"
+	 "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
+	 "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
+	 "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
+	 "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"},
+	{"tree", gen_tree_cmd,
+	 "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
+	 "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
+	 "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n"},
 };
 
 void
@@ -802,7 +1955,8 @@ ldb_gen_main(int argc, char **argv)
 	char err[512] = "";
 
 	if (argc < 2) {
-		fprintf(stderr, "ldbench gen: missing subcommand (one of: users); see 'ldbench gen --help'\n");
+		fprintf(stderr, "ldbench gen: missing subcommand (one of: users, groups, mod-load, tree); "
+		                "see 'ldbench gen --help'\n");
 		return LDB_EXIT_PARAMS;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -823,6 +1977,6 @@ ldb_gen_main(int argc, char **argv)
 		fflush(stdout);
 		return rc;
 	}
-	fprintf(stderr, "ldbench gen: unknown subcommand '%s' (one of: users)\n", argv[1]);
+	fprintf(stderr, "ldbench gen: unknown subcommand '%s' (one of: users, groups, mod-load, tree)\n", argv[1]);
 	return LDB_EXIT_PARAMS;
 }

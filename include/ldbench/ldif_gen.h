@@ -1,31 +1,72 @@
 /* `ldbench gen ...`: LDIF dataset generators (the shapes of 389 DS
- * `dsctl ldifgen`), for slapadd/ldapadd or for a run.
+ * `dsctl ldifgen`), for slapadd/ldapadd/ldapmodify or for a run.
  *
- * Subcommands (more will follow: groups, mod-load, --hash for users):
- *
- *   ldbench gen users --suffix S --parent P --number N
- *                     [--start-idx I] [--width W] [--ldif-file F]
- *
- * writes the suffix entry, every container between the suffix and P (each one
- * an organizationalUnit, organization or dcObject+organization according to its
- * RDN attribute: ou, o or dc), then N users
- *
- *   dn: uid=user<idx>,P
- *   objectClass: top / person / organizationalPerson / inetOrgPerson
- *   uid, cn, sn, givenName: user<idx>
- *   mail: user<idx>@<domain>
- *   userPassword: user<idx>            (plain text: the password is the uid)
- *
- * with idx running from I (default 1) to I+N-1, zero-padded to W digits
- * (default 5, or the digits of the largest index when that is more; a W too
- * small for the largest index is refused).  <domain> is the suffix's dc= values
- * joined with dots ("dc=example,dc=com" -> example.com), or example.com when the
- * suffix has no dc= part.  Output goes to stdout, or to F followed by the line
+ * Every subcommand writes to stdout, or to --ldif-file F followed by the line
  * "Successfully created LDIF file: F" on stdout (as dsctl ldifgen prints).
+ * User names are "user" + index zero-padded to W digits (--width W, default 5,
+ * or the digits of the largest index when that is more; a W too small for the
+ * largest index is refused), index from --start-idx I (default 1).  The mail
+ * domain is the --suffix's dc= values joined with dots ("dc=example,dc=com" ->
+ * example.com), or example.com when it has none.  Container entries (the
+ * --suffix and everything between it and a parent) are organizationalUnit,
+ * organization or dcObject+organization according to their RDN attribute
+ * (ou, o or dc; nothing else is accepted).  --suffix is the topmost entry the
+ * file creates, not necessarily the server's naming context: "ou=Bench,
+ * dc=example,dc=com" makes a file that ldapadd loads into a running server.
+ *
+ *   ldbench gen users --suffix S [--parent P] --number N [--start-idx I]
+ *                     [--width W] [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]
+ *     the suffix entry, the containers down to P (default ou=People,S), then N
+ *     users
+ *       dn: uid=user<idx>,P
+ *       objectClass: top / person / organizationalPerson / inetOrgPerson
+ *       uid, cn, sn, givenName: user<idx>
+ *       mail: user<idx>@<domain>
+ *       userPassword: user<idx>     (the password is the uid; with --hash
+ *                                    {SSHA}, {SSHA256} or {SSHA512}
+ *                                    base64(digest(password + salt) + salt),
+ *                                    8 random salt bytes per user)
+ *     slapd checks {SSHA} itself; {SSHA256}/{SSHA512} need `moduleload pw-sha2`.
+ *
+ *   ldbench gen groups NAME [--number N] [--num-members M] [--create-members]
+ *                     --suffix S [--parent P] [--member-parent MP]
+ *                     [--member-attr member|uniqueMember] [--start-idx I]
+ *                     [--width W] [--ldif-file F]
+ *     N (default 1) groups cn=NAME-1..NAME-N,P (P default S), each a
+ *     groupOfNames (--member-attr member) or groupOfUniqueNames (uniqueMember,
+ *     the default as in dsctl) with M (default 10000, as in dsctl) values
+ *     uid=user<I..I+M-1>,MP (MP default ou=People,S).  With --create-members
+ *     the file first holds S, the containers down to P and MP, and the M
+ *     member users (each once, as `gen users` writes them); without it the
+ *     file holds only the groups, for a tree that already has P and the users.
+ *
+ *   ldbench gen mod-load --num-users N --parent P [--suffix S] [--create-users]
+ *                     [--add-users A] [--mod-users M] [--modrdn-users R]
+ *                     [--del-users D] [--delete-users] [--mod-attrs ATTR...]
+ *                     [--start-idx I] [--width W] [--ldif-file F]
+ *     changetype records for ldapmodify (without -c), in this order:
+ *       with S: adds of S and the containers down to P;
+ *       with --create-users: N adds of uid=user<I..I+N-1>,P;
+ *       A adds of uid=addUser<1..A>,P (default 100);
+ *       M modifies (default 100) of users 1..M: one replace per --mod-attrs
+ *         attribute (default description), value "<uid> modified";
+ *       R modrdns (default 100) of users 1..R to newrdn cn=<uid>, deleteoldrdn 1;
+ *       D deletes (default 100) of users N-D+1..N (by their cn= DN when renamed);
+ *       with --delete-users: deletes of users 1..N-D and of the A added users.
+ *     M, R and D above N are refused; uid and objectClass cannot be --mod-attrs.
+ *
+ *   ldbench gen tree --depth D --fanout F --entries E [--suffix S] [--ldif-file F]
+ *     the top entry S (default dc=example,dc=com) is the level-0 container;
+ *     every container above level D has F sub-containers ou=unit<1..F>, and
+ *     every container (the top included) holds E inetOrgPerson leaves
+ *     cn=entry<n> (n numbered 1.. across the whole tree, in file order).
+ *     Containers = 1 + F + ... + F^D, entries = E * containers; the counts are
+ *     printed on stderr at the end (D 5, F 5, E 5: 3906 containers, 19530
+ *     entries).
  *
  * Exit statuses: 0 done; 2 (LDB_EXIT_PARAMS) bad command line, with one line on
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
- * could not be written (the partial file is removed).
+ * could not be written or hashed (the partial file is removed).
  */
 #ifndef LDBENCH_LDIF_GEN_H
 #define LDBENCH_LDIF_GEN_H
@@ -46,6 +87,14 @@ int ldb_gen_main(int argc, char **argv);
 /** Print the usage of every gen subcommand. */
 void ldb_gen_usage(FILE *out);
 
+/** userPassword form of `gen users --hash`. */
+enum ldb_gen_hash {
+	LDB_GEN_HASH_CLEAR = 0, /* the password itself */
+	LDB_GEN_HASH_SSHA,      /* {SSHA}: SHA-1 */
+	LDB_GEN_HASH_SSHA256,   /* {SSHA256}: SHA-256 (slapd: pw-sha2 module) */
+	LDB_GEN_HASH_SSHA512,   /* {SSHA512}: SHA-512 (slapd: pw-sha2 module) */
+};
+
 /** What `gen users` writes; filled from the command line by ldb_gen_main. */
 struct ldb_gen_users {
 	const char *suffix;   /* the naming context, e.g. "dc=example,dc=com" */
@@ -53,11 +102,12 @@ struct ldb_gen_users {
 	int64_t number;       /* users to write (>= 0) */
 	int64_t start_idx;    /* first index (>= 0) */
 	int width;            /* zero-padding of the index; 0 = automatic */
+	enum ldb_gen_hash hash; /* userPassword form (0: clear text) */
 };
 
 /** Write the LDIF of `u` to `out` (no file handling, no success line).
  *  @return 0, 2 with one line in err (bad DN, width too small, ...), or 99 when
- *  writing failed (err says why). */
+ *  writing or hashing failed (err says why). */
 int ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap);
 
 #endif

@@ -1,4 +1,5 @@
-/* Unit tests of `ldbench gen users` (src/ldif_gen.c), through ldb_gen_main. */
+/* Unit tests of `ldbench gen users | groups | mod-load | tree` (src/ldif_gen.c),
+ * through ldb_gen_main. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <openssl/evp.h>
 
 #include "ldbench/ldif_gen.h"
 
@@ -334,7 +336,7 @@ test_unsafe_value_base64(void **state)
 
 struct bad_case {
 	const char *why;
-	const char *args[12];
+	const char *args[20];
 	const char *msg; /* expected substring of the stderr line */
 };
 
@@ -378,11 +380,102 @@ test_bad_options(void **state)
 		{"unwritable file",
 		 {"gen", "users", "--suffix", "dc=x", "--number", "1", "--ldif-file", "/nonexistent-dir/x.ldif"},
 		 "cannot create"},
+		/* users --hash */
+		{"bad hash", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "md5"}, "'md5' is not one of"},
+		{"empty hash", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", ""}, "'' is not one of"},
+		/* groups */
+		{"groups: no NAME", {"gen", "groups", "--suffix", "dc=x"}, "NAME is required"},
+		{"groups: two NAMEs", {"gen", "groups", "a", "b", "--suffix", "dc=x"}, "unexpected argument 'b'"},
+		{"groups: NAME after --", {"gen", "groups", "a", "--suffix", "dc=x", "--", "b"}, "unexpected argument 'b'"},
+		{"groups: no suffix", {"gen", "groups", "g"}, "--suffix is required"},
+		{"groups: empty NAME", {"gen", "groups", "", "--suffix", "dc=x"}, "empty group name"},
+		{"groups: comma in NAME", {"gen", "groups", "a,b", "--suffix", "dc=x"}, "character ','"},
+		{"groups: = in NAME", {"gen", "groups", "a=b", "--suffix", "dc=x"}, "character '='"},
+		{"groups: # NAME", {"gen", "groups", "#a", "--suffix", "dc=x"}, "cannot start with '#'"},
+		{"groups: zero groups", {"gen", "groups", "g", "--suffix", "dc=x", "--number", "0"}, "--number must be at least 1"},
+		{"groups: zero members",
+		 {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "0", "--member-attr", "member"},
+		 "groupOfNames requires a member"},
+		{"groups: junk members", {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3"}, "not a decimal"},
+		{"groups: bad member attr", {"gen", "groups", "g", "--suffix", "dc=x", "--member-attr", "owner"}, "'owner'"},
+		{"groups: parent outside",
+		 {"gen", "groups", "g", "--suffix", "dc=x", "--parent", "ou=G,dc=y"},
+		 "--parent 'ou=G,dc=y' is not under"},
+		{"groups: member parent outside",
+		 {"gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "ou=P,dc=y"},
+		 "--member-parent 'ou=P,dc=y' is not under"},
+		{"groups: member parent rdn",
+		 {"gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "cn=P,dc=x"},
+		 "--member-parent: RDN attribute 'cn'"},
+		{"groups: width too small",
+		 {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1000", "--width", "3"},
+		 "--width 3 is too small"},
+		{"groups: flag with value", {"gen", "groups", "g", "--suffix", "dc=x", "--create-members=yes"}, "takes no value"},
+		{"groups: unknown option", {"gen", "groups", "g", "--suffix", "dc=x", "--nested"}, "'--nested'"},
+		/* mod-load */
+		{"mod-load: no num-users", {"gen", "mod-load", "--parent", "ou=P,dc=x"}, "--num-users is required"},
+		{"mod-load: no parent", {"gen", "mod-load", "--num-users", "200"}, "--parent is required"},
+		{"mod-load: mod above num",
+		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "11", "--modrdn-users", "0",
+		  "--del-users", "0"},
+		 "--mod-users 11 is more than --num-users 10"},
+		{"mod-load: modrdn above num",
+		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0", "--modrdn-users", "11",
+		  "--del-users", "0"},
+		 "--modrdn-users 11 is more than"},
+		{"mod-load: del above num",
+		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0", "--modrdn-users", "0",
+		  "--del-users", "11"},
+		 "--del-users 11 is more than"},
+		{"mod-load: default above num", {"gen", "mod-load", "--num-users", "99", "--parent", "ou=P,dc=x"},
+		 "--mod-users 100 (the default) is more than --num-users 99"},
+		{"mod-load: uid attr", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "uid"},
+		 "uid is the users' RDN"},
+		{"mod-load: objectClass attr",
+		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn", "objectclass"},
+		 "objectClass cannot be replaced"},
+		{"mod-load: bad attr name",
+		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "s n"},
+		 "'s n' is not an attribute name"},
+		{"mod-load: attr twice",
+		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn", "--mod-attrs", "SN"},
+		 "'SN' is given twice"},
+		{"mod-load: junk count",
+		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--add-users", "-1"},
+		 "'-1' is negative"},
+		{"mod-load: parent outside suffix",
+		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--suffix", "dc=y"},
+		 "is not under --suffix"},
+		{"mod-load: bad parent", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,,"}, "not a valid DN"},
+		{"mod-load: positional", {"gen", "mod-load", "extra", "--num-users", "200", "--parent", "ou=P,dc=x"},
+		 "unexpected argument 'extra'"},
+		{"mod-load: randomize", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--randomize"},
+		 "'--randomize'"},
+		/* tree */
+		{"tree: no depth", {"gen", "tree", "--fanout", "2", "--entries", "1"}, "--depth is required"},
+		{"tree: no fanout", {"gen", "tree", "--depth", "2", "--entries", "1"}, "--fanout is required"},
+		{"tree: no entries", {"gen", "tree", "--depth", "2", "--fanout", "1"}, "--entries is required"},
+		{"tree: too deep", {"gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1"}, "at most 32"},
+		{"tree: zero fanout", {"gen", "tree", "--depth", "1", "--fanout", "0", "--entries", "1"}, "at least 1"},
+		{"tree: containers overflow", {"gen", "tree", "--depth", "32", "--fanout", "4", "--entries", "0"},
+		 "containers"},
+		{"tree: entries overflow",
+		 {"gen", "tree", "--depth", "2", "--fanout", "10", "--entries", "999999999999999999"},
+		 "makes more than 999999999999999999 entries"},
+		{"tree: junk", {"gen", "tree", "--depth", "2x", "--fanout", "1", "--entries", "1"}, "'2x' is not a decimal"},
+		{"tree: bad suffix rdn",
+		 {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--suffix", "cn=x"},
+		 "'cn' is not one of"},
+		{"tree: start-idx is not a tree option",
+		 {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--start-idx", "3"},
+		 "'--start-idx'"},
+		{"tree: positional", {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "x"},
+		 "unexpected argument 'x'"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct bad_case *bc = &cases[i];
-		char *argv[16];
+		char *argv[24];
 		int argc = 0;
 		while (bc->args[argc] != NULL) {
 			argv[argc] = (char *)bc->args[argc];
@@ -393,8 +486,7 @@ test_bad_options(void **state)
 		bool has_file = false;
 		for (int k = 0; k < argc; k++)
 			has_file |= strcmp(argv[k], "--ldif-file") == 0;
-		if (!has_file && argc >= 2 && strcmp(argv[1], "users") == 0 && strcmp(bc->why, "positional") != 0 &&
-		    strcmp(bc->why, "missing value") != 0) {
+		if (!has_file && argc >= 2 && strcmp(bc->why, "positional") != 0 && strcmp(bc->why, "missing value") != 0) {
 			argv[argc++] = (char *)"--ldif-file";
 			argv[argc++] = c->ldif;
 		}
@@ -494,6 +586,567 @@ test_speed_million(void **state)
 	assert_true(s < 20.0);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* users --hash */
+
+static size_t
+b64_decode(const char *in, unsigned char *out)
+{
+	size_t n = strlen(in);
+	int len = EVP_DecodeBlock(out, (const unsigned char *)in, (int)n);
+	assert_true(len >= 0);
+	while (n > 0 && in[n - 1] == '=') { /* EVP_DecodeBlock counts the padding */
+		n--;
+		len--;
+	}
+	return (size_t)len;
+}
+
+/* Check one "{TAG}base64" value: digest(password + salt) + 8-byte salt. */
+static void
+check_salted(const char *value, const char *tag, const EVP_MD *md, const char *password, unsigned char salt[8])
+{
+	unsigned char raw[256], dig[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	size_t tl = strlen(tag);
+
+	assert_memory_equal(value, tag, tl);
+	size_t n = b64_decode(value + tl, raw);
+	size_t mdl = (size_t)EVP_MD_size(md);
+	assert_int_equal(n, mdl + 8);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	assert_non_null(ctx);
+	assert_int_equal(EVP_DigestInit_ex(ctx, md, NULL), 1);
+	assert_int_equal(EVP_DigestUpdate(ctx, password, strlen(password)), 1);
+	assert_int_equal(EVP_DigestUpdate(ctx, raw + mdl, 8), 1);
+	assert_int_equal(EVP_DigestFinal_ex(ctx, dig, &dlen), 1);
+	EVP_MD_CTX_free(ctx);
+	assert_int_equal(dlen, mdl);
+	assert_memory_equal(raw, dig, mdl);
+	memcpy(salt, raw + mdl, 8);
+}
+
+/* The userPassword value of the k-th (0-based) user in text (static buffer). */
+static const char *
+nth_password(const char *text, int k)
+{
+	static char buf[256];
+	const char *p = text;
+	for (int i = 0; i <= k; i++) {
+		p = strstr(p, "\nuserPassword: ");
+		assert_non_null(p);
+		p += 15;
+	}
+	size_t n = strcspn(p, "\n");
+	assert_true(n < sizeof(buf));
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+test_users_hash(void **state)
+{
+	struct ctx *c = *state;
+	static const struct {
+		const char *opt, *tag;
+		const EVP_MD *(*md)(void);
+	} kinds[] = {
+		{"ssha", "{SSHA}", EVP_sha1},
+		{"SSHA256", "{SSHA256}", EVP_sha256},
+		{"ssha512", "{SSHA512}", EVP_sha512},
+	};
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--number", "3", "--hash",
+		                         kinds[k].opt, "--ldif-file", c->ldif, NULL),
+		                 0);
+		char *text = slurp(c->ldif, NULL);
+		/* everything else as without --hash */
+		assert_memory_equal(text, expected_head, strstr(expected_head, "userPassword") - expected_head);
+		assert_int_equal(count_prefix_lines(text, "userPassword: "), 3);
+		unsigned char salts[3][8];
+		char pw[16];
+		for (int i = 0; i < 3; i++) {
+			snprintf(pw, sizeof(pw), "user%05d", i + 1);
+			check_salted(nth_password(text, i), kinds[k].tag, kinds[k].md(), pw, salts[i]);
+		}
+		/* a fresh salt per user */
+		assert_memory_not_equal(salts[0], salts[1], 8);
+		assert_memory_not_equal(salts[1], salts[2], 8);
+		free(text);
+	}
+
+	/* a second run hashes with other salts */
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "ssha", NULL), 0);
+	char *a = slurp(c->out, NULL);
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "ssha", NULL), 0);
+	char *b = slurp(c->out, NULL);
+	assert_string_not_equal(nth_password(a, 0), "");
+	char first[256];
+	strcpy(first, nth_password(a, 0));
+	assert_string_not_equal(first, nth_password(b, 0));
+	free(a);
+	free(b);
+
+	/* --hash clear: the password itself */
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--number", "2", "--hash", "clear",
+	                         NULL),
+	                 0);
+	char *out = slurp(c->out, NULL);
+	assert_memory_equal(out, expected_head, sizeof(expected_head) - 1);
+	free(out);
+
+	/* the write API */
+	char *buf = NULL;
+	size_t len = 0;
+	char err[256] = "";
+	FILE *f = open_memstream(&buf, &len);
+	struct ldb_gen_users u = {.suffix = "dc=example,dc=com", .number = 1, .start_idx = 7, .hash = LDB_GEN_HASH_SSHA512};
+	assert_int_equal(ldb_gen_users_write(&u, f, err, sizeof(err)), 0);
+	fclose(f);
+	unsigned char salt[8];
+	check_salted(nth_password(buf, 0), "{SSHA512}", EVP_sha512(), "user00007", salt);
+	free(buf);
+}
+
+/* ------------------------------------------------------------------------ */
+/* groups */
+
+static void
+test_groups_exact(void **state)
+{
+	struct ctx *c = *state;
+	/* NAME after the options; defaults: --parent SUFFIX, --member-parent ou=People,SUFFIX */
+	assert_int_equal(run_gen(c, "gen", "groups", "--suffix", "dc=example,dc=com", "--number", "2", "--num-members",
+	                         "2", "--member-attr", "member", "team", "--ldif-file", c->ldif, NULL),
+	                 0);
+	char *text = slurp(c->ldif, NULL);
+	assert_string_equal(text, "dn: cn=team-1,dc=example,dc=com\n"
+	                          "objectClass: top\n"
+	                          "objectClass: groupOfNames\n"
+	                          "cn: team-1\n"
+	                          "member: uid=user00001,ou=People,dc=example,dc=com\n"
+	                          "member: uid=user00002,ou=People,dc=example,dc=com\n"
+	                          "\n"
+	                          "dn: cn=team-2,dc=example,dc=com\n"
+	                          "objectClass: top\n"
+	                          "objectClass: groupOfNames\n"
+	                          "cn: team-2\n"
+	                          "member: uid=user00001,ou=People,dc=example,dc=com\n"
+	                          "member: uid=user00002,ou=People,dc=example,dc=com\n"
+	                          "\n");
+	free(text);
+	char *out = slurp(c->out, NULL);
+	char expect_out[256];
+	snprintf(expect_out, sizeof(expect_out), "Successfully created LDIF file: %s\n", c->ldif);
+	assert_string_equal(out, expect_out);
+	free(out);
+
+	/* default attribute uniqueMember; --start-idx and --width shape the member names */
+	assert_int_equal(run_gen(c, "gen", "groups", "g", "--suffix", "dc=example,dc=com", "--parent",
+	                         "ou=Groups,dc=example,dc=com", "--num-members", "3", "--start-idx", "9", "--width", "3",
+	                         NULL),
+	                 0);
+	out = slurp(c->out, NULL);
+	assert_string_equal(out, "dn: cn=g-1,ou=Groups,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: groupOfUniqueNames\n"
+	                         "cn: g-1\n"
+	                         "uniqueMember: uid=user009,ou=People,dc=example,dc=com\n"
+	                         "uniqueMember: uid=user010,ou=People,dc=example,dc=com\n"
+	                         "uniqueMember: uid=user011,ou=People,dc=example,dc=com\n"
+	                         "\n");
+	free(out);
+
+	/* dsctl's default of 10000 members; a NAME after "--" */
+	assert_int_equal(run_gen(c, "gen", "groups", "--suffix", "dc=example,dc=com", "--ldif-file", c->ldif, "--", "big",
+	                         NULL),
+	                 0);
+	text = slurp(c->ldif, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 1);
+	assert_int_equal(count_prefix_lines(text, "uniqueMember: uid=user"), 10000);
+	assert_non_null(strstr(text, "\nuniqueMember: uid=user10000,ou=People,dc=example,dc=com\n"));
+	free(text);
+}
+
+static void
+test_groups_create_members(void **state)
+{
+	struct ctx *c = *state;
+	assert_int_equal(run_gen(c, "gen", "groups", "crew", "--number", "3", "--num-members", "4", "--create-members",
+	                         "--suffix", "dc=example,dc=com", "--parent", "ou=Groups,dc=example,dc=com",
+	                         "--member-parent", "ou=People,dc=example,dc=com", "--member-attr", "uniquemember",
+	                         "--ldif-file", c->ldif, NULL),
+	                 0);
+	char *text = slurp(c->ldif, NULL);
+	static const char head[] = "dn: dc=example,dc=com\n"
+	                           "objectClass: top\n"
+	                           "objectClass: dcObject\n"
+	                           "objectClass: organization\n"
+	                           "dc: example\n"
+	                           "o: example\n"
+	                           "\n"
+	                           "dn: ou=Groups,dc=example,dc=com\n"
+	                           "objectClass: top\n"
+	                           "objectClass: organizationalUnit\n"
+	                           "ou: Groups\n"
+	                           "\n"
+	                           "dn: ou=People,dc=example,dc=com\n"
+	                           "objectClass: top\n"
+	                           "objectClass: organizationalUnit\n"
+	                           "ou: People\n"
+	                           "\n"
+	                           "dn: uid=user00001,ou=People,dc=example,dc=com\n"
+	                           "objectClass: top\n"
+	                           "objectClass: person\n"
+	                           "objectClass: organizationalPerson\n"
+	                           "objectClass: inetOrgPerson\n"
+	                           "uid: user00001\n"
+	                           "cn: user00001\n"
+	                           "sn: user00001\n"
+	                           "givenName: user00001\n"
+	                           "mail: user00001@example.com\n"
+	                           "userPassword: user00001\n"
+	                           "\n"
+	                           "dn: uid=user00002,ou=People,dc=example,dc=com\n";
+	assert_memory_equal(text, head, sizeof(head) - 1);
+	/* 3 containers (the suffix once), 4 users once each, 3 groups of 4 */
+	assert_int_equal(count_prefix_lines(text, "dn: "), 3 + 4 + 3);
+	assert_int_equal(count_prefix_lines(text, "dn: dc=example,dc=com"), 1);
+	assert_int_equal(count_prefix_lines(text, "dn: uid=user"), 4);
+	assert_int_equal(count_prefix_lines(text, "dn: cn=crew-"), 3);
+	assert_int_equal(count_prefix_lines(text, "uniqueMember: "), 12);
+	/* the groups come after every member */
+	assert_true(strstr(text, "dn: cn=crew-1,") > strstr(text, "dn: uid=user00004,"));
+	assert_non_null(strstr(text, "dn: cn=crew-3,ou=Groups,dc=example,dc=com\nobjectClass: top\n"
+	                             "objectClass: groupOfUniqueNames\ncn: crew-3\n"
+	                             "uniqueMember: uid=user00001,ou=People,dc=example,dc=com\n"));
+	free(text);
+
+	/* members and groups under the same parent: that container once */
+	assert_int_equal(run_gen(c, "gen", "groups", "x", "--num-members", "2", "--create-members", "--suffix", "o=Acme",
+	                         "--parent", "ou=All,o=Acme", "--member-parent", "OU=all,o=acme", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 2 + 2 + 1);
+	assert_int_equal(count_prefix_lines(text, "dn: ou=All,o=Acme"), 1);
+	assert_non_null(strstr(text, "\nmail: user00002@example.com\n"));
+	free(text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* mod-load */
+
+/* "add=N modify=N modrdn=N delete=N" of the changetype lines. */
+static void
+changetype_counts(const char *text, char *out, size_t cap)
+{
+	snprintf(out, cap, "add=%zu modify=%zu modrdn=%zu delete=%zu", count_prefix_lines(text, "changetype: add\n"),
+	         count_prefix_lines(text, "changetype: modify\n"), count_prefix_lines(text, "changetype: modrdn\n"),
+	         count_prefix_lines(text, "changetype: delete\n"));
+}
+
+static void
+test_modload_exact(void **state)
+{
+	struct ctx *c = *state;
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "3", "--create-users", "--parent",
+	                         "ou=W,dc=example,dc=com", "--add-users", "1", "--mod-users", "2", "--modrdn-users", "1",
+	                         "--del-users", "1", "--delete-users", "--mod-attrs", "sn", "description", "--ldif-file",
+	                         c->ldif, NULL),
+	                 0);
+	char *text = slurp(c->ldif, NULL);
+	/* no --suffix: no container records; the users first */
+	static const char first[] = "dn: uid=user00001,ou=W,dc=example,dc=com\n"
+	                            "changetype: add\n"
+	                            "objectClass: top\n"
+	                            "objectClass: person\n"
+	                            "objectClass: organizationalPerson\n"
+	                            "objectClass: inetOrgPerson\n"
+	                            "uid: user00001\n"
+	                            "cn: user00001\n"
+	                            "sn: user00001\n"
+	                            "givenName: user00001\n"
+	                            "mail: user00001@example.com\n"
+	                            "userPassword: user00001\n"
+	                            "\n"
+	                            "dn: uid=user00002,ou=W,dc=example,dc=com\n";
+	assert_memory_equal(text, first, sizeof(first) - 1);
+	assert_non_null(strstr(text, "\ndn: uid=addUser00001,ou=W,dc=example,dc=com\nchangetype: add\n"));
+	static const char rest[] = "dn: uid=user00001,ou=W,dc=example,dc=com\n"
+	                           "changetype: modify\n"
+	                           "replace: sn\n"
+	                           "sn: user00001 modified\n"
+	                           "-\n"
+	                           "replace: description\n"
+	                           "description: user00001 modified\n"
+	                           "-\n"
+	                           "\n"
+	                           "dn: uid=user00002,ou=W,dc=example,dc=com\n"
+	                           "changetype: modify\n"
+	                           "replace: sn\n"
+	                           "sn: user00002 modified\n"
+	                           "-\n"
+	                           "replace: description\n"
+	                           "description: user00002 modified\n"
+	                           "-\n"
+	                           "\n"
+	                           "dn: uid=user00001,ou=W,dc=example,dc=com\n"
+	                           "changetype: modrdn\n"
+	                           "newrdn: cn=user00001\n"
+	                           "deleteoldrdn: 1\n"
+	                           "\n"
+	                           "dn: uid=user00003,ou=W,dc=example,dc=com\n"
+	                           "changetype: delete\n"
+	                           "\n"
+	                           "dn: cn=user00001,ou=W,dc=example,dc=com\n"
+	                           "changetype: delete\n"
+	                           "\n"
+	                           "dn: uid=user00002,ou=W,dc=example,dc=com\n"
+	                           "changetype: delete\n"
+	                           "\n"
+	                           "dn: uid=addUser00001,ou=W,dc=example,dc=com\n"
+	                           "changetype: delete\n"
+	                           "\n";
+	const char *mod = strstr(text, "dn: uid=user00001,ou=W,dc=example,dc=com\nchangetype: modify\n");
+	assert_non_null(mod);
+	assert_string_equal(mod, rest);
+	char counts[128];
+	changetype_counts(text, counts, sizeof(counts));
+	assert_string_equal(counts, "add=4 modify=2 modrdn=1 delete=4");
+	free(text);
+
+	/* deletes of renamed users go to their new DN; --suffix adds the containers */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "4", "--parent", "ou=W,dc=example,dc=com",
+	                         "--suffix", "dc=example,dc=com", "--add-users", "0", "--mod-users", "0",
+	                         "--modrdn-users", "3", "--del-users", "2", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	static const char containers[] = "dn: dc=example,dc=com\n"
+	                                 "changetype: add\n"
+	                                 "objectClass: top\n"
+	                                 "objectClass: dcObject\n"
+	                                 "objectClass: organization\n"
+	                                 "dc: example\n"
+	                                 "o: example\n"
+	                                 "\n"
+	                                 "dn: ou=W,dc=example,dc=com\n"
+	                                 "changetype: add\n"
+	                                 "objectClass: top\n"
+	                                 "objectClass: organizationalUnit\n"
+	                                 "ou: W\n"
+	                                 "\n"
+	                                 "dn: uid=user00001,ou=W,dc=example,dc=com\n"
+	                                 "changetype: modrdn\n";
+	assert_memory_equal(text, containers, sizeof(containers) - 1);
+	assert_non_null(strstr(text, "\ndn: cn=user00003,ou=W,dc=example,dc=com\nchangetype: delete\n\n"
+	                             "dn: uid=user00004,ou=W,dc=example,dc=com\nchangetype: delete\n\n"));
+	changetype_counts(text, counts, sizeof(counts));
+	assert_string_equal(counts, "add=2 modify=0 modrdn=3 delete=2");
+	free(text);
+}
+
+static void
+test_modload_counts(void **state)
+{
+	struct ctx *c = *state;
+	char counts[128], *text;
+
+	/* the guide's mixed file: 11 adds, 8 modifies, 1 modrdn, 1 delete */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "10", "--create-users", "--parent",
+	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "1", "--mod-users",
+	                         "8", "--modrdn-users", "1", "--del-users", "1", "--ldif-file", c->ldif, NULL),
+	                 0);
+	text = slurp(c->ldif, NULL);
+	changetype_counts(text, counts, sizeof(counts));
+	assert_string_equal(counts, "add=11 modify=8 modrdn=1 delete=1");
+	assert_int_equal(count_prefix_lines(text, "replace: sn\n"), 8);
+	free(text);
+
+	/* the guide's clean file: exactly 10 adds and 10 modifies */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "10", "--create-users", "--parent",
+	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "0", "--mod-users",
+	                         "10", "--modrdn-users", "0", "--del-users", "0", "--ldif-file", c->ldif, NULL),
+	                 0);
+	text = slurp(c->ldif, NULL);
+	changetype_counts(text, counts, sizeof(counts));
+	assert_string_equal(counts, "add=10 modify=10 modrdn=0 delete=0");
+	assert_int_equal(count_prefix_lines(text, "changetype: "), 20);
+	free(text);
+
+	/* dsctl's defaults (100 of each, description) and --delete-users */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "1000", "--create-users", "--delete-users",
+	                         "--parent", "ou=People,dc=example,dc=com", "--ldif-file", c->ldif, NULL),
+	                 0);
+	text = slurp(c->ldif, NULL);
+	changetype_counts(text, counts, sizeof(counts));
+	/* deletes: 100, then the other 900 users and the 100 added ones */
+	assert_string_equal(counts, "add=1100 modify=100 modrdn=100 delete=1100");
+	assert_int_equal(count_prefix_lines(text, "replace: description\n"), 100);
+	assert_int_equal(count_prefix_lines(text, "dn: cn=user"), 100); /* renamed users deleted by cn= */
+	free(text);
+
+	/* without --create-users only the extra adds; --start-idx moves the users */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "5", "--start-idx", "101", "--parent",
+	                         "ou=People,dc=example,dc=com", "--add-users", "2", "--mod-users", "1", "--modrdn-users",
+	                         "0", "--del-users", "1", "--mod-attrs", "title", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	changetype_counts(text, counts, sizeof(counts));
+	assert_string_equal(counts, "add=2 modify=1 modrdn=0 delete=1");
+	assert_non_null(strstr(text, "dn: uid=user00101,ou=People,dc=example,dc=com\nchangetype: modify\n"
+	                             "replace: title\ntitle: user00101 modified\n-\n\n"));
+	assert_non_null(strstr(text, "dn: uid=user00105,ou=People,dc=example,dc=com\nchangetype: delete\n"));
+	free(text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* tree */
+
+static void
+test_tree_exact(void **state)
+{
+	struct ctx *c = *state;
+	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "1", "--fanout", "2", "--entries", "1", "--suffix",
+	                         "ou=Tree,dc=example,dc=com", NULL),
+	                 0);
+	char *out = slurp(c->out, NULL);
+	assert_string_equal(out, "dn: ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: organizationalUnit\n"
+	                         "ou: Tree\n"
+	                         "\n"
+	                         "dn: cn=entry00001,ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: person\n"
+	                         "objectClass: organizationalPerson\n"
+	                         "objectClass: inetOrgPerson\n"
+	                         "cn: entry00001\n"
+	                         "sn: entry00001\n"
+	                         "uid: entry00001\n"
+	                         "mail: entry00001@example.com\n"
+	                         "telephoneNumber: +1 555 0000001\n"
+	                         "description: tree entry 1 at level 0\n"
+	                         "\n"
+	                         "dn: ou=unit1,ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: organizationalUnit\n"
+	                         "ou: unit1\n"
+	                         "description: tree container at level 1\n"
+	                         "\n"
+	                         "dn: cn=entry00002,ou=unit1,ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: person\n"
+	                         "objectClass: organizationalPerson\n"
+	                         "objectClass: inetOrgPerson\n"
+	                         "cn: entry00002\n"
+	                         "sn: entry00002\n"
+	                         "uid: entry00002\n"
+	                         "mail: entry00002@example.com\n"
+	                         "telephoneNumber: +1 555 0000002\n"
+	                         "description: tree entry 2 at level 1\n"
+	                         "\n"
+	                         "dn: ou=unit2,ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: organizationalUnit\n"
+	                         "ou: unit2\n"
+	                         "description: tree container at level 1\n"
+	                         "\n"
+	                         "dn: cn=entry00003,ou=unit2,ou=Tree,dc=example,dc=com\n"
+	                         "objectClass: top\n"
+	                         "objectClass: person\n"
+	                         "objectClass: organizationalPerson\n"
+	                         "objectClass: inetOrgPerson\n"
+	                         "cn: entry00003\n"
+	                         "sn: entry00003\n"
+	                         "uid: entry00003\n"
+	                         "mail: entry00003@example.com\n"
+	                         "telephoneNumber: +1 555 0000003\n"
+	                         "description: tree entry 3 at level 1\n"
+	                         "\n");
+	free(out);
+	char *err = slurp(c->errf, NULL);
+	assert_string_equal(err, "ldbench gen tree: 3 containers (levels 0-1, the top entry included), 3 entries, 6 in all\n");
+	free(err);
+}
+
+/* Every DN's parent appears earlier in the file (ldapadd order). */
+static void
+check_parents_first(const char *text, const char *top)
+{
+	size_t cap = 4096, n = 0;
+	char **seen = calloc(cap, sizeof(*seen));
+	assert_non_null(seen);
+	for (const char *p = text; (p = strstr(p, "dn: ")) != NULL; p += 4) {
+		if (p != text && p[-1] != '\n')
+			continue;
+		size_t len = strcspn(p + 4, "\n");
+		char *dn = strndup(p + 4, len);
+		if (strcmp(dn, top) != 0) {
+			const char *parent = strchr(dn, ',') + 1;
+			bool found = false;
+			for (size_t i = 0; i < n && !found; i++)
+				found = strcmp(seen[i], parent) == 0;
+			if (!found)
+				fail_msg("%s comes before its parent", dn);
+		}
+		assert_true(n < cap);
+		seen[n++] = dn;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(seen[i]);
+	free(seen);
+}
+
+static void
+test_tree_counts(void **state)
+{
+	struct ctx *c = *state;
+
+	/* seed 002: depth 5, fanout 5, 5 entries */
+	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "5", "--fanout", "5", "--entries", "5", "--ldif-file",
+	                         c->ldif, NULL),
+	                 0);
+	char *text = slurp(c->ldif, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: dc=example,dc=com\n"), 1);
+	assert_int_equal(count_prefix_lines(text, "objectClass: organizationalUnit\n"), 3905); /* 5+25+...+3125 */
+	assert_int_equal(count_prefix_lines(text, "objectClass: inetOrgPerson\n"), 19530);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 3906 + 19530);
+	assert_int_equal(count_prefix_lines(text, "dn: ou=unit5,ou=unit5,ou=unit5,ou=unit5,ou=unit5,dc=example,dc=com\n"),
+	                 1);
+	assert_int_equal(count_prefix_lines(text, "dn: ou=unit1,ou=unit1,ou=unit1,ou=unit1,ou=unit1,ou=unit1,"), 0);
+	assert_non_null(strstr(text, "\ndn: cn=entry19530,"));
+	assert_null(strstr(text, "entry19531"));
+	free(text);
+	char *err = slurp(c->errf, NULL);
+	assert_string_equal(err, "ldbench gen tree: 3906 containers (levels 0-5, the top entry included), 19530 entries, "
+	                         "23436 in all\n");
+	free(err);
+
+	/* depth 3, fanout 3, 3 entries: 40 containers, 120 entries, parents first */
+	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "3", "--fanout", "3", "--entries", "3", "--suffix",
+	                         "o=Acme", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 160);
+	assert_int_equal(count_prefix_lines(text, "dn: cn=entry"), 120);
+	check_parents_first(text, "o=Acme");
+	free(text);
+
+	/* depth 0: the top and its entries; entries 0: containers only */
+	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "0", "--fanout", "7", "--entries", "4", NULL), 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 5);
+	free(text);
+	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "2", "--fanout", "2", "--entries", "0", NULL), 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: "), 7);
+	assert_int_equal(count_prefix_lines(text, "dn: cn="), 0);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -507,6 +1160,13 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_api, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_hash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_groups_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_groups_create_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_modload_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_modload_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_speed_million, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
