@@ -12,6 +12,7 @@
  * run filled by one character. */
 struct fill {
 	char filter[8192], base[4096], dn[4096], pw[4096];
+	char authid[4096];   /* SASL -o authid (its XXX is the LDB_FIELD_BINDDN number) */
 };
 
 static int fill_pattern(const struct ldb_pattern *p, bool var, int nd, char ch, char *buf, size_t cap)
@@ -61,9 +62,41 @@ static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int var
 	return ldb_wire_encode_search(out, &a, err);
 }
 
+/* A SASL bind (-o mech=): EXTERNAL's credentials are the authzid, present
+ * but empty without one (an absent initial response makes slapd answer
+ * saslBindInProgress with an empty challenge, one more round trip; libldap
+ * with Cyrus SASL sends the empty one too); PLAIN's (RFC 4616) are authzid NUL
+ * authid NUL password.  The bind DN is empty and realm is not sent (neither
+ * mechanism has one). */
+static int enc_bind_sasl(struct ldb_bytes *out, const struct ldb_config *c, const struct fill *f, char *err)
+{
+	const char *z = c->sasl_authzid;
+	struct ldb_bytes cred = { 0 };
+	int rc;
+
+	if (strcmp(c->sasl_mech, "EXTERNAL") == 0)
+		return ldb_wire_encode_bind_sasl(out, "", "EXTERNAL", (const uint8_t *)(z != NULL ? z : ""),
+		                                 z != NULL ? strlen(z) : 0, 1, err);
+	if ((z != NULL && ldb_bytes_append(&cred, z, strlen(z)) != 0) || ldb_bytes_append(&cred, "", 1) != 0 ||
+	    ldb_bytes_append(&cred, f->authid, strlen(f->authid) + 1) != 0 ||
+	    ldb_bytes_append(&cred, f->pw, strlen(f->pw)) != 0) {
+		if (err != NULL)
+			snprintf(err, LDB_WIRE_ERRLEN, "out of memory");
+		rc = -1;
+	} else {
+		rc = ldb_wire_encode_bind_sasl(out, "", c->sasl_mech, cred.data, cred.len, 1, err);
+	}
+	if (cred.data != NULL)
+		explicit_bzero(cred.data, cred.len); /* it holds the password */
+	ldb_bytes_free(&cred);
+	return rc;
+}
+
 static int enc_bind(struct ldb_bytes *out, const struct ldb_config *c, int variant,
                     const struct fill *f, char *err)
 {
+	if (c->sasl_mech != NULL)
+		return enc_bind_sasl(out, c, f, err);
 	if (c->binddn_file_n > 0) {
 		const char *pw = c->binddn_file_pws[variant];
 		return ldb_wire_encode_bind_simple(out, c->binddn_file_dns[variant], pw, strlen(pw), err);
@@ -85,6 +118,8 @@ static int make_fill(struct fill *f, const struct ldb_config *c, const struct ld
 	                   which == LDB_FIELD_BINDDN ? ch : '0', f->dn, sizeof f->dn);
 	rc |= fill_pattern(&c->password_pat, s->var[LDB_FIELD_BINDDN] && ldb_pattern_has_var(&c->password_pat),
 	                   nd[LDB_FIELD_BINDDN], which == LDB_FIELD_BINDDN ? ch : '0', f->pw, sizeof f->pw);
+	rc |= fill_pattern(&c->sasl_authid_pat, s->var[LDB_FIELD_BINDDN] && ldb_pattern_has_var(&c->sasl_authid_pat),
+	                   nd[LDB_FIELD_BINDDN], which == LDB_FIELD_BINDDN ? ch : '0', f->authid, sizeof f->authid);
 	return rc;
 }
 
@@ -223,6 +258,14 @@ int ldb_reqset_build_bind(struct ldb_reqset *s, const struct ldb_config *c, char
 		if (s->zeropad && ldb_pattern_has_var(&c->password_pat) &&
 		    c->password_pat.width != c->bind_dn_pat.width) {
 			snprintf(err, cap, "the XXX runs of -D and -w must have the same width with randombinddn");
+			return -1;
+		}
+	}
+	if (c->sasl_mech != NULL && c->randomauthid && ldb_pattern_has_var(&c->sasl_authid_pat)) {
+		set_field(s, LDB_FIELD_BINDDN, &c->sasl_authid_pat, c->authid_low, c->authid_high);
+		if (s->zeropad && ldb_pattern_has_var(&c->password_pat) &&
+		    c->password_pat.width != c->sasl_authid_pat.width) {
+			snprintf(err, cap, "the XXX runs of -o authid and -w must have the same width with randomauthid");
 			return -1;
 		}
 	}
