@@ -47,6 +47,10 @@ struct cli_ctx {
 	const char *tls_opt;             /* the first --tls-* option given */
 	const char **pw_args;            /* argv text of each -w value, to mask */
 	int npw_args;
+	bool threads_given;              /* -n */
+	int genldif_threads;             /* -n given with genldif (> 1): noted on stderr */
+	const char *class_kw;            /* the first of person/emailPerson/inetOrgPerson */
+	bool mix_given;
 };
 
 /* Write "progname: <message>" into err, one line: control characters that a
@@ -342,7 +346,9 @@ enum kw_id {
 	KW_RANDOMBINDDNLOW, KW_RANDOMBINDDNHIGH, KW_RANDOMBINDDNFROMFILE, KW_RANDOMBASE,
 	KW_RANDOMBASELOW, KW_RANDOMBASEHIGH, KW_SRCHNENTRIES, KW_SAMPINTERVAL, KW_TIMESTAMP,
 	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_RANDOMAUTHID,
-	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_LATER
+	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_ADD, KW_DELETE, KW_RENAME, KW_WITHNEWPARENT,
+	KW_ATTREPLACE, KW_ATTREPLACEFILE, KW_OBJECT, KW_RDN, KW_GENLDIF, KW_APPEND, KW_PERSON,
+	KW_EMAILPERSON, KW_INETORGPERSON, KW_LATER
 };
 
 enum kw_arg { ARG_NONE, ARG_NEED, ARG_OPT };
@@ -381,19 +387,20 @@ static const struct kw keywords[] = {
 	{ "dontsleeponserverdown", KW_DONTSLEEP, ARG_NONE },
 	{ "noglobalstats", KW_NOGLOBALSTATS, ARG_NONE },
 	/* ldclt keywords that later work will implement */
-	{ "add", KW_LATER, ARG_OPT },
-	{ "delete", KW_LATER, ARG_OPT },
-	{ "rename", KW_LATER, ARG_OPT },
-	{ "withnewparent", KW_LATER, ARG_OPT },
-	{ "attreplace", KW_LATER, ARG_OPT },
-	{ "attreplacefile", KW_LATER, ARG_OPT },
-	{ "object", KW_LATER, ARG_OPT },
-	{ "rdn", KW_LATER, ARG_OPT },
-	{ "genldif", KW_LATER, ARG_OPT },
-	{ "append", KW_LATER, ARG_OPT },
-	{ "person", KW_LATER, ARG_OPT },
-	{ "emailPerson", KW_LATER, ARG_OPT },
-	{ "inetOrgPerson", KW_LATER, ARG_OPT },
+	{ "add", KW_ADD, ARG_NONE },
+	{ "delete", KW_DELETE, ARG_NONE },
+	{ "rename", KW_RENAME, ARG_NONE },
+	{ "withnewparent", KW_WITHNEWPARENT, ARG_NONE },
+	{ "attreplace", KW_ATTREPLACE, ARG_NEED },
+	{ "attreplacefile", KW_ATTREPLACEFILE, ARG_NEED },
+	{ "object", KW_OBJECT, ARG_NEED },
+	{ "rdn", KW_RDN, ARG_NEED },
+	{ "genldif", KW_GENLDIF, ARG_NEED },
+	{ "append", KW_APPEND, ARG_NONE },
+	{ "person", KW_PERSON, ARG_NONE },
+	{ "emailPerson", KW_EMAILPERSON, ARG_NONE },
+	{ "inetOrgPerson", KW_INETORGPERSON, ARG_NONE },
+	/* ldclt keywords that later work will implement */
 	{ "string", KW_LATER, ARG_OPT },
 	{ "ascii", KW_LATER, ARG_OPT },
 	{ "abandon", KW_LATER, ARG_OPT },
@@ -457,6 +464,233 @@ static int parse_attrlist(struct cli_ctx *x, const char *kw, const char *list, b
 		if (end == NULL)
 			break;
 		p = end + 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------- write keywords and options */
+
+#define MAX_ATTRFILE (16u << 20)   /* attreplacefile: at most 16 MiB */
+#define MAX_WEIGHT 1000000
+
+/* An attribute description: a name or OID, options after ';'. */
+static bool attr_name_ok(const char *s, size_t n)
+{
+	if (n == 0 || !isalnum((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != ';' && s[i] != '.')
+			return false;
+	return true;
+}
+
+static int set_class(struct cli_ctx *x, const char *kw, int cls)
+{
+	if (x->c->add_class != LDB_CLASS_NONE && x->c->add_class != cls)
+		return fail(x, "-e %s and -e %s exclude each other", x->class_kw, kw);
+	x->c->add_class = cls;
+	x->class_kw = kw;
+	return 0;
+}
+
+/* attreplace=ATTR:MASK: the mask's run of X becomes random letters per operation. */
+static int parse_attreplace(struct cli_ctx *x, const char *val)
+{
+	struct ldb_config *c = x->c;
+	const char *colon = strchr(val, ':');
+
+	if (c->attreplace_attr != NULL)
+		return fail(x, "-e attreplace given twice");
+	if (colon == NULL || colon[1] == '\0')
+		return fail(x, "-e attreplace=%s: expected attreplace=ATTR:MASK (e.g. description:XXXXXX)", val);
+	if (!attr_name_ok(val, (size_t)(colon - val)))
+		return fail(x, "-e attreplace=%s: invalid attribute name '%.*s'", val, (int)(colon - val), val);
+	c->attreplace_attr = strndup(val, (size_t)(colon - val));
+	if (c->attreplace_attr == NULL)
+		return oom(x);
+	if (ldb_pattern_compile(&c->attreplace_mask, colon + 1, true) < 0)
+		return oom(x);
+	c->op_attreplace = true;
+	return 0;
+}
+
+/* attreplacefile=ATTR:FILE: the file is read whole, now. */
+static int parse_attreplacefile(struct cli_ctx *x, const char *val)
+{
+	struct ldb_config *c = x->c;
+	const char *colon = strchr(val, ':');
+	const char *path;
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (c->attreplacefile_attr != NULL)
+		return fail(x, "-e attreplacefile given twice");
+	if (colon == NULL || colon[1] == '\0')
+		return fail(x, "-e attreplacefile=%s: expected attreplacefile=ATTR:FILE", val);
+	if (!attr_name_ok(val, (size_t)(colon - val)))
+		return fail(x, "-e attreplacefile=%s: invalid attribute name '%.*s'", val, (int)(colon - val), val);
+	path = colon + 1;
+	f = fopen(path, "rbe");
+	if (f == NULL)
+		return fail(x, "-e attreplacefile: %s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb = realloc(buf, ncap);
+
+			if (nb == NULL) {
+				free(buf);
+				fclose(f);
+				return oom(x);
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		len += n;
+		if (len > MAX_ATTRFILE) {
+			free(buf);
+			fclose(f);
+			return fail(x, "-e attreplacefile: %s: larger than %u MiB", path, MAX_ATTRFILE >> 20);
+		}
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		fclose(f);
+		return fail(x, "-e attreplacefile: %s: cannot read: %s", path, strerror(e));
+	}
+	fclose(f);
+	if (len == 0) {
+		free(buf);
+		return fail(x, "-e attreplacefile: %s: the file is empty", path);
+	}
+	buf[len] = '\0';
+	c->attreplacefile_attr = strndup(val, (size_t)(colon - val));
+	if (c->attreplacefile_attr == NULL) {
+		free(buf);
+		return oom(x);
+	}
+	c->attreplacefile_data = buf;
+	c->attreplacefile_len = len;
+	c->op_attreplacefile = true;
+	return 0;
+}
+
+/* --modify OP:ATTR=PATTERN (OP replace|add|delete; a delete may leave the
+ * pattern out, or empty: the whole attribute goes). */
+static int parse_modify(struct cli_ctx *x, const char *arg)
+{
+	struct ldb_config *c = x->c;
+	const char *colon = strchr(arg, ':');
+	const char *attr, *eq;
+	struct ldb_modspec *m;
+	int op;
+
+	if (c->nmods == (int)(sizeof(c->mods) / sizeof(c->mods[0])))
+		return fail(x, "--modify: at most %d modifications", (int)(sizeof(c->mods) / sizeof(c->mods[0])));
+	if (colon == NULL)
+		return fail(x, "--modify '%s': expected OP:ATTR=PATTERN, OP replace, add or delete", arg);
+	if ((size_t)(colon - arg) == 7 && strncmp(arg, "replace", 7) == 0)
+		op = LDB_MOD_REPLACE;
+	else if ((size_t)(colon - arg) == 3 && strncmp(arg, "add", 3) == 0)
+		op = LDB_MOD_ADD;
+	else if ((size_t)(colon - arg) == 6 && strncmp(arg, "delete", 6) == 0)
+		op = LDB_MOD_DELETE;
+	else
+		return fail(x, "--modify '%s': the operation must be replace, add or delete", arg);
+	attr = colon + 1;
+	eq = strchr(attr, '=');
+	if (!attr_name_ok(attr, eq ? (size_t)(eq - attr) : strlen(attr)))
+		return fail(x, "--modify '%s': invalid attribute name '%.*s'", arg,
+		            (int)(eq ? (size_t)(eq - attr) : strlen(attr)), attr);
+	if (op != LDB_MOD_DELETE && (eq == NULL || eq[1] == '\0'))
+		return fail(x, "--modify '%s': %s needs a value pattern (%s:ATTR=PATTERN)", arg,
+		            op == LDB_MOD_ADD ? "add" : "replace", op == LDB_MOD_ADD ? "add" : "replace");
+	m = &c->mods[c->nmods];
+	memset(m, 0, sizeof(*m));
+	m->op = op;
+	m->attr = strndup(attr, eq ? (size_t)(eq - attr) : strlen(attr));
+	if (m->attr == NULL)
+		return oom(x);
+	c->nmods++;
+	if (ldb_pattern_compile(&m->val, eq ? eq + 1 : "", c->zeropad) < 0)
+		return oom(x);
+	return 0;
+}
+
+/* --compare ATTR=PATTERN */
+static int parse_compare(struct cli_ctx *x, const char *arg)
+{
+	struct ldb_config *c = x->c;
+	const char *eq = strchr(arg, '=');
+
+	if (c->compare_attr != NULL)
+		return fail(x, "--compare given twice");
+	if (eq == NULL || eq[1] == '\0')
+		return fail(x, "--compare '%s': expected ATTR=PATTERN", arg);
+	if (!attr_name_ok(arg, (size_t)(eq - arg)))
+		return fail(x, "--compare '%s': invalid attribute name '%.*s'", arg, (int)(eq - arg), arg);
+	c->compare_attr = strndup(arg, (size_t)(eq - arg));
+	if (c->compare_attr == NULL)
+		return oom(x);
+	if (ldb_pattern_compile(&c->compare_val, eq + 1, c->zeropad) < 0)
+		return oom(x);
+	return 0;
+}
+
+/* --mix KIND:WEIGHT,... */
+static int parse_mix(struct cli_ctx *x, const char *arg)
+{
+	struct ldb_config *c = x->c;
+	const char *p = arg;
+
+	if (x->mix_given)
+		return fail(x, "--mix given twice");
+	x->mix_given = true;
+	if (arg[0] == '\0')
+		return fail(x, "--mix '': expected KIND:WEIGHT,... (e.g. search:80,modify:15,add:5)");
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+		const char *colon = memchr(p, ':', n);
+		int k;
+		long long w;
+		char num[24];
+
+		if (colon == NULL)
+			return fail(x, "--mix '%s': expected KIND:WEIGHT, got '%.*s'", arg, (int)n, p);
+		for (k = 0; k < LDB_OP_COUNT; k++)
+			if (strlen(ldb_op_name((enum ldb_op)k)) == (size_t)(colon - p) &&
+			    strncmp(ldb_op_name((enum ldb_op)k), p, (size_t)(colon - p)) == 0)
+				break;
+		if (k == LDB_OP_COUNT)
+			return fail(x, "--mix '%s': unknown kind '%.*s' (search, bind, add, modify, delete, "
+			            "rename, compare)", arg, (int)(colon - p), p);
+		if (c->mix[k] > 0)
+			return fail(x, "--mix '%s': %s given twice", arg, ldb_op_name((enum ldb_op)k));
+		size_t wl = n - (size_t)(colon - p) - 1;
+		bool ok = wl > 0 && wl < sizeof(num);
+
+		if (ok) {
+			memcpy(num, colon + 1, wl);
+			num[wl] = '\0';
+			ok = parse_ll(num, &w) == NUM_OK && w >= 1 && w <= MAX_WEIGHT;
+		}
+		if (!ok)
+			return fail(x, "--mix '%s': the weight of %s must be a whole number from 1 to %d", arg,
+			            ldb_op_name((enum ldb_op)k), MAX_WEIGHT);
+		c->mix[k] = (int)w;
+		p += n;
+		if (*p == ',') {
+			p++;
+			if (*p == '\0')
+				return fail(x, "--mix '%s': trailing comma", arg);
+		}
 	}
 	return 0;
 }
@@ -529,6 +763,30 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
+	case KW_ADD: c->op_add = true; break;
+	case KW_DELETE: c->op_delete = true; break;
+	case KW_RENAME: c->op_rename = true; break;
+	case KW_WITHNEWPARENT: c->withnewparent = true; break;
+	case KW_ATTREPLACE: return parse_attreplace(x, val);
+	case KW_ATTREPLACEFILE: return parse_attreplacefile(x, val);
+	case KW_OBJECT:
+		if (c->object_file != NULL)
+			return fail(x, "-e object given twice");
+		return set_str(x, &c->object_file, val);
+	case KW_RDN:
+		if (c->rdn_spec != NULL)
+			return fail(x, "-e rdn given twice");
+		if (strchr(val, ':') == NULL || val[0] == ':')
+			return fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
+		return set_str(x, &c->rdn_spec, val);
+	case KW_GENLDIF:
+		if (c->genldif_file != NULL)
+			return fail(x, "-e genldif given twice");
+		return set_str(x, &c->genldif_file, val);
+	case KW_APPEND: c->genldif_append = true; break;
+	case KW_PERSON: return set_class(x, k->name, LDB_CLASS_PERSON);
+	case KW_EMAILPERSON: return set_class(x, k->name, LDB_CLASS_EMAILPERSON);
+	case KW_INETORGPERSON: return set_class(x, k->name, LDB_CLASS_INETORGPERSON);
 	case KW_LATER: return fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;
@@ -788,6 +1046,338 @@ static int compile_patterns(struct cli_ctx *x)
 	if (c->sasl_authid != NULL &&
 	    ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
 		return oom(x);
+	/* compiled as given; nozeropad may have come after them */
+	for (int i = 0; i < c->nmods; i++)
+		c->mods[i].val.zeropad = c->zeropad;
+	c->compare_val.zeropad = c->zeropad;
+	return 0;
+}
+
+/* ------------------------------------------------------- write workloads */
+
+/* Any operation beyond search and bind (the "nothing to do" check). */
+static bool writes_given(const struct ldb_config *c)
+{
+	return c->op_add || c->op_delete || c->op_rename || c->op_attreplace || c->op_attreplacefile ||
+	       c->nmods > 0 || c->compare_attr != NULL;
+}
+
+/* Whether -f is (also) the RDN pattern of the entries: "attr=value" with the
+ * XXX, the DN being "<rdn>,<base>". */
+static bool rdn_from_filter(const struct ldb_config *c)
+{
+	return (c->op_add && c->rdn_spec == NULL) || c->op_delete || c->op_rename || c->op_attreplace ||
+	       c->op_attreplacefile || c->nmods > 0 || c->compare_attr != NULL ||
+	       (c->genldif_file != NULL && c->rdn_spec == NULL);
+}
+
+/* The name of the first operation given, for the messages. */
+static const char *first_rdn_user(const struct ldb_config *c)
+{
+	if (c->genldif_file != NULL)
+		return "-e genldif";
+	if (c->op_add)
+		return "-e add";
+	if (c->op_delete)
+		return "-e delete";
+	if (c->op_rename)
+		return "-e rename";
+	if (c->op_attreplace)
+		return "-e attreplace";
+	if (c->op_attreplacefile)
+		return "-e attreplacefile";
+	if (c->nmods > 0)
+		return "--modify";
+	return "--compare";
+}
+
+/* Before the patterns are compiled: --mix turns its kinds into the operation
+ * flags, and an RDN pattern loses one pair of outer parentheses. */
+static int prepare_write(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	if (x->mix_given) {
+		static const struct { enum ldb_op k; const char *kw; } kinds[] = {
+			{ LDB_OP_SEARCH, "esearch" }, { LDB_OP_BIND, "bindonly" }, { LDB_OP_ADD, "add" },
+			{ LDB_OP_DELETE, "delete" }, { LDB_OP_RENAME, "rename" },
+		};
+		bool *flag[] = { &c->op_esearch, &c->op_bindonly, &c->op_add, &c->op_delete, &c->op_rename };
+
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (*flag[i])
+				return fail(x, "-e %s and --mix exclude each other: --mix names the operations "
+				            "(e.g. --mix %s:1)", kinds[i].kw, ldb_op_name(kinds[i].k));
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			*flag[i] = c->mix[kinds[i].k] > 0;
+	}
+	if (rdn_from_filter(c) && c->filter != NULL) {
+		size_t n = strlen(c->filter);
+
+		if (n >= 2 && c->filter[0] == '(' && c->filter[n - 1] == ')') {
+			memmove(c->filter, c->filter + 1, n - 2);
+			c->filter[n - 2] = '\0';
+		}
+	}
+	return 0;
+}
+
+/* ldap_str2dn: exactly one RDN of one attribute=value. */
+static bool rdn_is_valid(const char *s, size_t len)
+{
+	LDAPDN dn = NULL;
+	struct berval bv = { (ber_len_t)len, (char *)(uintptr_t)s };
+	bool ok;
+
+	if (len == 0 || memchr(s, '=', len) == NULL)
+		return false;
+	if (ldap_bv2dn(&bv, &dn, LDAP_DN_FORMAT_LDAPV3) != LDAP_SUCCESS)
+		return false;
+	ok = dn != NULL && dn[0] != NULL && dn[1] == NULL && dn[0][0] != NULL && dn[0][1] == NULL;
+	ldap_dnfree(dn);
+	return ok;
+}
+
+static int check_rdn_filter(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char *r = render_alloc(x, &c->filter_pat, c->range_low, c->valmode != LDB_VAL_FIXED);
+	bool ok;
+
+	if (r == NULL)
+		return -1;
+	ok = rdn_is_valid(r, strlen(r));
+	if (!ok)
+		fail(x, "-f '%s': %s needs an RDN, one attr=value (e.g. -f uid=userXXX), and '%s' is not one",
+		     c->filter, first_rdn_user(c), r);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/* The XXX of --modify and --compare values gets the entry's number. */
+static int check_one_value(struct cli_ctx *x, const char *opt, const char *attr, const struct ldb_pattern *p)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	if (!ldb_pattern_has_var(p))
+		return 0;
+	if (c->valmode == LDB_VAL_FIXED)
+		return fail(x, "%s %s='%s': XXX gets the entry's number and needs -e random or -e incr", opt,
+		            attr, p->text);
+	if (ldb_pattern_check_range(p, c->range_low, c->range_high, "-R", why, sizeof(why)) < 0)
+		return fail(x, "%s %s: %s", opt, attr, why);
+	return 0;
+}
+
+static int check_value_patterns(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	for (int i = 0; i < c->nmods; i++)
+		if (check_one_value(x, "--modify", c->mods[i].attr, &c->mods[i].val) < 0)
+			return -1;
+	if (c->compare_attr != NULL && check_one_value(x, "--compare", c->compare_attr, &c->compare_val) < 0)
+		return -1;
+	return 0;
+}
+
+/* Whether the rdn spec or the object file has a *NOLOOP field that ends the
+ * sequence (an unreadable file says yes: its compile reports it). */
+static bool template_has_noloop(const struct ldb_config *c)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+
+	if (c->rdn_spec != NULL && strstr(c->rdn_spec, "NOLOOP(") != NULL)
+		return true;
+	if (c->object_file == NULL)
+		return false;
+	f = fopen(c->object_file, "re");
+	if (f == NULL)
+		return true;
+	while (!found && getline(&line, &cap, f) >= 0)
+		found = strstr(line, "NOLOOP(") != NULL;
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* genldif=FILE: an existing file needs append; a new one a writable folder. */
+static int check_genldif_file(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	const char *f = c->genldif_file;
+
+	if (access(f, F_OK) == 0) {
+		if (!c->genldif_append)
+			return fail(x, "genldif file %s exists (use -e append)", f);
+		if (access(f, W_OK) != 0)
+			return fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
+		return 0;
+	}
+	const char *slash = strrchr(f, '/');
+	char *dir = slash == NULL ? strdup(".") : slash == f ? strdup("/") : strndup(f, (size_t)(slash - f));
+	int rc = 0;
+
+	if (dir == NULL)
+		return oom(x);
+	if (access(dir, W_OK | X_OK) != 0)
+		rc = fail(x, "-e genldif=%s: cannot create the file in %s: %s", f, dir, strerror(errno));
+	free(dir);
+	return rc;
+}
+
+/* Every cross-check of the write keywords and options. */
+static int check_write(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
+	const char *shape_kw = c->object_file != NULL ? "object" : c->rdn_spec != NULL ? "rdn" : x->class_kw;
+
+	/* genldif writes entries; it runs no operation */
+	if (c->genldif_append && c->genldif_file == NULL)
+		return fail(x, "-e append needs -e genldif=FILE");
+	if (c->genldif_file != NULL) {
+		const char *op = x->mix_given ? "--mix" : c->op_esearch ? "-e esearch" : c->op_bindonly ? "-e bindonly"
+		                 : c->op_add ? "-e add" : c->op_delete ? "-e delete" : c->op_rename ? "-e rename"
+		                 : c->op_attreplace ? "-e attreplace" : c->op_attreplacefile ? "-e attreplacefile"
+		                 : c->nmods > 0 ? "--modify" : c->compare_attr != NULL ? "--compare"
+		                 : c->delete_after_add ? "--delete-after-add" : c->withnewparent ? "-e withnewparent"
+		                 : c->new_parent != NULL ? "--new-parent" : NULL;
+
+		if (op != NULL)
+			return fail(x, "-e genldif writes entries to a file and runs no operation: leave out %s", op);
+		if (c->randombase)
+			return fail(x, "-e genldif writes the entries under -b as given: leave out -e randombase");
+		if (!shape)
+			return fail(x, "-e genldif needs the entries' shape: -e object=FILE, or -e person, "
+			            "emailPerson or inetOrgPerson");
+	}
+
+	/* the entries' shape: a class, or a template (with or without rdn=) */
+	if (c->add_class != LDB_CLASS_NONE && c->object_file != NULL)
+		return fail(x, "-e %s and -e object exclude each other", x->class_kw);
+	if ((shape || c->rdn_spec != NULL) && !c->op_add && c->genldif_file == NULL)
+		return fail(x, "-e %s needs -e add (or genldif=FILE, or add in --mix)", shape_kw);
+	if (c->rdn_spec != NULL && c->object_file == NULL)
+		return fail(x, "-e rdn needs -e object=FILE");
+	if (c->op_add && !shape)
+		return fail(x, "%s needs the entries' shape: -e person, emailPerson, inetOrgPerson or object=FILE",
+		            x->mix_given ? "--mix add" : "-e add");
+	if (c->rdn_spec != NULL) {
+		if (c->object_file == NULL)
+			return fail(x, "-e rdn needs -e object=FILE");
+		if (c->filter != NULL)
+			return fail(x, "-e rdn and -f exclude each other: rdn= names the entries");
+		if (x->random_seen || x->incr_seen)
+			return fail(x, "-e rdn and -e %s exclude each other: the template's fields number the entries",
+			            x->random_seen ? "random" : "incr");
+		if (x->low_given || x->high_given)
+			return fail(x, "-e rdn and %s exclude each other: the template's fields hold the ranges",
+			            x->low_given ? "-r" : "-R");
+	}
+
+	/* numbering (ldclt's rule) and the RDN pattern */
+	if ((c->op_add || c->genldif_file != NULL) && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
+		return fail(x, "%s needs -e incr, -e random or -e rdn=", c->genldif_file ? "-e genldif"
+		            : x->mix_given ? "--mix add" : "-e add");
+	if (c->op_delete && c->valmode == LDB_VAL_FIXED)
+		return fail(x, "%s needs -e incr or -e random (the XXX of -f numbers the entries)",
+		            x->mix_given ? "--mix delete" : "-e delete");
+	if (c->op_rename && c->valmode == LDB_VAL_FIXED)
+		return fail(x, "%s needs -e incr or -e random (the XXX of -f numbers the entries)",
+		            x->mix_given ? "--mix rename" : "-e rename");
+	if (rdn_from_filter(c) && c->filter == NULL)
+		return fail(x, "%s needs -f with the entries' RDN (e.g. -f uid=userXXX)", first_rdn_user(c));
+
+	/* rename, delete-after-add */
+	if (c->withnewparent && !c->op_rename)
+		return fail(x, "-e withnewparent needs -e rename");
+	if (c->withnewparent && c->new_parent == NULL)
+		return fail(x, "-e withnewparent needs --new-parent DN (where the entries move)");
+	if (c->new_parent != NULL && !c->withnewparent)
+		return fail(x, "--new-parent needs -e rename,withnewparent");
+	if (c->delete_after_add && !c->op_add)
+		return fail(x, "--delete-after-add needs -e add (or add in --mix)");
+
+	/* the mix: each kind named has what it needs, and nothing is left over */
+	if (x->mix_given) {
+		int nmod = (c->nmods > 0) + c->op_attreplace + c->op_attreplacefile;
+		const char *mod_kw = c->nmods > 0 ? "--modify" : c->op_attreplace ? "-e attreplace" : "-e attreplacefile";
+
+		if (c->mix[LDB_OP_MODIFY] > 0 && nmod == 0)
+			return fail(x, "--mix modify needs --modify, -e attreplace or -e attreplacefile");
+		if (nmod > 1)
+			return fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
+		if (c->mix[LDB_OP_MODIFY] == 0 && nmod > 0)
+			return fail(x, "%s needs modify in --mix", mod_kw);
+		if (c->mix[LDB_OP_COMPARE] > 0 && c->compare_attr == NULL)
+			return fail(x, "--mix compare needs --compare ATTR=PATTERN");
+		if (c->mix[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
+			return fail(x, "--compare needs compare in --mix");
+		if (c->mix[LDB_OP_SEARCH] > 0 && c->filter == NULL)
+			return fail(x, "--mix search needs a filter (-f)");
+		if (c->mix[LDB_OP_BIND] > 0 && c->bind_dn == NULL && c->binddn_file == NULL && c->sasl_mech == NULL)
+			return fail(x, "--mix bind needs -D (or -e randombinddnfromfile, or -o mech=)");
+	}
+
+	/* genldif: an end, and its file */
+	if (c->genldif_file != NULL) {
+		if (c->ops_per_thread < 0 && !(c->valmode == LDB_VAL_INCR && c->noloop) &&
+		    !(c->object_file != NULL && template_has_noloop(c)))
+			return fail(x, "-e genldif needs an end: -T N, -e incr with noloop, or a *NOLOOP field "
+			            "in the template");
+		if (check_genldif_file(x) < 0)
+			return -1;
+		if (x->threads_given && c->threads > 1)
+			x->genldif_threads = c->threads;
+		c->threads = 1;
+	}
+	return 0;
+}
+
+/* object=FILE (and rdn=): compiled last, once every option is known.  A
+ * trial copy without the shared counters renders one entry first, so the RDN
+ * is checked without using up a value. */
+static int compile_objtmpl(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	struct ldb_objtmpl *t = NULL;
+	struct ldb_objtmpl_cursor cur;
+	struct ldb_obj_entry e;
+	struct ldb_rng rng;
+	char why[512];
+	char *scratch;
+	int r;
+
+	if (c->object_file == NULL)
+		return 0;
+	if (ldb_objtmpl_compile(&t, c->object_file, c->rdn_spec, false, why, sizeof(why)) < 0)
+		return fail(x, "%s", why);
+	if (c->rdn_spec != NULL) {
+		scratch = malloc(ldb_objtmpl_max_size(t) + 1);
+		if (scratch == NULL) {
+			ldb_objtmpl_free(t);
+			return oom(x);
+		}
+		ldb_objtmpl_cursor_init(t, &cur);
+		ldb_rng_seed(&rng, c->seed, 0);
+		r = ldb_objtmpl_render(t, &cur, &rng, scratch, ldb_objtmpl_max_size(t) + 1, &e);
+		if (r == 1 && !rdn_is_valid(e.rdn, e.rdn_len)) {
+			fail(x, "-e rdn=%s: the first entry's RDN '%.*s' is not a valid RDN", c->rdn_spec,
+			     (int)e.rdn_len, e.rdn);
+			free(scratch);
+			ldb_objtmpl_free(t);
+			return -1;
+		}
+		free(scratch);
+	}
+	ldb_objtmpl_free(t);
+	if (ldb_objtmpl_compile(&c->objtmpl, c->object_file, c->rdn_spec, c->commoncounter, why, sizeof(why)) < 0)
+		return fail(x, "%s", why);
 	return 0;
 }
 
@@ -797,14 +1387,17 @@ static int cross_check(struct cli_ctx *x)
 	char why[512];
 
 	/* what to do */
-	if (!c->op_esearch && !c->op_bindonly)
-		return fail(x, "nothing to do: give -e esearch or -e bindonly");
+	if (!c->op_esearch && !c->op_bindonly && !writes_given(c) && c->genldif_file == NULL && !x->mix_given)
+		return fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
+		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
 	if (x->random_seen && x->incr_seen)
 		return fail(x, "-e random and -e incr exclude each other");
-	if (c->noloop && c->valmode != LDB_VAL_INCR)
-		return fail(x, "-e noloop needs -e incr");
-	if (c->commoncounter && c->valmode != LDB_VAL_INCR)
-		return fail(x, "-e commoncounter needs -e incr");
+	if (check_write(x) < 0)
+		return -1;
+	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e noloop needs -e incr (or an object= template)");
+	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e commoncounter needs -e incr (or an object= template)");
 	if (c->close_sock && !c->bindeach)
 		return fail(x, "-e close needs -e bindeach");
 	if (c->nattrs > 0 && !c->op_esearch)
@@ -821,7 +1414,7 @@ static int cross_check(struct cli_ctx *x)
 	/* the filter and its values */
 	if (c->op_esearch && c->filter == NULL)
 		return fail(x, "-e esearch needs a filter (-f)");
-	if (!c->op_esearch && c->filter != NULL)
+	if (!c->op_esearch && !rdn_from_filter(c) && c->filter != NULL)
 		return fail(x, "-f is not used by -e bindonly");
 	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
 		return fail(x, "-f '%s': a filter must contain '='", c->filter);
@@ -842,7 +1435,11 @@ static int cross_check(struct cli_ctx *x)
 	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
 		return fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
 	}
-	if (c->filter != NULL && check_filter(x) < 0)
+	if (c->filter != NULL && c->op_esearch && check_filter(x) < 0)
+		return -1;
+	if (c->filter != NULL && rdn_from_filter(c) && check_rdn_filter(x) < 0)
+		return -1;
+	if (check_value_patterns(x) < 0)
 		return -1;
 
 	/* who binds */
@@ -1138,7 +1735,8 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 
 /* ------------------------------------------------------------------ parse */
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_JSON, OPT_CSV };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_JSON, OPT_CSV,
+       OPT_MODIFY, OPT_COMPARE, OPT_DELETE_AFTER_ADD, OPT_NEW_PARENT, OPT_MIX };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -1164,6 +1762,11 @@ static const struct option long_options[] = {
 	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "modify", required_argument, NULL, OPT_MODIFY },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "delete-after-add", no_argument, NULL, OPT_DELETE_AFTER_ADD },
+	{ "new-parent", required_argument, NULL, OPT_NEW_PARENT },
+	{ "mix", required_argument, NULL, OPT_MIX },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -1282,7 +1885,9 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case 'H': return parse_url(x, arg);
 	case 'i': return parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
 	case 'I': return add_ignore(x, arg);
-	case 'n': return parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
+	case 'n':
+		x->threads_given = true;
+		return parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
 	case 'N': return parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
 	case 'o': return parse_sasl_opt(x, arg);
 	case 'p':
@@ -1362,6 +1967,14 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		    strcmp(c->csv_path, "-") == 0)
 			return fail(x, "--json - and --csv - cannot both write to stdout");
 		return 0;
+	case OPT_MODIFY: return parse_modify(x, arg);
+	case OPT_COMPARE: return parse_compare(x, arg);
+	case OPT_DELETE_AFTER_ADD: c->delete_after_add = true; return 0;
+	case OPT_NEW_PARENT:
+		if (arg[0] == '\0' || !dn_is_valid(arg))
+			return fail(x, "--new-parent '%s': invalid DN", arg);
+		return set_str(x, &c->new_parent, arg);
+	case OPT_MIX: return parse_mix(x, arg);
 	case OPT_STARTTLS: case OPT_TLS_CACERT: case OPT_TLS_CACERTDIR: case OPT_TLS_CERT:
 	case OPT_TLS_KEY: case OPT_TLS_MIN: case OPT_TLS_CIPHERS: case OPT_TLS_INSECURE: case OPT_TLS_RESUME:
 		return handle_tls_option(x, opt, long_name(opt), arg);
@@ -1441,11 +2054,15 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 		c->port = 636;
 	}
 	if (rc == 0)
+		rc = prepare_write(&x);
+	if (rc == 0)
 		rc = compile_patterns(&x);
 	if (rc == 0)
 		rc = cross_check(&x);
 	if (rc == 0)
 		rc = check_tls_sasl(&x);
+	if (rc == 0)
+		rc = compile_objtmpl(&x);
 	if (rc == 0)
 		rc = build_cmdline(&x, argc, orig);
 
@@ -1457,6 +2074,9 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
 	warn_certdb(c);
+	if (x.genldif_threads > 1)
+		fprintf(stderr, "%s: -e genldif: -n %d ignored, one thread writes %s\n", c->progname,
+		        x.genldif_threads, c->genldif_file);
 	if (!c->seed_given)
 		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
 	return LDB_CLI_RUN;
@@ -1464,7 +2084,9 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 
 void ldb_cli_usage(const char *progname, FILE *out)
 {
-	fprintf(out, "usage: %s [options] -e esearch|bindonly[,keyword...]\n", progname);
+	fprintf(out, "usage: %s [options] -e esearch|bindonly|add|delete|rename|attreplace=...[,keyword...]\n"
+	        "       %s [options] --mix KIND:WEIGHT,...\n"
+	        "       %s -e genldif=FILE,object=FILE|person|... [options]\n", progname, progname, progname);
 	fputs(
 "ldclt-compatible LDAP load generator.\n"
 "\n"
@@ -1517,6 +2139,23 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "                              the text then goes to stderr); see docs/results.md\n"
 "  --csv FILE                  also write one CSV row per sample and kind to FILE\n"
 "\n"
+"Write workloads (beyond ldclt).  Every entry is <RDN from -f>,<-b>; an XXX in a\n"
+"PATTERN gets the same number as the XXX of -f for that operation:\n"
+"  --modify OP:ATTR=PATTERN    modify the entry: OP replace, add or delete (a delete\n"
+"                              without PATTERN removes the attribute); up to 8, all\n"
+"                              in one modify request\n"
+"  --compare ATTR=PATTERN      compare ATTR of the entry with the value\n"
+"  --delete-after-add          delete each entry right after adding it (same DNs)\n"
+"  --new-parent DN             where rename,withnewparent moves the entries\n"
+"  --mix KIND:WEIGHT,...       weighted mix in one run, e.g. search:80,modify:15,add:5;\n"
+"                              kinds search, bind, add, modify, delete, rename, compare.\n"
+"                              The mix names the operations: leave out -e esearch,\n"
+"                              bindonly, add, delete and rename.  Each kind needs its\n"
+"                              settings: search -f; bind -D; add a class or object=;\n"
+"                              modify one of --modify, attreplace=, attreplacefile=;\n"
+"                              delete/rename -f with XXX and incr or random;\n"
+"                              compare --compare\n"
+"\n"
 "TLS (with -Z, -H ldaps:// or --starttls; the server certificate and its host\n"
 "name, or IP address, are verified unless --tls-insecure):\n"
 "  --starttls                  StartTLS on each ldap:// connection before binding\n"
@@ -1558,6 +2197,22 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  randomauthid             XXX of -o authid (and of -w) get a random value (PLAIN)\n"
 "  randomauthidlow=N        low bound for randomauthid\n"
 "  randomauthidhigh=N       high bound for randomauthid\n"
+"  add                      add entries <RDN from -f>,<base> (needs incr, random or rdn=)\n"
+"  person                   with add: objectClass person, cn and sn = the RDN value\n"
+"  emailPerson              with add: inetOrgPerson with mail <value>@example.com\n"
+"  inetOrgPerson            with add: objectClass inetOrgPerson, cn and sn = the RDN value\n"
+"  object=FILE              with add: entry template (\"attr: value\" lines, fields\n"
+"                           [A=RNDN(lo;hi;n)], RNDS(n), INCRN(...), INCRNNOLOOP(...),\n"
+"                           RNDFROMFILE(f), INCRFROMFILE(f), INCRFROMFILENOLOOP(f), [A])\n"
+"  rdn=ATTR:VALUE           with object=: the RDN, same fields (instead of -f, incr, -r/-R)\n"
+"  delete                   delete the entries <RDN from -f>,<base> (needs incr or random)\n"
+"  rename                   rename entry number N to the RDN of another number\n"
+"  withnewparent            with rename: move to --new-parent DN\n"
+"  attreplace=ATTR:MASK     replace ATTR with MASK, its X run as random letters\n"
+"  attreplacefile=ATTR:FILE replace ATTR with FILE's content (read once)\n"
+"  genldif=FILE             write the add workload's entries to FILE instead of adding\n"
+"                           them (one thread; ends at -T N or a NOLOOP end)\n"
+"  append                   with genldif: append to an existing FILE\n"
 "\n"
 "The password may also come from the LDBENCH_PASSWORD environment variable.\n"
 "Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"

@@ -101,6 +101,22 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->binddn_file_dns);
 	free(c->binddn_file_pws);
 	free(c->timestamp_fmt);
+	/* write workloads */
+	free(c->object_file);
+	free(c->rdn_spec);
+	ldb_objtmpl_free(c->objtmpl);
+	free(c->new_parent);
+	free(c->attreplace_attr);
+	ldb_pattern_free(&c->attreplace_mask);
+	free(c->attreplacefile_attr);
+	free(c->attreplacefile_data);
+	for (int i = 0; i < c->nmods && i < (int)(sizeof(c->mods) / sizeof(c->mods[0])); i++) {
+		free(c->mods[i].attr);
+		ldb_pattern_free(&c->mods[i].val);
+	}
+	free(c->compare_attr);
+	ldb_pattern_free(&c->compare_val);
+	free(c->genldif_file);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -239,6 +255,22 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fputs(" bindonly", out);
 	if (c->op_esearch)
 		fputs(" exact_search", out);
+	if (c->op_add)
+		fputs(" add_entries", out);
+	if (c->op_delete)
+		fputs(" delete_entries", out);
+	if (c->op_rename)
+		fputs(" rename_entries", out);
+	if (c->withnewparent)
+		fputs(" withnewparent", out);
+	if (c->op_attreplace)
+		fputs(" attreplace_entries", out);
+	if (c->op_attreplacefile)
+		fputs(" attreplacefile_entries", out);
+	if (c->genldif_file != NULL)
+		fputs(" genldif", out);
+	if (c->genldif_append)
+		fputs(" append", out);
 	if (c->random_attrlist)
 		fputs(" randomattrlist", out);
 	if (c->binddn_file != NULL)
@@ -279,6 +311,46 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%lld\n", "Expected entries", c->expect_entries);
 	if (c->timestamp)
 		fprintf(out, KEY "\"%s\"\n", "Timestamp format", c->timestamp_fmt ? c->timestamp_fmt : "");
+	/* the write workloads */
+	if (c->add_class != LDB_CLASS_NONE)
+		fprintf(out, KEY "%s\n", "Object class",
+		        c->add_class == LDB_CLASS_PERSON ? "person"
+		        : c->add_class == LDB_CLASS_EMAILPERSON ? "emailPerson" : "inetOrgPerson");
+	if (c->object_file != NULL)
+		fprintf(out, KEY "%s\n", "Object template", c->object_file);
+	if (c->rdn_spec != NULL)
+		fprintf(out, KEY "\"%s\"\n", "RDN", c->rdn_spec);
+	if (c->new_parent != NULL)
+		fprintf(out, KEY "%s\n", "New parent", c->new_parent);
+	if (c->attreplace_attr != NULL)
+		fprintf(out, KEY "%s: \"%s\"\n", "Attreplace", c->attreplace_attr,
+		        c->attreplace_mask.text ? c->attreplace_mask.text : "");
+	if (c->attreplacefile_attr != NULL)
+		fprintf(out, KEY "%s: %zu bytes\n", "Attreplacefile", c->attreplacefile_attr, c->attreplacefile_len);
+	for (int i = 0; i < c->nmods; i++)
+		fprintf(out, KEY "%s %s \"%s\"\n", "Modify",
+		        c->mods[i].op == LDB_MOD_ADD ? "add" : c->mods[i].op == LDB_MOD_DELETE ? "delete" : "replace",
+		        c->mods[i].attr, c->mods[i].val.text ? c->mods[i].val.text : "");
+	if (c->compare_attr != NULL)
+		fprintf(out, KEY "%s \"%s\"\n", "Compare", c->compare_attr,
+		        c->compare_val.text ? c->compare_val.text : "");
+	if (c->delete_after_add)
+		fprintf(out, KEY "yes\n", "Delete after add");
+	{
+		bool any = false;
+
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->mix[k] > 0) {
+				if (!any)
+					fprintf(out, KEY, "Mix");
+				fprintf(out, "%s%s:%d", any ? "," : "", ldb_op_name((enum ldb_op)k), c->mix[k]);
+				any = true;
+			}
+		if (any)
+			fputc('\n', out);
+	}
+	if (c->genldif_file != NULL)
+		fprintf(out, KEY "%s%s\n", "Genldif file", c->genldif_file, c->genldif_append ? " (append)" : "");
 	/* ldbench's own keys */
 	fprintf(out, KEY "%" PRIu64 "%s\n", "Seed", c->seed, c->seed_given ? "" : " (fresh)");
 	fprintf(out, KEY "%d\n", "Requests in flight", c->depth);

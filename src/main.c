@@ -5,6 +5,7 @@
 #include "ldbench/cli.h"
 #include "ldbench/compare.h"
 #include "ldbench/config.h"
+#include "ldbench/genldif.h"
 #include "ldbench/ldif_gen.h"
 #include "ldbench/merge.h"
 #include "ldbench/sampler.h"
@@ -31,6 +32,11 @@ int main(int argc, char **argv)
 		return LDB_EXIT_PARAMS;
 	case LDB_CLI_RUN:
 		break;
+	}
+	if (cfg.genldif_file) {
+		int st = ldb_genldif_run(&cfg);
+		ldb_config_free(&cfg);
+		return st;
 	}
 	/* records on stdout (--json - or --csv -): the text goes to stderr */
 	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-")) ? stderr : stdout;

@@ -91,7 +91,6 @@ struct merged {
 	struct ldb_hist tmp;
 };
 
-static const char *const stage_names[LDB_STAGE_COUNT] = { "connect", "cycle" };
 
 static int get_u64(const struct ldb_json *o, const char *name, uint64_t *out, const char *path, const char *where,
                    char *err, size_t cap)
@@ -231,8 +230,8 @@ static int add_summary(struct merged *m, const struct ldb_json *sum, const char 
 	}
 	const struct ldb_json *stages = ldb_json_get(sum, "stages");
 	for (int k = 0; k < LDB_STAGE_COUNT; k++) {
-		const struct ldb_json *o = ldb_json_get(stages, stage_names[k]);
-		if (o != NULL && add_hist(m, o, &m->stage[k], &m->stage_init[k], path, stage_names[k], err, cap) != 0)
+		const struct ldb_json *o = ldb_json_get(stages, ldb_stage_name(k));
+		if (o != NULL && add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
 			return -1;
 	}
 	return 0;

@@ -120,7 +120,6 @@ static char *encode(const struct ldb_hist *h)
 	return b;
 }
 
-static const char *const stage_names[LDB_STAGE_COUNT] = { "connect", "cycle" };
 
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
@@ -169,7 +168,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	for (int k = 0; k < LDB_STAGE_COUNT; k++) {
 		if (s->stage[k] == NULL)
 			continue;
-		fprintf(f, "%s\"%s\":{", first ? "" : ",", stage_names[k]);
+		fprintf(f, "%s\"%s\":{", first ? "" : ",", ldb_stage_name(k));
 		first = false;
 		put_latency(f, s->stage[k], true);
 		char *h = encode(s->stage[k]);

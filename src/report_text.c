@@ -180,10 +180,9 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		                     " count from the intended start)"
 		                   : "");
 	}
-	static const char *const stage_name[LDB_STAGE_COUNT] = { "connect", "cycle" };
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
-			latency_line(t, false, stage_name[k], s->stage[k], true);
+			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
 	if (s->server != NULL && s->server->kind == LDB_MON_OPENLDAP) {
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			if (s->lat[k] == NULL)
@@ -213,6 +212,16 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 	fprintf(t->out, "Connections: opened %llu, reconnects %llu, binds at connect %llu\n",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
+	if (s->tot.parents_created > 0) {
+		prefix(t, false);
+		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);
+	}
+	if (c->ldaps || c->starttls) {
+		prefix(t, false);
+		fprintf(t->out, "TLS: handshakes %llu, resumed %llu, server certificate %s\n",
+		        (unsigned long long)s->tot.tls_handshakes, (unsigned long long)s->tot.tls_resumed,
+		        c->tls_insecure ? "NOT verified (--tls-insecure or -Z without a CA)" : "verified");
+	}
 	fflush(t->out);
 }
 

@@ -89,6 +89,9 @@ static void sub_totals(struct ldb_totals *d, const struct ldb_totals *a, const s
 	d->connects = a->connects - b->connects;
 	d->reconnects = a->reconnects - b->reconnects;
 	d->setup_binds = a->setup_binds - b->setup_binds;
+	d->tls_handshakes = a->tls_handshakes - b->tls_handshakes;
+	d->tls_resumed = a->tls_resumed - b->tls_resumed;
+	d->parents_created = a->parents_created - b->parents_created;
 	d->dead = a->dead;
 }
 
@@ -279,7 +282,9 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
-	s->used[H_LAT][s->run.main_op] = true;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (s->run.load_kind[k])
+			s->used[H_LAT][k] = true;
 	if (s->run.bind_on_connect || c->bindeach)
 		s->used[H_LAT][LDB_OP_BIND] = true;
 	if (c->rate > 0)

@@ -14,6 +14,16 @@ const char *ldb_fail_name(enum ldb_fail f)
 	}
 }
 
+const char *ldb_stage_name(enum ldb_stage st)
+{
+	switch (st) {
+	case LDB_STAGE_CONNECT: return "connect";
+	case LDB_STAGE_CYCLE: return "cycle";
+	case LDB_STAGE_TLS: return "tls";
+	default: return "?";
+	}
+}
+
 static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 {
 	dst->attempted += ldb_load(&src->attempted);
@@ -40,6 +50,9 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->connects += ldb_load(&s->connects);
 		t->reconnects += ldb_load(&s->reconnects);
 		t->setup_binds += ldb_load(&s->setup_binds);
+		t->tls_handshakes += ldb_load(&s->tls_handshakes);
+		t->tls_resumed += ldb_load(&s->tls_resumed);
+		t->parents_created += ldb_load(&s->parents_created);
 		if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
 			t->dead++;
 	}

@@ -1,14 +1,18 @@
-/* The worker thread: an epoll loop over the connections it owns.
+/* The worker: logical clients (ldclt's threads) on I/O threads, each I/O
+ * thread an epoll loop over the connections of its clients.
  *
- * Each connection is a small state machine:
- *   IDLE -> CONNECTING -> (BINDING) -> READY, requests in flight up to the depth
- * and, with bindeach, one operation per connection:
- *   IDLE -> CONNECTING -> BINDING -> OP -> unbind/close -> IDLE.
- * Requests are rendered from start-up templates into the connection's output
- * buffer and written in one send per batch; responses are framed out of large
- * reads.  Nothing here allocates (but for an input buffer that must grow to hold
- * one unusually large message), locks or prints, except once when the thread
- * ends.
+ * A connection is a small state machine:
+ *   IDLE -> CONNECTING -> (STARTTLS) -> (TLS) -> (BINDING) -> READY,
+ * with requests in flight up to the depth; with bindeach, one pass per
+ * connection: ... -> OP -> unbind/close -> IDLE.
+ * One operation of the load is a pass: the run's kinds in ldclt's order
+ * (add, modify, delete, bind, search, rename), each with the same number, one
+ * after the other on one slot; with --mix, one kind drawn by weight.
+ * Requests are rendered from start-up templates (search, bind) or by the
+ * write renderer into the connection's output buffer, and written in one send
+ * per batch; responses are framed out of large reads.  Nothing here allocates
+ * (but for an input buffer that must grow to hold one unusually large message,
+ * and a TLS session object per handshake), locks or prints.
  */
 #include "ldbench/worker.h"
 
@@ -30,21 +34,31 @@
 #define OUT_CAP (256 * 1024)
 #define IN_CAP (256 * 1024)
 #define IN_MAX (64 * 1024 * 1024)
+#define RETRY_CAP (64 * 1024)
 #define BACKOFF_MIN_MS 50
 #define BACKOFF_MAX_MS 1000
 #define TICK_MS 50
+#define MAX_PARENT_LEVELS 8
+#define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
 
-enum cstate { CS_IDLE, CS_CONNECTING, CS_BINDING, CS_READY, CS_OP, CS_DEAD };
+enum cstate { CS_IDLE, CS_CONNECTING, CS_STARTTLS, CS_TLS, CS_BINDING, CS_READY, CS_OP };
+
+/* What a slot's request is, besides an operation of the load. */
+enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS };
 
 struct ldb_slot {
 	int32_t msgid;
-	uint8_t kind;      /* enum ldb_op */
+	uint8_t kind;      /* enum ldb_op of the request in flight */
 	uint8_t used;
-	uint8_t setup;     /* the bind that opens a persistent connection */
+	uint8_t setup;     /* SETUP_*: not an operation of the load */
+	uint8_t counts;    /* an operation of the load: ldclt's count, -T */
+	uint8_t step;      /* position in the run's pass */
+	uint8_t aux;       /* ancestors being created above an add (0: the add itself) */
 	uint64_t t0;       /* start: the intended one with --rate */
 	uint64_t t_sent;   /* when the request was put on the wire */
 	uint64_t entries;
 	uint32_t gen;
+	int64_t v, bv;     /* the pass's numbers */
 };
 
 struct ldb_conn {
@@ -53,15 +67,24 @@ struct ldb_conn {
 	enum cstate state;
 	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
 	bool want_out;     /* EPOLLOUT registered */
+	bool tls_on;       /* I/O goes through tc */
+	bool tls_read_wants_write, tls_write_wants_read;
+	struct ldb_tls_conn tc;
 	uint64_t t_connect;
+	uint64_t t_tls;
 	uint64_t t_cycle;
 	uint64_t t_due;    /* --rate: intended start of the operation being issued */
+	int64_t cycle_v, cycle_bv; /* bindeach: the pass's numbers */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
 	uint8_t *out;
 	size_t out_len, out_off;
 	uint8_t *in;
 	size_t in_len, in_cap;
+	uint8_t *retry;    /* the add waiting for its parents (depth 1 only) */
+	size_t retry_len;
+	char retry_dn[LDB_DN_MAX];
+	size_t retry_dnlen;
 	struct ldb_slot *slots;
 	int depth;         /* slots in use at most */
 	int inflight;
@@ -93,6 +116,50 @@ static int resolve(struct ldb_run *run, const char *host, int port, char *err, s
 	return 0;
 }
 
+/* The pass (ldclt's order of combined operations) or the mix. */
+static void plan_operations(struct ldb_run *run, const struct ldb_config *c)
+{
+	bool any_mix = false;
+	uint32_t best = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->mix[k] > 0) {
+			any_mix = true;
+			run->mix_total += (uint32_t)c->mix[k];
+			run->load_kind[k] = true;
+			if ((uint32_t)c->mix[k] > best) {
+				best = (uint32_t)c->mix[k];
+				run->main_op = k;
+			}
+		}
+	if (any_mix) {
+		uint32_t cum = 0;
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			cum += (uint32_t)c->mix[k];
+			run->mix_cum[k] = cum;
+		}
+		return;
+	}
+	if (c->op_add)
+		run->pass[run->npass++] = LDB_OP_ADD;
+	if (c->op_attreplace || c->op_attreplacefile || c->nmods > 0)
+		run->pass[run->npass++] = LDB_OP_MODIFY;
+	if (c->compare_attr != NULL)
+		run->pass[run->npass++] = LDB_OP_COMPARE;
+	if (c->op_delete || (c->delete_after_add && c->op_add))
+		run->pass[run->npass++] = LDB_OP_DELETE;
+	if (c->op_bindonly)
+		run->pass[run->npass++] = LDB_OP_BIND;
+	if (c->op_esearch)
+		run->pass[run->npass++] = LDB_OP_SEARCH;
+	if (c->op_rename)
+		run->pass[run->npass++] = LDB_OP_RENAME;
+	if (run->npass == 0)
+		run->pass[run->npass++] = LDB_OP_SEARCH;
+	for (int i = 0; i < run->npass; i++)
+		run->load_kind[run->pass[i]] = true;
+	run->main_op = run->pass[0];
+}
+
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(run, 0, sizeof *run);
@@ -118,28 +185,43 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	if (rc != 0)
 		return -1;
 
-	run->main_op = c->op_esearch ? LDB_OP_SEARCH : LDB_OP_BIND;
-	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0;
+	plan_operations(run, c);
+	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0 || c->sasl_mech != NULL;
+	run->writes = run->load_kind[LDB_OP_ADD] || run->load_kind[LDB_OP_MODIFY] || run->load_kind[LDB_OP_DELETE] ||
+	              run->load_kind[LDB_OP_RENAME] || run->load_kind[LDB_OP_COMPARE];
 	/* A bind must be alone on its connection (RFC 4511 4.2.1). */
-	run->depth = run->main_op == LDB_OP_BIND ? 1 : c->depth;
+	run->depth = run->load_kind[LDB_OP_BIND] ? 1 : c->depth;
+	/* parents are created as ldclt does, on one request at a time */
+	run->make_parents = run->load_kind[LDB_OP_ADD] && run->depth == 1;
 	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
 		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
 	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
 
-	if (c->op_esearch && ldb_reqset_build_search(&run->search, c, err, cap) != 0)
+	if (run->load_kind[LDB_OP_SEARCH] && ldb_reqset_build_search(&run->search, c, err, cap) != 0)
 		return -1;
 	if (ldb_reqset_build_bind(&run->bind, c, err, cap) != 0)
 		return -1;
-	struct ldb_bytes ub = { 0 };
+	struct ldb_bytes b = { 0 };
 	char werr[LDB_WIRE_ERRLEN];
-	if (ldb_wire_encode_unbind(&ub, werr) != 0 || ldb_reqset_build_fixed(&run->unbind, ub.data, ub.len) != 0) {
-		ldb_bytes_free(&ub);
+	if (ldb_wire_encode_unbind(&b, werr) != 0 || ldb_reqset_build_fixed(&run->unbind, b.data, b.len) != 0) {
+		ldb_bytes_free(&b);
 		snprintf(err, cap, "cannot encode an unbind request");
 		return -1;
 	}
-	ldb_bytes_free(&ub);
+	ldb_bytes_free(&b);
+	if (c->starttls) {
+		if (ldb_wire_encode_extended(&b, STARTTLS_OID, NULL, 0, 0, werr) != 0 ||
+		    ldb_reqset_build_fixed(&run->starttls, b.data, b.len) != 0) {
+			ldb_bytes_free(&b);
+			snprintf(err, cap, "cannot encode a StartTLS request");
+			return -1;
+		}
+		ldb_bytes_free(&b);
+	}
+	if ((c->ldaps || c->starttls) && ldb_tls_new(&run->tls, c, err, cap) != 0)
+		return -1;
 	return 0;
 }
 
@@ -148,6 +230,10 @@ void ldb_run_free(struct ldb_run *run)
 	ldb_reqset_free(&run->search);
 	ldb_reqset_free(&run->bind);
 	ldb_reqset_free(&run->unbind);
+	ldb_reqset_free(&run->starttls);
+	if (run->tls != NULL)
+		ldb_tls_free(run->tls);
+	run->tls = NULL;
 }
 
 /* ---------------------------------------------------------------- counting */
@@ -186,6 +272,22 @@ static void worker_die(struct ldb_worker *w, int status)
 	w->exhausted = true;
 }
 
+/* Failures that ldclt's counteach counts as operations. */
+static bool expected_failure(enum ldb_op kind, int rc)
+{
+	switch (kind) {
+	case LDB_OP_SEARCH: return rc == LDAP_NO_SUCH_OBJECT;
+	case LDB_OP_ADD: return rc == LDAP_ALREADY_EXISTS;
+	case LDB_OP_DELETE: return rc == LDAP_NO_SUCH_OBJECT;
+	case LDB_OP_RENAME:
+		return rc == LDAP_ALREADY_EXISTS || rc == LDAP_NO_SUCH_OBJECT || rc == LDAP_PROTOCOL_ERROR;
+	case LDB_OP_MODIFY: return rc == LDAP_NO_SUCH_OBJECT;
+	case LDB_OP_COMPARE: return rc == LDAP_NO_SUCH_OBJECT;
+	case LDB_OP_BIND: return true;
+	default: return false;
+	}
+}
+
 /* An operation's result: the counters, the histogram, ldclt's count. */
 static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now)
 {
@@ -196,9 +298,9 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 
 	ldb_hist_record(&w->st->lat[kind], now > s->t0 ? now - s->t0 : 0);
 	if (w->run->rate_interval_ns > 0)
-		ldb_hist_record(&w->st->ulat[kind], now - s->t_sent);
+		ldb_hist_record(&w->st->ulat[kind], now > s->t_sent ? now - s->t_sent : 0);
 	ldb_add(&o->completed, 1);
-	if (rc == 0) {
+	if (rc == 0 || (kind == LDB_OP_COMPARE && (rc == LDAP_COMPARE_TRUE || rc == LDAP_COMPARE_FALSE))) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
 		if (kind == LDB_OP_SEARCH && c->expect_entries >= 0) {
@@ -209,10 +311,10 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 		}
 	} else {
 		note_error(w, kind, rc);
-		if (c->counteach && ((kind == LDB_OP_SEARCH && rc == LDAP_NO_SUCH_OBJECT) || kind == LDB_OP_BIND))
+		if (c->counteach && expected_failure(kind, rc))
 			counts = true;
 	}
-	if (counts && kind == w->run->main_op) {
+	if (counts && s->counts) {
 		ldb_add(&o->counted, 1);
 		ldb_add(&w->st->counted, 1);
 	}
@@ -255,6 +357,36 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 	}
 }
 
+/* The numbers of a new pass.  false when noloop has reached the top. */
+static bool pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv)
+{
+	const struct ldb_config *c = w->run->cfg;
+	if (!next_value(w, v)) {
+		w->exhausted = true;
+		return false;
+	}
+	*bv = c->randombase ? ldb_rng_range(&w->rng, c->base_low, c->base_high) : 0;
+	return true;
+}
+
+/* The kind of step `step` of a pass (with --mix, drawn now). */
+static enum ldb_op pick_kind(struct ldb_worker *w, int step)
+{
+	struct ldb_run *run = w->run;
+	if (run->mix_total == 0)
+		return run->pass[step];
+	uint32_t x = (uint32_t)ldb_rng_range(&w->rng, 0, (int64_t)run->mix_total - 1);
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (x < run->mix_cum[k])
+			return k;
+	return run->main_op;
+}
+
+static int pass_length(const struct ldb_run *run)
+{
+	return run->mix_total ? 1 : run->npass;
+}
+
 static int pick_bind(struct ldb_worker *w, int64_t vals[LDB_FIELD_COUNT])
 {
 	const struct ldb_config *c = w->run->cfg;
@@ -274,8 +406,16 @@ static void conn_events(struct ldb_conn *cn, bool out)
 	cn->want_out = out;
 }
 
-static void conn_close(struct ldb_conn *cn)
+/* graceful: a TLS close_notify first (after an unbind, or at the end). */
+static void conn_close(struct ldb_conn *cn, bool graceful)
 {
+	if (cn->tls_on) {
+		if (graceful)
+			ldb_tls_conn_close(&cn->tc);
+		else
+			ldb_tls_conn_free(&cn->tc);
+		cn->tls_on = false;
+	}
 	if (cn->fd >= 0) {
 		epoll_ctl(cn->w->epfd, EPOLL_CTL_DEL, cn->fd, NULL);
 		close(cn->fd);
@@ -284,9 +424,84 @@ static void conn_close(struct ldb_conn *cn)
 	cn->out_len = cn->out_off = 0;
 	cn->in_len = 0;
 	cn->want_out = false;
+	cn->tls_read_wants_write = cn->tls_write_wants_read = false;
 	for (int i = 0; i < cn->depth; i++)
 		cn->slots[i].used = 0;
 	cn->inflight = 0;
+}
+
+/* Plain or TLS send: >0 bytes, 0 try later, -1 broken. */
+static ssize_t io_send(struct ldb_conn *cn, const uint8_t *buf, size_t len)
+{
+	if (cn->tls_on) {
+		size_t n = 0;
+		int rc = ldb_tls_write(&cn->tc, buf, len, &n);
+		if (rc == LDB_TLS_OK)
+			return (ssize_t)n;
+		if (rc == LDB_TLS_WANT_READ) {
+			cn->tls_write_wants_read = true;
+			return 0;
+		}
+		return rc == LDB_TLS_WANT_WRITE ? 0 : -1;
+	}
+	for (;;) {
+		ssize_t n = send(cn->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n >= 0)
+			return n > 0 ? n : -1;
+		if (errno == EINTR)
+			continue;
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+	}
+}
+
+/* Plain or TLS receive: >0 bytes, 0 nothing now, -1 closed or broken. */
+static ssize_t io_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
+{
+	if (cn->tls_on) {
+		size_t n = 0;
+		int rc = ldb_tls_read(&cn->tc, buf, cap, &n);
+		if (rc == LDB_TLS_OK)
+			return (ssize_t)n;
+		if (rc == LDB_TLS_WANT_READ)
+			return 0;
+		if (rc == LDB_TLS_WANT_WRITE) {
+			cn->tls_read_wants_write = true;
+			if (!cn->want_out)
+				conn_events(cn, true);
+			return 0;
+		}
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = recv(cn->fd, buf, cap, MSG_DONTWAIT);
+		if (n > 0)
+			return n;
+		if (n == 0)
+			return -1;
+		if (errno == EINTR)
+			continue;
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+	}
+}
+
+static int conn_flush(struct ldb_conn *cn)
+{
+	cn->tls_write_wants_read = false;
+	while (cn->out_off < cn->out_len) {
+		ssize_t n = io_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			if (!cn->want_out && !cn->tls_write_wants_read)
+				conn_events(cn, true);
+			return 0;
+		}
+		cn->out_off += (size_t)n;
+	}
+	cn->out_len = cn->out_off = 0;
+	if (cn->want_out && !cn->tls_read_wants_write)
+		conn_events(cn, false);
+	return 0;
 }
 
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
@@ -311,55 +526,46 @@ static void conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 		if (!s->used)
 			continue;
 		note_fail(w, s->kind, why);
-		if (!s->setup && !cycle)
+		if (s->counts && !cycle)
 			w->outstanding--;
 	}
 	if (cycle && cn->state != CS_IDLE)
 		w->outstanding--;
-	conn_close(cn);
+	conn_close(cn, false);
 	cn->state = CS_IDLE;
 	schedule_retry(cn, now);
 }
 
-static void bind_failed_fatal(struct ldb_worker *w, int rc);
+static void fatal_note(struct ldb_worker *w, int rc, const char *what, const char *why)
+{
+	const struct ldb_config *c = w->run->cfg;
+	if (ldb_config_ignored(c, rc))
+		return;
+	if (w->note[0] == '\0') {
+		if (why != NULL)
+			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s: %s", w->id, what, why);
+		else
+			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s, error=%d (%s)", w->id, what, rc,
+			         ldap_err2string(rc));
+	}
+	worker_die(w, LDB_EXIT_CANNOT_BIND);
+}
 
-/* The TCP connect failed or timed out.  A connection that never came up with a
- * code not ignored (-I -11) ends the thread, as ldclt's failed first bind does;
- * one that was up before goes on trying (the server went away). */
-static void connect_failed(struct ldb_conn *cn, uint64_t now)
+/* The TCP connect, StartTLS or TLS handshake failed or timed out.  A
+ * connection that never came up, with a code not ignored (-I -11), ends the
+ * thread, as ldclt's failed first bind does; one that was up before goes on
+ * trying (the server went away). */
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
 {
 	struct ldb_worker *w = cn->w;
-	note_fail(w, w->run->main_op, LDB_FAIL_CONNECT);
+	note_fail(w, w->run->main_op, kind);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
-	conn_close(cn);
+	conn_close(cn, false);
 	cn->state = CS_IDLE;
 	schedule_retry(cn, now);
 	if (!cn->ever_up)
-		bind_failed_fatal(w, LDB_RC_CONNECT_ERROR);
-}
-
-static int conn_flush(struct ldb_conn *cn)
-{
-	while (cn->out_off < cn->out_len) {
-		ssize_t n = send(cn->fd, cn->out + cn->out_off, cn->out_len - cn->out_off, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n > 0) {
-			cn->out_off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (!cn->want_out)
-				conn_events(cn, true);
-			return 0;
-		}
-		return -1;
-	}
-	cn->out_len = cn->out_off = 0;
-	if (cn->want_out)
-		conn_events(cn, false);
-	return 0;
+		fatal_note(w, LDB_RC_CONNECT_ERROR, kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
 }
 
 static void conn_connect(struct ldb_conn *cn, uint64_t now)
@@ -368,86 +574,169 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct ldb_run *run = w->run;
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
-	if (fd < 0)
-		goto fail;
+	cn->state = CS_CONNECTING;
+	if (fd < 0) {
+		char why[128];
+		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
+		connect_failed(cn, now, LDB_FAIL_CONNECT, why);
+		return;
+	}
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
 		close(fd);
-		goto fail;
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
 	}
 	cn->fd = fd;
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = cn };
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
 		cn->fd = -1;
-		goto fail;
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
 	}
 	cn->want_out = true;
-	cn->state = CS_CONNECTING;
-	return;
-fail:
-	cn->state = CS_CONNECTING; /* for connect_failed's bookkeeping */
-	connect_failed(cn, now);
 }
 
-/* Put one request in the output buffer; the slot gets the message id. */
-static struct ldb_slot *conn_issue(struct ldb_conn *cn, enum ldb_op kind, uint64_t now, bool setup)
+static int free_slot(const struct ldb_conn *cn)
+{
+	for (int i = 0; i < cn->depth; i++)
+		if (!cn->slots[i].used)
+			return i;
+	return -1;
+}
+
+static int32_t next_msgid(struct ldb_conn *cn, int i)
+{
+	struct ldb_slot *s = &cn->slots[i];
+	s->gen++;
+	return (int32_t)(((int64_t)s->gen * cn->depth + i) % cn->id_span) + 1;
+}
+
+/* Room for one more request: flush first if the buffer is nearly full. */
+static bool room_for(struct ldb_conn *cn, size_t need)
+{
+	if (OUT_CAP - cn->out_len >= need)
+		return true;
+	if (cn->out_off > 0 && cn->out_off == cn->out_len) {
+		cn->out_len = cn->out_off = 0;
+		return true;
+	}
+	if (conn_flush(cn) != 0)
+		return false;
+	return OUT_CAP - cn->out_len >= need;
+}
+
+/* Render the request for slot i (its kind, numbers and aux level set) with a
+ * fresh message id.  false when nothing could be written; *exhausted when an
+ * entry template passed its top. */
+static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
+	struct ldb_slot *s = &cn->slots[i];
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
-	const struct ldb_reqset *rs;
 	int variant = 0;
+	int32_t msgid = next_msgid(cn, i);
+	uint8_t *dst;
+	long n;
 
-	if (kind == LDB_OP_SEARCH) {
-		rs = &run->search;
-		if (rs->var[LDB_FIELD_FILTER] && !next_value(w, &vals[LDB_FIELD_FILTER])) {
-			w->exhausted = true;
-			return NULL;
-		}
-		if (rs->var[LDB_FIELD_BASE])
-			vals[LDB_FIELD_BASE] = ldb_rng_range(&w->rng, c->base_low, c->base_high);
+	*exhausted = false;
+	if (s->setup == SETUP_STARTTLS) {
+		if (!room_for(cn, run->starttls.maxlen))
+			return false;
+		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+	} else if (s->kind == LDB_OP_SEARCH) {
+		vals[LDB_FIELD_FILTER] = s->v;
+		vals[LDB_FIELD_BASE] = s->bv;
 		if (c->random_attrlist && c->nattrs > 0)
 			variant = (int)ldb_rng_range(&w->rng, 0, c->nattrs - 1);
-	} else {
-		rs = &run->bind;
+		if (!room_for(cn, run->search.maxlen))
+			return false;
+		n = (long)ldb_req_render(&run->search, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+	} else if (s->kind == LDB_OP_BIND) {
 		variant = pick_bind(w, vals);
+		if (!room_for(cn, run->bind.maxlen))
+			return false;
+		n = (long)ldb_req_render(&run->bind, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+	} else if (s->aux > 0) {
+		if (!room_for(cn, RETRY_CAP))
+			return false;
+		n = (long)ldb_write_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
+		                                  OUT_CAP - cn->out_len);
+	} else if (s->kind == LDB_OP_ADD && cn->retry_len > 0) {
+		/* the add again, once its parents exist: same request, new id */
+		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
+			return false;
+		n = (long)ldb_wire_frame(cn->out + cn->out_len, OUT_CAP - cn->out_len, msgid, cn->retry, cn->retry_len);
+		cn->retry_len = 0;
+	} else {
+		if (!room_for(cn, RETRY_CAP))
+			return false;
+		dst = cn->out + cn->out_len;
+		n = ldb_write_render(c, s->kind, s->v, s->bv, w->wctx, &w->rng, msgid, dst, OUT_CAP - cn->out_len);
+		if (n < 0) {
+			*exhausted = true;
+			if (w->note[0] == '\0')
+				snprintf(w->note, sizeof w->note, "T%03d: the entry template reached its top value", w->id);
+			return false;
+		}
+		if (n > 0 && s->kind == LDB_OP_ADD && run->make_parents) {
+			/* keep the protocolOp and the DN, in case the parents are missing */
+			struct ldb_resp r;
+			if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && w->wctx->dnlen < sizeof cn->retry_dn) {
+				size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
+				const uint8_t *op = r.body - hdr;
+				size_t oplen = (size_t)(dst + n - op);
+				if (oplen <= RETRY_CAP) {
+					memcpy(cn->retry, op, oplen);
+					memcpy(cn->retry_dn, w->wctx->dn, w->wctx->dnlen);
+					cn->retry_dnlen = w->wctx->dnlen;
+				}
+			}
+			cn->retry_len = 0; /* armed only on a 32 */
+		}
 	}
-	int i;
-	for (i = 0; i < cn->depth && cn->slots[i].used; i++)
-		;
-	if (i == cn->depth)
-		return NULL;
-	if (OUT_CAP - cn->out_len < rs->maxlen && conn_flush(cn) != 0)
-		return NULL;
-	if (OUT_CAP - cn->out_len < rs->maxlen)
-		return NULL;
-	struct ldb_slot *s = &cn->slots[i];
-	s->gen++;
-	int32_t msgid = (int32_t)(((int64_t)s->gen * cn->depth + i) % cn->id_span) + 1;
-	size_t n = ldb_req_render(rs, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
-	if (n == 0)
-		return NULL;
-	cn->out_len += n;
+	if (n <= 0)
+		return false;
+	cn->out_len += (size_t)n;
 	s->msgid = msgid;
+	return true;
+}
+
+/* Issue slot i as step `step` of a pass (or as a setup request). */
+static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
+                  int64_t bv, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_slot *s = &cn->slots[i];
 	s->kind = (uint8_t)kind;
-	s->used = 1;
-	s->setup = setup;
-	s->t0 = now;
-	s->t_sent = now;
-	if (run->rate_interval_ns > 0 && !setup && (kind == run->main_op)) {
-		/* open loop: latency runs from when the operation was due */
-		s->t0 = cn->t_due < now ? cn->t_due : now;
+	s->step = (uint8_t)step;
+	s->setup = (uint8_t)setup;
+	s->counts = counts;
+	s->aux = 0;
+	s->v = v;
+	s->bv = bv;
+	bool exhausted;
+	if (!render_slot(cn, i, &exhausted)) {
+		if (exhausted)
+			w->exhausted = true;
+		return false;
 	}
+	s->used = 1;
+	s->t_sent = now;
+	s->t0 = now;
+	if (w->run->rate_interval_ns > 0 && counts && step == 0)
+		s->t0 = cn->t_due < now ? cn->t_due : now; /* open loop: from when it was due */
 	s->entries = 0;
 	cn->inflight++;
-	if (setup)
+	if (setup == SETUP_BIND)
 		ldb_add(&w->st->setup_binds, 1);
-	else
+	else if (setup == SETUP_NONE)
 		ldb_add(&w->st->op[kind].attempted, 1);
-	return s;
+	return true;
 }
 
 static bool may_issue(struct ldb_worker *w, uint64_t now)
@@ -487,18 +776,31 @@ static void took_op(struct ldb_worker *w, uint64_t now)
 		w->next_intended += w->run->rate_interval_ns;
 }
 
-/* Fill a ready persistent connection up to its depth, then write once. */
+/* Fill a ready persistent connection up to its depth with new passes, then
+ * write once. */
 static void conn_pump(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	while (cn->inflight < cn->depth && may_issue(w, now)) {
+		int i = free_slot(cn);
+		int64_t v, bv;
+		if (i < 0 || !pass_values(w, &v, &bv))
+			break;
 		cn->t_due = w->next_intended;
-		if (conn_issue(cn, w->run->main_op, now, false) == NULL)
+		if (!issue(cn, i, pick_kind(w, 0), 0, SETUP_NONE, true, v, bv, now))
 			break;
 		w->outstanding++;
 		took_op(w, now);
 	}
 	if (cn->out_len > cn->out_off && conn_flush(cn) != 0)
+		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+}
+
+/* Put one request on the wire at once (connection set-up, pass steps). */
+static void issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
+                      int64_t bv, uint64_t now)
+{
+	if (!issue(cn, i, kind, step, setup, counts, v, bv, now) || conn_flush(cn) != 0)
 		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
 
@@ -512,34 +814,37 @@ static void cycle_end(struct ldb_conn *cn, uint64_t now)
 		cn->out_len = cn->out_off = 0;
 		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, OUT_CAP);
 		if (n > 0)
-			(void)send(cn->fd, cn->out, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+			(void)io_send(cn, cn->out, n);
 	}
 	ldb_hist_record(&w->st->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
-	conn_close(cn);
+	conn_close(cn, !run->cfg->close_sock);
 	cn->state = CS_IDLE;
 	cn->retry_at = now;
 	w->outstanding--;
 }
 
-/* The TCP connection is up. */
-static void conn_connected(struct ldb_conn *cn, uint64_t now)
+/* The first step of the cycle's pass (bindeach), after connect and bind. */
+static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	cn->state = CS_OP;
+	issue_now(cn, 0, pick_kind(w, 0), 0, SETUP_NONE, true, cn->cycle_v, cn->cycle_bv, now);
+}
+
+/* Transport ready (TCP, and TLS when asked): bind, or go. */
+static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
-	ldb_add(&w->st->connects, 1);
-	if (cycle)
-		ldb_hist_record(&w->st->stage[LDB_STAGE_CONNECT], now - cn->t_connect);
-	conn_events(cn, false);
-	if (run->bind_on_connect || (cycle && run->main_op == LDB_OP_BIND)) {
-		/* with bindeach the bind is part of the measured cycle */
-		if (conn_issue(cn, LDB_OP_BIND, now, !cycle) == NULL) {
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-			return;
-		}
+	if (cycle && pick_kind(w, 0) == LDB_OP_BIND && run->mix_total == 0) {
+		/* bindeach,bindonly: the cycle's bind is the operation */
+		cycle_first_step(cn, now);
+		return;
+	}
+	if (run->bind_on_connect) {
 		cn->state = CS_BINDING;
-		if (conn_flush(cn) != 0)
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		issue_now(cn, 0, LDB_OP_BIND, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
 		return;
 	}
 	if (!cn->ever_up)
@@ -548,49 +853,174 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 		ldb_add(&w->st->reconnects, 1);
 	cn->backoff_ms = 0;
 	if (cycle) {
-		if (conn_issue(cn, run->main_op, now, false) == NULL) {
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-			return;
-		}
-		cn->state = CS_OP;
-		if (conn_flush(cn) != 0)
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		cycle_first_step(cn, now);
 		return;
 	}
 	cn->state = CS_READY;
 	conn_pump(cn, now);
 }
 
-static void bind_failed_fatal(struct ldb_worker *w, int rc)
+static void tls_step(struct ldb_conn *cn, uint64_t now)
 {
-	const struct ldb_config *c = w->run->cfg;
-	if (ldb_config_ignored(c, rc))
+	struct ldb_worker *w = cn->w;
+	char why[256] = "";
+	int rc = ldb_tls_handshake(&cn->tc, why, sizeof why);
+	if (rc == LDB_TLS_OK) {
+		/* one reading ends the handshake and starts what follows, so the
+		 * stages add up to the cycle */
+		now = ldb_now_ns();
+		ldb_add(&w->st->tls_handshakes, 1);
+		if (ldb_tls_resumed(&cn->tc))
+			ldb_add(&w->st->tls_resumed, 1);
+		if (w->run->cfg->bindeach)
+			ldb_hist_record(&w->st->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
+		conn_events(cn, false);
+		conn_transport_ready(cn, now);
 		return;
-	if (w->note[0] == '\0')
-		snprintf(w->note, sizeof w->note, "T%03d: Cannot %s, error=%d (%s)", w->id,
-		         rc == LDB_RC_CONNECT_ERROR ? "connect" : "bind", rc, ldap_err2string(rc));
-	worker_die(w, LDB_EXIT_CANNOT_BIND);
+	}
+	if (rc == LDB_TLS_WANT_READ) {
+		if (cn->want_out)
+			conn_events(cn, false);
+		return;
+	}
+	if (rc == LDB_TLS_WANT_WRITE) {
+		if (!cn->want_out)
+			conn_events(cn, true);
+		return;
+	}
+	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed");
 }
 
-/* One complete result for a slot. */
-static void conn_result(struct ldb_conn *cn, struct ldb_slot *s, int rc, uint64_t now)
+static void tls_begin(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	char why[256] = "";
+	cn->t_tls = now;
+	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, w->run->cfg->tls_resume ? &w->tls_session : NULL, why,
+	                      sizeof why) != 0) {
+		connect_failed(cn, now, LDB_FAIL_TLS, why);
+		return;
+	}
+	cn->tls_on = true;
+	cn->state = CS_TLS;
+	tls_step(cn, now);
+}
+
+/* The TCP connection is up. */
+static void conn_connected(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
-	bool cycle = c->bindeach;
+	ldb_add(&w->st->connects, 1);
+	if (c->bindeach)
+		ldb_hist_record(&w->st->stage[LDB_STAGE_CONNECT], now - cn->t_connect);
+	conn_events(cn, false);
+	if (c->ldaps) {
+		tls_begin(cn, now);
+	} else if (c->starttls) {
+		cn->t_tls = now;
+		cn->state = CS_STARTTLS;
+		issue_now(cn, 0, run->main_op, 0, SETUP_STARTTLS, false, 0, 0, now);
+	} else {
+		conn_transport_ready(cn, now);
+	}
+}
+
+/* The pass goes on with its next step, on the same slot, or ends. */
+static void pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	bool cycle = run->cfg->bindeach;
+	int next = done->step + 1;
+	if (next < pass_length(run) && !run_stopping(run)) {
+		issue_now(cn, i, pick_kind(w, next), next, SETUP_NONE, true, done->v, done->bv, now);
+		return;
+	}
+	if (cycle) {
+		cycle_end(cn, now);
+		return;
+	}
+	w->outstanding--;
+}
+
+/* An add came back 32: create its ancestors first, then send it again
+ * (ldclt does the same).  @return true when that is under way. */
+static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, int rc, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	if (!w->run->make_parents || cn->retry_dnlen == 0)
+		return false;
+	if (s->aux == 0 && rc != LDAP_NO_SUCH_OBJECT)
+		return false;
+	int level;
+	if (s->aux == 0)
+		level = 1;
+	else if (rc == LDAP_NO_SUCH_OBJECT && s->aux < MAX_PARENT_LEVELS)
+		level = s->aux + 1;
+	else if (rc == LDAP_SUCCESS || rc == LDAP_ALREADY_EXISTS) {
+		if (rc == LDAP_SUCCESS)
+			ldb_add(&w->st->parents_created, 1);
+		level = s->aux - 1;
+	} else
+		return false; /* give up: the add fails with 32 */
+	s->aux = (uint8_t)level;
+	if (level == 0) {
+		/* every ancestor is there: the add again */
+		size_t oplen = 0;
+		const uint8_t *p = cn->retry;
+		/* the kept protocolOp: tag, length */
+		if (p[1] < 0x80)
+			oplen = 2 + p[1];
+		else {
+			int nb = p[1] & 0x7f;
+			size_t len = 0;
+			for (int k = 0; k < nb; k++)
+				len = len << 8 | p[2 + k];
+			oplen = 2 + (size_t)nb + len;
+		}
+		cn->retry_len = oplen;
+	}
+	bool exhausted;
+	if (!render_slot(cn, i, &exhausted) || conn_flush(cn) != 0) {
+		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return true;
+	}
+	s->used = 1;
+	cn->inflight++;
+	return true;
+}
+
+/* One complete result for slot i. */
+static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	const struct ldb_config *c = run->cfg;
+	struct ldb_slot *s = &cn->slots[i];
 	struct ldb_slot done = *s;
 	s->used = 0;
 	cn->inflight--;
 
+	if (done.setup == SETUP_STARTTLS) {
+		if (rc != LDAP_SUCCESS) {
+			char why[96];
+			snprintf(why, sizeof why, "StartTLS refused, error=%d (%s)", rc, ldap_err2string(rc));
+			connect_failed(cn, now, LDB_FAIL_TLS, why);
+			return;
+		}
+		tls_begin(cn, now);
+		return;
+	}
 	if (cn->state == CS_BINDING) {
-		if (done.setup) {
-			/* persistent connection's opening bind: not an operation,
+		if (done.setup == SETUP_BIND) {
+			/* a persistent connection's opening bind: not an operation,
 			 * but its failures are tallied with the binds' */
 			if (rc != 0) {
 				note_error(w, LDB_OP_BIND, rc);
-				bind_failed_fatal(w, rc);
-				conn_close(cn);
+				fatal_note(w, rc, "bind", NULL);
+				conn_close(cn, false);
 				cn->state = CS_IDLE;
 				schedule_retry(cn, now);
 				return;
@@ -604,36 +1034,38 @@ static void conn_result(struct ldb_conn *cn, struct ldb_slot *s, int rc, uint64_
 			conn_pump(cn, now);
 			return;
 		}
-		/* bindeach: the cycle's bind */
+		/* bindeach: the cycle's bind, then the pass */
 		record_result(w, &done, rc, now);
-		if (run->main_op == LDB_OP_BIND || rc != 0) {
-			if (rc != 0 && !(c->counteach && run->main_op == LDB_OP_BIND))
-				bind_failed_fatal(w, rc);
+		if (rc != 0) {
+			fatal_note(w, rc, "bind", NULL);
 			cycle_end(cn, now);
 			return;
 		}
-		if (conn_issue(cn, run->main_op, now, false) == NULL) {
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		cn->ever_up = true;
+		cycle_first_step(cn, now);
+		return;
+	}
+	if (done.kind == LDB_OP_ADD && (done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT)) {
+		*s = done;
+		s->used = 0;
+		if (add_missing_parents(cn, i, s, rc, now))
 			return;
-		}
-		cn->state = CS_OP;
-		if (conn_flush(cn) != 0)
-			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-		return;
+		done = *s;
+		if (done.aux > 0)
+			rc = LDAP_NO_SUCH_OBJECT; /* an ancestor could not be made */
+		s->used = 0;
 	}
-
 	record_result(w, &done, rc, now);
-	if (cycle) {
-		cycle_end(cn, now);
-		return;
-	}
-	w->outstanding--;
 	if (done.kind == LDB_OP_BIND && rc != 0 && !c->counteach)
-		bind_failed_fatal(w, rc);
+		fatal_note(w, rc, "bind", NULL);
+	if (c->bindeach)
+		cn->ever_up = true;
+	pass_continue(cn, i, &done, now);
 }
 
 static int conn_read(struct ldb_conn *cn, uint64_t *now)
 {
+	cn->tls_read_wants_write = false;
 	for (;;) {
 		if (cn->in_len == cn->in_cap) {
 			if (cn->in_cap >= IN_MAX)
@@ -644,18 +1076,13 @@ static int conn_read(struct ldb_conn *cn, uint64_t *now)
 			cn->in = bigger;
 			cn->in_cap *= 2;
 		}
-		ssize_t n = recv(cn->fd, cn->in + cn->in_len, cn->in_cap - cn->in_len, MSG_DONTWAIT);
+		ssize_t n = io_recv(cn, cn->in + cn->in_len, cn->in_cap - cn->in_len);
+		if (n < 0)
+			return -1;
 		if (n == 0)
-			return -1;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			return -1;
-		}
+			break;
 		cn->in_len += (size_t)n;
-		if (cn->in_len < cn->in_cap)
+		if (cn->in_len < cn->in_cap && !(cn->tls_on && ldb_tls_pending(&cn->tc) > 0))
 			break;
 	}
 	*now = ldb_now_ns();
@@ -681,9 +1108,9 @@ static int conn_read(struct ldb_conn *cn, uint64_t *now)
 		}
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
-		conn_result(cn, s, r.result, *now);
-		if (cn->fd < 0)
-			return 0; /* the cycle closed it */
+		conn_result(cn, i, r.result, *now);
+		if (cn->fd < 0 || cn->state == CS_TLS)
+			return 0; /* closed by a cycle's end, or TLS starts: no more plain bytes */
 	}
 	if (pos > 0) {
 		memmove(cn->in, cn->in + pos, cn->in_len - pos);
@@ -701,18 +1128,24 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		socklen_t len = sizeof err;
 		if ((ev & (EPOLLERR | EPOLLHUP)) || getsockopt(cn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 ||
 		    err != 0) {
-			connect_failed(cn, now);
+			connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 			return;
 		}
-		if (ev & EPOLLOUT) {
+		if (ev & EPOLLOUT)
 			conn_connected(cn, now);
-			if (cn->fd < 0)
-				return;
-		}
-		if (!(ev & EPOLLIN))
-			return;
+		return;
 	}
-	if (ev & EPOLLIN) {
+	if (cn->state == CS_TLS) {
+		if (ev & (EPOLLERR | EPOLLHUP) && !(ev & EPOLLIN)) {
+			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake");
+			return;
+		}
+		tls_step(cn, now);
+		return;
+	}
+	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
+	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
+	if (readable) {
 		if (conn_read(cn, &now) != 0) {
 			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 			return;
@@ -723,7 +1156,7 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	if ((ev & EPOLLOUT) && cn->out_len > cn->out_off && conn_flush(cn) != 0)
+	if (writable && cn->out_len > cn->out_off && conn_flush(cn) != 0)
 		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
 
@@ -732,12 +1165,14 @@ static void check_timeouts(struct ldb_worker *w, uint64_t now)
 	uint64_t t = w->run->timeout_ns;
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		if (cn->state == CS_CONNECTING && now > cn->t_connect && now - cn->t_connect > t) {
-			connect_failed(cn, now);
+		if ((cn->state == CS_CONNECTING || cn->state == CS_TLS) && now > cn->t_connect &&
+		    now - cn->t_connect > t) {
+			connect_failed(cn, now, cn->state == CS_TLS ? LDB_FAIL_TLS : LDB_FAIL_CONNECT,
+			               cn->state == CS_TLS ? "no TLS handshake in time (-t)" : "no connection in time (-t)");
 			continue;
 		}
 		for (int i = 0; i < cn->depth; i++)
-			if (cn->slots[i].used && now > cn->slots[i].t0 && now - cn->slots[i].t0 > t) {
+			if (cn->slots[i].used && now > cn->slots[i].t_sent && now - cn->slots[i].t_sent > t) {
 				conn_fail(cn, LDB_FAIL_TIMEOUT, now);
 				break;
 			}
@@ -755,9 +1190,15 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->st = st;
 	w->epfd = -1;
 	ldb_rng_seed(&w->rng, c->seed, (uint64_t)id);
-	w->incr_next = c->range_low;
+	/* ldclt: without commoncounter each thread starts at low - 1 + step */
+	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
 	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	if (run->writes) {
+		w->wctx = malloc(sizeof *w->wctx);
+		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
+			return -1;
+	}
 	w->nconns = c->conns_per_thread;
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
@@ -774,6 +1215,8 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
 		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
 			return -1;
+		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+			return -1;
 	}
 	return 0;
 }
@@ -782,13 +1225,21 @@ void ldb_worker_free(struct ldb_worker *w)
 {
 	for (int k = 0; w->conns != NULL && k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
+		if (cn->tls_on)
+			ldb_tls_conn_free(&cn->tc);
 		if (cn->fd >= 0)
 			close(cn->fd);
 		free(cn->out);
 		free(cn->in);
+		free(cn->retry);
 		free(cn->slots);
 	}
 	free(w->conns);
+	if (w->wctx != NULL) {
+		ldb_wctx_free(w->wctx);
+		free(w->wctx);
+	}
+	ldb_tls_session_free(&w->tls_session);
 	memset(w, 0, sizeof *w);
 }
 
@@ -809,12 +1260,13 @@ static void worker_close_all(struct ldb_worker *w)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		if (cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock) {
+		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
+		if (polite) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, OUT_CAP);
 			if (n > 0)
-				(void)send(cn->fd, cn->out, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+				(void)io_send(cn, cn->out, n);
 		}
-		conn_close(cn);
+		conn_close(cn, polite);
 	}
 }
 
@@ -885,6 +1337,8 @@ static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
 				continue;
 			if (now >= cn->retry_at) {
 				if (cycle) {
+					if (!pass_values(w, &cn->cycle_v, &cn->cycle_bv))
+						continue;
 					w->outstanding++;
 					cn->t_due = w->next_intended;
 					took_op(w, now);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ldbench/objtmpl.h"
 #include "ldbench/pattern.h"
 #include "ldbench/threshold.h"
 
@@ -40,6 +41,9 @@ const char *ldb_exit_text_prog(int status, const char *progname);
 
 #define LDB_MAX_IGNORE 20
 #define LDB_MAX_ATTRS 40
+
+/* Object classes of -e add without object= (ldclt's person, emailPerson, inetOrgPerson). */
+enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETORGPERSON };
 
 /* -e value generation mode for the XXX of -f (and of the add/delete RDN). */
 enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
@@ -95,6 +99,32 @@ struct ldb_config {
 	bool op_esearch, op_bindonly;
 	bool bindeach, close_sock; /* bindeach, close */
 	bool counteach;
+
+	/* write operations (-e add/delete/rename/attreplace..., --modify, --compare, --mix) */
+	bool op_add, op_delete, op_rename, op_attreplace, op_attreplacefile;
+	int add_class;             /* LDB_CLASS_*: person, emailPerson, inetOrgPerson */
+	char *object_file;         /* object=FILE */
+	char *rdn_spec;            /* rdn=attr:value */
+	struct ldb_objtmpl *objtmpl; /* compiled from object=/rdn= */
+	bool withnewparent;
+	char *new_parent;          /* --new-parent DN: where rename,withnewparent moves entries */
+	char *attreplace_attr;     /* attreplace=attr:mask */
+	struct ldb_pattern attreplace_mask; /* its X run becomes random letters */
+	char *attreplacefile_attr; /* attreplacefile=attr:file */
+	char *attreplacefile_data;
+	size_t attreplacefile_len;
+	struct ldb_modspec {
+		int op;                /* LDB_MOD_ADD / DELETE / REPLACE */
+		char *attr;
+		struct ldb_pattern val; /* XXX gets the operation's number */
+	} mods[8];                 /* --modify OP:ATTR=PATTERN */
+	int nmods;
+	char *compare_attr;        /* --compare ATTR=PATTERN */
+	struct ldb_pattern compare_val;
+	bool delete_after_add;     /* --delete-after-add */
+	int mix[LDB_OP_COUNT];     /* --mix kind:weight,...; all 0 = no mix */
+	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
+	bool genldif_append;
 
 	/* values */
 	enum ldb_valmode valmode;  /* random / incr */

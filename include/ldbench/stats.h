@@ -44,8 +44,10 @@ struct ldb_opstats {
 	uint64_t fails[LDB_FAIL_COUNT];
 };
 
-/* Connection stages, timed separately with bindeach. */
-enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_COUNT };
+/* Connection stages, timed separately with bindeach: the TCP connect, the TLS
+ * handshake (ldaps, or StartTLS and its handshake), the whole cycle. */
+enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_TLS, LDB_STAGE_COUNT };
+const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls" */
 
 struct ldb_thread_stats {
 	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
@@ -57,6 +59,9 @@ struct ldb_thread_stats {
 	uint64_t connects;       /* TCP connections opened */
 	uint64_t reconnects;     /* connections replaced after a failure */
 	uint64_t setup_binds;    /* binds sent when a persistent connection opens */
+	uint64_t tls_handshakes; /* TLS handshakes completed */
+	uint64_t tls_resumed;    /* of which resumed a session (--tls-resume) */
+	uint64_t parents_created;/* entries an add created above itself after a 32 */
 	int measuring;           /* warm-up is over for this client: its counters restarted */
 	uint64_t warm_completed; /* operations completed during warm-up (set before measuring) */
 	int dead;                /* the thread ended */
@@ -73,7 +78,7 @@ static inline uint64_t ldb_load(const uint64_t *p) { return __atomic_load_n(p, _
 /* Sums over threads (read side). */
 struct ldb_totals {
 	struct ldb_opstats op[LDB_OP_COUNT];
-	uint64_t counted, connects, reconnects, setup_binds;
+	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
 	int dead;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);

@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 
 #include "ldbench/config.h"
+#include "ldbench/ops_write.h"
+#include "ldbench/tls.h"
 #include "ldbench/request.h"
 #include "ldbench/rng.h"
 #include "ldbench/stats.h"
@@ -22,9 +24,20 @@ struct ldb_run {
 	const struct ldb_config *cfg;
 	struct sockaddr_storage addr;   /* the server, resolved once */
 	socklen_t addrlen;
-	struct ldb_reqset search, bind, unbind;
-	enum ldb_op main_op;            /* what is counted: search or bind */
+	struct ldb_reqset search, bind, unbind, starttls;
+	struct ldb_tls *tls;            /* ldaps or StartTLS: the run's one context */
+	/* What one operation of the load is: a pass through these kinds (ldclt's
+	 * combined -e operations, in its order), each step with the same number;
+	 * or, with --mix, one kind drawn by weight. */
+	uint8_t pass[8];
+	int npass;
+	uint32_t mix_cum[LDB_OP_COUNT]; /* cumulative weights */
+	uint32_t mix_total;
+	bool load_kind[LDB_OP_COUNT];   /* kinds that count as operations */
+	enum ldb_op main_op;            /* the first (or heaviest) of them */
 	bool bind_on_connect;           /* a bind opens each connection */
+	bool writes;                    /* some kind renders through ops_write */
+	bool make_parents;              /* an add that gets 32 creates its parents first */
 	int depth;                      /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns;      /* --rate: time between one client's intended starts */
@@ -55,6 +68,8 @@ struct ldb_worker {
 	uint64_t outstanding;           /* operations issued, not finished */
 	uint64_t next_op_at;            /* -W pacing */
 	uint64_t next_intended;         /* --rate: intended start of the next operation */
+	struct ldb_wctx *wctx;          /* write requests' scratch, when the run writes */
+	struct ldb_tls_session tls_session; /* --tls-resume */
 	bool measuring;                 /* this client has seen the end of warm-up */
 	char note[160];                 /* a line to print when the thread ends */
 };

@@ -589,8 +589,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,incr=0", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e incr=0: the step" },
 	/* -e syntax */
 	{ { "-e", "frobnicate", "-f", "cn=a" }, "-e frobnicate: unknown keyword" },
-	{ { "-e", "esearch,add", "-f", "cn=a" }, "-e add: not supported yet" },
-	{ { "-e", "esearch", "-e", "object=x.ldif", "-f", "cn=a" }, "-e object: not supported yet" },
+	{ { "-e", "esearch,abandon", "-f", "cn=a" }, "-e abandon: not supported yet" },
+	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" }, "-e imagesdir: not supported yet" },
 	{ { "-e", "", "-f", "cn=a" }, "-e needs a keyword" },
 	{ { "-e", "esearch,,random", "-f", "cn=a" }, "empty keyword" },
 	{ { "-e", "esearch=1", "-f", "cn=a" }, "-e esearch takes no value" },
