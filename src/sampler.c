@@ -51,20 +51,31 @@ struct sampler {
 	bool have_mon;
 };
 
-static void raise_nofile(int need)
+/* Enough descriptors for every connection, raised up to the hard limit.
+ * @return 0, or -1 with one line in err naming the limit. */
+static int raise_nofile(long need, char *err, size_t cap)
 {
 	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return;
-	if (rl.rlim_cur >= (rlim_t)need)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)need ? (rlim_t)need : rl.rlim_max;
-	(void)setrlimit(RLIMIT_NOFILE, &rl);
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= (rlim_t)need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)need) {
+		snprintf(err, cap,
+		         "%ld connections need about %ld file descriptors, but the limit is %llu (ulimit -n; the hard "
+		         "limit %llu)",
+		         need - 64, need, (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+		return -1;
+	}
+	rl.rlim_cur = (rlim_t)need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+		snprintf(err, cap, "cannot raise the file descriptor limit to %ld: %s", need, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
-static struct ldb_hist *thread_hist(struct ldb_thread_stats *st, int which, int k)
+static struct ldb_hist *runner_hist(struct ldb_runner *r, int which, int k)
 {
-	return which == H_LAT ? &st->lat[k] : &st->ulat[k];
+	return which == H_LAT ? &r->lat.op[k] : &r->lat.uop[k];
 }
 
 static void aggregate(struct sampler *s)
@@ -74,8 +85,8 @@ static void aggregate(struct sampler *s)
 			if (!s->used[which][k])
 				continue;
 			ldb_hist_reset(&s->h[which][k].agg);
-			for (int i = 0; i < s->n; i++)
-				ldb_hist_add(&s->h[which][k].agg, thread_hist(s->st[i], which, k));
+			for (int i = 0; i < s->nr; i++)
+				ldb_hist_add(&s->h[which][k].agg, runner_hist(&s->r[i], which, k));
 		}
 }
 
@@ -234,8 +245,8 @@ static int summary(struct sampler *s, uint64_t now, int status, bool last, struc
 	if (s->cfg->bindeach)
 		for (int k = 0; k < LDB_STAGE_COUNT; k++) {
 			ldb_hist_reset(&s->stage[k]);
-			for (int i = 0; i < s->n; i++)
-				ldb_hist_add(&s->stage[k], &s->st[i]->stage[k]);
+			for (int i = 0; i < s->nr; i++)
+				ldb_hist_add(&s->stage[k], &s->r[i].lat.stage[k]);
 			sum.stage[k] = &s->stage[k];
 		}
 	if (last)
@@ -314,14 +325,6 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 		if (posix_memalign((void **)&s->st[i], 64, sizeof *s->st[i]) != 0)
 			goto oom;
 		memset(s->st[i], 0, sizeof *s->st[i]);
-		for (int which = 0; which < H_COUNT; which++)
-			for (int k = 0; k < LDB_OP_COUNT; k++)
-				if (s->used[which][k] && ldb_hist_init(thread_hist(s->st[i], which, k)))
-					goto oom;
-		if (c->bindeach)
-			for (int k = 0; k < LDB_STAGE_COUNT; k++)
-				if (ldb_hist_init(&s->st[i]->stage[k]))
-					goto oom;
 		if (ldb_worker_init(&s->w[i], &s->run, i, s->st[i]) != 0)
 			goto oom;
 		s->active[i] = c->inactivity + 1;
@@ -335,12 +338,26 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 	if (s->r == NULL)
 		goto oom;
 	for (int k = 0, first = 0; k < s->nr; k++) {
+		struct ldb_runner *r = &s->r[k];
 		int count = s->n / s->nr + (k < s->n % s->nr ? 1 : 0);
-		s->r[k].w = &s->w[first];
-		s->r[k].nw = count;
+		r->w = &s->w[first];
+		r->nw = count;
 		first += count;
+		for (int which = 0; which < H_COUNT; which++)
+			for (int j = 0; j < LDB_OP_COUNT; j++)
+				if (s->used[which][j] && ldb_hist_init(runner_hist(r, which, j)))
+					goto oom;
+		if (c->bindeach)
+			for (int j = 0; j < LDB_STAGE_COUNT; j++)
+				if (ldb_hist_init(&r->lat.stage[j]))
+					goto oom;
+		for (int i = 0; i < count; i++)
+			r->w[i].lat = &r->lat;
 	}
-	raise_nofile(s->n * c->conns_per_thread + 64);
+	if (raise_nofile((long)s->n * c->conns_per_thread + 64, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
 	return 0;
 oom:
 	fprintf(stderr, "%s: out of memory for %d threads\n", c->progname, s->n);
@@ -354,12 +371,6 @@ static void teardown(struct sampler *s)
 	for (int i = 0; s->st && i < s->n; i++) {
 		if (s->st[i] == NULL)
 			continue;
-		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			ldb_hist_free(&s->st[i]->lat[k]);
-			ldb_hist_free(&s->st[i]->ulat[k]);
-		}
-		for (int k = 0; k < LDB_STAGE_COUNT; k++)
-			ldb_hist_free(&s->st[i]->stage[k]);
 		free(s->st[i]);
 	}
 	for (int which = 0; which < H_COUNT; which++)
@@ -370,6 +381,14 @@ static void teardown(struct sampler *s)
 		}
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		ldb_hist_free(&s->stage[k]);
+	for (int i = 0; s->r && i < s->nr; i++) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			ldb_hist_free(&s->r[i].lat.op[k]);
+			ldb_hist_free(&s->r[i].lat.uop[k]);
+		}
+		for (int k = 0; k < LDB_STAGE_COUNT; k++)
+			ldb_hist_free(&s->r[i].lat.stage[k]);
+	}
 	free(s->w);
 	free(s->r);
 	free(s->st);
@@ -397,6 +416,10 @@ static void start_measuring(struct sampler *s, uint64_t warm_started)
 			if (!__atomic_load_n(&s->st[i]->measuring, __ATOMIC_ACQUIRE) &&
 			    !__atomic_load_n(&s->st[i]->dead, __ATOMIC_ACQUIRE))
 				waiting++;
+		for (int i = 0; i < s->nr; i++)
+			if (!__atomic_load_n(&s->r[i].lat.measuring, __ATOMIC_ACQUIRE) &&
+			    !__atomic_load_n(&s->r[i].lat.ended, __ATOMIC_ACQUIRE))
+				waiting++;
 		if (waiting == 0 || ldb_now_ns() > give_up)
 			break;
 		struct timespec ts = { 0, 1000000 };
@@ -415,6 +438,10 @@ static void start_measuring(struct sampler *s, uint64_t warm_started)
 		memset(st->op, 0, sizeof st->op);
 		st->counted = 0;
 	}
+	/* I/O threads that ended during warm-up: their writer is gone */
+	for (int i = 0; i < s->nr; i++)
+		if (!__atomic_load_n(&s->r[i].lat.measuring, __ATOMIC_ACQUIRE))
+			ldb_lat_reset(&s->r[i].lat);
 	memset(&s->prev, 0, sizeof s->prev);
 	memset(s->prev_counted, 0, (size_t)s->n * sizeof *s->prev_counted);
 	for (int which = 0; which < H_COUNT; which++)

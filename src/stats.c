@@ -24,6 +24,19 @@ const char *ldb_stage_name(enum ldb_stage st)
 	}
 }
 
+void ldb_lat_reset(struct ldb_lat *lat)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (lat->op[k].counts != NULL)
+			ldb_hist_reset(&lat->op[k]);
+		if (lat->uop[k].counts != NULL)
+			ldb_hist_reset(&lat->uop[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (lat->stage[k].counts != NULL)
+			ldb_hist_reset(&lat->stage[k]);
+}
+
 static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 {
 	dst->attempted += ldb_load(&src->attempted);

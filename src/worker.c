@@ -66,6 +66,7 @@ struct ldb_conn {
 	int fd;
 	enum cstate state;
 	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
+	bool proven;       /* this connection has had an answer (or a bind) */
 	bool want_out;     /* EPOLLOUT registered */
 	bool tls_on;       /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;
@@ -296,9 +297,9 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 	struct ldb_opstats *o = &w->st->op[kind];
 	bool counts = false;
 
-	ldb_hist_record(&w->st->lat[kind], now > s->t0 ? now - s->t0 : 0);
+	ldb_hist_record(&w->lat->op[kind], now > s->t0 ? now - s->t0 : 0);
 	if (w->run->rate_interval_ns > 0)
-		ldb_hist_record(&w->st->ulat[kind], now > s->t_sent ? now - s->t_sent : 0);
+		ldb_hist_record(&w->lat->uop[kind], now > s->t_sent ? now - s->t_sent : 0);
 	ldb_add(&o->completed, 1);
 	if (rc == 0 || (kind == LDB_OP_COMPARE && (rc == LDAP_COMPARE_TRUE || rc == LDAP_COMPARE_FALSE))) {
 		ldb_add(&o->succeeded, 1);
@@ -575,6 +576,7 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
 	cn->state = CS_CONNECTING;
+	cn->proven = false;
 	if (fd < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
@@ -816,7 +818,7 @@ static void cycle_end(struct ldb_conn *cn, uint64_t now)
 		if (n > 0)
 			(void)io_send(cn, cn->out, n);
 	}
-	ldb_hist_record(&w->st->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
+	ldb_hist_record(&w->lat->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
 	conn_close(cn, !run->cfg->close_sock);
 	cn->state = CS_IDLE;
 	cn->retry_at = now;
@@ -847,11 +849,10 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 		issue_now(cn, 0, LDB_OP_BIND, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
 		return;
 	}
-	if (!cn->ever_up)
-		cn->ever_up = true;
-	else if (!cycle)
-		ldb_add(&w->st->reconnects, 1);
-	cn->backoff_ms = 0;
+	/* without a bind, the connection proves itself with its first answer
+	 * (conn_result): a server that accepts and closes at once must not
+	 * reset the back-off */
+	cn->proven = false;
 	if (cycle) {
 		cycle_first_step(cn, now);
 		return;
@@ -873,7 +874,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		if (ldb_tls_resumed(&cn->tc))
 			ldb_add(&w->st->tls_resumed, 1);
 		if (w->run->cfg->bindeach)
-			ldb_hist_record(&w->st->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
+			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
 		conn_events(cn, false);
 		conn_transport_ready(cn, now);
 		return;
@@ -914,7 +915,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 	const struct ldb_config *c = run->cfg;
 	ldb_add(&w->st->connects, 1);
 	if (c->bindeach)
-		ldb_hist_record(&w->st->stage[LDB_STAGE_CONNECT], now - cn->t_connect);
+		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now - cn->t_connect);
 	conn_events(cn, false);
 	if (c->ldaps) {
 		tls_begin(cn, now);
@@ -992,6 +993,19 @@ static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, 
 	return true;
 }
 
+/* The first answer on a connection (or its bind): the back-off starts over,
+ * and a connection that was up before counts as a reconnect. */
+static void conn_proven(struct ldb_conn *cn)
+{
+	struct ldb_worker *w = cn->w;
+	cn->proven = true;
+	cn->backoff_ms = 0;
+	if (!cn->ever_up)
+		cn->ever_up = true;
+	else if (!w->run->cfg->bindeach)
+		ldb_add(&w->st->reconnects, 1);
+}
+
 /* One complete result for slot i. */
 static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 {
@@ -1003,6 +1017,8 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	s->used = 0;
 	cn->inflight--;
 
+	if (done.setup != SETUP_BIND && !cn->proven)
+		conn_proven(cn);
 	if (done.setup == SETUP_STARTTLS) {
 		if (rc != LDAP_SUCCESS) {
 			char why[96];
@@ -1025,11 +1041,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 				schedule_retry(cn, now);
 				return;
 			}
-			if (!cn->ever_up)
-				cn->ever_up = true;
-			else
-				ldb_add(&w->st->reconnects, 1);
-			cn->backoff_ms = 0;
+			conn_proven(cn);
 			cn->state = CS_READY;
 			conn_pump(cn, now);
 			return;
@@ -1041,7 +1053,6 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			cycle_end(cn, now);
 			return;
 		}
-		cn->ever_up = true;
 		cycle_first_step(cn, now);
 		return;
 	}
@@ -1058,8 +1069,6 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	record_result(w, &done, rc, now);
 	if (done.kind == LDB_OP_BIND && rc != 0 && !c->counteach)
 		fatal_note(w, rc, "bind", NULL);
-	if (c->bindeach)
-		cn->ever_up = true;
 	pass_continue(cn, i, &done, now);
 }
 
@@ -1278,6 +1287,14 @@ static void zero_opstats(struct ldb_opstats *o)
 			__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
 }
 
+/* Warm-up is over: the I/O thread's histograms start again from zero (it is
+ * their only writer); its clients then restart their counters. */
+static void lat_start_measuring(struct ldb_lat *lat)
+{
+	ldb_lat_reset(lat);
+	__atomic_store_n(&lat->measuring, 1, __ATOMIC_RELEASE);
+}
+
 /* Warm-up is over: this client's figures start again from zero (it is their
  * only writer, so it does it itself), then it tells the sampler. */
 static void worker_start_measuring(struct ldb_worker *w)
@@ -1287,16 +1304,8 @@ static void worker_start_measuring(struct ldb_worker *w)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		warm += ldb_load(&st->op[k].completed);
 	st->warm_completed = warm; /* read by the sampler after the release below */
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_OP_COUNT; k++)
 		zero_opstats(&st->op[k]);
-		if (st->lat[k].counts != NULL)
-			ldb_hist_reset(&st->lat[k]);
-		if (st->ulat[k].counts != NULL)
-			ldb_hist_reset(&st->ulat[k]);
-	}
-	for (int k = 0; k < LDB_STAGE_COUNT; k++)
-		if (st->stage[k].counts != NULL)
-			ldb_hist_reset(&st->stage[k]);
 	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
 	w->measuring = true;
 	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
@@ -1393,8 +1402,11 @@ void *ldb_runner_main(void *arg)
 	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
 	uint64_t now = ldb_now_ns(), last_check = now;
+	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
 	while (alive > 0) {
 		uint64_t wake = now + TICK_MS * 1000000ULL;
+		if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE))
+			lat_start_measuring(&r->lat);
 		for (int i = 0; i < r->nw; i++) {
 			struct ldb_worker *w = &r->w[i];
 			if (w->ended || !worker_step(w, now, &wake))
@@ -1422,5 +1434,6 @@ void *ldb_runner_main(void *arg)
 	close(epfd);
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = -1;
+	__atomic_store_n(&r->lat.ended, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -47,4 +47,46 @@ for v in "${variants[@]}"; do
 	fi
 	(cd "$dir" && "${run[@]}" ctest --output-on-failure -j "$jobs") || fail=1
 done
+
+# ---------------------------------------------------------------------------
+# Fuzzing (tests/fuzz/fuzz_*.c): only when clang is available.  Each libFuzzer
+# target (option parser, XXX patterns, response parser, filter encoder) is
+# built with -fsanitize=fuzzer,address,undefined and run for a bounded time
+# (LDBENCH_FUZZ_SECONDS, default 20) from its seed corpus in tests/fuzz/corpus/
+# (copied: the run's finds stay in the build folder); any crash, leak, timeout
+# or sanitizer report fails the suite.  Runs with the full suite (no build
+# named on the command line); LDBENCH_FUZZ=1 forces it, LDBENCH_FUZZ=0 skips it.
+fuzz=${LDBENCH_FUZZ:-auto}
+[ "$fuzz" != auto ] || { (($# == 0)) && fuzz=1 || fuzz=0; }
+if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
+	echo "=== fuzz build (clang)"
+	fdir=$ROOT/build-test-fuzz
+	if ! CC=clang cmake -S "$ROOT" -B "$fdir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DLDBENCH_FUZZ=ON >/dev/null || ! cmake --build "$fdir" --target ldbench_fuzz -j "$jobs" >/dev/null; then
+		echo "fuzz: build failed" >&2
+		fail=1
+	else
+		echo "=== fuzz runs (${LDBENCH_FUZZ_SECONDS:-20} s each)"
+		for src in "$ROOT"/tests/fuzz/fuzz_*.c; do
+			name=$(basename "$src" .c)
+			corpus=$fdir/corpus/$name
+			mkdir -p "$corpus" "$fdir/artifacts/$name"
+			if [ -d "$ROOT/tests/fuzz/corpus/$name" ]; then
+				cp -n "$ROOT/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
+			fi
+			if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+				"$fdir/tests/$name" -max_total_time="${LDBENCH_FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=2048 \
+				-max_len=4096 -print_final_stats=1 -artifact_prefix="$fdir/artifacts/$name/" "$corpus" \
+				>"$fdir/$name.log" 2>&1; then
+				echo "fuzz: $name ok ($(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$fdir/$name.log" | grep -oE '[0-9]+$') runs)"
+			else
+				echo "fuzz: $name FAILED (log: $fdir/$name.log, input in $fdir/artifacts/$name/)" >&2
+				tail -n 40 "$fdir/$name.log" >&2
+				fail=1
+			fi
+		done
+	fi
+elif [ "$fuzz" = 1 ]; then
+	echo "=== fuzz: skipped (no clang)"
+fi
 exit $fail

@@ -51,10 +51,6 @@ const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls" */
 
 struct ldb_thread_stats {
 	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
-	struct ldb_hist lat[LDB_OP_COUNT];      /* initialised only for kinds in use; with --rate,
-	                                         * from the intended start (corrected) */
-	struct ldb_hist ulat[LDB_OP_COUNT];     /* with --rate: from the real send (uncorrected) */
-	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
 	uint64_t counted;        /* all kinds: what -T limits */
 	uint64_t connects;       /* TCP connections opened */
 	uint64_t reconnects;     /* connections replaced after a failure */
@@ -67,6 +63,22 @@ struct ldb_thread_stats {
 	int dead;                /* the thread ended */
 	int status;              /* its exit status (ldclt's codes) */
 };
+
+/* Latency histograms of one I/O thread, for all the clients it carries: their
+ * only writer is that thread, so the sampler adds a handful of histograms per
+ * sample, not one per client (10,000 clients would mean 2.6 GB and a slow
+ * sample). */
+struct ldb_lat {
+	struct ldb_hist op[LDB_OP_COUNT];       /* initialised only for kinds in use; with --rate,
+	                                         * from the intended start (corrected) */
+	struct ldb_hist uop[LDB_OP_COUNT];      /* with --rate: from the real send (uncorrected) */
+	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
+	int measuring;           /* warm-up over: these restarted from zero */
+	int ended;               /* the I/O thread has returned */
+};
+
+/* Zero every histogram in use (their writer, or once the writer is gone). */
+void ldb_lat_reset(struct ldb_lat *lat);
 
 /* Single-writer increment, readable concurrently. */
 static inline void ldb_add(uint64_t *p, uint64_t n)

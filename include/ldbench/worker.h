@@ -57,6 +57,7 @@ struct ldb_worker {
 	int id;
 	struct ldb_run *run;
 	struct ldb_thread_stats *st;
+	struct ldb_lat *lat;            /* its I/O thread's histograms */
 	struct ldb_rng rng;
 	int64_t incr_next;              /* incr without commoncounter */
 	bool exhausted;                 /* noloop reached the top, or -T reached */
@@ -84,6 +85,7 @@ struct ldb_runner {
 	pthread_t thread;
 	struct ldb_worker *w;           /* its workers, contiguous */
 	int nw;
+	struct ldb_lat lat;             /* latency of all its workers */
 	char error[160];                /* set when the runner could not start */
 };
 
