@@ -1,0 +1,87 @@
+# shellcheck shell=bash
+# Helpers for the benchmark scripts in bench/ (sourced, not run).
+#
+#   bench_install_missing PKG...   apt-get install the Debian packages that are
+#                                  not installed yet (sudo when not root)
+#   bench_build ROOT DIR           Release build of ldbench (no tests) into DIR
+#   bench_machine_ticks            "BUSY TOTAL" CPU ticks of the whole machine
+#                                  (/proc/stat, all cores, USER_HZ units)
+#   bench_proc_ticks PID           user+system CPU ticks of one process
+#   bench_hz                       USER_HZ (ticks per second)
+#   bench_global_total FILE        the N of the last "Global average rate: ...
+#                                  total: N" line of an ldclt/ldbench output
+#                                  ("-" when there is none)
+#   bench_measure OUT TIMEOUT CMD...
+#       runs CMD under /usr/bin/time and `timeout`, stdout+stderr to OUT.log,
+#       and writes OUT.m: "rc wall user sys busy_s slapd_s" where wall/user/sys
+#       come from /usr/bin/time (seconds, 10 ms resolution; user/sys include
+#       the command's children), busy_s is the whole machine's non-idle CPU
+#       seconds over the run and slapd_s the server's CPU seconds (needs
+#       FIX_PID).  rc is the command's exit status (124 when it timed out).
+#
+# Works under `set -euo pipefail`.
+
+bench_install_missing() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	echo "bench: installing ${missing[*]}"
+	local sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+bench_build() { # ROOT DIR  (the compiler's output is shown only when the build fails)
+	mkdir -p "$2"
+	if ! { cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF &&
+		cmake --build "$2" -j "$(nproc)"; } >"$2/bench-build.log" 2>&1; then
+		cat "$2/bench-build.log" >&2
+		echo "bench: the build failed (log above, also in $2/bench-build.log)" >&2
+		return 1
+	fi
+}
+
+bench_hz() {
+	getconf CLK_TCK
+}
+
+bench_machine_ticks() {
+	# cpu user nice system idle iowait irq softirq steal guest guest_nice
+	# (guest time is already inside user, so it is not added again)
+	awk '$1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8 + $9; print busy, busy + $5 + $6; exit }' /proc/stat
+}
+
+bench_proc_ticks() { # PID
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return 0; }
+	# fields after the ")" that closes comm: state is 1st, utime 12th, stime 13th
+	awk '{ print $12 + $13 }' <<<"${stat##*) }"
+}
+
+bench_global_total() { # FILE
+	local n
+	n=$(sed -n 's/.*Global average rate:.*total: *\([0-9][0-9]*\).*/\1/p' "$1" | tail -n 1)
+	echo "${n:--}"
+}
+
+bench_measure() { # OUT TIMEOUT CMD...
+	local out=$1 limit=$2 rc=0 m0 s0 m1 s1 hz
+	shift 2
+	hz=$(bench_hz)
+	read -r m0 _ < <(bench_machine_ticks)
+	s0=$(bench_proc_ticks "${FIX_PID:?bench_measure needs FIX_PID}")
+	/usr/bin/time -f '%e %U %S' -o "$out.time" \
+		timeout -k 5 "$limit" "$@" >"$out.log" 2>&1 || rc=$?
+	read -r m1 _ < <(bench_machine_ticks)
+	s1=$(bench_proc_ticks "$FIX_PID")
+	local wall user sys
+	# /usr/bin/time writes "Command exited with non-zero status N" first when N != 0
+	read -r wall user sys < <(tail -n 1 "$out.time")
+	awk -v rc="$rc" -v w="$wall" -v u="$user" -v s="$sys" -v hz="$hz" \
+		-v mb=$((m1 - m0)) -v sb=$((s1 - s0)) \
+		'BEGIN { printf "%d %.2f %.2f %.2f %.2f %.2f\n", rc, w, u, s, mb / hz, sb / hz }' >"$out.m"
+	return 0
+}
