@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The demo on a fresh Debian 12 machine: installs what is missing, builds
 # ldbench, starts a throwaway slapd on 127.0.0.1 with 10,000 generated users,
-# runs a random-UID search load and a bind load, prints the results and stops
-# the server.  Nothing leaves this machine.
+# runs a random-UID search load and a bind load, then a few of the scenario
+# files (scenarios/*.scen) with small counts, prints the results and stops the
+# server.  Nothing leaves this machine.
 #   scenarios/demo.sh [SECONDS_PER_LOAD]      (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +45,25 @@ unset LDBENCH_PASSWORD
 "$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
 	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000 \
 	-n 8 --interval "${secs}s" -N 1
+
+echo
+echo "=== scenario files (scenarios/*.scen): the seeds' workloads by name"
+"$LDBENCH" --list-scenarios "$ROOT/scenarios"
+# a chosen few, with small counts given on the command line (they override the file's)
+export LDBENCH_PASSWORD=$FIX_ROOTPW
+root=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -b "$FIX_PEOPLE")
+echo
+echo "=== scenario random-uid-search (389 DS guide), over the 10,000 users, 8 x 2,000 searches"
+"$LDBENCH" --scenario "$ROOT/scenarios/random-uid-search.scen" "${root[@]}" -R 10000 -T 2000 -Q
+echo
+echo "=== scenario sweep-search-random-cn (back-wt benchmark), concurrency 1, 4, 16, 2 s each"
+"$LDBENCH" --scenario "$ROOT/scenarios/sweep-search-random-cn.scen" "${root[@]}" \
+	--sweep 1,4,16 --duration 2s -Q 2>&1 | sed -n '/Sweep of/,$p'
+unset LDBENCH_PASSWORD
+echo
+echo "=== scenario bind-random-population (389 DS guide), 4 x 500 binds, a connection each"
+"$LDBENCH" --scenario "$ROOT/scenarios/bind-random-population.scen" -h 127.0.0.1 -p "$FIX_PORT" \
+	-D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX -e randombinddnhigh=10000 -T 500 -Q
 
 echo
 echo "demo: stopping slapd"

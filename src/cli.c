@@ -5,6 +5,7 @@
 #include "ldbench/cli.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,6 +20,8 @@
 
 #include "ldbench/pattern.h"
 #include "ldbench/rng.h"
+#include "ldbench/scenario.h"
+#include "ldbench/util.h"
 #include "ldbench/wire.h"
 
 #ifndef LDBENCH_VERSION
@@ -521,8 +524,8 @@ static int parse_attreplacefile(struct cli_ctx *x, const char *val)
 	const char *colon = strchr(val, ':');
 	const char *path;
 	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *buf;
+	size_t len;
 
 	if (c->attreplacefile_attr != NULL)
 		return fail(x, "-e attreplacefile given twice");
@@ -534,43 +537,19 @@ static int parse_attreplacefile(struct cli_ctx *x, const char *val)
 	f = fopen(path, "rbe");
 	if (f == NULL)
 		return fail(x, "-e attreplacefile: %s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, ncap);
+	int rc = ldb_read_all(f, MAX_ATTRFILE, &buf, &len), e = errno;
 
-			if (nb == NULL) {
-				free(buf);
-				fclose(f);
-				return oom(x);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (len > MAX_ATTRFILE) {
-			free(buf);
-			fclose(f);
-			return fail(x, "-e attreplacefile: %s: larger than %u MiB", path, MAX_ATTRFILE >> 20);
-		}
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		free(buf);
-		fclose(f);
-		return fail(x, "-e attreplacefile: %s: cannot read: %s", path, strerror(e));
-	}
 	fclose(f);
+	if (rc != 0 && e == ENOMEM)
+		return oom(x);
+	if (rc != 0 && e == EFBIG)
+		return fail(x, "-e attreplacefile: %s: larger than %u MiB", path, MAX_ATTRFILE >> 20);
+	if (rc != 0)
+		return fail(x, "-e attreplacefile: %s: cannot read: %s", path, strerror(e));
 	if (len == 0) {
 		free(buf);
 		return fail(x, "-e attreplacefile: %s: the file is empty", path);
 	}
-	buf[len] = '\0';
 	c->attreplacefile_attr = strndup(val, (size_t)(colon - val));
 	if (c->attreplacefile_attr == NULL) {
 		free(buf);
@@ -1736,7 +1715,8 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 /* ------------------------------------------------------------------ parse */
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_JSON, OPT_CSV,
-       OPT_MODIFY, OPT_COMPARE, OPT_DELETE_AFTER_ADD, OPT_NEW_PARENT, OPT_MIX };
+       OPT_MODIFY, OPT_COMPARE, OPT_DELETE_AFTER_ADD, OPT_NEW_PARENT, OPT_MIX, OPT_SCENARIO,
+       OPT_LIST_SCENARIOS };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -1767,6 +1747,8 @@ static const struct option long_options[] = {
 	{ "delete-after-add", no_argument, NULL, OPT_DELETE_AFTER_ADD },
 	{ "new-parent", required_argument, NULL, OPT_NEW_PARENT },
 	{ "mix", required_argument, NULL, OPT_MIX },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -1975,6 +1957,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 			return fail(x, "--new-parent '%s': invalid DN", arg);
 		return set_str(x, &c->new_parent, arg);
 	case OPT_MIX: return parse_mix(x, arg);
+	case OPT_SCENARIO: case OPT_LIST_SCENARIOS:
+		return 0; /* taken out of argv before this parse (see ldb_cli_parse) */
 	case OPT_STARTTLS: case OPT_TLS_CACERT: case OPT_TLS_CACERTDIR: case OPT_TLS_CERT:
 	case OPT_TLS_KEY: case OPT_TLS_MIN: case OPT_TLS_CIPHERS: case OPT_TLS_INSECURE: case OPT_TLS_RESUME:
 		return handle_tls_option(x, opt, long_name(opt), arg);
@@ -1998,7 +1982,31 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	}
 }
 
-enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap)
+/* Where the options of a merged argv come from (--scenario): argv[1..nfile]
+ * are the file's words, line_of[i] the file line of argv[i]. */
+struct scen_map {
+	const char *path;
+	const int *line_of;
+	int nfile;
+};
+
+/* Rewrite err "progname: MSG" as "progname: FILE:LINE: MSG". */
+static void err_at_line(struct cli_ctx *x, const char *path, int line)
+{
+	size_t pre = strlen(x->c->progname) + 2;
+	char *msg;
+
+	if (x->err == NULL || x->errcap == 0 || strlen(x->err) < pre)
+		return;
+	msg = strdup(x->err + pre);
+	if (msg == NULL)
+		return;
+	fail(x, "%s:%d: %s", path, line, msg);
+	free(msg);
+}
+
+static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap,
+                                      const struct scen_map *m)
 {
 	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
 	char **orig = NULL;
@@ -2027,10 +2035,20 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 
 	optind = 0; /* full re-initialisation of GNU getopt (tests parse many times) */
 	opterr = 0;
-	while (rc == 0 && (opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1)
+	while (rc == 0) {
+		int at = optind == 0 ? 1 : optind; /* the element getopt looks at next */
+
+		opt = getopt_long(argc, argv, short_options, long_options, NULL);
+		if (opt == -1)
+			break;
 		rc = handle_option(&x, opt, optarg, argv);
+		/* the file's words come first, all options: no permutation there */
+		if (rc < 0 && m != NULL && at >= 1 && at <= m->nfile)
+			err_at_line(&x, m->path, m->line_of[at]);
+	}
 	if (rc == 0 && optind < argc)
 		rc = fail(&x, "unexpected argument '%s'", argv[optind]);
+	bool loop_ok = rc == 0; /* later problems come from the options together */
 
 	if (rc == 0 && !x.pw_from_w && !x.pw_from_y) {
 		const char *env = getenv("LDBENCH_PASSWORD");
@@ -2065,6 +2083,16 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 		rc = compile_objtmpl(&x);
 	if (rc == 0)
 		rc = build_cmdline(&x, argc, orig);
+	if (rc < 0 && loop_ok && m != NULL) {
+		/* a problem of the combination: say that the scenario took part */
+		size_t l = err != NULL ? strlen(err) : 0;
+
+		if (err != NULL && l + 1 < errcap)
+			snprintf(err + l, errcap - l, " (with --scenario %s)", m->path);
+		for (char *p = err; p != NULL && *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	}
 
 	free(x.url_host);
 	free(orig);
@@ -2080,6 +2108,326 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (!c->seed_given)
 		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
 	return LDB_CLI_RUN;
+}
+
+/* -------------------------------------------------------------- scenarios */
+
+/* Scenario files read by this process.  Their words become elements of the
+ * argv the options are parsed from, and some options keep pointers into argv
+ * (--json, --csv): they stay until the process ends (reachable, not leaked). */
+static struct scen_keep {
+	struct scen_keep *next;
+	struct ldb_scenario sc;
+	char **words;           /* the merged argv's copies of the file's words */
+	int *line_of;
+} *scen_kept;
+
+#define OPT_ID_MAX 1024 /* short options are their character, long ones OPT_* */
+
+/* What a first look at the command line found. */
+struct prescan {
+	const char *scenario;   /* --scenario FILE */
+	int drop[2], ndrop;     /* argv indices holding --scenario and its FILE */
+	const char *list_dir;   /* --list-scenarios DIR */
+	bool seen[OPT_ID_MAX];  /* options given on the command line */
+};
+
+static size_t ptr_in(const char *p, const char *s)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+
+	return a >= b && a <= b + strlen(s) ? (size_t)(a - b) + 1 : 0;
+}
+
+/* getopt over a copy of argv: note --scenario, --list-scenarios and every option
+ * given; other problems are left to the real parse.  @return 0 or -1 (err set). */
+static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan *ps)
+{
+	char **copy = malloc(sizeof(*copy) * (size_t)(argc + 1));
+	int opt, rc = 0, nscen = 0;
+
+	if (copy == NULL)
+		return oom(x);
+	for (int i = 0; i < argc; i++)
+		copy[i] = argv[i];
+	copy[argc] = NULL;
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (opt = getopt_long(argc, copy, short_options, long_options, NULL)) != -1) {
+		if (opt == ':' && (optopt == OPT_SCENARIO || optopt == OPT_LIST_SCENARIOS)) {
+			rc = fail(x, "--%s needs a value", long_name(optopt));
+			break;
+		}
+		if (opt > 0 && opt < OPT_ID_MAX && opt != '?' && opt != ':')
+			ps->seen[opt] = true;
+		if (opt == OPT_LIST_SCENARIOS) {
+			ps->list_dir = optarg;
+		} else if (opt == OPT_SCENARIO) {
+			if (++nscen > 1) {
+				rc = fail(x, "--scenario: one scenario file per run");
+				break;
+			}
+			ps->scenario = optarg;
+			for (int k = 1; k < argc; k++) {
+				if (argv[k] == optarg && k > 1) {          /* --scenario FILE */
+					ps->drop[0] = k - 1;
+					ps->drop[1] = k;
+					ps->ndrop = 2;
+					break;
+				}
+				if (argv[k] != optarg && ptr_in(optarg, argv[k])) { /* --scenario=FILE */
+					ps->drop[0] = k;
+					ps->ndrop = 1;
+					break;
+				}
+			}
+		}
+	}
+	free(copy);
+	optind = 0;
+	return rc;
+}
+
+/* Check one option of a scenario file against the option tables.
+ * @return 0 and *id (the short option's character or the long option's OPT_*), or -1. */
+static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct ldb_scenario_opt *o, int *id)
+{
+	const char *w = o->opt;
+	bool takes, attached;
+
+	if (w[1] != '-') {
+		const char *p = w[1] != ':' ? strchr(short_options + 1, w[1]) : NULL;
+
+		if (p == NULL)
+			return fail(x, "%s:%d: unknown option '-%c' (see --help)", path, o->line, w[1]);
+		takes = p[1] == ':';
+		attached = w[2] != '\0';
+		if (!takes && attached)
+			return fail(x, "%s:%d: '%s': one option per line", path, o->line, w);
+		*id = (unsigned char)w[1];
+	} else {
+		const char *name = w + 2, *eq = strchr(name, '=');
+		size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
+		const struct option *lo = long_options;
+
+		while (lo->name != NULL && !(strlen(lo->name) == n && strncmp(lo->name, name, n) == 0))
+			lo++;
+		if (lo->name == NULL)
+			return fail(x, "%s:%d: unknown option '--%.*s' (see --help; a scenario file spells long "
+			            "options in full)", path, o->line, (int)n, name);
+		takes = lo->has_arg == required_argument;
+		attached = eq != NULL;
+		if (!takes && attached)
+			return fail(x, "%s:%d: --%s takes no value", path, o->line, lo->name);
+		*id = lo->val;
+	}
+	if (takes && attached && o->val != NULL)
+		return fail(x, "%s:%d: '%s %s': two values for one option", path, o->line, w, o->val);
+	if (takes && !attached && o->val == NULL)
+		return fail(x, "%s:%d: %s needs a value", path, o->line, w);
+	if (!takes && o->val != NULL)
+		return fail(x, "%s:%d: %s takes no value ('%s')", path, o->line, w, o->val);
+	switch (*id) {
+	case 'w': case 'y':
+		return fail(x, "%s:%d: -%c: a password does not belong in a scenario file; give -w, -y or "
+		            "LDBENCH_PASSWORD on the command line", path, o->line, *id);
+	case OPT_SCENARIO: case OPT_LIST_SCENARIOS: case OPT_HELP: case OPT_VERSION:
+		return fail(x, "%s:%d: --%s has no place in a scenario file", path, o->line, long_name(*id));
+	default:
+		return 0;
+	}
+}
+
+/* Options of the file that a command-line option replaces although they are
+ * not the same option (they exclude or override each other). */
+static bool cli_replaces(const struct prescan *ps, int id)
+{
+	switch (id) {
+	case 'N': return ps->seen[OPT_DURATION];
+	case OPT_DURATION: return ps->seen['N'];
+	case 'n': return ps->seen[OPT_SWEEP];
+	case OPT_SWEEP: return ps->seen['n'];
+	case 'h': case 'p': return ps->seen['H'];
+	case 'H': return ps->seen['h'] || ps->seen['p'];
+	default: return false;
+	}
+}
+
+/* Load the scenario, check its options, and build the merged argv: argv[0], the
+ * file's options (those the command line replaces left out), then the command
+ * line without --scenario FILE.  @return 0, or -1 (err set). */
+static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct prescan *ps,
+                          char ***margv, int *margc, struct scen_map *m)
+{
+	struct scen_keep *k = calloc(1, sizeof(*k));
+	char why[600];
+	int n = 0;
+
+	if (k == NULL)
+		return oom(x);
+	if (ldb_scenario_load(&k->sc, ps->scenario, why, sizeof why) != 0) {
+		free(k);
+		return fail(x, "%s", why);
+	}
+	k->words = calloc(2 * k->sc.nopts + (size_t)argc + 1, sizeof(*k->words));
+	k->line_of = calloc(2 * k->sc.nopts + 2, sizeof(*k->line_of));
+	if (k->words == NULL || k->line_of == NULL) {
+		ldb_scenario_free(&k->sc);
+		free(k->words);
+		free(k->line_of);
+		free(k);
+		return oom(x);
+	}
+	k->words[n++] = argv[0];
+	for (size_t i = 0; i < k->sc.nopts; i++) {
+		const struct ldb_scenario_opt *o = &k->sc.opts[i];
+		int id = 0;
+
+		if (check_scenario_opt(x, ps->scenario, o, &id) < 0) {
+			ldb_scenario_free(&k->sc);
+			free(k->words);
+			free(k->line_of);
+			free(k);
+			return -1;
+		}
+		if (cli_replaces(ps, id))
+			continue;
+		k->line_of[n] = o->line;
+		k->words[n++] = o->opt;
+		if (o->val != NULL) {
+			k->line_of[n] = o->line;
+			k->words[n++] = o->val;
+		}
+	}
+	m->path = k->sc.path;
+	m->line_of = k->line_of;
+	m->nfile = n - 1;
+	for (int i = 1; i < argc; i++) {
+		bool dropped = false;
+
+		for (int d = 0; d < ps->ndrop; d++)
+			dropped |= ps->drop[d] == i;
+		if (!dropped)
+			k->words[n++] = argv[i];
+	}
+	k->words[n] = NULL;
+	k->next = scen_kept;
+	scen_kept = k;
+	*margv = k->words;
+	*margc = n;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --list-scenarios DIR: "NAME  DESCRIPTION" per DIR/NAME.scen, sorted.  A file
+ * that does not load or holds a bad option gets its error line on stderr.
+ * @return 1 (listed: exit 0) or -1 (err set: exit 2). */
+static int list_scenarios(struct cli_ctx *x, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, width = 0;
+	int bad = 0;
+
+	if (d == NULL)
+		return fail(x, "--list-scenarios %s: %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || l <= 5 || strcmp(e->d_name + l - 5, ".scen") != 0)
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*nn));
+
+			if (nn == NULL)
+				break;
+			names = nn;
+		}
+		if ((names[n] = strdup(e->d_name)) != NULL)
+			n++;
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) - 5 > width)
+			width = strlen(names[i]) - 5;
+	for (size_t i = 0; i < n; i++) {
+		struct ldb_scenario sc = { 0 };
+		char why[600];
+		size_t plen = strlen(dir) + strlen(names[i]) + 2;
+		char *path = malloc(plen);
+		int id, ok;
+
+		if (path == NULL)
+			break;
+		snprintf(path, plen, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+		ok = ldb_scenario_load(&sc, path, why, sizeof why) == 0;
+		if (!ok)
+			fprintf(stderr, "%s: %s\n", x->c->progname, why);
+		for (size_t j = 0; ok && j < sc.nopts; j++)
+			if (check_scenario_opt(x, path, &sc.opts[j], &id) < 0) {
+				fprintf(stderr, "%s\n", x->err != NULL ? x->err : "bad option");
+				ok = false;
+			}
+		bad += !ok;
+		if (ok)
+			printf("%-*.*s  %s\n", (int)width, (int)(strlen(names[i]) - 5), names[i],
+			       sc.description != NULL ? sc.description : "(no description)");
+		ldb_scenario_free(&sc);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	fflush(stdout);
+	if (bad > 0)
+		return fail(x, "--list-scenarios %s: %d scenario file%s with errors (above)", dir, bad,
+		            bad > 1 ? "s" : "");
+	return 1;
+}
+
+enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap)
+{
+	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
+	struct prescan *ps;
+	struct scen_map m = { 0 };
+	char **margv = NULL;
+	int margc = 0, rc;
+
+	if (err != NULL && errcap > 0)
+		err[0] = '\0';
+	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
+		const char *b = strrchr(argv[0], '/');
+
+		b = b ? b + 1 : argv[0];
+		if (b[0] != '\0')
+			c->progname = b;
+	}
+	if (argc < 2)
+		return parse_argv(c, argc, argv, err, errcap, NULL);
+	ps = calloc(1, sizeof(*ps));
+	if (ps == NULL) {
+		oom(&x);
+		return LDB_CLI_ERROR;
+	}
+	rc = prescan_argv(&x, argc, argv, ps);
+	if (rc == 0 && ps->list_dir != NULL)
+		rc = list_scenarios(&x, ps->list_dir);
+	else if (rc == 0 && ps->scenario != NULL)
+		rc = merge_scenario(&x, argc, argv, ps, &margv, &margc, &m);
+	free(ps);
+	if (rc < 0)
+		return LDB_CLI_ERROR;
+	if (rc > 0)
+		return LDB_CLI_EXIT_OK;
+	if (margv != NULL)
+		return parse_argv(c, margc, margv, err, errcap, &m);
+	return parse_argv(c, argc, argv, err, errcap, NULL);
 }
 
 void ldb_cli_usage(const char *progname, FILE *out)
@@ -2138,6 +2486,10 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --json FILE                 also write JSON lines records to FILE (- = stdout;\n"
 "                              the text then goes to stderr); see docs/results.md\n"
 "  --csv FILE                  also write one CSV row per sample and kind to FILE\n"
+"  --scenario FILE             read options from FILE first (one per line, # comments);\n"
+"                              the command line's own options replace single-valued ones\n"
+"                              and add to -e, -I, --modify, --fail-if; see scenarios/\n"
+"  --list-scenarios DIR        print the name and description of each DIR/*.scen, exit\n"
 "\n"
 "Write workloads (beyond ldclt).  Every entry is <RDN from -f>,<-b>; an XXX in a\n"
 "PATTERN gets the same number as the XXX of -f for that operation:\n"

@@ -1,0 +1,325 @@
+/* Unit tests for scenario files: the splitter (src/scenario.c) and how
+ * --scenario merges a file with the command line (src/cli.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ldbench/cli.h"
+#include "ldbench/config.h"
+#include "ldbench/scenario.h"
+
+static char dir[64];
+
+static int split(struct ldb_scenario *sc, const char *text, char *err, size_t cap)
+{
+	memset(sc, 0, sizeof(*sc));
+	return ldb_scenario_parse(sc, "t.scen", text, strlen(text), err, cap);
+}
+
+static void test_split_words_quotes_comments(void **state)
+{
+	struct ldb_scenario sc;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(0, split(&sc,
+	                          "\n  # First comment: the description  \n# second\n"
+	                          "-f \"(cn=a b)\"   # trailing\n"
+	                          "-e esearch,random\n"
+	                          "--sweep=1,2\n"
+	                          "\t-b 'ou=it''s,dc=x'\n"
+	                          "-f a\\ b\\#c\n"
+	                          "-f \"q\\\"\\\\x$HOME\"\n"
+	                          "-q\n"
+	                          "-f x#y", err, sizeof err));
+	assert_string_equal("First comment: the description", sc.description);
+	assert_int_equal(8, (int)sc.nopts);
+	assert_int_equal(4, sc.opts[0].line);
+	assert_string_equal("-f", sc.opts[0].opt);
+	assert_string_equal("(cn=a b)", sc.opts[0].val);
+	assert_string_equal("esearch,random", sc.opts[1].val);
+	assert_string_equal("--sweep=1,2", sc.opts[2].opt);
+	assert_null(sc.opts[2].val);
+	assert_string_equal("ou=its,dc=x", sc.opts[3].val);
+	assert_string_equal("a b#c", sc.opts[4].val);
+	assert_string_equal("q\"\\x$HOME", sc.opts[5].val);
+	assert_string_equal("-q", sc.opts[6].opt);
+	assert_null(sc.opts[6].val);
+	assert_int_equal(10, sc.opts[6].line);
+	assert_string_equal("x#y", sc.opts[7].val); /* '#' inside a word is not a comment */
+	assert_int_equal(11, sc.opts[7].line);
+	ldb_scenario_free(&sc);
+
+	assert_int_equal(0, split(&sc, "-n 4", err, sizeof err));
+	assert_null(sc.description);
+	assert_int_equal(1, (int)sc.nopts);
+	assert_string_equal("4", sc.opts[0].val);
+	ldb_scenario_free(&sc);
+}
+
+static void test_split_errors_name_the_line(void **state)
+{
+	struct ldb_scenario sc;
+	char err[256];
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "# d\n-f \"(cn=x)\n", "t.scen:2: unterminated \" quote" },
+		{ "-f 'x\n", "t.scen:1: unterminated ' quote" },
+		{ "-e esearch\n\n-f x\\", "t.scen:3: a backslash at the end" },
+		{ "-n 4\nesearch\n", "t.scen:2: 'esearch' is not an option" },
+		{ "-n 4 -T 5\n", "t.scen:1: '-T' after '-n 4': one option per line" },
+		{ "-\n", "t.scen:1: '-' is not an option" },
+		{ "--\n", "t.scen:1: '--' is not an option" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(-1, split(&sc, bad[i].text, err, sizeof err));
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].want);
+		assert_int_equal(0, (int)sc.nopts);
+		assert_null(sc.opts);
+	}
+	/* a NUL byte: the line it is on */
+	memset(&sc, 0, sizeof sc);
+	assert_int_equal(-1, ldb_scenario_parse(&sc, "t.scen", "-n 4\n-q\0x\n", 10, err, sizeof err));
+	assert_string_equal("t.scen:2: a NUL byte: not a text file", err);
+	/* load: missing file, a directory */
+	assert_int_equal(-1, ldb_scenario_load(&sc, "/nonexistent/x.scen", err, sizeof err));
+	assert_non_null(strstr(err, "/nonexistent/x.scen: cannot open"));
+	assert_int_equal(-1, ldb_scenario_load(&sc, "/", err, sizeof err));
+	assert_string_equal("/: not a regular file", err);
+}
+
+/* ------------------------------------------------- --scenario on the command line */
+
+struct run {
+	struct ldb_config c;
+	char err[512];
+	char *argv[64];
+	int argc;
+	enum ldb_cli_result r;
+};
+
+static char *write_file(const char *name, const char *text)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+	FILE *f;
+
+	sprintf(path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static enum ldb_cli_result parse_v(struct run *t, const char *const *args)
+{
+	memset(t, 0, sizeof(*t));
+	t->argv[t->argc++] = strdup("ldbench");
+	for (int i = 0; args[i] != NULL; i++)
+		t->argv[t->argc++] = strdup(args[i]);
+	ldb_config_init(&t->c);
+	t->r = ldb_cli_parse(&t->c, t->argc, t->argv, t->err, sizeof(t->err));
+	return t->r;
+}
+#define PARSE(t, ...) parse_v((t), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void done(struct run *t)
+{
+	ldb_config_free(&t->c);
+	for (int i = 0; i < t->argc; i++)
+		free(t->argv[i]);
+}
+
+static void test_file_then_command_line(void **state)
+{
+	struct run t;
+	char *p = write_file("s1.scen", "# search\n-f \"(uid=userXXXXX)\"\n-e esearch,random\n-r 1\n-R 200\n"
+	                                "-n 8\n-T 800\n--duration 30s\n--sweep 1,2,4\n-I 68\n-b 'ou=A,dc=x'\n");
+
+	(void)state;
+	/* the file alone */
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "--scenario", p));
+	assert_string_equal("(uid=userXXXXX)", t.c.filter);
+	assert_int_equal(LDB_VAL_RANDOM, t.c.valmode);
+	assert_int_equal(200, (int)t.c.range_high);
+	assert_int_equal(8, t.c.threads);
+	assert_int_equal(800, (int)t.c.ops_per_thread);
+	assert_int_equal(30000, (int)t.c.duration_ms);
+	assert_int_equal(3, t.c.nsweep);
+	assert_string_equal("ou=A,dc=x", t.c.base);
+	/* the recorded command line is the whole effective one, without --scenario */
+	assert_non_null(strstr(t.c.cmdline, "-f (uid=userXXXXX) -e esearch,random"));
+	assert_null(strstr(t.c.cmdline, "--scenario"));
+	done(&t);
+
+	/* single-valued options: the command line wins, wherever it puts them */
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-T", "5", "--scenario", p, "-R", "50", "-b", "ou=B,dc=x",
+	                                    "-f", "(cn=userXXXXX)", "--sweep", "1,2"));
+	assert_int_equal(5, (int)t.c.ops_per_thread);
+	assert_int_equal(50, (int)t.c.range_high);
+	assert_string_equal("ou=B,dc=x", t.c.base);
+	assert_string_equal("(cn=userXXXXX)", t.c.filter);
+	assert_int_equal(2, t.c.nsweep);
+	done(&t);
+
+	/* -N replaces the file's --duration, -n its --sweep (and --scenario=FILE works) */
+	size_t l = strlen(p) + 12;
+	char *eq = malloc(l);
+	snprintf(eq, l, "--scenario=%s", p);
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, eq, "-N", "2", "-n", "3"));
+	assert_int_equal(2, (int)t.c.samples);
+	assert_int_equal(0, (int)t.c.duration_ms);
+	assert_int_equal(0, t.c.nsweep);
+	assert_int_equal(3, t.c.threads);
+	done(&t);
+	free(eq);
+
+	/* additive options add up: -e keywords, -I codes */
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "--scenario", p, "-e", "srchnentries=1", "-I", "32"));
+	assert_int_equal(1, (int)t.c.expect_entries);
+	assert_true(t.c.op_esearch);
+	assert_int_equal(2, t.c.nignore);
+	done(&t);
+	/* ... so an -e keyword that conflicts with the file's is an error of the pair */
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", p, "-e", "incr"));
+	assert_non_null(strstr(t.err, "-e random and -e incr exclude each other"));
+	assert_non_null(strstr(t.err, "(with --scenario "));
+	done(&t);
+	free(p);
+}
+
+static void test_bad_files(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "# d\n-e esearch\n-f x\n-n 0\n", ":4: -n 0: threads must be" },
+		{ "-e esearch\n-f x\n-Y\n", ":3: unknown option '-Y'" },
+		{ "-e esearch\n--sweeep 1,2\n", ":2: unknown option '--sweeep'" },
+		{ "-e esearch\n--sw 1,2\n", ":2: unknown option '--sw'" },
+		{ "-e esearch\n-n\n", ":2: -n needs a value" },
+		{ "-e esearch\n--sweep\n", ":2: --sweep needs a value" },
+		{ "-e esearch\n-n8 9\n", ":2: '-n8 9': two values" },
+		{ "-e esearch\n--sweep=1 2\n", ":2: '--sweep=1 2': two values" },
+		{ "-e esearch\n--monitor yes\n", ":2: --monitor takes no value" },
+		{ "-e esearch\n--monitor=yes\n", ":2: --monitor takes no value" },
+		{ "-e esearch\n-qQ\n", ":2: '-qQ': one option per line" },
+		{ "-e esearch\n-w secret\n", ":2: -w: a password does not belong" },
+		{ "-e esearch\n-y pw.txt\n", ":2: -y: a password does not belong" },
+		{ "-e esearch\n--scenario x.scen\n", ":2: --scenario has no place" },
+		{ "-e esearch\n--help\n", ":2: --help has no place" },
+		{ "-e esearch,bogus\n", ":1: " },
+		{ "-f 'x\n", ":1: unterminated ' quote" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct run t;
+		char *p = write_file("bad.scen", bad[i].text);
+		char want[600];
+
+		snprintf(want, sizeof want, "ldbench: %s%s", p, bad[i].want);
+		assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", p, "-b", "dc=x"));
+		if (strncmp(t.err, want, strlen(want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, t.err, want);
+		assert_null(strchr(t.err, '\n'));
+		done(&t);
+		free(p);
+	}
+	/* command-line misuse */
+	struct run t;
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", "a", "--scenario", "b"));
+	assert_string_equal("ldbench: --scenario: one scenario file per run", t.err);
+	done(&t);
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "-e", "esearch", "--scenario"));
+	assert_string_equal("ldbench: --scenario needs a value", t.err);
+	done(&t);
+	/* "--scenario" as the value of -f is a filter, not an option */
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "-e", "esearch", "-f", "--scenario"));
+	assert_non_null(strstr(t.err, "a filter must contain '='"));
+	done(&t);
+}
+
+static void test_list(void **state)
+{
+	struct run t;
+	char sub[128], path[200], line[512];
+	FILE *f;
+	int saved = dup(1);
+
+	(void)state;
+	snprintf(sub, sizeof sub, "%s/list", dir);
+	assert_int_equal(0, mkdir(sub, 0700));
+	snprintf(path, sizeof path, "%s/b-second.scen", sub);
+	f = fopen(path, "w");
+	fputs("#   Second one  \n-e esearch\n", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/a.scen", sub);
+	f = fopen(path, "w");
+	fputs("-e esearch\n", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/notes.txt", sub);
+	f = fopen(path, "w");
+	fclose(f);
+	/* stdout into a file */
+	snprintf(path, sizeof path, "%s/out", dir);
+	fflush(stdout);
+	f = fopen(path, "w+");
+	dup2(fileno(f), 1);
+	assert_int_equal(LDB_CLI_EXIT_OK, PARSE(&t, "--list-scenarios", sub));
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	done(&t);
+	rewind(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_string_equal("a         (no description)\n", line);
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_string_equal("b-second  Second one\n", line);
+	assert_null(fgets(line, sizeof line, f));
+	fclose(f);
+
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--list-scenarios", "/nonexistent-dir"));
+	assert_non_null(strstr(t.err, "--list-scenarios /nonexistent-dir: No such file"));
+	done(&t);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	unsetenv("LDBENCH_PASSWORD");
+	snprintf(dir, sizeof dir, "/tmp/test_scenario.XXXXXX");
+	return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_words_quotes_comments),
+		cmocka_unit_test(test_split_errors_name_the_line),
+		cmocka_unit_test(test_file_then_command_line),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_list),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
