@@ -24,6 +24,7 @@
  * lowest value distinguished from its neighbours, as in HdrHistogram.
  */
 #include "ldbench/histogram.h"
+#include "ldbench/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -394,15 +395,11 @@ put_char(struct sink *s, char c)
 static void
 put_u64(struct sink *s, uint64_t v, char sep)
 {
-	char tmp[24];
-	size_t n = 0;
+	char tmp[LDB_U64_DEC_MAX];
+	size_t n = ldb_u64_dec(tmp, v);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	while (n > 0)
-		put_char(s, tmp[--n]);
+	for (size_t i = 0; i < n; i++)
+		put_char(s, tmp[i]);
 	if (sep != '\0')
 		put_char(s, sep);
 }

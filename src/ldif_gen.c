@@ -25,6 +25,7 @@
 #include <openssl/rand.h>
 
 #include "ldbench/config.h"
+#include "ldbench/util.h"
 
 #define GEN_BUF_SIZE (1u << 20) /* output buffer: 1 MiB */
 #define GEN_MAX_WIDTH 32
@@ -222,19 +223,13 @@ out_attr_str(struct gen_out *o, const char *name, const char *value)
 static size_t
 put_index(char *dst, uint64_t v, int width)
 {
-	char tmp[24];
-	size_t n = 0;
+	char tmp[LDB_U64_DEC_MAX];
+	size_t n = ldb_u64_dec(tmp, v), len = 0;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	size_t len = 0;
 	for (size_t pad = n; pad < (size_t)width; pad++)
 		dst[len++] = '0';
-	while (n > 0)
-		dst[len++] = tmp[--n];
-	return len;
+	memcpy(dst + len, tmp, n);
+	return len + n;
 }
 
 static int
@@ -279,6 +274,14 @@ parse_count(const char *opt, const char *s, int64_t max, int64_t *out, char *err
 	}
 	*out = (int64_t)v;
 	return 0;
+}
+
+/* The message of a missing required option; @return LDB_EXIT_PARAMS. */
+static int
+missing(const char *opt, char *err, size_t cap)
+{
+	gen_err(err, cap, "%s is required", opt);
+	return LDB_EXIT_PARAMS;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -693,6 +696,12 @@ struct user_writer {
 
 #define GEN_PREFIX_MAX 8 /* "addUser" + NUL */
 
+/* The object classes of every generated person (users and tree leaves). */
+static const char person_classes[] = "objectClass: top\n"
+                                     "objectClass: person\n"
+                                     "objectClass: organizationalPerson\n"
+                                     "objectClass: inetOrgPerson\n";
+
 static int
 uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
 {
@@ -738,10 +747,6 @@ uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx
 static void
 uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width, bool change_add)
 {
-	static const char classes[] = "objectClass: top\n"
-	                              "objectClass: person\n"
-	                              "objectClass: organizationalPerson\n"
-	                              "objectClass: inetOrgPerson\n";
 
 	uw_name(w, "uid", prefix, idx, width);
 	memcpy(w->mail, w->name, w->nlen);
@@ -752,7 +757,7 @@ uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t 
 	out_attr(o, "dn", w->dn, w->dnl);
 	if (change_add)
 		out_mem(o, "changetype: add\n", 16);
-	out_mem(o, classes, sizeof(classes) - 1);
+	out_mem(o, person_classes, sizeof(person_classes) - 1);
 	out_attr(o, "uid", w->name, w->nlen);
 	out_attr(o, "cn", w->name, w->nlen);
 	out_attr(o, "sn", w->name, w->nlen);
@@ -768,6 +773,28 @@ uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t 
 		out_attr(o, "userPassword", w->name, w->nlen);
 	}
 	out_mem(o, "\n", 1);
+}
+
+/* The user writer (users below parent, mail at domain, passwords hashed by h
+ * unless NULL) and the output of an emitter.
+ * @return 0, or LDB_EXIT_OTHER with err and nothing left to free. */
+static int
+emit_begin(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h, struct gen_out *o,
+           FILE *f, char *err, size_t cap)
+{
+	if (uw_init(w, parent, domain, h) != 0 || out_init(o, f) != 0) {
+		uw_free(w);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	return 0;
+}
+
+/* The DN of the lowest entry of t (the parent of what goes below). */
+static const char *
+tree_bottom(const struct gen_tree *t)
+{
+	return t->nodes[t->count - 1].dn;
 }
 
 /* Finish the output; @return 0 or 99 with err. */
@@ -787,8 +814,35 @@ emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
 	return 0;
 }
 
+/* Free the user writer of emit_begin and finish the output; @return 0 or 99
+ * with err. */
+static int
+emit_end(struct user_writer *w, struct gen_out *o, char *err, size_t cap)
+{
+	bool hash_failed = w->hash_failed;
+
+	uw_free(w);
+	return emit_finish(o, hash_failed, err, cap);
+}
+
 /* ------------------------------------------------------------------------ */
 /* gen users */
+
+/* The users' parent: given, or "ou=People,SUFFIX" made in *owned (the caller
+ * frees it).  NULL when memory ran out (err says so). */
+static const char *
+people_default(const char *given, const char *suffix, char **owned, char *err, size_t cap)
+{
+	*owned = NULL;
+	if (given != NULL)
+		return given;
+	if (asprintf(owned, "ou=People,%s", suffix) < 0) {
+		*owned = NULL;
+		gen_err(err, cap, "out of memory");
+		return NULL;
+	}
+	return *owned;
+}
 
 struct users_plan {
 	struct gen_tree tree;
@@ -800,10 +854,8 @@ static int
 users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, size_t cap)
 {
 	memset(pl, 0, sizeof(*pl));
-	if (u->suffix == NULL) {
-		gen_err(err, cap, "--suffix is required");
-		return LDB_EXIT_PARAMS;
-	}
+	if (u->suffix == NULL)
+		return missing("--suffix", err, cap);
 	if (idx_prepare("--number", u->number, u->start_idx, u->width, &pl->idx, err, cap) != 0)
 		return LDB_EXIT_PARAMS;
 	if ((unsigned)u->hash > LDB_GEN_HASH_SSHA512) {
@@ -813,14 +865,9 @@ users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, s
 	pl->hash = u->hash;
 
 	char *parent_default = NULL;
-	const char *parent = u->parent;
-	if (parent == NULL) {
-		if (asprintf(&parent_default, "ou=People,%s", u->suffix) < 0) {
-			gen_err(err, cap, "out of memory");
-			return LDB_EXIT_OTHER;
-		}
-		parent = parent_default;
-	}
+	const char *parent = people_default(u->parent, u->suffix, &parent_default, err, cap);
+	if (parent == NULL)
+		return LDB_EXIT_OTHER;
 	int rc = tree_build(&pl->tree, u->suffix, parent, "--parent", err, cap);
 	free(parent_default);
 	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
@@ -840,23 +887,15 @@ users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
 	struct pw_hasher h;
 	const struct gen_tree *t = &pl->tree;
 
-	if (hasher_init(&h, pl->hash, err, cap) != 0) {
+	if (hasher_init(&h, pl->hash, err, cap) != 0 || emit_begin(&w, tree_bottom(t), t->domain, &h, &o, f, err, cap) != 0) {
 		hasher_free(&h);
-		return LDB_EXIT_OTHER;
-	}
-	if (uw_init(&w, t->nodes[t->count - 1].dn, t->domain, &h) != 0 || out_init(&o, f) != 0) {
-		uw_free(&w);
-		hasher_free(&h);
-		gen_err(err, cap, "out of memory");
 		return LDB_EXIT_OTHER;
 	}
 	tree_write(t, &o, false);
 	for (uint64_t i = 0; i < pl->idx.count && !o.failed && !w.hash_failed; i++)
 		uw_entry(&w, &o, "user", pl->idx.first + i, pl->idx.width, false);
-	bool hf = w.hash_failed;
-	uw_free(&w);
 	hasher_free(&h);
-	return emit_finish(&o, hf, err, cap);
+	return emit_end(&w, &o, err, cap);
 }
 
 int
@@ -903,30 +942,14 @@ gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
 	return rc;
 }
 
+/* getopt_long values: the options every subcommand has, then OPT_TABLE + i for
+ * the i-th entry of the subcommand's own table. */
 enum {
-	OPT_SUFFIX = 1000,
-	OPT_PARENT,
-	OPT_NUMBER,
+	OPT_LDIF_FILE = 1000,
+	OPT_HELP,
 	OPT_START_IDX,
 	OPT_WIDTH,
-	OPT_LDIF_FILE,
-	OPT_HELP,
-	OPT_HASH,
-	OPT_NUM_MEMBERS,
-	OPT_CREATE_MEMBERS,
-	OPT_MEMBER_PARENT,
-	OPT_MEMBER_ATTR,
-	OPT_NUM_USERS,
-	OPT_CREATE_USERS,
-	OPT_DELETE_USERS,
-	OPT_ADD_USERS,
-	OPT_MOD_USERS,
-	OPT_MODRDN_USERS,
-	OPT_DEL_USERS,
-	OPT_MOD_ATTRS,
-	OPT_DEPTH,
-	OPT_FANOUT,
-	OPT_ENTRIES,
+	OPT_TABLE,
 };
 
 /* The message of a getopt_long error ('?' or ':'). */
@@ -980,12 +1003,121 @@ opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, 
 	}
 }
 
-/* Long options of every subcommand, and of those that name users. */
-#define COMMON_LONG_OPTS                                                                                           \
-	{"ldif-file", required_argument, NULL, OPT_LDIF_FILE}, {"help", no_argument, NULL, OPT_HELP},               \
-	    {"suffix", required_argument, NULL, OPT_SUFFIX}
-#define INDEX_LONG_OPTS                                                                                            \
-	{"start-idx", required_argument, NULL, OPT_START_IDX}, {"width", required_argument, NULL, OPT_WIDTH}
+/* How a subcommand option stores its value. */
+enum gen_opt_kind {
+	GOPT_STR,   /* dst is const char **: the value as given */
+	GOPT_COUNT, /* dst is int64_t *: parse_count up to max */
+	GOPT_FLAG,  /* dst is bool *, set; the option takes no value */
+	GOPT_CALL,  /* fn(dst, value, ...): anything else; 0 or -1 with err */
+};
+
+typedef int (*gen_opt_fn)(void *dst, const char *val, int argc, char **argv, char *err, size_t cap);
+
+/* One option of a subcommand, besides --ldif-file, --help, --start-idx, --width. */
+struct gen_opt {
+	const char *name; /* long name without "--" */
+	enum gen_opt_kind kind;
+	void *dst;
+	int64_t max;      /* GOPT_COUNT */
+	bool *seen;       /* set when the option is given; may be NULL */
+	gen_opt_fn fn;    /* GOPT_CALL */
+};
+
+#define GEN_MAX_OPTS 16
+
+/* A subcommand's command line. */
+struct gen_cli {
+	const struct gen_opt *opts;
+	size_t nopts;
+	const char **file;
+	int64_t *start_idx;            /* NULL: no --start-idx nor --width */
+	int *width;
+	const struct gen_opt *operand; /* NULL: operands are refused */
+};
+
+/* Store val as o says.  @return 0 or LDB_EXIT_PARAMS with err. */
+static int
+opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	char name[64]; /* "--" and a long name of our tables */
+
+	switch (o->kind) {
+	case GOPT_STR:
+		*(const char **)o->dst = val;
+		break;
+	case GOPT_FLAG:
+		*(bool *)o->dst = true;
+		break;
+	case GOPT_COUNT:
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (parse_count(name, val, o->max, o->dst, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		break;
+	case GOPT_CALL:
+		if (o->fn(o->dst, val, argc, argv, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		break;
+	}
+	if (o->seen != NULL)
+		*o->seen = true;
+	return 0;
+}
+
+/* Parse a subcommand's arguments (argv[0] is its name) as cli says.
+ * @return 0, -1 when --help was printed (exit 0), or LDB_EXIT_PARAMS. */
+static int
+gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t cap)
+{
+	struct option lo[GEN_MAX_OPTS + 5];
+	size_t n = 0;
+	int c, r;
+
+	lo[n++] = (struct option){"ldif-file", required_argument, NULL, OPT_LDIF_FILE};
+	lo[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	if (cli->start_idx != NULL) {
+		lo[n++] = (struct option){"start-idx", required_argument, NULL, OPT_START_IDX};
+		lo[n++] = (struct option){"width", required_argument, NULL, OPT_WIDTH};
+	}
+	for (size_t i = 0; i < cli->nopts && i < GEN_MAX_OPTS; i++)
+		lo[n++] = (struct option){cli->opts[i].name, cli->opts[i].kind == GOPT_FLAG ? no_argument : required_argument,
+		                          NULL, OPT_TABLE + (int)i};
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+
+	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
+	opterr = 0;
+	/* "-": operands (NAME) may come anywhere, returned as option 1 */
+	while ((c = getopt_long(argc, argv, cli->operand != NULL ? "-:" : "+:", lo, NULL)) != -1) {
+		if ((r = opt_common(c, cli->file, cli->start_idx, cli->width, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
+		if (c == OPT_HELP) {
+			ldb_gen_usage(stdout);
+			return -1; /* handled: exit 0 */
+		}
+		if (c == 1 && cli->operand != NULL)
+			r = opt_store(cli->operand, optarg, argc, argv, err, cap);
+		else if (c >= OPT_TABLE && c < OPT_TABLE + (int)cli->nopts)
+			r = opt_store(&cli->opts[c - OPT_TABLE], optarg, argc, argv, err, cap);
+		else
+			return opt_error(c, argv, err, cap);
+		if (r != 0)
+			return r;
+	}
+	/* getopt stops at "--" (or, with "+", at the first operand): the rest */
+	for (; optind < argc; optind++) {
+		if (cli->operand == NULL) {
+			gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
+			return LDB_EXIT_PARAMS;
+		}
+		if ((r = opt_store(cli->operand, argv[optind], argc, argv, err, cap)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+#define GEN_NOPTS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Prepare-open-emit-close, the same for every subcommand. */
 typedef int (*emit_fn)(const void *plan, FILE *f, char *err, size_t cap);
@@ -1008,67 +1140,37 @@ users_emit_fn(const void *plan, FILE *f, char *err, size_t cap)
 }
 
 static int
+opt_hash(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	(void)argc;
+	(void)argv;
+	return parse_hash(val, dst, err, cap);
+}
+
+static int
 gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	static const struct option opts[] = {
-		COMMON_LONG_OPTS,
-		INDEX_LONG_OPTS,
-		{"parent", required_argument, NULL, OPT_PARENT},
-		{"number", required_argument, NULL, OPT_NUMBER},
-		{"hash", required_argument, NULL, OPT_HASH},
-		{NULL, 0, NULL, 0},
-	};
 	struct ldb_gen_users u = {.start_idx = 1};
 	const char *file = NULL;
 	bool have_number = false;
-	int c, r;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &u.suffix},
+		{"parent", GOPT_STR, &u.parent},
+		{"number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number},
+		{"hash", GOPT_CALL, &u.hash, .fn = opt_hash},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
 
-	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		if ((r = opt_common(c, &file, &u.start_idx, &u.width, err, cap)) != 1) {
-			if (r != 0)
-				return r;
-			continue;
-		}
-		switch (c) {
-		case OPT_SUFFIX:
-			u.suffix = optarg;
-			break;
-		case OPT_PARENT:
-			u.parent = optarg;
-			break;
-		case OPT_NUMBER:
-			if (parse_count("--number", optarg, LDB_GEN_MAX_INDEX, &u.number, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			have_number = true;
-			break;
-		case OPT_HASH:
-			if (parse_hash(optarg, &u.hash, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			break;
-		case OPT_HELP:
-			ldb_gen_usage(stdout);
-			return -1; /* handled: exit 0 */
-		default:
-			return opt_error(c, argv, err, cap);
-		}
-	}
-	if (optind < argc) {
-		gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
-		return LDB_EXIT_PARAMS;
-	}
-	if (u.suffix == NULL) {
-		gen_err(err, cap, "--suffix is required");
-		return LDB_EXIT_PARAMS;
-	}
-	if (!have_number) {
-		gen_err(err, cap, "--number is required");
-		return LDB_EXIT_PARAMS;
-	}
+	if (rc != 0)
+		return rc;
+	if (u.suffix == NULL)
+		return missing("--suffix", err, cap);
+	if (!have_number)
+		return missing("--number", err, cap);
 
 	struct users_plan pl;
-	int rc = users_prepare(&u, &pl, err, cap);
+	rc = users_prepare(&u, &pl, err, cap);
 	if (rc == 0)
 		rc = gen_run(&pl, users_emit_fn, file, err, cap);
 	users_plan_free(&pl);
@@ -1169,14 +1271,9 @@ groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, s
 	pl->create_members = g->create_members;
 
 	char *mp_default = NULL;
-	const char *mp = g->member_parent;
-	if (mp == NULL) {
-		if (asprintf(&mp_default, "ou=People,%s", g->suffix) < 0) {
-			gen_err(err, cap, "out of memory");
-			return LDB_EXIT_OTHER;
-		}
-		mp = mp_default;
-	}
+	const char *mp = people_default(g->member_parent, g->suffix, &mp_default, err, cap);
+	if (mp == NULL)
+		return LDB_EXIT_OTHER;
 	int rc = tree_build(&pl->gtree, g->suffix, g->parent != NULL ? g->parent : g->suffix, "--parent", err, cap);
 	if (rc == 0)
 		rc = tree_build(&pl->mtree, g->suffix, mp, "--member-parent", err, cap);
@@ -1188,8 +1285,7 @@ static int
 groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 {
 	const struct groups_plan *pl = plan;
-	const char *gparent = pl->gtree.nodes[pl->gtree.count - 1].dn;
-	const char *mparent = pl->mtree.nodes[pl->mtree.count - 1].dn;
+	const char *gparent = tree_bottom(&pl->gtree);
 	const char *attr = pl->unique ? "uniqueMember" : "member";
 	size_t gplen = strlen(gparent);
 	struct gen_out o;
@@ -1197,10 +1293,12 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 	/* "cn=" NAME "-" index "," parent */
 	char *gdn = malloc(3 + pl->name_len + 1 + 24 + 1 + gplen + 1);
 
-	if (uw_init(&w, mparent, pl->gtree.domain, NULL) != 0 || gdn == NULL || out_init(&o, f) != 0) {
-		free(gdn);
-		uw_free(&w);
+	if (gdn == NULL) {
 		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	if (emit_begin(&w, tree_bottom(&pl->mtree), pl->gtree.domain, NULL, &o, f, err, cap) != 0) {
+		free(gdn);
 		return LDB_EXIT_OTHER;
 	}
 	if (pl->create_members) {
@@ -1237,94 +1335,54 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 		out_mem(&o, "\n", 1);
 	}
 	free(gdn);
-	uw_free(&w);
-	return emit_finish(&o, false, err, cap);
+	return emit_end(&w, &o, err, cap);
+}
+
+/* NAME, the one operand of gen groups. */
+static int
+opt_group_name(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	const char **name = dst;
+
+	(void)argc;
+	(void)argv;
+	if (*name != NULL) {
+		gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", val, *name);
+		return -1;
+	}
+	*name = val;
+	return 0;
 }
 
 static int
 gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	static const struct option opts[] = {
-		COMMON_LONG_OPTS,
-		INDEX_LONG_OPTS,
-		{"parent", required_argument, NULL, OPT_PARENT},
-		{"number", required_argument, NULL, OPT_NUMBER},
-		{"num-members", required_argument, NULL, OPT_NUM_MEMBERS},
-		{"create-members", no_argument, NULL, OPT_CREATE_MEMBERS},
-		{"member-parent", required_argument, NULL, OPT_MEMBER_PARENT},
-		{"member-attr", required_argument, NULL, OPT_MEMBER_ATTR},
-		{NULL, 0, NULL, 0},
-	};
 	struct groups_opts g = {.number = 1, .num_members = 10000, .start_idx = 1};
 	const char *file = NULL;
-	int c, r;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &g.suffix},
+		{"parent", GOPT_STR, &g.parent},
+		{"number", GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX},
+		{"num-members", GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX},
+		{"create-members", GOPT_FLAG, &g.create_members},
+		{"member-parent", GOPT_STR, &g.member_parent},
+		{"member-attr", GOPT_STR, &g.member_attr},
+	};
+	const struct gen_opt name = {"NAME", GOPT_CALL, &g.name, .fn = opt_group_name};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
 
-	optind = 0;
-	opterr = 0;
-	/* "-": NAME may come anywhere, returned as option 1 */
-	while ((c = getopt_long(argc, argv, "-:", opts, NULL)) != -1) {
-		if ((r = opt_common(c, &file, &g.start_idx, &g.width, err, cap)) != 1) {
-			if (r != 0)
-				return r;
-			continue;
-		}
-		switch (c) {
-		case 1:
-			if (g.name != NULL) {
-				gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", optarg, g.name);
-				return LDB_EXIT_PARAMS;
-			}
-			g.name = optarg;
-			break;
-		case OPT_SUFFIX:
-			g.suffix = optarg;
-			break;
-		case OPT_PARENT:
-			g.parent = optarg;
-			break;
-		case OPT_MEMBER_PARENT:
-			g.member_parent = optarg;
-			break;
-		case OPT_MEMBER_ATTR:
-			g.member_attr = optarg;
-			break;
-		case OPT_CREATE_MEMBERS:
-			g.create_members = true;
-			break;
-		case OPT_NUMBER:
-			if (parse_count("--number", optarg, LDB_GEN_MAX_INDEX, &g.number, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			break;
-		case OPT_NUM_MEMBERS:
-			if (parse_count("--num-members", optarg, LDB_GEN_MAX_INDEX, &g.num_members, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			break;
-		case OPT_HELP:
-			ldb_gen_usage(stdout);
-			return -1;
-		default:
-			return opt_error(c, argv, err, cap);
-		}
-	}
-	/* after "--" getopt stops: what is left is NAME or extra */
-	for (; optind < argc; optind++) {
-		if (g.name != NULL) {
-			gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", argv[optind], g.name);
-			return LDB_EXIT_PARAMS;
-		}
-		g.name = argv[optind];
-	}
+	if (rc != 0)
+		return rc;
 	if (g.name == NULL) {
 		gen_err(err, cap, "the group NAME is required (ldbench gen groups NAME ...)");
 		return LDB_EXIT_PARAMS;
 	}
-	if (g.suffix == NULL) {
-		gen_err(err, cap, "--suffix is required");
-		return LDB_EXIT_PARAMS;
-	}
+	if (g.suffix == NULL)
+		return missing("--suffix", err, cap);
 
 	struct groups_plan pl;
-	int rc = groups_prepare(&g, &pl, err, cap);
+	rc = groups_prepare(&g, &pl, err, cap);
 	if (rc == 0)
 		rc = gen_run(&pl, groups_emit, file, err, cap);
 	groups_plan_free(&pl);
@@ -1472,6 +1530,15 @@ change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
 	out_mem(o, "\n", 1);
 }
 
+/* The delete record of the user rdn=<prefix><idx>. */
+static void
+delete_record(struct user_writer *w, struct gen_out *o, const char *rdn, const char *prefix, uint64_t idx, int width)
+{
+	uw_name(w, rdn, prefix, idx, width);
+	change_head(o, w->dn, w->dnl, "delete");
+	out_mem(o, "\n", 1);
+}
+
 static int
 modload_emit(const void *plan, FILE *f, char *err, size_t cap)
 {
@@ -1483,11 +1550,8 @@ modload_emit(const void *plan, FILE *f, char *err, size_t cap)
 	struct user_writer w;
 	char val[GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 16];
 
-	if (uw_init(&w, t->nodes[t->count - 1].dn, t->domain, NULL) != 0 || out_init(&o, f) != 0) {
-		uw_free(&w);
-		gen_err(err, cap, "out of memory");
+	if (emit_begin(&w, tree_bottom(t), t->domain, NULL, &o, f, err, cap) != 0)
 		return LDB_EXIT_OTHER;
-	}
 	if (pl->containers)
 		tree_write(t, &o, true);
 	if (pl->create_users)
@@ -1525,123 +1589,61 @@ modload_emit(const void *plan, FILE *f, char *err, size_t cap)
 		uint64_t a = pass == 0 ? n - pl->del : 0, b = pass == 0 ? n : n - pl->del;
 		if (pass == 1 && !pl->delete_users)
 			break;
-		for (uint64_t i = a; i < b && !o.failed; i++) {
-			uw_name(&w, i < pl->modrdn ? "cn" : "uid", "user", first + i, width);
-			change_head(&o, w.dn, w.dnl, "delete");
-			out_mem(&o, "\n", 1);
-		}
+		for (uint64_t i = a; i < b && !o.failed; i++)
+			delete_record(&w, &o, i < pl->modrdn ? "cn" : "uid", "user", first + i, width);
 	}
 	if (pl->delete_users) {
-		for (uint64_t i = 1; i <= pl->add && !o.failed; i++) {
-			uw_name(&w, "uid", "addUser", i, pl->add_width);
-			change_head(&o, w.dn, w.dnl, "delete");
-			out_mem(&o, "\n", 1);
-		}
+		for (uint64_t i = 1; i <= pl->add && !o.failed; i++)
+			delete_record(&w, &o, "uid", "addUser", i, pl->add_width);
 	}
-	uw_free(&w);
-	return emit_finish(&o, false, err, cap);
+	return emit_end(&w, &o, err, cap);
+}
+
+/* --mod-attrs, dsctl style: --mod-attrs sn description ... (up to the next
+ * option), and also --mod-attrs sn --mod-attrs description */
+static int
+opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	if (modload_add_attr(dst, val, err, cap) != 0)
+		return -1;
+	while (optind < argc && argv[optind][0] != '-') {
+		if (modload_add_attr(dst, argv[optind], err, cap) != 0)
+			return -1;
+		optind++;
+	}
+	return 0;
 }
 
 static int
 gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	static const struct option opts[] = {
-		COMMON_LONG_OPTS,
-		INDEX_LONG_OPTS,
-		{"parent", required_argument, NULL, OPT_PARENT},
-		{"num-users", required_argument, NULL, OPT_NUM_USERS},
-		{"create-users", no_argument, NULL, OPT_CREATE_USERS},
-		{"delete-users", no_argument, NULL, OPT_DELETE_USERS},
-		{"add-users", required_argument, NULL, OPT_ADD_USERS},
-		{"mod-users", required_argument, NULL, OPT_MOD_USERS},
-		{"modrdn-users", required_argument, NULL, OPT_MODRDN_USERS},
-		{"del-users", required_argument, NULL, OPT_DEL_USERS},
-		{"mod-attrs", required_argument, NULL, OPT_MOD_ATTRS},
-		{NULL, 0, NULL, 0},
-	};
 	/* dsctl's defaults: 100 of each operation, description */
 	struct modload_opts m = {.add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1};
 	const char *file = NULL;
-	int c, r;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &m.suffix},
+		{"parent", GOPT_STR, &m.parent},
+		{"num-users", GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users},
+		{"create-users", GOPT_FLAG, &m.create_users},
+		{"delete-users", GOPT_FLAG, &m.delete_users},
+		{"add-users", GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX},
+		{"mod-users", GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod},
+		{"modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn},
+		{"del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del},
+		{"mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		if ((r = opt_common(c, &file, &m.start_idx, &m.width, err, cap)) != 1) {
-			if (r != 0)
-				return r;
-			continue;
-		}
-		switch (c) {
-		case OPT_SUFFIX:
-			m.suffix = optarg;
-			break;
-		case OPT_PARENT:
-			m.parent = optarg;
-			break;
-		case OPT_CREATE_USERS:
-			m.create_users = true;
-			break;
-		case OPT_DELETE_USERS:
-			m.delete_users = true;
-			break;
-		case OPT_NUM_USERS:
-			if (parse_count("--num-users", optarg, LDB_GEN_MAX_INDEX, &m.num_users, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			m.have_num_users = true;
-			break;
-		case OPT_ADD_USERS:
-			if (parse_count("--add-users", optarg, LDB_GEN_MAX_INDEX, &m.add, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			break;
-		case OPT_MOD_USERS:
-			if (parse_count("--mod-users", optarg, LDB_GEN_MAX_INDEX, &m.mod, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			m.set_mod = true;
-			break;
-		case OPT_MODRDN_USERS:
-			if (parse_count("--modrdn-users", optarg, LDB_GEN_MAX_INDEX, &m.modrdn, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			m.set_modrdn = true;
-			break;
-		case OPT_DEL_USERS:
-			if (parse_count("--del-users", optarg, LDB_GEN_MAX_INDEX, &m.del, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			m.set_del = true;
-			break;
-		case OPT_MOD_ATTRS:
-			/* dsctl style: --mod-attrs sn description ... (up to the next
-			 * option), and also --mod-attrs sn --mod-attrs description */
-			if (modload_add_attr(&m, optarg, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			while (optind < argc && argv[optind][0] != '-') {
-				if (modload_add_attr(&m, argv[optind], err, cap) != 0)
-					return LDB_EXIT_PARAMS;
-				optind++;
-			}
-			break;
-		case OPT_HELP:
-			ldb_gen_usage(stdout);
-			return -1;
-		default:
-			return opt_error(c, argv, err, cap);
-		}
-	}
-	if (optind < argc) {
-		gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
-		return LDB_EXIT_PARAMS;
-	}
-	if (!m.have_num_users) {
-		gen_err(err, cap, "--num-users is required");
-		return LDB_EXIT_PARAMS;
-	}
-	if (m.parent == NULL) {
-		gen_err(err, cap, "--parent is required");
-		return LDB_EXIT_PARAMS;
-	}
+	if (rc != 0)
+		return rc;
+	if (!m.have_num_users)
+		return missing("--num-users", err, cap);
+	if (m.parent == NULL)
+		return missing("--parent", err, cap);
 
 	struct modload_plan pl;
-	int rc = modload_prepare(&m, &pl, err, cap);
+	rc = modload_prepare(&m, &pl, err, cap);
 	if (rc == 0)
 		rc = gen_run(&pl, modload_emit, file, err, cap);
 	tree_free(&pl.tree);
@@ -1676,10 +1678,6 @@ struct tree_state {
 static void
 tree_leaves(struct tree_state *ts, int level)
 {
-	static const char classes[] = "objectClass: top\n"
-	                              "objectClass: person\n"
-	                              "objectClass: organizationalPerson\n"
-	                              "objectClass: inetOrgPerson\n";
 	const struct tree_plan *pl = ts->pl;
 	struct gen_out *o = ts->o;
 	const char *domain = pl->top.domain;
@@ -1698,7 +1696,7 @@ tree_leaves(struct tree_state *ts, int level)
 		memcpy(d + dl, ts->dn[level], ts->dnl[level]);
 		dl += ts->dnl[level];
 		out_attr(o, "dn", d, dl);
-		out_mem(o, classes, sizeof(classes) - 1);
+		out_mem(o, person_classes, sizeof(person_classes) - 1);
 		out_attr(o, "cn", name, nl);
 		out_attr(o, "sn", name, nl);
 		out_attr(o, "uid", name, nl);
@@ -1832,62 +1830,28 @@ tree_emit(const void *plan, FILE *f, char *err, size_t cap)
 static int
 gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	static const struct option opts[] = {
-		COMMON_LONG_OPTS,
-		{"depth", required_argument, NULL, OPT_DEPTH},
-		{"fanout", required_argument, NULL, OPT_FANOUT},
-		{"entries", required_argument, NULL, OPT_ENTRIES},
-		{NULL, 0, NULL, 0},
-	};
 	struct tree_opts to = {0};
 	const char *file = NULL;
-	int c, r;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &to.suffix},
+		{"depth", GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth},
+		{"fanout", GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout},
+		{"entries", GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		if ((r = opt_common(c, &file, NULL, NULL, err, cap)) != 1) {
-			if (r != 0)
-				return r;
-			continue;
-		}
-		switch (c) {
-		case OPT_SUFFIX:
-			to.suffix = optarg;
-			break;
-		case OPT_DEPTH:
-			if (parse_count("--depth", optarg, GEN_MAX_DEPTH, &to.depth, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			to.have_depth = true;
-			break;
-		case OPT_FANOUT:
-			if (parse_count("--fanout", optarg, LDB_GEN_MAX_INDEX, &to.fanout, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			to.have_fanout = true;
-			break;
-		case OPT_ENTRIES:
-			if (parse_count("--entries", optarg, LDB_GEN_MAX_INDEX, &to.entries, err, cap) != 0)
-				return LDB_EXIT_PARAMS;
-			to.have_entries = true;
-			break;
-		case OPT_HELP:
-			ldb_gen_usage(stdout);
-			return -1;
-		default:
-			return opt_error(c, argv, err, cap);
-		}
-	}
-	if (optind < argc) {
-		gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
-		return LDB_EXIT_PARAMS;
-	}
-	if (!to.have_depth || !to.have_fanout || !to.have_entries) {
-		gen_err(err, cap, "%s is required", !to.have_depth ? "--depth" : !to.have_fanout ? "--fanout" : "--entries");
-		return LDB_EXIT_PARAMS;
-	}
+	if (rc != 0)
+		return rc;
+	if (!to.have_depth)
+		return missing("--depth", err, cap);
+	if (!to.have_fanout)
+		return missing("--fanout", err, cap);
+	if (!to.have_entries)
+		return missing("--entries", err, cap);
 
 	struct tree_plan pl;
-	int rc = tree_prepare(&to, &pl, err, cap);
+	rc = tree_prepare(&to, &pl, err, cap);
 	if (rc == 0) {
 		rc = gen_run(&pl, tree_emit, file, err, cap);
 		if (rc == 0) {

@@ -12,6 +12,7 @@
  * shared writes are the commoncounter fetch-adds.
  */
 #include "ldbench/objtmpl.h"
+#include "ldbench/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -156,41 +157,19 @@ static int
 load_data(struct var *v, const char *file, const struct where *w)
 {
 	FILE *f = fopen(file, "rb");
-	size_t size = 0, cap = 0, i, start, n;
-	char *buf = NULL;
+	size_t size, i, start, n;
+	char *buf;
 
 	if (f == NULL)
 		return fail(w, "data file %s: %s", file, strerror(errno));
-	for (;;) {
-		if (size == cap) {
-			char *nb;
+	int rc = ldb_read_all(f, 0, &buf, &size), e = errno;
 
-			cap = cap ? cap * 2 : 4096;
-			if ((nb = realloc(buf, cap + 1)) == NULL) {
-				free(buf);
-				fclose(f);
-				return fail(w, "data file %s: out of memory", file);
-			}
-			buf = nb;
-		}
-		n = fread(buf + size, 1, cap - size, f);
-		size += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		free(buf);
-		fclose(f);
-		return fail(w, "data file %s: cannot read: %s", file, strerror(e));
-	}
 	fclose(f);
-	if (buf == NULL)
-		buf = malloc(1);
-	if (buf == NULL)
+	if (rc != 0 && e == ENOMEM)
 		return fail(w, "data file %s: out of memory", file);
-	buf[size] = '\n';  /* room was kept: the last line always ends */
+	if (rc != 0)
+		return fail(w, "data file %s: cannot read: %s", file, strerror(e));
+	buf[size] = '\n';  /* in place of the NUL: the last line always ends */
 
 	/* count, then index the lines */
 	v->nlines = 0;

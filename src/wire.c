@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "der.h"
+
 /* ---- growable bytes (start-up) ---- */
 
 void
@@ -358,70 +360,25 @@ done:
 
 /* ---- hot path: no allocation, no stdio ---- */
 
-/* Bytes of the minimal definite length for n (n < 2^32). */
-static size_t
-len_size(size_t n)
-{
-	if (n < 0x80)
-		return 1;
-	if (n <= 0xff)
-		return 2;
-	if (n <= 0xffff)
-		return 3;
-	if (n <= 0xffffff)
-		return 4;
-	return 5;
-}
-
-static uint8_t *
-put_len(uint8_t *p, size_t n, size_t size)
-{
-	size_t i;
-
-	if (size == 1) {
-		*p++ = (uint8_t)n;
-		return p;
-	}
-	*p++ = (uint8_t)(0x80 | (size - 1));
-	for (i = size - 1; i > 0; i--)
-		*p++ = (uint8_t)(n >> (8 * (i - 1)));
-	return p;
-}
-
 size_t
 ldb_wire_frame(uint8_t *dst, size_t cap, int32_t msgid, const uint8_t *op, size_t oplen)
 {
-	uint32_t u = (uint32_t)msgid;
-	size_t idlen = 4, content, total, lsize, i;
+	size_t idlen = ldb_der_int_size(msgid), content, total;
 	uint8_t *p;
 
 	if (dst == NULL || (op == NULL && oplen > 0))
 		return 0;
-	/* minimal two's complement: drop a leading byte while it only repeats the sign */
-	while (idlen > 1) {
-		uint32_t top9 = (u >> (8 * idlen - 9)) & 0x1ffu;
-
-		if (top9 != 0 && top9 != 0x1ffu)
-			break;
-		idlen--;
-	}
 	if (oplen > (size_t)0xffffffffu - 2 - idlen)
 		return 0;
 	content = 2 + idlen + oplen;
-	lsize = len_size(content);
-	total = 1 + lsize + content;
+	total = 1 + ldb_der_len_size(content) + content;
 	if (cap < total)
 		return 0;
 	/* the op first: callers may have encoded it in place just after the envelope room */
 	if (oplen > 0)
 		memmove(dst + total - oplen, op, oplen);
-	p = dst;
-	*p++ = 0x30;
-	p = put_len(p, content, lsize);
-	*p++ = 0x02;
-	*p++ = (uint8_t)idlen;
-	for (i = idlen; i > 0; i--)
-		*p++ = (uint8_t)(u >> (8 * (i - 1)));
+	p = ldb_der_put_tl(dst, 0x30, content);
+	ldb_der_put_int(p, msgid);
 	return total;
 }
 

@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "der.h"
+
 /* Request tags (RFC 4511, as libldap's LDAP_REQ_*). */
 #define TAG_MODIFY 0x66
 #define TAG_ADD 0x68
@@ -23,7 +25,6 @@
 #define TAG_SEQ 0x30
 #define TAG_SET 0x31
 #define TAG_OCTETS 0x04
-#define TAG_INT 0x02
 #define TAG_BOOL 0x01
 #define TAG_ENUM 0x0a
 
@@ -33,44 +34,19 @@
  * hundred of them still add up without wrapping. */
 #define TOO_BIG ((uint64_t)1 << 40)
 
-/* Bytes of the minimal definite length form for n (n <= 2^32-1). */
-static size_t
-put_len_size(uint64_t n)
-{
-	if (n < 0x80)
-		return 1;
-	if (n <= 0xff)
-		return 2;
-	if (n <= 0xffff)
-		return 3;
-	if (n <= 0xffffff)
-		return 4;
-	return 5;
-}
-
 /* Whole size of a TLV whose contents take n bytes (TOO_BIG when n is). */
 static uint64_t
 tlv(uint64_t n)
 {
 	if (n > LEN_MAX)
 		return TOO_BIG;
-	return 1 + put_len_size(n) + n;
+	return 1 + ldb_der_len_size(n) + n;
 }
 
-static uint8_t *
+static inline uint8_t *
 put_tl(uint8_t *p, uint8_t tag, uint64_t n)
 {
-	size_t size = put_len_size(n), i;
-
-	*p++ = tag;
-	if (size == 1) {
-		*p++ = (uint8_t)n;
-		return p;
-	}
-	*p++ = (uint8_t)(0x80 | (size - 1));
-	for (i = size - 1; i > 0; i--)
-		*p++ = (uint8_t)(n >> (8 * (i - 1)));
-	return p;
+	return ldb_der_put_tl(p, tag, n);
 }
 
 static uint8_t *
@@ -82,29 +58,12 @@ put_octets(uint8_t *p, uint8_t tag, const void *s, size_t n)
 	return p + n;
 }
 
-/* Content bytes of the minimal two's complement INTEGER for v. */
-static size_t
-int_size(int32_t v)
-{
-	uint32_t u = (uint32_t)v;
-	size_t n = 4;
-
-	while (n > 1) {
-		uint32_t top9 = (u >> (8 * n - 9)) & 0x1ffu;
-
-		if (top9 != 0 && top9 != 0x1ffu)
-			break;
-		n--;
-	}
-	return n;
-}
-
 /* Size of the whole message around a protocolOp of opsize bytes (tag and
  * length included), or 0 when it does not fit in cap or overflows. */
 static size_t
 msg_size(size_t cap, int32_t msgid, uint64_t opsize, uint64_t *content)
 {
-	uint64_t c = 2 + int_size(msgid) + opsize;
+	uint64_t c = 2 + ldb_der_int_size(msgid) + opsize;
 	uint64_t total = tlv(c);
 
 	if (opsize >= TOO_BIG || total >= TOO_BIG || total > cap)
@@ -117,15 +76,7 @@ msg_size(size_t cap, int32_t msgid, uint64_t opsize, uint64_t *content)
 static uint8_t *
 put_envelope(uint8_t *p, int32_t msgid, uint64_t content)
 {
-	uint32_t u = (uint32_t)msgid;
-	size_t n = int_size(msgid), i;
-
-	p = put_tl(p, TAG_SEQ, content);
-	*p++ = TAG_INT;
-	*p++ = (uint8_t)n;
-	for (i = n; i > 0; i--)
-		*p++ = (uint8_t)(u >> (8 * (i - 1)));
-	return p;
+	return ldb_der_put_int(put_tl(p, TAG_SEQ, content), msgid);
 }
 
 /* A string argument: NULL only with length 0 (then it is the empty string). */

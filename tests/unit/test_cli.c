@@ -13,44 +13,12 @@
 #include "ldbench/cli.h"
 #include "ldbench/config.h"
 #include "ldbench/wire.h"
+#include "cli_run.h"
 
 #define PW "Zq7pSecretPw"
-#define MAXARGS 128
 
-/* One parse: writable argv copies (the parser masks -w in place, and
- * c.progname points into argv[0]), the config, the error line. */
-struct run {
-	struct ldb_config c;
-	char err[512];
-	char *argv[MAXARGS];
-	int argc;
-	enum ldb_cli_result r;
-};
-
-static enum ldb_cli_result parse_v(struct run *t, const char *argv0, const char *const *args)
-{
-	memset(t, 0, sizeof(*t));
-	t->argv[t->argc++] = strdup(argv0);
-	for (int i = 0; args[i] != NULL; i++) {
-		assert_true(t->argc < MAXARGS - 1);
-		t->argv[t->argc++] = strdup(args[i]);
-	}
-	t->argv[t->argc] = NULL;
-	ldb_config_init(&t->c);
-	t->r = ldb_cli_parse(&t->c, t->argc, t->argv, t->err, sizeof(t->err));
-	return t->r;
-}
-
-#define PARSE(t, ...) parse_v((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL })
-#define PARSE_AS(t, argv0, ...) parse_v((t), (argv0), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void done(struct run *t)
-{
-	ldb_config_free(&t->c);
-	for (int i = 0; i < t->argc; i++)
-		free(t->argv[i]);
-	t->argc = 0;
-}
+#define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, NULL, false)
+#define PARSE_AS(t, argv0, ...) cli_run_parse((t), (argv0), (const char *const[]){ __VA_ARGS__, NULL }, NULL, false)
 
 static int setup(void **state)
 {
@@ -701,15 +669,8 @@ static void test_bad_input(void **state)
 	assert_true(sizeof(bad_cases) / sizeof(bad_cases[0]) >= 40);
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		struct run t;
-		const struct bad_case *b = &bad_cases[i];
 
-		parse_v(&t, "ldbench", b->args);
-		if (t.r != LDB_CLI_ERROR)
-			fail_msg("case %zu (%s ...): expected an error, got %d", i, b->args[0], t.r);
-		if (strncmp(t.err, "ldbench: ", 9) != 0 || strstr(t.err, b->needle) == NULL)
-			fail_msg("case %zu: error '%s' lacks '%s'", i, t.err, b->needle);
-		if (strchr(t.err, '\n') != NULL)
-			fail_msg("case %zu: error '%s' has more than one line", i, t.err);
+		cli_run_bad(&t, i, bad_cases[i].args, bad_cases[i].needle, NULL);
 		if (strstr(t.err, PW) != NULL || strstr(t.err, "Zq7p") != NULL)
 			fail_msg("case %zu: error '%s' shows the password", i, t.err);
 		done(&t);

@@ -16,64 +16,9 @@
 #include "ldbench/config.h"
 #include "ldbench/request.h"
 #include "ldbench/wire.h"
+#include "cli_run.h"
 
-#define MAXARGS 64
-
-struct run {
-	struct ldb_config c;
-	char err[512];
-	char warn[1024];       /* what the parse printed on stderr */
-	char *argv[MAXARGS];
-	int argc;
-	enum ldb_cli_result r;
-};
-
-static enum ldb_cli_result parse_v(struct run *t, const char *const *args)
-{
-	char tmp[] = "/tmp/ldbench_test_cli_tls_XXXXXX";
-	int fd = mkstemp(tmp), saved;
-
-	assert_true(fd >= 0);
-	memset(t, 0, sizeof(*t));
-	t->argv[t->argc++] = strdup("ldbench");
-	for (int i = 0; args[i] != NULL; i++) {
-		assert_true(t->argc < MAXARGS - 1);
-		t->argv[t->argc++] = strdup(args[i]);
-	}
-	ldb_config_init(&t->c);
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fd, 2);
-	t->r = ldb_cli_parse(&t->c, t->argc, t->argv, t->err, sizeof(t->err));
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	ssize_t n = pread(fd, t->warn, sizeof(t->warn) - 1, 0);
-
-	t->warn[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(tmp);
-	return t->r;
-}
-
-#define PARSE(t, ...) parse_v((t), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void done(struct run *t)
-{
-	ldb_config_free(&t->c);
-	for (int i = 0; i < t->argc; i++)
-		free(t->argv[i]);
-	t->argc = 0;
-}
-
-/* The parse must fail with exactly this line. */
-#define BAD(msg, ...)                                               \
-	do {                                                            \
-		struct run t_;                                              \
-		assert_int_equal(PARSE(&t_, __VA_ARGS__), LDB_CLI_ERROR);   \
-		assert_string_equal(t_.err, msg);                           \
-		done(&t_);                                                  \
-	} while (0)
+#define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, NULL, true)
 
 static char nssdir[64];
 

@@ -18,8 +18,7 @@
 #include "ldbench/genldif.h"
 #include "ldbench/objtmpl.h"
 #include "ldbench/wire.h"
-
-#define MAXARGS 64
+#include "cli_run.h"
 
 /* Files the cases name through placeholders (paths hold the pid, so parallel
  * runs of this test do not collide):
@@ -78,14 +77,6 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-struct run {
-	struct ldb_config c;
-	char err[512];
-	char *argv[MAXARGS];
-	int argc;
-	enum ldb_cli_result r;
-};
-
 /* A copy of a with every placeholder replaced by its path. */
 static char *expand(const char *a)
 {
@@ -113,35 +104,7 @@ static char *expand(const char *a)
 	return strdup(buf);
 }
 
-static enum ldb_cli_result parse_v(struct run *t, const char *const *args)
-{
-	memset(t, 0, sizeof(*t));
-	t->argv[t->argc++] = strdup("ldbench");
-	for (int i = 0; args[i] != NULL; i++) {
-		assert_true(t->argc < MAXARGS - 1);
-		t->argv[t->argc++] = expand(args[i]);
-	}
-	t->argv[t->argc] = NULL;
-	ldb_config_init(&t->c);
-	t->r = ldb_cli_parse(&t->c, t->argc, t->argv, t->err, sizeof(t->err));
-	return t->r;
-}
-
-#define PARSE(t, ...) parse_v((t), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void done(struct run *t)
-{
-	ldb_config_free(&t->c);
-	for (int i = 0; i < t->argc; i++)
-		free(t->argv[i]);
-	t->argc = 0;
-}
-
-#define OK(t, ...)                                                                  \
-	do {                                                                            \
-		if (PARSE((t), __VA_ARGS__) != LDB_CLI_RUN)                                 \
-			fail_msg("expected a good command line, got: %s", (t)->err);            \
-	} while (0)
+#define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, expand, false)
 
 /* ------------------------------------------------------------ good input */
 
@@ -495,15 +458,8 @@ static void test_bad_input(void **state)
 	assert_true(sizeof(bad_cases) / sizeof(bad_cases[0]) >= 40);
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		struct run t;
-		const struct bad_case *b = &bad_cases[i];
 
-		parse_v(&t, b->args);
-		if (t.r != LDB_CLI_ERROR)
-			fail_msg("case %zu (%s %s ...): expected an error, got %d", i, b->args[0], b->args[1], t.r);
-		if (strncmp(t.err, "ldbench: ", 9) != 0 || strstr(t.err, b->needle) == NULL)
-			fail_msg("case %zu: error '%s' lacks '%s'", i, t.err, b->needle);
-		if (strchr(t.err, '\n') != NULL)
-			fail_msg("case %zu: error '%s' has more than one line", i, t.err);
+		cli_run_bad(&t, i, bad_cases[i].args, bad_cases[i].needle, expand);
 		done(&t);
 	}
 	/* none of them created the genldif output */

@@ -20,84 +20,19 @@
 #include <openldap.h>
 
 #include "ldbench/wire.h"
+#include "ldap_capture.h"
 
-#define BIG (1u << 20)
-
-/* ---- libldap as the reference client ---- */
-
-struct ref {
-	int fds[2];
-	LDAP *ld;
-	uint8_t *got;   /* what libldap sent */
-	uint8_t *mine;  /* what we frame */
-};
-
-static int
-ref_setup(void **state)
-{
-	struct ref *r = calloc(1, sizeof(*r));
-	int v3 = LDAP_VERSION3, sz = 4 << 20;
-
-	assert_non_null(r);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, r->fds), 0);
-	setsockopt(r->fds[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(r->fds[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	assert_int_equal(ldap_init_fd(r->fds[0], LDAP_PROTO_TCP, "ldap://127.0.0.1", &r->ld), LDAP_SUCCESS);
-	assert_int_equal(ldap_set_option(r->ld, LDAP_OPT_PROTOCOL_VERSION, &v3), LDAP_OPT_SUCCESS);
-	r->got = malloc(BIG);
-	r->mine = malloc(BIG);
-	assert_non_null(r->got);
-	assert_non_null(r->mine);
-	*state = r;
-	return 0;
-}
-
-static int
-ref_teardown(void **state)
-{
-	struct ref *r = *state;
-
-	if (r->ld != NULL)
-		ldap_unbind_ext(r->ld, NULL, NULL);  /* closes fds[0] */
-	close(r->fds[1]);
-	free(r->got);
-	free(r->mine);
-	free(r);
-	return 0;
-}
-
-/* Everything libldap has written so far. */
-static size_t
-ref_read(struct ref *r)
-{
-	size_t n = 0;
-	ssize_t k;
-
-	while (n < BIG && (k = recv(r->fds[1], r->got + n, BIG - n, MSG_DONTWAIT)) > 0)
-		n += (size_t)k;
-	return n;
-}
+/* ---- libldap as the reference client (ldap_capture.h) ---- */
 
 /* libldap's message equals ldb_wire_frame(msgid, op); op is freed. */
 static void
-expect_same(struct ref *r, int msgid, struct ldb_bytes *op)
+expect_same(struct ldap_capture *r, int msgid, struct ldb_bytes *op)
 {
-	size_t n = ref_read(r), m;
+	size_t m = ldb_wire_frame(r->mine, BIG, msgid, op->data, op->len);
 
-	m = ldb_wire_frame(r->mine, BIG, msgid, op->data, op->len);
 	assert_true(m > 0);
-	if (n != m || memcmp(r->got, r->mine, n) != 0) {
-		size_t i;
-
-		fprintf(stderr, "msgid %d: libldap %zu bytes, ours %zu\n", msgid, n, m);
-		for (i = 0; i < n && i < m; i++)
-			if (r->got[i] != r->mine[i]) {
-				fprintf(stderr, "first difference at byte %zu: %02x vs %02x\n", i, r->got[i], r->mine[i]);
-				break;
-			}
-	}
-	assert_int_equal(n, m);
-	assert_memory_equal(r->got, r->mine, n);
+	r->msgid = msgid;
+	ldap_capture_expect(r, m, "framed request");
 	ldb_bytes_free(op);
 }
 
@@ -115,7 +50,7 @@ repeat(char c, size_t n, const char *prefix, const char *suffix)
 }
 
 static void
-one_search(struct ref *r, const struct ldb_search_args *a)
+one_search(struct ldap_capture *r, const struct ldb_search_args *a)
 {
 	struct ldb_bytes op = { 0 };
 	char err[LDB_WIRE_ERRLEN];
@@ -134,7 +69,7 @@ one_search(struct ref *r, const struct ldb_search_args *a)
 static void
 test_search_filters(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	char *v200 = repeat('v', 200, "(description=", ")");
 	char *v300 = repeat('w', 300, "(description=", "*)");
 	char *v70k = repeat('x', 70000, "(description=", ")");
@@ -196,7 +131,7 @@ test_search_filters(void **state)
 static void
 test_search_params(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	const char *const none[] = { NULL };
 	const char *const some[] = { "cn", "uid", "objectClass", NULL };
 	const char *const noattrs[] = { "1.1", NULL };
@@ -224,7 +159,7 @@ test_search_params(void **state)
 static void
 test_binds(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
 	struct berval empty = { 0, (char *)"" };
 	char pwbin[] = { 's', 0, 'e', 'c', 'r', 'e', 't' };
@@ -296,7 +231,7 @@ mk_mod(int op, const char *type, char **values)
 static void
 test_add_modify(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
 	static const char *oc[] = { "top", "person", "organizationalPerson", "inetOrgPerson", NULL };
 	static const char *cn[] = { "user 1", NULL };
@@ -344,7 +279,7 @@ test_add_modify(void **state)
 static void
 test_delete_rename_compare_extended_unbind(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
 	uint8_t pm[] = { 0x30, 0x05, 0x80, 0x03, 'u', 'i', 'd' };
 	struct berval pmv = { sizeof(pm), (char *)pm }, ev = { 0, (char *)"" }, cv = { 6, (char *)"user 1" };
@@ -389,7 +324,7 @@ test_delete_rename_compare_extended_unbind(void **state)
 static void
 test_msgid_sequence(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
 	int i, msgid, last = 0;
 
@@ -845,13 +780,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_search_filters, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_search_params, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_binds, ref_setup, ref_teardown),
+		cmocka_unit_test_setup_teardown(test_search_filters, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_search_params, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_binds, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_anonymous_bind_bytes),
-		cmocka_unit_test_setup_teardown(test_add_modify, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_delete_rename_compare_extended_unbind, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_msgid_sequence, ref_setup, ref_teardown),
+		cmocka_unit_test_setup_teardown(test_add_modify, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_rename_compare_extended_unbind, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_msgid_sequence, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_frame_vs_liblber),
 		cmocka_unit_test(test_frame_in_place),
 		cmocka_unit_test(test_encoder_errors),

@@ -19,79 +19,7 @@
 #include <openldap.h>
 
 #include "ldbench/wire.h"
-
-#define BIG (1u << 20)
-
-struct ref {
-	int fds[2];
-	LDAP *ld;
-	uint8_t *got;   /* what libldap sent */
-	uint8_t *mine;  /* what we wrote */
-	int msgid;      /* libldap's last message id */
-};
-
-static int
-ref_setup(void **state)
-{
-	struct ref *r = calloc(1, sizeof(*r));
-	int v3 = LDAP_VERSION3, sz = 4 << 20;
-
-	assert_non_null(r);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, r->fds), 0);
-	setsockopt(r->fds[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(r->fds[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	assert_int_equal(ldap_init_fd(r->fds[0], LDAP_PROTO_TCP, "ldap://127.0.0.1", &r->ld), LDAP_SUCCESS);
-	assert_int_equal(ldap_set_option(r->ld, LDAP_OPT_PROTOCOL_VERSION, &v3), LDAP_OPT_SUCCESS);
-	r->got = malloc(BIG);
-	r->mine = malloc(BIG);
-	assert_non_null(r->got);
-	assert_non_null(r->mine);
-	*state = r;
-	return 0;
-}
-
-static int
-ref_teardown(void **state)
-{
-	struct ref *r = *state;
-
-	ldap_unbind_ext(r->ld, NULL, NULL);  /* closes fds[0] */
-	close(r->fds[1]);
-	free(r->got);
-	free(r->mine);
-	free(r);
-	return 0;
-}
-
-static size_t
-ref_read(struct ref *r)
-{
-	size_t n = 0;
-	ssize_t k;
-
-	while (n < BIG && (k = recv(r->fds[1], r->got + n, BIG - n, MSG_DONTWAIT)) > 0)
-		n += (size_t)k;
-	return n;
-}
-
-/* What libldap just sent equals r->mine[0..m). */
-static void
-expect_same(struct ref *r, size_t m, const char *what)
-{
-	size_t n = ref_read(r), i;
-
-	if (n != m || memcmp(r->got, r->mine, n) != 0) {
-		fprintf(stderr, "%s, msgid %d: libldap %zu bytes, ours %zu\n", what, r->msgid, n, m);
-		for (i = 0; i < n && i < m; i++)
-			if (r->got[i] != r->mine[i]) {
-				fprintf(stderr, "first difference at byte %zu: %02x vs %02x\n", i, r->got[i], r->mine[i]);
-				break;
-			}
-	}
-	assert_true(m > 0);
-	assert_int_equal(n, m);
-	assert_memory_equal(r->got, r->mine, n);
-}
+#include "ldap_capture.h"
 
 static char *
 filled(char c, size_t n, const char *prefix)
@@ -118,7 +46,7 @@ xs(uint64_t *s)
 /* ---- add: libldap gets the values grouped the way the writer groups them ---- */
 
 static void
-one_add(struct ref *r, const char *dn, const struct ldb_put_value *v, int n)
+one_add(struct ldap_capture *r, const char *dn, const struct ldb_put_value *v, int n)
 {
 	LDAPMod mods[LDB_WIRE_PUT_MAX_VALUES], *lm[LDB_WIRE_PUT_MAX_VALUES + 1];
 	struct berval bv[LDB_WIRE_PUT_MAX_VALUES];
@@ -147,13 +75,13 @@ one_add(struct ref *r, const char *dn, const struct ldb_put_value *v, int n)
 	lm[nm] = NULL;
 	assert_int_equal(ldap_add_ext(r->ld, dn, lm, NULL, NULL, &r->msgid), LDAP_SUCCESS);
 	m = ldb_wire_put_add(r->mine, BIG, r->msgid, dn, strlen(dn), v, n);
-	expect_same(r, m, "add");
+	ldap_capture_expect(r, m, "add");
 }
 
 static void
 test_add_shapes(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	char *v200 = filled('d', 200, ""), *v70k = filled('e', 70000, "");
 	char *dn200 = filled('x', 200, "cn="), *dn70k = filled('y', 70000, "cn=");
 	struct ldb_put_value person[] = {
@@ -201,7 +129,7 @@ test_add_random_shapes(void **state)
 	};
 	static const size_t lens[] = { 0, 1, 5, 60, 100, 126, 127, 128, 129, 200, 255, 256, 257, 1000, 4000 };
 	static const size_t biglens[] = { 65534, 65535, 65536, 65537, 70000 };
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_put_value v[64];
 	char *pool = filled('v', 70016, ""), *dn = filled('d', 70000, "cn=");
 	uint64_t s = 0x9e3779b97f4a7c15ULL;
@@ -238,7 +166,7 @@ test_add_random_shapes(void **state)
 /* ---- modify ---- */
 
 static void
-one_modify(struct ref *r, const char *dn, const struct ldb_put_mod *pm, int n)
+one_modify(struct ldap_capture *r, const char *dn, const struct ldb_put_mod *pm, int n)
 {
 	LDAPMod mods[32], *lm[33];
 	struct berval bv[32], *bvp[32][2];
@@ -263,13 +191,13 @@ one_modify(struct ref *r, const char *dn, const struct ldb_put_mod *pm, int n)
 	lm[n] = NULL;
 	assert_int_equal(ldap_modify_ext(r->ld, dn, lm, NULL, NULL, &r->msgid), LDAP_SUCCESS);
 	m = ldb_wire_put_modify(r->mine, BIG, r->msgid, dn, strlen(dn), pm, n);
-	expect_same(r, m, "modify");
+	ldap_capture_expect(r, m, "modify");
 }
 
 static void
 test_modify_shapes(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	char *v200 = filled('d', 200, ""), *v70k = filled('e', 70000, "");
 	char *dn200 = filled('x', 200, "cn="), *dn70k = filled('y', 70000, "cn=");
 	struct ldb_put_mod mods[] = {
@@ -302,41 +230,41 @@ test_modify_shapes(void **state)
 /* ---- delete, rename, compare ---- */
 
 static void
-one_delete(struct ref *r, const char *dn)
+one_delete(struct ldap_capture *r, const char *dn)
 {
 	size_t m;
 
 	assert_int_equal(ldap_delete_ext(r->ld, dn, NULL, NULL, &r->msgid), LDAP_SUCCESS);
 	m = ldb_wire_put_delete(r->mine, BIG, r->msgid, dn, strlen(dn));
-	expect_same(r, m, "delete");
+	ldap_capture_expect(r, m, "delete");
 }
 
 static void
-one_rename(struct ref *r, const char *dn, const char *rdn, int del, const char *sup)
+one_rename(struct ldap_capture *r, const char *dn, const char *rdn, int del, const char *sup)
 {
 	size_t m;
 
 	assert_int_equal(ldap_rename(r->ld, dn, rdn, sup, del, NULL, NULL, &r->msgid), LDAP_SUCCESS);
 	m = ldb_wire_put_modrdn(r->mine, BIG, r->msgid, dn, strlen(dn), rdn, strlen(rdn), del,
 	                        sup, sup ? strlen(sup) : 0);
-	expect_same(r, m, "modrdn");
+	ldap_capture_expect(r, m, "modrdn");
 }
 
 static void
-one_compare(struct ref *r, const char *dn, const char *attr, const char *val, size_t vlen)
+one_compare(struct ldap_capture *r, const char *dn, const char *attr, const char *val, size_t vlen)
 {
 	struct berval bv = { vlen, (char *)val };
 	size_t m;
 
 	assert_int_equal(ldap_compare_ext(r->ld, dn, attr, &bv, NULL, NULL, &r->msgid), LDAP_SUCCESS);
 	m = ldb_wire_put_compare(r->mine, BIG, r->msgid, dn, strlen(dn), attr, val, vlen);
-	expect_same(r, m, "compare");
+	ldap_capture_expect(r, m, "compare");
 }
 
 static void
 test_delete_rename_compare(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	char *s[8];
 	const char *dns[10];
 	static const size_t sizes[] = { 124, 125, 200, 252, 253, 65530, 65531, 70000 };
@@ -377,7 +305,7 @@ test_delete_rename_compare(void **state)
 static void
 test_msgids_libldap(void **state)
 {
-	struct ref *r = *state;
+	struct ldap_capture *r = *state;
 	struct ldb_put_value v[] = { { "objectClass", "top", 3 }, { "cn", "x", 1 } };
 	struct ldb_put_mod md = { LDB_MOD_REPLACE, "cn", "y", 1 };
 	int i, last = 0;
@@ -598,11 +526,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_add_shapes, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_add_random_shapes, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_modify_shapes, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_delete_rename_compare, ref_setup, ref_teardown),
-		cmocka_unit_test_setup_teardown(test_msgids_libldap, ref_setup, ref_teardown),
+		cmocka_unit_test_setup_teardown(test_add_shapes, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_add_random_shapes, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_modify_shapes, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_rename_compare, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_msgids_libldap, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_msgids_vs_encoders),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_bad_arguments),
