@@ -263,6 +263,7 @@ static int summary(struct sampler *s, uint64_t now, int status, bool last, struc
 		enum ldb_op k = s->run.main_op;
 		const struct ldb_hist *h = sum.lat[k];
 		res->threads = s->n;
+		res->main_op = (int)k;
 		res->counted = sum.counted;
 		res->seconds = sum.seconds;
 		res->rate = sum.seconds > 0 ? (double)sum.counted / sum.seconds : 0;
@@ -448,6 +449,12 @@ static void start_measuring(struct sampler *s, uint64_t warm_started)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			if (s->used[which][k])
 				ldb_hist_reset(&s->h[which][k].prev);
+	if (s->cfg->monitor) {
+		/* the server's counts start with the measurement too */
+		char err[512];
+		if (ldb_monitor_read(s->cfg, &s->mon_before, err, sizeof err) != 0)
+			ldb_text_line(&s->text, "%s", err);
+	}
 	uint64_t now = ldb_now_ns();
 	ldb_text_line(&s->text, "Warm-up done after %.3f s (%llu operations left out): measurement starts now.",
 	              (double)(now - warm_started) / 1e9, (unsigned long long)warm);
@@ -630,7 +637,7 @@ int ldb_sweep(struct ldb_config *c, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "%s[%d]: Sweep of %d runs (%s latency):\n", c->progname, (int)getpid(), done,
-	        ldb_op_name(c->op_esearch ? LDB_OP_SEARCH : LDB_OP_BIND));
+	        ldb_op_name(done > 0 ? res[0].main_op : LDB_OP_SEARCH));
 	fprintf(out, "Concurrency\tRate (ops/s)\tp50 (ms)\tp99 (ms)\tErrors\n");
 	for (int i = 0; i < done; i++)
 		fprintf(out, "%d\t%.2f\t%.3f\t%.3f\t%llu\n", res[i].threads, res[i].rate, (double)res[i].p50_ns / 1e6,

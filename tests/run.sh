@@ -38,7 +38,7 @@ for v in "${variants[@]}"; do
 	cmake --build "$dir" -j "$jobs" >/dev/null
 	echo "=== $v tests"
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp
 	if [ "$v" = tsan ]; then
 		# TSan needs the address space layout it was built for.
 		run=(setarch "$(uname -m)" -R)
