@@ -201,7 +201,7 @@ unescape(struct fparse *fp, const char *s, size_t n, size_t *outlen)
 static int
 put_tagged_value(struct fparse *fp, ber_tag_t tag, const char *s, size_t n)
 {
-	size_t len;
+	size_t len = 0;
 
 	if (unescape(fp, s, n, &len) != 0)
 		return -1;
@@ -332,7 +332,7 @@ put_equalish(struct fparse *fp, const char *a, size_t alen, const char *v, size_
 		}
 	}
 	if (nstars == 0) {
-		size_t len;
+		size_t len = 0;
 
 		if (unescape(fp, v, vlen, &len) != 0)
 			return -1;

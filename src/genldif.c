@@ -31,17 +31,24 @@ int ldb_class_entry(int add_class, const char *rdn_attr, size_t alen, const char
                     struct ldb_put_value *out, int max)
 {
 	static _Thread_local char mail[MAIL_MAX];
-	static const char *const person[] = { "top", "person", NULL };
-	static const char *const inetorg[] = { "top", "person", "organizationalPerson", "inetOrgPerson", NULL };
+	static const char *const person[] = { "top", "person" };
+	static const char *const inetorg[] = { "top", "person", "organizationalPerson", "inetOrgPerson" };
 	const char *const *oc;
+	size_t noc;
 	int n = 0;
 
 	if (rdn_attr == NULL || rdn_val == NULL || out == NULL || alen == 0 || rdn_attr[alen] != '\0')
 		return -1;
 	switch (add_class) {
-	case LDB_CLASS_PERSON: oc = person; break;
+	case LDB_CLASS_PERSON:
+		oc = person;
+		noc = sizeof person / sizeof person[0];
+		break;
 	case LDB_CLASS_EMAILPERSON:
-	case LDB_CLASS_INETORGPERSON: oc = inetorg; break;
+	case LDB_CLASS_INETORGPERSON:
+		oc = inetorg;
+		noc = sizeof inetorg / sizeof inetorg[0];
+		break;
 	default: return -1;
 	}
 #define PUT(t, v, l)                                   \
@@ -53,8 +60,8 @@ int ldb_class_entry(int add_class, const char *rdn_attr, size_t alen, const char
 		out[n].len = (l);                              \
 		n++;                                           \
 	} while (0)
-	for (; *oc != NULL; oc++)
-		PUT("objectClass", *oc, strlen(*oc));
+	for (size_t k = 0; k < noc; k++)
+		PUT("objectClass", oc[k], strlen(oc[k]));
 	/* ldclt writes "cn: toto cn" and "sn: toto sn"; the RDN value makes the
 	 * entries meaningful (and searchable) instead */
 	PUT("cn", rdn_val, vlen);

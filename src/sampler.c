@@ -332,7 +332,18 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 	}
 	/* the -n clients over the I/O threads, in contiguous blocks */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	s->nr = c->io_threads > 0 ? c->io_threads : (cpus > 0 && cpus < s->n ? (int)cpus : s->n);
+	if (c->io_threads > 0) {
+		s->nr = c->io_threads;
+	} else {
+		/* one I/O thread per CPU at most; with deep pipelines one per four
+		 * connections is plenty, and fewer threads batch better */
+		long want = s->n;
+		if (s->run.depth >= 8)
+			want = ((long)s->n * c->conns_per_thread + 3) / 4;
+		if (cpus > 0 && want > cpus)
+			want = cpus;
+		s->nr = want < 1 ? 1 : (int)want;
+	}
 	if (s->nr > s->n)
 		s->nr = s->n;
 	s->r = calloc((size_t)s->nr, sizeof *s->r);

@@ -67,7 +67,7 @@ struct ldb_conn {
 	enum cstate state;
 	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
 	bool proven;       /* this connection has had an answer (or a bind) */
-	bool want_out;     /* EPOLLOUT registered */
+	bool unconfirmed;  /* TCP connect not yet known to have worked */
 	bool tls_on;       /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;
 	struct ldb_tls_conn tc;
@@ -400,13 +400,6 @@ static int pick_bind(struct ldb_worker *w, int64_t vals[LDB_FIELD_COUNT])
 
 /* ---------------------------------------------------------------- sockets */
 
-static void conn_events(struct ldb_conn *cn, bool out)
-{
-	struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = cn };
-	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
-	cn->want_out = out;
-}
-
 /* graceful: a TLS close_notify first (after an unbind, or at the end). */
 static void conn_close(struct ldb_conn *cn, bool graceful)
 {
@@ -417,14 +410,12 @@ static void conn_close(struct ldb_conn *cn, bool graceful)
 			ldb_tls_conn_free(&cn->tc);
 		cn->tls_on = false;
 	}
-	if (cn->fd >= 0) {
-		epoll_ctl(cn->w->epfd, EPOLL_CTL_DEL, cn->fd, NULL);
-		close(cn->fd);
-	}
+	if (cn->fd >= 0)
+		close(cn->fd); /* leaves the epoll set with it: never dup'ed */
 	cn->fd = -1;
 	cn->out_len = cn->out_off = 0;
 	cn->in_len = 0;
-	cn->want_out = false;
+	cn->unconfirmed = false;
 	cn->tls_read_wants_write = cn->tls_write_wants_read = false;
 	for (int i = 0; i < cn->depth; i++)
 		cn->slots[i].used = 0;
@@ -466,9 +457,7 @@ static ssize_t io_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 		if (rc == LDB_TLS_WANT_READ)
 			return 0;
 		if (rc == LDB_TLS_WANT_WRITE) {
-			cn->tls_read_wants_write = true;
-			if (!cn->want_out)
-				conn_events(cn, true);
+			cn->tls_read_wants_write = true; /* the next EPOLLOUT edge reads */
 			return 0;
 		}
 		return -1;
@@ -485,6 +474,31 @@ static ssize_t io_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 	}
 }
 
+/* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
+static void confirm(struct ldb_conn *cn)
+{
+	struct ldb_worker *w = cn->w;
+	if (!cn->unconfirmed)
+		return;
+	cn->unconfirmed = false;
+	ldb_add(&w->st->connects, 1);
+	/* one reading ends the connect stage and starts what follows: the TLS
+	 * stage, or the requests sent before the connection was known to be up */
+	uint64_t now = ldb_now_ns();
+	if (w->run->cfg->bindeach)
+		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now > cn->t_connect ? now - cn->t_connect : 0);
+	if (cn->state == CS_TLS)
+		cn->t_tls = now;
+	for (int i = 0; i < cn->depth; i++) {
+		struct ldb_slot *s = &cn->slots[i];
+		if (!s->used || s->t_sent >= now)
+			continue;
+		if (s->t0 == s->t_sent)
+			s->t0 = now; /* not an intended start (--rate) */
+		s->t_sent = now;
+	}
+}
+
 static int conn_flush(struct ldb_conn *cn)
 {
 	cn->tls_write_wants_read = false;
@@ -492,16 +506,12 @@ static int conn_flush(struct ldb_conn *cn)
 		ssize_t n = io_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off);
 		if (n < 0)
 			return -1;
-		if (n == 0) {
-			if (!cn->want_out && !cn->tls_write_wants_read)
-				conn_events(cn, true);
-			return 0;
-		}
+		if (n == 0)
+			return 0; /* the next EPOLLOUT edge (or EPOLLIN, for TLS) writes the rest */
+		confirm(cn);
 		cn->out_off += (size_t)n;
 	}
 	cn->out_len = cn->out_off = 0;
-	if (cn->want_out && !cn->tls_read_wants_write)
-		conn_events(cn, false);
 	return 0;
 }
 
@@ -517,11 +527,21 @@ static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 		cn->retry_at = now;
 }
 
-/* The connection broke (or timed out): every operation in flight on it fails. */
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why);
+
+/* The connection broke (or timed out): every operation in flight on it fails.
+ * One whose TCP connect never proved to work failed to connect. */
 static void conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	bool cycle = w->run->cfg->bindeach;
+	if (cn->unconfirmed) {
+		for (int i = 0; i < cn->depth; i++)
+			if (cn->slots[i].used && cn->slots[i].counts && !cycle)
+				w->outstanding--;
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
+	}
 	for (int i = 0; i < cn->depth; i++) {
 		struct ldb_slot *s = &cn->slots[i];
 		if (!s->used)
@@ -569,6 +589,8 @@ static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind
 		fatal_note(w, LDB_RC_CONNECT_ERROR, kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
 }
 
+static void conn_connected(struct ldb_conn *cn, uint64_t now);
+
 static void conn_connect(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
@@ -591,14 +613,19 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	cn->fd = fd;
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = cn };
+	/* edge-triggered, both directions, once: no epoll_ctl per state change */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = cn };
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
 		cn->fd = -1;
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 		return;
 	}
-	cn->want_out = true;
+	/* Go on at once: on loopback the handshake is done when connect()
+	 * returns, and otherwise the first send waits for the EPOLLOUT edge.
+	 * A connection that then fails before any byte moved failed to connect. */
+	cn->unconfirmed = true;
+	conn_connected(cn, now);
 }
 
 static int free_slot(const struct ldb_conn *cn)
@@ -783,6 +810,12 @@ static void took_op(struct ldb_worker *w, uint64_t now)
 static void conn_pump(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
+	/* With a deep window, refill once a quarter of it is free: one write
+	 * then carries several requests (closed loop only: --rate and -W issue
+	 * on their schedule). */
+	int batch = cn->depth >= 8 && w->run->rate_interval_ns == 0 && w->run->cfg->wait_sec == 0 ? cn->depth / 2 : 1;
+	if (cn->inflight > 0 && cn->depth - cn->inflight < batch)
+		return;
 	while (cn->inflight < cn->depth && may_issue(w, now)) {
 		int i = free_slot(cn);
 		int64_t v, bv;
@@ -869,26 +902,22 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 	if (rc == LDB_TLS_OK) {
 		/* one reading ends the handshake and starts what follows, so the
 		 * stages add up to the cycle */
+		confirm(cn); /* if no edge said so yet: before the TLS stage ends */
 		now = ldb_now_ns();
 		ldb_add(&w->st->tls_handshakes, 1);
 		if (ldb_tls_resumed(&cn->tc))
 			ldb_add(&w->st->tls_resumed, 1);
 		if (w->run->cfg->bindeach)
 			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
-		conn_events(cn, false);
 		conn_transport_ready(cn, now);
 		return;
 	}
 	if (rc == LDB_TLS_WANT_READ) {
-		if (cn->want_out)
-			conn_events(cn, false);
-		return;
+		confirm(cn); /* the ClientHello went out: connected */
+		return;      /* the next edge */
 	}
-	if (rc == LDB_TLS_WANT_WRITE) {
-		if (!cn->want_out)
-			conn_events(cn, true);
+	if (rc == LDB_TLS_WANT_WRITE)
 		return;
-	}
 	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed");
 }
 
@@ -913,10 +942,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
-	ldb_add(&w->st->connects, 1);
-	if (c->bindeach)
-		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now - cn->t_connect);
-	conn_events(cn, false);
+	(void)w;
 	if (c->ldaps) {
 		tls_begin(cn, now);
 	} else if (c->starttls) {
@@ -1091,7 +1117,9 @@ static int conn_read(struct ldb_conn *cn, uint64_t *now)
 		if (n == 0)
 			break;
 		cn->in_len += (size_t)n;
-		if (cn->in_len < cn->in_cap && !(cn->tls_on && ldb_tls_pending(&cn->tc) > 0))
+		/* edge-triggered: a short plain read drained the socket; TLS reads
+		 * go on until OpenSSL wants more bytes */
+		if (!cn->tls_on && cn->in_len < cn->in_cap)
 			break;
 	}
 	*now = ldb_now_ns();
@@ -1132,18 +1160,12 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 {
 	if (cn->fd < 0)
 		return; /* closed earlier in this batch of events */
-	if (cn->state == CS_CONNECTING) {
-		int err = 0;
-		socklen_t len = sizeof err;
-		if ((ev & (EPOLLERR | EPOLLHUP)) || getsockopt(cn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 ||
-		    err != 0) {
-			connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
-			return;
-		}
-		if (ev & EPOLLOUT)
-			conn_connected(cn, now);
+	if (cn->unconfirmed && (ev & (EPOLLERR | EPOLLHUP))) {
+		conn_fail(cn, LDB_FAIL_CONNECT, now);
 		return;
 	}
+	if (cn->unconfirmed && (ev & EPOLLOUT))
+		confirm(cn); /* connected */
 	if (cn->state == CS_TLS) {
 		if (ev & (EPOLLERR | EPOLLHUP) && !(ev & EPOLLIN)) {
 			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake");
@@ -1174,10 +1196,12 @@ static void check_timeouts(struct ldb_worker *w, uint64_t now)
 	uint64_t t = w->run->timeout_ns;
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		if ((cn->state == CS_CONNECTING || cn->state == CS_TLS) && now > cn->t_connect &&
+		if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0 && now > cn->t_connect &&
 		    now - cn->t_connect > t) {
-			connect_failed(cn, now, cn->state == CS_TLS ? LDB_FAIL_TLS : LDB_FAIL_CONNECT,
-			               cn->state == CS_TLS ? "no TLS handshake in time (-t)" : "no connection in time (-t)");
+			if (cn->unconfirmed)
+				conn_fail(cn, LDB_FAIL_CONNECT, now); /* a connect failure, in-flight requests too */
+			else
+				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
 			continue;
 		}
 		for (int i = 0; i < cn->depth; i++)
