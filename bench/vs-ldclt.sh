@@ -52,7 +52,7 @@ done
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
 bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev slapd ldap-utils \
-	389-ds-base time coreutils gawk
+	389-ds-base libnss3-tools time coreutils gawk
 ((syscalls == 0)) || bench_install_missing linux-perf
 LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)
 [[ -x "$LDCLT" ]] || { echo "vs-ldclt: ldclt not found after installing 389-ds-base" >&2; exit 1; }
@@ -72,18 +72,34 @@ mkdir -p "$logdir"
 # shellcheck source=tests/fixture/slapd.sh
 . "$ROOT/tests/fixture/slapd.sh"
 echo "vs-ldclt: starting slapd (127.0.0.1) with 10,000 users"
-fixture_start --users 10000
+fixture_start --users 10000 --tls
 echo "vs-ldclt: slapd pid $FIX_PID on $FIX_URI; $secs s of load per run; $(nproc) cores"
 read -r _ load1 _ < <(cut -d' ' -f1-3 /proc/loadavg)
 echo "vs-ldclt: load average before the runs: $load1"
 
 # Workloads: name, operation counted in cn=Monitor, arguments given to BOTH tools.
 people=$FIX_PEOPLE
-common=(-h 127.0.0.1 -p "$FIX_PORT" -e "sampinterval=$secs" -N 1)
-exact=(-b "$people" -f "(uid=user00042)" -e esearch)
+common=(-h 127.0.0.1 -e "sampinterval=$secs" -N 1)
+plain=(-p "$FIX_PORT")
+# ldaps as ldclt does it: -Z names an NSS database, which neither tool's TLS can read, so both
+# run without certificate verification (ldbench says so); the same handshakes for both
+nssdir=$ROOT/build-bench/nss
+rm -rf "$nssdir" && mkdir -p "$nssdir"
+certutil -N -d "sql:$nssdir" --empty-password
+certutil -A -d "sql:$nssdir" -n bench-ca -t "CT,," -i "$FIX_CA"
+tls=(-p "$FIX_LDAPS_PORT" -Z "$nssdir/cert9.db")
+exact=("${plain[@]}" -b "$people" -f "(uid=user00042)" -e esearch)
 random=(-b "$people" -f "(uid=userXXXXX)" -e "esearch,random" -r1 -R10000)
 binds=(-D "uid=userXXXXX,$people" -w userXXXXX
 	-e "bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000")
+# adds: every run gets its own range (RLOW..RHIGH, set per run) under ou=AddBench
+ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
+dn: ou=AddBench,$FIX_BASE
+objectClass: organizationalUnit
+ou: AddBench
+LDIF
+adds=("${plain[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "ou=AddBench,$FIX_BASE" -f "cn=aXXXXXXXX"
+	-e "add,person,incr,commoncounter,noloop" -r RLOW -R RHIGH)
 
 names=() ops=() argv=()
 add_workload() { # NAME OP ARGS...
@@ -95,10 +111,14 @@ add_workload() { # NAME OP ARGS...
 	argv+=("$q")
 }
 for n in 1 4 16 64; do add_workload "exact -n $n" Search "${exact[@]}" -n "$n"; done
-for n in 1 4 16 64; do add_workload "random -n $n" Search "${random[@]}" -n "$n"; done
+for n in 1 4 16 64; do add_workload "random -n $n" Search "${plain[@]}" "${random[@]}" -n "$n"; done
 add_workload "exact -n 4 -a 16" Search "${exact[@]}" -n 4 -a 16
-add_workload "random -n 4 -a 16" Search "${random[@]}" -n 4 -a 16
-add_workload "bindeach -n 16" Bind "${binds[@]}" -n 16
+add_workload "random -n 4 -a 16" Search "${plain[@]}" "${random[@]}" -n 4 -a 16
+add_workload "bindeach -n 16" Bind "${plain[@]}" "${binds[@]}" -n 16
+add_workload "add -n 4" Add "${adds[@]}" -n 4
+add_workload "add -n 16" Add "${adds[@]}" -n 16
+add_workload "ldaps random -n 16" Search "${tls[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "${random[@]}" -n 16
+add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
 
 limit=$((secs * 3 + 60))
 printf 'workload\ttool\trc\tops_monitor\ttool_total\twall_s\tuser_s\tsys_s\trate_per_s\tclient_cpu_us_per_op\tslapd_cpu_s\tmachine_busy_s\tother_cpu_s\n' >"$runs_tsv"
@@ -110,6 +130,11 @@ run_tool() { # INDEX TOOL
 	local i=$1 tool=$2 bin args snap out
 	if [[ $tool == ldbench ]]; then bin=$LDBENCH; else bin=$LDCLT; fi
 	eval "args=(${argv[$i]})"
+	# adds: a fresh range of a million values for every run
+	local lo=$(((i * 2 + 1) * 1000000))
+	[[ $tool == ldclt ]] && lo=$((lo + 1000000))
+	args=("${args[@]/#RLOW/$lo}")
+	args=("${args[@]/#RHIGH/$((lo + 999999))}")
 	snap=$logdir/snap
 	out=$logdir/$(printf '%02d' "$i")-$tool
 	{ printf '%s' "$bin"; printf ' %s' "${common[@]@Q}" "${args[@]@Q}"; echo; } >"$out.cmd"
@@ -214,6 +239,23 @@ verdict "random -n 64" 0.70 1.00 "ldclt's own arguments"
 verdict "exact -n 4 -a 16" 0.45 1.30 "64 in flight, pipelined"
 verdict "random -n 4 -a 16" 0.45 1.30 "64 in flight, pipelined"
 verdict "bindeach -n 16" 0.50 - "a connection and bind per operation"
+verdict "add -n 4" 0.50 - "adds (ldclt's add,person,incr,commoncounter,noloop)"
+verdict "add -n 16" 0.50 - "adds (ldclt's add,person,incr,commoncounter,noloop)"
+verdict "ldaps random -n 16" 1.00 - "LDAPS, persistent connections"
+verdict "ldaps bindeach -n 16" 1.00 - "LDAPS, a connection and handshake per bind"
+# TLS's own cost: ldbench over ldaps against ldbench in clear text, same load
+tls_cost() { # TLS_NAME PLAIN_NAME MAX
+	local i t=-1 p=-1
+	for i in "${!names[@]}"; do
+		[[ ${names[$i]} == "$1" ]] && t=$i
+		[[ ${names[$i]} == "$2" ]] && p=$i
+	done
+	((t >= 0 && p >= 0)) || return 0
+	awk -v ct="${cpu[$t,ldbench]}" -v cp="${cpu[$p,ldbench]}" -v m="$3" -v l="$1 vs $2" 'BEGIN {
+		r = (cp > 0) ? ct / cp : 99
+		printf "%s  TLS cost, ldbench [%s]: client CPU/op %.2fx clear text (target <= %.2fx)\n", (r <= m) ? "PASS" : "MISS", l, r, m }'
+}
+tls_cost "ldaps random -n 16" "random -n 16" 1.5
 echo
 if ((${#problems[@]})); then
 	echo "Problems:"

@@ -195,6 +195,9 @@ int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, siz
 	SSL_CTX_set_default_passwd_cb(t->ctx, no_password);
 	/* partial writes as with send(); a retried write may come from a moved buffer */
 	SSL_CTX_set_mode(t->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	/* read whatever the socket has, not a record header then its body: one
+	 * read() serves many responses, as on plain connections */
+	SSL_CTX_set_read_ahead(t->ctx, 1);
 	/* servers close LDAP connections after an unbind without close_notify */
 	SSL_CTX_set_options(t->ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
 
