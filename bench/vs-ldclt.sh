@@ -72,7 +72,7 @@ mkdir -p "$logdir"
 # shellcheck source=tests/fixture/slapd.sh
 . "$ROOT/tests/fixture/slapd.sh"
 echo "vs-ldclt: starting slapd (127.0.0.1) with 10,000 users"
-fixture_start --users 10000 --tls
+fixture_start --users 10000 --tls --nosync
 echo "vs-ldclt: slapd pid $FIX_PID on $FIX_URI; $secs s of load per run; $(nproc) cores"
 read -r _ load1 _ < <(cut -d' ' -f1-3 /proc/loadavg)
 echo "vs-ldclt: load average before the runs: $load1"
