@@ -1714,7 +1714,7 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 
 /* ------------------------------------------------------------------ parse */
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_JSON, OPT_CSV,
+enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_START_AT, OPT_JSON, OPT_CSV,
        OPT_MODIFY, OPT_COMPARE, OPT_DELETE_AFTER_ADD, OPT_NEW_PARENT, OPT_MIX, OPT_SCENARIO,
        OPT_LIST_SCENARIOS };
 
@@ -1740,6 +1740,7 @@ static const struct option long_options[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "monitor", no_argument, NULL, OPT_MONITOR },
 	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "modify", required_argument, NULL, OPT_MODIFY },
@@ -1843,6 +1844,49 @@ static int parse_sweep(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* --start-at: @EPOCH, YYYY-MM-DDTHH:MM:SS (local time, or UTC with a final Z)
+ * or HH:MM[:SS] today (local time).  The time must lie ahead, within a day. */
+static int parse_start_at(struct cli_ctx *x, const char *arg)
+{
+	time_t now = time(NULL), t = 0;
+	struct tm tm;
+	const char *end = NULL;
+	char *e;
+
+	if (arg[0] == '@') {
+		errno = 0;
+		long long v = strtoll(arg + 1, &e, 10);
+		if (e != arg + 1 && *e == '\0' && errno == 0 && v > 0)
+			t = (time_t)v;
+	} else {
+		memset(&tm, 0, sizeof tm);
+		if ((end = strptime(arg, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL && (*end == '\0' || strcmp(end, "Z") == 0)) {
+			tm.tm_isdst = -1;
+			t = *end == 'Z' ? timegm(&tm) : mktime(&tm);
+		} else {
+			/* a time of day, today: the date from now, the time from arg */
+			static const char *const forms[] = { "%H:%M:%S", "%H:%M" };
+			for (size_t i = 0; i < sizeof forms / sizeof forms[0] && t == 0; i++) {
+				localtime_r(&now, &tm);
+				tm.tm_sec = 0;
+				end = strptime(arg, forms[i], &tm);
+				if (end != NULL && *end == '\0') {
+					tm.tm_isdst = -1;
+					t = mktime(&tm);
+				}
+			}
+		}
+	}
+	if (t <= 0)
+		return fail(x, "--start-at '%s': not a time (@EPOCH, YYYY-MM-DDTHH:MM:SS[Z], or HH:MM[:SS] today)", arg);
+	if (t < now)
+		return fail(x, "--start-at '%s': that time has passed", arg);
+	if (t > now + 86400)
+		return fail(x, "--start-at '%s': more than a day ahead", arg);
+	x->c->start_at = t;
+	return 0;
+}
+
 /* Handle one option from getopt_long.  @return 0, -1 on error, 1 when
  * --help/--version was printed. */
 static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
@@ -1929,6 +1973,7 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case OPT_MONITOR:
 		c->monitor = true;
 		return 0;
+	case OPT_START_AT: return parse_start_at(x, arg);
 	case OPT_FAIL_IF: {
 		char why[400];
 		if (c->nfail_if == (int)(sizeof c->fail_if / sizeof c->fail_if[0]))
@@ -2481,6 +2526,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --rate OPS                   target rate for the whole run, open loop; latency from the intended start\n"
 "  --sweep N1,N2,...            run the workload at each thread count, then print one table\n"
 "  --monitor                    read the server's counters (cn=Monitor) before and after, print the delta\n"
+"  --start-at TIME              start at a wall-clock time (@EPOCH, ISO 8601, HH:MM[:SS]): hosts in step\n"
 "  --fail-if EXPR               exit 10 when e.g. 'p99>5ms', 'errors>0', 'rate<1000' holds at the end\n"
 "  --io-threads N               OS threads that carry the -n clients (default: -n, at most the CPUs)\n"
 "  --json FILE                 also write JSON lines records to FILE (- = stdout;\n"

@@ -32,13 +32,20 @@ void ldb_text_line(struct ldb_text *t, const char *fmt, ...)
 	fflush(t->out);
 }
 
-void ldb_text_begin(struct ldb_text *t)
+void ldb_text_banner(struct ldb_text *t)
 {
 	const struct ldb_config *c = t->cfg;
 	fprintf(t->out, "%s version %s\n", c->progname, LDBENCH_VERSION);
 	if (c->verbose)
 		ldb_config_print(c, t->out); /* the command line (password masked), then the block */
-	time_t now = time(NULL);
+	fflush(t->out);
+}
+
+void ldb_text_started(struct ldb_text *t)
+{
+	struct timespec ts; /* not time(): its coarse clock may lag by a tick */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	time_t now = ts.tv_sec;
 	prefix(t, false);
 	fprintf(t->out, "Starting at %s\n", ctime(&now));
 	fflush(t->out);
@@ -164,6 +171,12 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 				        (unsigned long long)o->exp_misses);
 		}
 		fputc('\n', t->out);
+		if (k == LDB_OP_SEARCH && o->entries > 0) {
+			/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */
+			prefix(t, false);
+			fprintf(t->out, "search entries returned: %llu (%.2f/sec)\n", (unsigned long long)o->entries,
+			        s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
+		}
 		if (ldb_hist_count(s->lat[k]) > 0)
 			latency_line(t, false, ldb_op_name(k), s->lat[k], true);
 		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {

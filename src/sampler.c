@@ -472,6 +472,28 @@ static void start_measuring(struct sampler *s, uint64_t warm_started)
 	s->t_start = s->t_last = now;
 }
 
+/* --start-at: wait (on the wall clock) until the agreed second, so that runs
+ * on several client hosts cover the same time.  -1 if a signal came first. */
+static int wait_for_start(struct sampler *s, time_t at, const sigset_t *sigs)
+{
+	char when[64];
+	struct tm tm;
+	localtime_r(&at, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
+	ldb_text_line(&s->text, "Waiting until %s to start (--start-at).", when);
+	for (;;) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_sec >= at)
+			return 0;
+		int64_t left_ns = ((int64_t)at - now.tv_sec) * 1000000000LL - now.tv_nsec;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = left_ns > 200000000 ? 200000000 : (long)left_ns };
+		int sig = sigtimedwait(sigs, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM)
+			return -1;
+	}
+}
+
 int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 {
 	struct sampler s;
@@ -498,7 +520,7 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 			return LDB_EXIT_INIT;
 		}
 	}
-	ldb_text_begin(&s.text);
+	ldb_text_banner(&s.text);
 	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = s.nr };
 	for (int i = 0; i < s.nrep; i++)
 		if (s.rep[i].begin)
@@ -506,10 +528,18 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	uint64_t interval = c->interval_ms * 1000000ULL;
 	uint64_t warmup = c->warmup_ms * 1000000ULL + (uint64_t)(c->warmup_samples > 0 ? c->warmup_samples : 0) * interval;
 	bool warming = warmup > 0;
+
+	if (c->start_at > 0 && wait_for_start(&s, c->start_at, &sigs) != 0) {
+		/* interrupted before the start: nothing ran */
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		ldb_text_end(&s.text, LDB_EXIT_OK);
+		teardown(&s);
+		return LDB_EXIT_OK;
+	}
+	ldb_text_started(&s.text);
 	if (warming)
 		ldb_text_line(&s.text, "Warm-up for %.3f s: operations run but are left out of every figure.",
 		              (double)warmup / 1e9);
-
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "ldbench/objtmpl.h"
 #include "ldbench/pattern.h"
@@ -159,6 +160,7 @@ struct ldb_config {
 	double rate;               /* --rate OPS/s for the whole run, open loop; 0 = closed loop */
 	int sweep[64];             /* --sweep 1,2,4,...: thread counts, one run each */
 	bool monitor;              /* --monitor: the server's counters before and after */
+	time_t start_at;           /* --start-at: wall-clock start (several client hosts together); 0 = now */
 	struct ldb_threshold fail_if[16]; /* --fail-if, checked on the summary */
 	int nfail_if;
 	int nsweep;

@@ -83,3 +83,14 @@ assert_match '^ldbench\[[0-9]+\]: Exit status 10 - Threshold exceeded \(--fail-i
 run_ldbench "$out" "${search[@]}" -n 2 -T 100 --fail-if 'p99>10s' --fail-if 'search.errors>0'
 assert_eq 0 "$RC" "exit status when no threshold holds"
 echo "load_shape: fail-if passed"
+
+# 8. --start-at: several hosts start together; the run waits for the second given
+at=$(( $(date +%s) + 2 ))
+run_ldbench "$out" "${search[@]}" -n 1 -T 10 --start-at "@$at"
+assert_eq 0 "$RC" "exit status with --start-at"
+assert_match '^ldbench\[[0-9]+\]: Waiting until .* to start \(--start-at\)\.$' "$out" "waiting line"
+started=$(date -d "$(sed -nE 's/.*: Starting at (.*)$/\1/p' "$out")" +%s)
+assert_ge "$at" "$started" "started at or after the agreed second"
+assert_eq 10 "$(global_total "$out")" "operations after the wait"
+assert_match '^ldbench\[[0-9]+\]: search entries returned: 10 \([0-9.]+/sec\)$' "$out" "entries returned per second"
+echo "load_shape: start-at passed"
