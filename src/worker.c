@@ -68,6 +68,7 @@ struct ldb_conn {
 	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
 	bool proven;       /* this connection has had an answer (or a bind) */
 	bool unconfirmed;  /* TCP connect not yet known to have worked */
+	bool out_armed;    /* EPOLLOUT added to the socket's events */
 	bool tls_on;       /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;
 	struct ldb_tls_conn tc;
@@ -422,6 +423,17 @@ static void conn_close(struct ldb_conn *cn, bool graceful)
 	cn->inflight = 0;
 }
 
+/* Ask for the EPOLLOUT edge: only once a write could not go through, so that
+ * a connection whose writes always go through never wakes for it. */
+static void arm_out(struct ldb_conn *cn)
+{
+	if (cn->out_armed || cn->fd < 0)
+		return;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = cn };
+	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
+	cn->out_armed = true;
+}
+
 /* Plain or TLS send: >0 bytes, 0 try later, -1 broken. */
 static ssize_t io_send(struct ldb_conn *cn, const uint8_t *buf, size_t len)
 {
@@ -458,6 +470,7 @@ static ssize_t io_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 			return 0;
 		if (rc == LDB_TLS_WANT_WRITE) {
 			cn->tls_read_wants_write = true; /* the next EPOLLOUT edge reads */
+			arm_out(cn);
 			return 0;
 		}
 		return -1;
@@ -506,8 +519,11 @@ static int conn_flush(struct ldb_conn *cn)
 		ssize_t n = io_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off);
 		if (n < 0)
 			return -1;
-		if (n == 0)
+		if (n == 0) {
+			if (!cn->tls_write_wants_read)
+				arm_out(cn);
 			return 0; /* the next EPOLLOUT edge (or EPOLLIN, for TLS) writes the rest */
+		}
 		confirm(cn);
 		cn->out_off += (size_t)n;
 	}
@@ -605,16 +621,22 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		connect_failed(cn, now, LDB_FAIL_CONNECT, why);
 		return;
 	}
-	int one = 1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	/* Nagle only ever delays a write that follows unanswered ones: with one
+	 * request at a time the answer acknowledges it, so the option (a system
+	 * call per connection, bindeach's too) is set only for pipelines */
+	if (run->depth > 1) {
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	}
 	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
 		close(fd);
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 		return;
 	}
 	cn->fd = fd;
-	/* edge-triggered, both directions, once: no epoll_ctl per state change */
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = cn };
+	/* edge-triggered, registered once; EPOLLOUT only if a write must wait */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = cn };
+	cn->out_armed = false;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
 		cn->fd = -1;
@@ -626,6 +648,8 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	 * A connection that then fails before any byte moved failed to connect. */
 	cn->unconfirmed = true;
 	conn_connected(cn, now);
+	if (cn->fd >= 0 && cn->unconfirmed)
+		arm_out(cn); /* nothing went out yet: learn of the connect from its edge */
 }
 
 static int free_slot(const struct ldb_conn *cn)
@@ -916,8 +940,10 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		confirm(cn); /* the ClientHello went out: connected */
 		return;      /* the next edge */
 	}
-	if (rc == LDB_TLS_WANT_WRITE)
+	if (rc == LDB_TLS_WANT_WRITE) {
+		arm_out(cn);
 		return;
+	}
 	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed");
 }
 
