@@ -622,9 +622,11 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	/* Nagle only ever delays a write that follows unanswered ones: with one
-	 * request at a time the answer acknowledges it, so the option (a system
-	 * call per connection, bindeach's too) is set only for pipelines */
-	if (run->depth > 1) {
+	 * plain request at a time the answer acknowledges it, so the option (a
+	 * system call per connection, bindeach's too) is set only for pipelines,
+	 * and for TLS, whose handshake ends with two writes in a row (Finished,
+	 * then the first request: 40 ms of delayed ACK without it) */
+	if (run->depth > 1 || run->tls != NULL) {
 		int one = 1;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	}
