@@ -22,16 +22,9 @@
 # Works under `set -euo pipefail`.
 
 bench_install_missing() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-	done
-	((${#missing[@]})) || return 0
-	echo "bench: installing ${missing[*]}"
-	local sudo=
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	# shellcheck source=../tests/fixture/packages.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../tests/fixture/packages.sh"
+	install_missing bench "$@"
 }
 
 bench_build() { # ROOT DIR  (the compiler's output is shown only when the build fails)

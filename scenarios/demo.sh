@@ -10,17 +10,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 secs=${1:-10}
 
-packages=(cmake make gcc pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-	echo "demo: installing ${missing[*]}"
-	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. "$ROOT/tests/fixture/packages.sh"
+install_missing demo cmake make gcc pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils openssl
 
 echo "demo: building"
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF >/dev/null

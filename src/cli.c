@@ -496,22 +496,39 @@ static int set_class(struct cli_ctx *x, const char *kw, int cls)
 	return 0;
 }
 
+/* "ATTR<sep>VALUE" in an option: the attribute name (checked) copied into
+ * *attr, *value just after the separator (not empty).  `what` names the
+ * option as the user wrote it, `form` the shape it expects. */
+static int split_attr_value(struct cli_ctx *x, const char *what, const char *form, const char *arg, char sep,
+                            char **attr, const char **value)
+{
+	const char *s = strchr(arg, sep);
+
+	if (s == NULL || s[1] == '\0')
+		return fail(x, "%s: expected %s", what, form);
+	if (!attr_name_ok(arg, (size_t)(s - arg)))
+		return fail(x, "%s: invalid attribute name '%.*s'", what, (int)(s - arg), arg);
+	*attr = strndup(arg, (size_t)(s - arg));
+	if (*attr == NULL)
+		return oom(x);
+	*value = s + 1;
+	return 0;
+}
+
 /* attreplace=ATTR:MASK: the mask's run of X becomes random letters per operation. */
 static int parse_attreplace(struct cli_ctx *x, const char *val)
 {
 	struct ldb_config *c = x->c;
-	const char *colon = strchr(val, ':');
+	const char *mask;
+	char what[512];
 
 	if (c->attreplace_attr != NULL)
 		return fail(x, "-e attreplace given twice");
-	if (colon == NULL || colon[1] == '\0')
-		return fail(x, "-e attreplace=%s: expected attreplace=ATTR:MASK (e.g. description:XXXXXX)", val);
-	if (!attr_name_ok(val, (size_t)(colon - val)))
-		return fail(x, "-e attreplace=%s: invalid attribute name '%.*s'", val, (int)(colon - val), val);
-	c->attreplace_attr = strndup(val, (size_t)(colon - val));
-	if (c->attreplace_attr == NULL)
-		return oom(x);
-	if (ldb_pattern_compile(&c->attreplace_mask, colon + 1, true) < 0)
+	snprintf(what, sizeof what, "-e attreplace=%s", val);
+	if (split_attr_value(x, what, "attreplace=ATTR:MASK (e.g. description:XXXXXX)", val, ':', &c->attreplace_attr,
+	                     &mask) != 0)
+		return -1;
+	if (ldb_pattern_compile(&c->attreplace_mask, mask, true) < 0)
 		return oom(x);
 	c->op_attreplace = true;
 	return 0;
@@ -521,19 +538,17 @@ static int parse_attreplace(struct cli_ctx *x, const char *val)
 static int parse_attreplacefile(struct cli_ctx *x, const char *val)
 {
 	struct ldb_config *c = x->c;
-	const char *colon = strchr(val, ':');
 	const char *path;
 	FILE *f;
 	char *buf;
 	size_t len;
+	char what[512];
 
 	if (c->attreplacefile_attr != NULL)
 		return fail(x, "-e attreplacefile given twice");
-	if (colon == NULL || colon[1] == '\0')
-		return fail(x, "-e attreplacefile=%s: expected attreplacefile=ATTR:FILE", val);
-	if (!attr_name_ok(val, (size_t)(colon - val)))
-		return fail(x, "-e attreplacefile=%s: invalid attribute name '%.*s'", val, (int)(colon - val), val);
-	path = colon + 1;
+	snprintf(what, sizeof what, "-e attreplacefile=%s", val);
+	if (split_attr_value(x, what, "attreplacefile=ATTR:FILE", val, ':', &c->attreplacefile_attr, &path) != 0)
+		return -1;
 	f = fopen(path, "rbe");
 	if (f == NULL)
 		return fail(x, "-e attreplacefile: %s: cannot open: %s", path, strerror(errno));
@@ -549,11 +564,6 @@ static int parse_attreplacefile(struct cli_ctx *x, const char *val)
 	if (len == 0) {
 		free(buf);
 		return fail(x, "-e attreplacefile: %s: the file is empty", path);
-	}
-	c->attreplacefile_attr = strndup(val, (size_t)(colon - val));
-	if (c->attreplacefile_attr == NULL) {
-		free(buf);
-		return oom(x);
 	}
 	c->attreplacefile_data = buf;
 	c->attreplacefile_len = len;
@@ -607,18 +617,15 @@ static int parse_modify(struct cli_ctx *x, const char *arg)
 static int parse_compare(struct cli_ctx *x, const char *arg)
 {
 	struct ldb_config *c = x->c;
-	const char *eq = strchr(arg, '=');
+	const char *pattern;
+	char what[512];
 
 	if (c->compare_attr != NULL)
 		return fail(x, "--compare given twice");
-	if (eq == NULL || eq[1] == '\0')
-		return fail(x, "--compare '%s': expected ATTR=PATTERN", arg);
-	if (!attr_name_ok(arg, (size_t)(eq - arg)))
-		return fail(x, "--compare '%s': invalid attribute name '%.*s'", arg, (int)(eq - arg), arg);
-	c->compare_attr = strndup(arg, (size_t)(eq - arg));
-	if (c->compare_attr == NULL)
-		return oom(x);
-	if (ldb_pattern_compile(&c->compare_val, eq + 1, c->zeropad) < 0)
+	snprintf(what, sizeof what, "--compare '%s'", arg);
+	if (split_attr_value(x, what, "ATTR=PATTERN", arg, '=', &c->compare_attr, &pattern) != 0)
+		return -1;
+	if (ldb_pattern_compile(&c->compare_val, pattern, c->zeropad) < 0)
 		return oom(x);
 	return 0;
 }

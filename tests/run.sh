@@ -9,17 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-packages=(cmake make gcc clang pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils openssl)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-	echo "tests/run.sh: installing ${missing[*]}"
-	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. "$ROOT/tests/fixture/packages.sh"
+install_missing tests/run.sh cmake make gcc clang pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
+	openssl man-db groff-base bsdextrautils util-linux coreutils
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)
