@@ -17,6 +17,7 @@ variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)
 jobs=$(nproc)
 fail=0
+passed=0 failed=0 # over every build and the fuzz targets, for the closing line
 for v in "${variants[@]}"; do
 	case $v in
 	normal) flags=() ;;
@@ -37,7 +38,19 @@ for v in "${variants[@]}"; do
 	else
 		run=()
 	fi
-	(cd "$dir" && "${run[@]}" ctest --output-on-failure -j "$jobs") || fail=1
+	(cd "$dir" && "${run[@]}" ctest --output-on-failure -j "$jobs") | tee "$dir/ctest.out" || fail=1
+	# "100% tests passed, 0 tests failed out of 32"
+	nfail= ntotal=
+	read -r nfail ntotal < <(sed -nE 's/.* tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\1 \2/p' "$dir/ctest.out" |
+		tail -n 1) || true
+	if [[ -z "${ntotal:-}" ]]; then
+		fail=1
+		failed=$((failed + 1))
+	else
+		passed=$((passed + ntotal - nfail))
+		failed=$((failed + nfail))
+		((nfail == 0)) || fail=1
+	fi
 done
 
 # ---------------------------------------------------------------------------
@@ -56,6 +69,7 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
 	if ! CC=clang cmake -S "$ROOT" -B "$fdir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DLDBENCH_FUZZ=ON >/dev/null || ! cmake --build "$fdir" --target ldbench_fuzz -j "$jobs" >/dev/null; then
 		echo "fuzz: build failed" >&2
+		failed=$((failed + 1))
 		fail=1
 	else
 		echo "=== fuzz runs (${LDBENCH_FUZZ_SECONDS:-20} s each)"
@@ -71,9 +85,11 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
 				-max_len=4096 -print_final_stats=1 -artifact_prefix="$fdir/artifacts/$name/" "$corpus" \
 				>"$fdir/$name.log" 2>&1; then
 				echo "fuzz: $name ok ($(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$fdir/$name.log" | grep -oE '[0-9]+$') runs)"
+				passed=$((passed + 1))
 			else
 				echo "fuzz: $name FAILED (log: $fdir/$name.log, input in $fdir/artifacts/$name/)" >&2
 				tail -n 40 "$fdir/$name.log" >&2
+				failed=$((failed + 1))
 				fail=1
 			fi
 		done
@@ -81,4 +97,5 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
 elif [ "$fuzz" = 1 ]; then
 	echo "=== fuzz: skipped (no clang)"
 fi
+echo "suite: $passed passed, $failed failed"
 exit $fail
