@@ -15,20 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/assert.sh"
 
 F=${LDBENCH_TIME_FACTOR:-1}
-BLACKHOLE=${LDBENCH_BLACKHOLE:-$(dirname "${LDBENCH:-build/ldbench}")/tests/blackhole}
-[ -x "$BLACKHOLE" ] || _fail "blackhole tool '$BLACKHOLE' not found (set LDBENCH_BLACKHOLE)"
-BH_PIDS=()
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-faults.XXXXXX")
-cleanup() {
-	local p
-	for p in "${BH_PIDS[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	if [ -n "${LP:-}" ]; then kill -KILL "$LP" 2>/dev/null || true; fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT # set before fixture_start: the fixture's trap runs it after its own
+. "$here/../fixture/blackhole.sh" faults
+trap blackhole_cleanup EXIT # set before fixture_start: the fixture's trap runs it after its own
 SKIPS=0
 skip() { echo "SKIP: $*"; SKIPS=$((SKIPS + 1)); }
 
@@ -44,26 +32,6 @@ soft_match() { # regex file what
 		echo "FAIL: $3: no line matches /$1/" >&2
 		SOFT_FAILS=$((SOFT_FAILS + 1))
 	fi
-}
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# start_blackhole MODE: sets BH_PORT and BH_PID
-start_blackhole() {
-	local pf=$WORK/bh.$1.$RANDOM i
-	"$BLACKHOLE" --mode "$1" --port-file "$pf" 2>>"$WORK/blackhole.log" &
-	BH_PID=$!
-	BH_PIDS+=("$BH_PID")
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$pf" ] && break
-		sleep 0.05
-	done
-	[ -s "$pf" ] || _fail "blackhole --mode $1 did not start"
-	BH_PORT=$(cat "$pf")
-}
-stop_blackhole() { # PID
-	kill -TERM "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
 }
 
 # run_timed OUT ARGS...: like run_ldbench, also sets WALL_MS and CPU_MS (user+sys)

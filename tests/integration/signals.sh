@@ -15,33 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/assert.sh"
 
 F=${LDBENCH_TIME_FACTOR:-1}
-BLACKHOLE=${LDBENCH_BLACKHOLE:-$(dirname "${LDBENCH:-build/ldbench}")/tests/blackhole}
-[ -x "$BLACKHOLE" ] || _fail "blackhole tool '$BLACKHOLE' not found (set LDBENCH_BLACKHOLE)"
-BH_PIDS=()
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-signals.XXXXXX")
-cleanup() {
-	local p
-	for p in "${BH_PIDS[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	if [ -n "${LP:-}" ]; then kill -KILL "$LP" 2>/dev/null || true; fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-start_blackhole() { # MODE: sets BH_PORT
-	local pf=$WORK/bh.$1 i
-	"$BLACKHOLE" --mode "$1" --port-file "$pf" 2>>"$WORK/blackhole.log" &
-	BH_PIDS+=("$!")
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$pf" ] && break
-		sleep 0.05
-	done
-	[ -s "$pf" ] || _fail "blackhole --mode $1 did not start"
-	BH_PORT=$(cat "$pf")
-}
+. "$here/../fixture/blackhole.sh" signals
+trap blackhole_cleanup EXIT
 
 # start OUT ARGS...: ldbench in the background with default signal actions
 start() {
