@@ -2503,7 +2503,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  -H URL       ldap:// or ldaps:// URL; overrides -h, -p and -Z\n"
 "  -i N         empty samples before a \"No activity\" report (default 3)\n"
 "  -I CODE      ignore this LDAP result code (repeatable, at most 20)\n"
-"  -n N         worker threads (1..10000; default 10)\n"
+"  -n N         clients, ldclt's threads (1..10000; default 10), carried by --io-threads OS threads\n"
 "  -N N         stop after N samples (default: no limit)\n"
 "  -o KEY=VAL   SASL setting, repeatable: mech=EXTERNAL|PLAIN, authid=, authzid=, realm=\n"
 "               (PLAIN: authid and a password; EXTERNAL: a client certificate)\n"
