@@ -57,6 +57,13 @@ while IFS= read -r line || [ -n "$line" ]; do
 		>"$work/out" 2>"$work/err" </dev/null
 	rc=$?
 	elapsed=$(($(date +%s%N) - start))
+	if [ "$elapsed" -ge "$MAX_NS" ]; then
+		# a busy machine (ctest runs two tests at once) can stall one start:
+		# the bound must hold on a second try
+		start=$(date +%s%N)
+		timeout 10 "$LDBENCH" "${args[@]}" -h 127.0.0.1 -p "$FIX_PORT" >/dev/null 2>&1 </dev/null
+		elapsed=$(($(date +%s%N) - start))
+	fi
 
 	problems=()
 	[ "$rc" -eq 2 ] || problems+=("exit status $rc, not 2")
