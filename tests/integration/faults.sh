@@ -58,35 +58,29 @@ gerr() { # FILE CODE: "Global error CODE (...) occurs N times" -> N (0 if absent
 	n=$(sed -nE "s/^ldbench\[[0-9]+\]: Global error $2 \(.*\) occurs +([0-9]+) times$/\1/p" "$1" | tail -n 1)
 	echo "${n:-0}"
 }
-fails() { # FILE KIND (connect tls timeout down)
-	local re
-	case $2 in
-	connect) re='s/.*Client failures: connect ([0-9]+),.*/\1/p' ;;
-	timeout) re='s/.*Client failures: .*timeout ([0-9]+),.*/\1/p' ;;
-	down) re='s/.*Client failures: .*server down ([0-9]+)$/\1/p' ;;
-	esac
+# the number a sed expression takes from the last matching summary line; fails when there is none
+summary_number() { # FILE SED-EXPRESSION WHAT
 	local n
-	n=$(sed -nE "$re" "$1" | tail -n 1)
-	[ -n "$n" ] || { cat "$1" >&2; _fail "no 'Client failures' line"; }
+	n=$(sed -nE "$2" "$1" | tail -n 1)
+	[ -n "$n" ] || { cat "$1" >&2; _fail "no '$3' line"; }
 	echo "$n"
+}
+fails() { # FILE KIND (connect timeout down)
+	case $2 in
+	connect) summary_number "$1" 's/.*Client failures: connect ([0-9]+),.*/\1/p' "Client failures" ;;
+	timeout) summary_number "$1" 's/.*Client failures: .*timeout ([0-9]+),.*/\1/p' "Client failures" ;;
+	down) summary_number "$1" 's/.*Client failures: .*server down ([0-9]+)$/\1/p' "Client failures" ;;
+	esac
 }
 conn_field() { # FILE opened|reconnects|binds
-	local re
 	case $2 in
-	opened) re='s/.*Connections: opened ([0-9]+),.*/\1/p' ;;
-	reconnects) re='s/.*Connections: .*reconnects ([0-9]+),.*/\1/p' ;;
-	binds) re='s/.*Connections: .*binds at connect ([0-9]+)$/\1/p' ;;
+	opened) summary_number "$1" 's/.*Connections: opened ([0-9]+),.*/\1/p' "Connections" ;;
+	reconnects) summary_number "$1" 's/.*Connections: .*reconnects ([0-9]+),.*/\1/p' "Connections" ;;
+	binds) summary_number "$1" 's/.*Connections: .*binds at connect ([0-9]+)$/\1/p' "Connections" ;;
 	esac
-	local n
-	n=$(sed -nE "$re" "$1" | tail -n 1)
-	[ -n "$n" ] || { cat "$1" >&2; _fail "no 'Connections' line"; }
-	echo "$n"
 }
 search_field() { # FILE attempted|completed|counted|errors
-	local n
-	n=$(sed -nE "s/.*search: .*\\b$2 ([0-9]+).*/\\1/p" "$1" | tail -n 1)
-	[ -n "$n" ] || { cat "$1" >&2; _fail "no search counter line with '$2'"; }
-	echo "$n"
+	summary_number "$1" "s/.*search: .*\\b$2 ([0-9]+).*/\\1/p" "search counter with '$2'"
 }
 
 fixture_start --users 1000
