@@ -6,14 +6,22 @@
 # SAME arguments (the order flips from one workload to the next), and stops
 # slapd at the end.  No traffic leaves 127.0.0.1.
 #
-#   bench/vs-ldclt.sh [--quick] [--seconds S] [--syscalls]
+#   bench/vs-ldclt.sh [--quick] [--seconds S] [--syscalls] [--only REGEX]
 #     --seconds S  load per run, in whole seconds (-e sampinterval=S -N 1);
 #                  default 5 (the whole script then takes about 3-4 minutes)
 #     --quick      2 s per run
+#     --only REGEX only the workloads whose names match (bash regex), e.g.
+#                  --only '^add' or --only 'bindeach'
 #     --syscalls   afterwards, run three workloads (random -n 64, random -n 4
 #                  -a 16, bindeach -n 16) once more per tool under `perf stat`
 #                  (linux-perf; installed if missing) and print system calls and
 #                  context switches per operation (tracepoint counts, no ptrace)
+#
+# The bindeach and add workloads also get a third run, ldbench-floor-probe
+# (bench/floor_probe.c): the plainest client of ldclt's closed-loop model (one
+# thread per client, blocking sockets, requests pre-encoded, nothing else), the
+# least client CPU per operation any tool can spend in that model on this
+# machine; its CPU per operation is printed against ldclt's.
 #
 # Per run it measures:
 #   ops     the server's completed operations from cn=Monitor (Search, or Bind
@@ -32,10 +40,15 @@ ROOT=$PWD
 
 secs=5
 syscalls=0
+only=
 while (($# > 0)); do
 	case $1 in
 	--quick) secs=2; shift ;;
 	--syscalls) syscalls=1; shift ;;
+	--only)
+		only=${2:?--only needs a regex}
+		shift 2
+		;;
 	--seconds)
 		secs=${2:?--seconds needs a value}
 		shift 2
@@ -60,6 +73,7 @@ LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)
 echo "vs-ldclt: building ldbench (Release) into build-bench/"
 bench_build "$ROOT" "$ROOT/build-bench"
 export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
+FLOOR=$ROOT/build-bench/ldbench-floor-probe
 
 stamp=$(date +%Y-%m-%d_%H%M%S)
 resdir=$ROOT/build-bench/results
@@ -101,48 +115,87 @@ LDIF
 adds=("${plain[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "ou=AddBench,$FIX_BASE" -f "cn=aXXXXXXXX"
 	-e "add,person,incr,commoncounter,noloop" -r RLOW -R RHIGH)
 
-names=() ops=() argv=()
+names=() ops=() argv=() floor_argv=()
+added=0
 add_workload() { # NAME OP ARGS...
+	added=0
+	[[ -z $only || $1 =~ $only ]] || return 0
+	added=1
 	names+=("$1")
 	ops+=("$2")
 	shift 2
 	local q
 	printf -v q '%q ' "$@"
 	argv+=("$q")
+	floor_argv+=("")
+}
+with_floor() { # ARGS... : the floor probe's arguments for the workload added last
+	local q
+	((added)) || return 0
+	printf -v q '%q ' "$@"
+	floor_argv[${#names[@]} - 1]=$q
 }
 for n in 1 4 16 64; do add_workload "exact -n $n" Search "${exact[@]}" -n "$n"; done
 for n in 1 4 16 64; do add_workload "random -n $n" Search "${plain[@]}" "${random[@]}" -n "$n"; done
 add_workload "exact -n 4 -a 16" Search "${exact[@]}" -n 4 -a 16
 add_workload "random -n 4 -a 16" Search "${plain[@]}" "${random[@]}" -n 4 -a 16
 add_workload "bindeach -n 16" Bind "${plain[@]}" "${binds[@]}" -n 16
+with_floor bindeach -p "$FIX_PORT" -n 16 -s "$secs" --people "$people" --users 10000
 add_workload "add -n 4" Add "${adds[@]}" -n 4
+with_floor add -p "$FIX_PORT" -n 4 -s "$secs" --base "ou=AddBench,$FIX_BASE" --bind-dn "$FIX_ROOTDN" --first FIRST
 add_workload "add -n 16" Add "${adds[@]}" -n 16
+with_floor add -p "$FIX_PORT" -n 16 -s "$secs" --base "ou=AddBench,$FIX_BASE" --bind-dn "$FIX_ROOTDN" --first FIRST
 add_workload "ldaps random -n 16" Search "${tls[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "${random[@]}" -n 16
 add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
+((${#names[@]})) || { echo "vs-ldclt: no workload matches --only '$only'" >&2; exit 2; }
 
 limit=$((secs * 3 + 60))
+
+# An add run's entries are deleted after it (by ldbench), so that every add run
+# starts from the same directory: slapd's add rate falls as ou=AddBench grows
+# (5,654/s, 4,376/s, 3,617/s, 3,303/s ... in successive runs without this).
+remove_adds() { # INDEX LOW ADDED
+	local hi=$(($2 + $3 + 63)) left # values taken by requests in flight at the stop may be missing
+	"$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "ou=AddBench,$FIX_BASE" \
+		-f cn=aXXXXXXXX -e delete,incr,commoncounter,noloop -r "$2" -R "$hi" -I 32 -n 4 \
+		>"$logdir/$(printf '%02d' "$1")-remove.log" 2>&1 || true
+	left=$(fixture_count "ou=AddBench,$FIX_BASE" "(cn=a*)")
+	((left == 0)) || problems+=("${names[$1]}: $left added entries were left after the clean-up")
+}
 printf 'workload\ttool\trc\tops_monitor\ttool_total\twall_s\tuser_s\tsys_s\trate_per_s\tclient_cpu_us_per_op\tslapd_cpu_s\tmachine_busy_s\tother_cpu_s\n' >"$runs_tsv"
 declare -A rate cpu rc_of
 problems=()
 disturbed=()
 
-run_tool() { # INDEX TOOL
+run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	local i=$1 tool=$2 bin args snap out
-	if [[ $tool == ldbench ]]; then bin=$LDBENCH; else bin=$LDCLT; fi
-	eval "args=(${argv[$i]})"
-	# adds: a fresh range of a million values for every run
+	case $tool in
+	ldbench) bin=$LDBENCH; eval "args=(${argv[$i]})" ;;
+	ldclt) bin=$LDCLT; eval "args=(${argv[$i]})" ;;
+	floor) bin=$FLOOR; eval "args=(${floor_argv[$i]})" ;;
+	esac
+	# adds: a fresh range of a million values for every run (the floor's from 50,000,000)
 	local lo=$(((i * 2 + 1) * 1000000))
 	[[ $tool == ldclt ]] && lo=$((lo + 1000000))
 	args=("${args[@]/#RLOW/$lo}")
 	args=("${args[@]/#RHIGH/$((lo + 999999))}")
+	[[ $tool == floor ]] && lo=$((50000000 + i * 1000000))
+	args=("${args[@]/#FIRST/$lo}")
+	local pre=("${common[@]}")
+	[[ $tool == floor ]] && pre=()
 	snap=$logdir/snap
 	out=$logdir/$(printf '%02d' "$i")-$tool
-	{ printf '%s' "$bin"; printf ' %s' "${common[@]@Q}" "${args[@]@Q}"; echo; } >"$out.cmd"
+	{ printf '%s' "$bin"; printf ' %s' "${pre[@]@Q}" "${args[@]@Q}"; echo; } >"$out.cmd"
 	fixture_monitor_snapshot "$snap"
-	bench_measure "$out" "$limit" "$bin" "${common[@]}" "${args[@]}"
+	if [[ $tool == floor ]]; then # the probe's bind password, for its add runs
+		LDBENCH_PASSWORD=$FIX_ROOTPW bench_measure "$out" "$limit" "$bin" "${args[@]}"
+	else
+		bench_measure "$out" "$limit" "$bin" "${pre[@]}" "${args[@]}"
+	fi
 	local n total rcode wall user sys busy slapd
 	n=$(fixture_monitor_delta "$snap" "${ops[$i]}")
 	total=$(bench_global_total "$out.log")
+	[[ ${ops[$i]} != Add ]] || remove_adds "$i" "$lo" "$n"
 	read -r rcode wall user sys busy slapd <"$out.m"
 	local line
 	line=$(awk -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v b="$busy" -v sl="$slapd" 'BEGIN {
@@ -190,17 +243,18 @@ for i in "${!names[@]}"; do
 		run_tool "$i" ldclt
 		run_tool "$i" ldbench
 	fi
+	[[ -z ${floor_argv[$i]} ]] || run_tool "$i" floor
 done
 
 # The comparison table, aligned on the terminal and as TSV.
 {
-	printf 'workload\tldbench_ops_per_s\tldclt_ops_per_s\trate_ratio\tldbench_cpu_us_per_op\tldclt_cpu_us_per_op\tcpu_ratio\n'
+	printf 'workload\tldbench_ops_per_s\tldclt_ops_per_s\trate_ratio\tldbench_cpu_us_per_op\tldclt_cpu_us_per_op\tcpu_ratio\tfloor_cpu_us_per_op\n'
 	for i in "${!names[@]}"; do
 		awk -v w="${names[$i]}" -v rb="${rate[$i,ldbench]}" -v rl="${rate[$i,ldclt]}" \
-			-v cb="${cpu[$i,ldbench]}" -v cl="${cpu[$i,ldclt]}" 'BEGIN {
+			-v cb="${cpu[$i,ldbench]}" -v cl="${cpu[$i,ldclt]}" -v cf="${cpu[$i,floor]:--}" 'BEGIN {
 			rr = (rl > 0) ? sprintf("%.2f", rb / rl) : "-"
 			cr = (cl > 0 && cb > 0) ? sprintf("%.2f", cb / cl) : "-"
-			printf "%s\t%d\t%d\t%s\t%.1f\t%.1f\t%s\n", w, rb, rl, rr, cb, cl, cr }'
+			printf "%s\t%d\t%d\t%s\t%.1f\t%.1f\t%s\t%s\n", w, rb, rl, rr, cb, cl, cr, cf }'
 	done
 } >"$tsv"
 
@@ -214,6 +268,15 @@ awk -F'\t' '
 		"ldbench us/op", "ldclt us/op", "CPU x"; next }
 	{ printf "%-20s %12s %12s %7s %14s %14s %7s\n", $1, $2, $3, $4, $5, $6, $7 }' "$tsv"
 echo
+echo "The floor: ldbench-floor-probe, the plainest client of the closed-loop model (a thread per client,"
+echo "blocking sockets, requests pre-encoded, nothing measured), on the same server in the same run."
+echo "No tool can spend less client CPU per operation with one request in flight per connection."
+awk -F'\t' '
+	NR == 1 { printf "%-20s %12s %14s %14s %12s %14s\n", "workload", "floor us/op", "ldbench us/op", "ldclt us/op",
+		"floor/ldclt", "ldbench/floor"; next }
+	$8 != "-" && $8 > 0 { printf "%-20s %12.1f %14s %14s %11.2fx %13.2fx\n", $1, $8, $5, $6,
+		($6 > 0) ? $8 / $6 : 0, $5 / $8 }' "$tsv"
+echo
 
 # Targets (issue): PASS/MISS per workload.
 verdict() { # NAME MAX_CPU_RATIO MIN_RATE_RATIO(- for none) LABEL
@@ -225,12 +288,16 @@ verdict() { # NAME MAX_CPU_RATIO MIN_RATE_RATIO(- for none) LABEL
 		return 0
 	fi
 	awk -v l="$4 [$1]" -v maxc="$2" -v minr="$3" -v rb="${rate[$idx,ldbench]}" -v rl="${rate[$idx,ldclt]}" \
-		-v cb="${cpu[$idx,ldbench]}" -v cl="${cpu[$idx,ldclt]}" 'BEGIN {
+		-v cb="${cpu[$idx,ldbench]}" -v cl="${cpu[$idx,ldclt]}" -v cf="${cpu[$idx,floor]:-}" 'BEGIN {
 		cr = (cl > 0) ? cb / cl : 99; rr = (rl > 0) ? rb / rl : 0
 		ok = (cr <= maxc + 1e-9)
 		msg = sprintf("client CPU/op %.2fx (target <= %.2fx)", cr, maxc)
 		if (minr != "-") { ok = ok && (rr >= minr - 1e-9); msg = msg sprintf(", rate %.2fx (target >= %.2fx)", rr, minr) }
 		else msg = msg sprintf(", rate %.2fx (no target)", rr)
+		if (cf != "" && cl > 0) {
+			msg = msg sprintf("; the floor is %.2fx ldclt", cf / cl)
+			if (!ok && cf / cl > maxc) msg = msg " (the target is below it)"
+		}
 		printf "%s  %s: %s\n", ok ? "PASS" : "MISS", l, msg }'
 }
 echo "Targets:"

@@ -336,12 +336,18 @@ static int setup(struct sampler *s, const struct ldb_config *c, FILE *out)
 		s->nr = c->io_threads;
 	} else {
 		/* one I/O thread per CPU at most; with deep pipelines one per four
-		 * connections is plenty, and fewer threads batch better */
+		 * connections is plenty, and fewer threads batch better.  A
+		 * clear-text connection per operation (bindeach) is kernel work
+		 * (handshake, teardown) that threads on several CPUs only make
+		 * contend: half the CPUs (design.md) */
 		long want = s->n;
+		long most = cpus;
 		if (s->run.depth >= 8)
 			want = ((long)s->n * c->conns_per_thread + 3) / 4;
-		if (cpus > 0 && want > cpus)
-			want = cpus;
+		if (c->bindeach && !c->ldaps && !c->starttls && cpus > 1)
+			most = cpus / 2;
+		if (most > 0 && want > most)
+			want = most;
 		s->nr = want < 1 ? 1 : (int)want;
 	}
 	if (s->nr > s->n)

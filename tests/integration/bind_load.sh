@@ -13,8 +13,15 @@ srv=(-h 127.0.0.1 -p "$FIX_PORT" -b "$FIX_PEOPLE")
 # 1. one account, one connection and one bind per operation
 fixture_monitor_snapshot "$FIX_DIR/snap"
 conns0=$(fixture_total_connections)
-run_ldbench "$out" "${srv[@]}" -D "uid=user00002,$FIX_PEOPLE" -w user00002 -e bindeach,bindonly -n 4 -T 50
+run_ldbench "$out" "${srv[@]}" -D "uid=user00002,$FIX_PEOPLE" -w user00002 -e bindeach,bindonly -n 4 -T 50 \
+	--json "$FIX_DIR/b.json"
 assert_eq 0 "$RC" "exit status, bindeach"
+# clear-text bindeach defaults to half the CPUs' I/O threads (at least 1, at most -n)
+cpus=$(nproc)
+want=$((cpus / 2 < 1 ? 1 : cpus / 2))
+want=$((want > 4 ? 4 : want))
+assert_eq "$want" "$(grep -oE '"io_threads":[0-9]+' "$FIX_DIR/b.json" | head -n 1 | cut -d: -f2)" \
+	"default I/O threads for bindeach on $cpus CPUs"
 assert_eq 200 "$(global_total "$out")" "bindeach total"
 assert_eq 200 "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "server-side binds"
 assert_eq 200 "$(fixture_monitor_delta "$FIX_DIR/snap" Unbind)" "server-side unbinds"
