@@ -8,8 +8,9 @@
  * at start-up (bind) or written allocation-free (add) by ldbench's own
  * encoders, no latency timing, no counters beyond one per thread, no output
  * until the end.  Nothing a real load tool needs and that costs CPU is here,
- * so a tool cannot spend less per operation in the same model: what is left
- * is the system calls and the sleep and wake-up each operation needs.
+ * and what is left is the kernel's work for each operation (system calls,
+ * TCP on loopback) and the sleep and wake-up of waiting for it, which a tool
+ * in the same model can approach but not go far below.
  *
  *   ldbench-floor-probe bindeach -p PORT -n CLIENTS -s SECONDS --people BASE --users N
  *       per operation: socket, connect, simple bind as uid=userNNNNN,BASE with

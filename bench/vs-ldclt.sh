@@ -270,7 +270,8 @@ awk -F'\t' '
 echo
 echo "The floor: ldbench-floor-probe, the plainest client of the closed-loop model (a thread per client,"
 echo "blocking sockets, requests pre-encoded, nothing measured), on the same server in the same run."
-echo "No tool can spend less client CPU per operation with one request in flight per connection."
+echo "What it spends is the kernel's work per operation and the sleep and wake-up of waiting for it:"
+echo "a client with one request in flight per connection can approach it, not go far below it."
 awk -F'\t' '
 	NR == 1 { printf "%-20s %12s %14s %14s %12s %14s\n", "workload", "floor us/op", "ldbench us/op", "ldclt us/op",
 		"floor/ldclt", "ldbench/floor"; next }
