@@ -8,7 +8,7 @@
 #
 #   bench/vs-ldclt.sh [--quick] [--seconds S] [--syscalls] [--only REGEX]
 #     --seconds S  load per run, in whole seconds (-e sampinterval=S -N 1);
-#                  default 5 (the whole script then takes about 3-4 minutes)
+#                  default 5 (the whole script then takes about 5 minutes)
 #     --quick      2 s per run
 #     --only REGEX only the workloads whose names match (bash regex), e.g.
 #                  --only '^add' or --only 'bindeach'
@@ -19,9 +19,10 @@
 #
 # The bindeach and add workloads also get a third run, ldbench-floor-probe
 # (bench/floor_probe.c): the plainest client of ldclt's closed-loop model (one
-# thread per client, blocking sockets, requests pre-encoded, nothing else), the
-# least client CPU per operation any tool can spend in that model on this
-# machine; its CPU per operation is printed against ldclt's.
+# thread per client, blocking sockets, requests pre-encoded, nothing else): the
+# kernel's work per operation and the wake-ups of waiting for it, which a tool
+# in that model can approach but not go far below; its CPU per operation is
+# printed against ldclt's.
 #
 # Per run it measures:
 #   ops     the server's completed operations from cn=Monitor (Search, or Bind
@@ -175,14 +176,14 @@ run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	floor) bin=$FLOOR; eval "args=(${floor_argv[$i]})" ;;
 	esac
 	# adds: a fresh range of a million values for every run (the floor's from 50,000,000)
-	local lo=$(((i * 2 + 1) * 1000000))
-	[[ $tool == ldclt ]] && lo=$((lo + 1000000))
+	local lo=$(((i * 2 + 1) * 1000000)) pre=("${common[@]}")
+	case $tool in
+	ldclt) lo=$((lo + 1000000)) ;;
+	floor) lo=$((50000000 + i * 1000000)) pre=() ;;
+	esac
 	args=("${args[@]/#RLOW/$lo}")
 	args=("${args[@]/#RHIGH/$((lo + 999999))}")
-	[[ $tool == floor ]] && lo=$((50000000 + i * 1000000))
 	args=("${args[@]/#FIRST/$lo}")
-	local pre=("${common[@]}")
-	[[ $tool == floor ]] && pre=()
 	snap=$logdir/snap
 	out=$logdir/$(printf '%02d' "$i")-$tool
 	{ printf '%s' "$bin"; printf ' %s' "${pre[@]@Q}" "${args[@]@Q}"; echo; } >"$out.cmd"

@@ -125,15 +125,9 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		for (int i = 0; i < LDB_CODE_SLOTS; i++)
 			codes[i] += s->tot.op[k].codes[i];
 	bool found = false;
-	for (int code = 0; code <= LDB_CODE_MAX; code++) {
-		uint64_t n = codes[ldb_code_slot(code)];
-		if (n == 0)
-			continue;
-		found = true;
-		prefix(t, false);
-		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code), (unsigned long long)n);
-	}
-	for (int code = -1; code >= LDB_CODE_MIN; code--) {
+	/* 0, 1, ... LDB_CODE_MAX, then -1, -2, ... LDB_CODE_MIN */
+	for (int i = 0; i <= LDB_CODE_MAX - LDB_CODE_MIN; i++) {
+		int code = i <= LDB_CODE_MAX ? i : LDB_CODE_MAX - i;
 		uint64_t n = codes[ldb_code_slot(code)];
 		if (n == 0)
 			continue;
