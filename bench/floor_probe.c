@@ -25,10 +25,10 @@
  * The server is 127.0.0.1:PORT, nothing else.  Prints one line, "floor-probe:
  * MODE: C clients, S s: N operations, F failed, X us of client CPU per
  * operation", and exits 0, or 1 when an operation failed. */
-#include "ldbench/config.h"
-#include "ldbench/genldif.h"
-#include "ldbench/rng.h"
-#include "ldbench/wire.h"
+#include "cli/config.h"
+#include "ldif/genldif.h"
+#include "values/rng.h"
+#include "proto/wire.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

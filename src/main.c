@@ -2,13 +2,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/compare.h"
-#include "ldbench/config.h"
-#include "ldbench/genldif.h"
-#include "ldbench/ldif_gen.h"
-#include "ldbench/merge.h"
-#include "ldbench/sampler.h"
+#include "cli/cli.h"
+#include "cmd/compare.h"
+#include "cli/config.h"
+#include "ldif/genldif.h"
+#include "cmd/ldif_gen.h"
+#include "cmd/merge.h"
+#include "run/sampler.h"
 
 int main(int argc, char **argv)
 {

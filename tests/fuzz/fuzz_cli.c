@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
+#include "cli/cli.h"
+#include "cli/config.h"
 
 #define MAX_ARGS 64
 

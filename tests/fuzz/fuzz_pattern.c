@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ldbench/pattern.h"
+#include "values/pattern.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -127,14 +127,15 @@ assert_match 'test containers remaining: 0' "$tmp/guide.out" "guide: clean-up"
 assert_match 'fail-if .*holds|fail-if .*does not hold' "$tmp/guide.out" "guide: compare ran"
 assert_no_match "$FIX_ROOTPW" "$tmp/guide.out" "guide: the password never printed"
 
-# docs/design.md's module table names every source file, and nothing that is gone
+# docs/design.md's module table names every source file (src/LAYER/NAME.c or .h as
+# `LAYER/NAME`), and nothing that is gone
 design=$LDBENCH_SOURCE_DIR/docs/design.md
-for src in "$LDBENCH_SOURCE_DIR"/src/*.c "$LDBENCH_SOURCE_DIR"/src/*.h; do
-	m=$(basename "$src"); m=${m%.c}
-	grep -Eq "^\| .*\`$m(\.h)?\`" "$design" || _fail "docs/design.md's module table does not name src/$(basename "$src")"
+for src in "$LDBENCH_SOURCE_DIR"/src/*/*.c "$LDBENCH_SOURCE_DIR"/src/*/*.h; do
+	rel=${src#"$LDBENCH_SOURCE_DIR"/src/}; m=${rel%.[ch]}
+	grep -Eq "^\| .*\`$m(\.h)?\`" "$design" || _fail "docs/design.md's module table does not name src/$rel"
 done
-for m in $(sed -nE 's/^\| ([^|]*)\|.*/\1/p' "$design" | grep -oE '`[a-z_]+(\.h)?`' | tr -d '`' | sort -u); do
-	[ -e "$LDBENCH_SOURCE_DIR/src/$m.c" ] || [ -e "$LDBENCH_SOURCE_DIR/src/$m" ] || [ "$m" = ops ] ||
+for m in $(sed -nE 's/^\| ([^|]*)\|.*/\1/p' "$design" | grep -oE '`[a-z_]+/[a-z_]+(\.h)?`' | tr -d '`' | sort -u); do
+	[ -e "$LDBENCH_SOURCE_DIR/src/$m.c" ] || [ -e "$LDBENCH_SOURCE_DIR/src/$m" ] ||
 		_fail "docs/design.md names a module '$m' that src/ does not have"
 done
 echo "ok: the module table matches src/"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
+#include "cli/cli.h"
+#include "cli/config.h"
 
 #define CLI_RUN_MAXARGS 128
 

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
-#include "ldbench/wire.h"
+#include "cli/cli.h"
+#include "cli/config.h"
+#include "proto/wire.h"
 #include "cli_run.h"
 
 #define PW "Zq7pSecretPw"

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
-#include "ldbench/request.h"
-#include "ldbench/wire.h"
+#include "cli/cli.h"
+#include "cli/config.h"
+#include "proto/request.h"
+#include "proto/wire.h"
 #include "cli_run.h"
 
 #define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, NULL, true)

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
-#include "ldbench/genldif.h"
-#include "ldbench/objtmpl.h"
-#include "ldbench/wire.h"
+#include "cli/cli.h"
+#include "cli/config.h"
+#include "ldif/genldif.h"
+#include "values/objtmpl.h"
+#include "proto/wire.h"
 #include "cli_run.h"
 
 /* Files the cases name through placeholders (paths hold the pid, so parallel

@@ -17,7 +17,7 @@
 #include <ldap.h>
 #include <openldap.h>
 
-#include "ldbench/wire.h"
+#include "proto/wire.h"
 
 static void
 expect_hex(const char *filter, const char *hex)

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "ldbench/histogram.h"
+#include "run/histogram.h"
 
 #define US 1000ULL
 #define MS 1000000ULL

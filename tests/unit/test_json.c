@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "ldbench/json.h"
+#include "out/json.h"
 
 static struct ldb_json *parse(const char *s)
 {

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "ldbench/objtmpl.h"
-#include "ldbench/rng.h"
-#include "ldbench/wire.h"
+#include "values/objtmpl.h"
+#include "values/rng.h"
+#include "proto/wire.h"
 
 static char dir[64];
 static char scratch[1 << 16];

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "ldbench/pattern.h"
+#include "values/pattern.h"
 
 static void test_compile_first_run(void **state)
 {

@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "ldbench/config.h"
-#include "ldbench/pattern.h"
-#include "ldbench/request.h"
-#include "ldbench/wire.h"
+#include "cli/config.h"
+#include "values/pattern.h"
+#include "proto/request.h"
+#include "proto/wire.h"
 
 static void set_pattern(struct ldb_pattern *p, char **keep, const char *text, bool zeropad)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "ldbench/rng.h"
+#include "values/rng.h"
 
 /* xoshiro256** from the state {1, 2, 3, 4}: the published algorithm's first
  * outputs (checked against an independent implementation). */

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "ldbench/cli.h"
-#include "ldbench/config.h"
-#include "ldbench/scenario.h"
+#include "cli/cli.h"
+#include "cli/config.h"
+#include "cli/scenario.h"
 
 static char dir[64];
 

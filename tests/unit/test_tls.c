@@ -19,8 +19,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-#include "ldbench/config.h"
-#include "ldbench/tls.h"
+#include "cli/config.h"
+#include "run/tls.h"
 
 static char dir[64];
 

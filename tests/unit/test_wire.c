@@ -19,7 +19,7 @@
 #include <ldap.h>
 #include <openldap.h>
 
-#include "ldbench/wire.h"
+#include "proto/wire.h"
 #include "ldap_capture.h"
 
 /* ---- libldap as the reference client (ldap_capture.h) ---- */

@@ -18,7 +18,7 @@
 #include <ldap.h>
 #include <openldap.h>
 
-#include "ldbench/wire.h"
+#include "proto/wire.h"
 #include "ldap_capture.h"
 
 static char *

@@ -1,0 +1,26 @@
+/* The command line: ldclt's flags and -e keywords, ldbench's long options. */
+#ifndef LDBENCH_CLI_H
+#define LDBENCH_CLI_H
+
+#include <stddef.h>
+#include "cli/config.h"
+
+enum ldb_cli_result {
+	LDB_CLI_RUN = 0,      /* config is ready: run the load */
+	LDB_CLI_EXIT_OK = 1,  /* --help / --version printed: exit 0 */
+	LDB_CLI_ERROR = 2     /* err holds one line naming the problem: exit 2 */
+};
+
+/* Parse argv into c (initialised with ldb_config_init by the caller), compile
+ * the patterns, load the files named by options, and run every cross-check.
+ * Opens no connection.  err gets one line without a trailing newline, already
+ * prefixed with "<progname>: " (print it as is).  c->progname points into argv[0]. */
+enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap);
+
+/* Parse a duration: "10", "10s", "500ms", "2m", "1h" (plain number = seconds).
+ * @return 0 and *ms, or -1. */
+int ldb_parse_duration_ms(const char *s, uint64_t *ms);
+
+void ldb_cli_usage(const char *progname, FILE *out);
+
+#endif

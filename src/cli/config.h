@@ -1,0 +1,188 @@
+/* struct ldb_config: everything a run needs, filled by the command line parser
+ * (cli.c), checked there, and read-only once the workers start. */
+#ifndef LDBENCH_CONFIG_H
+#define LDBENCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "values/objtmpl.h"
+#include "values/pattern.h"
+#include "out/threshold.h"
+
+/* Operation kinds: one set of counters and one histogram each. */
+enum ldb_op {
+	LDB_OP_SEARCH,
+	LDB_OP_BIND,
+	LDB_OP_ADD,
+	LDB_OP_MODIFY,
+	LDB_OP_DELETE,
+	LDB_OP_RENAME,
+	LDB_OP_COMPARE,
+	LDB_OP_COUNT
+};
+const char *ldb_op_name(enum ldb_op op); /* "search", "bind", ... */
+
+/* ldclt's exit statuses (and ldbench's new ones, never reused). */
+enum ldb_exit {
+	LDB_EXIT_OK = 0,
+	LDB_EXIT_PARAMS = 2,
+	LDB_EXIT_MAX_ERRORS = 3,
+	LDB_EXIT_CANNOT_BIND = 4,
+	LDB_EXIT_INIT = 7,
+	LDB_EXIT_THRESHOLD = 10,   /* a --fail-if threshold held (ldbench's own) */
+	LDB_EXIT_OTHER = 99
+};
+const char *ldb_exit_text(int status); /* "No problem during execution." ... */
+/* Same, but status 7 names the program: "Cannot initialize ldclt." when
+ * progname is "ldclt", "Cannot initialize ldbench." otherwise. */
+const char *ldb_exit_text_prog(int status, const char *progname);
+
+#define LDB_MAX_IGNORE 20
+#define LDB_MAX_ATTRS 40
+
+/* Object classes of -e add without object= (ldclt's person, emailPerson, inetOrgPerson). */
+enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETORGPERSON };
+
+/* -e value generation mode for the XXX of -f (and of the add/delete RDN). */
+enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
+
+struct ldb_config {
+	const char *progname;      /* basename of argv[0]: "ldbench", or "ldclt" via a link */
+	char *cmdline;             /* the command line with any password masked (for -v) */
+
+	/* where */
+	char *host;                /* -h, default "localhost" */
+	int port;                  /* -p, default 389 */
+	char *uri;                 /* -H ldap://host:port (overrides -h/-p) */
+	bool ldaps;                /* ldaps:// scheme (TLS issue) */
+	char *tls_certdb;          /* -Z path as given (ldclt's NSS db; TLS issue) */
+	/* TLS (tls.c; set once before the workers start) */
+	bool starttls;             /* --starttls: StartTLS on each ldap:// connection */
+	char *tls_cacert;          /* --tls-cacert FILE (PEM) */
+	char *tls_cacertdir;       /* --tls-cacertdir DIR (c_rehash'ed) */
+	char *tls_cert, *tls_key;  /* --tls-cert / --tls-key (PEM client certificate) */
+	char *tls_ciphers;         /* --tls-ciphers: OpenSSL's TLS 1.2 cipher list */
+	int tls_min;               /* --tls-min: 0 = OpenSSL's default, 12 = TLS 1.2, 13 = TLS 1.3 */
+	bool tls_insecure;         /* no server certificate check: --tls-insecure, or -Z without a CA */
+	bool tls_resume;           /* --tls-resume: offer the worker's last session */
+	bool tls_nssdb;            /* -Z named an NSS database (unreadable by OpenSSL) */
+	/* SASL (-o; ldbench encodes EXTERNAL and PLAIN) */
+	char *sasl_mech;           /* "EXTERNAL" or "PLAIN", NULL = simple bind (or anonymous) */
+	char *sasl_authid;         /* -o authid= (PLAIN's user); XXX with -e randomauthid */
+	char *sasl_authzid;        /* -o authzid= ("dn:..." or "u:..."), NULL = none */
+	char *sasl_realm;          /* -o realm= (kept for -v; EXTERNAL and PLAIN send none) */
+	struct ldb_pattern sasl_authid_pat;
+	bool randomauthid;         /* -e randomauthid: its range is copied into binddn_low/high,
+	                            * and the number patches LDB_FIELD_BINDDN (authid and -w XXX) */
+	long long authid_low, authid_high; /* randomauthidlow/high; -1 = unset */
+
+	/* who */
+	char *bind_dn;             /* -D, NULL = anonymous, no bind sent */
+	char *password;            /* -w / -y / LDBENCH_PASSWORD; never printed */
+	struct ldb_pattern bind_dn_pat, password_pat;  /* XXX with randombinddn */
+
+	/* what */
+	char *base;                /* -b, default "dc=example,dc=com" */
+	struct ldb_pattern base_pat;
+	char *filter;              /* -f */
+	struct ldb_pattern filter_pat;
+	int scope;                 /* -s: LDB_SCOPE_*, default subtree */
+	char *attrs[LDB_MAX_ATTRS + 1]; /* attrlist= / randomattrlist=, NULL-terminated */
+	int nattrs;
+	bool random_attrlist;
+	int attrsonly;             /* attrsonly=0|1 */
+	long long expect_entries;  /* srchnentries=N; -1 = not checked */
+
+	/* operations (-e) */
+	bool op_esearch, op_bindonly;
+	bool bindeach, close_sock; /* bindeach, close */
+	bool counteach;
+
+	/* write operations (-e add/delete/rename/attreplace..., --modify, --compare, --mix) */
+	bool op_add, op_delete, op_rename, op_attreplace, op_attreplacefile;
+	int add_class;             /* LDB_CLASS_*: person, emailPerson, inetOrgPerson */
+	char *object_file;         /* object=FILE */
+	char *rdn_spec;            /* rdn=attr:value */
+	struct ldb_objtmpl *objtmpl; /* compiled from object=/rdn= */
+	bool withnewparent;
+	char *new_parent;          /* --new-parent DN: where rename,withnewparent moves entries */
+	char *attreplace_attr;     /* attreplace=attr:mask */
+	struct ldb_pattern attreplace_mask; /* its X run becomes random letters */
+	char *attreplacefile_attr; /* attreplacefile=attr:file */
+	char *attreplacefile_data;
+	size_t attreplacefile_len;
+	struct ldb_modspec {
+		int op;                /* LDB_MOD_ADD / DELETE / REPLACE */
+		char *attr;
+		struct ldb_pattern val; /* XXX gets the operation's number */
+	} mods[8];                 /* --modify OP:ATTR=PATTERN */
+	int nmods;
+	char *compare_attr;        /* --compare ATTR=PATTERN */
+	struct ldb_pattern compare_val;
+	bool delete_after_add;     /* --delete-after-add */
+	int mix[LDB_OP_COUNT];     /* --mix kind:weight,...; all 0 = no mix */
+	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
+	bool genldif_append;
+
+	/* values */
+	enum ldb_valmode valmode;  /* random / incr */
+	long long range_low, range_high;   /* -r / -R; -1 = unset */
+	long long incr_step;       /* incr=N, default 1 */
+	bool commoncounter, noloop, zeropad;
+	bool randombinddn;
+	long long binddn_low, binddn_high;
+	char *binddn_file;         /* randombinddnfromfile= */
+	char **binddn_file_dns, **binddn_file_pws; /* loaded at start-up */
+	size_t binddn_file_n;
+	bool randombase;
+	long long base_low, base_high;
+
+	/* how much, how fast */
+	int threads;               /* -n, default 10 */
+	int conns_per_thread;      /* --connections-per-thread, default 1 */
+	int io_threads;            /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
+	int depth;                 /* -a N: requests in flight per connection; default 1 */
+	long long samples;         /* -N, -1 = no limit */
+	long long ops_per_thread;  /* -T, -1 = no limit */
+	int wait_sec;              /* -W */
+	int timeout_sec;           /* -t, default 30 */
+	int inactivity;            /* -i, default 3 */
+	long long max_errors;      /* -E, default 1000 */
+	int ignore[LDB_MAX_IGNORE];/* -I codes */
+	int nignore;
+	uint64_t interval_ms;      /* sampinterval= / --interval, default 10000 */
+	uint64_t warmup_ms;        /* --warmup DURATION: left out of every figure */
+	long long warmup_samples;  /* --warmup Ns: that many sample intervals */
+	uint64_t duration_ms;      /* --duration: measured time of the run (alternative to -N) */
+	double rate;               /* --rate OPS/s for the whole run, open loop; 0 = closed loop */
+	int sweep[64];             /* --sweep 1,2,4,...: thread counts, one run each */
+	bool monitor;              /* --monitor: the server's counters before and after */
+	time_t start_at;           /* --start-at: wall-clock start (several client hosts together); 0 = now */
+	struct ldb_threshold fail_if[16]; /* --fail-if, checked on the summary */
+	int nfail_if;
+	int nsweep;
+	uint64_t seed;             /* --seed, or fresh */
+	bool seed_given;
+
+	/* output */
+	int verbose;               /* -v 1, -V 2 */
+	bool quiet, super_quiet;   /* -q, -Q */
+	bool timestamp;            /* timestamp[=fmt] */
+	char *timestamp_fmt;       /* default "%s" */
+	bool noglobalstats, smoothshutdown, dontsleeponserverdown;
+	/* machine-readable records (docs/results.md); "-" = stdout, and then the text
+	 * goes to stderr.  Both point into argv: not owned, never freed. */
+	char *json_path;           /* --json FILE: JSON lines */
+	char *csv_path;            /* --csv FILE: one row per sample and kind */
+};
+
+void ldb_config_init(struct ldb_config *c);   /* ldclt's defaults */
+void ldb_config_free(struct ldb_config *c);
+/* The -v block ("Host to connect    = ..."), ldclt's layout; never the password. */
+void ldb_config_print(const struct ldb_config *c, FILE *out);
+bool ldb_config_ignored(const struct ldb_config *c, int code);
+
+#endif

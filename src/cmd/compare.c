@@ -1,0 +1,377 @@
+/* `ldbench compare` (compare.h): medians of runs against
+ * medians of runs, and the --fail-if verdict. */
+#include "cmd/compare.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/merge.h"
+
+#define PROG "ldbench compare"
+
+static const char *const metric_names[LDB_CMP_METRICS] = { "rate", "p50", "p99" };
+
+const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_METRICS ? metric_names[m] : "?";
+}
+
+static int kind_of(const char *name, size_t n)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const char *kn = ldb_op_name((enum ldb_op)k);
+		if (strlen(kn) == n && strncmp(kn, name, n) == 0)
+			return k;
+	}
+	return -1;
+}
+
+int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
+{
+	const char *p = expr, *dot, *name;
+	size_t n;
+	char *end;
+
+	memset(c, 0, sizeof *c);
+	c->kind = -1;
+	snprintf(c->text, sizeof c->text, "%s", expr);
+	while (isspace((unsigned char)*p))
+		p++;
+	/* [KIND.]METRIC: letters, digits and one optional dot, up to the operator */
+	name = p;
+	while (isalnum((unsigned char)*p) || *p == '.')
+		p++;
+	n = (size_t)(p - name);
+	dot = memchr(name, '.', n);
+	if (dot != NULL) {
+		c->kind = kind_of(name, (size_t)(dot - name));
+		if (c->kind < 0) {
+			snprintf(err, cap, "--fail-if '%s': unknown operation kind '%.*s' (search, bind, add, modify, delete, rename, compare)",
+			         expr, (int)(dot - name), name);
+			return -1;
+		}
+		n -= (size_t)(dot + 1 - name);
+		name = dot + 1;
+	}
+	int m;
+	for (m = 0; m < LDB_CMP_METRICS; m++)
+		if (strlen(metric_names[m]) == n && strncmp(metric_names[m], name, n) == 0)
+			break;
+	if (m == LDB_CMP_METRICS) {
+		snprintf(err, cap, "--fail-if '%s': expected [KIND.]METRIC OP VALUE%% with METRIC rate, p50 or p99 (e.g. 'rate<-5%%')",
+		         expr);
+		return -1;
+	}
+	c->metric = (enum ldb_cmp_metric)m;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '<' && *p != '>') {
+		snprintf(err, cap, "--fail-if '%s': expected an operator (<, <=, > or >=) after %s", expr, metric_names[m]);
+		return -1;
+	}
+	c->op[0] = *p++;
+	if (*p == '=')
+		c->op[1] = *p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!(isdigit((unsigned char)*p) || ((*p == '+' || *p == '-') && (isdigit((unsigned char)p[1]) || p[1] == '.')) ||
+	      *p == '.')) {
+		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
+		return -1;
+	}
+	c->pct = strtod(p, &end);
+	if (end == p || !isfinite(c->pct)) {
+		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
+		return -1;
+	}
+	p = end;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '%') {
+		snprintf(err, cap, "--fail-if '%s': the value must end with '%%' (a change in percent)", expr);
+		return -1;
+	}
+	p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '\0') {
+		snprintf(err, cap, "--fail-if '%s': unexpected '%s' after the percentage", expr, p);
+		return -1;
+	}
+	return 0;
+}
+
+int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
+{
+	const struct ldb_json *ops = ldb_json_get(sum, "ops");
+
+	memset(r, 0, sizeof *r);
+	if (ops == NULL || ops->type != LDB_JSON_OBJECT) {
+		snprintf(err, cap, "summary record without an \"ops\" object");
+		return -1;
+	}
+	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
+		int k = kind_of(o->key, strlen(o->key));
+		uint64_t att = 0, comp = 0, errs = 0;
+		if (k < 0) {
+			snprintf(err, cap, "summary record: unknown operation kind \"%s\"", o->key);
+			return -1;
+		}
+		if (ldb_json_double(ldb_json_get(o, "rate"), &r->v[k][LDB_CMP_RATE]) != 0) {
+			snprintf(err, cap, "summary record: ops.%s.rate is missing or not a number", o->key);
+			return -1;
+		}
+		r->valid[k][LDB_CMP_RATE] = true;
+		const struct ldb_json *lat = ldb_json_get(o, "latency_us");
+		static const char *const pn[] = { "p50", "p99" };
+		for (int i = 0; i < 2; i++) {
+			const struct ldb_json *pv = ldb_json_get(lat, pn[i]);
+			if (pv == NULL) {
+				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is missing", o->key, pn[i]);
+				return -1;
+			}
+			if (pv->type == LDB_JSON_NULL)
+				continue;
+			if (ldb_json_double(pv, &r->v[k][LDB_CMP_P50 + i]) != 0) {
+				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is not a number", o->key, pn[i]);
+				return -1;
+			}
+			r->valid[k][LDB_CMP_P50 + i] = true;
+		}
+		/* a kind that did nothing at all (the bind kind of an anonymous search run) is left out */
+		(void)ldb_json_u64(ldb_json_get(o, "attempted"), &att);
+		(void)ldb_json_u64(ldb_json_get(o, "completed"), &comp);
+		(void)ldb_json_u64(ldb_json_get(o, "errors"), &errs);
+		r->has[k] = att > 0 || comp > 0 || errs > 0;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double ldb_cmp_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void side_stat(const struct ldb_cmp_run *runs, int n, int k, int m, struct ldb_cmp_stat *st, bool *present)
+{
+	double *v = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+	int c = 0;
+	memset(st, 0, sizeof *st);
+	for (int i = 0; i < n; i++) {
+		if (!runs[i].has[k])
+			continue;
+		*present = true;
+		if (runs[i].valid[k][m] && v != NULL)
+			v[c++] = runs[i].v[k][m];
+	}
+	if (c > 0) {
+		st->runs = c;
+		st->median = ldb_cmp_median(v, c);
+		st->min = v[0];      /* sorted by the median */
+		st->max = v[c - 1];
+	}
+	free(v);
+}
+
+void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
+                     struct ldb_cmp_result *res)
+{
+	memset(res, 0, sizeof *res);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		struct ldb_cmp_row *row = &res->op[k];
+		for (int m = 0; m < LDB_CMP_METRICS; m++) {
+			side_stat(base, nb, k, m, &row->base[m], &row->in_base);
+			side_stat(change, nc, k, m, &row->change[m], &row->in_change);
+		}
+		if (!row->in_base || !row->in_change)
+			continue;
+		for (int m = 0; m < LDB_CMP_METRICS; m++)
+			if (row->base[m].runs > 0 && row->change[m].runs > 0 && row->base[m].median != 0) {
+				row->has_pct[m] = true;
+				row->pct[m] = (row->change[m].median - row->base[m].median) / row->base[m].median * 100.0;
+			}
+	}
+}
+
+static bool test(double x, const char *op, double v)
+{
+	if (op[0] == '<')
+		return op[1] == '=' ? x <= v : x < v;
+	return op[1] == '=' ? x >= v : x > v;
+}
+
+bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *c, int *kind, double *pct)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_cmp_row *row = &res->op[k];
+		if ((c->kind >= 0 && c->kind != k) || !row->has_pct[c->metric])
+			continue;
+		if (test(row->pct[c->metric], c->op, c->pct)) {
+			if (kind)
+				*kind = k;
+			if (pct)
+				*pct = row->pct[c->metric];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void put_stat(FILE *out, const struct ldb_cmp_stat *s, int prec)
+{
+	char spread[64];
+	if (s->runs == 0) {
+		fprintf(out, " %12s  %-25s", "-", "");
+		return;
+	}
+	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, s->min, prec, s->max);
+	fprintf(out, " %12.*f  %-25s", prec, s->median, spread);
+}
+
+void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
+{
+	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 us", "p99 us" };
+	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
+	        "(min..max)", "change");
+	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_cmp_row *row = &res->op[k];
+		const char *kn = ldb_op_name((enum ldb_op)k);
+		if (!row->in_base && !row->in_change)
+			continue;
+		if (!row->in_base || !row->in_change) {
+			fprintf(out, "%-8s only in the %s runs: not compared\n", kn, row->in_base ? "base" : "change");
+			continue;
+		}
+		for (int m = 0; m < LDB_CMP_METRICS; m++) {
+			fprintf(out, "%-8s %-8s", kn, label[m]);
+			put_stat(out, &row->base[m], m == LDB_CMP_RATE ? 2 : 1);
+			put_stat(out, &row->change[m], m == LDB_CMP_RATE ? 2 : 1);
+			if (row->has_pct[m])
+				fprintf(out, " %+7.1f%%\n", row->pct[m]);
+			else
+				fprintf(out, " %8s\n", "n/a");
+		}
+	}
+	fprintf(out, "(%d base run%s, %d change run%s; medians over the runs that have the value)\n", nb,
+	        nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: ldbench compare [--fail-if COND]... BASE.json... -- CHANGE.json...\n"
+	      "Per operation kind: the median rate, p50 and p99 of each side's runs, their\n"
+	      "spread (min..max) and the change of the medians in percent.\n"
+	      "COND: [KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
+	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' (repeatable)\n"
+	      "Exit status: 0 no condition holds, 1 a condition holds, 2 bad command line or input.\n",
+	      out);
+}
+
+static int load_side(char **files, int n, struct ldb_cmp_run *runs)
+{
+	char err[700], e2[300];
+	for (int i = 0; i < n; i++) {
+		struct ldb_json *header, *sum;
+		if (ldb_records_load(files[i], &header, &sum, err, sizeof err) != 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return -1;
+		}
+		int rc = ldb_cmp_run_from_record(sum, &runs[i], e2, sizeof e2);
+		ldb_json_free(header);
+		ldb_json_free(sum);
+		if (rc != 0) {
+			fprintf(stderr, PROG ": %s: %s\n", files[i], e2);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ldb_compare_main(int argc, char **argv)
+{
+	char **base = calloc((size_t)argc + 1, sizeof *base), **change = calloc((size_t)argc + 1, sizeof *change);
+	struct ldb_cmp_cond *conds = calloc((size_t)argc + 1, sizeof *conds);
+	struct ldb_cmp_run *rb = NULL, *rc = NULL;
+	int nb = 0, nc = 0, ncond = 0, status = 2;
+	bool sep = false;
+	char err[400];
+
+	if (base == NULL || change == NULL || conds == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto done;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!sep && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+			usage(stdout);
+			status = 0;
+			goto done;
+		} else if (!sep && (strcmp(a, "--fail-if") == 0 || strncmp(a, "--fail-if=", 10) == 0)) {
+			const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			if (v == NULL) {
+				fprintf(stderr, PROG ": --fail-if needs a condition (e.g. 'rate<-5%%')\n");
+				goto done;
+			}
+			if (ldb_cmp_parse_cond(v, &conds[ncond], err, sizeof err) != 0) {
+				fprintf(stderr, PROG ": %s\n", err);
+				goto done;
+			}
+			ncond++;
+		} else if (!sep && strcmp(a, "--") == 0) {
+			sep = true;
+		} else if (!sep && a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
+			goto done;
+		} else if (sep) {
+			change[nc++] = argv[i];
+		} else {
+			base[nb++] = argv[i];
+		}
+	}
+	if (!sep || nb == 0 || nc == 0) {
+		fprintf(stderr, PROG ": need BASE files, then --, then CHANGE files "
+		                "(usage: ldbench compare [--fail-if COND]... BASE... -- CHANGE...)\n");
+		goto done;
+	}
+	rb = calloc((size_t)nb, sizeof *rb);
+	rc = calloc((size_t)nc, sizeof *rc);
+	if (rb == NULL || rc == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto done;
+	}
+	if (load_side(base, nb, rb) != 0 || load_side(change, nc, rc) != 0)
+		goto done;
+	struct ldb_cmp_result res;
+	ldb_cmp_compute(rb, nb, rc, nc, &res);
+	ldb_cmp_print(&res, nb, nc, stdout);
+	status = 0;
+	for (int i = 0; i < ncond; i++) {
+		int k;
+		double pct;
+		if (ldb_cmp_holds(&res, &conds[i], &k, &pct)) {
+			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, ldb_op_name((enum ldb_op)k),
+			       ldb_cmp_metric_name(conds[i].metric), pct);
+			status = LDB_CMP_EXIT_HOLDS;
+		} else {
+			printf("fail-if '%s': does not hold\n", conds[i].text);
+		}
+	}
+	fflush(stdout);
+done:
+	free(base);
+	free(change);
+	free(conds);
+	free(rb);
+	free(rc);
+	return status;
+}

@@ -1,0 +1,1946 @@
+/* `ldbench gen ...`: LDIF dataset generators (users, groups, mod-load, tree).
+ *
+ * Layout:
+ *  - a subcommand table (gen_cmds) maps the word after `gen` to a function;
+ *  - each subcommand parses its options with getopt_long into a plain struct,
+ *    then "prepares" it (every check, DN parsing, width) before anything is
+ *    opened or written, so a bad option exits 2 with no output;
+ *  - the writer (struct gen_out) is one big buffer flushed to a FILE with
+ *    fwrite, shared helpers emit attribute lines (base64 when RFC 2849 says a
+ *    value is not safe) and the suffix/container entries.
+ */
+#include "cmd/ldif_gen.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <ldap.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include "cli/config.h"
+#include "util/util.h"
+
+#define GEN_BUF_SIZE (1u << 20) /* output buffer: 1 MiB */
+#define GEN_MAX_WIDTH 32
+
+/* ------------------------------------------------------------------------ */
+/* errors */
+
+static void gen_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+gen_err(char *err, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || cap == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, cap, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* output buffer */
+
+struct gen_out {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+	bool failed;     /* a write failed; later writes are dropped */
+	int saved_errno; /* errno of the first failure */
+};
+
+static int
+out_init(struct gen_out *o, FILE *f)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = f;
+	o->cap = GEN_BUF_SIZE;
+	o->buf = malloc(o->cap);
+	if (o->buf == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+out_flush(struct gen_out *o)
+{
+	if (o->len > 0 && !o->failed) {
+		if (fwrite(o->buf, 1, o->len, o->f) != o->len) {
+			o->failed = true;
+			o->saved_errno = errno ? errno : EIO;
+		}
+	}
+	o->len = 0;
+}
+
+/* Make room for n more bytes.  Returns false when memory ran out. */
+static bool
+out_reserve(struct gen_out *o, size_t n)
+{
+	if (o->len + n <= o->cap)
+		return true;
+	out_flush(o);
+	if (n > o->cap) {
+		char *nb = realloc(o->buf, n);
+
+		if (nb == NULL) {
+			o->failed = true;
+			o->saved_errno = ENOMEM;
+			return false;
+		}
+		o->buf = nb;
+		o->cap = n;
+	}
+	return true;
+}
+
+static void
+out_mem(struct gen_out *o, const void *p, size_t n)
+{
+	if (!out_reserve(o, n))
+		return;
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static void
+out_str(struct gen_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+/* Flush the buffer and the FILE; free the buffer.  @return 0, or the errno of
+ * the first failure. */
+static int
+out_finish(struct gen_out *o)
+{
+	out_flush(o);
+	if (!o->failed && fflush(o->f) != 0) {
+		o->failed = true;
+		o->saved_errno = errno ? errno : EIO;
+	}
+	free(o->buf);
+	o->buf = NULL;
+	return o->failed ? o->saved_errno : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* LDIF values */
+
+/* RFC 2849: a value may be written as is when it starts with a SAFE-INIT-CHAR,
+ * continues with SAFE-CHARs, and (by convention) does not end with a space. */
+static bool
+ldif_value_is_safe(const char *v, size_t n)
+{
+	if (n == 0)
+		return true;
+	unsigned char c0 = (unsigned char)v[0];
+	if (c0 == ' ' || c0 == ':' || c0 == '<')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+		if (c == 0 || c == '\n' || c == '\r' || c > 0x7f)
+			return false;
+	}
+	return v[n - 1] != ' ';
+}
+
+static size_t
+base64_encode(const unsigned char *in, size_t n, char *out)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t o = 0, i = 0;
+
+	for (; i + 2 < n; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+		out[o++] = tab[v >> 18 & 63];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = tab[v >> 6 & 63];
+		out[o++] = tab[v & 63];
+	}
+	if (i < n) {
+		uint32_t v = (uint32_t)in[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)in[i + 1] << 8;
+		out[o++] = tab[v >> 18 & 63];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		out[o++] = '=';
+	}
+	return o;
+}
+
+/* "name: value\n", or "name:: base64\n" when the value is not safe. */
+static void
+out_attr(struct gen_out *o, const char *name, const char *value, size_t vlen)
+{
+	size_t nlen = strlen(name);
+
+	if (ldif_value_is_safe(value, vlen)) {
+		if (!out_reserve(o, nlen + vlen + 3))
+			return;
+		char *p = o->buf + o->len;
+		memcpy(p, name, nlen);
+		p += nlen;
+		*p++ = ':';
+		*p++ = ' ';
+		memcpy(p, value, vlen);
+		p += vlen;
+		*p++ = '\n';
+		o->len = (size_t)(p - o->buf);
+	} else {
+		size_t b64 = (vlen + 2) / 3 * 4;
+		if (!out_reserve(o, nlen + b64 + 4))
+			return;
+		char *p = o->buf + o->len;
+		memcpy(p, name, nlen);
+		p += nlen;
+		*p++ = ':';
+		*p++ = ':';
+		*p++ = ' ';
+		p += base64_encode((const unsigned char *)value, vlen, p);
+		*p++ = '\n';
+		o->len = (size_t)(p - o->buf);
+	}
+}
+
+static void
+out_attr_str(struct gen_out *o, const char *name, const char *value)
+{
+	out_attr(o, name, value, strlen(value));
+}
+
+/* Decimal v zero-padded to width; returns the length (no NUL). */
+static size_t
+put_index(char *dst, uint64_t v, int width)
+{
+	char tmp[LDB_U64_DEC_MAX];
+	size_t n = ldb_u64_dec(tmp, v), len = 0;
+
+	for (size_t pad = n; pad < (size_t)width; pad++)
+		dst[len++] = '0';
+	memcpy(dst + len, tmp, n);
+	return len + n;
+}
+
+static int
+digits_u64(uint64_t v)
+{
+	int d = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* ------------------------------------------------------------------------ */
+/* command-line helpers */
+
+/* Strict unsigned decimal: digits only, no sign, no blanks, <= max. */
+static int
+parse_count(const char *opt, const char *s, int64_t max, int64_t *out, char *err, size_t cap)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0') {
+		gen_err(err, cap, "%s: empty value", opt);
+		return -1;
+	}
+	if (*s == '-') {
+		gen_err(err, cap, "%s: '%s' is negative", opt, s);
+		return -1;
+	}
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9') {
+			gen_err(err, cap, "%s: '%s' is not a decimal number", opt, s);
+			return -1;
+		}
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > (uint64_t)max) {
+			gen_err(err, cap, "%s: '%s' is too large (at most %lld)", opt, s, (long long)max);
+			return -1;
+		}
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* The message of a missing required option; @return LDB_EXIT_PARAMS. */
+static int
+missing(const char *opt, char *err, size_t cap)
+{
+	gen_err(err, cap, "%s is required", opt);
+	return LDB_EXIT_PARAMS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* DNs and the naming-context entries */
+
+enum rdn_kind { RDN_DC, RDN_O, RDN_OU };
+
+static int
+rdn_kind_of(LDAPRDN rdn, enum rdn_kind *kind, const char *what, char *err, size_t cap)
+{
+	if (rdn[0] == NULL || rdn[1] != NULL) {
+		gen_err(err, cap, "%s: multi-valued RDNs are not supported", what);
+		return -1;
+	}
+	LDAPAVA *ava = rdn[0];
+	if (ava->la_flags & LDAP_AVA_BINARY) {
+		gen_err(err, cap, "%s: #hex RDN values are not supported", what);
+		return -1;
+	}
+	const char *a = ava->la_attr.bv_val;
+	size_t n = ava->la_attr.bv_len;
+	if (n == 2 && strncasecmp(a, "dc", 2) == 0)
+		*kind = RDN_DC;
+	else if (n == 1 && strncasecmp(a, "o", 1) == 0)
+		*kind = RDN_O;
+	else if (n == 2 && strncasecmp(a, "ou", 2) == 0)
+		*kind = RDN_OU;
+	else {
+		gen_err(err, cap, "%s: RDN attribute '%.*s' is not one of dc, o, ou", what, (int)n, a);
+		return -1;
+	}
+	if (ava->la_value.bv_len == 0 || memchr(ava->la_value.bv_val, '\0', ava->la_value.bv_len) != NULL) {
+		gen_err(err, cap, "%s: empty or binary RDN value", what);
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+rdn_equal(LDAPRDN a, LDAPRDN b)
+{
+	LDAPAVA *x = a[0], *y = b[0];
+
+	if (a[1] != NULL || b[1] != NULL)
+		return false;
+	return x->la_attr.bv_len == y->la_attr.bv_len &&
+	       strncasecmp(x->la_attr.bv_val, y->la_attr.bv_val, x->la_attr.bv_len) == 0 &&
+	       x->la_value.bv_len == y->la_value.bv_len &&
+	       strncasecmp(x->la_value.bv_val, y->la_value.bv_val, x->la_value.bv_len) == 0;
+}
+
+static size_t
+dn_len(LDAPDN dn)
+{
+	size_t n = 0;
+
+	while (dn != NULL && dn[n] != NULL)
+		n++;
+	return n;
+}
+
+/* One entry of the tree above the generated objects. */
+struct gen_node {
+	char *dn;            /* ldap_dn2str form; ldap_memfree */
+	enum rdn_kind kind;
+	char *value;         /* the RDN value (malloc) */
+};
+
+/* The suffix and the containers down to a parent, top first. */
+struct gen_tree {
+	struct gen_node *nodes;
+	size_t count;
+	char *domain;        /* mail domain (malloc) */
+};
+
+static void
+tree_free(struct gen_tree *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		ldap_memfree(t->nodes[i].dn);
+		free(t->nodes[i].value);
+	}
+	free(t->nodes);
+	free(t->domain);
+	memset(t, 0, sizeof(*t));
+}
+
+static int
+parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
+{
+	*dn = NULL;
+	if (s == NULL || *s == '\0') {
+		gen_err(err, cap, "%s: empty DN", opt);
+		return -1;
+	}
+	if (ldap_str2dn(s, dn, LDAP_DN_FORMAT_LDAPV3) != LDAP_SUCCESS || *dn == NULL) {
+		if (*dn != NULL)
+			ldap_dnfree(*dn);
+		*dn = NULL;
+		gen_err(err, cap, "%s: '%s' is not a valid DN", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check that parent is the suffix or below it, and list the entries from the
+ * suffix down to the parent.  @return 0 or -1 with err. */
+static int
+tree_build(struct gen_tree *t, const char *suffix, const char *parent, const char *popt, char *err, size_t cap)
+{
+	LDAPDN sdn = NULL, pdn = NULL;
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0)
+		goto out;
+	if (parse_dn(popt, parent, &pdn, err, cap) != 0)
+		goto out;
+
+	size_t ns = dn_len(sdn), np = dn_len(pdn);
+	for (size_t i = 0; i < ns; i++) {
+		enum rdn_kind k;
+		if (sdn[i][0] == NULL || sdn[i][1] != NULL) {
+			gen_err(err, cap, "--suffix: multi-valued RDNs are not supported");
+			goto out;
+		}
+		if (i == 0 && rdn_kind_of(sdn[i], &k, "--suffix", err, cap) != 0)
+			goto out;
+	}
+	if (np < ns) {
+		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+		goto out;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
+			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+			goto out;
+		}
+	}
+
+	t->count = np - ns + 1;
+	t->nodes = calloc(t->count, sizeof(*t->nodes));
+	if (t->nodes == NULL) {
+		gen_err(err, cap, "out of memory");
+		t->count = 0;
+		goto out;
+	}
+	/* node j (0 = suffix) is the DN made of pdn[np - ns - j ..]. */
+	for (size_t j = 0; j < t->count; j++) {
+		size_t first = np - ns - j;
+		LDAPRDN rdn = pdn[first];
+		struct gen_node *nd = &t->nodes[j];
+
+		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
+			goto out;
+		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
+		if (nd->value == NULL ||
+		    ldap_dn2str(pdn + first, &nd->dn, LDAP_DN_FORMAT_LDAPV3 | LDAP_DN_PRETTY) != LDAP_SUCCESS ||
+		    nd->dn == NULL) {
+			gen_err(err, cap, "cannot build the DN of the entry %zu below the suffix", j);
+			goto out;
+		}
+	}
+
+	/* mail domain: the dc= values of the suffix, in order. */
+	size_t dlen = 0;
+	for (size_t i = 0; i < ns; i++) {
+		LDAPAVA *a = sdn[i][0];
+		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0)
+			dlen += a->la_value.bv_len + 1;
+	}
+	if (dlen == 0) {
+		t->domain = strdup("example.com");
+	} else {
+		t->domain = malloc(dlen);
+		if (t->domain != NULL) {
+			char *p = t->domain;
+			for (size_t i = 0; i < ns; i++) {
+				LDAPAVA *a = sdn[i][0];
+				if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0) {
+					if (p != t->domain)
+						*p++ = '.';
+					memcpy(p, a->la_value.bv_val, a->la_value.bv_len);
+					p += a->la_value.bv_len;
+				}
+			}
+			*p = '\0';
+		}
+	}
+	if (t->domain == NULL) {
+		gen_err(err, cap, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (sdn != NULL)
+		ldap_dnfree(sdn);
+	if (pdn != NULL)
+		ldap_dnfree(pdn);
+	if (rc != 0)
+		tree_free(t);
+	return rc;
+}
+
+/* One suffix or container entry; with change_add as an ldapmodify add record. */
+static void
+node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
+{
+	out_attr_str(o, "dn", nd->dn);
+	if (change_add)
+		out_str(o, "changetype: add\n");
+	out_str(o, "objectClass: top\n");
+	switch (nd->kind) {
+	case RDN_DC:
+		out_str(o, "objectClass: dcObject\nobjectClass: organization\n");
+		out_attr_str(o, "dc", nd->value);
+		out_attr_str(o, "o", nd->value);
+		break;
+	case RDN_O:
+		out_str(o, "objectClass: organization\n");
+		out_attr_str(o, "o", nd->value);
+		break;
+	case RDN_OU:
+		out_str(o, "objectClass: organizationalUnit\n");
+		out_attr_str(o, "ou", nd->value);
+		break;
+	}
+	out_str(o, "\n");
+}
+
+/* The suffix and container entries. */
+static void
+tree_write(const struct gen_tree *t, struct gen_out *o, bool change_add)
+{
+	for (size_t i = 0; i < t->count; i++)
+		node_write(&t->nodes[i], o, change_add);
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* user indexes */
+
+/* The users' index range and its zero-padding. */
+struct idx_plan {
+	uint64_t first, count;
+	int width;
+};
+
+/* Check start/number/width (number_opt names the count option in messages)
+ * and fill ip.  @return 0 or -1 with err. */
+static int
+idx_prepare(const char *number_opt, int64_t number, int64_t start, int width, struct idx_plan *ip, char *err,
+            size_t cap)
+{
+	if (number < 0 || start < 0 || number > LDB_GEN_MAX_INDEX || start > LDB_GEN_MAX_INDEX) {
+		gen_err(err, cap, "%s and --start-idx must be between 0 and %lld", number_opt,
+		        (long long)LDB_GEN_MAX_INDEX);
+		return -1;
+	}
+	if (number > 0 && start > LDB_GEN_MAX_INDEX - (number - 1)) {
+		gen_err(err, cap, "--start-idx %lld + %s %lld goes past the largest index %lld", (long long)start,
+		        number_opt, (long long)number, (long long)LDB_GEN_MAX_INDEX);
+		return -1;
+	}
+	if (width < 0 || width > GEN_MAX_WIDTH) {
+		gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
+		return -1;
+	}
+	ip->first = (uint64_t)start;
+	ip->count = (uint64_t)number;
+	uint64_t last = ip->count > 0 ? ip->first + ip->count - 1 : ip->first;
+	int need = digits_u64(last);
+	if (width > 0) {
+		if (width < need && ip->count > 0) {
+			gen_err(err, cap, "--width %d is too small: index %llu needs %d digits", width,
+			        (unsigned long long)last, need);
+			return -1;
+		}
+		ip->width = width;
+	} else {
+		ip->width = need > LDB_GEN_DEFAULT_WIDTH ? need : LDB_GEN_DEFAULT_WIDTH;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* salted password hashes */
+
+#define GEN_SALT_LEN 8
+#define GEN_SALT_POOL (GEN_SALT_LEN * 1024)
+#define GEN_HASH_MAX 128 /* "{SSHA512}" + base64(64 + 8 bytes) = 105 */
+
+struct pw_hasher {
+	enum ldb_gen_hash kind;
+	const EVP_MD *md;
+	const char *tag;
+	size_t taglen;
+	EVP_MD_CTX *ctx;
+	unsigned char salts[GEN_SALT_POOL]; /* RAND_bytes in bulk */
+	size_t salt_pos;
+};
+
+static const char *
+hash_name(enum ldb_gen_hash kind)
+{
+	switch (kind) {
+	case LDB_GEN_HASH_SSHA:
+		return "ssha";
+	case LDB_GEN_HASH_SSHA256:
+		return "ssha256";
+	case LDB_GEN_HASH_SSHA512:
+		return "ssha512";
+	case LDB_GEN_HASH_CLEAR:
+		break;
+	}
+	return "clear";
+}
+
+static int
+parse_hash(const char *s, enum ldb_gen_hash *out, char *err, size_t cap)
+{
+	static const enum ldb_gen_hash all[] = {LDB_GEN_HASH_CLEAR, LDB_GEN_HASH_SSHA, LDB_GEN_HASH_SSHA256,
+	                                        LDB_GEN_HASH_SSHA512};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (strcasecmp(s, hash_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	gen_err(err, cap, "--hash: '%s' is not one of clear, ssha, ssha256, ssha512", s);
+	return -1;
+}
+
+/* @return 0, or -1 with err (h is then safe to hasher_free). */
+static int
+hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
+	switch (kind) {
+	case LDB_GEN_HASH_SSHA:
+		h->md = EVP_sha1();
+		h->tag = "{SSHA}";
+		break;
+	case LDB_GEN_HASH_SSHA256:
+		h->md = EVP_sha256();
+		h->tag = "{SSHA256}";
+		break;
+	case LDB_GEN_HASH_SSHA512:
+		h->md = EVP_sha512();
+		h->tag = "{SSHA512}";
+		break;
+	case LDB_GEN_HASH_CLEAR:
+		return 0;
+	}
+	h->taglen = strlen(h->tag);
+	h->ctx = EVP_MD_CTX_new();
+	h->salt_pos = GEN_SALT_POOL; /* empty: filled on first use */
+	if (h->md == NULL || h->ctx == NULL) {
+		gen_err(err, cap, "--hash %s: digest not available", hash_name(kind));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+hasher_free(struct pw_hasher *h)
+{
+	EVP_MD_CTX_free(h->ctx);
+	h->ctx = NULL;
+}
+
+/* The userPassword value of pw into out (GEN_HASH_MAX bytes).
+ * @return its length, or 0 when the digest or the random generator failed. */
+static size_t
+hasher_value(struct pw_hasher *h, const char *pw, size_t n, char *out)
+{
+	unsigned char buf[EVP_MAX_MD_SIZE + GEN_SALT_LEN];
+	unsigned int dlen = 0;
+
+	if (h->salt_pos + GEN_SALT_LEN > GEN_SALT_POOL) {
+		if (RAND_bytes(h->salts, GEN_SALT_POOL) != 1)
+			return 0;
+		h->salt_pos = 0;
+	}
+	const unsigned char *salt = h->salts + h->salt_pos;
+	h->salt_pos += GEN_SALT_LEN;
+	if (EVP_DigestInit_ex(h->ctx, h->md, NULL) != 1 || EVP_DigestUpdate(h->ctx, pw, n) != 1 ||
+	    EVP_DigestUpdate(h->ctx, salt, GEN_SALT_LEN) != 1 || EVP_DigestFinal_ex(h->ctx, buf, &dlen) != 1)
+		return 0;
+	memcpy(buf + dlen, salt, GEN_SALT_LEN);
+	memcpy(out, h->tag, h->taglen);
+	return h->taglen + base64_encode(buf, dlen + GEN_SALT_LEN, out + h->taglen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* user entries (gen users, groups --create-members, mod-load) */
+
+struct user_writer {
+	const char *parent; /* the users' parent DN */
+	size_t plen;
+	const char *domain;
+	size_t dlen;
+	struct pw_hasher *hasher; /* NULL: clear-text passwords */
+	bool hash_failed;
+	char *dn;   /* scratch: "uid=" name "," parent */
+	char *mail; /* scratch: name "@" domain */
+	char *name; /* points into dn */
+	size_t nlen, dnl;
+};
+
+#define GEN_PREFIX_MAX 8 /* "addUser" + NUL */
+
+/* The object classes of every generated person (users and tree leaves). */
+static const char person_classes[] = "objectClass: top\n"
+                                     "objectClass: person\n"
+                                     "objectClass: organizationalPerson\n"
+                                     "objectClass: inetOrgPerson\n";
+
+static int
+uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
+{
+	memset(w, 0, sizeof(*w));
+	w->parent = parent;
+	w->plen = strlen(parent);
+	w->domain = domain;
+	w->dlen = strlen(domain);
+	w->hasher = h;
+	size_t scap = 4 + GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 1 + (w->plen > w->dlen ? w->plen : w->dlen) + 1;
+	w->dn = malloc(scap);
+	w->mail = malloc(scap);
+	return w->dn != NULL && w->mail != NULL ? 0 : -1;
+}
+
+static void
+uw_free(struct user_writer *w)
+{
+	free(w->dn);
+	free(w->mail);
+	w->dn = w->mail = NULL;
+}
+
+/* Build "uid=<prefix><idx>,parent" in w->dn (rdn: "uid" or "cn"); w->name and
+ * w->nlen are the RDN value. */
+static void
+uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx, int width)
+{
+	size_t rl = strlen(rdn), pl = strlen(prefix);
+
+	memcpy(w->dn, rdn, rl);
+	w->dn[rl] = '=';
+	w->name = w->dn + rl + 1;
+	memcpy(w->name, prefix, pl);
+	w->nlen = pl + put_index(w->name + pl, idx, width);
+	w->dnl = rl + 1 + w->nlen;
+	w->dn[w->dnl++] = ',';
+	memcpy(w->dn + w->dnl, w->parent, w->plen);
+	w->dnl += w->plen;
+}
+
+/* One full user entry; with change_add as an ldapmodify add record. */
+static void
+uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width, bool change_add)
+{
+
+	uw_name(w, "uid", prefix, idx, width);
+	memcpy(w->mail, w->name, w->nlen);
+	w->mail[w->nlen] = '@';
+	memcpy(w->mail + w->nlen + 1, w->domain, w->dlen);
+	size_t ml = w->nlen + 1 + w->dlen;
+
+	out_attr(o, "dn", w->dn, w->dnl);
+	if (change_add)
+		out_mem(o, "changetype: add\n", 16);
+	out_mem(o, person_classes, sizeof(person_classes) - 1);
+	out_attr(o, "uid", w->name, w->nlen);
+	out_attr(o, "cn", w->name, w->nlen);
+	out_attr(o, "sn", w->name, w->nlen);
+	out_attr(o, "givenName", w->name, w->nlen);
+	out_attr(o, "mail", w->mail, ml);
+	if (w->hasher != NULL && w->hasher->kind != LDB_GEN_HASH_CLEAR) {
+		char hv[GEN_HASH_MAX];
+		size_t hl = hasher_value(w->hasher, w->name, w->nlen, hv);
+		if (hl == 0)
+			w->hash_failed = true;
+		out_attr(o, "userPassword", hv, hl);
+	} else {
+		out_attr(o, "userPassword", w->name, w->nlen);
+	}
+	out_mem(o, "\n", 1);
+}
+
+/* The user writer (users below parent, mail at domain, passwords hashed by h
+ * unless NULL) and the output of an emitter.
+ * @return 0, or LDB_EXIT_OTHER with err and nothing left to free. */
+static int
+emit_begin(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h, struct gen_out *o,
+           FILE *f, char *err, size_t cap)
+{
+	if (uw_init(w, parent, domain, h) != 0 || out_init(o, f) != 0) {
+		uw_free(w);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	return 0;
+}
+
+/* The DN of the lowest entry of t (the parent of what goes below). */
+static const char *
+tree_bottom(const struct gen_tree *t)
+{
+	return t->nodes[t->count - 1].dn;
+}
+
+/* Finish the output; @return 0 or 99 with err. */
+static int
+emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
+{
+	int e = out_finish(o);
+
+	if (hash_failed) {
+		gen_err(err, cap, "hashing a password failed (OpenSSL digest or random generator)");
+		return LDB_EXIT_OTHER;
+	}
+	if (e != 0) {
+		gen_err(err, cap, "write failed: %s", strerror(e));
+		return LDB_EXIT_OTHER;
+	}
+	return 0;
+}
+
+/* Free the user writer of emit_begin and finish the output; @return 0 or 99
+ * with err. */
+static int
+emit_end(struct user_writer *w, struct gen_out *o, char *err, size_t cap)
+{
+	bool hash_failed = w->hash_failed;
+
+	uw_free(w);
+	return emit_finish(o, hash_failed, err, cap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen users */
+
+/* The users' parent: given, or "ou=People,SUFFIX" made in *owned (the caller
+ * frees it).  NULL when memory ran out (err says so). */
+static const char *
+people_default(const char *given, const char *suffix, char **owned, char *err, size_t cap)
+{
+	*owned = NULL;
+	if (given != NULL)
+		return given;
+	if (asprintf(owned, "ou=People,%s", suffix) < 0) {
+		*owned = NULL;
+		gen_err(err, cap, "out of memory");
+		return NULL;
+	}
+	return *owned;
+}
+
+struct users_plan {
+	struct gen_tree tree;
+	struct idx_plan idx;
+	enum ldb_gen_hash hash;
+};
+
+static int
+users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (u->suffix == NULL)
+		return missing("--suffix", err, cap);
+	if (idx_prepare("--number", u->number, u->start_idx, u->width, &pl->idx, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	if ((unsigned)u->hash > LDB_GEN_HASH_SSHA512) {
+		gen_err(err, cap, "--hash: unknown kind %d", (int)u->hash);
+		return LDB_EXIT_PARAMS;
+	}
+	pl->hash = u->hash;
+
+	char *parent_default = NULL;
+	const char *parent = people_default(u->parent, u->suffix, &parent_default, err, cap);
+	if (parent == NULL)
+		return LDB_EXIT_OTHER;
+	int rc = tree_build(&pl->tree, u->suffix, parent, "--parent", err, cap);
+	free(parent_default);
+	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
+}
+
+static void
+users_plan_free(struct users_plan *pl)
+{
+	tree_free(&pl->tree);
+}
+
+static int
+users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
+{
+	struct gen_out o;
+	struct user_writer w;
+	struct pw_hasher h;
+	const struct gen_tree *t = &pl->tree;
+
+	if (hasher_init(&h, pl->hash, err, cap) != 0 || emit_begin(&w, tree_bottom(t), t->domain, &h, &o, f, err, cap) != 0) {
+		hasher_free(&h);
+		return LDB_EXIT_OTHER;
+	}
+	tree_write(t, &o, false);
+	for (uint64_t i = 0; i < pl->idx.count && !o.failed && !w.hash_failed; i++)
+		uw_entry(&w, &o, "user", pl->idx.first + i, pl->idx.width, false);
+	hasher_free(&h);
+	return emit_end(&w, &o, err, cap);
+}
+
+int
+ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap)
+{
+	struct users_plan pl;
+	int rc = users_prepare(u, &pl, err, errcap);
+
+	if (rc == 0)
+		rc = users_emit(&pl, out, err, errcap);
+	users_plan_free(&pl);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* output files and option parsing shared by the subcommands */
+
+/* Open the output (stdout when path is NULL). */
+static FILE *
+gen_open(const char *path, char *err, size_t cap)
+{
+	if (path == NULL)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		gen_err(err, cap, "--ldif-file: cannot create '%s': %s", path, strerror(errno));
+	return f;
+}
+
+/* Close the output; on failure remove a partial file.  Returns rc updated. */
+static int
+gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
+{
+	if (path == NULL)
+		return rc;
+	if (fclose(f) != 0 && rc == 0) {
+		gen_err(err, cap, "--ldif-file: closing '%s' failed: %s", path, strerror(errno));
+		rc = LDB_EXIT_OTHER;
+	}
+	if (rc != 0)
+		unlink(path);
+	else
+		printf("Successfully created LDIF file: %s\n", path);
+	return rc;
+}
+
+/* getopt_long values: the options every subcommand has, then OPT_TABLE + i for
+ * the i-th entry of the subcommand's own table. */
+enum {
+	OPT_LDIF_FILE = 1000,
+	OPT_HELP,
+	OPT_START_IDX,
+	OPT_WIDTH,
+	OPT_TABLE,
+};
+
+/* The message of a getopt_long error ('?' or ':'). */
+static int
+opt_error(int c, char **argv, char *err, size_t cap)
+{
+	if (c == ':')
+		gen_err(err, cap, "%s needs a value", argv[optind - 1]);
+	else if (optopt > 0 && optopt < 256)
+		gen_err(err, cap, "unknown option '-%c'", optopt);
+	else if (optopt != 0)
+		gen_err(err, cap, "option '%s' takes no value", argv[optind - 1]);
+	else
+		gen_err(err, cap, "unknown or ambiguous option '%s'", argv[optind - 1]);
+	return LDB_EXIT_PARAMS;
+}
+
+/* Options every subcommand has: --ldif-file, --width, --start-idx.
+ * @return 1 when c was not one of them, 0 handled, LDB_EXIT_PARAMS bad. */
+static int
+opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, size_t cap)
+{
+	int64_t v;
+
+	switch (c) {
+	case OPT_LDIF_FILE:
+		if (*optarg == '\0') {
+			gen_err(err, cap, "--ldif-file: empty file name");
+			return LDB_EXIT_PARAMS;
+		}
+		*file = optarg;
+		return 0;
+	case OPT_START_IDX:
+		if (start_idx == NULL)
+			return 1;
+		return parse_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0 ? 0
+		                                                                                    : LDB_EXIT_PARAMS;
+	case OPT_WIDTH:
+		if (width == NULL)
+			return 1;
+		if (parse_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		if (v == 0) {
+			gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
+			return LDB_EXIT_PARAMS;
+		}
+		*width = (int)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* How a subcommand option stores its value. */
+enum gen_opt_kind {
+	GOPT_STR,   /* dst is const char **: the value as given */
+	GOPT_COUNT, /* dst is int64_t *: parse_count up to max */
+	GOPT_FLAG,  /* dst is bool *, set; the option takes no value */
+	GOPT_CALL,  /* fn(dst, value, ...): anything else; 0 or -1 with err */
+};
+
+typedef int (*gen_opt_fn)(void *dst, const char *val, int argc, char **argv, char *err, size_t cap);
+
+/* One option of a subcommand, besides --ldif-file, --help, --start-idx, --width. */
+struct gen_opt {
+	const char *name; /* long name without "--" */
+	enum gen_opt_kind kind;
+	void *dst;
+	int64_t max;      /* GOPT_COUNT */
+	bool *seen;       /* set when the option is given; may be NULL */
+	gen_opt_fn fn;    /* GOPT_CALL */
+};
+
+#define GEN_MAX_OPTS 16
+
+/* A subcommand's command line. */
+struct gen_cli {
+	const struct gen_opt *opts;
+	size_t nopts;
+	const char **file;
+	int64_t *start_idx;            /* NULL: no --start-idx nor --width */
+	int *width;
+	const struct gen_opt *operand; /* NULL: operands are refused */
+};
+
+/* Store val as o says.  @return 0 or LDB_EXIT_PARAMS with err. */
+static int
+opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	char name[64]; /* "--" and a long name of our tables */
+
+	switch (o->kind) {
+	case GOPT_STR:
+		*(const char **)o->dst = val;
+		break;
+	case GOPT_FLAG:
+		*(bool *)o->dst = true;
+		break;
+	case GOPT_COUNT:
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (parse_count(name, val, o->max, o->dst, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		break;
+	case GOPT_CALL:
+		if (o->fn(o->dst, val, argc, argv, err, cap) != 0)
+			return LDB_EXIT_PARAMS;
+		break;
+	}
+	if (o->seen != NULL)
+		*o->seen = true;
+	return 0;
+}
+
+/* Parse a subcommand's arguments (argv[0] is its name) as cli says.
+ * @return 0, -1 when --help was printed (exit 0), or LDB_EXIT_PARAMS. */
+static int
+gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t cap)
+{
+	struct option lo[GEN_MAX_OPTS + 5];
+	size_t n = 0;
+	int c, r;
+
+	lo[n++] = (struct option){"ldif-file", required_argument, NULL, OPT_LDIF_FILE};
+	lo[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	if (cli->start_idx != NULL) {
+		lo[n++] = (struct option){"start-idx", required_argument, NULL, OPT_START_IDX};
+		lo[n++] = (struct option){"width", required_argument, NULL, OPT_WIDTH};
+	}
+	for (size_t i = 0; i < cli->nopts && i < GEN_MAX_OPTS; i++)
+		lo[n++] = (struct option){cli->opts[i].name, cli->opts[i].kind == GOPT_FLAG ? no_argument : required_argument,
+		                          NULL, OPT_TABLE + (int)i};
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+
+	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
+	opterr = 0;
+	/* "-": operands (NAME) may come anywhere, returned as option 1 */
+	while ((c = getopt_long(argc, argv, cli->operand != NULL ? "-:" : "+:", lo, NULL)) != -1) {
+		if ((r = opt_common(c, cli->file, cli->start_idx, cli->width, err, cap)) != 1) {
+			if (r != 0)
+				return r;
+			continue;
+		}
+		if (c == OPT_HELP) {
+			ldb_gen_usage(stdout);
+			return -1; /* handled: exit 0 */
+		}
+		if (c == 1 && cli->operand != NULL)
+			r = opt_store(cli->operand, optarg, argc, argv, err, cap);
+		else if (c >= OPT_TABLE && c < OPT_TABLE + (int)cli->nopts)
+			r = opt_store(&cli->opts[c - OPT_TABLE], optarg, argc, argv, err, cap);
+		else
+			return opt_error(c, argv, err, cap);
+		if (r != 0)
+			return r;
+	}
+	/* getopt stops at "--" (or, with "+", at the first operand): the rest */
+	for (; optind < argc; optind++) {
+		if (cli->operand == NULL) {
+			gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
+			return LDB_EXIT_PARAMS;
+		}
+		if ((r = opt_store(cli->operand, argv[optind], argc, argv, err, cap)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+#define GEN_NOPTS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prepare-open-emit-close, the same for every subcommand. */
+typedef int (*emit_fn)(const void *plan, FILE *f, char *err, size_t cap);
+
+static int
+gen_run(const void *plan, emit_fn emit, const char *file, char *err, size_t cap)
+{
+	FILE *f = gen_open(file, err, cap);
+
+	if (f == NULL)
+		return LDB_EXIT_PARAMS;
+	int rc = emit(plan, f, err, cap);
+	return gen_close(f, file, rc, err, cap);
+}
+
+static int
+users_emit_fn(const void *plan, FILE *f, char *err, size_t cap)
+{
+	return users_emit(plan, f, err, cap);
+}
+
+static int
+opt_hash(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	(void)argc;
+	(void)argv;
+	return parse_hash(val, dst, err, cap);
+}
+
+static int
+gen_users_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	struct ldb_gen_users u = {.start_idx = 1};
+	const char *file = NULL;
+	bool have_number = false;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &u.suffix},
+		{"parent", GOPT_STR, &u.parent},
+		{"number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number},
+		{"hash", GOPT_CALL, &u.hash, .fn = opt_hash},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
+
+	if (rc != 0)
+		return rc;
+	if (u.suffix == NULL)
+		return missing("--suffix", err, cap);
+	if (!have_number)
+		return missing("--number", err, cap);
+
+	struct users_plan pl;
+	rc = users_prepare(&u, &pl, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, users_emit_fn, file, err, cap);
+	users_plan_free(&pl);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen groups */
+
+#define GEN_MAX_NAME 256
+
+struct groups_plan {
+	const char *name;
+	size_t name_len;
+	uint64_t number;
+	struct idx_plan members;
+	bool create_members;
+	bool unique;              /* uniqueMember / groupOfUniqueNames */
+	struct gen_tree gtree;    /* suffix .. --parent */
+	struct gen_tree mtree;    /* suffix .. --member-parent */
+};
+
+static void
+groups_plan_free(struct groups_plan *pl)
+{
+	tree_free(&pl->gtree);
+	tree_free(&pl->mtree);
+}
+
+/* NAME becomes the cn of "cn=NAME-<i>": refuse what a DN would need escaped. */
+static int
+check_group_name(const char *name, char *err, size_t cap)
+{
+	size_t n = strlen(name);
+
+	if (n == 0) {
+		gen_err(err, cap, "NAME: empty group name");
+		return -1;
+	}
+	if (n > GEN_MAX_NAME) {
+		gen_err(err, cap, "NAME: longer than %d bytes", GEN_MAX_NAME);
+		return -1;
+	}
+	if (name[0] == '#' || name[0] == ' ' || name[n - 1] == ' ') {
+		gen_err(err, cap, "NAME: '%s' cannot start with '#' or a space nor end with a space", name);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (ch < 0x20 || ch == 0x7f) {
+			gen_err(err, cap, "NAME: control character in the group name");
+			return -1;
+		}
+		if (strchr(",+\"\\<>;=", ch) != NULL) {
+			gen_err(err, cap, "NAME: character '%c' in '%s' is not allowed in a group name", ch, name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct groups_opts {
+	const char *name, *suffix, *parent, *member_parent, *member_attr;
+	int64_t number, num_members, start_idx;
+	int width;
+	bool create_members;
+};
+
+static int
+groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (check_group_name(g->name, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	pl->name = g->name;
+	pl->name_len = strlen(g->name);
+	if (g->number < 1) {
+		gen_err(err, cap, "--number must be at least 1");
+		return LDB_EXIT_PARAMS;
+	}
+	if (g->num_members < 1) {
+		gen_err(err, cap, "--num-members must be at least 1 (%s requires a member)",
+		        g->member_attr != NULL && strcasecmp(g->member_attr, "member") == 0 ? "groupOfNames"
+		                                                                          : "groupOfUniqueNames");
+		return LDB_EXIT_PARAMS;
+	}
+	pl->number = (uint64_t)g->number;
+	if (g->member_attr == NULL || strcasecmp(g->member_attr, "uniqueMember") == 0)
+		pl->unique = true;
+	else if (strcasecmp(g->member_attr, "member") == 0)
+		pl->unique = false;
+	else {
+		gen_err(err, cap, "--member-attr: '%s' is not member or uniqueMember", g->member_attr);
+		return LDB_EXIT_PARAMS;
+	}
+	if (idx_prepare("--num-members", g->num_members, g->start_idx, g->width, &pl->members, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	pl->create_members = g->create_members;
+
+	char *mp_default = NULL;
+	const char *mp = people_default(g->member_parent, g->suffix, &mp_default, err, cap);
+	if (mp == NULL)
+		return LDB_EXIT_OTHER;
+	int rc = tree_build(&pl->gtree, g->suffix, g->parent != NULL ? g->parent : g->suffix, "--parent", err, cap);
+	if (rc == 0)
+		rc = tree_build(&pl->mtree, g->suffix, mp, "--member-parent", err, cap);
+	free(mp_default);
+	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
+}
+
+static int
+groups_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct groups_plan *pl = plan;
+	const char *gparent = tree_bottom(&pl->gtree);
+	const char *attr = pl->unique ? "uniqueMember" : "member";
+	size_t gplen = strlen(gparent);
+	struct gen_out o;
+	struct user_writer w;
+	/* "cn=" NAME "-" index "," parent */
+	char *gdn = malloc(3 + pl->name_len + 1 + 24 + 1 + gplen + 1);
+
+	if (gdn == NULL) {
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	if (emit_begin(&w, tree_bottom(&pl->mtree), pl->gtree.domain, NULL, &o, f, err, cap) != 0) {
+		free(gdn);
+		return LDB_EXIT_OTHER;
+	}
+	if (pl->create_members) {
+		tree_write(&pl->gtree, &o, false);
+		for (size_t i = 0; i < pl->mtree.count; i++) {
+			bool seen = false;
+			for (size_t j = 0; j < pl->gtree.count && !seen; j++)
+				seen = strcasecmp(pl->mtree.nodes[i].dn, pl->gtree.nodes[j].dn) == 0;
+			if (!seen)
+				node_write(&pl->mtree.nodes[i], &o, false);
+		}
+		for (uint64_t i = 0; i < pl->members.count && !o.failed; i++)
+			uw_entry(&w, &o, "user", pl->members.first + i, pl->members.width, false);
+	}
+
+	memcpy(gdn, "cn=", 3);
+	memcpy(gdn + 3, pl->name, pl->name_len);
+	gdn[3 + pl->name_len] = '-';
+	char *cn = gdn + 3;
+	for (uint64_t g = 1; g <= pl->number && !o.failed; g++) {
+		size_t cnl = pl->name_len + 1 + put_index(cn + pl->name_len + 1, g, 1);
+		size_t dl = 3 + cnl;
+		gdn[dl++] = ',';
+		memcpy(gdn + dl, gparent, gplen);
+		dl += gplen;
+		out_attr(&o, "dn", gdn, dl);
+		out_str(&o, pl->unique ? "objectClass: top\nobjectClass: groupOfUniqueNames\n"
+		                       : "objectClass: top\nobjectClass: groupOfNames\n");
+		out_attr(&o, "cn", cn, cnl);
+		for (uint64_t i = 0; i < pl->members.count && !o.failed; i++) {
+			uw_name(&w, "uid", "user", pl->members.first + i, pl->members.width);
+			out_attr(&o, attr, w.dn, w.dnl);
+		}
+		out_mem(&o, "\n", 1);
+	}
+	free(gdn);
+	return emit_end(&w, &o, err, cap);
+}
+
+/* NAME, the one operand of gen groups. */
+static int
+opt_group_name(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	const char **name = dst;
+
+	(void)argc;
+	(void)argv;
+	if (*name != NULL) {
+		gen_err(err, cap, "unexpected argument '%s' (NAME is '%s')", val, *name);
+		return -1;
+	}
+	*name = val;
+	return 0;
+}
+
+static int
+gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	struct groups_opts g = {.number = 1, .num_members = 10000, .start_idx = 1};
+	const char *file = NULL;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &g.suffix},
+		{"parent", GOPT_STR, &g.parent},
+		{"number", GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX},
+		{"num-members", GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX},
+		{"create-members", GOPT_FLAG, &g.create_members},
+		{"member-parent", GOPT_STR, &g.member_parent},
+		{"member-attr", GOPT_STR, &g.member_attr},
+	};
+	const struct gen_opt name = {"NAME", GOPT_CALL, &g.name, .fn = opt_group_name};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
+
+	if (rc != 0)
+		return rc;
+	if (g.name == NULL) {
+		gen_err(err, cap, "the group NAME is required (ldbench gen groups NAME ...)");
+		return LDB_EXIT_PARAMS;
+	}
+	if (g.suffix == NULL)
+		return missing("--suffix", err, cap);
+
+	struct groups_plan pl;
+	rc = groups_prepare(&g, &pl, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, groups_emit, file, err, cap);
+	groups_plan_free(&pl);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen mod-load */
+
+#define GEN_MAX_MOD_ATTRS 32
+#define GEN_MAX_ATTR_LEN 64
+
+struct modload_plan {
+	struct gen_tree tree;  /* suffix .. parent (or parent alone) */
+	bool containers;       /* --suffix given: add the tree */
+	bool create_users, delete_users;
+	struct idx_plan users; /* the N users */
+	uint64_t add, mod, modrdn, del;
+	int add_width;         /* width of addUser<i> */
+	const char *attrs[GEN_MAX_MOD_ATTRS];
+	size_t nattrs;
+};
+
+struct modload_opts {
+	const char *suffix, *parent;
+	int64_t num_users, add, mod, modrdn, del, start_idx;
+	int width;
+	bool have_num_users, create_users, delete_users;
+	bool set_mod, set_modrdn, set_del; /* given on the command line */
+	const char *attrs[GEN_MAX_MOD_ATTRS];
+	size_t nattrs;
+};
+
+/* An attribute description: a name (letter, then letters, digits, '-') and
+ * options (";" name). */
+static bool
+attr_desc_ok(const char *a)
+{
+	size_t n = strlen(a);
+
+	if (n == 0 || n > GEN_MAX_ATTR_LEN)
+		return false;
+	bool start = true;
+	for (size_t i = 0; i < n; i++) {
+		char ch = a[i];
+		bool alpha = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+		bool digit = ch >= '0' && ch <= '9';
+		if (start) {
+			if (!alpha && !(digit && i > 0))
+				return false;
+			start = false;
+		} else if (ch == ';') {
+			start = true;
+		} else if (!alpha && !digit && ch != '-') {
+			return false;
+		}
+	}
+	return !start;
+}
+
+static int
+modload_add_attr(struct modload_opts *m, const char *a, char *err, size_t cap)
+{
+	if (!attr_desc_ok(a)) {
+		gen_err(err, cap, "--mod-attrs: '%s' is not an attribute name", a);
+		return -1;
+	}
+	if (strcasecmp(a, "uid") == 0 || strncasecmp(a, "uid;", 4) == 0) {
+		gen_err(err, cap, "--mod-attrs: uid is the users' RDN attribute and cannot be replaced");
+		return -1;
+	}
+	if (strcasecmp(a, "objectClass") == 0 || strncasecmp(a, "objectClass;", 12) == 0) {
+		gen_err(err, cap, "--mod-attrs: objectClass cannot be replaced");
+		return -1;
+	}
+	for (size_t i = 0; i < m->nattrs; i++) {
+		if (strcasecmp(m->attrs[i], a) == 0) {
+			gen_err(err, cap, "--mod-attrs: '%s' is given twice", a);
+			return -1;
+		}
+	}
+	if (m->nattrs == GEN_MAX_MOD_ATTRS) {
+		gen_err(err, cap, "--mod-attrs: more than %d attributes", GEN_MAX_MOD_ATTRS);
+		return -1;
+	}
+	m->attrs[m->nattrs++] = a;
+	return 0;
+}
+
+static int
+modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (idx_prepare("--num-users", m->num_users, m->start_idx, m->width, &pl->users, err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	const struct {
+		const char *opt;
+		int64_t v;
+		bool set;
+	} counts[] = {
+		{"--mod-users", m->mod, m->set_mod},
+		{"--modrdn-users", m->modrdn, m->set_modrdn},
+		{"--del-users", m->del, m->set_del},
+	};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (counts[i].v > m->num_users) {
+			gen_err(err, cap, "%s %lld%s is more than --num-users %lld (only existing users can be changed)",
+			        counts[i].opt, (long long)counts[i].v, counts[i].set ? "" : " (the default)",
+			        (long long)m->num_users);
+			return LDB_EXIT_PARAMS;
+		}
+	}
+	if (m->add < 0 || m->add > LDB_GEN_MAX_INDEX) {
+		gen_err(err, cap, "--add-users must be between 0 and %lld", (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	pl->add = (uint64_t)m->add;
+	pl->mod = (uint64_t)m->mod;
+	pl->modrdn = (uint64_t)m->modrdn;
+	pl->del = (uint64_t)m->del;
+	int aw = digits_u64(pl->add);
+	pl->add_width = aw > pl->users.width ? aw : pl->users.width;
+	pl->create_users = m->create_users;
+	pl->delete_users = m->delete_users;
+	if (m->nattrs == 0) {
+		pl->attrs[0] = "description";
+		pl->nattrs = 1;
+	} else {
+		memcpy(pl->attrs, m->attrs, m->nattrs * sizeof(m->attrs[0]));
+		pl->nattrs = m->nattrs;
+	}
+	pl->containers = m->suffix != NULL;
+	if (tree_build(&pl->tree, m->suffix != NULL ? m->suffix : m->parent, m->parent, "--parent", err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	return 0;
+}
+
+/* "dn: ...\nchangetype: <ct>\n" */
+static void
+change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
+{
+	out_attr(o, "dn", dn, dnl);
+	out_str(o, "changetype: ");
+	out_str(o, ct);
+	out_mem(o, "\n", 1);
+}
+
+/* The delete record of the user rdn=<prefix><idx>. */
+static void
+delete_record(struct user_writer *w, struct gen_out *o, const char *rdn, const char *prefix, uint64_t idx, int width)
+{
+	uw_name(w, rdn, prefix, idx, width);
+	change_head(o, w->dn, w->dnl, "delete");
+	out_mem(o, "\n", 1);
+}
+
+static int
+modload_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct modload_plan *pl = plan;
+	const struct gen_tree *t = &pl->tree;
+	const uint64_t n = pl->users.count, first = pl->users.first;
+	const int width = pl->users.width;
+	struct gen_out o;
+	struct user_writer w;
+	char val[GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 16];
+
+	if (emit_begin(&w, tree_bottom(t), t->domain, NULL, &o, f, err, cap) != 0)
+		return LDB_EXIT_OTHER;
+	if (pl->containers)
+		tree_write(t, &o, true);
+	if (pl->create_users)
+		for (uint64_t i = 0; i < n && !o.failed; i++)
+			uw_entry(&w, &o, "user", first + i, width, true);
+	for (uint64_t i = 1; i <= pl->add && !o.failed; i++)
+		uw_entry(&w, &o, "addUser", i, pl->add_width, true);
+
+	/* modifies: users 1..M, one replace per attribute */
+	for (uint64_t i = 0; i < pl->mod && !o.failed; i++) {
+		uw_name(&w, "uid", "user", first + i, width);
+		memcpy(val, w.name, w.nlen);
+		memcpy(val + w.nlen, " modified", 9);
+		size_t vl = w.nlen + 9;
+		change_head(&o, w.dn, w.dnl, "modify");
+		for (size_t a = 0; a < pl->nattrs; a++) {
+			out_attr_str(&o, "replace", pl->attrs[a]);
+			out_attr(&o, pl->attrs[a], val, vl);
+			out_mem(&o, "-\n", 2);
+		}
+		out_mem(&o, "\n", 1);
+	}
+	/* modrdns: users 1..R become cn=<uid> */
+	for (uint64_t i = 0; i < pl->modrdn && !o.failed; i++) {
+		uw_name(&w, "uid", "user", first + i, width);
+		change_head(&o, w.dn, w.dnl, "modrdn");
+		memcpy(val, "cn=", 3);
+		memcpy(val + 3, w.name, w.nlen);
+		out_attr(&o, "newrdn", val, 3 + w.nlen);
+		out_str(&o, "deleteoldrdn: 1\n\n");
+	}
+	/* deletes: users N-D+1..N, by their new DN when renamed; then the rest */
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 0: the D deletes; pass 1 (--delete-users): users 1..N-D */
+		uint64_t a = pass == 0 ? n - pl->del : 0, b = pass == 0 ? n : n - pl->del;
+		if (pass == 1 && !pl->delete_users)
+			break;
+		for (uint64_t i = a; i < b && !o.failed; i++)
+			delete_record(&w, &o, i < pl->modrdn ? "cn" : "uid", "user", first + i, width);
+	}
+	if (pl->delete_users) {
+		for (uint64_t i = 1; i <= pl->add && !o.failed; i++)
+			delete_record(&w, &o, "uid", "addUser", i, pl->add_width);
+	}
+	return emit_end(&w, &o, err, cap);
+}
+
+/* --mod-attrs, dsctl style: --mod-attrs sn description ... (up to the next
+ * option), and also --mod-attrs sn --mod-attrs description */
+static int
+opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	if (modload_add_attr(dst, val, err, cap) != 0)
+		return -1;
+	while (optind < argc && argv[optind][0] != '-') {
+		if (modload_add_attr(dst, argv[optind], err, cap) != 0)
+			return -1;
+		optind++;
+	}
+	return 0;
+}
+
+static int
+gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	/* dsctl's defaults: 100 of each operation, description */
+	struct modload_opts m = {.add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1};
+	const char *file = NULL;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &m.suffix},
+		{"parent", GOPT_STR, &m.parent},
+		{"num-users", GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users},
+		{"create-users", GOPT_FLAG, &m.create_users},
+		{"delete-users", GOPT_FLAG, &m.delete_users},
+		{"add-users", GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX},
+		{"mod-users", GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod},
+		{"modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn},
+		{"del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del},
+		{"mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
+
+	if (rc != 0)
+		return rc;
+	if (!m.have_num_users)
+		return missing("--num-users", err, cap);
+	if (m.parent == NULL)
+		return missing("--parent", err, cap);
+
+	struct modload_plan pl;
+	rc = modload_prepare(&m, &pl, err, cap);
+	if (rc == 0)
+		rc = gen_run(&pl, modload_emit, file, err, cap);
+	tree_free(&pl.tree);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen tree */
+
+#define GEN_MAX_DEPTH 32
+
+struct tree_plan {
+	struct gen_tree top;   /* the top entry alone */
+	int depth;
+	uint64_t fanout, entries;
+	uint64_t n_containers, n_entries;
+	int width;             /* of the entry numbers */
+};
+
+/* Emission state: one DN buffer per level. */
+struct tree_state {
+	const struct tree_plan *pl;
+	struct gen_out *o;
+	char *dn[GEN_MAX_DEPTH + 1];
+	size_t dnl[GEN_MAX_DEPTH + 1];
+	size_t dcap;   /* capacity of each dn[] */
+	char *scratch; /* leaf DN, mail */
+	uint64_t next; /* next leaf number */
+	uint64_t containers_done;
+};
+
+static void
+tree_leaves(struct tree_state *ts, int level)
+{
+	const struct tree_plan *pl = ts->pl;
+	struct gen_out *o = ts->o;
+	const char *domain = pl->top.domain;
+	size_t domlen = strlen(domain);
+	char name[8 + 24 + GEN_MAX_WIDTH], line[96];
+
+	for (uint64_t e = 0; e < pl->entries && !o->failed; e++) {
+		uint64_t num = ts->next++;
+		memcpy(name, "entry", 5);
+		size_t nl = 5 + put_index(name + 5, num, pl->width);
+		char *d = ts->scratch;
+		memcpy(d, "cn=", 3);
+		memcpy(d + 3, name, nl);
+		size_t dl = 3 + nl;
+		d[dl++] = ',';
+		memcpy(d + dl, ts->dn[level], ts->dnl[level]);
+		dl += ts->dnl[level];
+		out_attr(o, "dn", d, dl);
+		out_mem(o, person_classes, sizeof(person_classes) - 1);
+		out_attr(o, "cn", name, nl);
+		out_attr(o, "sn", name, nl);
+		out_attr(o, "uid", name, nl);
+		memcpy(d, name, nl);
+		d[nl] = '@';
+		memcpy(d + nl + 1, domain, domlen);
+		out_attr(o, "mail", d, nl + 1 + domlen);
+		int ll = snprintf(line, sizeof(line), "+1 555 %07llu", (unsigned long long)(num % 10000000u));
+		out_attr(o, "telephoneNumber", line, (size_t)ll);
+		ll = snprintf(line, sizeof(line), "tree entry %llu at level %d", (unsigned long long)num, level);
+		out_attr(o, "description", line, (size_t)ll);
+		out_mem(o, "\n", 1);
+	}
+}
+
+/* The container at `level` (its DN already in ts->dn[level]), its leaves and
+ * its sub-containers, parents before children. */
+static void
+tree_container(struct tree_state *ts, int level, uint64_t k)
+{
+	const struct tree_plan *pl = ts->pl;
+	struct gen_out *o = ts->o;
+	char line[64];
+
+	if (level == 0) {
+		node_write(&pl->top.nodes[0], o, false);
+	} else {
+		out_attr(o, "dn", ts->dn[level], ts->dnl[level]);
+		out_str(o, "objectClass: top\nobjectClass: organizationalUnit\n");
+		int ll = snprintf(line, sizeof(line), "unit%llu", (unsigned long long)k);
+		out_attr(o, "ou", line, (size_t)ll);
+		ll = snprintf(line, sizeof(line), "tree container at level %d", level);
+		out_attr(o, "description", line, (size_t)ll);
+		out_mem(o, "\n", 1);
+	}
+	ts->containers_done++;
+	tree_leaves(ts, level);
+	if (level == pl->depth)
+		return;
+	for (uint64_t c = 1; c <= pl->fanout && !o->failed; c++) {
+		char *d = ts->dn[level + 1];
+		int ll = snprintf(d, ts->dcap, "ou=unit%llu,", (unsigned long long)c);
+		memcpy(d + ll, ts->dn[level], ts->dnl[level]);
+		ts->dnl[level + 1] = (size_t)ll + ts->dnl[level];
+		tree_container(ts, level + 1, c);
+	}
+}
+
+struct tree_opts {
+	const char *suffix;
+	int64_t depth, fanout, entries;
+	bool have_depth, have_fanout, have_entries;
+};
+
+static int
+tree_prepare(const struct tree_opts *to, struct tree_plan *pl, char *err, size_t cap)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (to->depth > GEN_MAX_DEPTH) {
+		gen_err(err, cap, "--depth must be at most %d", GEN_MAX_DEPTH);
+		return LDB_EXIT_PARAMS;
+	}
+	if (to->fanout < 1) {
+		gen_err(err, cap, "--fanout must be at least 1");
+		return LDB_EXIT_PARAMS;
+	}
+	/* containers = 1 + F + ... + F^D, entries = E * containers, all <= max */
+	uint64_t level = 1, sum = 1, max = (uint64_t)LDB_GEN_MAX_INDEX;
+	for (int d = 1; d <= to->depth; d++) {
+		if (level > max / (uint64_t)to->fanout || sum > max - level * (uint64_t)to->fanout) {
+			gen_err(err, cap, "--depth %lld with --fanout %lld makes more than %lld containers",
+			        (long long)to->depth, (long long)to->fanout, (long long)LDB_GEN_MAX_INDEX);
+			return LDB_EXIT_PARAMS;
+		}
+		level *= (uint64_t)to->fanout;
+		sum += level;
+	}
+	if (to->entries > 0 && (sum > max / (uint64_t)to->entries || sum * (uint64_t)to->entries > max - sum)) {
+		gen_err(err, cap, "--entries %lld in %llu containers makes more than %lld entries",
+		        (long long)to->entries, (unsigned long long)sum, (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	pl->depth = (int)to->depth;
+	pl->fanout = (uint64_t)to->fanout;
+	pl->entries = (uint64_t)to->entries;
+	pl->n_containers = sum;
+	pl->n_entries = sum * pl->entries;
+	int need = digits_u64(pl->n_entries);
+	pl->width = need > LDB_GEN_DEFAULT_WIDTH ? need : LDB_GEN_DEFAULT_WIDTH;
+	const char *s = to->suffix != NULL ? to->suffix : "dc=example,dc=com";
+	if (tree_build(&pl->top, s, s, "--suffix", err, cap) != 0)
+		return LDB_EXIT_PARAMS;
+	return 0;
+}
+
+static int
+tree_emit(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct tree_plan *pl = plan;
+	struct tree_state ts = {.pl = pl, .next = 1};
+	struct gen_out o;
+	const char *top = pl->top.nodes[0].dn;
+	size_t tl = strlen(top);
+	/* every level adds at most "ou=unit" + 20 digits + "," */
+	size_t dcap = tl + (size_t)pl->depth * 28 + 1;
+	bool oom = out_init(&o, f) != 0;
+
+	ts.o = &o;
+	ts.dcap = dcap;
+	for (int d = 0; d <= pl->depth && !oom; d++)
+		oom = (ts.dn[d] = malloc(dcap)) == NULL;
+	if (!oom)
+		oom = (ts.scratch = malloc(dcap + 8 + 24 + GEN_MAX_WIDTH + tl)) == NULL;
+	if (oom) {
+		for (int d = 0; d <= pl->depth; d++)
+			free(ts.dn[d]);
+		if (o.buf != NULL)
+			out_finish(&o);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	memcpy(ts.dn[0], top, tl);
+	ts.dnl[0] = tl;
+	tree_container(&ts, 0, 0);
+	for (int d = 0; d <= pl->depth; d++)
+		free(ts.dn[d]);
+	free(ts.scratch);
+	return emit_finish(&o, false, err, cap);
+}
+
+static int
+gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
+{
+	struct tree_opts to = {0};
+	const char *file = NULL;
+	const struct gen_opt opts[] = {
+		{"suffix", GOPT_STR, &to.suffix},
+		{"depth", GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth},
+		{"fanout", GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout},
+		{"entries", GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries},
+	};
+	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL};
+	int rc = gen_parse(&cli, argc, argv, err, cap);
+
+	if (rc != 0)
+		return rc;
+	if (!to.have_depth)
+		return missing("--depth", err, cap);
+	if (!to.have_fanout)
+		return missing("--fanout", err, cap);
+	if (!to.have_entries)
+		return missing("--entries", err, cap);
+
+	struct tree_plan pl;
+	rc = tree_prepare(&to, &pl, err, cap);
+	if (rc == 0) {
+		rc = gen_run(&pl, tree_emit, file, err, cap);
+		if (rc == 0) {
+			fflush(stdout);
+			fprintf(stderr,
+			        "ldbench gen tree: %llu containers (levels 0-%d, the top entry included), "
+			        "%llu entries, %llu in all\n",
+			        (unsigned long long)pl.n_containers, pl.depth, (unsigned long long)pl.n_entries,
+			        (unsigned long long)(pl.n_containers + pl.n_entries));
+		}
+	}
+	tree_free(&pl.top);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* dispatch */
+
+struct gen_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv, char *err, size_t cap);
+	const char *usage;
+};
+
+static const struct gen_cmd gen_cmds[] = {
+	{"users", gen_users_cmd,
+	 "ldbench gen users --suffix DN [--parent DN] --number N [--start-idx I] [--width W]\n"
+	 "                  [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]\n"
+	 "    suffix entry, containers down to --parent (default ou=People,SUFFIX), then N inetOrgPerson\n"
+	 "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid\n"
+	 "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n"},
+	{"groups", gen_groups_cmd,
+	 "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
+	 "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
+	 "                  [--start-idx I] [--width W] [--ldif-file F]\n"
+	 "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
+	 "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
+	 "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"},
+	{"mod-load", gen_modload_cmd,
+	 "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
+	 "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
+	 "                  [--mod-attrs ATTR...] [--start-idx I] [--width W] [--ldif-file F]\n"
+	 "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
+	 "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
+	 "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
+	 "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"},
+	{"tree", gen_tree_cmd,
+	 "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
+	 "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
+	 "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n"},
+};
+
+void
+ldb_gen_usage(FILE *out)
+{
+	fputs("Usage:\n", out);
+	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++)
+		fputs(gen_cmds[i].usage, out);
+	fputs("Writes LDIF to stdout, or to the --ldif-file.\n", out);
+}
+
+int
+ldb_gen_main(int argc, char **argv)
+{
+	char err[512] = "";
+
+	if (argc < 2) {
+		fprintf(stderr, "ldbench gen: missing subcommand (one of: users, groups, mod-load, tree); "
+		                "see 'ldbench gen --help'\n");
+		return LDB_EXIT_PARAMS;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		ldb_gen_usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++) {
+		if (strcmp(argv[1], gen_cmds[i].name) != 0)
+			continue;
+		int rc = gen_cmds[i].run(argc - 1, argv + 1, err, sizeof(err));
+		if (rc < 0)
+			return 0;
+		if (rc != 0) {
+			/* one line: drop anything after a newline in the message */
+			err[strcspn(err, "\n")] = '\0';
+			fprintf(stderr, "ldbench gen %s: %s\n", gen_cmds[i].name, err);
+		}
+		fflush(stdout);
+		return rc;
+	}
+	fprintf(stderr, "ldbench gen: unknown subcommand '%s' (one of: users, groups, mod-load, tree)\n", argv[1]);
+	return LDB_EXIT_PARAMS;
+}

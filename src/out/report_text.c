@@ -1,0 +1,243 @@
+/* The default text output: ldclt's lines, byte for byte after the NAME[PID]:
+ * prefix, and ldbench's own lines (latency, counters) in their own wording. */
+#include "out/report.h"
+
+#include <ldap.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+static void prefix(struct ldb_text *t, bool stamp)
+{
+	if (stamp && t->cfg->timestamp) {
+		char buf[128];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		if (strftime(buf, sizeof buf, t->cfg->timestamp_fmt, &tm) == 0)
+			buf[0] = '\0';
+		fprintf(t->out, "%s|", buf);
+	}
+	fprintf(t->out, "%s[%d]: ", t->cfg->progname, (int)t->pid);
+}
+
+void ldb_text_line(struct ldb_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	prefix(t, false);
+	va_start(ap, fmt);
+	vfprintf(t->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->out);
+	fflush(t->out);
+}
+
+void ldb_text_banner(struct ldb_text *t)
+{
+	const struct ldb_config *c = t->cfg;
+	fprintf(t->out, "%s version %s\n", c->progname, LDBENCH_VERSION);
+	if (c->verbose)
+		ldb_config_print(c, t->out); /* the command line (password masked), then the block */
+	fflush(t->out);
+}
+
+void ldb_text_started(struct ldb_text *t)
+{
+	struct timespec ts; /* not time(): its coarse clock may lag by a tick */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	time_t now = ts.tv_sec;
+	prefix(t, false);
+	fprintf(t->out, "Starting at %s\n", ctime(&now));
+	fflush(t->out);
+}
+
+static double ms(uint64_t ns) { return (double)ns / 1e6; }
+
+static void latency_line(struct ldb_text *t, bool stamp, const char *what, const struct ldb_hist *h, bool full)
+{
+	prefix(t, stamp);
+	if (full)
+		fprintf(t->out,
+		        "%s latency (ms): min %.3f, mean %.3f, p50 %.3f, p95 %.3f, p99 %.3f, p99.9 %.3f, max %.3f\n", what,
+		        ms(h->min), ldb_hist_mean(h) / 1e6, ms(ldb_hist_percentile(h, 50)),
+		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
+		        ms(ldb_hist_percentile(h, 99.9)), ms(h->max));
+	else
+		fprintf(t->out, "%s latency (ms): min %.3f, p50 %.3f, p95 %.3f, p99 %.3f, max %.3f\n", what, ms(h->min),
+		        ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)),
+		        ms(ldb_hist_percentile(h, 99)), ms(h->max));
+}
+
+void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
+{
+	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	prefix(t, true);
+	fprintf(t->out, "Average rate: %7.2f/thr  (%7.2f/sec), total: %6llu\n",
+	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	if (s->rate_target > 0) {
+		prefix(t, true);
+		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec\n", s->rate_target, rate);
+	}
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_hist *h = s->lat[k];
+		if (h == NULL || ldb_hist_count(h) == 0)
+			continue;
+		latency_line(t, true, ldb_op_name(k), h, false);
+		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
+			char what[64];
+			snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
+			latency_line(t, true, what, s->ulat[k], false);
+		}
+		uint64_t errs = ldb_opstats_errors(&s->delta.op[k]);
+		if (errs > 0) {
+			prefix(t, true);
+			fprintf(t->out, "%s errors: %llu\n", ldb_op_name(k), (unsigned long long)errs);
+		}
+	}
+	fflush(t->out);
+}
+
+static const char *code_text(int code)
+{
+	return ldap_err2string(code);
+}
+
+void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_config *c = t->cfg;
+	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	prefix(t, false);
+	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
+	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	prefix(t, false);
+	if (s->no_activity == 0)
+		fprintf(t->out, "Global number times \"no activity\" reports: never\n");
+	else
+		fprintf(t->out, "Global number times \"no activity\" reports: %lld\n", s->no_activity);
+	if (s->dead > 0) {
+		prefix(t, false);
+		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
+	}
+
+	/* errors: summed over kinds; 0..122 ascending, then -1, -2, ... */
+	uint64_t codes[LDB_CODE_SLOTS] = { 0 };
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int i = 0; i < LDB_CODE_SLOTS; i++)
+			codes[i] += s->tot.op[k].codes[i];
+	bool found = false;
+	/* 0, 1, ... LDB_CODE_MAX, then -1, -2, ... LDB_CODE_MIN */
+	for (int i = 0; i <= LDB_CODE_MAX - LDB_CODE_MIN; i++) {
+		int code = i <= LDB_CODE_MAX ? i : LDB_CODE_MAX - i;
+		uint64_t n = codes[ldb_code_slot(code)];
+		if (n == 0)
+			continue;
+		found = true;
+		prefix(t, false);
+		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code), (unsigned long long)n);
+	}
+	if (codes[LDB_CODE_ILLEGAL] > 0) {
+		found = true;
+		prefix(t, false);
+		fprintf(t->out, "Global illegal errors (codes not in [%d, %d]) occurs %5llu times\n", LDB_CODE_MIN,
+		        LDB_CODE_MAX, (unsigned long long)codes[LDB_CODE_ILLEGAL]);
+	}
+	if (!found) {
+		prefix(t, false);
+		fprintf(t->out, "Global no error occurs during this session.\n");
+	}
+
+	/* ldbench's own lines */
+	prefix(t, false);
+	fprintf(t->out, "Measured time: %.3f s\n", s->seconds);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_opstats *o = &s->tot.op[k];
+		if (s->lat[k] == NULL || (o->attempted == 0 && o->completed == 0 && ldb_opstats_errors(o) == 0))
+			continue;
+		prefix(t, false);
+		fprintf(t->out, "%s: attempted %llu, completed %llu, succeeded %llu, counted %llu, errors %llu",
+		        ldb_op_name(k), (unsigned long long)o->attempted, (unsigned long long)o->completed,
+		        (unsigned long long)o->succeeded, (unsigned long long)o->counted,
+		        (unsigned long long)ldb_opstats_errors(o));
+		if (k == LDB_OP_SEARCH) {
+			fprintf(t->out, ", entries %llu", (unsigned long long)o->entries);
+			if (c->expect_entries >= 0)
+				fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
+				        (unsigned long long)o->exp_misses);
+		}
+		fputc('\n', t->out);
+		if (k == LDB_OP_SEARCH && o->entries > 0) {
+			/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */
+			prefix(t, false);
+			fprintf(t->out, "search entries returned: %llu (%.2f/sec)\n", (unsigned long long)o->entries,
+			        s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
+		}
+		if (ldb_hist_count(s->lat[k]) > 0)
+			latency_line(t, false, ldb_op_name(k), s->lat[k], true);
+		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
+			char what[64];
+			snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
+			latency_line(t, false, what, s->ulat[k], true);
+		}
+	}
+	if (s->rate_target > 0) {
+		double pct = 100.0 * (rate - s->rate_target) / s->rate_target;
+		prefix(t, false);
+		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec (%+.1f %%)%s\n", s->rate_target, rate, pct,
+		        pct < -1.0 ? ": target not reached (the server or this client could not keep up; latencies"
+		                     " count from the intended start)"
+		                   : "");
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
+			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
+	if (s->server != NULL && s->server->kind == LDB_MON_OPENLDAP) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (s->lat[k] == NULL)
+				continue;
+			uint64_t client = s->tot.op[k].completed + (k == LDB_OP_BIND ? s->tot.setup_binds : 0);
+			prefix(t, false);
+			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n", ldb_op_name(k),
+			        (unsigned long long)s->server->completed[k], (unsigned long long)client);
+		}
+	} else if (s->server != NULL && s->server->kind == LDB_MON_389DS) {
+		uint64_t client = s->tot.setup_binds;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			client += s->tot.op[k].completed;
+		prefix(t, false);
+		fprintf(t->out, "Server (cn=monitor): operations completed %llu (client: %llu completed, all kinds)\n",
+		        (unsigned long long)s->server->total, (unsigned long long)client);
+	}
+	uint64_t fails[LDB_FAIL_COUNT] = { 0 };
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int f = 0; f < LDB_FAIL_COUNT; f++)
+			fails[f] += s->tot.op[k].fails[f];
+	prefix(t, false);
+	fprintf(t->out, "Client failures: connect %llu, tls %llu, timeout %llu, server down %llu\n",
+	        (unsigned long long)fails[LDB_FAIL_CONNECT], (unsigned long long)fails[LDB_FAIL_TLS],
+	        (unsigned long long)fails[LDB_FAIL_TIMEOUT], (unsigned long long)fails[LDB_FAIL_SERVER_DOWN]);
+	prefix(t, false);
+	fprintf(t->out, "Connections: opened %llu, reconnects %llu, binds at connect %llu\n",
+	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
+	        (unsigned long long)s->tot.setup_binds);
+	if (s->tot.parents_created > 0) {
+		prefix(t, false);
+		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);
+	}
+	if (c->ldaps || c->starttls) {
+		prefix(t, false);
+		fprintf(t->out, "TLS: handshakes %llu, resumed %llu, server certificate %s\n",
+		        (unsigned long long)s->tot.tls_handshakes, (unsigned long long)s->tot.tls_resumed,
+		        c->tls_insecure ? "NOT verified (--tls-insecure or -Z without a CA)" : "verified");
+	}
+	fflush(t->out);
+}
+
+void ldb_text_end(struct ldb_text *t, int status)
+{
+	time_t now = time(NULL);
+	prefix(t, false);
+	fprintf(t->out, "Ending at %s", ctime(&now));
+	prefix(t, false);
+	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text(status));
+	fflush(t->out);
+}

@@ -1,0 +1,80 @@
+/* Per-thread counters and their sums: see stats.h. */
+#include "run/stats.h"
+
+#include <string.h>
+
+const char *ldb_fail_name(enum ldb_fail f)
+{
+	switch (f) {
+	case LDB_FAIL_CONNECT: return "connect";
+	case LDB_FAIL_TLS: return "tls";
+	case LDB_FAIL_TIMEOUT: return "timeout";
+	case LDB_FAIL_SERVER_DOWN: return "server down";
+	default: return "?";
+	}
+}
+
+const char *ldb_stage_name(enum ldb_stage st)
+{
+	switch (st) {
+	case LDB_STAGE_CONNECT: return "connect";
+	case LDB_STAGE_CYCLE: return "cycle";
+	case LDB_STAGE_TLS: return "tls";
+	default: return "?";
+	}
+}
+
+void ldb_lat_reset(struct ldb_lat *lat)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (lat->op[k].counts != NULL)
+			ldb_hist_reset(&lat->op[k]);
+		if (lat->uop[k].counts != NULL)
+			ldb_hist_reset(&lat->uop[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (lat->stage[k].counts != NULL)
+			ldb_hist_reset(&lat->stage[k]);
+}
+
+static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
+{
+	dst->attempted += ldb_load(&src->attempted);
+	dst->completed += ldb_load(&src->completed);
+	dst->succeeded += ldb_load(&src->succeeded);
+	dst->counted += ldb_load(&src->counted);
+	dst->exp_hits += ldb_load(&src->exp_hits);
+	dst->exp_misses += ldb_load(&src->exp_misses);
+	dst->entries += ldb_load(&src->entries);
+	for (int i = 0; i < LDB_CODE_SLOTS; i++)
+		dst->codes[i] += ldb_load(&src->codes[i]);
+	for (int i = 0; i < LDB_FAIL_COUNT; i++)
+		dst->fails[i] += ldb_load(&src->fails[i]);
+}
+
+void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n)
+{
+	memset(t, 0, sizeof *t);
+	for (int i = 0; i < n; i++) {
+		const struct ldb_thread_stats *s = threads[i];
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			add_opstats(&t->op[k], &s->op[k]);
+		t->counted += ldb_load(&s->counted);
+		t->connects += ldb_load(&s->connects);
+		t->reconnects += ldb_load(&s->reconnects);
+		t->setup_binds += ldb_load(&s->setup_binds);
+		t->tls_handshakes += ldb_load(&s->tls_handshakes);
+		t->tls_resumed += ldb_load(&s->tls_resumed);
+		t->parents_created += ldb_load(&s->parents_created);
+		if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
+			t->dead++;
+	}
+}
+
+uint64_t ldb_opstats_errors(const struct ldb_opstats *s)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < LDB_CODE_SLOTS; i++)
+		n += s->codes[i];
+	return n;
+}

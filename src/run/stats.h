@@ -1,0 +1,100 @@
+/* Per-thread counters: single writer (the worker), read by the sampler with
+ * relaxed atomic loads.  No lock anywhere; no read-modify-write atomics in the
+ * hot path either: the owner loads, adds and stores. */
+#ifndef LDBENCH_STATS_H
+#define LDBENCH_STATS_H
+
+#include <stdalign.h>
+#include <stdint.h>
+
+#include "cli/config.h"
+#include "run/histogram.h"
+
+/* Result codes counted: LDAP's 0..122 and the client-side negative codes of
+ * libldap (-1 server down, -5 timeout, -11 connect error, ...) down to -19;
+ * anything else goes into one "illegal" slot, as ldclt does. */
+#define LDB_CODE_MIN (-19)
+#define LDB_CODE_MAX 122
+#define LDB_CODE_SLOTS (LDB_CODE_MAX - LDB_CODE_MIN + 2)
+#define LDB_CODE_ILLEGAL (LDB_CODE_SLOTS - 1)
+static inline int ldb_code_slot(int code)
+{
+	return (code < LDB_CODE_MIN || code > LDB_CODE_MAX) ? LDB_CODE_ILLEGAL : code - LDB_CODE_MIN;
+}
+
+/* libldap's client-side codes that ldbench produces itself. */
+#define LDB_RC_SERVER_DOWN   (-1)
+#define LDB_RC_TIMEOUT       (-5)
+#define LDB_RC_CONNECT_ERROR (-11)
+
+/* Client failures by kind (the server never answered). */
+enum ldb_fail { LDB_FAIL_CONNECT, LDB_FAIL_TLS, LDB_FAIL_TIMEOUT, LDB_FAIL_SERVER_DOWN, LDB_FAIL_COUNT };
+const char *ldb_fail_name(enum ldb_fail f);
+
+/* Counters of one operation kind. */
+struct ldb_opstats {
+	uint64_t attempted;   /* requests sent */
+	uint64_t completed;   /* results received, any code */
+	uint64_t succeeded;   /* result 0 (compare: true or false) */
+	uint64_t counted;     /* ldclt's count: successes, plus expected failures with counteach */
+	uint64_t exp_hits;    /* searches returning the expected number of entries */
+	uint64_t exp_misses;
+	uint64_t entries;     /* search entries received */
+	uint64_t codes[LDB_CODE_SLOTS]; /* non-zero results and client codes */
+	uint64_t fails[LDB_FAIL_COUNT];
+};
+
+/* Connection stages, timed separately with bindeach: the TCP connect, the TLS
+ * handshake (ldaps, or StartTLS and its handshake), the whole cycle. */
+enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_TLS, LDB_STAGE_COUNT };
+const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls" */
+
+struct ldb_thread_stats {
+	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
+	uint64_t counted;        /* all kinds: what -T limits */
+	uint64_t connects;       /* TCP connections opened */
+	uint64_t reconnects;     /* connections replaced after a failure */
+	uint64_t setup_binds;    /* binds sent when a persistent connection opens */
+	uint64_t tls_handshakes; /* TLS handshakes completed */
+	uint64_t tls_resumed;    /* of which resumed a session (--tls-resume) */
+	uint64_t parents_created;/* entries an add created above itself after a 32 */
+	int measuring;           /* warm-up is over for this client: its counters restarted */
+	uint64_t warm_completed; /* operations completed during warm-up (set before measuring) */
+	int dead;                /* the thread ended */
+	int status;              /* its exit status (ldclt's codes) */
+};
+
+/* Latency histograms of one I/O thread, for all the clients it carries: their
+ * only writer is that thread, so the sampler adds a handful of histograms per
+ * sample, not one per client (10,000 clients would mean 2.6 GB and a slow
+ * sample). */
+struct ldb_lat {
+	struct ldb_hist op[LDB_OP_COUNT];       /* initialised only for kinds in use; with --rate,
+	                                         * from the intended start (corrected) */
+	struct ldb_hist uop[LDB_OP_COUNT];      /* with --rate: from the real send (uncorrected) */
+	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
+	int measuring;           /* warm-up over: these restarted from zero */
+	int ended;               /* the I/O thread has returned */
+};
+
+/* Zero every histogram in use (their writer, or once the writer is gone). */
+void ldb_lat_reset(struct ldb_lat *lat);
+
+/* Single-writer increment, readable concurrently. */
+static inline void ldb_add(uint64_t *p, uint64_t n)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+static inline uint64_t ldb_load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/* Sums over threads (read side). */
+struct ldb_totals {
+	struct ldb_opstats op[LDB_OP_COUNT];
+	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
+	int dead;
+};
+void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);
+/* The sum of every code slot for one kind, and over all kinds. */
+uint64_t ldb_opstats_errors(const struct ldb_opstats *s);
+
+#endif

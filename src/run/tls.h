@@ -1,0 +1,111 @@
+/* TLS on ldbench's own non-blocking sockets, with OpenSSL 3.
+ *
+ * One context (struct ldb_tls) per run, built from the checked config before
+ * any worker starts and read-only afterwards (OpenSSL's SSL_CTX is safe to
+ * share between threads once set up).  One struct ldb_tls_conn per
+ * connection, driven by the epoll worker through a three-way outcome:
+ * done, want read, want write (or failed / closed).
+ *
+ * Session resumption (--tls-resume): the caller keeps one struct
+ * ldb_tls_session per worker (a slot), zeroed at start.  Each new connection
+ * of that worker offers the slot's session, and every session the server
+ * hands out on that connection replaces the slot's (TLS 1.3 tickets arrive
+ * after the handshake, during a later read; a callback catches them).  A slot
+ * is only ever touched by the thread that owns its worker.
+ *
+ * Nothing here allocates per operation: ldb_tls_read/ldb_tls_write reuse the
+ * SSL object's buffers.  Opening a connection allocates its SSL object; a
+ * failure message is only formatted on failure.
+ */
+#ifndef LDBENCH_TLS_H
+#define LDBENCH_TLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/config.h"
+
+/* Outcome of a handshake step, a read or a write. */
+enum ldb_tls_rc {
+	LDB_TLS_OK = 0,          /* done (handshake complete, or *n bytes moved) */
+	LDB_TLS_WANT_READ = 1,   /* call again when the fd is readable (EPOLLIN) */
+	LDB_TLS_WANT_WRITE = 2,  /* call again when the fd is writable (EPOLLOUT) */
+	LDB_TLS_CLOSED = 3,      /* the peer closed the connection (read only) */
+	LDB_TLS_ERROR = -1       /* failed: drop the connection */
+};
+
+/* The run's TLS context (opaque). */
+struct ldb_tls;
+
+/* A worker's session slot for --tls-resume: zero it before first use. */
+struct ldb_tls_session {
+	void *sess;              /* SSL_SESSION *, or NULL */
+};
+
+/* One TLS connection.  Zero it (or ldb_tls_conn_free it) before the first
+ * ldb_tls_conn_open; it can be reopened after ldb_tls_conn_free. */
+struct ldb_tls_conn {
+	void *ssl;               /* SSL * */
+	struct ldb_tls_session *slot;
+	bool handshake_done;
+};
+
+/* Build the run's context from a checked config: CA file (tls_cacert), CA
+ * directory (tls_cacertdir) or OpenSSL's default paths when neither is given;
+ * client certificate and key (PEM; checked to match); minimum version
+ * (tls_min); TLS 1.2 cipher list; server certificate verification with the
+ * host name of -h/-H (an IP address is checked as an IP), unless tls_insecure.
+ * Start-up only.  @return 0 and *out, or -1 with one line in err (an
+ * unreadable or bad file, say; the caller exits 7). */
+int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, size_t cap);
+void ldb_tls_free(struct ldb_tls *t);
+/* Whether the server certificate is verified (false with --tls-insecure or -Z
+ * without a CA). */
+bool ldb_tls_verifies(const struct ldb_tls *t);
+
+/* Start TLS on a connected (or connecting) non-blocking socket fd, as the
+ * client.  slot: the worker's session slot, or NULL (no resumption; also
+ * ignored unless the config asked for --tls-resume).  The fd stays the
+ * caller's (ldb_tls_conn_free does not close it).  @return 0, or -1 with one
+ * line in err (out of memory). */
+int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd,
+                      struct ldb_tls_session *slot, char *err, size_t cap);
+
+/* One handshake step.  @return LDB_TLS_OK when the handshake is complete,
+ * LDB_TLS_WANT_READ / LDB_TLS_WANT_WRITE, or LDB_TLS_ERROR with one line in
+ * err, e.g. "certificate verify failed: unable to get local issuer
+ * certificate" or "certificate verify failed: hostname mismatch". */
+int ldb_tls_handshake(struct ldb_tls_conn *tc, char *err, size_t cap);
+
+/* Whether the completed handshake resumed the offered session. */
+bool ldb_tls_resumed(const struct ldb_tls_conn *tc);
+
+/* Read up to cap bytes.  @return LDB_TLS_OK with *n > 0; LDB_TLS_WANT_READ /
+ * LDB_TLS_WANT_WRITE (nothing read, *n = 0); LDB_TLS_CLOSED on the peer's
+ * close (close_notify or a plain EOF, which LDAP servers send after an
+ * unbind); LDB_TLS_ERROR.  A readable fd may hold several records: call again
+ * until it says WANT_READ, or check ldb_tls_pending(). */
+int ldb_tls_read(struct ldb_tls_conn *tc, void *buf, size_t cap, size_t *n);
+
+/* Write up to len bytes (partial writes happen, as with send()).  @return
+ * LDB_TLS_OK with *n > 0, LDB_TLS_WANT_WRITE / LDB_TLS_WANT_READ (*n = 0:
+ * call again with the same bytes, the buffer may have moved), LDB_TLS_ERROR. */
+int ldb_tls_write(struct ldb_tls_conn *tc, const void *buf, size_t len, size_t *n);
+
+/* Decrypted bytes already buffered in the SSL object (readable without the
+ * fd becoming readable again). */
+size_t ldb_tls_pending(const struct ldb_tls_conn *tc);
+
+/* Send a close_notify if the handshake completed (one non-blocking attempt,
+ * never waits), then free the SSL object.  The fd is not closed. */
+void ldb_tls_conn_close(struct ldb_tls_conn *tc);
+/* Free without a close_notify (after an error). */
+void ldb_tls_conn_free(struct ldb_tls_conn *tc);
+
+/* Drop the slot's saved session (the worker ends). */
+void ldb_tls_session_free(struct ldb_tls_session *slot);
+
+/* The negotiated protocol ("TLSv1.3") of a completed handshake, for -v. */
+const char *ldb_tls_version(const struct ldb_tls_conn *tc);
+
+#endif

@@ -1,0 +1,149 @@
+/* ldclt XXX patterns: compile once, render allocation-free. */
+#include "values/pattern.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ldb_pattern_compile(struct ldb_pattern *p, const char *text, bool zeropad)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+
+	if (copy == NULL)
+		return -1;
+	memcpy(copy, text, len + 1);
+
+	const char *x = strchr(copy, 'X');
+	size_t head = x ? (size_t)(x - copy) : len;
+	size_t width = 0;
+
+	while (head + width < len && copy[head + width] == 'X')
+		width++;
+	p->text = copy;
+	p->head_len = head;
+	p->width = width;
+	p->tail = copy + head + width;
+	p->tail_len = len - head - width;
+	p->zeropad = zeropad;
+	return 0;
+}
+
+void ldb_pattern_free(struct ldb_pattern *p)
+{
+	if (p->text != NULL) {
+		/* A pattern may hold a password (-w with randombinddn). */
+		explicit_bzero(p->text, strlen(p->text));
+		free(p->text);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+/* Digits of an unsigned magnitude (1 for 0). */
+static int digits_u64(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+int ldb_digits(int64_t v)
+{
+	if (v >= 0)
+		return digits_u64((uint64_t)v);
+	/* a negative value: its magnitude plus the sign */
+	return digits_u64((uint64_t)0 - (uint64_t)v) + 1;
+}
+
+int ldb_pattern_check_range(const struct ldb_pattern *p, int64_t lo, int64_t hi, const char *what,
+                            char *err, size_t cap)
+{
+	if (!ldb_pattern_has_var(p))
+		return 0;
+	if (lo < 0 || hi < 0) {
+		snprintf(err, cap, "%s: the range [%" PRId64 ", %" PRId64 "] has negative values; "
+		         "the pattern '%s' needs values >= 0", what, lo, hi, p->text);
+		return -1;
+	}
+	if (lo > hi) {
+		snprintf(err, cap, "%s: the range [%" PRId64 ", %" PRId64 "] is empty (low > high)",
+		         what, lo, hi);
+		return -1;
+	}
+	/* digits grow with the value, so the high end is the widest */
+	int need = ldb_digits(hi);
+
+	if ((size_t)need > p->width) {
+		snprintf(err, cap, "%s %" PRId64 " needs %d digits but the pattern '%s' has %zu X",
+		         what, hi, need, p->text, p->width);
+		return -1;
+	}
+	return 0;
+}
+
+size_t ldb_put_number(char *dst, int64_t v, size_t width)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? 0 : (uint64_t)v;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	size_t len = n > width ? n : width;
+	size_t pad = len - n;
+
+	for (size_t i = 0; i < pad; i++)
+		dst[i] = '0';
+	for (size_t i = 0; i < n; i++)
+		dst[pad + i] = tmp[n - 1 - i];
+	return len;
+}
+
+size_t ldb_pattern_render(const struct ldb_pattern *p, int64_t value, char *buf, size_t cap)
+{
+	if (!ldb_pattern_has_var(p)) {
+		size_t len = p->head_len;
+
+		if (len == 0)
+			return 0;
+		if (len > cap)
+			return 0;
+		memcpy(buf, p->text, len);
+		return len;
+	}
+	size_t width = p->zeropad ? p->width : 0;
+	size_t nd = (size_t)ldb_digits(value < 0 ? 0 : value);
+	size_t numlen = nd > width ? nd : width;
+	size_t total = p->head_len + numlen + p->tail_len;
+
+	if (total > cap)
+		return 0;
+	memcpy(buf, p->text, p->head_len);
+	ldb_put_number(buf + p->head_len, value, width);
+	memcpy(buf + p->head_len + numlen, p->tail, p->tail_len);
+	return total;
+}
+
+size_t ldb_pattern_render_cstr(const struct ldb_pattern *p, int64_t value, char *buf, size_t cap)
+{
+	if (cap == 0)
+		return 0;
+	size_t n = ldb_pattern_render(p, value, buf, cap - 1);
+
+	if (n == 0 && cap > 0) {
+		/* 0 is also the length of an empty pattern: tell the cases apart */
+		bool empty = p->text == NULL || (p->head_len == 0 && p->width == 0);
+
+		if (!empty)
+			return 0;
+	}
+	buf[n] = '\0';
+	return n;
+}
