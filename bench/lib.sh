@@ -29,7 +29,7 @@ bench_install_missing() {
 
 bench_build() { # ROOT DIR  (the compiler's output is shown only when the build fails)
 	mkdir -p "$2"
-	if ! { cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF &&
+	if ! { cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF -DLDBENCH_FLOOR_PROBE=ON &&
 		cmake --build "$2" -j "$(nproc)"; } >"$2/bench-build.log" 2>&1; then
 		cat "$2/bench-build.log" >&2
 		echo "bench: the build failed (log above, also in $2/bench-build.log)" >&2

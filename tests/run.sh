@@ -27,7 +27,7 @@ for v in "${variants[@]}"; do
 	esac
 	dir=$ROOT/build-test-$v
 	echo "=== $v build"
-	cmake -S "$ROOT" -B "$dir" -DLDBENCH_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}" >/dev/null
+	cmake -S "$ROOT" -B "$dir" -DLDBENCH_WERROR=ON -DLDBENCH_FLOOR_PROBE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}" >/dev/null
 	cmake --build "$dir" -j "$jobs" >/dev/null
 	echo "=== $v tests"
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
