@@ -126,14 +126,70 @@ static bool is_option_word(const char *w)
 	return true;
 }
 
+/* Append one option (and its value) read at `line`.  @return 0, -1 out of memory. */
+static int add_opt(struct ldb_scenario *out, size_t *cap, int line, const char *opt, const char *val)
+{
+	if (out->nopts == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct ldb_scenario_opt *o = realloc(out->opts, ncap * sizeof(*o));
+
+		if (o == NULL)
+			return -1;
+		out->opts = o;
+		*cap = ncap;
+	}
+	struct ldb_scenario_opt *o = &out->opts[out->nopts++];
+	o->line = line;
+	o->opt = strdup(opt);
+	o->val = val != NULL ? strdup(val) : NULL;
+	return o->opt == NULL || (val != NULL && o->val == NULL) ? -1 : 0;
+}
+
+/* One line of a scenario file (l bytes at s, no newline): a comment (the
+ * first one is the description), a blank line, or one option and its value.
+ * @return 0, or -1 with the error in err. */
+static int parse_line(struct ldb_scenario *out, size_t *cap, const char *name, int line, const char *s, size_t l,
+                      char *err, size_t errcap)
+{
+	char *words[3] = { NULL, NULL, NULL };
+	const char *why = NULL;
+	size_t k = 0;
+
+	if (l > LDB_SCENARIO_MAX_LINE)
+		return sc_fail(err, errcap, name, line, "line longer than %d bytes", LDB_SCENARIO_MAX_LINE);
+	while (k < l && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k < l && s[k] == '#') {
+		if (out->description == NULL)
+			out->description = comment_text(s + k, l - k);
+		return 0;
+	}
+	char *buf = malloc(l + 3);
+	if (buf == NULL)
+		return sc_fail(err, errcap, name, line, "out of memory");
+	int n = split_line(s, l, buf, words, &why), rc = 0;
+	if (n < 0)
+		rc = sc_fail(err, errcap, name, line, "%s", why);
+	else if (n == 0)
+		rc = 0;
+	else if (!is_option_word(words[0]))
+		rc = sc_fail(err, errcap, name, line, "'%s' is not an option: a line holds one option "
+		             "(-x or --name) and its value", words[0]);
+	else if (n > 2)
+		rc = sc_fail(err, errcap, name, line, "'%s' after '%s %s': one option per line (quote a "
+		             "value that holds blanks)", words[2], words[0], words[1]);
+	else if (add_opt(out, cap, line, words[0], n == 2 ? words[1] : NULL) != 0)
+		rc = sc_fail(err, errcap, name, line, "out of memory");
+	free(buf);
+	return rc;
+}
+
 int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *text, size_t len,
                        char *err, size_t errcap)
 {
 	struct ldb_scenario out = { 0 };
 	size_t cap = 0, pos = 0;
 	int line = 0;
-	char *buf = NULL;
-	bool have_desc = false;
 
 	if (err != NULL && errcap > 0)
 		err[0] = '\0';
@@ -152,76 +208,15 @@ int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *te
 		const char *s = text + pos;
 		const char *nl = memchr(s, '\n', len - pos);
 		size_t l = nl != NULL ? (size_t)(nl - s) : len - pos;
-		char *words[3] = { NULL, NULL, NULL };
-		const char *why = NULL;
-		int n;
-		size_t k = 0;
 
 		pos += l + (nl != NULL);
-		line++;
-		if (l > LDB_SCENARIO_MAX_LINE) {
-			sc_fail(err, errcap, name, line, "line longer than %d bytes", LDB_SCENARIO_MAX_LINE);
-			goto bad;
-		}
-		while (k < l && (s[k] == ' ' || s[k] == '\t'))
-			k++;
-		if (k < l && s[k] == '#') {
-			if (!have_desc) {
-				out.description = comment_text(s + k, l - k);
-				have_desc = out.description != NULL;
-			}
-			continue;
-		}
-		free(buf);
-		buf = malloc(l + 3);
-		if (buf == NULL) {
-			sc_fail(err, errcap, name, line, "out of memory");
-			goto bad;
-		}
-		n = split_line(s, l, buf, words, &why);
-		if (n < 0) {
-			sc_fail(err, errcap, name, line, "%s", why);
-			goto bad;
-		}
-		if (n == 0)
-			continue;
-		if (!is_option_word(words[0])) {
-			sc_fail(err, errcap, name, line, "'%s' is not an option: a line holds one option "
-			        "(-x or --name) and its value", words[0]);
-			goto bad;
-		}
-		if (n > 2) {
-			sc_fail(err, errcap, name, line, "'%s' after '%s %s': one option per line (quote a "
-			        "value that holds blanks)", words[2], words[0], words[1]);
-			goto bad;
-		}
-		if (out.nopts == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct ldb_scenario_opt *o = realloc(out.opts, ncap * sizeof(*o));
-
-			if (o == NULL) {
-				sc_fail(err, errcap, name, line, "out of memory");
-				goto bad;
-			}
-			out.opts = o;
-			cap = ncap;
-		}
-		out.opts[out.nopts].line = line;
-		out.opts[out.nopts].opt = strdup(words[0]);
-		out.opts[out.nopts].val = n == 2 ? strdup(words[1]) : NULL;
-		out.nopts++;
-		if (out.opts[out.nopts - 1].opt == NULL || (n == 2 && out.opts[out.nopts - 1].val == NULL)) {
-			sc_fail(err, errcap, name, line, "out of memory");
-			goto bad;
+		if (parse_line(&out, &cap, name, ++line, s, l, err, errcap) != 0) {
+			ldb_scenario_free(&out);
+			return -1;
 		}
 	}
-	free(buf);
 	*sc = out;
 	return 0;
-bad:
-	free(buf);
-	ldb_scenario_free(&out);
-	return -1;
 }
 
 int ldb_scenario_load(struct ldb_scenario *sc, const char *path, char *err, size_t errcap)

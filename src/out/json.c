@@ -134,6 +134,64 @@ static size_t utf8(unsigned cp, char *o)
 	return 4;
 }
 
+/* After "\\u": one code point (a surrogate pair joined), as UTF-8 in o.
+ * @return its length, or 0 with the error set. */
+static size_t parse_unicode(struct parser *p, char o[4])
+{
+	unsigned cp, lo;
+	if (hex4(p, &cp) != 0)
+		return 0;
+	if (cp >= 0xdc00 && cp <= 0xdfff) {
+		fail(p, "lone low surrogate in \\u escape");
+		return 0;
+	}
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
+			fail(p, "high surrogate without its low half");
+			return 0;
+		}
+		p->pos += 2;
+		if (hex4(p, &lo) != 0)
+			return 0;
+		if (lo < 0xdc00 || lo > 0xdfff) {
+			fail(p, "high surrogate without its low half");
+			return 0;
+		}
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	if (cp == 0) {
+		fail(p, "\\u0000 in a string");
+		return 0;
+	}
+	return utf8(cp, o);
+}
+
+/* After a backslash: the escaped character(s) in o.  @return their length, or
+ * 0 with the error set. */
+static size_t parse_escape(struct parser *p, char o[4])
+{
+	if (p->pos >= p->len) {
+		fail(p, "unterminated string");
+		return 0;
+	}
+	char e = p->s[p->pos++];
+	switch (e) {
+	case '"': o[0] = '"'; return 1;
+	case '\\': o[0] = '\\'; return 1;
+	case '/': o[0] = '/'; return 1;
+	case 'b': o[0] = '\b'; return 1;
+	case 'f': o[0] = '\f'; return 1;
+	case 'n': o[0] = '\n'; return 1;
+	case 'r': o[0] = '\r'; return 1;
+	case 't': o[0] = '\t'; return 1;
+	case 'u': return parse_unicode(p, o);
+	default:
+		p->pos--;
+		fail(p, "bad escape '\\%c'", e);
+		return 0;
+	}
+}
+
 /* At the opening quote: decode the string into *out (malloc'ed). */
 static int parse_string(struct parser *p, char **out, size_t *outlen)
 {
@@ -163,55 +221,10 @@ static int parse_string(struct parser *p, char **out, size_t *outlen)
 			goto bad;
 		}
 		p->pos++;
-		if (p->pos >= p->len) {
-			fail(p, "unterminated string");
+		char o[4];
+		size_t n = parse_escape(p, o);
+		if (n == 0)
 			goto bad;
-		}
-		char e = p->s[p->pos++], o[4];
-		size_t n = 1;
-		switch (e) {
-		case '"': o[0] = '"'; break;
-		case '\\': o[0] = '\\'; break;
-		case '/': o[0] = '/'; break;
-		case 'b': o[0] = '\b'; break;
-		case 'f': o[0] = '\f'; break;
-		case 'n': o[0] = '\n'; break;
-		case 'r': o[0] = '\r'; break;
-		case 't': o[0] = '\t'; break;
-		case 'u': {
-			unsigned cp, lo;
-			if (hex4(p, &cp) != 0)
-				goto bad;
-			if (cp >= 0xdc00 && cp <= 0xdfff) {
-				fail(p, "lone low surrogate in \\u escape");
-				goto bad;
-			}
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
-					fail(p, "high surrogate without its low half");
-					goto bad;
-				}
-				p->pos += 2;
-				if (hex4(p, &lo) != 0)
-					goto bad;
-				if (lo < 0xdc00 || lo > 0xdfff) {
-					fail(p, "high surrogate without its low half");
-					goto bad;
-				}
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			}
-			if (cp == 0) {
-				fail(p, "\\u0000 in a string");
-				goto bad;
-			}
-			n = utf8(cp, o);
-			break;
-		}
-		default:
-			p->pos--;
-			fail(p, "bad escape '\\%c'", e);
-			goto bad;
-		}
 		if (buf_put(&b, o, n) != 0)
 			goto oom;
 	}

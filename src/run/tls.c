@@ -175,6 +175,68 @@ static int load_client_cert(SSL_CTX *ctx, const struct ldb_config *c, char *err,
 	return 0;
 }
 
+/* Protocol floor and TLS 1.2 cipher list (--tls-min, --tls-ciphers). */
+static int set_protocols(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_t cap)
+{
+	if (c->tls_min == 12 || c->tls_min == 13) {
+		if (SSL_CTX_set_min_proto_version(ctx, c->tls_min == 13 ? TLS1_3_VERSION : TLS1_2_VERSION) != 1) {
+			snprintf(err, cap, "--tls-min 1.%d: not available (%s)", c->tls_min - 10,
+			         ssl_reason("OpenSSL refused"));
+			return -1;
+		}
+	}
+	/* --tls-ciphers is OpenSSL's cipher list, which only governs TLS 1.2 and
+	 * below; TLS 1.3 suites are a separate setting (SSL_CTX_set_ciphersuites),
+	 * left at OpenSSL's default. */
+	if (c->tls_ciphers != NULL && SSL_CTX_set_cipher_list(ctx, c->tls_ciphers) != 1) {
+		ERR_clear_error();
+		snprintf(err, cap, "--tls-ciphers '%s': no usable cipher in the list", c->tls_ciphers);
+		return -1;
+	}
+	return 0;
+}
+
+/* Server certificate checks: the chain, and the name or address we dialled. */
+static int set_verification(struct ldb_tls *t, const struct ldb_config *c, const char *host, char *err,
+                            size_t cap)
+{
+	t->verify = !c->tls_insecure;
+	if (!t->verify) {
+		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
+		return 0;
+	}
+	X509_VERIFY_PARAM *vp = SSL_CTX_get0_param(t->ctx);
+	int rc;
+
+	SSL_CTX_set_verify(t->ctx, SSL_VERIFY_PEER, NULL);
+	if (is_ip(host)) {
+		rc = X509_VERIFY_PARAM_set1_ip_asc(vp, host);
+	} else {
+		X509_VERIFY_PARAM_set_hostflags(vp, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+		rc = X509_VERIFY_PARAM_set1_host(vp, host, 0);
+	}
+	if (rc != 1) {
+		snprintf(err, cap, "cannot check the server certificate against host '%s' (%s)", host,
+		         ssl_reason("bad host name"));
+		return -1;
+	}
+	return 0;
+}
+
+/* The context's fixed modes: non-blocking I/O as with send(), read-ahead, and
+ * servers that close after an unbind without close_notify. */
+static void set_modes(SSL_CTX *ctx)
+{
+	SSL_CTX_set_default_passwd_cb(ctx, no_password);
+	/* partial writes as with send(); a retried write may come from a moved buffer */
+	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	/* read whatever the socket has, not a record header then its body: one
+	 * read() serves many responses, as on plain connections */
+	SSL_CTX_set_read_ahead(ctx, 1);
+	/* servers close LDAP connections after an unbind without close_notify */
+	SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
+}
+
 int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, size_t cap)
 {
 	struct ldb_tls *t = calloc(1, sizeof *t);
@@ -192,53 +254,10 @@ int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, siz
 		snprintf(err, cap, "cannot create a TLS context (%s)", ssl_reason("OpenSSL failed"));
 		goto fail;
 	}
-	SSL_CTX_set_default_passwd_cb(t->ctx, no_password);
-	/* partial writes as with send(); a retried write may come from a moved buffer */
-	SSL_CTX_set_mode(t->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	/* read whatever the socket has, not a record header then its body: one
-	 * read() serves many responses, as on plain connections */
-	SSL_CTX_set_read_ahead(t->ctx, 1);
-	/* servers close LDAP connections after an unbind without close_notify */
-	SSL_CTX_set_options(t->ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
-
-	if (c->tls_min == 12 || c->tls_min == 13) {
-		if (SSL_CTX_set_min_proto_version(t->ctx, c->tls_min == 13 ? TLS1_3_VERSION : TLS1_2_VERSION) != 1) {
-			snprintf(err, cap, "--tls-min 1.%d: not available (%s)", c->tls_min - 10,
-			         ssl_reason("OpenSSL refused"));
-			goto fail;
-		}
-	}
-	/* --tls-ciphers is OpenSSL's cipher list, which only governs TLS 1.2 and
-	 * below; TLS 1.3 suites are a separate setting (SSL_CTX_set_ciphersuites),
-	 * left at OpenSSL's default. */
-	if (c->tls_ciphers != NULL && SSL_CTX_set_cipher_list(t->ctx, c->tls_ciphers) != 1) {
-		ERR_clear_error();
-		snprintf(err, cap, "--tls-ciphers '%s': no usable cipher in the list", c->tls_ciphers);
+	set_modes(t->ctx);
+	if (set_protocols(t->ctx, c, err, cap) < 0 || load_trust(t->ctx, c, err, cap) < 0 ||
+	    load_client_cert(t->ctx, c, err, cap) < 0 || set_verification(t, c, host, err, cap) < 0)
 		goto fail;
-	}
-	if (load_trust(t->ctx, c, err, cap) < 0 || load_client_cert(t->ctx, c, err, cap) < 0)
-		goto fail;
-
-	t->verify = !c->tls_insecure;
-	if (t->verify) {
-		X509_VERIFY_PARAM *vp = SSL_CTX_get0_param(t->ctx);
-		int rc;
-
-		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_PEER, NULL);
-		if (is_ip(host)) {
-			rc = X509_VERIFY_PARAM_set1_ip_asc(vp, host);
-		} else {
-			X509_VERIFY_PARAM_set_hostflags(vp, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-			rc = X509_VERIFY_PARAM_set1_host(vp, host, 0);
-		}
-		if (rc != 1) {
-			snprintf(err, cap, "cannot check the server certificate against host '%s' (%s)", host,
-			         ssl_reason("bad host name"));
-			goto fail;
-		}
-	} else {
-		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
-	}
 	if (!is_ip(host)) {
 		t->host = strdup(host);
 		if (t->host == NULL) {
