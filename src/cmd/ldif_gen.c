@@ -6,8 +6,9 @@
  *    then "prepares" it (every check, DN parsing, width) before anything is
  *    opened or written, so a bad option exits 2 with no output;
  *  - the writer (struct gen_out) is one big buffer flushed to a FILE with
- *    fwrite, shared helpers emit attribute lines (base64 when RFC 2849 says a
- *    value is not safe) and the suffix/container entries.
+ *    fwrite; the lines come from ldif/ldif.h (base64 when RFC 2849 says a
+ *    value is not safe) and the entries' attributes from ldif/entry.h (users,
+ *    tree leaves, group heads, the suffix and container entries).
  */
 #include "cmd/ldif_gen.h"
 
@@ -314,6 +315,96 @@ parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
 	return 0;
 }
 
+/* The suffix's RDNs are single-valued, its first is dc, o or ou, and the
+ * parent (np RDNs) ends with the suffix (ns RDNs).  @return 0 or -1 with err. */
+static int
+tree_check(LDAPDN sdn, size_t ns, LDAPDN pdn, size_t np, const char *suffix, const char *parent, const char *popt,
+           char *err, size_t cap)
+{
+	for (size_t i = 0; i < ns; i++) {
+		enum rdn_kind k;
+		if (sdn[i][0] == NULL || sdn[i][1] != NULL) {
+			gen_err(err, cap, "--suffix: multi-valued RDNs are not supported");
+			return -1;
+		}
+		if (i == 0 && rdn_kind_of(sdn[i], &k, "--suffix", err, cap) != 0)
+			return -1;
+	}
+	if (np < ns) {
+		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+		return -1;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
+			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* t's nodes: the suffix (ns RDNs) and each entry down to the parent pdn.
+ * @return 0 or -1 with err. */
+static int
+tree_nodes(struct gen_tree *t, LDAPDN pdn, size_t np, size_t ns, const char *popt, char *err, size_t cap)
+{
+	t->count = np - ns + 1;
+	t->nodes = calloc(t->count, sizeof(*t->nodes));
+	if (t->nodes == NULL) {
+		gen_err(err, cap, "out of memory");
+		t->count = 0;
+		return -1;
+	}
+	/* node j (0 = suffix) is the DN made of pdn[np - ns - j ..]. */
+	for (size_t j = 0; j < t->count; j++) {
+		size_t first = np - ns - j;
+		LDAPRDN rdn = pdn[first];
+		struct gen_node *nd = &t->nodes[j];
+
+		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
+			return -1;
+		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
+		if (nd->value == NULL ||
+		    ldap_dn2str(pdn + first, &nd->dn, LDAP_DN_FORMAT_LDAPV3 | LDAP_DN_PRETTY) != LDAP_SUCCESS ||
+		    nd->dn == NULL) {
+			gen_err(err, cap, "cannot build the DN of the entry %zu below the suffix", j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The mail domain: the dc= values of the suffix, in order, joined with dots;
+ * example.com without any.  NULL when memory ran out. */
+static char *
+tree_domain(LDAPDN sdn, size_t ns)
+{
+	size_t dlen = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		LDAPAVA *a = sdn[i][0];
+		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0)
+			dlen += a->la_value.bv_len + 1;
+	}
+	if (dlen == 0)
+		return strdup("example.com");
+	char *d = malloc(dlen), *p = d;
+
+	if (d == NULL)
+		return NULL;
+	for (size_t i = 0; i < ns; i++) {
+		LDAPAVA *a = sdn[i][0];
+		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0) {
+			if (p != d)
+				*p++ = '.';
+			memcpy(p, a->la_value.bv_val, a->la_value.bv_len);
+			p += a->la_value.bv_len;
+		}
+	}
+	*p = '\0';
+	return d;
+}
+
 /* Check that parent is the suffix or below it, and list the entries from the
  * suffix down to the parent.  @return 0 or -1 with err. */
 static int
@@ -323,81 +414,14 @@ tree_build(struct gen_tree *t, const char *suffix, const char *parent, const cha
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0)
+	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0 || parse_dn(popt, parent, &pdn, err, cap) != 0)
 		goto out;
-	if (parse_dn(popt, parent, &pdn, err, cap) != 0)
-		goto out;
-
 	size_t ns = dn_len(sdn), np = dn_len(pdn);
-	for (size_t i = 0; i < ns; i++) {
-		enum rdn_kind k;
-		if (sdn[i][0] == NULL || sdn[i][1] != NULL) {
-			gen_err(err, cap, "--suffix: multi-valued RDNs are not supported");
-			goto out;
-		}
-		if (i == 0 && rdn_kind_of(sdn[i], &k, "--suffix", err, cap) != 0)
-			goto out;
-	}
-	if (np < ns) {
-		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+
+	if (tree_check(sdn, ns, pdn, np, suffix, parent, popt, err, cap) != 0 ||
+	    tree_nodes(t, pdn, np, ns, popt, err, cap) != 0)
 		goto out;
-	}
-	for (size_t i = 0; i < ns; i++) {
-		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
-			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
-			goto out;
-		}
-	}
-
-	t->count = np - ns + 1;
-	t->nodes = calloc(t->count, sizeof(*t->nodes));
-	if (t->nodes == NULL) {
-		gen_err(err, cap, "out of memory");
-		t->count = 0;
-		goto out;
-	}
-	/* node j (0 = suffix) is the DN made of pdn[np - ns - j ..]. */
-	for (size_t j = 0; j < t->count; j++) {
-		size_t first = np - ns - j;
-		LDAPRDN rdn = pdn[first];
-		struct gen_node *nd = &t->nodes[j];
-
-		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
-			goto out;
-		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
-		if (nd->value == NULL ||
-		    ldap_dn2str(pdn + first, &nd->dn, LDAP_DN_FORMAT_LDAPV3 | LDAP_DN_PRETTY) != LDAP_SUCCESS ||
-		    nd->dn == NULL) {
-			gen_err(err, cap, "cannot build the DN of the entry %zu below the suffix", j);
-			goto out;
-		}
-	}
-
-	/* mail domain: the dc= values of the suffix, in order. */
-	size_t dlen = 0;
-	for (size_t i = 0; i < ns; i++) {
-		LDAPAVA *a = sdn[i][0];
-		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0)
-			dlen += a->la_value.bv_len + 1;
-	}
-	if (dlen == 0) {
-		t->domain = strdup("example.com");
-	} else {
-		t->domain = malloc(dlen);
-		if (t->domain != NULL) {
-			char *p = t->domain;
-			for (size_t i = 0; i < ns; i++) {
-				LDAPAVA *a = sdn[i][0];
-				if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0) {
-					if (p != t->domain)
-						*p++ = '.';
-					memcpy(p, a->la_value.bv_val, a->la_value.bv_len);
-					p += a->la_value.bv_len;
-				}
-			}
-			*p = '\0';
-		}
-	}
+	t->domain = tree_domain(sdn, ns);
 	if (t->domain == NULL) {
 		gen_err(err, cap, "out of memory");
 		goto out;
