@@ -21,6 +21,7 @@
 #include "values/pattern.h"
 #include "values/rng.h"
 #include "cli/scenario.h"
+#include "util/num.h"
 #include "util/util.h"
 #include "proto/wire.h"
 
@@ -99,55 +100,16 @@ static int set_str(struct cli_ctx *x, char **dst, const char *s)
 
 /* ---------------------------------------------------------------- numbers */
 
-enum { NUM_OK = 0, NUM_JUNK = -1, NUM_HIGH = 1, NUM_LOW = 2 };
-
-/* Strict decimal: optional '-', digits, nothing else (no blanks, no '+'). */
-static int parse_ll(const char *s, long long *out)
-{
-	const char *p = s;
-	char *end;
-	long long v;
-
-	if (s == NULL || *s == '\0')
-		return NUM_JUNK;
-	if (*p == '-')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return NUM_JUNK;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end != '\0')
-		return NUM_JUNK;
-	if (errno == ERANGE)
-		return v > 0 ? NUM_HIGH : NUM_LOW;
-	*out = v;
-	return NUM_OK;
-}
-
 /* Parse the value of option `opt` (sep ' ' for a flag, '=' for a -e keyword)
- * into [min, max]; `what` names the setting in the message. */
+ * into [min, max]; `what` names the setting in the message (util/num.h). */
 static int parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg,
                      long long min, long long max, const char *what, long long *out)
 {
-	long long v = 0;
-	int rc = parse_ll(arg, &v);
+	char why[4096];
 
-	if (rc == NUM_JUNK)
-		return fail(x, "%s%c'%s': not a whole number", opt, sep, arg);
-	if (rc == NUM_OK && v >= min && v <= max) {
-		*out = v;
-		return 0;
-	}
-	/* no real upper limit: INT_MAX or LLONG_MAX only say what the type holds */
-	bool open_ended = max == LLONG_MAX || max == INT_MAX || max == LLONG_MAX / 1000;
-
-	if (open_ended && (rc == NUM_HIGH || (rc == NUM_OK && v > max)))
-		return fail(x, "%s%c%s: %s is too large", opt, sep, arg, what);
-	if (rc == NUM_LOW && min == LLONG_MIN)
-		return fail(x, "%s%c%s: %s is too small", opt, sep, arg, what);
-	if (open_ended)
-		return fail(x, "%s%c%s: %s must be at least %lld", opt, sep, arg, what, min);
-	return fail(x, "%s%c%s: %s must be between %lld and %lld", opt, sep, arg, what, min, max);
+	if (ldb_num_range(opt, sep, arg, min, max, what, out, why, sizeof why) < 0)
+		return fail(x, "%s", why);
+	return 0;
 }
 
 static int parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min,
@@ -158,37 +120,6 @@ static int parse_int(struct cli_ctx *x, const char *opt, const char *arg, long l
 	if (parse_num(x, opt, ' ', arg, min, max, what, &v) < 0)
 		return -1;
 	*out = (int)v;
-	return 0;
-}
-
-int ldb_parse_duration_ms(const char *s, uint64_t *ms)
-{
-	const char *p = s;
-	uint64_t v = 0, mult;
-
-	if (s == NULL || !isdigit((unsigned char)*p))
-		return -1;
-	while (isdigit((unsigned char)*p)) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-		p++;
-	}
-	if (*p == '\0' || strcmp(p, "s") == 0)
-		mult = 1000;
-	else if (strcmp(p, "ms") == 0)
-		mult = 1;
-	else if (strcmp(p, "m") == 0)
-		mult = 60000;
-	else if (strcmp(p, "h") == 0)
-		mult = 3600000;
-	else
-		return -1;
-	if (v != 0 && v > UINT64_MAX / mult)
-		return -1;
-	*ms = v * mult;
 	return 0;
 }
 
@@ -665,7 +596,7 @@ static int parse_mix(struct cli_ctx *x, const char *arg)
 		if (ok) {
 			memcpy(num, colon + 1, wl);
 			num[wl] = '\0';
-			ok = parse_ll(num, &w) == NUM_OK && w >= 1 && w <= MAX_WEIGHT;
+			ok = ldb_num_ll(num, &w) == LDB_NUM_OK && w >= 1 && w <= MAX_WEIGHT;
 		}
 		if (!ok)
 			return fail(x, "--mix '%s': the weight of %s must be a whole number from 1 to %d", arg,
@@ -1772,18 +1703,14 @@ static const char *long_name(int val)
 
 static int parse_seed(struct cli_ctx *x, const char *arg)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int rc = ldb_num_u64(arg, &v);
 
-	if (!isdigit((unsigned char)arg[0]))
+	if (rc == LDB_NUM_JUNK)
 		return fail(x, "--seed '%s': not a whole number", arg);
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end != '\0')
-		return fail(x, "--seed '%s': not a whole number", arg);
-	if (errno == ERANGE)
+	if (rc != LDB_NUM_OK)
 		return fail(x, "--seed %s: the seed must fit in 64 bits", arg);
-	x->c->seed = (uint64_t)v;
+	x->c->seed = v;
 	x->c->seed_given = true;
 	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "cli/config.h"
+#include "util/num.h"
 
 enum ldb_cli_result {
 	LDB_CLI_RUN = 0,      /* config is ready: run the load */
@@ -17,9 +18,7 @@ enum ldb_cli_result {
  * prefixed with "<progname>: " (print it as is).  c->progname points into argv[0]. */
 enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap);
 
-/* Parse a duration: "10", "10s", "500ms", "2m", "1h" (plain number = seconds).
- * @return 0 and *ms, or -1. */
-int ldb_parse_duration_ms(const char *s, uint64_t *ms);
+/* ldb_parse_duration_ms: util/num.h */
 
 void ldb_cli_usage(const char *progname, FILE *out);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/merge.h"
+#include "util/num.h"
 
 #define PROG "ldbench compare"
 
@@ -32,7 +33,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 {
 	const char *p = expr, *dot, *name;
 	size_t n;
-	char *end;
+	const char *end;
 
 	memset(c, 0, sizeof *c);
 	c->kind = -1;
@@ -81,8 +82,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
 		return -1;
 	}
-	c->pct = strtod(p, &end);
-	if (end == p || !isfinite(c->pct)) {
+	if (ldb_num_real(p, &end, &c->pct) != 0) {
 		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
 		return -1;
 	}

@@ -6,8 +6,9 @@
  *    then "prepares" it (every check, DN parsing, width) before anything is
  *    opened or written, so a bad option exits 2 with no output;
  *  - the writer (struct gen_out) is one big buffer flushed to a FILE with
- *    fwrite, shared helpers emit attribute lines (base64 when RFC 2849 says a
- *    value is not safe) and the suffix/container entries.
+ *    fwrite; the lines come from ldif/ldif.h (base64 when RFC 2849 says a
+ *    value is not safe) and the entries' attributes from ldif/entry.h (users,
+ *    tree leaves, group heads, the suffix and container entries).
  */
 #include "cmd/ldif_gen.h"
 
@@ -25,6 +26,9 @@
 #include <openssl/rand.h>
 
 #include "cli/config.h"
+#include "ldif/entry.h"
+#include "ldif/ldif.h"
+#include "util/num.h"
 #include "util/util.h"
 
 #define GEN_BUF_SIZE (1u << 20) /* output buffer: 1 MiB */
@@ -134,50 +138,7 @@ out_finish(struct gen_out *o)
 }
 
 /* ------------------------------------------------------------------------ */
-/* LDIF values */
-
-/* RFC 2849: a value may be written as is when it starts with a SAFE-INIT-CHAR,
- * continues with SAFE-CHARs, and (by convention) does not end with a space. */
-static bool
-ldif_value_is_safe(const char *v, size_t n)
-{
-	if (n == 0)
-		return true;
-	unsigned char c0 = (unsigned char)v[0];
-	if (c0 == ' ' || c0 == ':' || c0 == '<')
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)v[i];
-		if (c == 0 || c == '\n' || c == '\r' || c > 0x7f)
-			return false;
-	}
-	return v[n - 1] != ' ';
-}
-
-static size_t
-base64_encode(const unsigned char *in, size_t n, char *out)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t o = 0, i = 0;
-
-	for (; i + 2 < n; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-		out[o++] = tab[v >> 18 & 63];
-		out[o++] = tab[v >> 12 & 63];
-		out[o++] = tab[v >> 6 & 63];
-		out[o++] = tab[v & 63];
-	}
-	if (i < n) {
-		uint32_t v = (uint32_t)in[i] << 16;
-		if (i + 1 < n)
-			v |= (uint32_t)in[i + 1] << 8;
-		out[o++] = tab[v >> 18 & 63];
-		out[o++] = tab[v >> 12 & 63];
-		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
-		out[o++] = '=';
-	}
-	return o;
-}
+/* LDIF lines and entries (ldif/ldif.h, ldif/entry.h) */
 
 /* "name: value\n", or "name:: base64\n" when the value is not safe. */
 static void
@@ -185,32 +146,28 @@ out_attr(struct gen_out *o, const char *name, const char *value, size_t vlen)
 {
 	size_t nlen = strlen(name);
 
-	if (ldif_value_is_safe(value, vlen)) {
-		if (!out_reserve(o, nlen + vlen + 3))
-			return;
-		char *p = o->buf + o->len;
-		memcpy(p, name, nlen);
-		p += nlen;
-		*p++ = ':';
-		*p++ = ' ';
-		memcpy(p, value, vlen);
-		p += vlen;
-		*p++ = '\n';
-		o->len = (size_t)(p - o->buf);
-	} else {
-		size_t b64 = (vlen + 2) / 3 * 4;
-		if (!out_reserve(o, nlen + b64 + 4))
-			return;
-		char *p = o->buf + o->len;
-		memcpy(p, name, nlen);
-		p += nlen;
-		*p++ = ':';
-		*p++ = ':';
-		*p++ = ' ';
-		p += base64_encode((const unsigned char *)value, vlen, p);
-		*p++ = '\n';
-		o->len = (size_t)(p - o->buf);
+	if (!out_reserve(o, ldb_ldif_line_max(nlen, vlen)))
+		return;
+	o->len += ldb_ldif_put_line(o->buf + o->len, name, nlen, value, vlen);
+}
+
+/* An entry gen cannot build (its text storage is sized for every shape):
+ * the output fails. */
+static void
+out_broken(struct gen_out *o)
+{
+	if (!o->failed) {
+		o->failed = true;
+		o->saved_errno = EOVERFLOW;
 	}
+}
+
+/* Every value of e, one line each. */
+static void
+out_entry(struct gen_out *o, const struct ldb_entry *e)
+{
+	for (int i = 0; i < e->n; i++)
+		out_attr(o, e->v[i].type, e->v[i].val, e->v[i].len);
 }
 
 static void
@@ -246,35 +203,6 @@ digits_u64(uint64_t v)
 
 /* ------------------------------------------------------------------------ */
 /* command-line helpers */
-
-/* Strict unsigned decimal: digits only, no sign, no blanks, <= max. */
-static int
-parse_count(const char *opt, const char *s, int64_t max, int64_t *out, char *err, size_t cap)
-{
-	uint64_t v = 0;
-
-	if (*s == '\0') {
-		gen_err(err, cap, "%s: empty value", opt);
-		return -1;
-	}
-	if (*s == '-') {
-		gen_err(err, cap, "%s: '%s' is negative", opt, s);
-		return -1;
-	}
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9') {
-			gen_err(err, cap, "%s: '%s' is not a decimal number", opt, s);
-			return -1;
-		}
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > (uint64_t)max) {
-			gen_err(err, cap, "%s: '%s' is too large (at most %lld)", opt, s, (long long)max);
-			return -1;
-		}
-	}
-	*out = (int64_t)v;
-	return 0;
-}
 
 /* The message of a missing required option; @return LDB_EXIT_PARAMS. */
 static int
@@ -387,6 +315,96 @@ parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
 	return 0;
 }
 
+/* The suffix's RDNs are single-valued, its first is dc, o or ou, and the
+ * parent (np RDNs) ends with the suffix (ns RDNs).  @return 0 or -1 with err. */
+static int
+tree_check(LDAPDN sdn, size_t ns, LDAPDN pdn, size_t np, const char *suffix, const char *parent, const char *popt,
+           char *err, size_t cap)
+{
+	for (size_t i = 0; i < ns; i++) {
+		enum rdn_kind k;
+		if (sdn[i][0] == NULL || sdn[i][1] != NULL) {
+			gen_err(err, cap, "--suffix: multi-valued RDNs are not supported");
+			return -1;
+		}
+		if (i == 0 && rdn_kind_of(sdn[i], &k, "--suffix", err, cap) != 0)
+			return -1;
+	}
+	if (np < ns) {
+		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+		return -1;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
+			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* t's nodes: the suffix (ns RDNs) and each entry down to the parent pdn.
+ * @return 0 or -1 with err. */
+static int
+tree_nodes(struct gen_tree *t, LDAPDN pdn, size_t np, size_t ns, const char *popt, char *err, size_t cap)
+{
+	t->count = np - ns + 1;
+	t->nodes = calloc(t->count, sizeof(*t->nodes));
+	if (t->nodes == NULL) {
+		gen_err(err, cap, "out of memory");
+		t->count = 0;
+		return -1;
+	}
+	/* node j (0 = suffix) is the DN made of pdn[np - ns - j ..]. */
+	for (size_t j = 0; j < t->count; j++) {
+		size_t first = np - ns - j;
+		LDAPRDN rdn = pdn[first];
+		struct gen_node *nd = &t->nodes[j];
+
+		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
+			return -1;
+		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
+		if (nd->value == NULL ||
+		    ldap_dn2str(pdn + first, &nd->dn, LDAP_DN_FORMAT_LDAPV3 | LDAP_DN_PRETTY) != LDAP_SUCCESS ||
+		    nd->dn == NULL) {
+			gen_err(err, cap, "cannot build the DN of the entry %zu below the suffix", j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The mail domain: the dc= values of the suffix, in order, joined with dots;
+ * example.com without any.  NULL when memory ran out. */
+static char *
+tree_domain(LDAPDN sdn, size_t ns)
+{
+	size_t dlen = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		LDAPAVA *a = sdn[i][0];
+		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0)
+			dlen += a->la_value.bv_len + 1;
+	}
+	if (dlen == 0)
+		return strdup("example.com");
+	char *d = malloc(dlen), *p = d;
+
+	if (d == NULL)
+		return NULL;
+	for (size_t i = 0; i < ns; i++) {
+		LDAPAVA *a = sdn[i][0];
+		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0) {
+			if (p != d)
+				*p++ = '.';
+			memcpy(p, a->la_value.bv_val, a->la_value.bv_len);
+			p += a->la_value.bv_len;
+		}
+	}
+	*p = '\0';
+	return d;
+}
+
 /* Check that parent is the suffix or below it, and list the entries from the
  * suffix down to the parent.  @return 0 or -1 with err. */
 static int
@@ -396,81 +414,14 @@ tree_build(struct gen_tree *t, const char *suffix, const char *parent, const cha
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0)
+	if (parse_dn("--suffix", suffix, &sdn, err, cap) != 0 || parse_dn(popt, parent, &pdn, err, cap) != 0)
 		goto out;
-	if (parse_dn(popt, parent, &pdn, err, cap) != 0)
-		goto out;
-
 	size_t ns = dn_len(sdn), np = dn_len(pdn);
-	for (size_t i = 0; i < ns; i++) {
-		enum rdn_kind k;
-		if (sdn[i][0] == NULL || sdn[i][1] != NULL) {
-			gen_err(err, cap, "--suffix: multi-valued RDNs are not supported");
-			goto out;
-		}
-		if (i == 0 && rdn_kind_of(sdn[i], &k, "--suffix", err, cap) != 0)
-			goto out;
-	}
-	if (np < ns) {
-		gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
+
+	if (tree_check(sdn, ns, pdn, np, suffix, parent, popt, err, cap) != 0 ||
+	    tree_nodes(t, pdn, np, ns, popt, err, cap) != 0)
 		goto out;
-	}
-	for (size_t i = 0; i < ns; i++) {
-		if (pdn[np - ns + i][1] != NULL || !rdn_equal(pdn[np - ns + i], sdn[i])) {
-			gen_err(err, cap, "%s '%s' is not under --suffix '%s'", popt, parent, suffix);
-			goto out;
-		}
-	}
-
-	t->count = np - ns + 1;
-	t->nodes = calloc(t->count, sizeof(*t->nodes));
-	if (t->nodes == NULL) {
-		gen_err(err, cap, "out of memory");
-		t->count = 0;
-		goto out;
-	}
-	/* node j (0 = suffix) is the DN made of pdn[np - ns - j ..]. */
-	for (size_t j = 0; j < t->count; j++) {
-		size_t first = np - ns - j;
-		LDAPRDN rdn = pdn[first];
-		struct gen_node *nd = &t->nodes[j];
-
-		if (rdn_kind_of(rdn, &nd->kind, j == 0 ? "--suffix" : popt, err, cap) != 0)
-			goto out;
-		nd->value = strndup(rdn[0]->la_value.bv_val, rdn[0]->la_value.bv_len);
-		if (nd->value == NULL ||
-		    ldap_dn2str(pdn + first, &nd->dn, LDAP_DN_FORMAT_LDAPV3 | LDAP_DN_PRETTY) != LDAP_SUCCESS ||
-		    nd->dn == NULL) {
-			gen_err(err, cap, "cannot build the DN of the entry %zu below the suffix", j);
-			goto out;
-		}
-	}
-
-	/* mail domain: the dc= values of the suffix, in order. */
-	size_t dlen = 0;
-	for (size_t i = 0; i < ns; i++) {
-		LDAPAVA *a = sdn[i][0];
-		if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0)
-			dlen += a->la_value.bv_len + 1;
-	}
-	if (dlen == 0) {
-		t->domain = strdup("example.com");
-	} else {
-		t->domain = malloc(dlen);
-		if (t->domain != NULL) {
-			char *p = t->domain;
-			for (size_t i = 0; i < ns; i++) {
-				LDAPAVA *a = sdn[i][0];
-				if (a->la_attr.bv_len == 2 && strncasecmp(a->la_attr.bv_val, "dc", 2) == 0) {
-					if (p != t->domain)
-						*p++ = '.';
-					memcpy(p, a->la_value.bv_val, a->la_value.bv_len);
-					p += a->la_value.bv_len;
-				}
-			}
-			*p = '\0';
-		}
-	}
+	t->domain = tree_domain(sdn, ns);
 	if (t->domain == NULL) {
 		gen_err(err, cap, "out of memory");
 		goto out;
@@ -486,30 +437,35 @@ out:
 	return rc;
 }
 
+/* The container entry of an RDN attr=value, its lines after the dn (and
+ * changetype) line; extra (NULL: none) a description line. */
+static void
+container_write(struct gen_out *o, const char *attr, const char *val, size_t vlen, const char *extra, size_t xlen)
+{
+	struct ldb_put_value v[LDB_ENTRY_CONTAINER_MAX];
+	struct ldb_entry e;
+
+	ldb_entry_init(&e, v, LDB_ENTRY_CONTAINER_MAX, NULL, 0);
+	if (ldb_entry_container(&e, attr, strlen(attr), val, vlen) < 0) {
+		out_broken(o);
+		return;
+	}
+	out_entry(o, &e);
+	if (extra != NULL)
+		out_attr(o, "description", extra, xlen);
+	out_mem(o, "\n", 1);
+}
+
 /* One suffix or container entry; with change_add as an ldapmodify add record. */
 static void
 node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
 {
+	static const char *const kind_attr[] = { [RDN_DC] = "dc", [RDN_O] = "o", [RDN_OU] = "ou" };
+
 	out_attr_str(o, "dn", nd->dn);
 	if (change_add)
 		out_str(o, "changetype: add\n");
-	out_str(o, "objectClass: top\n");
-	switch (nd->kind) {
-	case RDN_DC:
-		out_str(o, "objectClass: dcObject\nobjectClass: organization\n");
-		out_attr_str(o, "dc", nd->value);
-		out_attr_str(o, "o", nd->value);
-		break;
-	case RDN_O:
-		out_str(o, "objectClass: organization\n");
-		out_attr_str(o, "o", nd->value);
-		break;
-	case RDN_OU:
-		out_str(o, "objectClass: organizationalUnit\n");
-		out_attr_str(o, "ou", nd->value);
-		break;
-	}
-	out_str(o, "\n");
+	container_write(o, kind_attr[nd->kind], nd->value, strlen(nd->value), NULL, 0);
 }
 
 /* The suffix and container entries. */
@@ -675,7 +631,7 @@ hasher_value(struct pw_hasher *h, const char *pw, size_t n, char *out)
 		return 0;
 	memcpy(buf + dlen, salt, GEN_SALT_LEN);
 	memcpy(out, h->tag, h->taglen);
-	return h->taglen + base64_encode(buf, dlen + GEN_SALT_LEN, out + h->taglen);
+	return h->taglen + ldb_base64_encode(buf, dlen + GEN_SALT_LEN, out + h->taglen);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -689,18 +645,13 @@ struct user_writer {
 	struct pw_hasher *hasher; /* NULL: clear-text passwords */
 	bool hash_failed;
 	char *dn;   /* scratch: "uid=" name "," parent */
-	char *mail; /* scratch: name "@" domain */
+	char *mail; /* scratch: the entry's text (name "@" domain) */
+	size_t scap; /* of dn and mail */
 	char *name; /* points into dn */
 	size_t nlen, dnl;
 };
 
 #define GEN_PREFIX_MAX 8 /* "addUser" + NUL */
-
-/* The object classes of every generated person (users and tree leaves). */
-static const char person_classes[] = "objectClass: top\n"
-                                     "objectClass: person\n"
-                                     "objectClass: organizationalPerson\n"
-                                     "objectClass: inetOrgPerson\n";
 
 static int
 uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
@@ -711,9 +662,9 @@ uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw
 	w->domain = domain;
 	w->dlen = strlen(domain);
 	w->hasher = h;
-	size_t scap = 4 + GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 1 + (w->plen > w->dlen ? w->plen : w->dlen) + 1;
-	w->dn = malloc(scap);
-	w->mail = malloc(scap);
+	w->scap = 4 + GEN_PREFIX_MAX + GEN_MAX_WIDTH + 24 + 1 + (w->plen > w->dlen ? w->plen : w->dlen) + 1;
+	w->dn = malloc(w->scap);
+	w->mail = malloc(w->scap);
 	return w->dn != NULL && w->mail != NULL ? 0 : -1;
 }
 
@@ -747,31 +698,30 @@ uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx
 static void
 uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width, bool change_add)
 {
+	struct ldb_put_value v[16];
+	struct ldb_entry e;
+	char hv[GEN_HASH_MAX];
+	const char *pw;
+	size_t pwl;
 
 	uw_name(w, "uid", prefix, idx, width);
-	memcpy(w->mail, w->name, w->nlen);
-	w->mail[w->nlen] = '@';
-	memcpy(w->mail + w->nlen + 1, w->domain, w->dlen);
-	size_t ml = w->nlen + 1 + w->dlen;
-
+	pw = w->name;
+	pwl = w->nlen;
+	if (w->hasher != NULL && w->hasher->kind != LDB_GEN_HASH_CLEAR) {
+		pwl = hasher_value(w->hasher, w->name, w->nlen, hv);
+		if (pwl == 0)
+			w->hash_failed = true;
+		pw = hv;
+	}
+	ldb_entry_init(&e, v, 16, w->mail, w->scap);
+	if (ldb_entry_user(&e, w->name, w->nlen, w->domain, w->dlen, pw, pwl) < 0) {
+		out_broken(o);
+		return;
+	}
 	out_attr(o, "dn", w->dn, w->dnl);
 	if (change_add)
 		out_mem(o, "changetype: add\n", 16);
-	out_mem(o, person_classes, sizeof(person_classes) - 1);
-	out_attr(o, "uid", w->name, w->nlen);
-	out_attr(o, "cn", w->name, w->nlen);
-	out_attr(o, "sn", w->name, w->nlen);
-	out_attr(o, "givenName", w->name, w->nlen);
-	out_attr(o, "mail", w->mail, ml);
-	if (w->hasher != NULL && w->hasher->kind != LDB_GEN_HASH_CLEAR) {
-		char hv[GEN_HASH_MAX];
-		size_t hl = hasher_value(w->hasher, w->name, w->nlen, hv);
-		if (hl == 0)
-			w->hash_failed = true;
-		out_attr(o, "userPassword", hv, hl);
-	} else {
-		out_attr(o, "userPassword", w->name, w->nlen);
-	}
+	out_entry(o, &e);
 	out_mem(o, "\n", 1);
 }
 
@@ -985,12 +935,12 @@ opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, 
 	case OPT_START_IDX:
 		if (start_idx == NULL)
 			return 1;
-		return parse_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0 ? 0
+		return ldb_num_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0 ? 0
 		                                                                                    : LDB_EXIT_PARAMS;
 	case OPT_WIDTH:
 		if (width == NULL)
 			return 1;
-		if (parse_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
+		if (ldb_num_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
 			return LDB_EXIT_PARAMS;
 		if (v == 0) {
 			gen_err(err, cap, "--width must be between 1 and %d", GEN_MAX_WIDTH);
@@ -1050,7 +1000,7 @@ opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char 
 		break;
 	case GOPT_COUNT:
 		snprintf(name, sizeof(name), "--%s", o->name);
-		if (parse_count(name, val, o->max, o->dst, err, cap) != 0)
+		if (ldb_num_count(name, val, o->max, o->dst, err, cap) != 0)
 			return LDB_EXIT_PARAMS;
 		break;
 	case GOPT_CALL:
@@ -1290,6 +1240,8 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 	size_t gplen = strlen(gparent);
 	struct gen_out o;
 	struct user_writer w;
+	struct ldb_put_value hv[4];
+	struct ldb_entry head;
 	/* "cn=" NAME "-" index "," parent */
 	char *gdn = malloc(3 + pl->name_len + 1 + 24 + 1 + gplen + 1);
 
@@ -1314,6 +1266,7 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 			uw_entry(&w, &o, "user", pl->members.first + i, pl->members.width, false);
 	}
 
+	ldb_entry_init(&head, hv, 4, NULL, 0);
 	memcpy(gdn, "cn=", 3);
 	memcpy(gdn + 3, pl->name, pl->name_len);
 	gdn[3 + pl->name_len] = '-';
@@ -1325,9 +1278,10 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 		memcpy(gdn + dl, gparent, gplen);
 		dl += gplen;
 		out_attr(&o, "dn", gdn, dl);
-		out_str(&o, pl->unique ? "objectClass: top\nobjectClass: groupOfUniqueNames\n"
-		                       : "objectClass: top\nobjectClass: groupOfNames\n");
-		out_attr(&o, "cn", cn, cnl);
+		ldb_entry_reset(&head);
+		if (ldb_entry_group(&head, pl->unique, cn, cnl) < 0)
+			out_broken(&o);
+		out_entry(&o, &head);
 		for (uint64_t i = 0; i < pl->members.count && !o.failed; i++) {
 			uw_name(&w, "uid", "user", pl->members.first + i, pl->members.width);
 			out_attr(&o, attr, w.dn, w.dnl);
@@ -1670,7 +1624,9 @@ struct tree_state {
 	char *dn[GEN_MAX_DEPTH + 1];
 	size_t dnl[GEN_MAX_DEPTH + 1];
 	size_t dcap;   /* capacity of each dn[] */
-	char *scratch; /* leaf DN, mail */
+	char *scratch; /* leaf DN */
+	char *text;    /* the leaf entry's text (mail, telephoneNumber, description) */
+	size_t text_cap;
 	uint64_t next; /* next leaf number */
 	uint64_t containers_done;
 };
@@ -1682,9 +1638,12 @@ tree_leaves(struct tree_state *ts, int level)
 	struct gen_out *o = ts->o;
 	const char *domain = pl->top.domain;
 	size_t domlen = strlen(domain);
-	char name[8 + 24 + GEN_MAX_WIDTH], line[96];
+	char name[8 + 24 + GEN_MAX_WIDTH];
+	struct ldb_put_value v[16];
+	struct ldb_entry e;
 
-	for (uint64_t e = 0; e < pl->entries && !o->failed; e++) {
+	ldb_entry_init(&e, v, 16, ts->text, ts->text_cap);
+	for (uint64_t k = 0; k < pl->entries && !o->failed; k++) {
 		uint64_t num = ts->next++;
 		memcpy(name, "entry", 5);
 		size_t nl = 5 + put_index(name + 5, num, pl->width);
@@ -1695,19 +1654,13 @@ tree_leaves(struct tree_state *ts, int level)
 		d[dl++] = ',';
 		memcpy(d + dl, ts->dn[level], ts->dnl[level]);
 		dl += ts->dnl[level];
+		ldb_entry_reset(&e);
+		if (ldb_entry_tree_leaf(&e, name, nl, domain, domlen, num, level) < 0) {
+			out_broken(o);
+			return;
+		}
 		out_attr(o, "dn", d, dl);
-		out_mem(o, person_classes, sizeof(person_classes) - 1);
-		out_attr(o, "cn", name, nl);
-		out_attr(o, "sn", name, nl);
-		out_attr(o, "uid", name, nl);
-		memcpy(d, name, nl);
-		d[nl] = '@';
-		memcpy(d + nl + 1, domain, domlen);
-		out_attr(o, "mail", d, nl + 1 + domlen);
-		int ll = snprintf(line, sizeof(line), "+1 555 %07llu", (unsigned long long)(num % 10000000u));
-		out_attr(o, "telephoneNumber", line, (size_t)ll);
-		ll = snprintf(line, sizeof(line), "tree entry %llu at level %d", (unsigned long long)num, level);
-		out_attr(o, "description", line, (size_t)ll);
+		out_entry(o, &e);
 		out_mem(o, "\n", 1);
 	}
 }
@@ -1719,18 +1672,15 @@ tree_container(struct tree_state *ts, int level, uint64_t k)
 {
 	const struct tree_plan *pl = ts->pl;
 	struct gen_out *o = ts->o;
-	char line[64];
+	char unit[32], desc[64];
 
 	if (level == 0) {
 		node_write(&pl->top.nodes[0], o, false);
 	} else {
 		out_attr(o, "dn", ts->dn[level], ts->dnl[level]);
-		out_str(o, "objectClass: top\nobjectClass: organizationalUnit\n");
-		int ll = snprintf(line, sizeof(line), "unit%llu", (unsigned long long)k);
-		out_attr(o, "ou", line, (size_t)ll);
-		ll = snprintf(line, sizeof(line), "tree container at level %d", level);
-		out_attr(o, "description", line, (size_t)ll);
-		out_mem(o, "\n", 1);
+		int ul = snprintf(unit, sizeof(unit), "unit%llu", (unsigned long long)k);
+		int dl = snprintf(desc, sizeof(desc), "tree container at level %d", level);
+		container_write(o, "ou", unit, (size_t)ul, desc, (size_t)dl);
 	}
 	ts->containers_done++;
 	tree_leaves(ts, level);
@@ -1808,11 +1758,15 @@ tree_emit(const void *plan, FILE *f, char *err, size_t cap)
 	ts.dcap = dcap;
 	for (int d = 0; d <= pl->depth && !oom; d++)
 		oom = (ts.dn[d] = malloc(dcap)) == NULL;
+	ts.text_cap = 8 + 24 + GEN_MAX_WIDTH + 1 + strlen(pl->top.domain) + LDB_ENTRY_TREE_LEAF_TEXT;
 	if (!oom)
 		oom = (ts.scratch = malloc(dcap + 8 + 24 + GEN_MAX_WIDTH + tl)) == NULL;
+	if (!oom)
+		oom = (ts.text = malloc(ts.text_cap)) == NULL;
 	if (oom) {
 		for (int d = 0; d <= pl->depth; d++)
 			free(ts.dn[d]);
+		free(ts.scratch);
 		if (o.buf != NULL)
 			out_finish(&o);
 		gen_err(err, cap, "out of memory");
@@ -1824,6 +1778,7 @@ tree_emit(const void *plan, FILE *f, char *err, size_t cap)
 	for (int d = 0; d <= pl->depth; d++)
 		free(ts.dn[d]);
 	free(ts.scratch);
+	free(ts.text);
 	return emit_finish(&o, false, err, cap);
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 #define PROG "ldbench merge"
 
 int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)
@@ -156,10 +158,9 @@ static int add_kind(struct merged *m, int k, const struct ldb_json *o, const cha
 	}
 	for (const struct ldb_json *c = codes->child; c != NULL; c = c->next) {
 		uint64_t n;
-		char *end;
-		long code = strtol(c->key, &end, 10);
+		long long code;
 		int slot = strcmp(c->key, "illegal") == 0 ? LDB_CODE_ILLEGAL
-		         : (*end == '\0' && end != c->key && code >= LDB_CODE_MIN && code <= LDB_CODE_MAX) ? ldb_code_slot((int)code)
+		         : (ldb_num_ll(c->key, &code) == LDB_NUM_OK && code >= LDB_CODE_MIN && code <= LDB_CODE_MAX) ? ldb_code_slot((int)code)
 		         : -1;
 		if (slot < 0 || ldb_json_u64(c, &n) != 0) {
 			snprintf(err, cap, "%s: summary record: %s.errors_by_code: bad member \"%s\"", path, kn, c->key);

@@ -15,134 +15,33 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ldif/entry.h"
+#include "ldif/ldif.h"
 #include "values/objtmpl.h"
 #include "values/pattern.h"
 #include "values/rng.h"
 
-#define MAIL_DOMAIN "@example.com"
-#define MAIL_MAX 1024
+/* the configuration's class numbers are the entry module's */
+_Static_assert((int)LDB_CLASS_PERSON == (int)LDB_ENTRY_PERSON &&
+                   (int)LDB_CLASS_EMAILPERSON == (int)LDB_ENTRY_EMAILPERSON &&
+                   (int)LDB_CLASS_INETORGPERSON == (int)LDB_ENTRY_INETORGPERSON,
+               "LDB_CLASS_* and LDB_ENTRY_* differ");
 
-static bool name_is(const char *s, size_t n, const char *name)
-{
-	return strlen(name) == n && strncasecmp(s, name, n) == 0;
-}
+#define MAIL_MAX 1024
 
 int ldb_class_entry(int add_class, const char *rdn_attr, size_t alen, const char *rdn_val, size_t vlen,
                     struct ldb_put_value *out, int max)
 {
 	static _Thread_local char mail[MAIL_MAX];
-	static const char *const person[] = { "top", "person" };
-	static const char *const inetorg[] = { "top", "person", "organizationalPerson", "inetOrgPerson" };
-	const char *const *oc;
-	size_t noc;
-	int n = 0;
+	struct ldb_entry e;
 
 	if (rdn_attr == NULL || rdn_val == NULL || out == NULL || alen == 0 || rdn_attr[alen] != '\0')
 		return -1;
-	switch (add_class) {
-	case LDB_CLASS_PERSON:
-		oc = person;
-		noc = sizeof person / sizeof person[0];
-		break;
-	case LDB_CLASS_EMAILPERSON:
-	case LDB_CLASS_INETORGPERSON:
-		oc = inetorg;
-		noc = sizeof inetorg / sizeof inetorg[0];
-		break;
-	default: return -1;
-	}
-#define PUT(t, v, l)                                   \
-	do {                                               \
-		if (n >= max)                                  \
-			return -1;                                 \
-		out[n].type = (t);                             \
-		out[n].val = (v);                              \
-		out[n].len = (l);                              \
-		n++;                                           \
-	} while (0)
-	for (size_t k = 0; k < noc; k++)
-		PUT("objectClass", oc[k], strlen(oc[k]));
-	/* ldclt writes "cn: toto cn" and "sn: toto sn"; the RDN value makes the
-	 * entries meaningful (and searchable) instead */
-	PUT("cn", rdn_val, vlen);
-	PUT("sn", rdn_val, vlen);
-	if (!name_is(rdn_attr, alen, "cn") && !name_is(rdn_attr, alen, "sn"))
-		PUT(rdn_attr, rdn_val, vlen);
-	if (add_class == LDB_CLASS_EMAILPERSON && !name_is(rdn_attr, alen, "mail")) {
-		if (memchr(rdn_val, '@', vlen) != NULL) {
-			PUT("mail", rdn_val, vlen);
-		} else {
-			if (vlen + sizeof(MAIL_DOMAIN) > sizeof(mail))
-				return -1;
-			memcpy(mail, rdn_val, vlen);
-			memcpy(mail + vlen, MAIL_DOMAIN, sizeof(MAIL_DOMAIN));
-			PUT("mail", mail, vlen + sizeof(MAIL_DOMAIN) - 1);
-		}
-	}
-#undef PUT
-	return n;
-}
-
-/* ------------------------------------------------------------------- LDIF */
-
-/* RFC 2849: a value is written as is when it is SAFE-STRING (ASCII, no NUL, LF
- * or CR, not starting with space, ':' or '<') and does not end with a space. */
-static bool ldif_safe(const char *v, size_t n)
-{
-	if (n == 0)
-		return true;
-	if (v[0] == ' ' || v[0] == ':' || v[0] == '<' || v[n - 1] == ' ')
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)v[i];
-
-		if (ch == 0 || ch == '\n' || ch == '\r' || ch >= 0x80)
-			return false;
-	}
-	return true;
-}
-
-static void put_base64(FILE *f, const char *v, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *p = (const unsigned char *)v;
-	size_t i;
-
-	for (i = 0; i + 3 <= n; i += 3) {
-		unsigned x = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
-
-		fputc(tab[x >> 18], f);
-		fputc(tab[(x >> 12) & 63], f);
-		fputc(tab[(x >> 6) & 63], f);
-		fputc(tab[x & 63], f);
-	}
-	if (n - i == 1) {
-		unsigned x = (unsigned)p[i] << 16;
-
-		fputc(tab[x >> 18], f);
-		fputc(tab[(x >> 12) & 63], f);
-		fputs("==", f);
-	} else if (n - i == 2) {
-		unsigned x = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8;
-
-		fputc(tab[x >> 18], f);
-		fputc(tab[(x >> 12) & 63], f);
-		fputc(tab[(x >> 6) & 63], f);
-		fputc('=', f);
-	}
-}
-
-/* "type: value" or "type:: base64"; the dn line is the same with a two-part value. */
-static void put_line(FILE *f, const char *type, const char *v, size_t n)
-{
-	if (ldif_safe(v, n)) {
-		fprintf(f, "%s: ", type);
-		fwrite(v, 1, n, f);
-	} else {
-		fprintf(f, "%s:: ", type);
-		put_base64(f, v, n);
-	}
-	fputc('\n', f);
+	/* one byte short of the buffer: the limit it always had */
+	ldb_entry_init(&e, out, max, mail, sizeof mail - 1);
+	if (ldb_entry_class(&e, add_class, rdn_attr, alen, rdn_val, vlen) < 0)
+		return -1;
+	return e.n;
 }
 
 /* ---------------------------------------------------------------- genldif */
@@ -158,7 +57,8 @@ struct gen {
 	size_t scratch_cap;
 	char *dn;
 	size_t dn_cap;
-	char *attr;             /* the RDN's attribute, NUL-terminated (classes) */
+	char *text;             /* the entry module's text (types, mail) */
+	size_t text_cap;
 };
 
 /* The number of -f's XXX for the next entry.  @return 1, or 0 past -R with
@@ -201,82 +101,94 @@ static int grow(char **buf, size_t *cap, size_t need)
 	return 0;
 }
 
+/* The next entry's RDN ("attr=value", from -f or the template's rdn=) and
+ * template rendering (e, with a template).  @return 1, 0 the sequence has
+ * ended, -1 error. */
+static int next_rdn(struct gen *g, struct ldb_obj_entry *e, const char **rdn, size_t *rdn_len)
+{
+	const struct ldb_config *c = g->c;
+	int64_t v;
+
+	*rdn = "";
+	*rdn_len = 0;
+	if (c->rdn_spec == NULL) {
+		if (!next_number(g, &v))
+			return 0;
+		*rdn_len = ldb_pattern_render_cstr(&c->filter_pat, v, g->rdn, g->rdn_cap);
+		*rdn = g->rdn;
+	}
+	if (c->objtmpl == NULL)
+		return 1;
+	int r = ldb_objtmpl_render(c->objtmpl, &g->cur, &g->rng, g->scratch, g->scratch_cap, e);
+
+	if (r <= 0)
+		return r;
+	if (c->rdn_spec != NULL) {
+		*rdn = e->rdn;
+		*rdn_len = e->rdn_len;
+	}
+	return 1;
+}
+
 /* Write one entry.  @return 1 written, 0 the sequence has ended, -1 error. */
 static int gen_entry(struct gen *g, FILE *f)
 {
 	const struct ldb_config *c = g->c;
 	struct ldb_obj_entry e;
-	struct ldb_put_value cv[LDB_CLASS_ENTRY_MAX];
-	const char *rdn = "";
-	size_t rdn_len = 0, blen = strlen(c->base);
-	int64_t v;
-	int r;
+	struct ldb_put_value pv[LDB_OBJ_MAX_ATTRS + LDB_ENTRY_CLASS_MAX];
+	struct ldb_entry en;
+	const char *rdn;
+	size_t rdn_len, blen = strlen(c->base);
+	int r = next_rdn(g, &e, &rdn, &rdn_len);
 
-	if (c->rdn_spec == NULL) {
-		if (!next_number(g, &v))
-			return 0;
-		rdn_len = ldb_pattern_render_cstr(&c->filter_pat, v, g->rdn, g->rdn_cap);
-		rdn = g->rdn;
-	}
-	if (c->objtmpl != NULL) {
-		r = ldb_objtmpl_render(c->objtmpl, &g->cur, &g->rng, g->scratch, g->scratch_cap, &e);
-		if (r == 0)
-			return 0;
-		if (r < 0)
-			return -1;
-		if (c->rdn_spec != NULL) {
-			rdn = e.rdn;
-			rdn_len = e.rdn_len;
-		}
-	}
-	if (grow(&g->dn, &g->dn_cap, rdn_len + 1 + blen + 1) < 0)
+	if (r <= 0)
+		return r;
+	if (grow(&g->dn, &g->dn_cap, rdn_len + 1 + blen + 1) < 0 ||
+	    grow(&g->text, &g->text_cap, rdn_len + sizeof LDB_ENTRY_MAIL_DOMAIN + 1) < 0)
 		return -1;
 	memcpy(g->dn, rdn, rdn_len);
 	g->dn[rdn_len] = ',';
 	memcpy(g->dn + rdn_len + 1, c->base, blen + 1);
-	put_line(f, "dn", g->dn, rdn_len + 1 + blen);
+	ldb_ldif_fput_line(f, "dn", 2, g->dn, rdn_len + 1 + blen);
 
 	const char *eq = memchr(rdn, '=', rdn_len);
 
 	if (eq == NULL)
 		return -1;
 	size_t alen = (size_t)(eq - rdn);
-	const char *val = eq + 1;
-	size_t vlen = rdn_len - alen - 1;
 
-	if (c->objtmpl == NULL) {
-		if (g->attr == NULL && (g->attr = strndup(rdn, alen)) == NULL)
-			return -1;
-		int n = ldb_class_entry(c->add_class, g->attr, alen, val, vlen, cv, LDB_CLASS_ENTRY_MAX);
-
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++)
-			put_line(f, cv[i].type, cv[i].val, cv[i].len);
-	} else {
-		bool has_rdn_value = false;
-
-		for (int i = 0; i < e.n; i++) {
-			put_line(f, e.v[i].type, e.v[i].val, e.v[i].len);
-			if (name_is(rdn, alen, e.v[i].type) && e.v[i].len == vlen && memcmp(e.v[i].val, val, vlen) == 0)
-				has_rdn_value = true;
-		}
-		/* a directory refuses an entry without its RDN's value: add it when
-		 * the template leaves it out (the add workload does the same) */
-		if (!has_rdn_value) {
-			fwrite(rdn, 1, alen, f);
-			if (ldif_safe(val, vlen)) {
-				fputs(": ", f);
-				fwrite(val, 1, vlen, f);
-			} else {
-				fputs(":: ", f);
-				put_base64(f, val, vlen);
-			}
-			fputc('\n', f);
-		}
-	}
+	/* the same entry the add workload sends */
+	ldb_entry_init(&en, pv, (int)(sizeof pv / sizeof pv[0]), g->text, g->text_cap);
+	if (ldb_entry_add(&en, c->add_class, c->objtmpl != NULL ? &e : NULL, rdn, alen, eq + 1, rdn_len - alen - 1) < 0)
+		return -1;
+	for (int i = 0; i < en.n; i++)
+		ldb_ldif_fput_line(f, pv[i].type, strlen(pv[i].type), pv[i].val, pv[i].len);
 	fputc('\n', f);
 	return ferror(f) ? -1 : 1;
+}
+
+/* Open c->genldif_file and set g up.  @return the file, or NULL (after the
+ * message) when it cannot be opened; *oom when memory ran out. */
+static FILE *gen_open(struct gen *g, const struct ldb_config *c, bool *oom)
+{
+	FILE *f = fopen(c->genldif_file, c->genldif_append ? "ae" : "wxe");
+
+	*oom = false;
+	if (f == NULL) {
+		fprintf(stderr, "%s: -e genldif=%s: cannot open: %s\n", c->progname, c->genldif_file, strerror(errno));
+		return NULL;
+	}
+	ldb_rng_seed(&g->rng, c->seed, 0);
+	if (c->objtmpl != NULL) {
+		ldb_objtmpl_cursor_init(c->objtmpl, &g->cur);
+		g->scratch_cap = ldb_objtmpl_max_size(c->objtmpl) + 1;
+	}
+	g->next = c->commoncounter ? c->range_low : c->range_low - 1 + c->incr_step;
+	g->rdn_cap = (c->filter_pat.text != NULL ? strlen(c->filter_pat.text) : 0) + 32;
+	g->rdn = malloc(g->rdn_cap);
+	g->scratch = g->scratch_cap > 0 ? malloc(g->scratch_cap) : NULL;
+	*oom = g->rdn == NULL || (g->scratch_cap > 0 && g->scratch == NULL);
+	return f;
 }
 
 int ldb_genldif_run(const struct ldb_config *c)
@@ -285,24 +197,13 @@ int ldb_genldif_run(const struct ldb_config *c)
 	FILE *f;
 	long long n = 0;
 	int r = 1, pid = (int)getpid();
+	bool oom;
 
 	if (c->verbose > 0)
 		ldb_config_print(c, stdout);
-	f = fopen(c->genldif_file, c->genldif_append ? "ae" : "wxe");
-	if (f == NULL) {
-		fprintf(stderr, "%s: -e genldif=%s: cannot open: %s\n", c->progname, c->genldif_file, strerror(errno));
+	if ((f = gen_open(&g, c, &oom)) == NULL)
 		return LDB_EXIT_INIT;
-	}
-	ldb_rng_seed(&g.rng, c->seed, 0);
-	if (c->objtmpl != NULL) {
-		ldb_objtmpl_cursor_init(c->objtmpl, &g.cur);
-		g.scratch_cap = ldb_objtmpl_max_size(c->objtmpl) + 1;
-	}
-	g.next = c->commoncounter ? c->range_low : c->range_low - 1 + c->incr_step;
-	g.rdn_cap = (c->filter_pat.text != NULL ? strlen(c->filter_pat.text) : 0) + 32;
-	g.rdn = malloc(g.rdn_cap);
-	g.scratch = g.scratch_cap > 0 ? malloc(g.scratch_cap) : NULL;
-	if (g.rdn == NULL || (g.scratch_cap > 0 && g.scratch == NULL)) {
+	if (oom) {
 		fprintf(stderr, "%s: out of memory\n", c->progname);
 		r = -1;
 	} else {
@@ -325,7 +226,7 @@ int ldb_genldif_run(const struct ldb_config *c)
 	free(g.rdn);
 	free(g.scratch);
 	free(g.dn);
-	free(g.attr);
+	free(g.text);
 	if (r < 0)
 		return LDB_EXIT_INIT;
 	printf("%s[%d]: genldif: %lld entries written to %s\n", c->progname, pid, n, c->genldif_file);

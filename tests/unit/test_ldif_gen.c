@@ -1149,6 +1149,108 @@ test_tree_counts(void **state)
 	free(text);
 }
 
+/* The count options' messages, whole lines as printed (util/num.h). */
+static void
+test_number_messages_exact(void **state)
+{
+	struct ctx *c = *state;
+	static const struct {
+		const char *args[12];
+		const char *line;
+	} cases[] = {
+		{{"gen", "users", "--suffix", "dc=x", "--number", "99999999999999999999"},
+		 "ldbench gen users: --number: '99999999999999999999' is too large (at most 999999999999999999)\n"},
+		{{"gen", "users", "--suffix", "dc=x", "--number", "-1"}, "ldbench gen users: --number: '-1' is negative\n"},
+		{{"gen", "users", "--suffix", "dc=x", "--number", "1x"},
+		 "ldbench gen users: --number: '1x' is not a decimal number\n"},
+		{{"gen", "users", "--suffix", "dc=x", "--number", ""}, "ldbench gen users: --number: empty value\n"},
+		{{"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "0"},
+		 "ldbench gen users: --width must be between 1 and 32\n"},
+		{{"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "33"},
+		 "ldbench gen users: --width: '33' is too large (at most 32)\n"},
+		{{"gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1"},
+		 "ldbench gen tree: --depth: '33' is too large (at most 32)\n"},
+		{{"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3"},
+		 "ldbench gen groups: --num-members: '1e3' is not a decimal number\n"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[13] = {0};
+		size_t n = 0;
+		for (; n < 12 && cases[i].args[n] != NULL; n++)
+			argv[n] = (char *)cases[i].args[n];
+		fflush(stdout);
+		fflush(stderr);
+		int save_out = dup(1), save_err = dup(2);
+		int fo = open(c->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int fe = open(c->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		assert_true(save_out >= 0 && save_err >= 0 && fo >= 0 && fe >= 0);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		close(fo);
+		close(fe);
+		int rc = ldb_gen_main((int)n, argv);
+		fflush(stdout);
+		fflush(stderr);
+		dup2(save_out, 1);
+		dup2(save_err, 2);
+		close(save_out);
+		close(save_err);
+		assert_int_equal(rc, 2);
+		char *err = slurp(c->errf, NULL);
+		assert_string_equal(err, cases[i].line);
+		free(err);
+		char *out = slurp(c->out, NULL);
+		assert_string_equal(out, "");
+		free(out);
+	}
+}
+
+/* Unsafe container and user values go base64 (a leading space in an ou=
+ * value, an escaped comma), long DNs stay on one line (no folding). */
+static void
+test_unsafe_container_and_long_lines(void **state)
+{
+	struct ctx *c = *state;
+	char parent[400];
+
+	/* "ou=\ x" is the RDN value " x": the ou: line is base64 "IHg=" */
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "o=Ex Corp", "--parent", "ou=\\ x,o=Ex Corp", "--number",
+	                         "1", "--ldif-file", c->ldif, NULL),
+	                 0);
+	char *text = slurp(c->ldif, NULL);
+	static const char expect[] = "dn: o=Ex Corp\n"
+	                             "objectClass: top\n"
+	                             "objectClass: organization\n"
+	                             "o: Ex Corp\n"
+	                             "\n"
+	                             "dn: ou=\\20x,o=Ex Corp\n"
+	                             "objectClass: top\n"
+	                             "objectClass: organizationalUnit\n"
+	                             "ou:: IHg=\n"
+	                             "\n"
+	                             "dn: uid=user00001,ou=\\20x,o=Ex Corp\n";
+	assert_memory_equal(text, expect, sizeof(expect) - 1);
+	free(text);
+
+	/* a 300-byte ou value: the dn and ou lines are whole */
+	char val[301];
+	memset(val, 'v', 300);
+	val[300] = '\0';
+	snprintf(parent, sizeof(parent), "ou=%s,dc=example,dc=com", val);
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--parent", parent, "--number", "1",
+	                         "--ldif-file", c->ldif, NULL),
+	                 0);
+	text = slurp(c->ldif, NULL);
+	char line[sizeof(parent) + 64];
+	snprintf(line, sizeof(line), "\ndn: uid=user00001,%s\nobjectClass: top\n", parent);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof(line), "\nou: %s\n\n", val);
+	assert_non_null(strstr(text, line));
+	assert_int_equal(count_prefix_lines(text, " "), 0); /* no continuation lines */
+	free(text);
+}
+
 int
 main(void)
 {
@@ -1170,6 +1272,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tree_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_large_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_number_messages_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsafe_container_and_long_lines, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
