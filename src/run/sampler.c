@@ -181,51 +181,6 @@ static int reap(struct sampler *s)
 	return s->ndead;
 }
 
-static double metric_of(const struct ldb_summary *sum, const struct ldb_threshold *t, int kind)
-{
-	const struct ldb_hist *h = sum->lat[kind];
-	switch (t->metric) {
-	case LDB_M_RATE: return sum->seconds > 0 ? (double)sum->tot.op[kind].counted / sum->seconds : 0;
-	case LDB_M_ERRORS: {
-		uint64_t n = 0;
-		for (int k = 0; k < LDB_OP_COUNT; k++)
-			n += ldb_opstats_errors(&sum->tot.op[k]);
-		return t->kind < 0 ? (double)n : (double)ldb_opstats_errors(&sum->tot.op[kind]);
-	}
-	case LDB_M_MIN: return h && ldb_hist_count(h) ? (double)h->min : 0;
-	case LDB_M_MEAN: return h ? ldb_hist_mean(h) : 0;
-	case LDB_M_P50: return h ? (double)ldb_hist_percentile(h, 50) : 0;
-	case LDB_M_P90: return h ? (double)ldb_hist_percentile(h, 90) : 0;
-	case LDB_M_P95: return h ? (double)ldb_hist_percentile(h, 95) : 0;
-	case LDB_M_P99: return h ? (double)ldb_hist_percentile(h, 99) : 0;
-	case LDB_M_P999: return h ? (double)ldb_hist_percentile(h, 99.9) : 0;
-	case LDB_M_MAX: return h ? (double)h->max : 0;
-	}
-	return 0;
-}
-
-/* --fail-if: one line per threshold that holds; exit 10 unless worse. */
-static int check_thresholds(struct sampler *s, const struct ldb_summary *sum, int status, bool print)
-{
-	const struct ldb_config *c = s->cfg;
-	bool failed = false;
-	for (int i = 0; i < c->nfail_if; i++) {
-		const struct ldb_threshold *t = &c->fail_if[i];
-		int kind = t->kind < 0 ? (int)s->run.main_op : t->kind;
-		double a = metric_of(sum, t, kind);
-		char shown[64];
-		ldb_threshold_format(t, a, shown, sizeof shown);
-		if (ldb_threshold_holds(t, a)) {
-			failed = true;
-			if (print)
-				ldb_text_line(&s->text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
-		} else if (print && c->verbose) {
-			ldb_text_line(&s->text, "Threshold passed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
-		}
-	}
-	return failed && status == LDB_EXIT_OK ? LDB_EXIT_THRESHOLD : status;
-}
-
 static int summary(struct sampler *s, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum = { .seconds = (double)(now - s->t_start) / 1e9, .threads = s->n,
@@ -250,10 +205,10 @@ static int summary(struct sampler *s, uint64_t now, int status, bool last, struc
 			sum.stage[k] = &s->stage[k];
 		}
 	if (last)
-		sum.status = status = check_thresholds(s, &sum, status, false);
+		sum.status = status = ldb_thresholds_check(s->cfg, &sum, (int)s->run.main_op, status, NULL);
 	ldb_text_summary(&s->text, &sum);
 	if (last)
-		(void)check_thresholds(s, &sum, status, true);
+		(void)ldb_thresholds_check(s->cfg, &sum, (int)s->run.main_op, status, &s->text);
 	if (!last)
 		return status;
 	for (int i = 0; i < s->nrep; i++)
