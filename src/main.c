@@ -3,12 +3,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cmd/compare.h"
 #include "cli/config.h"
-#include "ldif/genldif.h"
+#include "cmd/compare.h"
 #include "cmd/ldif_gen.h"
+#include "cmd/load.h"
 #include "cmd/merge.h"
-#include "run/sampler.h"
+#include "cmd/sweep.h"
+#include "ldif/genldif.h"
 
 int main(int argc, char **argv)
 {

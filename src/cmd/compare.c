@@ -2,13 +2,12 @@
  * medians of runs, and the --fail-if verdict. */
 #include "cmd/compare.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/merge.h"
-#include "util/num.h"
+#include "out/records.h"
+#include "out/threshold.h"
 
 #define PROG "ldbench compare"
 
@@ -19,87 +18,23 @@ const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
 	return m < LDB_CMP_METRICS ? metric_names[m] : "?";
 }
 
-static int kind_of(const char *name, size_t n)
-{
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		const char *kn = ldb_op_name((enum ldb_op)k);
-		if (strlen(kn) == n && strncmp(kn, name, n) == 0)
-			return k;
-	}
-	return -1;
-}
+/* compare's metrics in the shared grammar's terms. */
+static const enum ldb_metric shared_metric[LDB_CMP_METRICS] = { LDB_M_RATE, LDB_M_P50, LDB_M_P99 };
 
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
 {
-	const char *p = expr, *dot, *name;
-	size_t n;
-	const char *end;
-
+	struct ldb_threshold t;
 	memset(c, 0, sizeof *c);
-	c->kind = -1;
+	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
+		return -1;
+	c->kind = t.kind;
+	for (int m = 0; m < LDB_CMP_METRICS; m++)
+		if (shared_metric[m] == t.metric)
+			c->metric = (enum ldb_cmp_metric)m;
+	c->cmp = t.cmp;
+	snprintf(c->op, sizeof c->op, "%s", ldb_threshold_cmp_text(t.cmp));
+	c->pct = t.value;
 	snprintf(c->text, sizeof c->text, "%s", expr);
-	while (isspace((unsigned char)*p))
-		p++;
-	/* [KIND.]METRIC: letters, digits and one optional dot, up to the operator */
-	name = p;
-	while (isalnum((unsigned char)*p) || *p == '.')
-		p++;
-	n = (size_t)(p - name);
-	dot = memchr(name, '.', n);
-	if (dot != NULL) {
-		c->kind = kind_of(name, (size_t)(dot - name));
-		if (c->kind < 0) {
-			snprintf(err, cap, "--fail-if '%s': unknown operation kind '%.*s' (search, bind, add, modify, delete, rename, compare)",
-			         expr, (int)(dot - name), name);
-			return -1;
-		}
-		n -= (size_t)(dot + 1 - name);
-		name = dot + 1;
-	}
-	int m;
-	for (m = 0; m < LDB_CMP_METRICS; m++)
-		if (strlen(metric_names[m]) == n && strncmp(metric_names[m], name, n) == 0)
-			break;
-	if (m == LDB_CMP_METRICS) {
-		snprintf(err, cap, "--fail-if '%s': expected [KIND.]METRIC OP VALUE%% with METRIC rate, p50 or p99 (e.g. 'rate<-5%%')",
-		         expr);
-		return -1;
-	}
-	c->metric = (enum ldb_cmp_metric)m;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p != '<' && *p != '>') {
-		snprintf(err, cap, "--fail-if '%s': expected an operator (<, <=, > or >=) after %s", expr, metric_names[m]);
-		return -1;
-	}
-	c->op[0] = *p++;
-	if (*p == '=')
-		c->op[1] = *p++;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!(isdigit((unsigned char)*p) || ((*p == '+' || *p == '-') && (isdigit((unsigned char)p[1]) || p[1] == '.')) ||
-	      *p == '.')) {
-		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
-		return -1;
-	}
-	if (ldb_num_real(p, &end, &c->pct) != 0) {
-		snprintf(err, cap, "--fail-if '%s': expected a percentage after '%s' (e.g. -5%%)", expr, c->op);
-		return -1;
-	}
-	p = end;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p != '%') {
-		snprintf(err, cap, "--fail-if '%s': the value must end with '%%' (a change in percent)", expr);
-		return -1;
-	}
-	p++;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p != '\0') {
-		snprintf(err, cap, "--fail-if '%s': unexpected '%s' after the percentage", expr, p);
-		return -1;
-	}
 	return 0;
 }
 
@@ -113,7 +48,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		return -1;
 	}
 	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
-		int k = kind_of(o->key, strlen(o->key));
+		int k = ldb_records_kind(o->key);
 		uint64_t att = 0, comp = 0, errs = 0;
 		if (k < 0) {
 			snprintf(err, cap, "summary record: unknown operation kind \"%s\"", o->key);
@@ -202,20 +137,14 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
 	}
 }
 
-static bool test(double x, const char *op, double v)
-{
-	if (op[0] == '<')
-		return op[1] == '=' ? x <= v : x < v;
-	return op[1] == '=' ? x >= v : x > v;
-}
-
 bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *c, int *kind, double *pct)
 {
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
 		if ((c->kind >= 0 && c->kind != k) || !row->has_pct[c->metric])
 			continue;
-		if (test(row->pct[c->metric], c->op, c->pct)) {
+		struct ldb_threshold t = { .cmp = c->cmp, .value = c->pct, .relative = true };
+		if (ldb_threshold_holds(&t, row->pct[c->metric])) {
 			if (kind)
 				*kind = k;
 			if (pct)

@@ -8,7 +8,8 @@
  * and the change of the medians in percent.
  *
  * COND is [KIND.]METRIC OP VALUE%: METRIC one of rate, p50, p99; OP one of
- * < <= > >=; VALUE a signed number ("rate<-5%", "p99>+10%", "search.p50>=20%").
+ * < <= > >=; VALUE a signed number ("rate<-5%", "p99>+10%", "search.p50>=20%");
+ * the grammar is a run's --fail-if's (out/threshold.h), in its relative form.
  * It holds when the change of that metric satisfies OP VALUE for KIND, or,
  * without KIND, for any kind.  A kind that only one side has, or whose base
  * median is 0, is not compared and satisfies no condition.
@@ -27,6 +28,7 @@
 
 #include "cli/config.h"
 #include "out/json.h"
+#include "out/threshold.h"
 
 #define LDB_CMP_EXIT_HOLDS 1
 
@@ -60,12 +62,14 @@ struct ldb_cmp_result {
 struct ldb_cmp_cond {
 	int kind;                 /* enum ldb_op, or -1 for any kind */
 	enum ldb_cmp_metric metric;
+	enum ldb_cmp cmp;
 	char op[3];               /* "<", "<=", ">", ">=" */
 	double pct;
 	char text[64];            /* as given (truncated) */
 };
 
-/** Parse "[KIND.]METRIC OP VALUE%".  @return 0, or -1 with one line in err. */
+/** Parse "[KIND.]METRIC OP VALUE%" (the relative form of threshold.h's grammar).
+ *  @return 0, or -1 with one line in err. */
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap);
 
 /** Fill `r` from a summary record. @return 0, or -1 with one line in err. */

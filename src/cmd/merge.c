@@ -1,5 +1,5 @@
-/* `ldbench merge` (merge.h) and the records file reader that
- * merge and compare share. */
+/* `ldbench merge` (merge.h): the summary records of several files added
+ * into one. */
 #include "cmd/merge.h"
 
 #include <errno.h>
@@ -9,89 +9,6 @@
 #include "util/num.h"
 
 #define PROG "ldbench merge"
-
-int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL, perr[200];
-	size_t lcap = 0;
-	ssize_t n;
-	long lineno = 0;
-	int rc = -1;
-
-	*header = *summary = NULL;
-	if (f == NULL) {
-		snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = getline(&line, &lcap, f)) >= 0) {
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (n == 0)
-			continue;
-		if (strlen(line) != (size_t)n) {
-			snprintf(err, cap, "%s:%ld: NUL byte in the line", path, lineno);
-			goto out;
-		}
-		struct ldb_json *v = ldb_json_parse(line, (size_t)n, perr, sizeof perr);
-		if (v == NULL) {
-			snprintf(err, cap, "%s:%ld: not JSON: %s", path, lineno, perr);
-			goto out;
-		}
-		const char *type = ldb_json_str(ldb_json_get(v, "type"));
-		const struct ldb_json *schema = ldb_json_get(v, "schema");
-		long long sv = 0;
-		if (type == NULL) {
-			snprintf(err, cap, "%s:%ld: not an ldbench record (no \"type\")", path, lineno);
-			ldb_json_free(v);
-			goto out;
-		}
-		if (schema != NULL && (ldb_json_ll(schema, &sv) != 0 || sv != LDB_RECORDS_SCHEMA)) {
-			snprintf(err, cap, "%s:%ld: records of schema %s; this ldbench reads schema %d", path, lineno,
-			         schema->type == LDB_JSON_NUMBER ? schema->text : "?", LDB_RECORDS_SCHEMA);
-			ldb_json_free(v);
-			goto out;
-		}
-		if (strcmp(type, "summary") == 0) {
-			ldb_json_free(*summary);
-			*summary = v;
-		} else if (strcmp(type, "header") == 0 && *header == NULL) {
-			*header = v;
-		} else {
-			ldb_json_free(v);
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, cap, "%s: read error: %s", path, strerror(errno));
-		goto out;
-	}
-	if (*summary == NULL) {
-		snprintf(err, cap, "%s: no summary record (did the run finish?)", path);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(line);
-	fclose(f);
-	if (rc != 0) {
-		ldb_json_free(*header);
-		ldb_json_free(*summary);
-		*header = *summary = NULL;
-	}
-	return rc;
-}
-
-/* ------------------------------------------------------------------ merge */
-
-struct merged {
-	struct ldb_summary s;
-	struct ldb_totals tot;
-	struct ldb_hist lat[LDB_OP_COUNT], ulat[LDB_OP_COUNT], stage[LDB_STAGE_COUNT];
-	bool lat_init[LDB_OP_COUNT], ulat_init[LDB_OP_COUNT], stage_init[LDB_STAGE_COUNT];
-	struct ldb_records_rates rates;
-	struct ldb_hist tmp;
-};
 
 
 static int get_u64(const struct ldb_json *o, const char *name, uint64_t *out, const char *path, const char *where,
@@ -108,7 +25,7 @@ static int get_u64(const struct ldb_json *o, const char *name, uint64_t *out, co
 }
 
 /* Decode a "histogram" member and add it into *dst (initialised on first use). */
-static int add_hist(struct merged *m, const struct ldb_json *o, struct ldb_hist *dst, bool *init, const char *path,
+static int add_hist(struct ldb_merged *m, const struct ldb_json *o, struct ldb_hist *dst, bool *init, const char *path,
                     const char *where, char *err, size_t cap)
 {
 	const char *text = ldb_json_str(ldb_json_get(o, "histogram"));
@@ -131,7 +48,19 @@ static int add_hist(struct merged *m, const struct ldb_json *o, struct ldb_hist 
 	return 0;
 }
 
-static int add_kind(struct merged *m, int k, const struct ldb_json *o, const char *path, char *err, size_t cap)
+/* The counter slot of an "errors_by_code" member: "illegal", or a result
+ * code in LDB_CODE_MIN..LDB_CODE_MAX.  @return the slot, or -1. */
+static int code_slot(const char *key)
+{
+	long long code;
+	if (strcmp(key, "illegal") == 0)
+		return LDB_CODE_ILLEGAL;
+	if (ldb_num_ll(key, &code) != LDB_NUM_OK || code < LDB_CODE_MIN || code > LDB_CODE_MAX)
+		return -1;
+	return ldb_code_slot((int)code);
+}
+
+static int add_kind(struct ldb_merged *m, int k, const struct ldb_json *o, const char *path, char *err, size_t cap)
 {
 	struct ldb_opstats *d = &m->tot.op[k];
 	const char *kn = ldb_op_name((enum ldb_op)k);
@@ -158,10 +87,7 @@ static int add_kind(struct merged *m, int k, const struct ldb_json *o, const cha
 	}
 	for (const struct ldb_json *c = codes->child; c != NULL; c = c->next) {
 		uint64_t n;
-		long long code;
-		int slot = strcmp(c->key, "illegal") == 0 ? LDB_CODE_ILLEGAL
-		         : (ldb_num_ll(c->key, &code) == LDB_NUM_OK && code >= LDB_CODE_MIN && code <= LDB_CODE_MAX) ? ldb_code_slot((int)code)
-		         : -1;
+		int slot = code_slot(c->key);
 		if (slot < 0 || ldb_json_u64(c, &n) != 0) {
 			snprintf(err, cap, "%s: summary record: %s.errors_by_code: bad member \"%s\"", path, kn, c->key);
 			return -1;
@@ -181,7 +107,7 @@ static int add_kind(struct merged *m, int k, const struct ldb_json *o, const cha
 	return add_hist(m, o, &m->lat[k], &m->lat_init[k], path, kn, err, cap);
 }
 
-static int add_summary(struct merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
+int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
 {
 	double secs, rate;
 	long long threads, status, dead, noact;
@@ -218,11 +144,8 @@ static int add_summary(struct merged *m, const struct ldb_json *sum, const char 
 		return -1;
 	}
 	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
-		int k;
-		for (k = 0; k < LDB_OP_COUNT; k++)
-			if (strcmp(o->key, ldb_op_name((enum ldb_op)k)) == 0)
-				break;
-		if (k == LDB_OP_COUNT) {
+		int k = ldb_records_kind(o->key);
+		if (k < 0) {
 			snprintf(err, cap, "%s: summary record: unknown operation kind \"%s\"", path, o->key);
 			return -1;
 		}
@@ -249,7 +172,7 @@ static void usage(FILE *out)
 	      out);
 }
 
-static void print_table(const struct merged *m, int nfiles, char *const *files, char *const *hosts, FILE *out)
+static void print_table(const struct ldb_merged *m, int nfiles, char *const *files, char *const *hosts, FILE *out)
 {
 	fprintf(out, "merged %d run%s:", nfiles, nfiles == 1 ? "" : "s");
 	for (int i = 0; i < nfiles; i++)
@@ -305,109 +228,149 @@ static char *merged_member(int n, char *const *files, char *const *hosts)
 	return buf;
 }
 
-int ldb_merge_main(int argc, char **argv)
+int ldb_merge_init(struct ldb_merged *m)
 {
-	const char *out_path = NULL;
-	char **files = calloc((size_t)argc + 1, sizeof *files), **hosts = calloc((size_t)argc + 1, sizeof *hosts);
-	int nfiles = 0, status = 2;
-	char err[600];
-	struct merged m;
-	char *extra = NULL;
+	memset(m, 0, sizeof *m);
+	return ldb_hist_init(&m->tmp);
+}
 
-	memset(&m, 0, sizeof m);
-	if (files == NULL || hosts == NULL || ldb_hist_init(&m.tmp) != 0) {
-		fprintf(stderr, PROG ": out of memory\n");
-		goto done;
+void ldb_merge_finish(struct ldb_merged *m)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (m->lat_init[k])
+			m->s.lat[k] = &m->lat[k];
+		if (m->lat_init[k] && m->ulat_init[k])
+			m->s.ulat[k] = &m->ulat[k];
 	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (m->stage_init[k])
+			m->s.stage[k] = &m->stage[k];
+	m->s.tot = m->tot;
+	m->s.tot.counted = m->s.counted;
+}
+
+void ldb_merge_free(struct ldb_merged *m)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		ldb_hist_free(&m->lat[k]);
+		ldb_hist_free(&m->ulat[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		ldb_hist_free(&m->stage[k]);
+	ldb_hist_free(&m->tmp);
+}
+
+/* The command line.  @return -1 to go on, else the exit status (--help, a
+ * bad option). */
+static int parse_args(int argc, char **argv, const char **out_path, char **files, int *nfiles)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
-			status = 0;
-			goto done;
+			return 0;
 		} else if (strcmp(a, "--json") == 0 || strncmp(a, "--json=", 7) == 0) {
 			const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
 			if (v == NULL || v[0] == '\0') {
 				fprintf(stderr, PROG ": --json needs a file name\n");
-				goto done;
+				return 2;
 			}
-			out_path = v;
+			*out_path = v;
 		} else if (strcmp(a, "--") == 0) {
 			for (i++; i < argc; i++)
-				files[nfiles++] = argv[i];
+				files[(*nfiles)++] = argv[i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			goto done;
+			return 2;
 		} else {
-			files[nfiles++] = argv[i];
+			files[(*nfiles)++] = argv[i];
 		}
 	}
-	if (nfiles == 0) {
+	if (*nfiles == 0) {
 		fprintf(stderr, PROG ": no input file (usage: ldbench merge [--json OUT] FILE...)\n");
-		goto done;
+		return 2;
 	}
+	return -1;
+}
+
+/* Every file's summary into m, its header's host name into hosts[i].
+ * @return 0, or -1 with one line on stderr. */
+static int add_files(struct ldb_merged *m, char **files, int nfiles, char **hosts)
+{
+	char err[600];
 	for (int i = 0; i < nfiles; i++) {
 		struct ldb_json *header, *sum;
 		if (ldb_records_load(files[i], &header, &sum, err, sizeof err) != 0) {
 			fprintf(stderr, PROG ": %s\n", err);
-			goto done;
+			return -1;
 		}
 		const char *h = ldb_json_str(ldb_json_get(header, "host"));
 		hosts[i] = h ? strdup(h) : NULL;
-		int rc = add_summary(&m, sum, files[i], err, sizeof err);
+		int rc = ldb_merge_add(m, sum, files[i], err, sizeof err);
 		ldb_json_free(header);
 		ldb_json_free(sum);
 		if (rc != 0) {
 			fprintf(stderr, PROG ": %s\n", err);
-			goto done;
+			return -1;
 		}
 	}
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (m.lat_init[k])
-			m.s.lat[k] = &m.lat[k];
-		if (m.lat_init[k] && m.ulat_init[k])
-			m.s.ulat[k] = &m.ulat[k];
-	}
-	for (int k = 0; k < LDB_STAGE_COUNT; k++)
-		if (m.stage_init[k])
-			m.s.stage[k] = &m.stage[k];
-	m.s.tot = m.tot;
-	m.s.tot.counted = m.s.counted;
-	extra = merged_member(nfiles, files, hosts);
+	return 0;
+}
+
+/* The merged record to out_path (NULL or "-": stdout), then the table.
+ * @return the exit status. */
+static int write_merged(struct ldb_merged *m, const char *out_path, int nfiles, char **files, char **hosts)
+{
+	char *extra = merged_member(nfiles, files, hosts);
 	if (extra == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
-		goto done;
+		return 2;
 	}
 	FILE *out = stdout;
 	if (out_path != NULL && strcmp(out_path, "-") != 0) {
 		out = fopen(out_path, "w");
 		if (out == NULL) {
 			fprintf(stderr, PROG ": --json %s: cannot create: %s\n", out_path, strerror(errno));
-			goto done;
+			free(extra);
+			return 2;
 		}
 	}
-	int wrc = ldb_records_write_summary(out, &m.s, &m.rates, extra);
+	int wrc = ldb_records_write_summary(out, &m->s, &m->rates, extra);
+	free(extra);
 	if (out != stdout && fclose(out) != 0)
 		wrc = -1;
 	if (wrc != 0) {
 		fprintf(stderr, PROG ": writing the merged record to %s failed\n", out == stdout ? "stdout" : out_path);
-		status = 99;
+		return 99;
+	}
+	print_table(m, nfiles, files, hosts, out == stdout ? stderr : stdout);
+	return fflush(stdout) == 0 ? 0 : 99;
+}
+
+int ldb_merge_main(int argc, char **argv)
+{
+	const char *out_path = NULL;
+	char **files = calloc((size_t)argc + 1, sizeof *files), **hosts = calloc((size_t)argc + 1, sizeof *hosts);
+	int nfiles = 0, status = 2;
+	struct ldb_merged m;
+
+	if (ldb_merge_init(&m) != 0 || files == NULL || hosts == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	print_table(&m, nfiles, files, hosts, out == stdout ? stderr : stdout);
-	status = fflush(stdout) == 0 ? 0 : 99;
+	status = parse_args(argc, argv, &out_path, files, &nfiles);
+	if (status >= 0)
+		goto done;
+	status = 2;
+	if (add_files(&m, files, nfiles, hosts) != 0)
+		goto done;
+	ldb_merge_finish(&m);
+	status = write_merged(&m, out_path, nfiles, files, hosts);
 done:
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		ldb_hist_free(&m.lat[k]);
-		ldb_hist_free(&m.ulat[k]);
-	}
-	for (int k = 0; k < LDB_STAGE_COUNT; k++)
-		ldb_hist_free(&m.stage[k]);
-	ldb_hist_free(&m.tmp);
+	ldb_merge_free(&m);
 	for (int i = 0; hosts && i < nfiles; i++)
 		free(hosts[i]);
 	free(hosts);
 	free(files);
-	free(extra);
 	return status;
 }

@@ -21,39 +21,29 @@
 
 #include <stdio.h>
 
-#include "out/json.h"
-#include "out/report.h"
+#include "out/records.h"
+
+/** The sum of summary records so far; `s` is the merged summary once
+ *  ldb_merge_finish has pointed it at the merged histograms. */
+struct ldb_merged {
+	struct ldb_summary s;
+	struct ldb_totals tot;
+	struct ldb_hist lat[LDB_OP_COUNT], ulat[LDB_OP_COUNT], stage[LDB_STAGE_COUNT];
+	bool lat_init[LDB_OP_COUNT], ulat_init[LDB_OP_COUNT], stage_init[LDB_STAGE_COUNT];
+	struct ldb_records_rates rates;  /* the inputs' rates, added */
+	struct ldb_hist tmp;             /* a decoded input histogram */
+};
+
+/** @return 0, or -1 (out of memory); free with ldb_merge_free either way. */
+int ldb_merge_init(struct ldb_merged *m);
+/** Add one summary record (as ldb_records_load gives it; path names it in
+ *  errors).  @return 0, or -1 with one line in err. */
+int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *summary, const char *path, char *err, size_t cap);
+/** Point m->s at the merged figures (after the last ldb_merge_add). */
+void ldb_merge_finish(struct ldb_merged *m);
+void ldb_merge_free(struct ldb_merged *m);
 
 /** Entry point: argv[0] is "merge". @return the exit status. */
 int ldb_merge_main(int argc, char **argv);
-
-/* ---- the summary record writer, shared by --json (report_records.c) and merge */
-
-/** The record schema version written in "schema". */
-#define LDB_RECORDS_SCHEMA 1
-
-/** Rates to write instead of counted/seconds (merge: the sum of the inputs'). */
-struct ldb_records_rates {
-	double rate;                 /* whole run */
-	double op[LDB_OP_COUNT];     /* per operation kind */
-};
-
-/** Write one summary record (one line, "\n" included) for `s`: the kinds whose
- *  s->lat[k] is not NULL, the stages whose s->stage[k] is not NULL.  `rates`
- *  NULL: counted/seconds.  `extra`: NULL, or members written as they are
- *  before the closing brace (",\"merged\":{...}"; starts with a comma).
- *  @return 0, or -1 when writing failed (ferror) or memory ran out. */
-int ldb_records_write_summary(FILE *out, const struct ldb_summary *s, const struct ldb_records_rates *rates,
-                              const char *extra);
-
-/** Client failure kinds as the records name them: connect, tls, timeout, server_down. */
-extern const char *const ldb_records_fail_names[LDB_FAIL_COUNT];
-
-/** Read a records file (JSON lines): every non-empty line must be a JSON object
- *  with a string "type", and a "schema" when it has one no newer than
- *  LDB_RECORDS_SCHEMA.  *summary gets the last summary record (required),
- *  *header the first header record or NULL; free both with ldb_json_free.
- *  @return 0, or -1 with one line in err ("FILE:LINE: column 5: ..."). */
-int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap);
 
 #endif

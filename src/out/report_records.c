@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "out/json.h"
-#include "cmd/merge.h"
+#include "out/records.h"
 #include "proto/wire.h"
 
 #ifndef LDBENCH_VERSION
@@ -50,140 +50,6 @@ static void put_opt_ll(FILE *f, const char *name, long long v)
 		fprintf(f, ",\"%s\":null", name);
 	else
 		fprintf(f, ",\"%s\":%lld", name, v);
-}
-
-/* "latency_us":{...}: count, min, [mean,] p50, p95, p99, [p99.9,] max; the
- * values null when nothing was recorded. */
-static void put_latency(FILE *f, const struct ldb_hist *h, bool full)
-{
-	uint64_t n = ldb_hist_count(h);
-	fprintf(f, "\"latency_us\":{\"count\":%llu", (unsigned long long)n);
-	static const double pct[] = { 50, 95, 99, 99.9 };
-	static const char *const pname[] = { "p50", "p95", "p99", "p99.9" };
-	if (n == 0) {
-		fputs(",\"min\":null", f);
-		if (full)
-			fputs(",\"mean\":null", f);
-		for (int i = 0; i < 4; i++)
-			if (full || i < 3)
-				fprintf(f, ",\"%s\":null", pname[i]);
-		fputs(",\"max\":null}", f);
-		return;
-	}
-	fprintf(f, ",\"min\":%.3f", us(h->min));
-	if (full)
-		fprintf(f, ",\"mean\":%.3f", ldb_hist_mean(h) / 1e3);
-	for (int i = 0; i < 4; i++)
-		if (full || i < 3)
-			fprintf(f, ",\"%s\":%.3f", pname[i], us(ldb_hist_percentile(h, pct[i])));
-	fprintf(f, ",\"max\":%.3f}", us(h->max));
-}
-
-const char *const ldb_records_fail_names[LDB_FAIL_COUNT] = { "connect", "tls", "timeout", "server_down" };
-
-/* The counters of one kind: the members shared by sample and summary records. */
-static void put_counts(FILE *f, const struct ldb_opstats *o, double rate)
-{
-	put_u64(f, "attempted", o->attempted, false);
-	put_u64(f, "completed", o->completed, true);
-	put_u64(f, "succeeded", o->succeeded, true);
-	put_u64(f, "counted", o->counted, true);
-	put_u64(f, "errors", ldb_opstats_errors(o), true);
-	put_u64(f, "entries", o->entries, true);
-	put_u64(f, "exp_hits", o->exp_hits, true);
-	put_u64(f, "exp_misses", o->exp_misses, true);
-	fprintf(f, ",\"rate\":%.3f,\"errors_by_code\":{", rate);
-	bool first = true;
-	for (int code = LDB_CODE_MIN; code <= LDB_CODE_MAX; code++) {
-		uint64_t n = o->codes[ldb_code_slot(code)];
-		if (n == 0)
-			continue;
-		fprintf(f, "%s\"%d\":%llu", first ? "" : ",", code, (unsigned long long)n);
-		first = false;
-	}
-	if (o->codes[LDB_CODE_ILLEGAL] != 0)
-		fprintf(f, "%s\"illegal\":%llu", first ? "" : ",", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
-	fputs("},\"client_failures\":{", f);
-	for (int k = 0; k < LDB_FAIL_COUNT; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", ldb_records_fail_names[k],
-		        (unsigned long long)o->fails[k]);
-	fputc('}', f);
-}
-
-/* The lossless histogram text, malloc'ed. */
-static char *encode(const struct ldb_hist *h)
-{
-	size_t n = ldb_hist_encode(h, NULL, 0);
-	char *b = malloc(n + 1);
-	if (b != NULL)
-		ldb_hist_encode(h, b, n + 1);
-	return b;
-}
-
-
-int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
-                              const char *extra)
-{
-	int rc = 0;
-	double secs = s->seconds > 0 ? s->seconds : 0;
-	fprintf(f, "{\"type\":\"summary\",\"schema\":%d,\"seconds\":%.6f", LDB_RECORDS_SCHEMA, secs);
-	put_u64(f, "counted", s->counted, true);
-	fprintf(f, ",\"rate\":%.3f", rates ? rates->rate : secs > 0 ? (double)s->counted / secs : 0.0);
-	fprintf(f, ",\"rate_target\":%.3f", s->rate_target);
-	fprintf(f, ",\"threads\":%d,\"no_activity\":%lld,\"dead_threads\":%d,\"status\":%d", s->threads,
-	        s->no_activity, s->dead, s->status);
-	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu}",
-	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
-	        (unsigned long long)s->tot.setup_binds);
-	fputs(",\"ops\":{", f);
-	bool first = true;
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (s->lat[k] == NULL)
-			continue;
-		const struct ldb_opstats *o = &s->tot.op[k];
-		double r = rates ? rates->op[k] : secs > 0 ? (double)o->counted / secs : 0.0;
-		fprintf(f, "%s\"%s\":{", first ? "" : ",", ldb_op_name((enum ldb_op)k));
-		first = false;
-		put_counts(f, o, r);
-		fputc(',', f);
-		put_latency(f, s->lat[k], true);
-		char *h = encode(s->lat[k]);
-		if (h == NULL)
-			rc = -1;
-		fprintf(f, ",\"histogram\":\"%s\"", h ? h : "");
-		free(h);
-		if (s->ulat[k] != NULL) {
-			fputs(",\"uncorrected\":{", f);
-			put_latency(f, s->ulat[k], true);
-			h = encode(s->ulat[k]);
-			if (h == NULL)
-				rc = -1;
-			fprintf(f, ",\"histogram\":\"%s\"}", h ? h : "");
-			free(h);
-		}
-		fputc('}', f);
-	}
-	fputs("},\"stages\":{", f);
-	first = true;
-	for (int k = 0; k < LDB_STAGE_COUNT; k++) {
-		if (s->stage[k] == NULL)
-			continue;
-		fprintf(f, "%s\"%s\":{", first ? "" : ",", ldb_stage_name(k));
-		first = false;
-		put_latency(f, s->stage[k], true);
-		char *h = encode(s->stage[k]);
-		if (h == NULL)
-			rc = -1;
-		fprintf(f, ",\"histogram\":\"%s\"}", h ? h : "");
-		free(h);
-	}
-	fputc('}', f);
-	if (extra != NULL)
-		fputs(extra, f);
-	fputs("}\n", f);
-	if (fflush(f) != 0 || ferror(f))
-		rc = -1;
-	return rc;
 }
 
 /* ------------------------------------------------------------ JSON reporter */
@@ -277,12 +143,12 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 		const struct ldb_opstats *o = &s->delta.op[k];
 		fprintf(f, "%s\"%s\":{", first ? "" : ",", ldb_op_name((enum ldb_op)k));
 		first = false;
-		put_counts(f, o, secs > 0 ? (double)o->counted / secs : 0.0);
+		ldb_records_put_counts(f, o, secs > 0 ? (double)o->counted / secs : 0.0);
 		fputc(',', f);
-		put_latency(f, s->lat[k], false);
+		ldb_records_put_latency(f, s->lat[k], false);
 		if (s->ulat[k] != NULL) {
 			fputs(",\"uncorrected\":{", f);
-			put_latency(f, s->ulat[k], false);
+			ldb_records_put_latency(f, s->ulat[k], false);
 			fputc('}', f);
 		}
 		fputc('}', f);

@@ -1,96 +1,217 @@
 /* --fail-if thresholds: see threshold.h. */
 #include "out/threshold.h"
 
-#include "cli/config.h"
-
-#include <errno.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-	const char *name;
-	enum ldb_metric m;
-} metrics[] = {
-	{ "rate", LDB_M_RATE }, { "errors", LDB_M_ERRORS }, { "min", LDB_M_MIN },   { "mean", LDB_M_MEAN },
-	{ "p50", LDB_M_P50 },   { "p90", LDB_M_P90 },       { "p95", LDB_M_P95 },   { "p99.9", LDB_M_P999 },
-	{ "p99", LDB_M_P99 },   { "max", LDB_M_MAX },
+#include "cli/config.h"
+#include "out/report.h"
+#include "util/num.h"
+
+static const char *const metric_names[LDB_M_COUNT] = {
+	[LDB_M_RATE] = "rate", [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min",   [LDB_M_MEAN] = "mean",
+	[LDB_M_P50] = "p50",   [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95",   [LDB_M_P99] = "p99",
+	[LDB_M_P999] = "p99.9", [LDB_M_MAX] = "max",
 };
+
+#define M(x) (1u << (x))
+const struct ldb_threshold_form ldb_threshold_run = {
+	.metrics = M(LDB_M_COUNT) - 1,
+	.relative = false,
+	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, p99, "
+	               "p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
+};
+const struct ldb_threshold_form ldb_threshold_compare = {
+	.metrics = M(LDB_M_RATE) | M(LDB_M_P50) | M(LDB_M_P99),
+	.relative = true,
+	.metric_help = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50 or p99 (e.g. 'rate<-5%')",
+};
+#undef M
 
 static bool is_latency(enum ldb_metric m) { return m != LDB_M_RATE && m != LDB_M_ERRORS; }
 
-int ldb_threshold_parse(struct ldb_threshold *t, const char *expr, char *err, size_t cap)
+const char *ldb_threshold_metric_name(enum ldb_metric m)
 {
+	return (unsigned)m < LDB_M_COUNT ? metric_names[m] : "?";
+}
+
+const char *ldb_threshold_cmp_text(enum ldb_cmp c)
+{
+	static const char *const text[] = { "<", "<=", ">", ">=" };
+	return (unsigned)c < 4 ? text[c] : "?";
+}
+
+/* The kind named name[0..n) in any case, or -1 (the one kind lookup of this
+ * file, for the operation table to replace). */
+static int kind_named(const char *name, size_t n)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const char *kn = ldb_op_name((enum ldb_op)k);
+		if (strlen(kn) == n && strncasecmp(kn, name, n) == 0)
+			return k;
+	}
+	return -1;
+}
+
+static int metric_named(const char *name, size_t n)
+{
+	for (int m = 0; m < LDB_M_COUNT; m++)
+		if (strlen(metric_names[m]) == n && strncasecmp(metric_names[m], name, n) == 0)
+			return m;
+	return -1;
+}
+
+/* One refusal, always in the same shape. */
+static int refuse(char *err, size_t cap, const char *expr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int refuse(char *err, size_t cap, const char *expr, const char *fmt, ...)
+{
+	char why[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	snprintf(err, cap, "--fail-if '%s': %s", expr, why);
+	return -1;
+}
+
+static const char *skip_blanks(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* "[KIND.]METRIC": letters, digits and dots up to the operator.  A whole
+ * metric name comes first (p99.9 has a dot of its own). */
+static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form,
+                      const char *expr, char *err, size_t cap)
+{
+	const char *name = *pp, *p = name;
+	while (isalnum((unsigned char)*p) || *p == '.')
+		p++;
+	*pp = p;
+	size_t n = (size_t)(p - name);
+	int m = metric_named(name, n);
+	const char *dot = memchr(name, '.', n);
+	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
+		t->kind = kind_named(name, (size_t)(dot - name));
+		if (t->kind < 0) {
+			char kinds[200] = "";
+			for (int k = 0; k < LDB_OP_COUNT; k++)
+				snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
+				         ldb_op_name((enum ldb_op)k));
+			return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)(dot - name), name,
+			              kinds);
+		}
+		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
+	}
+	if (m < 0 || !(form->metrics & (1u << m)))
+		return refuse(err, cap, expr, "%s", form->metric_help);
+	t->metric = (enum ldb_metric)m;
+	return 0;
+}
+
+static int parse_cmp(struct ldb_threshold *t, const char **pp, const char *expr, char *err, size_t cap)
+{
+	const char *p = *pp;
+	if (*p != '<' && *p != '>')
+		return refuse(err, cap, expr, "expected an operator (<, <=, > or >=) after %s", metric_names[t->metric]);
+	bool eq = p[1] == '=';
+	t->cmp = *p == '<' ? (eq ? LDB_LE : LDB_LT) : (eq ? LDB_GE : LDB_GT);
+	*pp = p + 1 + eq;
+	return 0;
+}
+
+/* The number of a value: an optional sign, then digits or a point (util/num's
+ * real).  @return 0, or -1 when there is none. */
+static int parse_number(const char **pp, double *v)
+{
+	return ldb_num_real(*pp, pp, v);
+}
+
+/* An absolute value's unit: latencies ns/us/µs/ms/s (ms without one), a rate
+ * per second, errors a plain count. */
+static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const char *expr, char *err, size_t cap)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} lat[] = { { "", 1e6 }, { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	if (n == 1 && unit[0] == '%')
+		return refuse(err, cap, expr, "a change in percent is for ldbench compare; a run's threshold is absolute "
+		                              "(e.g. 'p99>5ms', 'rate<1000')");
+	if (t->value < 0)
+		return refuse(err, cap, expr, "a negative value; a run's threshold is absolute (e.g. 'rate<1000')");
+	if (t->metric == LDB_M_RATE) {
+		if (n == 0 || (n == 2 && memcmp(unit, "/s", 2) == 0))
+			return 0;
+		return refuse(err, cap, expr, "unknown unit '%.*s' (a rate is per second: 'rate<1000' or 'rate<1000/s')",
+		              (int)n, unit);
+	}
+	if (t->metric == LDB_M_ERRORS) {
+		if (n == 0)
+			return 0;
+		return refuse(err, cap, expr, "unexpected '%.*s' after the count (errors take a plain number)", (int)n,
+		              unit);
+	}
+	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
+		if (strlen(lat[i].name) == n && memcmp(lat[i].name, unit, n) == 0) {
+			t->value *= lat[i].scale;
+			return 0;
+		}
+	return refuse(err, cap, expr, "unknown unit '%.*s' (latencies take ns, us, ms or s; ms without a unit)",
+	              (int)n, unit);
+}
+
+/* VALUE and its unit, then the end. */
+static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_threshold_form *form, const char *expr,
+                       char *err, size_t cap)
+{
+	const char *op = ldb_threshold_cmp_text(t->cmp);
+	if (parse_number(&p, &t->value) != 0)
+		return form->relative ? refuse(err, cap, expr, "expected a percentage after '%s' (e.g. -5%%)", op)
+		                      : refuse(err, cap, expr, "expected a number after '%s' (e.g. 5ms)", op);
+	p = skip_blanks(p);
+	const char *unit = p;
+	if (*p == '%')
+		p++;
+	else
+		while (*p != '\0' && !isspace((unsigned char)*p))
+			p++;
+	size_t n = (size_t)(p - unit);
+	t->relative = n == 1 && unit[0] == '%';
+	if (form->relative && !t->relative)
+		return refuse(err, cap, expr, "the value must end with '%%' (a change in percent)");
+	if (!form->relative && apply_unit(t, unit, n, expr, err, cap) != 0)
+		return -1;
+	p = skip_blanks(p);
+	if (*p != '\0')
+		return refuse(err, cap, expr, "unexpected '%s' after the %s", p, form->relative ? "percentage" : "value");
+	return 0;
+}
+
+int ldb_threshold_parse_form(struct ldb_threshold *t, const char *expr, const struct ldb_threshold_form *form,
+                             char *err, size_t cap)
+{
+	const char *p = skip_blanks(expr);
 	memset(t, 0, sizeof *t);
 	t->kind = -1;
 	snprintf(t->text, sizeof t->text, "%s", expr);
-	const char *p = expr;
-	/* optional "kind." prefix */
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		size_t n = strlen(ldb_op_name(k));
-		if (strncasecmp(p, ldb_op_name(k), n) == 0 && p[n] == '.') {
-			t->kind = k;
-			p += n + 1;
-			break;
-		}
-	}
-	size_t i, best = 0;
-	int found = -1;
-	for (i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
-		size_t n = strlen(metrics[i].name);
-		if (strncasecmp(p, metrics[i].name, n) == 0 && n > best) {
-			best = n;
-			found = (int)i;
-		}
-	}
-	if (found < 0)
-		goto bad;
-	t->metric = metrics[found].m;
-	p += best;
-	if (p[0] == '<' && p[1] == '=') {
-		t->cmp = LDB_LE;
-		p += 2;
-	} else if (p[0] == '>' && p[1] == '=') {
-		t->cmp = LDB_GE;
-		p += 2;
-	} else if (p[0] == '<') {
-		t->cmp = LDB_LT;
-		p++;
-	} else if (p[0] == '>') {
-		t->cmp = LDB_GT;
-		p++;
-	} else {
-		goto bad;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(p, &end);
-	if (end == p || errno != 0 || v < 0)
-		goto bad;
-	if (is_latency(t->metric)) {
-		double scale;
-		if (strcmp(end, "ns") == 0)
-			scale = 1;
-		else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
-			scale = 1e3;
-		else if (strcmp(end, "ms") == 0 || *end == '\0')
-			scale = 1e6;
-		else if (strcmp(end, "s") == 0)
-			scale = 1e9;
-		else
-			goto bad;
-		v *= scale;
-	} else if (*end != '\0' && !(t->metric == LDB_M_RATE && strcmp(end, "/s") == 0)) {
-		goto bad;
-	}
-	t->value = v;
-	return 0;
-bad:
-	snprintf(err, cap,
-	         "--fail-if '%s': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, "
-	         "p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
-	         expr);
-	return -1;
+	if (parse_name(t, &p, form, expr, err, cap) != 0)
+		return -1;
+	p = skip_blanks(p);
+	if (parse_cmp(t, &p, expr, err, cap) != 0)
+		return -1;
+	return parse_value(t, skip_blanks(p), form, expr, err, cap);
+}
+
+int ldb_threshold_parse(struct ldb_threshold *t, const char *expr, char *err, size_t cap)
+{
+	return ldb_threshold_parse_form(t, expr, &ldb_threshold_run, err, cap);
 }
 
 bool ldb_threshold_holds(const struct ldb_threshold *t, double a)
@@ -112,4 +233,51 @@ void ldb_threshold_format(const struct ldb_threshold *t, double a, char *buf, si
 		snprintf(buf, cap, "%.2f/s", a);
 	else
 		snprintf(buf, cap, "%.0f", a);
+}
+
+/* ------------------------------------------------------------ on a run */
+
+double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
+{
+	const struct ldb_hist *h = sum->lat[kind];
+	switch (t->metric) {
+	case LDB_M_RATE: return sum->seconds > 0 ? (double)sum->tot.op[kind].counted / sum->seconds : 0;
+	case LDB_M_ERRORS: {
+		uint64_t n = 0;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			n += ldb_opstats_errors(&sum->tot.op[k]);
+		return t->kind < 0 ? (double)n : (double)ldb_opstats_errors(&sum->tot.op[kind]);
+	}
+	case LDB_M_MIN: return h && ldb_hist_count(h) ? (double)h->min : 0;
+	case LDB_M_MEAN: return h ? ldb_hist_mean(h) : 0;
+	case LDB_M_P50: return h ? (double)ldb_hist_percentile(h, 50) : 0;
+	case LDB_M_P90: return h ? (double)ldb_hist_percentile(h, 90) : 0;
+	case LDB_M_P95: return h ? (double)ldb_hist_percentile(h, 95) : 0;
+	case LDB_M_P99: return h ? (double)ldb_hist_percentile(h, 99) : 0;
+	case LDB_M_P999: return h ? (double)ldb_hist_percentile(h, 99.9) : 0;
+	case LDB_M_MAX: return h ? (double)h->max : 0;
+	case LDB_M_COUNT: break;
+	}
+	return 0;
+}
+
+int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *sum, int main_op, int status,
+                         struct ldb_text *text)
+{
+	bool failed = false;
+	for (int i = 0; i < c->nfail_if; i++) {
+		const struct ldb_threshold *t = &c->fail_if[i];
+		int kind = t->kind < 0 ? main_op : t->kind;
+		double a = ldb_threshold_actual(t, sum, kind);
+		char shown[64];
+		ldb_threshold_format(t, a, shown, sizeof shown);
+		if (ldb_threshold_holds(t, a)) {
+			failed = true;
+			if (text)
+				ldb_text_line(text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		} else if (text && c->verbose) {
+			ldb_text_line(text, "Threshold passed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		}
+	}
+	return failed && status == LDB_EXIT_OK ? LDB_EXIT_THRESHOLD : status;
 }

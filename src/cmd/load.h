@@ -1,12 +1,12 @@
-/* The main thread during a run: start the workers, sample them every interval
- * (relaxed reads, rates over measured time), watch the stop conditions (-N,
- * -T, noloop, -E, dead threads, SIGINT/SIGTERM), join, summarise. */
-#ifndef LDBENCH_SAMPLER_H
-#define LDBENCH_SAMPLER_H
-
-#include <stdio.h>
+/* The load command (ldbench's default): start the I/O threads, sample them
+ * every interval (out/sampler), watch the stop conditions (-N, -T, noloop,
+ * -E, --duration, dead threads, SIGINT/SIGTERM), join them, and finish with
+ * the summary, --monitor's server figures and --fail-if's verdict. */
+#ifndef LDBENCH_LOAD_H
+#define LDBENCH_LOAD_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/config.h"
 
@@ -24,10 +24,5 @@ struct ldb_result {
 /* Run the load described by a checked config; text goes to out; res (may be
  * NULL) gets the main figures.  @return the exit status (ldclt's codes). */
 int ldb_run_load(const struct ldb_config *cfg, FILE *out, struct ldb_result *res);
-
-/* --sweep: the same load at each thread count, one after the other, then one
- * table (concurrency, rate, p50, p99, errors) like the back-wt benchmark's.
- * @return the worst exit status. */
-int ldb_sweep(struct ldb_config *cfg, FILE *out);
 
 #endif

@@ -1,0 +1,542 @@
+/* The load command: see load.h.  The main thread's part of a run: set-up of
+ * the clients and I/O threads, the loop that samples and watches for the end,
+ * the join and the summary.  The arithmetic of samples is out/sampler's. */
+#include "cmd/load.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "out/monitor.h"
+#include "out/report.h"
+#include "out/sampler.h"
+#include "out/threshold.h"
+#include "run/iothreads.h"
+#include "run/signals.h"
+#include "run/worker.h"
+
+#define TICK_NS 20000000ULL       /* how often stop conditions are checked */
+#define GLOBAL_STATS_EVERY 90     /* samples between ldclt's periodic summaries */
+#define WORKER_STACK (256 * 1024)
+
+struct load {
+	const struct ldb_config *cfg;
+	struct ldb_run run;
+	struct ldb_worker *w;            /* the clients */
+	struct ldb_thread_stats **st;    /* their counters */
+	int n;
+	struct ldb_runner *r;            /* the I/O threads */
+	struct ldb_lat **lat;            /* their histograms, for the sampler */
+	int nr, started;
+	struct ldb_text text;
+	struct ldb_reporter rep[LDB_MAX_REPORTERS];
+	int nrep;
+	struct ldb_sampler smp;
+	bool used[LDB_H_COUNT][LDB_OP_COUNT];
+	bool *seen_dead;                 /* "thread is dead." printed */
+	int ndead;                       /* threads that ended by themselves */
+	struct ldb_signals sig;
+	struct ldb_monitor_snap mon_before, mon_delta;
+	bool have_mon;
+};
+
+/* The loop's clock and what ended it. */
+struct pace {
+	uint64_t interval, warmup;       /* ns */
+	uint64_t t_run, next;            /* threads started; next sample (or end of warm-up) */
+	bool warming;
+	long long samples;
+	int global_cnt;
+	bool signalled;
+	const char *why;                 /* the last line, or NULL */
+};
+
+/* ------------------------------------------------------------ set-up */
+
+/* The histograms in use: the kinds that count, the bind that opens each
+ * connection, and with --rate the uncorrected twins. */
+static void plan_histograms(struct load *l)
+{
+	const struct ldb_config *c = l->cfg;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (l->run.load_kind[k])
+			l->used[LDB_H_LAT][k] = true;
+	if (l->run.bind_on_connect || c->bindeach)
+		l->used[LDB_H_LAT][LDB_OP_BIND] = true;
+	if (c->rate > 0)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			l->used[LDB_H_ULAT][k] = l->used[LDB_H_LAT][k];
+}
+
+static int setup_clients(struct load *l)
+{
+	l->w = calloc((size_t)l->n, sizeof *l->w);
+	l->st = calloc((size_t)l->n, sizeof *l->st);
+	l->seen_dead = calloc((size_t)l->n, sizeof *l->seen_dead);
+	if (!l->w || !l->st || !l->seen_dead)
+		return -1;
+	for (int i = 0; i < l->n; i++) {
+		if (posix_memalign((void **)&l->st[i], 64, sizeof *l->st[i]) != 0)
+			return -1;
+		memset(l->st[i], 0, sizeof *l->st[i]);
+		if (ldb_worker_init(&l->w[i], &l->run, i, l->st[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int init_lat(struct load *l, struct ldb_lat *lat)
+{
+	for (int j = 0; j < LDB_OP_COUNT; j++)
+		if ((l->used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) ||
+		    (l->used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
+			return -1;
+	if (l->cfg->bindeach)
+		for (int j = 0; j < LDB_STAGE_COUNT; j++)
+			if (ldb_hist_init(&lat->stage[j]))
+				return -1;
+	return 0;
+}
+
+/* The clients over the I/O threads, in contiguous blocks. */
+static int setup_runners(struct load *l)
+{
+	l->nr = ldb_io_threads(l->cfg, l->n, l->run.depth, sysconf(_SC_NPROCESSORS_ONLN));
+	l->r = calloc((size_t)l->nr, sizeof *l->r);
+	l->lat = calloc((size_t)l->nr, sizeof *l->lat);
+	if (l->r == NULL || l->lat == NULL)
+		return -1;
+	for (int k = 0; k < l->nr; k++) {
+		struct ldb_runner *r = &l->r[k];
+		int first, count = ldb_io_share(l->n, l->nr, k, &first);
+		r->w = &l->w[first];
+		r->nw = count;
+		l->lat[k] = &r->lat;
+		if (init_lat(l, &r->lat) != 0)
+			return -1;
+		for (int i = 0; i < count; i++)
+			r->w[i].lat = &r->lat;
+	}
+	return 0;
+}
+
+static int setup_sampler(struct load *l)
+{
+	struct ldb_sampler_src src = { .cfg = l->cfg, .st = l->st, .n = l->n, .lat = l->lat, .nlat = l->nr,
+	                               .stages = l->cfg->bindeach, .text = &l->text, .rep = l->rep,
+	                               .nrep = l->nrep };
+	memcpy(src.used, l->used, sizeof src.used);
+	return ldb_sampler_init(&l->smp, &src);
+}
+
+static int setup(struct load *l, const struct ldb_config *c, FILE *out)
+{
+	char err[512];
+	memset(l, 0, sizeof *l);
+	l->cfg = c;
+	l->n = c->threads;
+	l->text = (struct ldb_text){ .cfg = c, .out = out, .pid = getpid() };
+	if (ldb_run_init(&l->run, c, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	l->nrep = ldb_reporters_open(c, l->rep, LDB_MAX_REPORTERS, err, sizeof err);
+	if (l->nrep < 0) {
+		l->nrep = 0;
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	plan_histograms(l);
+	if (setup_clients(l) != 0 || setup_runners(l) != 0 || setup_sampler(l) != 0) {
+		fprintf(stderr, "%s: out of memory for %d threads\n", c->progname, l->n);
+		return -1;
+	}
+	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_lat(struct ldb_lat *lat)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		ldb_hist_free(&lat->op[k]);
+		ldb_hist_free(&lat->uop[k]);
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		ldb_hist_free(&lat->stage[k]);
+}
+
+static void teardown(struct load *l)
+{
+	for (int i = 0; l->w && i < l->n; i++)
+		ldb_worker_free(&l->w[i]);
+	for (int i = 0; l->st && i < l->n; i++)
+		free(l->st[i]);
+	for (int i = 0; l->r && i < l->nr; i++)
+		free_lat(&l->r[i].lat);
+	ldb_sampler_free(&l->smp);
+	free(l->w);
+	free(l->r);
+	free(l->lat);
+	free(l->st);
+	free(l->seen_dead);
+	for (int i = 0; i < l->nrep; i++)
+		if (l->rep[i].close)
+			l->rep[i].close(l->rep[i].ctx);
+	ldb_run_free(&l->run);
+}
+
+/* ------------------------------------------------------------ during the run */
+
+/* Threads that ended by themselves (-T, noloop, a fatal error): their last
+ * word, then ldclt's line.  @return how many have ended so far. */
+static int reap(struct load *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		if (l->seen_dead[i] || !__atomic_load_n(&l->st[i]->dead, __ATOMIC_ACQUIRE))
+			continue;
+		l->seen_dead[i] = true;
+		l->ndead++;
+		if (l->w[i].note[0] != '\0')
+			ldb_text_line(&l->text, "%s", l->w[i].note);
+		ldb_text_line(&l->text, "T%03d: thread is dead.", i);
+	}
+	return l->ndead;
+}
+
+/* Every client and I/O thread has seen the end of warm-up (or ended), or 2 s
+ * have passed. */
+static void wait_for_restart(struct load *l)
+{
+	uint64_t give_up = ldb_now_ns() + 2000000000ULL;
+	for (;;) {
+		int waiting = 0;
+		for (int i = 0; i < l->n; i++)
+			if (!__atomic_load_n(&l->st[i]->measuring, __ATOMIC_ACQUIRE) &&
+			    !__atomic_load_n(&l->st[i]->dead, __ATOMIC_ACQUIRE))
+				waiting++;
+		for (int i = 0; i < l->nr; i++)
+			if (!__atomic_load_n(&l->r[i].lat.measuring, __ATOMIC_ACQUIRE) &&
+			    !__atomic_load_n(&l->r[i].lat.ended, __ATOMIC_ACQUIRE))
+				waiting++;
+		if (waiting == 0 || ldb_now_ns() > give_up)
+			return;
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Zero the figures of the clients and I/O threads that ended during warm-up
+ * (their writers are gone).  @return the operations warm-up completed. */
+static uint64_t zero_ended(struct load *l)
+{
+	uint64_t warm = 0;
+	for (int i = 0; i < l->n; i++) {
+		struct ldb_thread_stats *st = l->st[i];
+		if (__atomic_load_n(&st->measuring, __ATOMIC_ACQUIRE)) {
+			warm += st->warm_completed;
+			continue;
+		}
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			warm += st->op[k].completed;
+		memset(st->op, 0, sizeof st->op);
+		st->counted = 0;
+	}
+	for (int i = 0; i < l->nr; i++)
+		if (!__atomic_load_n(&l->r[i].lat.measuring, __ATOMIC_ACQUIRE))
+			ldb_lat_reset(&l->r[i].lat);
+	return warm;
+}
+
+/* End of warm-up: every client restarts its figures, then measurement (and
+ * its clock) starts from zero. */
+static void start_measuring(struct load *l, uint64_t warm_started)
+{
+	__atomic_store_n(&l->run.measuring, 1, __ATOMIC_RELEASE);
+	wait_for_restart(l);
+	uint64_t warm = zero_ended(l);
+	if (l->cfg->monitor) {
+		/* the server's counts start with the measurement too */
+		char err[512];
+		if (ldb_monitor_read(l->cfg, &l->mon_before, err, sizeof err) != 0)
+			ldb_text_line(&l->text, "%s", err);
+	}
+	uint64_t now = ldb_now_ns();
+	ldb_text_line(&l->text, "Warm-up done after %.3f s (%llu operations left out): measurement starts now.",
+	              (double)(now - warm_started) / 1e9, (unsigned long long)warm);
+	ldb_sampler_start(&l->smp, now);
+}
+
+static void fill_result(struct ldb_result *res, const struct ldb_summary *sum, enum ldb_op k, int status)
+{
+	const struct ldb_hist *h = sum->lat[k];
+	res->threads = sum->threads;
+	res->main_op = (int)k;
+	res->counted = sum->counted;
+	res->seconds = sum->seconds;
+	res->rate = ldb_rate(sum->counted, sum->seconds);
+	res->p50_ns = h ? ldb_hist_percentile(h, 50) : 0;
+	res->p99_ns = h ? ldb_hist_percentile(h, 99) : 0;
+	res->errors = 0;
+	for (int j = 0; j < LDB_OP_COUNT; j++)
+		res->errors += ldb_opstats_errors(&sum->tot.op[j]);
+	res->status = status;
+}
+
+/* ldclt's summary (periodic, or the last one with --monitor's figures,
+ * --fail-if's verdict and the reporters' end).  @return the status. */
+static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
+{
+	struct ldb_summary sum;
+	int main_op = (int)l->run.main_op;
+	ldb_sampler_summary(&l->smp, now, &sum);
+	sum.status = status;
+	sum.dead = l->ndead;
+	if (last && l->have_mon)
+		sum.server = &l->mon_delta;
+	if (last)
+		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
+	ldb_text_summary(&l->text, &sum);
+	if (!last)
+		return status;
+	(void)ldb_thresholds_check(l->cfg, &sum, main_op, status, &l->text);
+	for (int i = 0; i < l->nrep; i++)
+		if (l->rep[i].end)
+			l->rep[i].end(l->rep[i].ctx, &sum);
+	if (res != NULL)
+		fill_result(res, &sum, l->run.main_op, status);
+	return status;
+}
+
+/* A sample is due.  @return true when -N samples are done. */
+static bool sample_due(struct load *l, struct pace *p, uint64_t now)
+{
+	const struct ldb_config *c = l->cfg;
+	ldb_sampler_take(&l->smp, now);
+	p->samples++;
+	p->next += p->interval;
+	if (p->next <= now)
+		p->next = now + p->interval;
+	if (c->samples > 0 && p->samples >= c->samples) {
+		ldb_text_line(&l->text, "Number of samples achieved. Bye-bye...");
+		p->why = "All threads are dead - exit.";
+		return true;
+	}
+	if (!c->noglobalstats && --p->global_cnt == 0) {
+		summary(l, now, LDB_EXIT_OK, false, NULL);
+		p->global_cnt = GLOBAL_STATS_EVERY;
+	}
+	return false;
+}
+
+/* One wait of at most TICK_NS and what it brought.  @return true when the
+ * run stops. */
+static bool step(struct load *l, struct pace *p)
+{
+	const struct ldb_config *c = l->cfg;
+	uint64_t duration = c->duration_ms * 1000000ULL;
+	uint64_t now = ldb_now_ns(), until = p->next;
+	if (!p->warming && c->duration_ms > 0 && l->smp.t_start + duration < until)
+		until = l->smp.t_start + duration;
+	uint64_t wait = until > now ? until - now : 0;
+	bool sig = ldb_signals_wait(&l->sig, wait > TICK_NS ? TICK_NS : wait);
+	now = ldb_now_ns();
+	if (sig) {
+		p->signalled = true;
+		__atomic_store_n(&l->run.stop, LDB_STOP_SIGNAL, __ATOMIC_RELAXED);
+		return true;
+	}
+	if (__atomic_load_n(&l->run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+		return true;
+	if (reap(l) == l->n) {
+		/* -T, noloop, or every thread failed: a last, shorter sample */
+		if (p->warming)
+			start_measuring(l, p->t_run);
+		ldb_sampler_take(&l->smp, now);
+		p->why = "All threads are dead - exit.";
+		return true;
+	}
+	if (p->warming) {
+		if (now >= p->next) {
+			start_measuring(l, p->t_run);
+			p->warming = false;
+			p->next = l->smp.t_start + p->interval;
+		}
+		return false;
+	}
+	if (c->duration_ms > 0 && now >= l->smp.t_start + duration) {
+		if (now > l->smp.t_last)
+			ldb_sampler_take(&l->smp, now);
+		ldb_text_line(&l->text, "Duration reached. Bye-bye...");
+		p->why = "All threads are dead - exit.";
+		return true;
+	}
+	return now >= p->next && sample_due(l, p, now);
+}
+
+/* ------------------------------------------------------------ start, end */
+
+/* --start-at: wait (on the wall clock) until the agreed second, so that runs
+ * on several client hosts cover the same time.  -1 if a signal came first. */
+static int wait_for_start(struct load *l, time_t at)
+{
+	char when[64];
+	struct tm tm;
+	localtime_r(&at, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
+	ldb_text_line(&l->text, "Waiting until %s to start (--start-at).", when);
+	for (;;) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_sec >= at)
+			return 0;
+		int64_t left_ns = ((int64_t)at - now.tv_sec) * 1000000000LL - now.tv_nsec;
+		if (ldb_signals_wait(&l->sig, left_ns > 200000000 ? 200000000 : (uint64_t)left_ns))
+			return -1;
+	}
+}
+
+/* Before the threads: the server's figures, the banner, the reporters'
+ * headers, --start-at.  @return -1 to go on, else the run's exit status. */
+static int begin(struct load *l, const struct pace *p)
+{
+	const struct ldb_config *c = l->cfg;
+	if (c->monitor) {
+		char err[512];
+		if (ldb_monitor_read(c, &l->mon_before, err, sizeof err) != 0) {
+			fprintf(stderr, "%s: %s\n", c->progname, err);
+			return LDB_EXIT_INIT;
+		}
+	}
+	ldb_text_banner(&l->text);
+	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = l->nr };
+	for (int i = 0; i < l->nrep; i++)
+		if (l->rep[i].begin)
+			l->rep[i].begin(l->rep[i].ctx, &info);
+	if (c->start_at > 0 && wait_for_start(l, c->start_at) != 0) {
+		/* interrupted before the start: nothing ran */
+		ldb_text_end(&l->text, LDB_EXIT_OK);
+		return LDB_EXIT_OK;
+	}
+	ldb_text_started(&l->text);
+	if (p->warming)
+		ldb_text_line(&l->text, "Warm-up for %.3f s: operations run but are left out of every figure.",
+		              (double)p->warmup / 1e9);
+	return -1;
+}
+
+static void pace_init(struct pace *p, const struct ldb_config *c)
+{
+	memset(p, 0, sizeof *p);
+	p->interval = c->interval_ms * 1000000ULL;
+	p->warmup = c->warmup_ms * 1000000ULL + (uint64_t)(c->warmup_samples > 0 ? c->warmup_samples : 0) * p->interval;
+	p->warming = p->warmup > 0;
+	p->global_cnt = GLOBAL_STATS_EVERY;
+}
+
+/* @return LDB_EXIT_OK, or LDB_EXIT_OTHER when a thread could not start (the
+ * others are told to stop). */
+static int start_threads(struct load *l, struct pace *p)
+{
+	int status = LDB_EXIT_OK;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	p->t_run = ldb_now_ns();
+	ldb_sampler_start(&l->smp, p->t_run);
+	for (; l->started < l->nr; l->started++) {
+		int rc = pthread_create(&l->r[l->started].thread, &attr, ldb_runner_main, &l->r[l->started]);
+		if (rc != 0) {
+			fprintf(stderr, "%s: cannot start I/O thread %d of %d: %s\n", l->cfg->progname, l->started + 1,
+			        l->nr, strerror(rc));
+			__atomic_store_n(&l->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+			status = LDB_EXIT_OTHER;
+			break;
+		}
+	}
+	pthread_attr_destroy(&attr);
+	p->next = p->warming ? p->t_run + p->warmup : p->t_run + p->interval;
+	return status;
+}
+
+/* Tell the threads to stop (unless something else did) and join them.
+ * @return why they stopped (enum ldb_stop). */
+static int join_threads(struct load *l)
+{
+	int stop = __atomic_load_n(&l->run.stop, __ATOMIC_RELAXED);
+	if (stop == LDB_STOP_NONE)
+		__atomic_store_n(&l->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+	for (int i = 0; i < l->started; i++) {
+		pthread_join(l->r[i].thread, NULL);
+		if (l->r[i].error[0] != '\0')
+			fprintf(stderr, "%s: %s\n", l->cfg->progname, l->r[i].error);
+	}
+	return stop;
+}
+
+/* After the join: the status, the last lines, the server's figures, the
+ * summary.  @return the exit status. */
+static int finish(struct load *l, const struct pace *p, int status, int stop, uint64_t t_end,
+                  struct ldb_result *res)
+{
+	const struct ldb_config *c = l->cfg;
+	for (int i = 0; i < l->n; i++)
+		if (l->st[i]->status > status)
+			status = l->st[i]->status;
+	if (stop == LDB_STOP_MAX_ERRORS) {
+		ldb_text_line(&l->text, "Max error limit reached - exiting.");
+		status = LDB_EXIT_MAX_ERRORS;
+	}
+	if (p->why != NULL)
+		ldb_text_line(&l->text, "%s", p->why);
+	if (c->monitor) {
+		char err[512];
+		struct ldb_monitor_snap after;
+		if (ldb_monitor_read(c, &after, err, sizeof err) == 0) {
+			ldb_monitor_delta(&l->mon_before, &after, c->bind_dn != NULL, &l->mon_delta);
+			l->have_mon = true;
+		} else {
+			ldb_text_line(&l->text, "%s", err);
+		}
+	}
+	if (p->signalled)
+		fputc('\n', l->text.out);
+	status = summary(l, t_end, status, true, res);
+	if (p->signalled)
+		fprintf(l->text.out, "Catch SIGINT - exit...\n");
+	ldb_text_end(&l->text, status);
+	return status;
+}
+
+int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
+{
+	struct load l;
+	struct pace p;
+
+	if (setup(&l, c, out) != 0) {
+		teardown(&l);
+		return LDB_EXIT_INIT;
+	}
+	/* Workers never see SIGINT/SIGTERM: the main thread takes them here. */
+	ldb_signals_take(&l.sig);
+	pace_init(&p, c);
+	int status = begin(&l, &p);
+	if (status >= 0) {
+		ldb_signals_give_back(&l.sig);
+		teardown(&l);
+		return status;
+	}
+	status = start_threads(&l, &p);
+	if (status == LDB_EXIT_OK)
+		while (!step(&l, &p))
+			;
+	uint64_t t_end = ldb_now_ns();
+	int stop = join_threads(&l);
+	ldb_signals_give_back(&l.sig);
+	status = finish(&l, &p, status, stop, t_end, res);
+	teardown(&l);
+	return status;
+}

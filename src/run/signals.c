@@ -1,0 +1,26 @@
+/* Signals of a run: see signals.h. */
+#include "run/signals.h"
+
+#include <pthread.h>
+#include <time.h>
+
+void ldb_signals_take(struct ldb_signals *s)
+{
+	sigemptyset(&s->stop);
+	sigaddset(&s->stop, SIGINT);
+	sigaddset(&s->stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &s->stop, &s->old);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void ldb_signals_give_back(const struct ldb_signals *s)
+{
+	pthread_sigmask(SIG_SETMASK, &s->old, NULL);
+}
+
+bool ldb_signals_wait(const struct ldb_signals *s, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+	int sig = sigtimedwait(&s->stop, NULL, &ts);
+	return sig == SIGINT || sig == SIGTERM;
+}
