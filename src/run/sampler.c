@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "out/report.h"
+#include "run/clock.h"
 #include "run/worker.h"
 
 #define TICK_NS 20000000ULL       /* how often stop conditions are checked */
