@@ -467,7 +467,7 @@ static void arm_out(struct ldb_conn *cn)
 {
 	if (cn->out_armed || cn->fd < 0)
 		return;
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = cn };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
 	cn->out_armed = true;
 }
@@ -678,8 +678,9 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	cn->fd = fd;
-	/* edge-triggered, registered once; EPOLLOUT only if a write must wait */
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = cn };
+	/* edge-triggered, registered once; EPOLLOUT only if a write must wait;
+	 * EPOLLRDHUP: the peer's close may come in the same edge as its last bytes */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	cn->out_armed = false;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
@@ -1196,10 +1197,11 @@ static int in_room(struct ldb_conn *cn)
 	return 0;
 }
 
-/* Read what the socket holds, at most a full buffer.
+/* Read what the socket holds, at most a full buffer; with `eof` (the peer
+ * closed its side) on to the end of the stream.
  * @return 1 when the buffer filled (more may wait), 0 when drained, -1 when
  * closed or broken. */
-static int conn_fill(struct ldb_conn *cn)
+static int conn_fill(struct ldb_conn *cn, bool eof)
 {
 	for (;;) {
 		if (in_room(cn) != 0)
@@ -1214,7 +1216,7 @@ static int conn_fill(struct ldb_conn *cn)
 			return 1;
 		/* edge-triggered: a short plain read drained the socket; TLS reads
 		 * go on until OpenSSL wants more bytes */
-		if (!cn->tls_on)
+		if (!cn->tls_on && !eof)
 			return 0;
 	}
 }
@@ -1258,16 +1260,19 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 	return 0;
 }
 
-static int conn_read(struct ldb_conn *cn, uint64_t *now)
+/* Read and hand over what came.  The whole messages that came before the
+ * end of the stream count before it does.  @return 0, or -1 when the
+ * connection is closed or broken. */
+static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
 {
 	cn->tls_read_wants_write = false;
 	for (;;) {
-		int more = conn_fill(cn);
-		if (more < 0)
-			return -1;
+		int more = conn_fill(cn, eof);
 		*now = ldb_now_ns();
 		if (conn_parse(cn, *now) != 0)
 			return -1;
+		if (more < 0)
+			return cn->fd < 0 ? 0 : -1;
 		if (more == 0 || cn->fd < 0 || cn->state == CS_TLS)
 			return 0;
 	}
@@ -1294,7 +1299,7 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
 	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
 	if (readable) {
-		if (conn_read(cn, &now) != 0) {
+		if (conn_read(cn, &now, (ev & EPOLLRDHUP) != 0) != 0) {
 			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 			return;
 		}
