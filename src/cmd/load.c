@@ -12,6 +12,7 @@
 #include "out/report.h"
 #include "out/sampler.h"
 #include "out/threshold.h"
+#include "run/clock.h"
 #include "run/iothreads.h"
 #include "run/signals.h"
 #include "run/worker.h"

@@ -11,8 +11,16 @@
  * Requests are rendered from start-up templates (search, bind) or by the
  * write renderer into the connection's output buffer, and written in one send
  * per batch; responses are framed out of large reads.  Nothing here allocates
- * (but for an input buffer that must grow to hold one unusually large message,
- * and a TLS session object per handshake), locks or prints.
+ * (but for a buffer that must grow to hold one unusually large message, and a
+ * TLS session object per handshake), locks or prints.
+ *
+ * An I/O thread touches only what is ready: the connections of its epoll
+ * events, those on its ready list (work without an event: a slot came free,
+ * a back-off ended, a pacing deadline passed) and the due entries of its
+ * deadline heap.  Each connection has one deadline: the end of its back-off
+ * when idle, else the earliest time something on it may time out (-t), kept
+ * lazily: it is armed when a request goes out and none is armed, and when it
+ * passes the connection's slots are looked at and it is armed again.
  */
 #include "run/worker.h"
 
@@ -30,9 +38,13 @@
 #include <unistd.h>
 
 #include "proto/wire.h"
+#include "run/clock.h"
 
-#define OUT_CAP (256 * 1024)
-#define IN_CAP (256 * 1024)
+#define OUT_MIN 4096          /* a connection's output buffer at least */
+#define WRITE_TYPICAL 1024    /* room per write in a window (a write reserves RETRY_CAP) */
+#define IN_PER 4096           /* input per request in flight: most responses fit */
+#define IN_MIN (16 * 1024)
+#define IN_START_MAX (256 * 1024)
 #define IN_MAX (64 * 1024 * 1024)
 #define RETRY_CAP (64 * 1024)
 #define BACKOFF_MIN_MS 50
@@ -40,6 +52,9 @@
 #define TICK_MS 50
 #define MAX_PARENT_LEVELS 8
 #define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+
+/* What a deadline entry belongs to. */
+enum { TM_CONN, TM_PACE };
 
 enum cstate { CS_IDLE, CS_CONNECTING, CS_STARTTLS, CS_TLS, CS_BINDING, CS_READY, CS_OP };
 
@@ -79,26 +94,23 @@ struct ldb_conn {
 	int64_t cycle_v, cycle_bv; /* bindeach: the pass's numbers */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
+	struct ldb_timer tm;  /* back-off end (idle), or when something may time out */
+	struct ldb_conn *ready_next;
+	bool queued;       /* on its I/O thread's ready list */
 	uint8_t *out;
-	size_t out_len, out_off;
+	size_t out_len, out_off, out_cap;
 	uint8_t *in;
 	size_t in_len, in_cap;
-	uint8_t *retry;    /* the add waiting for its parents (depth 1 only) */
-	size_t retry_len;
-	char retry_dn[LDB_DN_MAX];
-	size_t retry_dnlen;
 	struct ldb_slot *slots;
 	int depth;         /* slots in use at most */
 	int inflight;
 	int32_t id_span;   /* message ids cycle in [1, id_span] */
+	/* last: the hot fields above share a few cache lines, 10,000 connections too */
+	uint8_t *retry;    /* the add waiting for its parents (depth 1 only) */
+	size_t retry_len;
+	size_t retry_dnlen;
+	char retry_dn[LDB_DN_MAX];
 };
-
-uint64_t ldb_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* ---------------------------------------------------------------- run setup */
 
@@ -401,6 +413,32 @@ static int pick_bind(struct ldb_worker *w, int64_t vals[LDB_FIELD_COUNT])
 
 /* ---------------------------------------------------------------- sockets */
 
+/* Work for this connection without an event: its I/O thread steps it once
+ * this round of events and deadlines is over. */
+static void conn_wake(struct ldb_conn *cn)
+{
+	struct ldb_runner *r = cn->w->runner;
+	if (cn->queued)
+		return;
+	cn->queued = true;
+	cn->ready_next = NULL;
+	*r->ready_tail = cn;
+	r->ready_tail = &cn->ready_next;
+}
+
+/* Look at this connection again at `at` at the latest (its one deadline
+ * keeps the earliest asked for; the heap has room for every entry). */
+static void conn_watch(struct ldb_conn *cn, uint64_t at)
+{
+	(void)ldb_timer_arm_before(&cn->w->runner->timers, &cn->tm, at);
+}
+
+/* When a request sent (or a connect begun) at `now` times out (-t). */
+static uint64_t timeout_at(const struct ldb_conn *cn, uint64_t now)
+{
+	return now + cn->w->run->timeout_ns + 1;
+}
+
 /* graceful: a TLS close_notify first (after an unbind, or at the end). */
 static void conn_close(struct ldb_conn *cn, bool graceful)
 {
@@ -429,7 +467,7 @@ static void arm_out(struct ldb_conn *cn)
 {
 	if (cn->out_armed || cn->fd < 0)
 		return;
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = cn };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
 	cn->out_armed = true;
 }
@@ -541,6 +579,10 @@ static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 	cn->backoff_ms = b * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : b * 2;
 	if (w->run->cfg->dontsleeponserverdown)
 		cn->retry_at = now;
+	if (cn->retry_at <= now)
+		conn_wake(cn);
+	else
+		conn_watch(cn, cn->retry_at);
 }
 
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why);
@@ -636,8 +678,9 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	cn->fd = fd;
-	/* edge-triggered, registered once; EPOLLOUT only if a write must wait */
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = cn };
+	/* edge-triggered, registered once; EPOLLOUT only if a write must wait;
+	 * EPOLLRDHUP: the peer's close may come in the same edge as its last bytes */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	cn->out_armed = false;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
@@ -645,6 +688,7 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 		return;
 	}
+	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
 	/* Go on at once: on loopback the handshake is done when connect()
 	 * returns, and otherwise the first send waits for the EPOLLOUT edge.
 	 * A connection that then fails before any byte moved failed to connect. */
@@ -669,18 +713,27 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
 	return (int32_t)(((int64_t)s->gen * cn->depth + i) % cn->id_span) + 1;
 }
 
-/* Room for one more request: flush first if the buffer is nearly full. */
+/* Room for one more request: flush first if the buffer is nearly full; an
+ * empty buffer too small for one request grows (once: it stays grown). */
 static bool room_for(struct ldb_conn *cn, size_t need)
 {
-	if (OUT_CAP - cn->out_len >= need)
+	if (cn->out_cap - cn->out_len >= need)
 		return true;
-	if (cn->out_off > 0 && cn->out_off == cn->out_len) {
+	if (cn->out_off > 0 && cn->out_off == cn->out_len)
 		cn->out_len = cn->out_off = 0;
-		return true;
-	}
-	if (conn_flush(cn) != 0)
+	else if (conn_flush(cn) != 0)
 		return false;
-	return OUT_CAP - cn->out_len >= need;
+	if (cn->out_cap - cn->out_len >= need)
+		return true;
+	if (cn->out_len > 0)
+		return false; /* the peer is slow: the EPOLLOUT edge writes the rest */
+	size_t cap = cn->out_cap * 2 > need ? cn->out_cap * 2 : need;
+	uint8_t *bigger = realloc(cn->out, cap);
+	if (bigger == NULL)
+		return false;
+	cn->out = bigger;
+	cn->out_cap = cap;
+	return true;
 }
 
 /* Render the request for slot i (its kind, numbers and aux level set) with a
@@ -702,7 +755,7 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	if (s->setup == SETUP_STARTTLS) {
 		if (!room_for(cn, run->starttls.maxlen))
 			return false;
-		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	} else if (s->kind == LDB_OP_SEARCH) {
 		vals[LDB_FIELD_FILTER] = s->v;
 		vals[LDB_FIELD_BASE] = s->bv;
@@ -710,28 +763,28 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 			variant = (int)ldb_rng_range(&w->rng, 0, c->nattrs - 1);
 		if (!room_for(cn, run->search.maxlen))
 			return false;
-		n = (long)ldb_req_render(&run->search, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+		n = (long)ldb_req_render(&run->search, variant, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	} else if (s->kind == LDB_OP_BIND) {
 		variant = pick_bind(w, vals);
 		if (!room_for(cn, run->bind.maxlen))
 			return false;
-		n = (long)ldb_req_render(&run->bind, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+		n = (long)ldb_req_render(&run->bind, variant, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	} else if (s->aux > 0) {
 		if (!room_for(cn, RETRY_CAP))
 			return false;
 		n = (long)ldb_write_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
-		                                  OUT_CAP - cn->out_len);
+		                                  cn->out_cap - cn->out_len);
 	} else if (s->kind == LDB_OP_ADD && cn->retry_len > 0) {
 		/* the add again, once its parents exist: same request, new id */
 		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
 			return false;
-		n = (long)ldb_wire_frame(cn->out + cn->out_len, OUT_CAP - cn->out_len, msgid, cn->retry, cn->retry_len);
+		n = (long)ldb_wire_frame(cn->out + cn->out_len, cn->out_cap - cn->out_len, msgid, cn->retry, cn->retry_len);
 		cn->retry_len = 0;
 	} else {
 		if (!room_for(cn, RETRY_CAP))
 			return false;
 		dst = cn->out + cn->out_len;
-		n = ldb_write_render(c, s->kind, s->v, s->bv, w->wctx, &w->rng, msgid, dst, OUT_CAP - cn->out_len);
+		n = ldb_write_render(c, s->kind, s->v, s->bv, w->wctx, &w->rng, msgid, dst, cn->out_cap - cn->out_len);
 		if (n < 0) {
 			*exhausted = true;
 			if (w->note[0] == '\0')
@@ -842,6 +895,7 @@ static void conn_pump(struct ldb_conn *cn, uint64_t now)
 	int batch = cn->depth >= 8 && w->run->rate_interval_ns == 0 && w->run->cfg->wait_sec == 0 ? cn->depth / 2 : 1;
 	if (cn->inflight > 0 && cn->depth - cn->inflight < batch)
 		return;
+	conn_watch(cn, timeout_at(cn, now));
 	while (cn->inflight < cn->depth && may_issue(w, now)) {
 		int i = free_slot(cn);
 		int64_t v, bv;
@@ -861,6 +915,7 @@ static void conn_pump(struct ldb_conn *cn, uint64_t now)
 static void issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
                       int64_t bv, uint64_t now)
 {
+	conn_watch(cn, timeout_at(cn, now));
 	if (!issue(cn, i, kind, step, setup, counts, v, bv, now) || conn_flush(cn) != 0)
 		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
@@ -873,7 +928,7 @@ static void cycle_end(struct ldb_conn *cn, uint64_t now)
 	if (!run->cfg->close_sock && cn->fd >= 0) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 		cn->out_len = cn->out_off = 0;
-		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, OUT_CAP);
+		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
 		if (n > 0)
 			(void)io_send(cn, cn->out, n);
 	}
@@ -1126,31 +1181,50 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	pass_continue(cn, i, &done, now);
 }
 
-static int conn_read(struct ldb_conn *cn, uint64_t *now)
+/* Room to read into: a full buffer that holds no whole message (one larger
+ * than the buffer) doubles, up to IN_MAX; it stays grown. */
+static int in_room(struct ldb_conn *cn)
 {
-	cn->tls_read_wants_write = false;
+	if (cn->in_len < cn->in_cap)
+		return 0;
+	if (cn->in_cap >= IN_MAX)
+		return -1;
+	uint8_t *bigger = realloc(cn->in, cn->in_cap * 2);
+	if (bigger == NULL)
+		return -1;
+	cn->in = bigger;
+	cn->in_cap *= 2;
+	return 0;
+}
+
+/* Read what the socket holds, at most a full buffer; with `eof` (the peer
+ * closed its side) on to the end of the stream.
+ * @return 1 when the buffer filled (more may wait), 0 when drained, -1 when
+ * closed or broken. */
+static int conn_fill(struct ldb_conn *cn, bool eof)
+{
 	for (;;) {
-		if (cn->in_len == cn->in_cap) {
-			if (cn->in_cap >= IN_MAX)
-				return -1;
-			uint8_t *bigger = realloc(cn->in, cn->in_cap * 2);
-			if (bigger == NULL)
-				return -1;
-			cn->in = bigger;
-			cn->in_cap *= 2;
-		}
+		if (in_room(cn) != 0)
+			return -1;
 		ssize_t n = io_recv(cn, cn->in + cn->in_len, cn->in_cap - cn->in_len);
 		if (n < 0)
 			return -1;
 		if (n == 0)
-			break;
+			return 0;
 		cn->in_len += (size_t)n;
+		if (cn->in_len == cn->in_cap)
+			return 1;
 		/* edge-triggered: a short plain read drained the socket; TLS reads
 		 * go on until OpenSSL wants more bytes */
-		if (!cn->tls_on && cn->in_len < cn->in_cap)
-			break;
+		if (!cn->tls_on && !eof)
+			return 0;
 	}
-	*now = ldb_now_ns();
+}
+
+/* Every whole message in the input to its slot; what is left of a partial
+ * one moves to the front.  @return 0, or -1 when the stream is broken. */
+static int conn_parse(struct ldb_conn *cn, uint64_t now)
+{
 	size_t pos = 0;
 	struct ldb_resp r;
 	for (;;) {
@@ -1173,15 +1247,35 @@ static int conn_read(struct ldb_conn *cn, uint64_t *now)
 		}
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
-		conn_result(cn, i, r.result, *now);
-		if (cn->fd < 0 || cn->state == CS_TLS)
-			return 0; /* closed by a cycle's end, or TLS starts: no more plain bytes */
+		conn_result(cn, i, r.result, now);
+		if (cn->fd < 0)
+			return 0; /* closed by a cycle's end (the input with it) */
+		if (cn->state == CS_TLS)
+			break; /* TLS starts: no more plain bytes */
 	}
 	if (pos > 0) {
 		memmove(cn->in, cn->in + pos, cn->in_len - pos);
 		cn->in_len -= pos;
 	}
 	return 0;
+}
+
+/* Read and hand over what came.  The whole messages that came before the
+ * end of the stream count before it does.  @return 0, or -1 when the
+ * connection is closed or broken. */
+static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
+{
+	cn->tls_read_wants_write = false;
+	for (;;) {
+		int more = conn_fill(cn, eof);
+		*now = ldb_now_ns();
+		if (conn_parse(cn, *now) != 0)
+			return -1;
+		if (more < 0)
+			return cn->fd < 0 ? 0 : -1;
+		if (more == 0 || cn->fd < 0 || cn->state == CS_TLS)
+			return 0;
+	}
 }
 
 static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
@@ -1205,7 +1299,7 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
 	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
 	if (readable) {
-		if (conn_read(cn, &now) != 0) {
+		if (conn_read(cn, &now, (ev & EPOLLRDHUP) != 0) != 0) {
 			conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 			return;
 		}
@@ -1219,28 +1313,63 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
 
-static void check_timeouts(struct ldb_worker *w, uint64_t now)
+/* The connection's deadline passed: its back-off is over (idle), or
+ * something on it may have timed out (-t).  The deadline is armed again
+ * from what is in flight now. */
+static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 {
-	uint64_t t = w->run->timeout_ns;
-	for (int k = 0; k < w->nconns; k++) {
-		struct ldb_conn *cn = &w->conns[k];
-		if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0 && now > cn->t_connect &&
-		    now - cn->t_connect > t) {
+	uint64_t t = cn->w->run->timeout_ns, next = UINT64_MAX;
+	conn_wake(cn); /* idle: it may connect; failed: its client may be done */
+	if (cn->state == CS_IDLE)
+		return;
+	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
+		if (now > cn->t_connect && now - cn->t_connect > t) {
 			if (cn->unconfirmed)
 				conn_fail(cn, LDB_FAIL_CONNECT, now); /* a connect failure, in-flight requests too */
 			else
 				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
-			continue;
+			return;
 		}
-		for (int i = 0; i < cn->depth; i++)
-			if (cn->slots[i].used && now > cn->slots[i].t_sent && now - cn->slots[i].t_sent > t) {
-				conn_fail(cn, LDB_FAIL_TIMEOUT, now);
-				break;
-			}
+		next = cn->t_connect + t + 1;
 	}
+	for (int i = 0; i < cn->depth; i++) {
+		const struct ldb_slot *s = &cn->slots[i];
+		if (!s->used)
+			continue;
+		if (now > s->t_sent && now - s->t_sent > t) {
+			conn_fail(cn, LDB_FAIL_TIMEOUT, now);
+			return;
+		}
+		if (s->t_sent + t + 1 < next)
+			next = s->t_sent + t + 1;
+	}
+	if (next != UINT64_MAX)
+		conn_watch(cn, next);
 }
 
 /* ---------------------------------------------------------------- thread */
+
+/* A connection's output holds a window of its largest requests (a write
+ * reserves RETRY_CAP, its size known only once rendered, beside a window of
+ * ordinary writes); its input a window of ordinary responses.  Both grow
+ * when one message needs more. */
+static size_t out_size(const struct ldb_run *run)
+{
+	size_t per = run->search.maxlen;
+	const size_t other[] = { run->bind.maxlen, run->unbind.maxlen, run->starttls.maxlen,
+	                         run->writes ? WRITE_TYPICAL : 0 };
+	for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
+		if (other[k] > per)
+			per = other[k];
+	size_t cap = (size_t)run->depth * per + (run->writes ? RETRY_CAP : 0);
+	return cap < OUT_MIN ? OUT_MIN : cap;
+}
+
+static size_t in_size(const struct ldb_run *run)
+{
+	size_t cap = (size_t)run->depth * IN_PER;
+	return cap < IN_MIN ? IN_MIN : cap > IN_START_MAX ? IN_START_MAX : cap;
+}
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
 {
@@ -1270,9 +1399,10 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 		cn->fd = -1;
 		cn->depth = run->depth;
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
-		cn->out = malloc(OUT_CAP);
-		cn->in = malloc(IN_CAP);
-		cn->in_cap = IN_CAP;
+		cn->out_cap = out_size(run);
+		cn->in_cap = in_size(run);
+		cn->out = malloc(cn->out_cap);
+		cn->in = malloc(cn->in_cap);
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
 		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
 			return -1;
@@ -1323,7 +1453,7 @@ static void worker_close_all(struct ldb_worker *w)
 		struct ldb_conn *cn = &w->conns[k];
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
 		if (polite) {
-			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, OUT_CAP);
+			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
 			if (n > 0)
 				(void)io_send(cn, cn->out, n);
 		}
@@ -1363,60 +1493,138 @@ static void worker_start_measuring(struct ldb_worker *w)
 	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
 }
 
-/* One pass over a worker's connections: open what must be opened, fill what
- * can take more requests.  Lowers *wake to when it next needs the CPU.
- * @return true when the worker has ended. */
-static bool worker_step(struct ldb_worker *w, uint64_t now, uint64_t *wake)
+/* A client may start its next operation only later (-W, --rate): its
+ * pacing deadline wakes its connections then. */
+static void pace_later(struct ldb_worker *w, uint64_t now)
 {
-	struct ldb_run *run = w->run;
-	const struct ldb_config *c = run->cfg;
+	uint64_t due = next_due(w);
+	if (due > now && !w->exhausted)
+		(void)ldb_timer_arm_before(&w->runner->timers, &w->pace, due);
+}
 
-	if (!w->measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE))
-		worker_start_measuring(w);
-	if (run_stopping(run)) {
-		if (!c->smoothshutdown || w->outstanding == 0)
-			return true;
-		if (w->smooth_deadline == 0)
-			w->smooth_deadline = now + 20000000000ULL;
-		else if (now > w->smooth_deadline)
-			return true;
-		w->exhausted = true;
-	}
-	if (worker_finished(w))
-		return true;
+/* The pacing deadline passed: the connections that wait for it. */
+static void worker_paced(struct ldb_worker *w)
+{
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		if (cn->state == CS_IDLE) {
-			bool cycle = c->bindeach;
-			if (cycle && !may_issue(w, now)) {
-				uint64_t due = next_due(w);
-				if (due > now && due < *wake && !w->exhausted)
-					*wake = due;
+		if (cn->state == CS_IDLE || (cn->state == CS_READY && cn->inflight < cn->depth))
+			conn_wake(cn);
+	}
+}
+
+/* A connection on the ready list: open it if it must be opened, fill it if
+ * it can take more requests. */
+static void conn_step(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	bool cycle = run->cfg->bindeach;
+
+	if (cn->state == CS_READY) {
+		conn_pump(cn, now);
+		if (cn->state == CS_READY && cn->inflight < cn->depth)
+			pace_later(w, now);
+		return;
+	}
+	if (cn->state != CS_IDLE)
+		return;
+	if (cycle && !may_issue(w, now)) {
+		pace_later(w, now);
+		return;
+	}
+	if (!cycle && (w->exhausted || run_stopping(run)))
+		return;
+	if (now < cn->retry_at) {
+		conn_watch(cn, cn->retry_at);
+		return;
+	}
+	if (cycle) {
+		if (!pass_values(w, &cn->cycle_v, &cn->cycle_bv))
+			return;
+		w->outstanding++;
+		cn->t_due = w->next_intended;
+		took_op(w, now);
+		cn->t_cycle = now;
+	}
+	conn_connect(cn, now);
+}
+
+/* The run stops: a client ends now, or (smoothshutdown) once what it has in
+ * flight is back, 20 s at most.  @return true when it ends now. */
+static bool worker_stopping(struct ldb_worker *w, uint64_t now)
+{
+	if (!w->run->cfg->smoothshutdown || w->outstanding == 0)
+		return true;
+	if (w->smooth_deadline == 0)
+		w->smooth_deadline = now + 20000000000ULL;
+	else if (now > w->smooth_deadline)
+		return true;
+	w->exhausted = true;
+	return false;
+}
+
+static void worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive)
+{
+	worker_close_all(w);
+	ldb_timer_cancel(&r->timers, &w->pace);
+	for (int k = 0; k < w->nconns; k++)
+		ldb_timer_cancel(&r->timers, &w->conns[k].tm);
+	w->ended = true;
+	(*alive)--;
+	__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
+}
+
+/* What the run's shared flags ask of every client: start measuring (once),
+ * and, once the run stops, end (checked on every wake-up from then on). */
+static void runner_flags(struct ldb_runner *r, const struct ldb_run *run, uint64_t now, int *alive)
+{
+	if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE)) {
+		lat_start_measuring(&r->lat);
+		for (int i = 0; i < r->nw; i++) {
+			struct ldb_worker *w = &r->w[i];
+			if (w->ended || w->measuring)
 				continue;
-			}
-			if (!cycle && (w->exhausted || run_stopping(run)))
-				continue;
-			if (now >= cn->retry_at) {
-				if (cycle) {
-					if (!pass_values(w, &cn->cycle_v, &cn->cycle_bv))
-						continue;
-					w->outstanding++;
-					cn->t_due = w->next_intended;
-					took_op(w, now);
-					cn->t_cycle = now;
-				}
-				conn_connect(cn, now);
-			} else if (cn->retry_at < *wake) {
-				*wake = cn->retry_at;
-			}
-		} else if (cn->state == CS_READY) {
-			conn_pump(cn, now);
-			uint64_t due = next_due(w);
-			if (cn->inflight < cn->depth && due > now && due < *wake)
-				*wake = due;
+			worker_start_measuring(w);
+			for (int k = 0; k < w->nconns; k++)
+				conn_wake(&w->conns[k]); /* -T counts again from zero */
 		}
 	}
-	return false;
+	if (!run_stopping(run))
+		return;
+	for (int i = 0; i < r->nw; i++)
+		if (!r->w[i].ended && worker_stopping(&r->w[i], now))
+			worker_end(r, &r->w[i], alive);
+}
+
+/* Step the connections that were on the ready list when the round began
+ * (those it wakes again wait for the next round). */
+static void drain_ready(struct ldb_runner *r, uint64_t now, int *alive)
+{
+	struct ldb_conn *cn = r->ready;
+	r->ready = NULL;
+	r->ready_tail = &r->ready;
+	while (cn != NULL) {
+		struct ldb_conn *next = cn->ready_next;
+		struct ldb_worker *w = cn->w;
+		cn->queued = false;
+		if (!w->ended && !worker_finished(w))
+			conn_step(cn, now);
+		if (!w->ended && worker_finished(w))
+			worker_end(r, w, alive);
+		cn = next;
+	}
+}
+
+/* Every deadline due at `now`. */
+static void fire_deadlines(struct ldb_runner *r, uint64_t now)
+{
+	struct ldb_timer *e;
+	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {
+		if (e->tag == TM_PACE)
+			worker_paced(e->data);
+		else
+			conn_deadline(e->data, now);
+	}
 }
 
 /* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
@@ -1434,58 +1642,84 @@ static int wait_events(int epfd, struct epoll_event *evs, int max, uint64_t ns)
 	return epoll_wait(epfd, evs, max, (int)((ns + 999999) / 1000000));
 }
 
+/* The thread's set-up: its epoll set and its deadline heap, with room for
+ * every connection's deadline and every client's pacing; every connection
+ * starts on the ready list.  @return 0, or -1 with r->error set. */
+static int runner_open(struct ldb_runner *r, int *epfd)
+{
+	uint32_t entries = 0;
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*epfd < 0) {
+		snprintf(r->error, sizeof r->error, "cannot create an epoll set: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < r->nw; i++)
+		entries += (uint32_t)r->w[i].nconns + 1;
+	if (ldb_timers_init(&r->timers, entries) != 0) {
+		snprintf(r->error, sizeof r->error, "out of memory for %u deadlines", entries);
+		close(*epfd);
+		*epfd = -1;
+		return -1;
+	}
+	r->ready = NULL;
+	r->ready_tail = &r->ready;
+	for (int i = 0; i < r->nw; i++) {
+		struct ldb_worker *w = &r->w[i];
+		w->epfd = *epfd;
+		w->runner = r;
+		ldb_timer_set(&w->pace, TM_PACE, w);
+		for (int k = 0; k < w->nconns; k++) {
+			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
+			conn_wake(&w->conns[k]);
+		}
+	}
+	return 0;
+}
+
 void *ldb_runner_main(void *arg)
 {
 	struct ldb_runner *r = arg;
 	struct epoll_event evs[256];
-	int epfd = epoll_create1(EPOLL_CLOEXEC);
-	int alive = r->nw;
+	int epfd, alive = r->nw;
 
-	if (epfd < 0) {
-		snprintf(r->error, sizeof r->error, "cannot create an epoll set: %s", strerror(errno));
+	if (runner_open(r, &epfd) != 0) {
 		for (int i = 0; i < r->nw; i++) {
 			worker_die(&r->w[i], LDB_EXIT_OTHER);
 			__atomic_store_n(&r->w[i].st->dead, 1, __ATOMIC_RELEASE);
 		}
 		return NULL;
 	}
-	for (int i = 0; i < r->nw; i++)
-		r->w[i].epfd = epfd;
 	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
-	uint64_t now = ldb_now_ns(), last_check = now;
+	uint64_t now = ldb_now_ns();
 	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
 	while (alive > 0) {
-		uint64_t wake = now + TICK_MS * 1000000ULL;
-		if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE))
-			lat_start_measuring(&r->lat);
-		for (int i = 0; i < r->nw; i++) {
-			struct ldb_worker *w = &r->w[i];
-			if (w->ended || !worker_step(w, now, &wake))
-				continue;
-			worker_close_all(w);
-			w->ended = true;
-			alive--;
-			__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
-		}
+		runner_flags(r, run, now, &alive);
+		drain_ready(r, now, &alive);
 		if (alive == 0)
 			break;
+		uint64_t wake = now + TICK_MS * 1000000ULL, due = ldb_timers_next(&r->timers);
+		if (r->ready != NULL)
+			wake = now;
+		else if (due < wake)
+			wake = due;
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
 		now = ldb_now_ns();
-		for (int i = 0; i < n; i++)
-			conn_event(evs[i].data.ptr, evs[i].events, now);
-		if (now - last_check > 10000000ULL) {
-			/* reads may have stamped operations later than `now` */
-			now = ldb_now_ns();
-			for (int i = 0; i < r->nw; i++)
-				if (!r->w[i].ended)
-					check_timeouts(&r->w[i], now);
-			last_check = now;
+		for (int i = 0; i < n; i++) {
+			struct ldb_conn *cn = evs[i].data.ptr;
+			conn_event(cn, evs[i].events, now);
+			if (!cn->w->ended && (cn->state == CS_IDLE || cn->state == CS_READY))
+				conn_wake(cn); /* a slot came free, or it closed */
+		}
+		if (ldb_timers_next(&r->timers) <= now) {
+			now = ldb_now_ns(); /* reads may have stamped operations later than `now` */
+			fire_deadlines(r, now);
 		}
 	}
 	close(epfd);
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = -1;
+	ldb_timers_free(&r->timers);
 	__atomic_store_n(&r->lat.ended, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -15,6 +15,7 @@
 #include "proto/request.h"
 #include "values/rng.h"
 #include "run/stats.h"
+#include "run/timers.h"
 
 /* Why a run stops (main thread's view). */
 enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_ERRORS };
@@ -50,6 +51,7 @@ struct ldb_run {
 };
 
 struct ldb_conn;
+struct ldb_runner;
 
 /* One of ldclt's "threads" (-n): a logical client with its own connections,
  * generator and counters.  Several share one I/O thread (struct ldb_runner). */
@@ -62,6 +64,8 @@ struct ldb_worker {
 	int64_t incr_next;              /* incr without commoncounter */
 	bool exhausted;                 /* noloop reached the top, or -T reached */
 	int epfd;                       /* the runner's epoll set */
+	struct ldb_runner *runner;      /* its I/O thread: deadlines, ready list */
+	struct ldb_timer pace;          /* -W, --rate: when it may start its next operation */
 	bool ended;
 	uint64_t smooth_deadline;
 	struct ldb_conn *conns;
@@ -86,13 +90,16 @@ struct ldb_runner {
 	struct ldb_worker *w;           /* its workers, contiguous */
 	int nw;
 	struct ldb_lat lat;             /* latency of all its workers */
+	/* Only what is ready is handled: connections with an epoll event, those
+	 * on the ready list (work without an event), and the due deadlines of
+	 * the heap (timeouts, back-offs, pacing), all set up by the thread. */
+	struct ldb_timers timers;
+	struct ldb_conn *ready, **ready_tail;
 	char error[160];                /* set when the runner could not start */
 };
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);
 void ldb_worker_free(struct ldb_worker *w);
 void *ldb_runner_main(void *arg);
-
-uint64_t ldb_now_ns(void);
 
 #endif

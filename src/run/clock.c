@@ -1,0 +1,10 @@
+#include "run/clock.h"
+
+#include <time.h>
+
+uint64_t ldb_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,9 @@
+/* The one clock of a run: CLOCK_MONOTONIC in nanoseconds. */
+#ifndef LDBENCH_CLOCK_H
+#define LDBENCH_CLOCK_H
+
+#include <stdint.h>
+
+uint64_t ldb_now_ns(void);
+
+#endif
