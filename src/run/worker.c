@@ -121,42 +121,24 @@ static int resolve(struct ldb_run *run, const char *host, int port, char *err, s
 /* The pass (ldclt's order of combined operations) or the mix. */
 static void plan_operations(struct ldb_run *run, const struct ldb_config *c)
 {
-	bool any_mix = false;
 	uint32_t best = 0;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (c->mix[k] > 0) {
-			any_mix = true;
-			run->mix_total += (uint32_t)c->mix[k];
-			run->load_kind[k] = true;
-			if ((uint32_t)c->mix[k] > best) {
-				best = (uint32_t)c->mix[k];
-				run->main_op = k;
-			}
-		}
-	if (any_mix) {
+	if (c->mix) {
 		uint32_t cum = 0;
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			cum += (uint32_t)c->mix[k];
+			if (c->weight[k] > 0) {
+				run->load_kind[k] = true;
+				if ((uint32_t)c->weight[k] > best) {
+					best = (uint32_t)c->weight[k];
+					run->main_op = k;
+				}
+			}
+			cum += (uint32_t)c->weight[k];
 			run->mix_cum[k] = cum;
 		}
+		run->mix_total = cum;
 		return;
 	}
-	if (c->op_add)
-		run->pass[run->npass++] = LDB_OP_ADD;
-	if (c->op_attreplace || c->op_attreplacefile || c->nmods > 0)
-		run->pass[run->npass++] = LDB_OP_MODIFY;
-	if (c->compare_attr != NULL)
-		run->pass[run->npass++] = LDB_OP_COMPARE;
-	if (c->op_delete || (c->delete_after_add && c->op_add))
-		run->pass[run->npass++] = LDB_OP_DELETE;
-	if (c->op_bindonly)
-		run->pass[run->npass++] = LDB_OP_BIND;
-	if (c->op_esearch)
-		run->pass[run->npass++] = LDB_OP_SEARCH;
-	if (c->op_rename)
-		run->pass[run->npass++] = LDB_OP_RENAME;
-	if (run->npass == 0)
-		run->pass[run->npass++] = LDB_OP_SEARCH;
+	run->npass = ldb_ops_pass(c, run->pass);
 	for (int i = 0; i < run->npass; i++)
 		run->load_kind[run->pass[i]] = true;
 	run->main_op = run->pass[0];
@@ -189,22 +171,24 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 
 	plan_operations(run, c);
 	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0 || c->sasl_mech != NULL;
-	run->writes = run->load_kind[LDB_OP_ADD] || run->load_kind[LDB_OP_MODIFY] || run->load_kind[LDB_OP_DELETE] ||
-	              run->load_kind[LDB_OP_RENAME] || run->load_kind[LDB_OP_COMPARE];
-	/* A bind must be alone on its connection (RFC 4511 4.2.1). */
-	run->depth = run->load_kind[LDB_OP_BIND] ? 1 : c->depth;
-	/* parents are created as ldclt does, on one request at a time */
-	run->make_parents = run->load_kind[LDB_OP_ADD] && run->depth == 1;
+	/* A bind must be alone on its connection (RFC 4511 4.2.1); parents
+	 * are created as ldclt does, on one request at a time. */
+	run->depth = c->depth;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (run->load_kind[k] && ldb_ops[k]->alone)
+			run->depth = 1;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (run->load_kind[k] && ldb_ops[k]->parents && run->depth == 1)
+			run->make_parents = true;
 	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
 		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
 	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
 
-	if (run->load_kind[LDB_OP_SEARCH] && ldb_reqset_build_search(&run->search, c, err, cap) != 0)
+	if (ldb_ops_prepare(&run->ops, c, run->load_kind, err, cap) != 0)
 		return -1;
-	if (ldb_reqset_build_bind(&run->bind, c, err, cap) != 0)
-		return -1;
+	run->writes = run->ops.scratch;
 	struct ldb_bytes b = { 0 };
 	char werr[LDB_WIRE_ERRLEN];
 	if (ldb_wire_encode_unbind(&b, werr) != 0 || ldb_reqset_build_fixed(&run->unbind, b.data, b.len) != 0) {
@@ -229,8 +213,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 
 void ldb_run_free(struct ldb_run *run)
 {
-	ldb_reqset_free(&run->search);
-	ldb_reqset_free(&run->bind);
+	ldb_ops_free(&run->ops);
 	ldb_reqset_free(&run->unbind);
 	ldb_reqset_free(&run->starttls);
 	if (run->tls != NULL)
@@ -274,22 +257,6 @@ static void worker_die(struct ldb_worker *w, int status)
 	w->exhausted = true;
 }
 
-/* Failures that ldclt's counteach counts as operations. */
-static bool expected_failure(enum ldb_op kind, int rc)
-{
-	switch (kind) {
-	case LDB_OP_SEARCH: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_ADD: return rc == LDAP_ALREADY_EXISTS;
-	case LDB_OP_DELETE: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_RENAME:
-		return rc == LDAP_ALREADY_EXISTS || rc == LDAP_NO_SUCH_OBJECT || rc == LDAP_PROTOCOL_ERROR;
-	case LDB_OP_MODIFY: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_COMPARE: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_BIND: return true;
-	default: return false;
-	}
-}
-
 /* An operation's result: the counters, the histogram, ldclt's count. */
 static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now)
 {
@@ -302,10 +269,10 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 	if (w->run->rate_interval_ns > 0)
 		ldb_hist_record(&w->lat->uop[kind], now > s->t_sent ? now - s->t_sent : 0);
 	ldb_add(&o->completed, 1);
-	if (rc == 0 || (kind == LDB_OP_COMPARE && (rc == LDAP_COMPARE_TRUE || rc == LDAP_COMPARE_FALSE))) {
+	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
-		if (kind == LDB_OP_SEARCH && c->expect_entries >= 0) {
+		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);
 			else
@@ -313,7 +280,7 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 		}
 	} else {
 		note_error(w, kind, rc);
-		if (c->counteach && expected_failure(kind, rc))
+		if (c->counteach && ldb_op_expected_failure(kind, rc))
 			counts = true;
 	}
 	if (counts && s->counts) {
@@ -387,16 +354,6 @@ static enum ldb_op pick_kind(struct ldb_worker *w, int step)
 static int pass_length(const struct ldb_run *run)
 {
 	return run->mix_total ? 1 : run->npass;
-}
-
-static int pick_bind(struct ldb_worker *w, int64_t vals[LDB_FIELD_COUNT])
-{
-	const struct ldb_config *c = w->run->cfg;
-	if (c->binddn_file_n > 0)
-		return (int)ldb_rng_range(&w->rng, 0, (int64_t)c->binddn_file_n - 1);
-	if (w->run->bind.var[LDB_FIELD_BINDDN])
-		vals[LDB_FIELD_BINDDN] = ldb_rng_range(&w->rng, c->binddn_low, c->binddn_high);
-	return 0;
 }
 
 /* ---------------------------------------------------------------- sockets */
@@ -683,6 +640,25 @@ static bool room_for(struct ldb_conn *cn, size_t need)
 	return OUT_CAP - cn->out_len >= need;
 }
 
+/* Keep an add's protocolOp and DN (just rendered at dst), in case its
+ * parents are missing; armed only on a 32. */
+static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
+{
+	const struct ldb_wctx *wc = cn->w->wctx;
+	struct ldb_resp r;
+	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < sizeof cn->retry_dn) {
+		size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
+		const uint8_t *op = r.body - hdr;
+		size_t oplen = (size_t)(dst + n - op);
+		if (oplen <= RETRY_CAP) {
+			memcpy(cn->retry, op, oplen);
+			memcpy(cn->retry_dn, wc->dn, wc->dnlen);
+			cn->retry_dnlen = wc->dnlen;
+		}
+	}
+	cn->retry_len = 0;
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -690,69 +666,44 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
-	const struct ldb_config *c = run->cfg;
 	struct ldb_slot *s = &cn->slots[i];
-	int64_t vals[LDB_FIELD_COUNT] = { 0 };
-	int variant = 0;
+	const struct ldb_opdesc *d = ldb_ops[s->kind];
 	int32_t msgid = next_msgid(cn, i);
 	uint8_t *dst;
 	long n;
 
 	*exhausted = false;
 	if (s->setup == SETUP_STARTTLS) {
+		int64_t vals[LDB_FIELD_COUNT] = { 0 };
 		if (!room_for(cn, run->starttls.maxlen))
 			return false;
 		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
-	} else if (s->kind == LDB_OP_SEARCH) {
-		vals[LDB_FIELD_FILTER] = s->v;
-		vals[LDB_FIELD_BASE] = s->bv;
-		if (c->random_attrlist && c->nattrs > 0)
-			variant = (int)ldb_rng_range(&w->rng, 0, c->nattrs - 1);
-		if (!room_for(cn, run->search.maxlen))
-			return false;
-		n = (long)ldb_req_render(&run->search, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
-	} else if (s->kind == LDB_OP_BIND) {
-		variant = pick_bind(w, vals);
-		if (!room_for(cn, run->bind.maxlen))
-			return false;
-		n = (long)ldb_req_render(&run->bind, variant, vals, msgid, cn->out + cn->out_len, OUT_CAP - cn->out_len);
 	} else if (s->aux > 0) {
+		/* an ancestor of an add (add_missing_parents) */
 		if (!room_for(cn, RETRY_CAP))
 			return false;
-		n = (long)ldb_write_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
-		                                  OUT_CAP - cn->out_len);
-	} else if (s->kind == LDB_OP_ADD && cn->retry_len > 0) {
+		n = (long)ldb_add_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
+		                                OUT_CAP - cn->out_len);
+	} else if (d->parents && cn->retry_len > 0) {
 		/* the add again, once its parents exist: same request, new id */
 		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
 			return false;
 		n = (long)ldb_wire_frame(cn->out + cn->out_len, OUT_CAP - cn->out_len, msgid, cn->retry, cn->retry_len);
 		cn->retry_len = 0;
 	} else {
-		if (!room_for(cn, RETRY_CAP))
+		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid };
+		if (!room_for(cn, run->ops.room[s->kind]))
 			return false;
 		dst = cn->out + cn->out_len;
-		n = ldb_write_render(c, s->kind, s->v, s->bv, w->wctx, &w->rng, msgid, dst, OUT_CAP - cn->out_len);
+		n = d->render(&r, dst, OUT_CAP - cn->out_len);
 		if (n < 0) {
 			*exhausted = true;
 			if (w->note[0] == '\0')
 				snprintf(w->note, sizeof w->note, "T%03d: the entry template reached its top value", w->id);
 			return false;
 		}
-		if (n > 0 && s->kind == LDB_OP_ADD && run->make_parents) {
-			/* keep the protocolOp and the DN, in case the parents are missing */
-			struct ldb_resp r;
-			if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && w->wctx->dnlen < sizeof cn->retry_dn) {
-				size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
-				const uint8_t *op = r.body - hdr;
-				size_t oplen = (size_t)(dst + n - op);
-				if (oplen <= RETRY_CAP) {
-					memcpy(cn->retry, op, oplen);
-					memcpy(cn->retry_dn, w->wctx->dn, w->wctx->dnlen);
-					cn->retry_dnlen = w->wctx->dnlen;
-				}
-			}
-			cn->retry_len = 0; /* armed only on a 32 */
-		}
+		if (n > 0 && d->parents && run->make_parents)
+			keep_for_parents(cn, dst, n);
 	}
 	if (n <= 0)
 		return false;
