@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/merge.h"
+#include "ops/ops.h"
 
 #define PROG "ldbench compare"
 
@@ -16,16 +17,6 @@ static const char *const metric_names[LDB_CMP_METRICS] = { "rate", "p50", "p99" 
 const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
 {
 	return m < LDB_CMP_METRICS ? metric_names[m] : "?";
-}
-
-static int kind_of(const char *name, size_t n)
-{
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		const char *kn = ldb_op_name((enum ldb_op)k);
-		if (strlen(kn) == n && strncmp(kn, name, n) == 0)
-			return k;
-	}
-	return -1;
 }
 
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
@@ -46,7 +37,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	n = (size_t)(p - name);
 	dot = memchr(name, '.', n);
 	if (dot != NULL) {
-		c->kind = kind_of(name, (size_t)(dot - name));
+		c->kind = ldb_op_from_name(name, (size_t)(dot - name), false);
 		if (c->kind < 0) {
 			snprintf(err, cap, "--fail-if '%s': unknown operation kind '%.*s' (search, bind, add, modify, delete, rename, compare)",
 			         expr, (int)(dot - name), name);
@@ -113,7 +104,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		return -1;
 	}
 	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
-		int k = kind_of(o->key, strlen(o->key));
+		int k = ldb_op_from_name(o->key, strlen(o->key), false);
 		uint64_t att = 0, comp = 0, errs = 0;
 		if (k < 0) {
 			snprintf(err, cap, "summary record: unknown operation kind \"%s\"", o->key);

@@ -2,6 +2,7 @@
 #include "out/threshold.h"
 
 #include "cli/config.h"
+#include "ops/ops.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -26,13 +27,11 @@ int ldb_threshold_parse(struct ldb_threshold *t, const char *expr, char *err, si
 	snprintf(t->text, sizeof t->text, "%s", expr);
 	const char *p = expr;
 	/* optional "kind." prefix */
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		size_t n = strlen(ldb_op_name(k));
-		if (strncasecmp(p, ldb_op_name(k), n) == 0 && p[n] == '.') {
-			t->kind = k;
-			p += n + 1;
-			break;
-		}
+	const char *dot = strchr(p, '.');
+	int kind = dot != NULL ? ldb_op_from_name(p, (size_t)(dot - p), true) : -1;
+	if (kind >= 0) {
+		t->kind = kind;
+		p = dot + 1;
 	}
 	size_t i, best = 0;
 	int found = -1;
