@@ -1278,6 +1278,7 @@ static int check_mix(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 	int nmod = (c->nmods > 0) + (c->attreplace_attr != NULL) + (c->attreplacefile_attr != NULL);
+	char why[512];
 
 	if (nmod > 1)
 		return fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
@@ -1285,6 +1286,8 @@ static int check_mix(struct cli_ctx *x)
 		return fail(x, "%s needs modify in --mix", ldb_ops[LDB_OP_MODIFY]->option(c));
 	if (c->weight[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
 		return fail(x, "--compare needs compare in --mix");
+	if (ldb_ops_check(c, LDB_CHECK_MIX, why, sizeof why) < 0)
+		return fail(x, "%s", why);
 	return 0;
 }
 
@@ -1301,7 +1304,7 @@ static int check_write(struct cli_ctx *x)
 	/* numbering (ldclt's rule) and the RDN pattern */
 	if (c->genldif_file != NULL && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
 		return fail(x, "-e genldif needs -e incr, -e random or -e rdn=");
-	if (ldb_ops_check(c, why, sizeof why) < 0)
+	if (ldb_ops_check(c, LDB_CHECK_ENTRIES, why, sizeof why) < 0)
 		return fail(x, "%s", why);
 	if (rdn_from_filter(c) && c->filter == NULL)
 		return fail(x, "%s needs -f with the entries' RDN (e.g. -f uid=userXXX)", first_rdn_user(c));
@@ -1406,6 +1409,8 @@ static int cross_check(struct cli_ctx *x)
 		return fail(x, "--warmup takes a duration or a sample count, not both");
 
 	/* the filter and its values */
+	if (ldb_ops_check(c, LDB_CHECK_FILTER, why, sizeof why) < 0)
+		return fail(x, "%s", why);
 	if (c->weight[LDB_OP_SEARCH] == 0 && !rdn_from_filter(c) && c->filter != NULL)
 		return fail(x, "-f is not used by -e bindonly");
 	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
@@ -1439,6 +1444,8 @@ static int cross_check(struct cli_ctx *x)
 		return fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
 	if (c->binddn_file != NULL && c->bind_dn != NULL)
 		return fail(x, "-e randombinddnfromfile and -D exclude each other");
+	if (ldb_ops_check(c, LDB_CHECK_BINDER, why, sizeof why) < 0)
+		return fail(x, "%s", why);
 	if (c->bind_dn != NULL && c->password == NULL)
 		return fail(x, "-D needs a password (-w, -y or LDBENCH_PASSWORD)");
 	if (c->randombinddn) {

@@ -272,7 +272,7 @@ static void print_values(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "\"%s\"\n", "Timestamp format", c->timestamp_fmt ? c->timestamp_fmt : "");
 }
 
-/* the entries' shape (add and genldif), the mix, genldif */
+/* the entries' shape (add and genldif), the kinds' own lines, the mix, genldif */
 static void print_entries(const struct ldb_config *c, FILE *out)
 {
 	if (c->add_class != LDB_CLASS_NONE)
@@ -283,6 +283,9 @@ static void print_entries(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%s\n", "Object template", c->object_file);
 	if (c->rdn_spec != NULL)
 		fprintf(out, KEY "\"%s\"\n", "RDN", c->rdn_spec);
+	ldb_ops_print(c, false, out);
+	if (c->delete_after_add)
+		fprintf(out, KEY "yes\n", "Delete after add");
 	if (c->mix) {
 		bool any = false;
 
@@ -309,8 +312,7 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%" PRIu64 " sec\n", "Sampling interval", c->interval_ms / 1000);
 	else
 		fprintf(out, KEY "%" PRIu64 " ms\n", "Sampling interval", c->interval_ms);
-	/* each operation's lines (search's Scope and Attrsonly where ldclt has them) */
-	ldb_ops_print(c, out);
+	ldb_ops_print(c, true, out);
 	print_values(c, out);
 	print_entries(c, out);
 	/* ldbench's own keys */

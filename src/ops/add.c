@@ -139,12 +139,6 @@ static void print_mode(const struct ldb_config *c, FILE *out)
 	fputs(" add_entries", out);
 }
 
-static void print(const struct ldb_config *c, FILE *out)
-{
-	if (c->delete_after_add)
-		fprintf(out, LDB_VKEY "yes\n", "Delete after add");
-}
-
 static const char *option(const struct ldb_config *c)
 {
 	(void)c;
@@ -168,5 +162,4 @@ const struct ldb_opdesc ldb_op_add = {
 	.prepare = prepare,
 	.render = render,
 	.print_mode = print_mode,
-	.print = print,
 };

@@ -56,6 +56,7 @@ const struct ldb_opdesc ldb_op_bind = {
 	.connect_bind = true,
 	.pass_rank = 4,
 	.print_rank = 0,
+	.check_at = LDB_CHECK_BINDER,
 	.expected_any = true,
 	.option = option,
 	.check = check,

@@ -57,6 +57,7 @@ const struct ldb_opdesc ldb_op_compare = {
 	.response = true,
 	.pass_rank = 2,
 	.print_rank = 6,
+	.check_at = LDB_CHECK_MIX,
 	.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE },
 	.expected = { LDAP_NO_SUCH_OBJECT },
 	.asked = asked,

@@ -121,6 +121,7 @@ const struct ldb_opdesc ldb_op_modify = {
 	.response = true,
 	.pass_rank = 1,
 	.print_rank = 5,
+	.check_at = LDB_CHECK_MIX,
 	.expected = { LDAP_NO_SUCH_OBJECT },
 	.asked = asked,
 	.option = option,

@@ -39,7 +39,7 @@ int ldb_op_from_keyword(const char *kw)
 
 bool ldb_op_given(const struct ldb_config *c, enum ldb_op k)
 {
-	return c->weight[k] > 0 || (ldb_ops[k]->asked != NULL && ldb_ops[k]->asked(c));
+	return ldb_ops[k]->asked != NULL ? ldb_ops[k]->asked(c) : c->weight[k] > 0;
 }
 
 int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT])
@@ -60,11 +60,16 @@ int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT])
 	return n;
 }
 
-int ldb_ops_check(const struct ldb_config *c, char *why, size_t cap)
+int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap)
 {
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (c->weight[k] > 0 && ldb_ops[k]->check != NULL && ldb_ops[k]->check(c, c->mix, why, cap) != 0)
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		enum ldb_op_check_at when = ldb_ops[k]->check_at;
+		if (c->mix && when != LDB_CHECK_ENTRIES)
+			when = LDB_CHECK_MIX;
+		if (c->weight[k] > 0 && when == at && ldb_ops[k]->check != NULL &&
+		    ldb_ops[k]->check(c, c->mix, why, cap) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -94,10 +99,12 @@ void ldb_ops_print_mode(const struct ldb_config *c, FILE *out)
 				ldb_ops[k]->print_mode(c, out);
 }
 
-void ldb_ops_print(const struct ldb_config *c, FILE *out)
+void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out)
 {
 	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
-		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && ldb_ops[k]->print != NULL)
-				ldb_ops[k]->print(c, out);
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			void (*print)(const struct ldb_config *, FILE *) = ldclt ? ldb_ops[k]->print_ldclt : ldb_ops[k]->print;
+			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && print != NULL)
+				print(c, out);
+		}
 }

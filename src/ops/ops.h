@@ -43,6 +43,11 @@ typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t c
 
 #define LDB_OP_CODES 4
 
+/* Where among the cli's cross-checks a kind's own checks run: with the
+ * entries' (shape, numbering), with the filter's, with the bind DN's; with
+ * --mix, all but the entries' run with the mix's. */
+enum ldb_op_check_at { LDB_CHECK_ENTRIES, LDB_CHECK_FILTER, LDB_CHECK_BINDER, LDB_CHECK_MIX };
+
 /* Where the entry a request names comes from. */
 enum ldb_op_dn {
 	LDB_OPDN_NONE,           /* none (search has its base, bind its DN) */
@@ -63,7 +68,8 @@ struct ldb_opdesc {
 	bool parents;              /* a 32 (no such object) creates the missing parents, then retries */
 	uint8_t dn;                /* enum ldb_op_dn */
 	uint8_t pass_rank;         /* its place in ldclt's pass of combined operations */
-	uint8_t print_rank;        /* its place among the -v "Running mode" words */
+	uint8_t print_rank;        /* its place among the -v "Running mode" words and lines */
+	uint8_t check_at;          /* enum ldb_op_check_at */
 	int also_ok[LDB_OP_CODES]; /* result codes besides 0 that are a success (0-ended) */
 	int expected[LDB_OP_CODES];/* failures counteach counts as operations (0-ended) */
 	bool expected_any;         /* every failure counts with counteach */
@@ -79,7 +85,8 @@ struct ldb_opdesc {
 	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
 	ldb_op_render_fn *render;
 	void (*print_mode)(const struct ldb_config *c, FILE *out); /* its words of -v's "Running mode" */
-	void (*print)(const struct ldb_config *c, FILE *out);      /* its -v lines (NULL: none) */
+	void (*print_ldclt)(const struct ldb_config *c, FILE *out); /* its lines among ldclt's -v lines */
+	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
 };
 
 /* The table: one row per kind, in enum ldb_op's order (ops.c). */
@@ -89,7 +96,8 @@ extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
 int ldb_op_from_name(const char *name, size_t n, bool icase);
 /* The kind the -e keyword runs, or -1. */
 int ldb_op_from_keyword(const char *kw);
-/* Kind k is asked for: it has a weight, or its options ask for it. */
+/* Kind k is asked for: by its options when it has them (asked), else by
+ * its weight (its -e keyword, or --mix). */
 bool ldb_op_given(const struct ldb_config *c, enum ldb_op k);
 
 /* Hot path: the result code rc of a request of kind k. */
@@ -119,17 +127,18 @@ static inline bool ldb_op_expected_failure(enum ldb_op k, int rc)
  * there is none.  @return the number of steps written to pass. */
 int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT]);
 
-/* Run every used kind's option checks (in table order). */
-int ldb_ops_check(const struct ldb_config *c, char *why, size_t cap);
+/* The option checks of every used kind that checks at `at` (in table order). */
+int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap);
 
 /* Start-up: prepare every kind in use (used[k]).  @return 0, or -1 with err. */
 int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
                     size_t cap);
 void ldb_ops_free(struct ldb_ops_run *o);
 
-/* -v: every used kind's mode words, in ldclt's order; every used kind's lines. */
+/* -v, in print_rank's order: every used kind's mode words; its lines among
+ * ldclt's (ldclt true), or its own. */
 void ldb_ops_print_mode(const struct ldb_config *c, FILE *out);
-void ldb_ops_print(const struct ldb_config *c, FILE *out);
+void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 
 /* One "Key = value" line of -v, the key padded as ldclt does. */
 #define LDB_VKEY "%-19s= "

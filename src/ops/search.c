@@ -70,11 +70,12 @@ const struct ldb_opdesc ldb_op_search = {
 	.entries = true,
 	.pass_rank = 5,
 	.print_rank = 1,
+	.check_at = LDB_CHECK_FILTER,
 	.expected = { LDAP_NO_SUCH_OBJECT },
 	.option = option,
 	.check = check,
 	.prepare = prepare,
 	.render = render,
 	.print_mode = print_mode,
-	.print = print,
+	.print_ldclt = print,
 };
