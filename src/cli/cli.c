@@ -690,6 +690,38 @@ static int parse_mix(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* The -e keywords of the write kinds' options and of genldif. */
+static int apply_write_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+{
+	struct ldb_config *c = x->c;
+
+	switch (k->id) {
+	case KW_WITHNEWPARENT: c->withnewparent = true; break;
+	case KW_ATTREPLACE: return parse_attreplace(x, val);
+	case KW_ATTREPLACEFILE: return parse_attreplacefile(x, val);
+	case KW_OBJECT:
+		if (c->object_file != NULL)
+			return fail(x, "-e object given twice");
+		return set_str(x, &c->object_file, val);
+	case KW_RDN:
+		if (c->rdn_spec != NULL)
+			return fail(x, "-e rdn given twice");
+		if (strchr(val, ':') == NULL || val[0] == ':')
+			return fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
+		return set_str(x, &c->rdn_spec, val);
+	case KW_GENLDIF:
+		if (c->genldif_file != NULL)
+			return fail(x, "-e genldif given twice");
+		return set_str(x, &c->genldif_file, val);
+	case KW_APPEND: c->genldif_append = true; break;
+	case KW_PERSON: return set_class(x, k->name, LDB_CLASS_PERSON);
+	case KW_EMAILPERSON: return set_class(x, k->name, LDB_CLASS_EMAILPERSON);
+	case KW_INETORGPERSON: return set_class(x, k->name, LDB_CLASS_INETORGPERSON);
+	default: break;
+	}
+	return 0;
+}
+
 static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 {
 	struct ldb_config *c = x->c;
@@ -757,27 +789,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
-	case KW_WITHNEWPARENT: c->withnewparent = true; break;
-	case KW_ATTREPLACE: return parse_attreplace(x, val);
-	case KW_ATTREPLACEFILE: return parse_attreplacefile(x, val);
-	case KW_OBJECT:
-		if (c->object_file != NULL)
-			return fail(x, "-e object given twice");
-		return set_str(x, &c->object_file, val);
-	case KW_RDN:
-		if (c->rdn_spec != NULL)
-			return fail(x, "-e rdn given twice");
-		if (strchr(val, ':') == NULL || val[0] == ':')
-			return fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
-		return set_str(x, &c->rdn_spec, val);
-	case KW_GENLDIF:
-		if (c->genldif_file != NULL)
-			return fail(x, "-e genldif given twice");
-		return set_str(x, &c->genldif_file, val);
-	case KW_APPEND: c->genldif_append = true; break;
-	case KW_PERSON: return set_class(x, k->name, LDB_CLASS_PERSON);
-	case KW_EMAILPERSON: return set_class(x, k->name, LDB_CLASS_EMAILPERSON);
-	case KW_INETORGPERSON: return set_class(x, k->name, LDB_CLASS_INETORGPERSON);
+	default: return apply_write_keyword(x, k, val);
 	case KW_LATER: return fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;
@@ -1378,37 +1390,12 @@ static int compile_objtmpl(struct cli_ctx *x)
 	return 0;
 }
 
-static int cross_check(struct cli_ctx *x)
+/* the filter and its values */
+static int check_filter_values(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 	char why[512];
 
-	/* what to do */
-	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
-		return fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
-		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
-	if (x->random_seen && x->incr_seen)
-		return fail(x, "-e random and -e incr exclude each other");
-	if (check_write(x) < 0)
-		return -1;
-	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
-		return fail(x, "-e noloop needs -e incr (or an object= template)");
-	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
-		return fail(x, "-e commoncounter needs -e incr (or an object= template)");
-	if (c->close_sock && !c->bindeach)
-		return fail(x, "-e close needs -e bindeach");
-	if (c->nattrs > 0 && c->weight[LDB_OP_SEARCH] == 0)
-		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
-	if (c->expect_entries >= 0 && c->weight[LDB_OP_SEARCH] == 0)
-		return fail(x, "-e srchnentries needs -e esearch");
-	if (c->rate > 0 && c->wait_sec > 0)
-		return fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
-	if (c->duration_ms > 0 && c->samples > 0)
-		return fail(x, "--duration and -N exclude each other");
-	if (c->warmup_ms > 0 && c->warmup_samples > 0)
-		return fail(x, "--warmup takes a duration or a sample count, not both");
-
-	/* the filter and its values */
 	if (ldb_ops_check(c, LDB_CHECK_FILTER, why, sizeof why) < 0)
 		return fail(x, "%s", why);
 	if (c->weight[LDB_OP_SEARCH] == 0 && !rdn_from_filter(c) && c->filter != NULL)
@@ -1438,8 +1425,15 @@ static int cross_check(struct cli_ctx *x)
 		return -1;
 	if (check_value_patterns(x) < 0)
 		return -1;
+	return 0;
+}
 
-	/* who binds */
+/* who binds, and where to search */
+static int check_binder_base(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
 	if (c->binddn_file != NULL && c->randombinddn)
 		return fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
 	if (c->binddn_file != NULL && c->bind_dn != NULL)
@@ -1482,6 +1476,39 @@ static int cross_check(struct cli_ctx *x)
 	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
 		return -1;
 	return 0;
+}
+
+static int cross_check(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	/* what to do */
+	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
+		return fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
+		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
+	if (x->random_seen && x->incr_seen)
+		return fail(x, "-e random and -e incr exclude each other");
+	if (check_write(x) < 0)
+		return -1;
+	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e noloop needs -e incr (or an object= template)");
+	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e commoncounter needs -e incr (or an object= template)");
+	if (c->close_sock && !c->bindeach)
+		return fail(x, "-e close needs -e bindeach");
+	if (c->nattrs > 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
+	if (c->expect_entries >= 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return fail(x, "-e srchnentries needs -e esearch");
+	if (c->rate > 0 && c->wait_sec > 0)
+		return fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
+	if (c->duration_ms > 0 && c->samples > 0)
+		return fail(x, "--duration and -N exclude each other");
+	if (c->warmup_ms > 0 && c->warmup_samples > 0)
+		return fail(x, "--warmup takes a duration or a sample count, not both");
+	if (check_filter_values(x) < 0)
+		return -1;
+	return check_binder_base(x);
 }
 
 /* ----------------------------------------------------------- TLS and SASL */
