@@ -395,6 +395,7 @@ static const struct kw keywords[] = {
 	{ "add", KW_OP, ARG_NONE },
 	{ "delete", KW_OP, ARG_NONE },
 	{ "rename", KW_OP, ARG_NONE },
+	{ "abandon", KW_OP, ARG_NONE },
 	{ "withnewparent", KW_WITHNEWPARENT, ARG_NONE },
 	{ "attreplace", KW_ATTREPLACE, ARG_NEED },
 	{ "attreplacefile", KW_ATTREPLACEFILE, ARG_NEED },
@@ -408,7 +409,6 @@ static const struct kw keywords[] = {
 	/* ldclt keywords that later work will implement */
 	{ "string", KW_LATER, ARG_OPT },
 	{ "ascii", KW_LATER, ARG_OPT },
-	{ "abandon", KW_LATER, ARG_OPT },
 	{ "deref", KW_LATER, ARG_OPT },
 	{ "referral", KW_LATER, ARG_OPT },
 	{ "v2", KW_LATER, ARG_OPT },
@@ -1058,6 +1058,15 @@ static int compile_patterns(struct cli_ctx *x)
 
 /* ------------------------------------------------------- write workloads */
 
+/* Some kind of the run sends -f as a search filter. */
+static bool filter_used(const struct ldb_config *c)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->filter)
+			return true;
+	return false;
+}
+
 /* Some kind (by its keyword, its options or --mix) is asked for. */
 static bool ops_given(const struct ldb_config *c)
 {
@@ -1398,7 +1407,7 @@ static int check_filter_values(struct cli_ctx *x)
 
 	if (ldb_ops_check(c, LDB_CHECK_FILTER, why, sizeof why) < 0)
 		return fail(x, "%s", why);
-	if (c->weight[LDB_OP_SEARCH] == 0 && !rdn_from_filter(c) && c->filter != NULL)
+	if (!filter_used(c) && !rdn_from_filter(c) && c->filter != NULL)
 		return fail(x, "-f is not used by -e bindonly");
 	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
 		return fail(x, "-f '%s': a filter must contain '='", c->filter);
@@ -1419,7 +1428,7 @@ static int check_filter_values(struct cli_ctx *x)
 	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
 		return fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
 	}
-	if (c->filter != NULL && c->weight[LDB_OP_SEARCH] > 0 && check_filter(x) < 0)
+	if (c->filter != NULL && filter_used(c) && check_filter(x) < 0)
 		return -1;
 	if (c->filter != NULL && rdn_from_filter(c) && check_rdn_filter(x) < 0)
 		return -1;
@@ -2592,13 +2601,13 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --delete-after-add          delete each entry right after adding it (same DNs)\n"
 "  --new-parent DN             where rename,withnewparent moves the entries\n"
 "  --mix KIND:WEIGHT,...       weighted mix in one run, e.g. search:80,modify:15,add:5;\n"
-"                              kinds search, bind, add, modify, delete, rename, compare.\n"
-"                              The mix names the operations: leave out -e esearch,\n"
-"                              bindonly, add, delete and rename.  Each kind needs its\n"
-"                              settings: search -f; bind -D; add a class or object=;\n"
-"                              modify one of --modify, attreplace=, attreplacefile=;\n"
-"                              delete/rename -f with XXX and incr or random;\n"
-"                              compare --compare\n"
+"                              kinds search, bind, add, modify, delete, rename, compare,\n"
+"                              abandon.  The mix names the operations: leave out\n"
+"                              -e esearch, bindonly, add, delete, rename and abandon.\n"
+"                              Each kind needs its settings: search and abandon -f;\n"
+"                              bind -D; add a class or object=; modify one of --modify,\n"
+"                              attreplace=, attreplacefile=; delete/rename -f with XXX\n"
+"                              and incr or random; compare --compare\n"
 "\n"
 "TLS (with -Z, -H ldaps:// or --starttls; the server certificate and its host\n"
 "name, or IP address, are verified unless --tls-insecure):\n"
@@ -2651,6 +2660,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  rdn=ATTR:VALUE           with object=: the RDN, same fields (instead of -f, incr, -r/-R)\n"
 "  delete                   delete the entries <RDN from -f>,<base> (needs incr or random)\n"
 "  rename                   rename entry number N to the RDN of another number\n"
+"  abandon                  send a search with the filter and abandon it at once (no answer)\n"
 "  withnewparent            with rename: move to --new-parent DN\n"
 "  attreplace=ATTR:MASK     replace ATTR with MASK, its X run as random letters\n"
 "  attreplacefile=ATTR:FILE replace ATTR with FILE's content (read once)\n"

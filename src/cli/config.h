@@ -22,6 +22,7 @@ enum ldb_op {
 	LDB_OP_DELETE,
 	LDB_OP_RENAME,
 	LDB_OP_COMPARE,
+	LDB_OP_ABANDON,
 	LDB_OP_COUNT
 };
 const char *ldb_op_name(enum ldb_op op); /* "search", "bind", ...: the table's (ops/ops.c) */

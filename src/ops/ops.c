@@ -12,6 +12,7 @@ const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
 	[LDB_OP_DELETE] = &ldb_op_delete,
 	[LDB_OP_RENAME] = &ldb_op_rename,
 	[LDB_OP_COMPARE] = &ldb_op_compare,
+	[LDB_OP_ABANDON] = &ldb_op_abandon,
 };
 
 const char *ldb_op_name(enum ldb_op op)

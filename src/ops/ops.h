@@ -35,6 +35,7 @@ struct ldb_op_req {
 	struct ldb_rng *rng;             /* the client's generator */
 	int64_t v, bv;                   /* the number of -f's XXX, and of -b's with randombase */
 	int32_t msgid;
+	int32_t msgid2;                  /* a second message id, for kinds with msgids 2 */
 };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not
@@ -60,8 +61,11 @@ struct ldb_opdesc {
 	const char *json;          /* its key in the JSON records' "ops" */
 	const char *keyword;       /* the -e keyword that runs it ("esearch"), NULL: its options do */
 	const char *monitor;       /* OpenLDAP cn=Operations,cn=Monitor entry ("Search") */
-	const char *snmp;          /* 389 DS cn=snmp,cn=monitor attribute ("searchops") */
-	bool response;             /* the server answers it (a slot completes on its result) */
+	const char *snmp;          /* 389 DS cn=snmp,cn=monitor attribute ("searchops"); NULL: none */
+	bool response;             /* the server answers it (a slot completes on its result);
+	                            * false: done once sent, and counted then */
+	uint8_t msgids;            /* message ids one request takes (0 or 1: one) */
+	bool filter;               /* its request carries -f as a search filter */
 	bool alone;                /* must be alone on its connection (a bind: RFC 4511 4.2.1) */
 	bool entries;              /* its results carry entries (search: counted, srchnentries) */
 	bool connect_bind;         /* the binds that open connections are of this kind (the server counts them) */
@@ -145,7 +149,7 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 
 /* The rows, one file each (ops/search.c, ...). */
 extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete,
-	ldb_op_rename, ldb_op_compare;
+	ldb_op_rename, ldb_op_compare, ldb_op_abandon;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

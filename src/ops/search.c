@@ -67,6 +67,7 @@ const struct ldb_opdesc ldb_op_search = {
 	.monitor = "Search",
 	.snmp = "searchops",
 	.response = true,
+	.filter = true,
 	.entries = true,
 	.pass_rank = 5,
 	.print_rank = 1,

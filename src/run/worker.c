@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -177,9 +178,12 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (run->load_kind[k] && ldb_ops[k]->alone)
 			run->depth = 1;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (run->load_kind[k] && ldb_ops[k]->parents && run->depth == 1)
 			run->make_parents = true;
+		if (run->load_kind[k] && !ldb_ops[k]->response)
+			run->unanswered = true;
+	}
 	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
@@ -284,6 +288,20 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 			counts = true;
 	}
 	if (counts && s->counts) {
+		ldb_add(&o->counted, 1);
+		ldb_add(&w->st->counted, 1);
+	}
+}
+
+/* A kind without a response is done once sent (ldclt counts each send);
+ * there is no latency to record. */
+static void record_sent(struct ldb_worker *w, const struct ldb_slot *s)
+{
+	struct ldb_opstats *o = &w->st->op[s->kind];
+
+	ldb_add(&o->completed, 1);
+	ldb_add(&o->succeeded, 1);
+	if (s->counts) {
 		ldb_add(&o->counted, 1);
 		ldb_add(&w->st->counted, 1);
 	}
@@ -691,9 +709,11 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		n = (long)ldb_wire_frame(cn->out + cn->out_len, OUT_CAP - cn->out_len, msgid, cn->retry, cn->retry_len);
 		cn->retry_len = 0;
 	} else {
-		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid };
+		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0 };
 		if (!room_for(cn, run->ops.room[s->kind]))
 			return false;
+		if (d->msgids > 1)
+			r.msgid2 = next_msgid(cn, i); /* the same slot's next id: unique on the connection */
 		dst = cn->out + cn->out_len;
 		n = d->render(&r, dst, OUT_CAP - cn->out_len);
 		if (n < 0) {
@@ -711,6 +731,8 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	s->msgid = msgid;
 	return true;
 }
+
+static void pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
 
 /* Issue slot i as step `step` of a pass (or as a setup request). */
 static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
@@ -742,6 +764,14 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_binds, 1);
 	else if (setup == SETUP_NONE)
 		ldb_add(&w->st->op[kind].attempted, 1);
+	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
+		/* nothing will answer: done now, and the pass goes on */
+		struct ldb_slot done = *s;
+		record_sent(w, &done);
+		s->used = 0;
+		cn->inflight--;
+		pass_continue(cn, i, &done, now);
+	}
 	return true;
 }
 
@@ -1265,6 +1295,37 @@ static bool worker_finished(const struct ldb_worker *w)
 	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
 }
 
+/* The goodbye of a run whose requests go unanswered (abandon): they were
+ * counted when rendered, so what is still in the output buffer goes first,
+ * then the Unbind; then the server ends the connection, which it does once it
+ * reaches the Unbind (slapd defers the requests beyond those it runs at once
+ * on a connection, and drops what it holds when the connection ends early).
+ * At most a second; what it reads is discarded. */
+static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_reqset *unbind)
+{
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	uint64_t end = ldb_now_ns() + 1000000000ULL;
+	uint8_t buf[4096];
+
+	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
+	cn->out_len -= cn->out_off;
+	cn->out_off = 0;
+	cn->out_len += ldb_req_render(unbind, 0, zero, 0x7fffffff, cn->out + cn->out_len, OUT_CAP - cn->out_len);
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
+		ssize_t r = io_recv(cn, buf, sizeof buf), n = 0;
+		if (r < 0)
+			return; /* the server has ended it */
+		if (cn->out_off < cn->out_len && (n = io_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+			return;
+		cn->out_off += (size_t)n;
+		if (r == 0 && n == 0) {
+			struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+			if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+				return;
+		}
+	}
+}
+
 /* Polite goodbye on persistent connections. */
 static void worker_close_all(struct ldb_worker *w)
 {
@@ -1273,7 +1334,9 @@ static void worker_close_all(struct ldb_worker *w)
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
-		if (polite) {
+		if (polite && run->unanswered) {
+			goodbye_unanswered(cn, &run->unbind);
+		} else if (polite) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, OUT_CAP);
 			if (n > 0)
 				(void)io_send(cn, cn->out, n);

@@ -39,6 +39,7 @@ struct ldb_run {
 	bool bind_on_connect;           /* a bind opens each connection */
 	bool writes;                    /* some kind renders through the write scratch (ops/dn.h) */
 	bool make_parents;              /* an add that gets 32 creates its parents first */
+	bool unanswered;                /* a kind gets no response: the goodbye waits for the server */
 	int depth;                      /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns;      /* --rate: time between one client's intended starts */

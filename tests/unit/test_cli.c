@@ -557,7 +557,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,incr=0", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e incr=0: the step" },
 	/* -e syntax */
 	{ { "-e", "frobnicate", "-f", "cn=a" }, "-e frobnicate: unknown keyword" },
-	{ { "-e", "esearch,abandon", "-f", "cn=a" }, "-e abandon: not supported yet" },
+	{ { "-e", "esearch,deref", "-f", "cn=a" }, "-e deref: not supported yet" },
 	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" }, "-e imagesdir: not supported yet" },
 	{ { "-e", "", "-f", "cn=a" }, "-e needs a keyword" },
 	{ { "-e", "esearch,,random", "-f", "cn=a" }, "empty keyword" },

@@ -16,6 +16,9 @@
 #include "cli/config.h"
 #include "ops/ops.h"
 #include "proto/wire.h"
+
+#include <lber.h>
+#include <ldap.h>
 #include "cli_run.h"
 
 #define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, NULL, false)
@@ -67,8 +70,15 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->name);
 		assert_non_null(d->json);
 		assert_non_null(d->monitor);
-		assert_non_null(d->snmp);
-		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && d->monitor[0] != '\0' && d->snmp[0] != '\0');
+		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && d->monitor[0] != '\0');
+		/* 389 DS's cn=snmp counts every kind but abandon */
+		if (k == LDB_OP_ABANDON)
+			assert_null(d->snmp);
+		else
+			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
+		/* only abandon goes unanswered, and it takes two message ids */
+		assert_int_equal(d->response, k != LDB_OP_ABANDON);
+		assert_int_equal(d->msgids > 1, k == LDB_OP_ABANDON);
 		assert_non_null(d->prepare);
 		assert_non_null(d->render);
 		assert_non_null(d->option);
@@ -164,6 +174,12 @@ static void test_pass_from_e(void **state)
 	assert_string_equal(pass_of(&t.c, buf, sizeof buf), "bind,search");
 	done(&t);
 
+	/* abandon comes last, after the search it shares the filter with */
+	OK(&t, "-e", "abandon,esearch", "-f", "uid=u");
+	assert_weights(&t.c, (const int[LDB_OP_COUNT]){ [LDB_OP_SEARCH] = 1, [LDB_OP_ABANDON] = 1 });
+	assert_string_equal(pass_of(&t.c, buf, sizeof buf), "search,abandon");
+	done(&t);
+
 	/* --compare and --modify ask for their kinds by themselves */
 	OK(&t, "--compare", "cn=uXXX", "--modify", "replace:sn=sXXX", "-f", "uid=uXXX", "-e", "random", "-r", "1",
 	   "-R", "5");
@@ -201,7 +217,7 @@ static void test_weights_from_mix(void **state)
 	/* the unknown-kind message lists the table's names */
 	assert_int_equal(PARSE(&t, "--mix", "abandonx:1"), LDB_CLI_ERROR);
 	assert_string_equal(t.err, "ldbench: --mix 'abandonx:1': unknown kind 'abandonx' (search, bind, add, modify, "
-	                           "delete, rename, compare)");
+	                           "delete, rename, compare, abandon)");
 	done(&t);
 }
 
@@ -241,6 +257,55 @@ static void test_render_through_row(void **state)
 	done(&t);
 }
 
+/* abandon: the search's request, then an AbandonRequest of its id under a
+ * second id, byte for byte what liblber encodes. */
+static void test_abandon_render(void **state)
+{
+	struct run t;
+	struct ldb_ops_run o;
+	struct ldb_rng rng;
+	bool used[LDB_OP_COUNT] = { [LDB_OP_ABANDON] = true };
+	char err[256];
+	uint8_t got[1024], search[1024];
+	static const int32_t ids[][2] = { { 7, 8 }, { 127, 128 }, { 300, 70000 }, { 0x7fffffef, 0x12345678 } };
+
+	(void)state;
+	OK(&t, "-e", "abandon,random", "-f", "uid=uXXX", "-r", "1", "-R", "999");
+	assert_int_equal(ldb_ops_prepare(&o, &t.c, used, err, sizeof err), 0);
+	assert_non_null(o.search.t); /* abandon builds the search's template itself */
+	assert_true(o.room[LDB_OP_ABANDON] > o.search.maxlen);
+	ldb_rng_seed(&rng, 1, 0);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		struct ldb_op_req r = { &o, NULL, &rng, 42, 0, ids[i][0], ids[i][1] };
+		long n = ldb_ops[LDB_OP_ABANDON]->render(&r, got, sizeof got);
+		long ns = ldb_op_search.render(&r, search, sizeof search);
+		assert_true(ns > 0 && n > ns);
+		assert_memory_equal(got, search, (size_t)ns);
+
+		BerElement *ber = ber_alloc_t(LBER_USE_DER);
+		struct berval *bv = NULL;
+		assert_true(ber_printf(ber, "{iti}", (ber_int_t)ids[i][1], (ber_tag_t)LDAP_REQ_ABANDON,
+		                       (ber_int_t)ids[i][0]) >= 0);
+		assert_int_equal(ber_flatten(ber, &bv), 0);
+		assert_int_equal((size_t)(n - ns), bv->bv_len);
+		assert_memory_equal(got + ns, bv->bv_val, bv->bv_len);
+		ber_bvfree(bv);
+		ber_free(ber, 1);
+		/* no room for the abandon: nothing */
+		assert_int_equal(ldb_ops[LDB_OP_ABANDON]->render(&r, got, (size_t)ns + 2), 0);
+	}
+	ldb_ops_free(&o);
+	done(&t);
+
+	/* its checks */
+	assert_int_equal(PARSE(&t, "-e", "abandon"), LDB_CLI_ERROR);
+	assert_string_equal(t.err, "ldbench: -e abandon needs a filter (-f): it abandons a search");
+	done(&t);
+	assert_int_equal(PARSE(&t, "-e", "abandon,bindeach", "-f", "uid=u"), LDB_CLI_ERROR);
+	assert_string_equal(t.err, "ldbench: -e abandon and -e bindeach exclude each other: nothing answers an abandon");
+	done(&t);
+}
+
 /* The add's missing parents: dc= is a dcObject and an organization. */
 static void test_parent_shapes(void **state)
 {
@@ -277,7 +342,7 @@ int main(void)
 		cmocka_unit_test(test_names_round_trip),  cmocka_unit_test(test_rows_filled),
 		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
 		cmocka_unit_test(test_weights_from_mix),  cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_parent_shapes),
+		cmocka_unit_test(test_parent_shapes),     cmocka_unit_test(test_abandon_render),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
