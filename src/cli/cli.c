@@ -24,6 +24,7 @@
 #include "util/num.h"
 #include "util/util.h"
 #include "proto/wire.h"
+#include "ops/ops.h"
 
 #ifndef LDBENCH_VERSION
 #define LDBENCH_VERSION "0.0.0"
@@ -55,6 +56,7 @@ struct cli_ctx {
 	int genldif_threads;             /* -n given with genldif (> 1): noted on stderr */
 	const char *class_kw;            /* the first of person/emailPerson/inetOrgPerson */
 	bool mix_given;
+	int mix[LDB_OP_COUNT];           /* --mix's weights, the config's once checked */
 };
 
 /* Write "progname: <message>" into err, one line: control characters that a
@@ -275,12 +277,12 @@ out:
 /* ------------------------------------------------------------- -e keywords */
 
 enum kw_id {
-	KW_ESEARCH, KW_BINDONLY, KW_BINDEACH, KW_CLOSE, KW_RANDOM, KW_INCR, KW_COMMONCOUNTER,
+	KW_OP, KW_BINDEACH, KW_CLOSE, KW_RANDOM, KW_INCR, KW_COMMONCOUNTER,
 	KW_NOLOOP, KW_COUNTEACH, KW_ATTRLIST, KW_RANDOMATTRLIST, KW_ATTRSONLY, KW_RANDOMBINDDN,
 	KW_RANDOMBINDDNLOW, KW_RANDOMBINDDNHIGH, KW_RANDOMBINDDNFROMFILE, KW_RANDOMBASE,
 	KW_RANDOMBASELOW, KW_RANDOMBASEHIGH, KW_SRCHNENTRIES, KW_SAMPINTERVAL, KW_TIMESTAMP,
 	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_RANDOMAUTHID,
-	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_ADD, KW_DELETE, KW_RENAME, KW_WITHNEWPARENT,
+	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_WITHNEWPARENT,
 	KW_ATTREPLACE, KW_ATTREPLACEFILE, KW_OBJECT, KW_RDN, KW_GENLDIF, KW_APPEND, KW_PERSON,
 	KW_EMAILPERSON, KW_INETORGPERSON, KW_LATER
 };
@@ -294,8 +296,8 @@ struct kw {
 };
 
 static const struct kw keywords[] = {
-	{ "esearch", KW_ESEARCH, ARG_NONE },
-	{ "bindonly", KW_BINDONLY, ARG_NONE },
+	{ "esearch", KW_OP, ARG_NONE },     /* a kind of ops/ops.h: its row names the keyword */
+	{ "bindonly", KW_OP, ARG_NONE },
 	{ "bindeach", KW_BINDEACH, ARG_NONE },
 	{ "close", KW_CLOSE, ARG_NONE },
 	{ "random", KW_RANDOM, ARG_NONE },
@@ -321,9 +323,10 @@ static const struct kw keywords[] = {
 	{ "dontsleeponserverdown", KW_DONTSLEEP, ARG_NONE },
 	{ "noglobalstats", KW_NOGLOBALSTATS, ARG_NONE },
 	/* ldclt keywords that later work will implement */
-	{ "add", KW_ADD, ARG_NONE },
-	{ "delete", KW_DELETE, ARG_NONE },
-	{ "rename", KW_RENAME, ARG_NONE },
+	{ "add", KW_OP, ARG_NONE },
+	{ "delete", KW_OP, ARG_NONE },
+	{ "rename", KW_OP, ARG_NONE },
+	{ "abandon", KW_OP, ARG_NONE },
 	{ "withnewparent", KW_WITHNEWPARENT, ARG_NONE },
 	{ "attreplace", KW_ATTREPLACE, ARG_NEED },
 	{ "attreplacefile", KW_ATTREPLACEFILE, ARG_NEED },
@@ -337,7 +340,6 @@ static const struct kw keywords[] = {
 	/* ldclt keywords that later work will implement */
 	{ "string", KW_LATER, ARG_OPT },
 	{ "ascii", KW_LATER, ARG_OPT },
-	{ "abandon", KW_LATER, ARG_OPT },
 	{ "deref", KW_LATER, ARG_OPT },
 	{ "referral", KW_LATER, ARG_OPT },
 	{ "v2", KW_LATER, ARG_OPT },
@@ -461,7 +463,6 @@ static int parse_attreplace(struct cli_ctx *x, const char *val)
 		return -1;
 	if (ldb_pattern_compile(&c->attreplace_mask, mask, true) < 0)
 		return oom(x);
-	c->op_attreplace = true;
 	return 0;
 }
 
@@ -498,7 +499,6 @@ static int parse_attreplacefile(struct cli_ctx *x, const char *val)
 	}
 	c->attreplacefile_data = buf;
 	c->attreplacefile_len = len;
-	c->op_attreplacefile = true;
 	return 0;
 }
 
@@ -561,10 +561,19 @@ static int parse_compare(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* The kinds' names, ", " between them. */
+static void kind_list(char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < LDB_OP_COUNT && n < cap; k++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", k ? ", " : "", ldb_ops[k]->name);
+}
+
 /* --mix KIND:WEIGHT,... */
 static int parse_mix(struct cli_ctx *x, const char *arg)
 {
-	struct ldb_config *c = x->c;
 	const char *p = arg;
 
 	if (x->mix_given)
@@ -581,14 +590,14 @@ static int parse_mix(struct cli_ctx *x, const char *arg)
 
 		if (colon == NULL)
 			return fail(x, "--mix '%s': expected KIND:WEIGHT, got '%.*s'", arg, (int)n, p);
-		for (k = 0; k < LDB_OP_COUNT; k++)
-			if (strlen(ldb_op_name((enum ldb_op)k)) == (size_t)(colon - p) &&
-			    strncmp(ldb_op_name((enum ldb_op)k), p, (size_t)(colon - p)) == 0)
-				break;
-		if (k == LDB_OP_COUNT)
-			return fail(x, "--mix '%s': unknown kind '%.*s' (search, bind, add, modify, delete, "
-			            "rename, compare)", arg, (int)(colon - p), p);
-		if (c->mix[k] > 0)
+		k = ldb_op_from_name(p, (size_t)(colon - p), false);
+		if (k < 0) {
+			char kinds[256];
+
+			kind_list(kinds, sizeof kinds);
+			return fail(x, "--mix '%s': unknown kind '%.*s' (%s)", arg, (int)(colon - p), p, kinds);
+		}
+		if (x->mix[k] > 0)
 			return fail(x, "--mix '%s': %s given twice", arg, ldb_op_name((enum ldb_op)k));
 		size_t wl = n - (size_t)(colon - p) - 1;
 		bool ok = wl > 0 && wl < sizeof(num);
@@ -601,13 +610,45 @@ static int parse_mix(struct cli_ctx *x, const char *arg)
 		if (!ok)
 			return fail(x, "--mix '%s': the weight of %s must be a whole number from 1 to %d", arg,
 			            ldb_op_name((enum ldb_op)k), MAX_WEIGHT);
-		c->mix[k] = (int)w;
+		x->mix[k] = (int)w;
 		p += n;
 		if (*p == ',') {
 			p++;
 			if (*p == '\0')
 				return fail(x, "--mix '%s': trailing comma", arg);
 		}
+	}
+	return 0;
+}
+
+/* The -e keywords of the write kinds' options and of genldif. */
+static int apply_write_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+{
+	struct ldb_config *c = x->c;
+
+	switch (k->id) {
+	case KW_WITHNEWPARENT: c->withnewparent = true; break;
+	case KW_ATTREPLACE: return parse_attreplace(x, val);
+	case KW_ATTREPLACEFILE: return parse_attreplacefile(x, val);
+	case KW_OBJECT:
+		if (c->object_file != NULL)
+			return fail(x, "-e object given twice");
+		return set_str(x, &c->object_file, val);
+	case KW_RDN:
+		if (c->rdn_spec != NULL)
+			return fail(x, "-e rdn given twice");
+		if (strchr(val, ':') == NULL || val[0] == ':')
+			return fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
+		return set_str(x, &c->rdn_spec, val);
+	case KW_GENLDIF:
+		if (c->genldif_file != NULL)
+			return fail(x, "-e genldif given twice");
+		return set_str(x, &c->genldif_file, val);
+	case KW_APPEND: c->genldif_append = true; break;
+	case KW_PERSON: return set_class(x, k->name, LDB_CLASS_PERSON);
+	case KW_EMAILPERSON: return set_class(x, k->name, LDB_CLASS_EMAILPERSON);
+	case KW_INETORGPERSON: return set_class(x, k->name, LDB_CLASS_INETORGPERSON);
+	default: break;
 	}
 	return 0;
 }
@@ -620,8 +661,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 
 	snprintf(opt, sizeof(opt), "-e %s", k->name);
 	switch (k->id) {
-	case KW_ESEARCH: c->op_esearch = true; break;
-	case KW_BINDONLY: c->op_bindonly = true; break;
+	case KW_OP: c->weight[ldb_op_from_keyword(k->name)] = 1; break;
 	case KW_BINDEACH: c->bindeach = true; break;
 	case KW_CLOSE: c->close_sock = true; break;
 	case KW_RANDOM:
@@ -680,30 +720,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
-	case KW_ADD: c->op_add = true; break;
-	case KW_DELETE: c->op_delete = true; break;
-	case KW_RENAME: c->op_rename = true; break;
-	case KW_WITHNEWPARENT: c->withnewparent = true; break;
-	case KW_ATTREPLACE: return parse_attreplace(x, val);
-	case KW_ATTREPLACEFILE: return parse_attreplacefile(x, val);
-	case KW_OBJECT:
-		if (c->object_file != NULL)
-			return fail(x, "-e object given twice");
-		return set_str(x, &c->object_file, val);
-	case KW_RDN:
-		if (c->rdn_spec != NULL)
-			return fail(x, "-e rdn given twice");
-		if (strchr(val, ':') == NULL || val[0] == ':')
-			return fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
-		return set_str(x, &c->rdn_spec, val);
-	case KW_GENLDIF:
-		if (c->genldif_file != NULL)
-			return fail(x, "-e genldif given twice");
-		return set_str(x, &c->genldif_file, val);
-	case KW_APPEND: c->genldif_append = true; break;
-	case KW_PERSON: return set_class(x, k->name, LDB_CLASS_PERSON);
-	case KW_EMAILPERSON: return set_class(x, k->name, LDB_CLASS_EMAILPERSON);
-	case KW_INETORGPERSON: return set_class(x, k->name, LDB_CLASS_INETORGPERSON);
+	default: return apply_write_keyword(x, k, val);
 	case KW_LATER: return fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;
@@ -972,61 +989,73 @@ static int compile_patterns(struct cli_ctx *x)
 
 /* ------------------------------------------------------- write workloads */
 
-/* Any operation beyond search and bind (the "nothing to do" check). */
-static bool writes_given(const struct ldb_config *c)
+/* Some kind of the run sends -f as a search filter. */
+static bool filter_used(const struct ldb_config *c)
 {
-	return c->op_add || c->op_delete || c->op_rename || c->op_attreplace || c->op_attreplacefile ||
-	       c->nmods > 0 || c->compare_attr != NULL;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->filter)
+			return true;
+	return false;
+}
+
+/* Some kind (by its keyword, its options or --mix) is asked for. */
+static bool ops_given(const struct ldb_config *c)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_op_given(c, (enum ldb_op)k))
+			return true;
+	return false;
 }
 
 /* Whether -f is (also) the RDN pattern of the entries: "attr=value" with the
  * XXX, the DN being "<rdn>,<base>". */
 static bool rdn_from_filter(const struct ldb_config *c)
 {
-	return (c->op_add && c->rdn_spec == NULL) || c->op_delete || c->op_rename || c->op_attreplace ||
-	       c->op_attreplacefile || c->nmods > 0 || c->compare_attr != NULL ||
-	       (c->genldif_file != NULL && c->rdn_spec == NULL);
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_op_given(c, (enum ldb_op)k) &&
+		    (ldb_ops[k]->dn == LDB_OPDN_FILTER || (ldb_ops[k]->dn == LDB_OPDN_FILTER_OR_RDN && c->rdn_spec == NULL)))
+			return true;
+	return c->genldif_file != NULL && c->rdn_spec == NULL;
 }
 
-/* The name of the first operation given, for the messages. */
+/* The option of the first kind given (in -v's order) that passes the test,
+ * for the messages; NULL if none. */
+static const char *first_option(const struct ldb_config *c, bool names_entries)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (ldb_ops[k]->print_rank == rank && ldb_op_given(c, (enum ldb_op)k) &&
+			    (!names_entries || ldb_ops[k]->dn != LDB_OPDN_NONE))
+				return ldb_ops[k]->option(c);
+	return NULL;
+}
+
+/* The name of the first operation that takes its entries from -f, for the messages. */
 static const char *first_rdn_user(const struct ldb_config *c)
 {
-	if (c->genldif_file != NULL)
-		return "-e genldif";
-	if (c->op_add)
-		return "-e add";
-	if (c->op_delete)
-		return "-e delete";
-	if (c->op_rename)
-		return "-e rename";
-	if (c->op_attreplace)
-		return "-e attreplace";
-	if (c->op_attreplacefile)
-		return "-e attreplacefile";
-	if (c->nmods > 0)
-		return "--modify";
-	return "--compare";
+	const char *o = c->genldif_file != NULL ? "-e genldif" : first_option(c, true);
+
+	return o != NULL ? o : "--compare";
 }
 
-/* Before the patterns are compiled: --mix turns its kinds into the operation
- * flags, and an RDN pattern loses one pair of outer parentheses. */
+/* Before the patterns are compiled: the kinds' weights (--mix's, or 1 for
+ * each kind asked for), and an RDN pattern loses one pair of outer parentheses. */
 static int prepare_write(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 
 	if (x->mix_given) {
-		static const struct { enum ldb_op k; const char *kw; } kinds[] = {
-			{ LDB_OP_SEARCH, "esearch" }, { LDB_OP_BIND, "bindonly" }, { LDB_OP_ADD, "add" },
-			{ LDB_OP_DELETE, "delete" }, { LDB_OP_RENAME, "rename" },
-		};
-		bool *flag[] = { &c->op_esearch, &c->op_bindonly, &c->op_add, &c->op_delete, &c->op_rename };
-
-		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (*flag[i])
+		/* only the -e keywords have set weights so far */
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->weight[k] > 0)
 				return fail(x, "-e %s and --mix exclude each other: --mix names the operations "
-				            "(e.g. --mix %s:1)", kinds[i].kw, ldb_op_name(kinds[i].k));
-		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			*flag[i] = c->mix[kinds[i].k] > 0;
+				            "(e.g. --mix %s:1)", ldb_ops[k]->keyword, ldb_ops[k]->name);
+		memcpy(c->weight, x->mix, sizeof c->weight);
+		c->mix = true;
+	} else {
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (ldb_op_given(c, (enum ldb_op)k))
+				c->weight[k] = 1;
 	}
 	if (rdn_from_filter(c) && c->filter != NULL) {
 		size_t n = strlen(c->filter);
@@ -1147,24 +1176,19 @@ static int check_genldif_file(struct cli_ctx *x)
 	return rc;
 }
 
-/* Every cross-check of the write keywords and options. */
-static int check_write(struct cli_ctx *x)
+/* genldif writes entries; it runs no operation */
+static int check_genldif(struct cli_ctx *x, bool shape)
 {
 	struct ldb_config *c = x->c;
-	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
-	const char *shape_kw = c->object_file != NULL ? "object" : c->rdn_spec != NULL ? "rdn" : x->class_kw;
 
-	/* genldif writes entries; it runs no operation */
 	if (c->genldif_append && c->genldif_file == NULL)
 		return fail(x, "-e append needs -e genldif=FILE");
 	if (c->genldif_file != NULL) {
-		const char *op = x->mix_given ? "--mix" : c->op_esearch ? "-e esearch" : c->op_bindonly ? "-e bindonly"
-		                 : c->op_add ? "-e add" : c->op_delete ? "-e delete" : c->op_rename ? "-e rename"
-		                 : c->op_attreplace ? "-e attreplace" : c->op_attreplacefile ? "-e attreplacefile"
-		                 : c->nmods > 0 ? "--modify" : c->compare_attr != NULL ? "--compare"
-		                 : c->delete_after_add ? "--delete-after-add" : c->withnewparent ? "-e withnewparent"
-		                 : c->new_parent != NULL ? "--new-parent" : NULL;
+		const char *op = x->mix_given ? "--mix" : first_option(c, false);
 
+		if (op == NULL)
+			op = c->delete_after_add ? "--delete-after-add" : c->withnewparent ? "-e withnewparent"
+			     : c->new_parent != NULL ? "--new-parent" : NULL;
 		if (op != NULL)
 			return fail(x, "-e genldif writes entries to a file and runs no operation: leave out %s", op);
 		if (c->randombase)
@@ -1173,20 +1197,22 @@ static int check_write(struct cli_ctx *x)
 			return fail(x, "-e genldif needs the entries' shape: -e object=FILE, or -e person, "
 			            "emailPerson or inetOrgPerson");
 	}
+	return 0;
+}
 
-	/* the entries' shape: a class, or a template (with or without rdn=) */
+/* the entries' shape: a class, or a template (with or without rdn=) */
+static int check_shape(struct cli_ctx *x, bool shape)
+{
+	struct ldb_config *c = x->c;
+	const char *shape_kw = c->object_file != NULL ? "object" : c->rdn_spec != NULL ? "rdn" : x->class_kw;
+
 	if (c->add_class != LDB_CLASS_NONE && c->object_file != NULL)
 		return fail(x, "-e %s and -e object exclude each other", x->class_kw);
-	if ((shape || c->rdn_spec != NULL) && !c->op_add && c->genldif_file == NULL)
+	if ((shape || c->rdn_spec != NULL) && c->weight[LDB_OP_ADD] == 0 && c->genldif_file == NULL)
 		return fail(x, "-e %s needs -e add (or genldif=FILE, or add in --mix)", shape_kw);
 	if (c->rdn_spec != NULL && c->object_file == NULL)
 		return fail(x, "-e rdn needs -e object=FILE");
-	if (c->op_add && !shape)
-		return fail(x, "%s needs the entries' shape: -e person, emailPerson, inetOrgPerson or object=FILE",
-		            x->mix_given ? "--mix add" : "-e add");
 	if (c->rdn_spec != NULL) {
-		if (c->object_file == NULL)
-			return fail(x, "-e rdn needs -e object=FILE");
 		if (c->filter != NULL)
 			return fail(x, "-e rdn and -f exclude each other: rdn= names the entries");
 		if (x->random_seen || x->incr_seen)
@@ -1196,50 +1222,56 @@ static int check_write(struct cli_ctx *x)
 			return fail(x, "-e rdn and %s exclude each other: the template's fields hold the ranges",
 			            x->low_given ? "-r" : "-R");
 	}
+	return 0;
+}
 
+/* the mix: each form of modify, and --compare, belongs to a kind in it */
+static int check_mix(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	int nmod = (c->nmods > 0) + (c->attreplace_attr != NULL) + (c->attreplacefile_attr != NULL);
+	char why[512];
+
+	if (nmod > 1)
+		return fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
+	if (c->weight[LDB_OP_MODIFY] == 0 && nmod > 0)
+		return fail(x, "%s needs modify in --mix", ldb_ops[LDB_OP_MODIFY]->option(c));
+	if (c->weight[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
+		return fail(x, "--compare needs compare in --mix");
+	if (ldb_ops_check(c, LDB_CHECK_MIX, why, sizeof why) < 0)
+		return fail(x, "%s", why);
+	return 0;
+}
+
+/* Every cross-check of the write keywords and options; each kind's own
+ * checks come from its row (ldb_ops_check). */
+static int check_write(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
+	char why[512];
+
+	if (check_genldif(x, shape) < 0 || check_shape(x, shape) < 0)
+		return -1;
 	/* numbering (ldclt's rule) and the RDN pattern */
-	if ((c->op_add || c->genldif_file != NULL) && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
-		return fail(x, "%s needs -e incr, -e random or -e rdn=", c->genldif_file ? "-e genldif"
-		            : x->mix_given ? "--mix add" : "-e add");
-	if (c->op_delete && c->valmode == LDB_VAL_FIXED)
-		return fail(x, "%s needs -e incr or -e random (the XXX of -f numbers the entries)",
-		            x->mix_given ? "--mix delete" : "-e delete");
-	if (c->op_rename && c->valmode == LDB_VAL_FIXED)
-		return fail(x, "%s needs -e incr or -e random (the XXX of -f numbers the entries)",
-		            x->mix_given ? "--mix rename" : "-e rename");
+	if (c->genldif_file != NULL && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
+		return fail(x, "-e genldif needs -e incr, -e random or -e rdn=");
+	if (ldb_ops_check(c, LDB_CHECK_ENTRIES, why, sizeof why) < 0)
+		return fail(x, "%s", why);
 	if (rdn_from_filter(c) && c->filter == NULL)
 		return fail(x, "%s needs -f with the entries' RDN (e.g. -f uid=userXXX)", first_rdn_user(c));
 
 	/* rename, delete-after-add */
-	if (c->withnewparent && !c->op_rename)
+	if (c->withnewparent && c->weight[LDB_OP_RENAME] == 0)
 		return fail(x, "-e withnewparent needs -e rename");
 	if (c->withnewparent && c->new_parent == NULL)
 		return fail(x, "-e withnewparent needs --new-parent DN (where the entries move)");
 	if (c->new_parent != NULL && !c->withnewparent)
 		return fail(x, "--new-parent needs -e rename,withnewparent");
-	if (c->delete_after_add && !c->op_add)
+	if (c->delete_after_add && c->weight[LDB_OP_ADD] == 0)
 		return fail(x, "--delete-after-add needs -e add (or add in --mix)");
-
-	/* the mix: each kind named has what it needs, and nothing is left over */
-	if (x->mix_given) {
-		int nmod = (c->nmods > 0) + c->op_attreplace + c->op_attreplacefile;
-		const char *mod_kw = c->nmods > 0 ? "--modify" : c->op_attreplace ? "-e attreplace" : "-e attreplacefile";
-
-		if (c->mix[LDB_OP_MODIFY] > 0 && nmod == 0)
-			return fail(x, "--mix modify needs --modify, -e attreplace or -e attreplacefile");
-		if (nmod > 1)
-			return fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
-		if (c->mix[LDB_OP_MODIFY] == 0 && nmod > 0)
-			return fail(x, "%s needs modify in --mix", mod_kw);
-		if (c->mix[LDB_OP_COMPARE] > 0 && c->compare_attr == NULL)
-			return fail(x, "--mix compare needs --compare ATTR=PATTERN");
-		if (c->mix[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
-			return fail(x, "--compare needs compare in --mix");
-		if (c->mix[LDB_OP_SEARCH] > 0 && c->filter == NULL)
-			return fail(x, "--mix search needs a filter (-f)");
-		if (c->mix[LDB_OP_BIND] > 0 && c->bind_dn == NULL && c->binddn_file == NULL && c->sasl_mech == NULL)
-			return fail(x, "--mix bind needs -D (or -e randombinddnfromfile, or -o mech=)");
-	}
+	if (x->mix_given && check_mix(x) < 0)
+		return -1;
 
 	/* genldif: an end, and its file */
 	if (c->genldif_file != NULL) {
@@ -1298,40 +1330,15 @@ static int compile_objtmpl(struct cli_ctx *x)
 	return 0;
 }
 
-static int cross_check(struct cli_ctx *x)
+/* the filter and its values */
+static int check_filter_values(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 	char why[512];
 
-	/* what to do */
-	if (!c->op_esearch && !c->op_bindonly && !writes_given(c) && c->genldif_file == NULL && !x->mix_given)
-		return fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
-		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
-	if (x->random_seen && x->incr_seen)
-		return fail(x, "-e random and -e incr exclude each other");
-	if (check_write(x) < 0)
-		return -1;
-	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
-		return fail(x, "-e noloop needs -e incr (or an object= template)");
-	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
-		return fail(x, "-e commoncounter needs -e incr (or an object= template)");
-	if (c->close_sock && !c->bindeach)
-		return fail(x, "-e close needs -e bindeach");
-	if (c->nattrs > 0 && !c->op_esearch)
-		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
-	if (c->expect_entries >= 0 && !c->op_esearch)
-		return fail(x, "-e srchnentries needs -e esearch");
-	if (c->rate > 0 && c->wait_sec > 0)
-		return fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
-	if (c->duration_ms > 0 && c->samples > 0)
-		return fail(x, "--duration and -N exclude each other");
-	if (c->warmup_ms > 0 && c->warmup_samples > 0)
-		return fail(x, "--warmup takes a duration or a sample count, not both");
-
-	/* the filter and its values */
-	if (c->op_esearch && c->filter == NULL)
-		return fail(x, "-e esearch needs a filter (-f)");
-	if (!c->op_esearch && !rdn_from_filter(c) && c->filter != NULL)
+	if (ldb_ops_check(c, LDB_CHECK_FILTER, why, sizeof why) < 0)
+		return fail(x, "%s", why);
+	if (!filter_used(c) && !rdn_from_filter(c) && c->filter != NULL)
 		return fail(x, "-f is not used by -e bindonly");
 	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
 		return fail(x, "-f '%s': a filter must contain '='", c->filter);
@@ -1352,20 +1359,27 @@ static int cross_check(struct cli_ctx *x)
 	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
 		return fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
 	}
-	if (c->filter != NULL && c->op_esearch && check_filter(x) < 0)
+	if (c->filter != NULL && filter_used(c) && check_filter(x) < 0)
 		return -1;
 	if (c->filter != NULL && rdn_from_filter(c) && check_rdn_filter(x) < 0)
 		return -1;
 	if (check_value_patterns(x) < 0)
 		return -1;
+	return 0;
+}
 
-	/* who binds */
+/* who binds, and where to search */
+static int check_binder_base(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
 	if (c->binddn_file != NULL && c->randombinddn)
 		return fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
 	if (c->binddn_file != NULL && c->bind_dn != NULL)
 		return fail(x, "-e randombinddnfromfile and -D exclude each other");
-	if (c->op_bindonly && c->bind_dn == NULL && c->binddn_file == NULL && c->sasl_mech == NULL)
-		return fail(x, "-e bindonly needs -D (or -e randombinddnfromfile, or -o mech=)");
+	if (ldb_ops_check(c, LDB_CHECK_BINDER, why, sizeof why) < 0)
+		return fail(x, "%s", why);
 	if (c->bind_dn != NULL && c->password == NULL)
 		return fail(x, "-D needs a password (-w, -y or LDBENCH_PASSWORD)");
 	if (c->randombinddn) {
@@ -1402,6 +1416,39 @@ static int cross_check(struct cli_ctx *x)
 	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
 		return -1;
 	return 0;
+}
+
+static int cross_check(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	/* what to do */
+	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
+		return fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
+		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
+	if (x->random_seen && x->incr_seen)
+		return fail(x, "-e random and -e incr exclude each other");
+	if (check_write(x) < 0)
+		return -1;
+	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e noloop needs -e incr (or an object= template)");
+	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return fail(x, "-e commoncounter needs -e incr (or an object= template)");
+	if (c->close_sock && !c->bindeach)
+		return fail(x, "-e close needs -e bindeach");
+	if (c->nattrs > 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
+	if (c->expect_entries >= 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return fail(x, "-e srchnentries needs -e esearch");
+	if (c->rate > 0 && c->wait_sec > 0)
+		return fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
+	if (c->duration_ms > 0 && c->samples > 0)
+		return fail(x, "--duration and -N exclude each other");
+	if (c->warmup_ms > 0 && c->warmup_samples > 0)
+		return fail(x, "--warmup takes a duration or a sample count, not both");
+	if (check_filter_values(x) < 0)
+		return -1;
+	return check_binder_base(x);
 }
 
 /* ----------------------------------------------------------- TLS and SASL */
@@ -2481,13 +2528,13 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  --delete-after-add          delete each entry right after adding it (same DNs)\n"
 "  --new-parent DN             where rename,withnewparent moves the entries\n"
 "  --mix KIND:WEIGHT,...       weighted mix in one run, e.g. search:80,modify:15,add:5;\n"
-"                              kinds search, bind, add, modify, delete, rename, compare.\n"
-"                              The mix names the operations: leave out -e esearch,\n"
-"                              bindonly, add, delete and rename.  Each kind needs its\n"
-"                              settings: search -f; bind -D; add a class or object=;\n"
-"                              modify one of --modify, attreplace=, attreplacefile=;\n"
-"                              delete/rename -f with XXX and incr or random;\n"
-"                              compare --compare\n"
+"                              kinds search, bind, add, modify, delete, rename, compare,\n"
+"                              abandon.  The mix names the operations: leave out\n"
+"                              -e esearch, bindonly, add, delete, rename and abandon.\n"
+"                              Each kind needs its settings: search and abandon -f;\n"
+"                              bind -D; add a class or object=; modify one of --modify,\n"
+"                              attreplace=, attreplacefile=; delete/rename -f with XXX\n"
+"                              and incr or random; compare --compare\n"
 "\n"
 "TLS (with -Z, -H ldaps:// or --starttls; the server certificate and its host\n"
 "name, or IP address, are verified unless --tls-insecure):\n"
@@ -2540,6 +2587,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 "  rdn=ATTR:VALUE           with object=: the RDN, same fields (instead of -f, incr, -r/-R)\n"
 "  delete                   delete the entries <RDN from -f>,<base> (needs incr or random)\n"
 "  rename                   rename entry number N to the RDN of another number\n"
+"  abandon                  send a search with the filter and abandon it at once (no answer)\n"
 "  withnewparent            with rename: move to --new-parent DN\n"
 "  attreplace=ATTR:MASK     replace ATTR with MASK, its X run as random letters\n"
 "  attreplacefile=ATTR:FILE replace ATTR with FILE's content (read once)\n"

@@ -8,6 +8,7 @@
 
 #include <ldap.h>
 
+#include "ops/ops.h"
 #include "proto/wire.h"
 
 /* Start-up only: running out of memory before the first thread has no
@@ -120,21 +121,6 @@ void ldb_config_free(struct ldb_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-const char *ldb_op_name(enum ldb_op op)
-{
-	switch (op) {
-	case LDB_OP_SEARCH: return "search";
-	case LDB_OP_BIND: return "bind";
-	case LDB_OP_ADD: return "add";
-	case LDB_OP_MODIFY: return "modify";
-	case LDB_OP_DELETE: return "delete";
-	case LDB_OP_RENAME: return "rename";
-	case LDB_OP_COMPARE: return "compare";
-	case LDB_OP_COUNT: break;
-	}
-	return "unknown";
-}
-
 const char *ldb_exit_text_prog(int status, const char *progname)
 {
 	switch (status) {
@@ -168,15 +154,6 @@ bool ldb_config_ignored(const struct ldb_config *c, int code)
 /* One "Key = value" line, the key padded to 19 columns as ldclt does. */
 #define KEY "%-19s= "
 
-static const char *scope_name(int scope)
-{
-	switch (scope) {
-	case LDB_SCOPE_BASE: return "base";
-	case LDB_SCOPE_ONE: return "one level";
-	default: return "subtree";
-	}
-}
-
 static void print_head_tail(FILE *out, const char *what, const struct ldb_pattern *p)
 {
 	char key[32];
@@ -187,7 +164,7 @@ static void print_head_tail(FILE *out, const char *what, const struct ldb_patter
 	fprintf(out, KEY "\"%.*s\"\n", key, (int)p->tail_len, p->tail ? p->tail : "");
 }
 
-void ldb_config_print(const struct ldb_config *c, FILE *out)
+static void print_target(const struct ldb_config *c, FILE *out)
 {
 	if (c->cmdline != NULL)
 		fprintf(out, "%s\n", c->cmdline);
@@ -214,8 +191,11 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	fprintf(out, KEY "%lld\n", "Number of samples", c->samples);
 	fprintf(out, KEY "%d\n", "Number of threads", c->threads);
 	fprintf(out, KEY "%lld\n", "Total op. req.", c->ops_per_thread);
+}
 
-	/* ldclt's mode names, in ldclt's order */
+/* ldclt's mode names, in ldclt's order (the operations' from the table) */
+static void print_mode(const struct ldb_config *c, FILE *out)
+{
 	fprintf(out, "%-19s=", "Running mode");
 	if (c->quiet)
 		fputs(" quiet", out);
@@ -251,22 +231,7 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fputs(" smoothshutdown", out);
 	if (c->dontsleeponserverdown)
 		fputs(" dontsleeponserverdown", out);
-	if (c->op_bindonly)
-		fputs(" bindonly", out);
-	if (c->op_esearch)
-		fputs(" exact_search", out);
-	if (c->op_add)
-		fputs(" add_entries", out);
-	if (c->op_delete)
-		fputs(" delete_entries", out);
-	if (c->op_rename)
-		fputs(" rename_entries", out);
-	if (c->withnewparent)
-		fputs(" withnewparent", out);
-	if (c->op_attreplace)
-		fputs(" attreplace_entries", out);
-	if (c->op_attreplacefile)
-		fputs(" attreplacefile_entries", out);
+	ldb_ops_print_mode(c, out);
 	if (c->genldif_file != NULL)
 		fputs(" genldif", out);
 	if (c->genldif_append)
@@ -280,16 +245,10 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	if (c->noglobalstats)
 		fputs(" noglobalstats", out);
 	fputc('\n', out);
+}
 
-	fprintf(out, KEY "%d sec\n", "LDAP oper. timeout", c->timeout_sec);
-	if (c->interval_ms % 1000 == 0)
-		fprintf(out, KEY "%" PRIu64 " sec\n", "Sampling interval", c->interval_ms / 1000);
-	else
-		fprintf(out, KEY "%" PRIu64 " ms\n", "Sampling interval", c->interval_ms);
-	if (c->op_esearch) {
-		fprintf(out, KEY "%s\n", "Scope", scope_name(c->scope));
-		fprintf(out, KEY "%d\n", "Attrsonly", c->attrsonly);
-	}
+static void print_values(const struct ldb_config *c, FILE *out)
+{
 	if (c->valmode != LDB_VAL_FIXED) {
 		fprintf(out, KEY "[%lld , %lld]\n", "Values range", c->range_low, c->range_high);
 		print_head_tail(out, "Filter", &c->filter_pat);
@@ -311,7 +270,11 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%lld\n", "Expected entries", c->expect_entries);
 	if (c->timestamp)
 		fprintf(out, KEY "\"%s\"\n", "Timestamp format", c->timestamp_fmt ? c->timestamp_fmt : "");
-	/* the write workloads */
+}
+
+/* the entries' shape (add and genldif), the kinds' own lines, the mix, genldif */
+static void print_entries(const struct ldb_config *c, FILE *out)
+{
 	if (c->add_class != LDB_CLASS_NONE)
 		fprintf(out, KEY "%s\n", "Object class",
 		        c->add_class == LDB_CLASS_PERSON ? "person"
@@ -320,30 +283,17 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%s\n", "Object template", c->object_file);
 	if (c->rdn_spec != NULL)
 		fprintf(out, KEY "\"%s\"\n", "RDN", c->rdn_spec);
-	if (c->new_parent != NULL)
-		fprintf(out, KEY "%s\n", "New parent", c->new_parent);
-	if (c->attreplace_attr != NULL)
-		fprintf(out, KEY "%s: \"%s\"\n", "Attreplace", c->attreplace_attr,
-		        c->attreplace_mask.text ? c->attreplace_mask.text : "");
-	if (c->attreplacefile_attr != NULL)
-		fprintf(out, KEY "%s: %zu bytes\n", "Attreplacefile", c->attreplacefile_attr, c->attreplacefile_len);
-	for (int i = 0; i < c->nmods; i++)
-		fprintf(out, KEY "%s %s \"%s\"\n", "Modify",
-		        c->mods[i].op == LDB_MOD_ADD ? "add" : c->mods[i].op == LDB_MOD_DELETE ? "delete" : "replace",
-		        c->mods[i].attr, c->mods[i].val.text ? c->mods[i].val.text : "");
-	if (c->compare_attr != NULL)
-		fprintf(out, KEY "%s \"%s\"\n", "Compare", c->compare_attr,
-		        c->compare_val.text ? c->compare_val.text : "");
+	ldb_ops_print(c, false, out);
 	if (c->delete_after_add)
 		fprintf(out, KEY "yes\n", "Delete after add");
-	{
+	if (c->mix) {
 		bool any = false;
 
 		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (c->mix[k] > 0) {
+			if (c->weight[k] > 0) {
 				if (!any)
 					fprintf(out, KEY, "Mix");
-				fprintf(out, "%s%s:%d", any ? "," : "", ldb_op_name((enum ldb_op)k), c->mix[k]);
+				fprintf(out, "%s%s:%d", any ? "," : "", ldb_op_name((enum ldb_op)k), c->weight[k]);
 				any = true;
 			}
 		if (any)
@@ -351,6 +301,20 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	}
 	if (c->genldif_file != NULL)
 		fprintf(out, KEY "%s%s\n", "Genldif file", c->genldif_file, c->genldif_append ? " (append)" : "");
+}
+
+void ldb_config_print(const struct ldb_config *c, FILE *out)
+{
+	print_target(c, out);
+	print_mode(c, out);
+	fprintf(out, KEY "%d sec\n", "LDAP oper. timeout", c->timeout_sec);
+	if (c->interval_ms % 1000 == 0)
+		fprintf(out, KEY "%" PRIu64 " sec\n", "Sampling interval", c->interval_ms / 1000);
+	else
+		fprintf(out, KEY "%" PRIu64 " ms\n", "Sampling interval", c->interval_ms);
+	ldb_ops_print(c, true, out);
+	print_values(c, out);
+	print_entries(c, out);
 	/* ldbench's own keys */
 	fprintf(out, KEY "%" PRIu64 "%s\n", "Seed", c->seed, c->seed_given ? "" : " (fresh)");
 	fprintf(out, KEY "%d\n", "Requests in flight", c->depth);

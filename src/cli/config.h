@@ -12,7 +12,8 @@
 #include "values/pattern.h"
 #include "out/threshold.h"
 
-/* Operation kinds: one set of counters and one histogram each. */
+/* Operation kinds: one set of counters and one histogram each; one row each
+ * in ops/ops.h's table, which says everything else about them. */
 enum ldb_op {
 	LDB_OP_SEARCH,
 	LDB_OP_BIND,
@@ -21,9 +22,10 @@ enum ldb_op {
 	LDB_OP_DELETE,
 	LDB_OP_RENAME,
 	LDB_OP_COMPARE,
+	LDB_OP_ABANDON,
 	LDB_OP_COUNT
 };
-const char *ldb_op_name(enum ldb_op op); /* "search", "bind", ... */
+const char *ldb_op_name(enum ldb_op op); /* "search", "bind", ...: the table's (ops/ops.c) */
 
 /* ldclt's exit statuses (and ldbench's new ones, never reused). */
 enum ldb_exit {
@@ -96,22 +98,26 @@ struct ldb_config {
 	int attrsonly;             /* attrsonly=0|1 */
 	long long expect_entries;  /* srchnentries=N; -1 = not checked */
 
-	/* operations (-e) */
-	bool op_esearch, op_bindonly;
+	/* operations: the kinds of ops/ops.h.  weight[k] > 0: the run does kind k
+	 * (-e esearch, bindonly, add, delete, rename; --modify, -e attreplace...,
+	 * --compare; --mix).  With --mix (mix) one kind is drawn per operation by
+	 * weight; without, one operation is a pass through the kinds (weight 1) in
+	 * ldclt's order (ldb_ops_pass). */
+	int weight[LDB_OP_COUNT];
+	bool mix;
 	bool bindeach, close_sock; /* bindeach, close */
 	bool counteach;
 
-	/* write operations (-e add/delete/rename/attreplace..., --modify, --compare, --mix) */
-	bool op_add, op_delete, op_rename, op_attreplace, op_attreplacefile;
+	/* the write kinds' options */
 	int add_class;             /* LDB_CLASS_*: person, emailPerson, inetOrgPerson */
 	char *object_file;         /* object=FILE */
 	char *rdn_spec;            /* rdn=attr:value */
 	struct ldb_objtmpl *objtmpl; /* compiled from object=/rdn= */
 	bool withnewparent;
 	char *new_parent;          /* --new-parent DN: where rename,withnewparent moves entries */
-	char *attreplace_attr;     /* attreplace=attr:mask */
+	char *attreplace_attr;     /* attreplace=attr:mask (NULL: not given) */
 	struct ldb_pattern attreplace_mask; /* its X run becomes random letters */
-	char *attreplacefile_attr; /* attreplacefile=attr:file */
+	char *attreplacefile_attr; /* attreplacefile=attr:file (NULL: not given) */
 	char *attreplacefile_data;
 	size_t attreplacefile_len;
 	struct ldb_modspec {
@@ -123,7 +129,6 @@ struct ldb_config {
 	char *compare_attr;        /* --compare ATTR=PATTERN */
 	struct ldb_pattern compare_val;
 	bool delete_after_add;     /* --delete-after-add */
-	int mix[LDB_OP_COUNT];     /* --mix kind:weight,...; all 0 = no mix */
 	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 

@@ -1,15 +1,12 @@
 /* --monitor: see monitor.h. */
 #include "out/monitor.h"
 
+#include "ops/ops.h"
+
 #include <ldap.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const char *const openldap_name[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = "Search", [LDB_OP_BIND] = "Bind",     [LDB_OP_ADD] = "Add",        [LDB_OP_MODIFY] = "Modify",
-	[LDB_OP_DELETE] = "Delete", [LDB_OP_RENAME] = "Modrdn", [LDB_OP_COMPARE] = "Compare",
-};
 
 static uint64_t first_u64(LDAP *ld, LDAPMessage *e, const char *attr)
 {
@@ -45,8 +42,8 @@ static int read_openldap(LDAP *ld, struct ldb_monitor_snap *s)
 			uint64_t n = first_u64(ld, e, "monitorOpCompleted");
 			s->total += n;
 			for (int k = 0; k < LDB_OP_COUNT; k++)
-				if (strlen(openldap_name[k]) == cn[0]->bv_len &&
-				    strncasecmp(cn[0]->bv_val, openldap_name[k], cn[0]->bv_len) == 0) {
+				if (strlen(ldb_ops[k]->monitor) == cn[0]->bv_len &&
+				    strncasecmp(cn[0]->bv_val, ldb_ops[k]->monitor, cn[0]->bv_len) == 0) {
 					s->completed[k] = n;
 					found++;
 				}
@@ -140,8 +137,9 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		d->completed[k] = a->completed[k] - b->completed[k];
 	d->total = a->total - b->total;
-	/* the first read's search completed after it read; the second read's
-	 * bind completed before it read */
+	/* the reads' own traffic (a read is a search, after a bind with -D): the
+	 * first read's search completed after it read; the second read's bind
+	 * completed before it read */
 	if (d->completed[LDB_OP_SEARCH] > 0)
 		d->completed[LDB_OP_SEARCH]--;
 	if (binds && d->completed[LDB_OP_BIND] > 0)

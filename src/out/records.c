@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/ops.h"
+
 /* ------------------------------------------------------------ writer */
 
 static double us(uint64_t ns) { return (double)ns / 1e3; }
@@ -153,10 +155,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 /* The one lookup of a kind by its record name (the ops table will own it). */
 int ldb_records_kind(const char *name)
 {
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (strcmp(name, ldb_op_name((enum ldb_op)k)) == 0)
-			return k;
-	return -1;
+	return ldb_op_from_name(name, strlen(name), false);
 }
 
 int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)

@@ -98,7 +98,8 @@ static void json_begin(void *ctx, const struct ldb_run_info *info)
 		snprintf(server, sizeof server, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host ? c->host : "", c->port);
 	fputs("\"server\":", f);
 	ldb_json_put_string(f, server);
-	put_str(f, "operation", c->op_bindonly ? "bindonly" : c->op_esearch ? "esearch" : "none");
+	put_str(f, "operation",
+	        c->weight[LDB_OP_BIND] > 0 ? "bindonly" : c->weight[LDB_OP_SEARCH] > 0 ? "esearch" : "none");
 	fprintf(f, ",\"bindeach\":%s", c->bindeach ? "true" : "false");
 	put_str(f, "bind_dn", c->bind_dn);
 	put_str(f, "base", c->base);

@@ -2,6 +2,8 @@
  * prefix, and ldbench's own lines (latency, counters) in their own wording. */
 #include "out/report.h"
 
+#include "ops/ops.h"
+
 #include <ldap.h>
 #include <stdarg.h>
 #include <string.h>
@@ -102,24 +104,9 @@ static const char *code_text(int code)
 	return ldap_err2string(code);
 }
 
-void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
+/* errors: summed over kinds; 0..122 ascending, then -1, -2, ... */
+static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 {
-	const struct ldb_config *c = t->cfg;
-	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
-	prefix(t, false);
-	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
-	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
-	prefix(t, false);
-	if (s->no_activity == 0)
-		fprintf(t->out, "Global number times \"no activity\" reports: never\n");
-	else
-		fprintf(t->out, "Global number times \"no activity\" reports: %lld\n", s->no_activity);
-	if (s->dead > 0) {
-		prefix(t, false);
-		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
-	}
-
-	/* errors: summed over kinds; 0..122 ascending, then -1, -2, ... */
 	uint64_t codes[LDB_CODE_SLOTS] = { 0 };
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		for (int i = 0; i < LDB_CODE_SLOTS; i++)
@@ -145,56 +132,47 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		prefix(t, false);
 		fprintf(t->out, "Global no error occurs during this session.\n");
 	}
+}
 
-	/* ldbench's own lines */
+/* ldbench's line of kind k, and its latencies */
+static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
+{
+	const struct ldb_config *c = t->cfg;
+	const struct ldb_opstats *o = &s->tot.op[k];
 	prefix(t, false);
-	fprintf(t->out, "Measured time: %.3f s\n", s->seconds);
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		const struct ldb_opstats *o = &s->tot.op[k];
-		if (s->lat[k] == NULL || (o->attempted == 0 && o->completed == 0 && ldb_opstats_errors(o) == 0))
-			continue;
-		prefix(t, false);
-		fprintf(t->out, "%s: attempted %llu, completed %llu, succeeded %llu, counted %llu, errors %llu",
-		        ldb_op_name(k), (unsigned long long)o->attempted, (unsigned long long)o->completed,
-		        (unsigned long long)o->succeeded, (unsigned long long)o->counted,
-		        (unsigned long long)ldb_opstats_errors(o));
-		if (k == LDB_OP_SEARCH) {
-			fprintf(t->out, ", entries %llu", (unsigned long long)o->entries);
-			if (c->expect_entries >= 0)
-				fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
-				        (unsigned long long)o->exp_misses);
-		}
-		fputc('\n', t->out);
-		if (k == LDB_OP_SEARCH && o->entries > 0) {
-			/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */
-			prefix(t, false);
-			fprintf(t->out, "search entries returned: %llu (%.2f/sec)\n", (unsigned long long)o->entries,
-			        s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
-		}
-		if (ldb_hist_count(s->lat[k]) > 0)
-			latency_line(t, false, ldb_op_name(k), s->lat[k], true);
-		if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
-			char what[64];
-			snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
-			latency_line(t, false, what, s->ulat[k], true);
-		}
+	fprintf(t->out, "%s: attempted %llu, completed %llu, succeeded %llu, counted %llu, errors %llu", ldb_op_name(k),
+	        (unsigned long long)o->attempted, (unsigned long long)o->completed, (unsigned long long)o->succeeded,
+	        (unsigned long long)o->counted, (unsigned long long)ldb_opstats_errors(o));
+	if (ldb_ops[k]->entries) {
+		fprintf(t->out, ", entries %llu", (unsigned long long)o->entries);
+		if (c->expect_entries >= 0)
+			fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
+			        (unsigned long long)o->exp_misses);
 	}
-	if (s->rate_target > 0) {
-		double pct = 100.0 * (rate - s->rate_target) / s->rate_target;
+	fputc('\n', t->out);
+	if (ldb_ops[k]->entries && o->entries > 0) {
+		/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */
 		prefix(t, false);
-		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec (%+.1f %%)%s\n", s->rate_target, rate, pct,
-		        pct < -1.0 ? ": target not reached (the server or this client could not keep up; latencies"
-		                     " count from the intended start)"
-		                   : "");
+		fprintf(t->out, "%s entries returned: %llu (%.2f/sec)\n", ldb_op_name(k), (unsigned long long)o->entries,
+		        s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
 	}
-	for (int k = 0; k < LDB_STAGE_COUNT; k++)
-		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
-			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
+	if (ldb_hist_count(s->lat[k]) > 0)
+		latency_line(t, false, ldb_op_name(k), s->lat[k], true);
+	if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {
+		char what[64];
+		snprintf(what, sizeof what, "%s uncorrected", ldb_op_name(k));
+		latency_line(t, false, what, s->ulat[k], true);
+	}
+}
+
+/* the server's counts beside the client's (--monitor) */
+static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
+{
 	if (s->server != NULL && s->server->kind == LDB_MON_OPENLDAP) {
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			if (s->lat[k] == NULL)
 				continue;
-			uint64_t client = s->tot.op[k].completed + (k == LDB_OP_BIND ? s->tot.setup_binds : 0);
+			uint64_t client = s->tot.op[k].completed + (ldb_ops[k]->connect_bind ? s->tot.setup_binds : 0);
 			prefix(t, false);
 			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n", ldb_op_name(k),
 			        (unsigned long long)s->server->completed[k], (unsigned long long)client);
@@ -207,6 +185,12 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		fprintf(t->out, "Server (cn=monitor): operations completed %llu (client: %llu completed, all kinds)\n",
 		        (unsigned long long)s->server->total, (unsigned long long)client);
 	}
+}
+
+/* client failures, connections, parents, TLS */
+static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_config *c = t->cfg;
 	uint64_t fails[LDB_FAIL_COUNT] = { 0 };
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		for (int f = 0; f < LDB_FAIL_COUNT; f++)
@@ -229,6 +213,46 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		        (unsigned long long)s->tot.tls_handshakes, (unsigned long long)s->tot.tls_resumed,
 		        c->tls_insecure ? "NOT verified (--tls-insecure or -Z without a CA)" : "verified");
 	}
+}
+
+void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
+{
+	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	prefix(t, false);
+	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
+	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	prefix(t, false);
+	if (s->no_activity == 0)
+		fprintf(t->out, "Global number times \"no activity\" reports: never\n");
+	else
+		fprintf(t->out, "Global number times \"no activity\" reports: %lld\n", s->no_activity);
+	if (s->dead > 0) {
+		prefix(t, false);
+		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
+	}
+	summary_errors(t, s);
+
+	/* ldbench's own lines */
+	prefix(t, false);
+	fprintf(t->out, "Measured time: %.3f s\n", s->seconds);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_opstats *o = &s->tot.op[k];
+		if (s->lat[k] != NULL && (o->attempted > 0 || o->completed > 0 || ldb_opstats_errors(o) > 0))
+			summary_kind(t, s, k);
+	}
+	if (s->rate_target > 0) {
+		double pct = 100.0 * (rate - s->rate_target) / s->rate_target;
+		prefix(t, false);
+		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec (%+.1f %%)%s\n", s->rate_target, rate, pct,
+		        pct < -1.0 ? ": target not reached (the server or this client could not keep up; latencies"
+		                     " count from the intended start)"
+		                   : "");
+	}
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
+			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
+	summary_server(t, s);
+	summary_client(t, s);
 	fflush(t->out);
 }
 

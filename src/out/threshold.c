@@ -10,6 +10,7 @@
 
 #include "cli/config.h"
 #include "out/report.h"
+#include "ops/ops.h"
 #include "util/num.h"
 
 static const char *const metric_names[LDB_M_COUNT] = {
@@ -43,18 +44,6 @@ const char *ldb_threshold_cmp_text(enum ldb_cmp c)
 {
 	static const char *const text[] = { "<", "<=", ">", ">=" };
 	return (unsigned)c < 4 ? text[c] : "?";
-}
-
-/* The kind named name[0..n) in any case, or -1 (the one kind lookup of this
- * file, for the operation table to replace). */
-static int kind_named(const char *name, size_t n)
-{
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		const char *kn = ldb_op_name((enum ldb_op)k);
-		if (strlen(kn) == n && strncasecmp(kn, name, n) == 0)
-			return k;
-	}
-	return -1;
 }
 
 static int metric_named(const char *name, size_t n)
@@ -98,7 +87,7 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 	int m = metric_named(name, n);
 	const char *dot = memchr(name, '.', n);
 	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
-		t->kind = kind_named(name, (size_t)(dot - name));
+		t->kind = ldb_op_from_name(name, (size_t)(dot - name), true);
 		if (t->kind < 0) {
 			char kinds[200] = "";
 			for (int k = 0; k < LDB_OP_COUNT; k++)

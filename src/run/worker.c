@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -133,42 +134,24 @@ static int resolve(struct ldb_run *run, const char *host, int port, char *err, s
 /* The pass (ldclt's order of combined operations) or the mix. */
 static void plan_operations(struct ldb_run *run, const struct ldb_config *c)
 {
-	bool any_mix = false;
 	uint32_t best = 0;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (c->mix[k] > 0) {
-			any_mix = true;
-			run->mix_total += (uint32_t)c->mix[k];
-			run->load_kind[k] = true;
-			if ((uint32_t)c->mix[k] > best) {
-				best = (uint32_t)c->mix[k];
-				run->main_op = k;
-			}
-		}
-	if (any_mix) {
+	if (c->mix) {
 		uint32_t cum = 0;
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			cum += (uint32_t)c->mix[k];
+			if (c->weight[k] > 0) {
+				run->load_kind[k] = true;
+				if ((uint32_t)c->weight[k] > best) {
+					best = (uint32_t)c->weight[k];
+					run->main_op = k;
+				}
+			}
+			cum += (uint32_t)c->weight[k];
 			run->mix_cum[k] = cum;
 		}
+		run->mix_total = cum;
 		return;
 	}
-	if (c->op_add)
-		run->pass[run->npass++] = LDB_OP_ADD;
-	if (c->op_attreplace || c->op_attreplacefile || c->nmods > 0)
-		run->pass[run->npass++] = LDB_OP_MODIFY;
-	if (c->compare_attr != NULL)
-		run->pass[run->npass++] = LDB_OP_COMPARE;
-	if (c->op_delete || (c->delete_after_add && c->op_add))
-		run->pass[run->npass++] = LDB_OP_DELETE;
-	if (c->op_bindonly)
-		run->pass[run->npass++] = LDB_OP_BIND;
-	if (c->op_esearch)
-		run->pass[run->npass++] = LDB_OP_SEARCH;
-	if (c->op_rename)
-		run->pass[run->npass++] = LDB_OP_RENAME;
-	if (run->npass == 0)
-		run->pass[run->npass++] = LDB_OP_SEARCH;
+	run->npass = ldb_ops_pass(c, run->pass);
 	for (int i = 0; i < run->npass; i++)
 		run->load_kind[run->pass[i]] = true;
 	run->main_op = run->pass[0];
@@ -201,22 +184,27 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 
 	plan_operations(run, c);
 	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0 || c->sasl_mech != NULL;
-	run->writes = run->load_kind[LDB_OP_ADD] || run->load_kind[LDB_OP_MODIFY] || run->load_kind[LDB_OP_DELETE] ||
-	              run->load_kind[LDB_OP_RENAME] || run->load_kind[LDB_OP_COMPARE];
-	/* A bind must be alone on its connection (RFC 4511 4.2.1). */
-	run->depth = run->load_kind[LDB_OP_BIND] ? 1 : c->depth;
-	/* parents are created as ldclt does, on one request at a time */
-	run->make_parents = run->load_kind[LDB_OP_ADD] && run->depth == 1;
+	/* A bind must be alone on its connection (RFC 4511 4.2.1); parents
+	 * are created as ldclt does, on one request at a time. */
+	run->depth = c->depth;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (run->load_kind[k] && ldb_ops[k]->alone)
+			run->depth = 1;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (run->load_kind[k] && ldb_ops[k]->parents && run->depth == 1)
+			run->make_parents = true;
+		if (run->load_kind[k] && !ldb_ops[k]->response)
+			run->unanswered = true;
+	}
 	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
 		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
 	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
 
-	if (run->load_kind[LDB_OP_SEARCH] && ldb_reqset_build_search(&run->search, c, err, cap) != 0)
+	if (ldb_ops_prepare(&run->ops, c, run->load_kind, err, cap) != 0)
 		return -1;
-	if (ldb_reqset_build_bind(&run->bind, c, err, cap) != 0)
-		return -1;
+	run->writes = run->ops.scratch;
 	struct ldb_bytes b = { 0 };
 	char werr[LDB_WIRE_ERRLEN];
 	if (ldb_wire_encode_unbind(&b, werr) != 0 || ldb_reqset_build_fixed(&run->unbind, b.data, b.len) != 0) {
@@ -241,8 +229,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 
 void ldb_run_free(struct ldb_run *run)
 {
-	ldb_reqset_free(&run->search);
-	ldb_reqset_free(&run->bind);
+	ldb_ops_free(&run->ops);
 	ldb_reqset_free(&run->unbind);
 	ldb_reqset_free(&run->starttls);
 	if (run->tls != NULL)
@@ -286,22 +273,6 @@ static void worker_die(struct ldb_worker *w, int status)
 	w->exhausted = true;
 }
 
-/* Failures that ldclt's counteach counts as operations. */
-static bool expected_failure(enum ldb_op kind, int rc)
-{
-	switch (kind) {
-	case LDB_OP_SEARCH: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_ADD: return rc == LDAP_ALREADY_EXISTS;
-	case LDB_OP_DELETE: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_RENAME:
-		return rc == LDAP_ALREADY_EXISTS || rc == LDAP_NO_SUCH_OBJECT || rc == LDAP_PROTOCOL_ERROR;
-	case LDB_OP_MODIFY: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_COMPARE: return rc == LDAP_NO_SUCH_OBJECT;
-	case LDB_OP_BIND: return true;
-	default: return false;
-	}
-}
-
 /* An operation's result: the counters, the histogram, ldclt's count. */
 static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now)
 {
@@ -314,10 +285,10 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 	if (w->run->rate_interval_ns > 0)
 		ldb_hist_record(&w->lat->uop[kind], now > s->t_sent ? now - s->t_sent : 0);
 	ldb_add(&o->completed, 1);
-	if (rc == 0 || (kind == LDB_OP_COMPARE && (rc == LDAP_COMPARE_TRUE || rc == LDAP_COMPARE_FALSE))) {
+	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
-		if (kind == LDB_OP_SEARCH && c->expect_entries >= 0) {
+		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);
 			else
@@ -325,10 +296,24 @@ static void record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc
 		}
 	} else {
 		note_error(w, kind, rc);
-		if (c->counteach && expected_failure(kind, rc))
+		if (c->counteach && ldb_op_expected_failure(kind, rc))
 			counts = true;
 	}
 	if (counts && s->counts) {
+		ldb_add(&o->counted, 1);
+		ldb_add(&w->st->counted, 1);
+	}
+}
+
+/* A kind without a response is done once sent (ldclt counts each send);
+ * there is no latency to record. */
+static void record_sent(struct ldb_worker *w, const struct ldb_slot *s)
+{
+	struct ldb_opstats *o = &w->st->op[s->kind];
+
+	ldb_add(&o->completed, 1);
+	ldb_add(&o->succeeded, 1);
+	if (s->counts) {
 		ldb_add(&o->counted, 1);
 		ldb_add(&w->st->counted, 1);
 	}
@@ -399,16 +384,6 @@ static enum ldb_op pick_kind(struct ldb_worker *w, int step)
 static int pass_length(const struct ldb_run *run)
 {
 	return run->mix_total ? 1 : run->npass;
-}
-
-static int pick_bind(struct ldb_worker *w, int64_t vals[LDB_FIELD_COUNT])
-{
-	const struct ldb_config *c = w->run->cfg;
-	if (c->binddn_file_n > 0)
-		return (int)ldb_rng_range(&w->rng, 0, (int64_t)c->binddn_file_n - 1);
-	if (w->run->bind.var[LDB_FIELD_BINDDN])
-		vals[LDB_FIELD_BINDDN] = ldb_rng_range(&w->rng, c->binddn_low, c->binddn_high);
-	return 0;
 }
 
 /* ---------------------------------------------------------------- sockets */
@@ -736,6 +711,25 @@ static bool room_for(struct ldb_conn *cn, size_t need)
 	return true;
 }
 
+/* Keep an add's protocolOp and DN (just rendered at dst), in case its
+ * parents are missing; armed only on a 32. */
+static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
+{
+	const struct ldb_wctx *wc = cn->w->wctx;
+	struct ldb_resp r;
+	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < sizeof cn->retry_dn) {
+		size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
+		const uint8_t *op = r.body - hdr;
+		size_t oplen = (size_t)(dst + n - op);
+		if (oplen <= RETRY_CAP) {
+			memcpy(cn->retry, op, oplen);
+			memcpy(cn->retry_dn, wc->dn, wc->dnlen);
+			cn->retry_dnlen = wc->dnlen;
+		}
+	}
+	cn->retry_len = 0;
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -743,69 +737,46 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_run *run = w->run;
-	const struct ldb_config *c = run->cfg;
 	struct ldb_slot *s = &cn->slots[i];
-	int64_t vals[LDB_FIELD_COUNT] = { 0 };
-	int variant = 0;
+	const struct ldb_opdesc *d = ldb_ops[s->kind];
 	int32_t msgid = next_msgid(cn, i);
 	uint8_t *dst;
 	long n;
 
 	*exhausted = false;
 	if (s->setup == SETUP_STARTTLS) {
+		int64_t vals[LDB_FIELD_COUNT] = { 0 };
 		if (!room_for(cn, run->starttls.maxlen))
 			return false;
 		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
-	} else if (s->kind == LDB_OP_SEARCH) {
-		vals[LDB_FIELD_FILTER] = s->v;
-		vals[LDB_FIELD_BASE] = s->bv;
-		if (c->random_attrlist && c->nattrs > 0)
-			variant = (int)ldb_rng_range(&w->rng, 0, c->nattrs - 1);
-		if (!room_for(cn, run->search.maxlen))
-			return false;
-		n = (long)ldb_req_render(&run->search, variant, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
-	} else if (s->kind == LDB_OP_BIND) {
-		variant = pick_bind(w, vals);
-		if (!room_for(cn, run->bind.maxlen))
-			return false;
-		n = (long)ldb_req_render(&run->bind, variant, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	} else if (s->aux > 0) {
+		/* an ancestor of an add (add_missing_parents) */
 		if (!room_for(cn, RETRY_CAP))
 			return false;
-		n = (long)ldb_write_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
-		                                  cn->out_cap - cn->out_len);
-	} else if (s->kind == LDB_OP_ADD && cn->retry_len > 0) {
+		n = (long)ldb_add_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
+		                                cn->out_cap - cn->out_len);
+	} else if (d->parents && cn->retry_len > 0) {
 		/* the add again, once its parents exist: same request, new id */
 		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
 			return false;
 		n = (long)ldb_wire_frame(cn->out + cn->out_len, cn->out_cap - cn->out_len, msgid, cn->retry, cn->retry_len);
 		cn->retry_len = 0;
 	} else {
-		if (!room_for(cn, RETRY_CAP))
+		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0 };
+		if (!room_for(cn, run->ops.room[s->kind]))
 			return false;
+		if (d->msgids > 1)
+			r.msgid2 = next_msgid(cn, i); /* the same slot's next id: unique on the connection */
 		dst = cn->out + cn->out_len;
-		n = ldb_write_render(c, s->kind, s->v, s->bv, w->wctx, &w->rng, msgid, dst, cn->out_cap - cn->out_len);
+		n = d->render(&r, dst, cn->out_cap - cn->out_len);
 		if (n < 0) {
 			*exhausted = true;
 			if (w->note[0] == '\0')
 				snprintf(w->note, sizeof w->note, "T%03d: the entry template reached its top value", w->id);
 			return false;
 		}
-		if (n > 0 && s->kind == LDB_OP_ADD && run->make_parents) {
-			/* keep the protocolOp and the DN, in case the parents are missing */
-			struct ldb_resp r;
-			if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && w->wctx->dnlen < sizeof cn->retry_dn) {
-				size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
-				const uint8_t *op = r.body - hdr;
-				size_t oplen = (size_t)(dst + n - op);
-				if (oplen <= RETRY_CAP) {
-					memcpy(cn->retry, op, oplen);
-					memcpy(cn->retry_dn, w->wctx->dn, w->wctx->dnlen);
-					cn->retry_dnlen = w->wctx->dnlen;
-				}
-			}
-			cn->retry_len = 0; /* armed only on a 32 */
-		}
+		if (n > 0 && d->parents && run->make_parents)
+			keep_for_parents(cn, dst, n);
 	}
 	if (n <= 0)
 		return false;
@@ -813,6 +784,8 @@ static bool render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	s->msgid = msgid;
 	return true;
 }
+
+static void pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
 
 /* Issue slot i as step `step` of a pass (or as a setup request). */
 static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
@@ -844,6 +817,14 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_binds, 1);
 	else if (setup == SETUP_NONE)
 		ldb_add(&w->st->op[kind].attempted, 1);
+	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
+		/* nothing will answer: done now, and the pass goes on */
+		struct ldb_slot done = *s;
+		record_sent(w, &done);
+		s->used = 0;
+		cn->inflight--;
+		pass_continue(cn, i, &done, now);
+	}
 	return true;
 }
 
@@ -1355,12 +1336,15 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
  * when one message needs more. */
 static size_t out_size(const struct ldb_run *run)
 {
-	size_t per = run->search.maxlen;
-	const size_t other[] = { run->bind.maxlen, run->unbind.maxlen, run->starttls.maxlen,
-	                         run->writes ? WRITE_TYPICAL : 0 };
-	for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
-		if (other[k] > per)
-			per = other[k];
+	size_t per = run->unbind.maxlen > run->starttls.maxlen ? run->unbind.maxlen : run->starttls.maxlen;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		/* a write's room is a reservation, not its size: count a typical one */
+		size_t r = run->ops.room[k] >= LDB_OP_WRITE_ROOM ? WRITE_TYPICAL : run->ops.room[k];
+		if (run->load_kind[k] && r > per)
+			per = r;
+	}
+	if (run->bind_on_connect && run->ops.bind.maxlen > per)
+		per = run->ops.bind.maxlen;
 	size_t cap = (size_t)run->depth * per + (run->writes ? RETRY_CAP : 0);
 	return cap < OUT_MIN ? OUT_MIN : cap;
 }
@@ -1444,6 +1428,37 @@ static bool worker_finished(const struct ldb_worker *w)
 	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
 }
 
+/* The goodbye of a run whose requests go unanswered (abandon): they were
+ * counted when rendered, so what is still in the output buffer goes first,
+ * then the Unbind; then the server ends the connection, which it does once it
+ * reaches the Unbind (slapd defers the requests beyond those it runs at once
+ * on a connection, and drops what it holds when the connection ends early).
+ * At most a second; what it reads is discarded. */
+static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_reqset *unbind)
+{
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	uint64_t end = ldb_now_ns() + 1000000000ULL;
+	uint8_t buf[4096];
+
+	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
+	cn->out_len -= cn->out_off;
+	cn->out_off = 0;
+	cn->out_len += ldb_req_render(unbind, 0, zero, 0x7fffffff, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
+		ssize_t r = io_recv(cn, buf, sizeof buf), n = 0;
+		if (r < 0)
+			return; /* the server has ended it */
+		if (cn->out_off < cn->out_len && (n = io_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+			return;
+		cn->out_off += (size_t)n;
+		if (r == 0 && n == 0) {
+			struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+			if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+				return;
+		}
+	}
+}
+
 /* Polite goodbye on persistent connections. */
 static void worker_close_all(struct ldb_worker *w)
 {
@@ -1452,7 +1467,9 @@ static void worker_close_all(struct ldb_worker *w)
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
-		if (polite) {
+		if (polite && run->unanswered) {
+			goodbye_unanswered(cn, &run->unbind);
+		} else if (polite) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
 			if (n > 0)
 				(void)io_send(cn, cn->out, n);

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "cli/config.h"
-#include "ops/ops_write.h"
+#include "ops/ops.h"
 #include "run/tls.h"
 #include "proto/request.h"
 #include "values/rng.h"
@@ -25,7 +25,8 @@ struct ldb_run {
 	const struct ldb_config *cfg;
 	struct sockaddr_storage addr;   /* the server, resolved once */
 	socklen_t addrlen;
-	struct ldb_reqset search, bind, unbind, starttls;
+	struct ldb_ops_run ops;         /* the operations' templates (search, bind) */
+	struct ldb_reqset unbind, starttls;
 	struct ldb_tls *tls;            /* ldaps or StartTLS: the run's one context */
 	/* What one operation of the load is: a pass through these kinds (ldclt's
 	 * combined -e operations, in its order), each step with the same number;
@@ -37,8 +38,9 @@ struct ldb_run {
 	bool load_kind[LDB_OP_COUNT];   /* kinds that count as operations */
 	enum ldb_op main_op;            /* the first (or heaviest) of them */
 	bool bind_on_connect;           /* a bind opens each connection */
-	bool writes;                    /* some kind renders through ops_write */
+	bool writes;                    /* some kind renders through the write scratch (ops/dn.h) */
 	bool make_parents;              /* an add that gets 32 creates its parents first */
+	bool unanswered;                /* a kind gets no response: the goodbye waits for the server */
 	int depth;                      /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns;      /* --rate: time between one client's intended starts */

@@ -63,8 +63,8 @@ static void test_defaults(void **state)
 	assert_null(t.c.attrs[0]);
 	assert_int_equal(t.c.attrsonly, 0);
 	assert_int_equal(t.c.expect_entries, -1);
-	assert_true(t.c.op_esearch);
-	assert_false(t.c.op_bindonly);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
+	assert_false(t.c.weight[LDB_OP_BIND] > 0);
 	assert_false(t.c.bindeach);
 	assert_int_equal(t.c.valmode, LDB_VAL_FIXED);
 	assert_int_equal(t.c.range_low, -1);
@@ -129,7 +129,7 @@ static void test_every_flag(void **state)
 	assert_int_equal(t.c.ops_per_thread, 100);
 	assert_int_equal(t.c.verbose, 1);
 	assert_int_equal(t.c.wait_sec, 2);
-	assert_true(t.c.op_esearch);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_int_equal(t.c.valmode, LDB_VAL_RANDOM);
 	assert_int_equal(t.c.interval_ms, 500);
 	assert_true(t.c.seed_given);
@@ -207,7 +207,7 @@ static void test_exec_keywords(void **state)
 	assert_string_equal(t.c.attrs[2], "mail");
 	assert_null(t.c.attrs[3]);
 	assert_false(t.c.random_attrlist);
-	assert_true(t.c.op_esearch);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_int_equal(t.c.valmode, LDB_VAL_INCR);
 	assert_int_equal(t.c.incr_step, 5);
 	assert_true(t.c.commoncounter);
@@ -220,7 +220,7 @@ static void test_exec_keywords(void **state)
 	                       "-e", "counteach,smoothshutdown", "-e", "dontsleeponserverdown",
 	                       "-e", "noglobalstats,srchnentries=1,sampinterval=5,",
 	                       "-f", "uid=uXXX", "-r", "0", "-R", "999"), LDB_CLI_RUN);
-	assert_true(t.c.op_esearch);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_int_equal(t.c.valmode, LDB_VAL_RANDOM);
 	assert_false(t.c.zeropad);
 	assert_false(t.c.filter_pat.zeropad);
@@ -259,7 +259,7 @@ static void test_bind_modes(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&t, "-e", "bindonly,bindeach,close", "-D", "cn=Directory Manager",
 	                       "-w", PW), LDB_CLI_RUN);
-	assert_true(t.c.op_bindonly);
+	assert_true(t.c.weight[LDB_OP_BIND] > 0);
 	assert_true(t.c.bindeach);
 	assert_true(t.c.close_sock);
 	assert_null(t.c.filter);
@@ -557,7 +557,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,incr=0", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e incr=0: the step" },
 	/* -e syntax */
 	{ { "-e", "frobnicate", "-f", "cn=a" }, "-e frobnicate: unknown keyword" },
-	{ { "-e", "esearch,abandon", "-f", "cn=a" }, "-e abandon: not supported yet" },
+	{ { "-e", "esearch,deref", "-f", "cn=a" }, "-e deref: not supported yet" },
 	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" }, "-e imagesdir: not supported yet" },
 	{ { "-e", "", "-f", "cn=a" }, "-e needs a keyword" },
 	{ { "-e", "esearch,,random", "-f", "cn=a" }, "empty keyword" },

@@ -114,8 +114,8 @@ static void test_add_classes(void **state)
 
 	(void)state;
 	OK(&t, "-e", "add,person,incr", "-f", "uid=userXXX", "-r", "0", "-R", "999");
-	assert_true(t.c.op_add);
-	assert_false(t.c.op_delete);
+	assert_true(t.c.weight[LDB_OP_ADD] > 0);
+	assert_false(t.c.weight[LDB_OP_DELETE] > 0);
 	assert_int_equal(t.c.add_class, LDB_CLASS_PERSON);
 	assert_int_equal(t.c.valmode, LDB_VAL_INCR);
 	assert_string_equal(t.c.filter, "uid=userXXX");
@@ -135,7 +135,7 @@ static void test_add_classes(void **state)
 	/* the same filter serves a search too (wrapped again for it) */
 	OK(&t, "-e", "add,inetOrgPerson,incr,commoncounter,noloop,esearch", "-f", "(uid=uXX)", "-r", "0", "-R", "99");
 	assert_int_equal(t.c.add_class, LDB_CLASS_INETORGPERSON);
-	assert_true(t.c.op_esearch);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_true(t.c.commoncounter);
 	assert_true(t.c.noloop);
 	assert_string_equal(t.c.filter, "uid=uXX");
@@ -159,7 +159,7 @@ static void test_object_rdn_populate(void **state)
 
 	(void)state;
 	OK(&t, "-e", "add,commoncounter", "-e", "object=@T,rdn=uid:user[A=INCRNNOLOOP(1000;1999;4)]");
-	assert_true(t.c.op_add);
+	assert_true(t.c.weight[LDB_OP_ADD] > 0);
 	assert_true(t.c.commoncounter);
 	assert_int_equal(t.c.valmode, LDB_VAL_FIXED);
 	assert_string_equal(t.c.object_file, path_t);
@@ -191,17 +191,17 @@ static void test_delete_rename_attreplace(void **state)
 
 	(void)state;
 	OK(&t, "-e", "delete,incr", "-f", "uid=uXXX", "-r", "0", "-R", "999");
-	assert_true(t.c.op_delete);
-	assert_false(t.c.op_add);
+	assert_true(t.c.weight[LDB_OP_DELETE] > 0);
+	assert_false(t.c.weight[LDB_OP_ADD] > 0);
 	done(&t);
 	OK(&t, "-e", "rename,withnewparent,random", "-f", "uid=uXXX", "-r", "0", "-R", "999",
 	   "--new-parent", "ou=moved,dc=example,dc=com");
-	assert_true(t.c.op_rename);
+	assert_true(t.c.weight[LDB_OP_RENAME] > 0);
 	assert_true(t.c.withnewparent);
 	assert_string_equal(t.c.new_parent, "ou=moved,dc=example,dc=com");
 	done(&t);
 	OK(&t, "-e", "attreplace=description:zzXXXXXXzz,incr", "-f", "uid=uXXX", "-r", "0", "-R", "999");
-	assert_true(t.c.op_attreplace);
+	assert_true(t.c.attreplace_attr != NULL);
 	assert_string_equal(t.c.attreplace_attr, "description");
 	assert_string_equal(t.c.attreplace_mask.text, "zzXXXXXXzz");
 	assert_int_equal(t.c.attreplace_mask.head_len, 2);
@@ -209,7 +209,7 @@ static void test_delete_rename_attreplace(void **state)
 	done(&t);
 	/* a fixed -f: the same entry each time */
 	OK(&t, "-e", "attreplacefile=description:@D", "-f", "uid=fixed");
-	assert_true(t.c.op_attreplacefile);
+	assert_true(t.c.attreplacefile_attr != NULL);
 	assert_string_equal(t.c.attreplacefile_attr, "description");
 	assert_int_equal(t.c.attreplacefile_len, 12);
 	assert_memory_equal(t.c.attreplacefile_data, "hello\nworld\n", 12);
@@ -238,7 +238,7 @@ static void test_modify_compare(void **state)
 	assert_string_equal(t.c.mods[3].attr, "seeAlso");
 	assert_string_equal(t.c.mods[3].val.text, "");
 	assert_string_equal(t.c.mods[4].val.text, "old");
-	assert_false(t.c.op_attreplace);
+	assert_false(t.c.attreplace_attr != NULL);
 	done(&t);
 
 	OK(&t, "--compare", "uid=uXXX", "-e", "random", "-f", "uid=uXXX", "-r", "0", "-R", "999");
@@ -259,27 +259,27 @@ static void test_mix(void **state)
 	(void)state;
 	OK(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=x", "-e", "person,incr",
 	   "-f", "cn=uXXX", "-r", "0", "-R", "999");
-	assert_int_equal(t.c.mix[LDB_OP_SEARCH], 80);
-	assert_int_equal(t.c.mix[LDB_OP_MODIFY], 15);
-	assert_int_equal(t.c.mix[LDB_OP_ADD], 5);
-	assert_int_equal(t.c.mix[LDB_OP_DELETE], 0);
-	assert_int_equal(t.c.mix[LDB_OP_BIND], 0);
+	assert_int_equal(t.c.weight[LDB_OP_SEARCH], 80);
+	assert_int_equal(t.c.weight[LDB_OP_MODIFY], 15);
+	assert_int_equal(t.c.weight[LDB_OP_ADD], 5);
+	assert_int_equal(t.c.weight[LDB_OP_DELETE], 0);
+	assert_int_equal(t.c.weight[LDB_OP_BIND], 0);
 	/* the kinds become the operation flags */
-	assert_true(t.c.op_esearch);
-	assert_true(t.c.op_add);
-	assert_false(t.c.op_delete);
-	assert_false(t.c.op_rename);
-	assert_false(t.c.op_bindonly);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
+	assert_true(t.c.weight[LDB_OP_ADD] > 0);
+	assert_false(t.c.weight[LDB_OP_DELETE] > 0);
+	assert_false(t.c.weight[LDB_OP_RENAME] > 0);
+	assert_false(t.c.weight[LDB_OP_BIND] > 0);
 	done(&t);
 
 	OK(&t, "--mix", "bind:1,compare:3,delete:2,rename:4", "-D", "cn=admin", "-w", "secret", "--compare",
 	   "cn=x", "-e", "random", "-f", "cn=uXX", "-r", "0", "-R", "99");
-	assert_int_equal(t.c.mix[LDB_OP_BIND], 1);
-	assert_int_equal(t.c.mix[LDB_OP_COMPARE], 3);
-	assert_true(t.c.op_bindonly);
-	assert_true(t.c.op_delete);
-	assert_true(t.c.op_rename);
-	assert_false(t.c.op_esearch);
+	assert_int_equal(t.c.weight[LDB_OP_BIND], 1);
+	assert_int_equal(t.c.weight[LDB_OP_COMPARE], 3);
+	assert_true(t.c.weight[LDB_OP_BIND] > 0);
+	assert_true(t.c.weight[LDB_OP_DELETE] > 0);
+	assert_true(t.c.weight[LDB_OP_RENAME] > 0);
+	assert_false(t.c.weight[LDB_OP_SEARCH] > 0);
 	done(&t);
 }
 
@@ -291,7 +291,7 @@ static void test_genldif_parse(void **state)
 	OK(&t, "-e", "genldif=@O,object=@T,rdn=uid:user[A=INCRNNOLOOP(1000;1999;4)]", "-n", "4");
 	assert_string_equal(t.c.genldif_file, path_o);
 	assert_false(t.c.genldif_append);
-	assert_false(t.c.op_add);
+	assert_false(t.c.weight[LDB_OP_ADD] > 0);
 	assert_int_equal(t.c.threads, 1);
 	done(&t);
 	OK(&t, "-e", "genldif=@X,append,person,incr,noloop", "-f", "cn=uXX", "-r", "0", "-R", "99");

@@ -55,7 +55,7 @@ static void check_search(bool zeropad, bool randombase)
 		c.base_low = 0;
 		c.base_high = 999;
 	}
-	c.op_esearch = true;
+	c.weight[LDB_OP_SEARCH] = 1;
 
 	struct ldb_reqset rs;
 	char err[256];
@@ -100,7 +100,7 @@ static void test_random_attrlist(void **state)
 	ldb_config_init(&c);
 	set_pattern(&c.filter_pat, &c.filter, "(uid=user1)", true);
 	assert_int_equal(ldb_pattern_compile(&c.base_pat, c.base, true), 0);
-	c.op_esearch = true;
+	c.weight[LDB_OP_SEARCH] = 1;
 	c.random_attrlist = true;
 	c.attrs[0] = strdup("cn");
 	c.attrs[1] = strdup("mail");

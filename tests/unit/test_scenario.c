@@ -189,7 +189,7 @@ static void test_file_then_command_line(void **state)
 	/* additive options add up: -e keywords, -I codes */
 	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "--scenario", p, "-e", "srchnentries=1", "-I", "32"));
 	assert_int_equal(1, (int)t.c.expect_entries);
-	assert_true(t.c.op_esearch);
+	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_int_equal(2, t.c.nignore);
 	done(&t);
 	/* ... so an -e keyword that conflicts with the file's is an error of the pair */

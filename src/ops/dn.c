@@ -1,0 +1,91 @@
+/* The write kinds' scratch and DNs: see dn.h. */
+#include "ops/dn.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c)
+{
+	memset(wc, 0, sizeof *wc);
+	if (c->objtmpl != NULL) {
+		ldb_objtmpl_cursor_init(c->objtmpl, &wc->cur);
+		wc->scratch_cap = ldb_objtmpl_max_size(c->objtmpl);
+		wc->scratch = malloc(wc->scratch_cap ? wc->scratch_cap : 1);
+		if (wc->scratch == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+void ldb_wctx_free(struct ldb_wctx *wc)
+{
+	free(wc->scratch);
+	wc->scratch = NULL;
+}
+
+size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, size_t cap)
+{
+	if (p->text == NULL)
+		return 0;
+	if (!ldb_pattern_has_var(p)) {
+		size_t n = strlen(p->text);
+		if (n > cap)
+			return 0;
+		memcpy(dst, p->text, n);
+		return n;
+	}
+	return ldb_pattern_render(p, v, dst, cap);
+}
+
+int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn,
+                 size_t rdnlen)
+{
+	size_t n = 0;
+	if (rdn != NULL) {
+		if (rdnlen + 1 > sizeof wc->dn)
+			return -1;
+		memcpy(wc->dn, rdn, rdnlen);
+		n = rdnlen;
+	} else {
+		n = ldb_dn_put_pattern(&c->filter_pat, v, wc->dn, sizeof wc->dn - 1);
+		if (n == 0)
+			return -1;
+		if (n >= 2 && wc->dn[0] == '(' && wc->dn[n - 1] == ')') {
+			memmove(wc->dn, wc->dn + 1, n - 2);
+			n -= 2;
+		}
+	}
+	if (c->base != NULL && c->base[0] != '\0') {
+		wc->dn[n++] = ',';
+		size_t b = ldb_dn_put_pattern(&c->base_pat, c->randombase ? bv : 0, wc->dn + n, sizeof wc->dn - n - 1);
+		if (b == 0)
+			return -1;
+		n += b;
+	}
+	wc->dn[n] = '\0';
+	wc->dnlen = n;
+	return 0;
+}
+
+void ldb_dn_split_rdn(const char *s, size_t len, const char **attr, size_t *alen, const char **val, size_t *vlen)
+{
+	size_t i = 0;
+	while (i < len && s[i] != '=')
+		i++;
+	*attr = s;
+	*alen = i;
+	size_t j = i < len ? i + 1 : i, k = j;
+	while (k < len && s[k] != ',' && s[k] != '+') {
+		if (s[k] == '\\' && k + 1 < len)
+			k++;
+		k++;
+	}
+	*val = s + j;
+	*vlen = k - j;
+}
+
+bool ldb_dn_same_attr(const char *a, size_t alen, const char *b)
+{
+	return strlen(b) == alen && strncasecmp(a, b, alen) == 0;
+}

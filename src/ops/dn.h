@@ -1,0 +1,48 @@
+/* What the write kinds share: a client's scratch (struct ldb_wctx) and the
+ * entry DN of one operation number (RDN from -f, then -b). */
+#ifndef LDBENCH_DN_H
+#define LDBENCH_DN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/config.h"
+#include "values/objtmpl.h"
+#include "values/pattern.h"
+#include "proto/wire.h"
+
+#define LDB_DN_MAX 4096
+
+struct ldb_wctx {
+	char dn[LDB_DN_MAX];        /* the DN of the last rendered request */
+	size_t dnlen;
+	char aux[LDB_DN_MAX];       /* new RDN, values */
+	char vals[8192];
+	struct ldb_put_value pv[LDB_OBJ_MAX_ATTRS + 8];
+	struct ldb_put_mod pm[10];
+	struct ldb_objtmpl_cursor cur;
+	char *scratch;              /* objtmpl rendering, ldb_objtmpl_max_size bytes */
+	size_t scratch_cap;
+};
+
+int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c);
+void ldb_wctx_free(struct ldb_wctx *wc);
+
+/* The pattern rendered with v into dst (no NUL).  0 when it does not fit. */
+size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, size_t cap);
+
+/* wc->dn = the RDN (rdn, or -f rendered with v, one pair of outer
+ * parentheses dropped), ",", the base (rendered with bv under randombase).
+ * @return 0, or -1 when it does not fit. */
+int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn,
+                 size_t rdnlen);
+
+/* attr=value of the RDN at the start of s (up to the first unescaped ','
+ * or '+', or the end). */
+void ldb_dn_split_rdn(const char *s, size_t len, const char **attr, size_t *alen, const char **val, size_t *vlen);
+
+/* a (alen bytes) names attribute b, ignoring case */
+bool ldb_dn_same_attr(const char *a, size_t alen, const char *b);
+
+#endif

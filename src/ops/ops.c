@@ -1,0 +1,111 @@
+/* The table of operation kinds and what is done over all of it: see ops.h. */
+#include "ops/ops.h"
+
+#include <string.h>
+#include <strings.h>
+
+const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
+	[LDB_OP_SEARCH] = &ldb_op_search,
+	[LDB_OP_BIND] = &ldb_op_bind,
+	[LDB_OP_ADD] = &ldb_op_add,
+	[LDB_OP_MODIFY] = &ldb_op_modify,
+	[LDB_OP_DELETE] = &ldb_op_delete,
+	[LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare,
+	[LDB_OP_ABANDON] = &ldb_op_abandon,
+};
+
+const char *ldb_op_name(enum ldb_op op)
+{
+	return (unsigned)op < LDB_OP_COUNT ? ldb_ops[op]->name : "unknown";
+}
+
+int ldb_op_from_name(const char *name, size_t n, bool icase)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const char *kn = ldb_ops[k]->name;
+		if (strlen(kn) == n && (icase ? strncasecmp(kn, name, n) : strncmp(kn, name, n)) == 0)
+			return k;
+	}
+	return -1;
+}
+
+int ldb_op_from_keyword(const char *kw)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_ops[k]->keyword != NULL && strcmp(ldb_ops[k]->keyword, kw) == 0)
+			return k;
+	return -1;
+}
+
+bool ldb_op_given(const struct ldb_config *c, enum ldb_op k)
+{
+	return ldb_ops[k]->asked != NULL ? ldb_ops[k]->asked(c) : c->weight[k] > 0;
+}
+
+int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT])
+{
+	bool in[LDB_OP_COUNT];
+	int n = 0;
+
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		in[k] = c->weight[k] > 0;
+	if (c->delete_after_add && in[LDB_OP_ADD])
+		in[LDB_OP_DELETE] = true;
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (in[k] && ldb_ops[k]->pass_rank == rank)
+				pass[n++] = (uint8_t)k;
+	if (n == 0)
+		pass[n++] = LDB_OP_SEARCH;
+	return n;
+}
+
+int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		enum ldb_op_check_at when = ldb_ops[k]->check_at;
+		if (c->mix && when != LDB_CHECK_ENTRIES)
+			when = LDB_CHECK_MIX;
+		if (c->weight[k] > 0 && when == at && ldb_ops[k]->check != NULL &&
+		    ldb_ops[k]->check(c, c->mix, why, cap) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
+                    size_t cap)
+{
+	memset(o, 0, sizeof *o);
+	o->cfg = c;
+	/* the kind of the binds that open connections is prepared in any case */
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if ((used[k] || ldb_ops[k]->connect_bind) && ldb_ops[k]->prepare(o, err, cap) != 0)
+			return -1;
+	return 0;
+}
+
+void ldb_ops_free(struct ldb_ops_run *o)
+{
+	ldb_reqset_free(&o->search);
+	ldb_reqset_free(&o->bind);
+}
+
+void ldb_ops_print_mode(const struct ldb_config *c, FILE *out)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && ldb_ops[k]->print_mode != NULL)
+				ldb_ops[k]->print_mode(c, out);
+}
+
+void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			void (*print)(const struct ldb_config *, FILE *) = ldclt ? ldb_ops[k]->print_ldclt : ldb_ops[k]->print;
+			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && print != NULL)
+				print(c, out);
+		}
+}

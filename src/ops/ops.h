@@ -1,0 +1,164 @@
+/* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
+ * of cli/config.h's enum ldb_op, each kind's code in its own file
+ * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c).
+ * Everything that differs between kinds is here: names, what the server's
+ * counters call it, the option checks, start-up preparation, rendering of one
+ * request, the success rule, ldclt's expected failures, the -v lines.  The
+ * configuration holds a weight per kind (struct ldb_config's weight[]).
+ * docs/design.md ("Operations: one table") says how to add a kind. */
+#ifndef LDBENCH_OPS_H
+#define LDBENCH_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/config.h"
+#include "ops/dn.h"
+#include "proto/request.h"
+#include "values/rng.h"
+
+/* The run's shared part of the operations: start-up templates, read-only
+ * once the I/O threads start. */
+struct ldb_ops_run {
+	const struct ldb_config *cfg;
+	struct ldb_reqset search, bind;  /* encoded once (proto/request) */
+	size_t room[LDB_OP_COUNT];       /* output space one request of a kind needs at most */
+	bool scratch;                    /* a kind of the run renders through struct ldb_wctx */
+};
+
+/* One request to render: the operation's numbers and a client's state. */
+struct ldb_op_req {
+	const struct ldb_ops_run *ops;
+	struct ldb_wctx *wc;             /* the client's scratch (NULL unless ops->scratch) */
+	struct ldb_rng *rng;             /* the client's generator */
+	int64_t v, bv;                   /* the number of -f's XXX, and of -b's with randombase */
+	int32_t msgid;
+	int32_t msgid2;                  /* a second message id, for kinds with msgids 2 */
+};
+
+/* Write the request into dst.  @return bytes written; 0 when it does not
+ * fit; -1 when an entry template has passed the top of a NOLOOP field. */
+typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t cap);
+
+#define LDB_OP_CODES 4
+
+/* Where among the cli's cross-checks a kind's own checks run: with the
+ * entries' (shape, numbering), with the filter's, with the bind DN's; with
+ * --mix, all but the entries' run with the mix's. */
+enum ldb_op_check_at { LDB_CHECK_ENTRIES, LDB_CHECK_FILTER, LDB_CHECK_BINDER, LDB_CHECK_MIX };
+
+/* Where the entry a request names comes from. */
+enum ldb_op_dn {
+	LDB_OPDN_NONE,           /* none (search has its base, bind its DN) */
+	LDB_OPDN_FILTER,         /* -f's RDN (with the XXX) under -b */
+	LDB_OPDN_FILTER_OR_RDN,  /* the same, unless -e rdn= names the entries */
+};
+
+struct ldb_opdesc {
+	const char *name;          /* "search": text, JSON records, --mix, --fail-if, compare */
+	const char *json;          /* its key in the JSON records' "ops" */
+	const char *keyword;       /* the -e keyword that runs it ("esearch"), NULL: its options do */
+	const char *monitor;       /* OpenLDAP cn=Operations,cn=Monitor entry ("Search") */
+	const char *snmp;          /* 389 DS cn=snmp,cn=monitor attribute ("searchops"); NULL: none */
+	bool response;             /* the server answers it (a slot completes on its result);
+	                            * false: done once sent, and counted then */
+	uint8_t msgids;            /* message ids one request takes (0 or 1: one) */
+	bool filter;               /* its request carries -f as a search filter */
+	bool alone;                /* must be alone on its connection (a bind: RFC 4511 4.2.1) */
+	bool entries;              /* its results carry entries (search: counted, srchnentries) */
+	bool connect_bind;         /* the binds that open connections are of this kind (the server counts them) */
+	bool parents;              /* a 32 (no such object) creates the missing parents, then retries */
+	uint8_t dn;                /* enum ldb_op_dn */
+	uint8_t pass_rank;         /* its place in ldclt's pass of combined operations */
+	uint8_t print_rank;        /* its place among the -v "Running mode" words and lines */
+	uint8_t check_at;          /* enum ldb_op_check_at */
+	int also_ok[LDB_OP_CODES]; /* result codes besides 0 that are a success (0-ended) */
+	int expected[LDB_OP_CODES];/* failures counteach counts as operations (0-ended) */
+	bool expected_any;         /* every failure counts with counteach */
+	/* its options ask for it (modify: --modify, attreplace; compare: --compare);
+	 * NULL: only its -e keyword or --mix does */
+	bool (*asked)(const struct ldb_config *c);
+	/* the option that asks for it, as a user writes it ("-e esearch"), for messages */
+	const char *(*option)(const struct ldb_config *c);
+	/* the cross-checks of its options once the kinds are known (mix: named in
+	 * --mix): 0, or -1 with a message (no program name) in why */
+	int (*check)(const struct ldb_config *c, bool mix, char *why, size_t cap);
+	/* start-up: templates in o (o->cfg set); 0, or -1 with one line in err */
+	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
+	ldb_op_render_fn *render;
+	void (*print_mode)(const struct ldb_config *c, FILE *out); /* its words of -v's "Running mode" */
+	void (*print_ldclt)(const struct ldb_config *c, FILE *out); /* its lines among ldclt's -v lines */
+	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
+};
+
+/* The table: one row per kind, in enum ldb_op's order (ops.c). */
+extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
+
+/* The kind named name[0..n) (exactly, or ignoring case), or -1. */
+int ldb_op_from_name(const char *name, size_t n, bool icase);
+/* The kind the -e keyword runs, or -1. */
+int ldb_op_from_keyword(const char *kw);
+/* Kind k is asked for: by its options when it has them (asked), else by
+ * its weight (its -e keyword, or --mix). */
+bool ldb_op_given(const struct ldb_config *c, enum ldb_op k);
+
+/* Hot path: the result code rc of a request of kind k. */
+static inline bool ldb_op_succeeded(enum ldb_op k, int rc)
+{
+	if (rc == 0)
+		return true;
+	for (int i = 0; i < LDB_OP_CODES && ldb_ops[k]->also_ok[i] != 0; i++)
+		if (ldb_ops[k]->also_ok[i] == rc)
+			return true;
+	return false;
+}
+
+/* A failure that ldclt's counteach counts as an operation. */
+static inline bool ldb_op_expected_failure(enum ldb_op k, int rc)
+{
+	if (ldb_ops[k]->expected_any)
+		return true;
+	for (int i = 0; i < LDB_OP_CODES && ldb_ops[k]->expected[i] != 0; i++)
+		if (ldb_ops[k]->expected[i] == rc)
+			return true;
+	return false;
+}
+
+/* One operation of a run without --mix: the kinds with a weight (and a delete
+ * after each add with --delete-after-add) in ldclt's order; a search when
+ * there is none.  @return the number of steps written to pass. */
+int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT]);
+
+/* The option checks of every used kind that checks at `at` (in table order). */
+int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap);
+
+/* Start-up: prepare every kind in use (used[k]).  @return 0, or -1 with err. */
+int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
+                    size_t cap);
+void ldb_ops_free(struct ldb_ops_run *o);
+
+/* -v, in print_rank's order: every used kind's mode words; its lines among
+ * ldclt's (ldclt true), or its own. */
+void ldb_ops_print_mode(const struct ldb_config *c, FILE *out);
+void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
+
+/* One "Key = value" line of -v, the key padded as ldclt does. */
+#define LDB_VKEY "%-19s= "
+
+/* The rows, one file each (ops/search.c, ...). */
+extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete,
+	ldb_op_rename, ldb_op_compare, ldb_op_abandon;
+
+/* Output space a write kind's request may take (its prepare sets room[]). */
+#define LDB_OP_WRITE_ROOM (64 * 1024)
+
+/* The ancestor `level` RDNs above dn (1 = the parent) as an entry to add:
+ * organizationalUnit for ou=, organization for o=, organizationalRole for cn=,
+ * dcObject+organization for dc=, locality for l=.  (The add kind's missing
+ * parents, ops/add.c.)  @return bytes written; 0 if there is no such ancestor,
+ * its RDN type is none of those, or there is no room. */
+size_t ldb_add_render_parent(const char *dn, size_t dnlen, int level, int32_t msgid, uint8_t *dst, size_t cap);
+
+#endif

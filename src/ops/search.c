@@ -1,0 +1,82 @@
+/* search (-e esearch): the request template encoded once, patched per operation. */
+#include "ops/ops.h"
+
+#include <ldap.h>
+
+static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	if (c->filter == NULL) {
+		snprintf(why, cap, "%s needs a filter (-f)", mix ? "--mix search" : "-e esearch");
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
+{
+	if (ldb_reqset_build_search(&o->search, o->cfg, err, cap) != 0)
+		return -1;
+	o->room[LDB_OP_SEARCH] = o->search.maxlen;
+	return 0;
+}
+
+static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+{
+	const struct ldb_config *c = r->ops->cfg;
+	int64_t vals[LDB_FIELD_COUNT] = { 0 };
+	int variant = 0;
+
+	vals[LDB_FIELD_FILTER] = r->v;
+	vals[LDB_FIELD_BASE] = r->bv;
+	if (c->random_attrlist && c->nattrs > 0)
+		variant = (int)ldb_rng_range(r->rng, 0, c->nattrs - 1);
+	return (long)ldb_req_render(&r->ops->search, variant, vals, r->msgid, dst, cap);
+}
+
+static void print_mode(const struct ldb_config *c, FILE *out)
+{
+	(void)c;
+	fputs(" exact_search", out);
+}
+
+static const char *scope_name(int scope)
+{
+	switch (scope) {
+	case LDB_SCOPE_BASE: return "base";
+	case LDB_SCOPE_ONE: return "one level";
+	default: return "subtree";
+	}
+}
+
+static void print(const struct ldb_config *c, FILE *out)
+{
+	fprintf(out, LDB_VKEY "%s\n", "Scope", scope_name(c->scope));
+	fprintf(out, LDB_VKEY "%d\n", "Attrsonly", c->attrsonly);
+}
+
+static const char *option(const struct ldb_config *c)
+{
+	(void)c;
+	return "-e esearch";
+}
+
+const struct ldb_opdesc ldb_op_search = {
+	.name = "search",
+	.json = "search",
+	.keyword = "esearch",
+	.monitor = "Search",
+	.snmp = "searchops",
+	.response = true,
+	.filter = true,
+	.entries = true,
+	.pass_rank = 5,
+	.print_rank = 1,
+	.check_at = LDB_CHECK_FILTER,
+	.expected = { LDAP_NO_SUCH_OBJECT },
+	.option = option,
+	.check = check,
+	.prepare = prepare,
+	.render = render,
+	.print_mode = print_mode,
+	.print_ldclt = print,
+};
