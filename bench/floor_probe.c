@@ -25,8 +25,8 @@
  * The server is 127.0.0.1:PORT, nothing else.  Prints one line, "floor-probe:
  * MODE: C clients, S s: N operations, F failed, X us of client CPU per
  * operation", and exits 0, or 1 when an operation failed. */
-#include "cli/config.h"
-#include "ldif/genldif.h"
+#include "conf/config.h"
+#include "ldif/entry.h"
 #include "values/rng.h"
 #include "proto/wire.h"
 
@@ -197,9 +197,11 @@ static void run_add(struct client *c)
 		long v = atomic_fetch_add_explicit(&p->next_number, 1, memory_order_relaxed);
 		char dn[600], val[16];
 		struct ldb_put_value attrs[8];
+		struct ldb_entry e;
 		int vlen = snprintf(val, sizeof val, "a%08ld", v);
 		int dnlen = snprintf(dn, sizeof dn, "cn=%s,%.*s", val, (int)baselen, p->base);
-		int na = ldb_class_entry(LDB_CLASS_PERSON, "cn", 2, val, (size_t)vlen, attrs, 8);
+		ldb_entry_init(&e, attrs, 8, NULL, 0);
+		int na = ldb_entry_class(&e, LDB_ENTRY_PERSON, "cn", 2, val, (size_t)vlen) < 0 ? -1 : e.n;
 		n = na < 0 ? 0 : ldb_wire_put_add(c->req, BUF_SIZE, id, dn, (size_t)dnlen, attrs, na);
 		if (n == 0 || send_all(fd, c->req, n) != 0) {
 			c->failed++;

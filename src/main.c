@@ -3,13 +3,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 #include "cmd/compare.h"
 #include "cmd/ldif_gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
 #include "cmd/sweep.h"
-#include "ldif/genldif.h"
+#include "cmd/genldif.h"
 
 int main(int argc, char **argv)
 {

@@ -21,6 +21,7 @@
 #include "values/pattern.h"
 #include "values/rng.h"
 #include "cli/scenario.h"
+#include "cli/threshold.h"
 #include "util/num.h"
 #include "util/util.h"
 #include "proto/wire.h"

@@ -3,7 +3,7 @@
 #define LDBENCH_CLI_H
 
 #include <stddef.h>
-#include "cli/config.h"
+#include "conf/config.h"
 #include "util/num.h"
 
 enum ldb_cli_result {

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "out/records.h"
-#include "out/threshold.h"
+#include "cli/threshold.h"
+#include "ops/ops.h"
 
 #define PROG "ldbench compare"
 

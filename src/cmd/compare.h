@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "out/json.h"
-#include "out/threshold.h"
+#include "cli/threshold.h"
 
 #define LDB_CMP_EXIT_HOLDS 1
 

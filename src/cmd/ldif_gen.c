@@ -25,7 +25,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "ldif/entry.h"
 #include "ldif/ldif.h"
 #include "util/num.h"

@@ -11,7 +11,7 @@
 #include "out/monitor.h"
 #include "out/report.h"
 #include "out/sampler.h"
-#include "out/threshold.h"
+#include "out/verdict.h"
 #include "run/clock.h"
 #include "run/iothreads.h"
 #include "run/signals.h"

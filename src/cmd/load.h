@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 
 /* The figures of a finished run that --sweep tabulates. */
 struct ldb_result {

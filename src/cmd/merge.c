@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/num.h"
+#include "ops/ops.h"
 
 #define PROG "ldbench merge"
 

@@ -1,5 +1,6 @@
 /* --sweep: see sweep.h. */
 #include "cmd/sweep.h"
+#include "ops/ops.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "cmd/load.h"
 
 /* @return the worst exit status. */

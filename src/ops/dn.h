@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "values/objtmpl.h"
 #include "values/pattern.h"
 #include "proto/wire.h"

@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "ops/dn.h"
-#include "proto/request.h"
+#include "ops/request.h"
 #include "values/rng.h"
 
 /* The run's shared part of the operations: start-up templates, read-only
@@ -96,6 +96,8 @@ struct ldb_opdesc {
 /* The table: one row per kind, in enum ldb_op's order (ops.c). */
 extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
 
+/* "search", "bind", ...: the row's name. */
+const char *ldb_op_name(enum ldb_op op);
 /* The kind named name[0..n) (exactly, or ignoring case), or -1. */
 int ldb_op_from_name(const char *name, size_t n, bool icase);
 /* The kind the -e keyword runs, or -1. */

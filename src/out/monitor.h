@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 
 enum ldb_monitor_kind { LDB_MON_NONE, LDB_MON_OPENLDAP, LDB_MON_389DS };
 

@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "run/histogram.h"
 #include "out/monitor.h"
 #include "run/stats.h"

@@ -12,6 +12,7 @@
 #include "out/json.h"
 #include "out/records.h"
 #include "proto/wire.h"
+#include "ops/ops.h"
 
 #ifndef LDBENCH_VERSION
 #define LDBENCH_VERSION "0.0.0"

@@ -3,6 +3,7 @@
 #include "out/report.h"
 
 #include "ops/ops.h"
+#include "out/settings.h"
 
 #include <ldap.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "out/report.h"
 #include "run/histogram.h"
 #include "run/stats.h"

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 
 /* How many I/O threads carry `clients` clients of pipeline depth `depth` on
  * `cpus` online CPUs (0 or less: unknown): --io-threads when given, else

@@ -7,7 +7,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "run/histogram.h"
 
 /* Result codes counted: LDAP's 0..122 and the client-side negative codes of

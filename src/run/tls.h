@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 
 /* Outcome of a handshake step, a read or a write. */
 enum ldb_tls_rc {

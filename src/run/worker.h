@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "ops/ops.h"
 #include "run/tls.h"
-#include "proto/request.h"
+#include "ops/request.h"
 #include "values/rng.h"
 #include "run/stats.h"
 #include "run/timers.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 
 #define MAX_ARGS 64
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 
 #define CLI_RUN_MAXARGS 128
 

@@ -11,9 +11,11 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 #include "proto/wire.h"
 #include "cli_run.h"
+#include "out/settings.h"
+#include "ops/ops.h"
 
 #define PW "Zq7pSecretPw"
 

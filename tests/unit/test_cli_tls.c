@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
-#include "proto/request.h"
+#include "conf/config.h"
+#include "ops/request.h"
 #include "proto/wire.h"
 #include "cli_run.h"
 

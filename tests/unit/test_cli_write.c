@@ -14,11 +14,12 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
-#include "ldif/genldif.h"
+#include "conf/config.h"
+#include "cmd/genldif.h"
 #include "values/objtmpl.h"
 #include "proto/wire.h"
 #include "cli_run.h"
+#include "out/settings.h"
 
 /* Files the cases name through placeholders (paths hold the pid, so parallel
  * runs of this test do not collide):
@@ -468,50 +469,6 @@ static void test_bad_input(void **state)
 
 /* ---------------------------------------------------------------- genldif.c */
 
-static void test_class_entry(void **state)
-{
-	struct ldb_put_value v[LDB_CLASS_ENTRY_MAX];
-	const char *rdn = "uid=user42";
-	char attr[] = "uid";
-	int n;
-
-	(void)state;
-	n = ldb_class_entry(LDB_CLASS_PERSON, attr, 3, rdn + 4, 6, v, LDB_CLASS_ENTRY_MAX);
-	assert_int_equal(n, 5);
-	assert_string_equal(v[0].type, "objectClass");
-	assert_string_equal(v[0].val, "top");
-	assert_string_equal(v[1].val, "person");
-	assert_string_equal(v[2].type, "cn");
-	assert_int_equal(v[2].len, 6);
-	assert_memory_equal(v[2].val, "user42", 6);
-	assert_string_equal(v[3].type, "sn");
-	assert_ptr_equal(v[4].type, attr);
-	assert_ptr_equal(v[4].val, rdn + 4);
-
-	/* cn as the RDN: no third copy */
-	n = ldb_class_entry(LDB_CLASS_INETORGPERSON, "CN", 2, "bob", 3, v, LDB_CLASS_ENTRY_MAX);
-	assert_int_equal(n, 6);
-	assert_string_equal(v[3].val, "inetOrgPerson");
-	assert_string_equal(v[4].type, "cn");
-	assert_string_equal(v[5].type, "sn");
-
-	n = ldb_class_entry(LDB_CLASS_EMAILPERSON, attr, 3, "user42", 6, v, LDB_CLASS_ENTRY_MAX);
-	assert_int_equal(n, 8);
-	assert_string_equal(v[7].type, "mail");
-	assert_int_equal(v[7].len, strlen("user42@example.com"));
-	assert_memory_equal(v[7].val, "user42@example.com", v[7].len);
-	/* a value with '@' is the mail as it is; mail as the RDN: once */
-	n = ldb_class_entry(LDB_CLASS_EMAILPERSON, "mail", 4, "a@b.c", 5, v, LDB_CLASS_ENTRY_MAX);
-	assert_int_equal(n, 7);
-	assert_string_equal(v[6].type, "mail");
-	assert_memory_equal(v[6].val, "a@b.c", 5);
-
-	/* refusals */
-	assert_int_equal(ldb_class_entry(LDB_CLASS_PERSON, rdn, 3, rdn + 4, 6, v, LDB_CLASS_ENTRY_MAX), -1);
-	assert_int_equal(ldb_class_entry(LDB_CLASS_NONE, attr, 3, "x", 1, v, LDB_CLASS_ENTRY_MAX), -1);
-	assert_int_equal(ldb_class_entry(LDB_CLASS_PERSON, attr, 3, "x", 1, v, 4), -1);
-}
-
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -624,7 +581,6 @@ int main(void)
 		cmocka_unit_test(test_genldif_parse),
 		cmocka_unit_test(test_config_print_write),
 		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_class_entry),
 		cmocka_unit_test(test_genldif_run),
 		cmocka_unit_test(test_usage_write),
 	};

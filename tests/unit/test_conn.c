@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 #include "run/clock.h"
 #include "run/histogram.h"
 #include "run/stats.h"

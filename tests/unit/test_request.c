@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "values/pattern.h"
-#include "proto/request.h"
+#include "ops/request.h"
 #include "proto/wire.h"
 
 static void set_pattern(struct ldb_pattern *p, char **keep, const char *text, bool zeropad)

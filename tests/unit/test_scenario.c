@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/config.h"
+#include "conf/config.h"
 #include "cli/scenario.h"
 
 static char dir[64];

@@ -12,9 +12,10 @@
 
 #include <cmocka.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "out/report.h"
-#include "out/threshold.h"
+#include "cli/threshold.h"
+#include "out/verdict.h"
 
 static struct ldb_threshold ok(const char *expr, const struct ldb_threshold_form *form)
 {

@@ -19,7 +19,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 #include "run/tls.h"
 
 static char dir[64];

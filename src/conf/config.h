@@ -10,7 +10,7 @@
 
 #include "values/objtmpl.h"
 #include "values/pattern.h"
-#include "out/threshold.h"
+#include "conf/threshold.h"
 
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
@@ -25,7 +25,6 @@ enum ldb_op {
 	LDB_OP_ABANDON,
 	LDB_OP_COUNT
 };
-const char *ldb_op_name(enum ldb_op op); /* "search", "bind", ...: the table's (ops/ops.c) */
 
 /* ldclt's exit statuses (and ldbench's new ones, never reused). */
 enum ldb_exit {
@@ -186,8 +185,6 @@ struct ldb_config {
 
 void ldb_config_init(struct ldb_config *c);   /* ldclt's defaults */
 void ldb_config_free(struct ldb_config *c);
-/* The -v block ("Host to connect    = ..."), ldclt's layout; never the password. */
-void ldb_config_print(const struct ldb_config *c, FILE *out);
 bool ldb_config_ignored(const struct ldb_config *c, int code);
 
 #endif

@@ -1,5 +1,5 @@
 /* Request templates: see request.h. */
-#include "proto/request.h"
+#include "ops/request.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * (incr: from -r, or -r - 1 + step without commoncounter as ldclt, by step;
  * random: ldb_rng_range(-r, -R)), then the template rendered with the same rng.
  */
-#include "ldif/genldif.h"
+#include "cmd/genldif.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 
 #include "ldif/entry.h"
 #include "ldif/ldif.h"
+#include "out/settings.h"
 #include "values/objtmpl.h"
 #include "values/pattern.h"
 #include "values/rng.h"
@@ -27,22 +28,6 @@ _Static_assert((int)LDB_CLASS_PERSON == (int)LDB_ENTRY_PERSON &&
                    (int)LDB_CLASS_INETORGPERSON == (int)LDB_ENTRY_INETORGPERSON,
                "LDB_CLASS_* and LDB_ENTRY_* differ");
 
-#define MAIL_MAX 1024
-
-int ldb_class_entry(int add_class, const char *rdn_attr, size_t alen, const char *rdn_val, size_t vlen,
-                    struct ldb_put_value *out, int max)
-{
-	static _Thread_local char mail[MAIL_MAX];
-	struct ldb_entry e;
-
-	if (rdn_attr == NULL || rdn_val == NULL || out == NULL || alen == 0 || rdn_attr[alen] != '\0')
-		return -1;
-	/* one byte short of the buffer: the limit it always had */
-	ldb_entry_init(&e, out, max, mail, sizeof mail - 1);
-	if (ldb_entry_class(&e, add_class, rdn_attr, alen, rdn_val, vlen) < 0)
-		return -1;
-	return e.n;
-}
 
 /* ---------------------------------------------------------------- genldif */
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "conf/config.h"
 
 /* What a request's numbers come from. */
 enum ldb_field { LDB_FIELD_FILTER, LDB_FIELD_BASE, LDB_FIELD_BINDDN, LDB_FIELD_COUNT };

@@ -1,0 +1,151 @@
+/* struct ldb_config: ldclt's defaults, clean-up, exit texts (the -v block is out/settings.c). */
+#include "conf/config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ldap.h>
+
+#include "proto/wire.h"
+
+/* Start-up only: running out of memory before the first thread has no
+ * sensible recovery, and ldb_config_init() has no error channel. */
+static char *dup_or_die(const char *s)
+{
+	char *d = strdup(s);
+
+	if (d == NULL) {
+		fputs("ldbench: out of memory\n", stderr);
+		abort();
+	}
+	return d;
+}
+
+void ldb_config_init(struct ldb_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->progname = "ldbench";
+	c->host = dup_or_die("localhost");
+	c->port = 389;
+	c->base = dup_or_die("dc=example,dc=com");
+	c->scope = LDB_SCOPE_SUB;
+	c->attrsonly = 0;
+	c->expect_entries = -1;
+	c->valmode = LDB_VAL_FIXED;
+	c->range_low = -1;
+	c->range_high = -1;
+	c->incr_step = 1;
+	c->zeropad = true;
+	c->binddn_low = -1;
+	c->binddn_high = -1;
+	c->authid_low = -1;
+	c->authid_high = -1;
+	c->base_low = -1;
+	c->base_high = -1;
+	c->threads = 10;
+	c->conns_per_thread = 1;
+	c->depth = 1;
+	c->samples = -1;
+	c->ops_per_thread = -1;
+	c->wait_sec = 0;
+	c->timeout_sec = 30;
+	c->inactivity = 3;
+	c->max_errors = 1000;
+	c->interval_ms = 10000;
+	c->timestamp_fmt = dup_or_die("%s");
+}
+
+static void free_secret(char *s)
+{
+	if (s != NULL) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+void ldb_config_free(struct ldb_config *c)
+{
+	free(c->cmdline);
+	free(c->host);
+	free(c->uri);
+	free(c->tls_certdb);
+	free(c->tls_cacert);
+	free(c->tls_cacertdir);
+	free(c->tls_cert);
+	free(c->tls_key);
+	free(c->tls_ciphers);
+	free(c->sasl_mech);
+	free(c->sasl_authid);
+	free(c->sasl_authzid);
+	free(c->sasl_realm);
+	ldb_pattern_free(&c->sasl_authid_pat);
+	free(c->bind_dn);
+	free_secret(c->password);
+	ldb_pattern_free(&c->bind_dn_pat);
+	ldb_pattern_free(&c->password_pat);
+	free(c->base);
+	ldb_pattern_free(&c->base_pat);
+	free(c->filter);
+	ldb_pattern_free(&c->filter_pat);
+	for (int i = 0; i < c->nattrs && i < LDB_MAX_ATTRS; i++)
+		free(c->attrs[i]);
+	free(c->binddn_file);
+	for (size_t i = 0; i < c->binddn_file_n; i++) {
+		if (c->binddn_file_dns != NULL)
+			free(c->binddn_file_dns[i]);
+		if (c->binddn_file_pws != NULL)
+			free_secret(c->binddn_file_pws[i]);
+	}
+	free(c->binddn_file_dns);
+	free(c->binddn_file_pws);
+	free(c->timestamp_fmt);
+	/* write workloads */
+	free(c->object_file);
+	free(c->rdn_spec);
+	ldb_objtmpl_free(c->objtmpl);
+	free(c->new_parent);
+	free(c->attreplace_attr);
+	ldb_pattern_free(&c->attreplace_mask);
+	free(c->attreplacefile_attr);
+	free(c->attreplacefile_data);
+	for (int i = 0; i < c->nmods && i < (int)(sizeof(c->mods) / sizeof(c->mods[0])); i++) {
+		free(c->mods[i].attr);
+		ldb_pattern_free(&c->mods[i].val);
+	}
+	free(c->compare_attr);
+	ldb_pattern_free(&c->compare_val);
+	free(c->genldif_file);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *ldb_exit_text_prog(int status, const char *progname)
+{
+	switch (status) {
+	case LDB_EXIT_OK: return "No problem during execution.";
+	case LDB_EXIT_PARAMS: return "Error in parameters.";
+	case LDB_EXIT_MAX_ERRORS: return "Max errors reached.";
+	case LDB_EXIT_CANNOT_BIND: return "Cannot bind.";
+	case LDB_EXIT_INIT:
+		if (progname != NULL && strcmp(progname, "ldclt") == 0)
+			return "Cannot initialize ldclt.";
+		return "Cannot initialize ldbench.";
+	case LDB_EXIT_OTHER: return "Other kind of error.";
+	case LDB_EXIT_THRESHOLD: return "Threshold exceeded (--fail-if).";
+	default: return "Undocumented error - update source code.";
+	}
+}
+
+const char *ldb_exit_text(int status)
+{
+	return ldb_exit_text_prog(status, "ldbench");
+}
+
+bool ldb_config_ignored(const struct ldb_config *c, int code)
+{
+	for (int i = 0; i < c->nignore; i++)
+		if (c->ignore[i] == code)
+			return true;
+	return false;
+}

@@ -1,0 +1,39 @@
+/* --fail-if's types (the parser is cli/threshold): one grammar for a run's thresholds and compare's conditions.
+ *
+ *   [KIND.]METRIC OP VALUE
+ *
+ * KIND an operation kind (any case), METRIC one of rate, errors, min, mean,
+ * p50, p90, p95, p99, p99.9, max, OP one of < <= > >=, VALUE a number that is
+ * either absolute, with the metric's unit ('p99>5ms', 'errors>0', 'rate<1000',
+ * 'search.p99.9>=20ms'), or a signed change in percent ('rate<-5%',
+ * 'p99>+10%').  Blanks may separate the parts.  Each caller says which metrics
+ * and which kind of value it takes (struct ldb_threshold_form): a plain run
+ * takes absolute values on every metric, compare relative changes of rate,
+ * p50 and p99.  Any threshold that holds at the end of a run makes it exit
+ * with LDB_EXIT_THRESHOLD; compare exits 1. */
+#ifndef LDBENCH_CONF_THRESHOLD_H
+#define LDBENCH_CONF_THRESHOLD_H
+
+#include <stdbool.h>
+
+enum ldb_metric { LDB_M_RATE, LDB_M_ERRORS, LDB_M_MIN, LDB_M_MEAN, LDB_M_P50, LDB_M_P90, LDB_M_P95, LDB_M_P99,
+	          LDB_M_P999, LDB_M_MAX, LDB_M_COUNT };
+enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
+
+struct ldb_threshold {
+	int kind;              /* enum ldb_op, or -1: the run's main operation (compare: any kind) */
+	enum ldb_metric metric;
+	enum ldb_cmp cmp;
+	bool relative;         /* value is a change in percent */
+	double value;          /* absolute: latencies in ns, rate in ops/s, errors in count */
+	char text[96];         /* as given */
+};
+
+/* The forms a caller takes. */
+struct ldb_threshold_form {
+	unsigned metrics;          /* (1u << enum ldb_metric) for each metric taken */
+	bool relative;             /* values are signed changes in percent; else absolute, with units */
+	const char *metric_help;   /* the refusal when the metric is missing or not taken */
+};
+
+#endif

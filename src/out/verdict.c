@@ -1,0 +1,52 @@
+/* A run's verdict: see verdict.h. */
+#include "out/verdict.h"
+
+#include "conf/config.h"
+#include "ops/ops.h"
+
+/* ------------------------------------------------------------ on a run */
+
+double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
+{
+	const struct ldb_hist *h = sum->lat[kind];
+	switch (t->metric) {
+	case LDB_M_RATE: return sum->seconds > 0 ? (double)sum->tot.op[kind].counted / sum->seconds : 0;
+	case LDB_M_ERRORS: {
+		uint64_t n = 0;
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			n += ldb_opstats_errors(&sum->tot.op[k]);
+		return t->kind < 0 ? (double)n : (double)ldb_opstats_errors(&sum->tot.op[kind]);
+	}
+	case LDB_M_MIN: return h && ldb_hist_count(h) ? (double)h->min : 0;
+	case LDB_M_MEAN: return h ? ldb_hist_mean(h) : 0;
+	case LDB_M_P50: return h ? (double)ldb_hist_percentile(h, 50) : 0;
+	case LDB_M_P90: return h ? (double)ldb_hist_percentile(h, 90) : 0;
+	case LDB_M_P95: return h ? (double)ldb_hist_percentile(h, 95) : 0;
+	case LDB_M_P99: return h ? (double)ldb_hist_percentile(h, 99) : 0;
+	case LDB_M_P999: return h ? (double)ldb_hist_percentile(h, 99.9) : 0;
+	case LDB_M_MAX: return h ? (double)h->max : 0;
+	case LDB_M_COUNT: break;
+	}
+	return 0;
+}
+
+int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *sum, int main_op, int status,
+                         struct ldb_text *text)
+{
+	bool failed = false;
+	for (int i = 0; i < c->nfail_if; i++) {
+		const struct ldb_threshold *t = &c->fail_if[i];
+		int kind = t->kind < 0 ? main_op : t->kind;
+		double a = ldb_threshold_actual(t, sum, kind);
+		char shown[64];
+		ldb_threshold_format(t, a, shown, sizeof shown);
+		if (ldb_threshold_holds(t, a)) {
+			failed = true;
+			if (text)
+				ldb_text_line(text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		} else if (text && c->verbose) {
+			ldb_text_line(text, "Threshold passed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+		}
+	}
+	return failed && status == LDB_EXIT_OK ? LDB_EXIT_THRESHOLD : status;
+}
