@@ -66,12 +66,6 @@ static const char *option(const struct ldb_config *c)
 	return "-e abandon";
 }
 
-static void print_mode(const struct ldb_config *c, FILE *out)
-{
-	(void)c;
-	fputs(" abandon", out);
-}
-
 const struct ldb_opdesc ldb_op_abandon = {
 	.name = "abandon",
 	.json = "abandon",
@@ -88,5 +82,5 @@ const struct ldb_opdesc ldb_op_abandon = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
-	.print_mode = print_mode,
+	.mode = " abandon",
 };

@@ -21,15 +21,6 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return 0;
 }
 
-static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
-{
-	(void)err;
-	(void)cap;
-	o->room[LDB_OP_ADD] = LDB_OP_WRITE_ROOM;
-	o->scratch = true;
-	return 0;
-}
-
 /* The entry (ldif/entry: an object= template's values with the RDN's, or one
  * of ldclt's classes named by -f's RDN), its text in the client's aux. */
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
@@ -83,12 +74,6 @@ size_t ldb_add_render_parent(const char *dn, size_t dnlen, int level, int32_t ms
 	return ldb_wire_put_add(dst, cap, msgid, anc, anclen, e.v, e.n);
 }
 
-static void print_mode(const struct ldb_config *c, FILE *out)
-{
-	(void)c;
-	fputs(" add_entries", out);
-}
-
 static const char *option(const struct ldb_config *c)
 {
 	(void)c;
@@ -109,7 +94,7 @@ const struct ldb_opdesc ldb_op_add = {
 	.option = option,
 	.dn = LDB_OPDN_FILTER_OR_RDN,
 	.check = check,
-	.prepare = prepare,
+	.writes = true,
 	.render = render,
-	.print_mode = print_mode,
+	.mode = " add_entries",
 };

@@ -33,12 +33,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_req_render(&r->ops->bind, variant, vals, r->msgid, dst, cap);
 }
 
-static void print_mode(const struct ldb_config *c, FILE *out)
-{
-	(void)c;
-	fputs(" bindonly", out);
-}
-
 static const char *option(const struct ldb_config *c)
 {
 	(void)c;
@@ -62,5 +56,5 @@ const struct ldb_opdesc ldb_op_bind = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
-	.print_mode = print_mode,
+	.mode = " bindonly",
 };

@@ -17,15 +17,6 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return 0;
 }
 
-static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
-{
-	(void)err;
-	(void)cap;
-	o->room[LDB_OP_COMPARE] = LDB_OP_WRITE_ROOM;
-	o->scratch = true;
-	return 0;
-}
-
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_config *c = r->ops->cfg;
@@ -64,7 +55,7 @@ const struct ldb_opdesc ldb_op_compare = {
 	.option = option,
 	.dn = LDB_OPDN_FILTER,
 	.check = check,
-	.prepare = prepare,
+	.writes = true,
 	.render = render,
 	.print = print,
 };

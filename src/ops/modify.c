@@ -19,15 +19,6 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return 0;
 }
 
-static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
-{
-	(void)err;
-	(void)cap;
-	o->room[LDB_OP_MODIFY] = LDB_OP_WRITE_ROOM;
-	o->scratch = true;
-	return 0;
-}
-
 /* --modify's list, each value the pattern with the operation's number */
 static int spec_mods(const struct ldb_config *c, int64_t v, struct ldb_wctx *wc)
 {
@@ -127,7 +118,7 @@ const struct ldb_opdesc ldb_op_modify = {
 	.option = option,
 	.dn = LDB_OPDN_FILTER,
 	.check = check,
-	.prepare = prepare,
+	.writes = true,
 	.render = render,
 	.print_mode = print_mode,
 	.print = print,

@@ -81,9 +81,25 @@ int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const boo
 	o->cfg = c;
 	/* the kind of the binds that open connections is prepared in any case */
 	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if ((used[k] || ldb_ops[k]->connect_bind) && ldb_ops[k]->prepare(o, err, cap) != 0)
-			return -1;
+		if (used[k] || ldb_ops[k]->connect_bind) {
+			const struct ldb_opdesc *d = ldb_ops[k];
+			if (d->prepare != NULL && d->prepare(o, err, cap) != 0)
+				return -1;
+			if (d->writes) {
+				o->room[k] = LDB_OP_WRITE_ROOM;
+				o->scratch = true;
+			}
+		}
 	return 0;
+}
+
+int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name, char *why, size_t cap)
+{
+	if (c->valmode != LDB_VAL_FIXED)
+		return 0;
+	snprintf(why, cap, "%s %s needs -e incr or -e random (the XXX of -f numbers the entries)",
+	         mix ? "--mix" : "-e", name);
+	return -1;
 }
 
 void ldb_ops_free(struct ldb_ops_run *o)
@@ -96,8 +112,12 @@ void ldb_ops_print_mode(const struct ldb_config *c, FILE *out)
 {
 	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && ldb_ops[k]->print_mode != NULL)
-				ldb_ops[k]->print_mode(c, out);
+			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank) {
+				if (ldb_ops[k]->print_mode != NULL)
+					ldb_ops[k]->print_mode(c, out);
+				else if (ldb_ops[k]->mode != NULL)
+					fputs(ldb_ops[k]->mode, out);
+			}
 }
 
 void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out)

@@ -70,6 +70,9 @@ struct ldb_opdesc {
 	bool entries;              /* its results carry entries (search: counted, srchnentries) */
 	bool connect_bind;         /* the binds that open connections are of this kind (the server counts them) */
 	bool parents;              /* a 32 (no such object) creates the missing parents, then retries */
+	bool writes;               /* renders through the client's scratch (ldb_wctx), in up to
+	                            * LDB_OP_WRITE_ROOM bytes: what prepare does when it is NULL */
+	const char *mode;          /* its word of -v's "Running mode" (" add_entries") when print_mode is NULL */
 	uint8_t dn;                /* enum ldb_op_dn */
 	uint8_t pass_rank;         /* its place in ldclt's pass of combined operations */
 	uint8_t print_rank;        /* its place among the -v "Running mode" words and lines */
@@ -85,16 +88,22 @@ struct ldb_opdesc {
 	/* the cross-checks of its options once the kinds are known (mix: named in
 	 * --mix): 0, or -1 with a message (no program name) in why */
 	int (*check)(const struct ldb_config *c, bool mix, char *why, size_t cap);
-	/* start-up: templates in o (o->cfg set); 0, or -1 with one line in err */
+	/* start-up: templates in o (o->cfg set); 0, or -1 with one line in err;
+	 * NULL: nothing to build (a write kind's room and scratch are set for it) */
 	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
 	ldb_op_render_fn *render;
-	void (*print_mode)(const struct ldb_config *c, FILE *out); /* its words of -v's "Running mode" */
+	void (*print_mode)(const struct ldb_config *c, FILE *out); /* its words of -v's "Running mode"
+	                                                            * when they depend on options */
 	void (*print_ldclt)(const struct ldb_config *c, FILE *out); /* its lines among ldclt's -v lines */
 	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
 };
 
 /* The table: one row per kind, in enum ldb_op's order (ops.c). */
 extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
+
+/* The check of a kind whose entries -f's XXX numbers (delete, rename): it
+ * needs -e incr or -e random.  0, or -1 with the message in why. */
+int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name, char *why, size_t cap);
 
 /* "search", "bind", ...: the row's name. */
 const char *ldb_op_name(enum ldb_op op);

@@ -5,23 +5,9 @@
 #include <ldap.h>
 #include <string.h>
 
-static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
+static int check_numbered(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
-	if (c->valmode == LDB_VAL_FIXED) {
-		snprintf(why, cap, "%s needs -e incr or -e random (the XXX of -f numbers the entries)",
-		         mix ? "--mix rename" : "-e rename");
-		return -1;
-	}
-	return 0;
-}
-
-static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
-{
-	(void)err;
-	(void)cap;
-	o->room[LDB_OP_RENAME] = LDB_OP_WRITE_ROOM;
-	o->scratch = true;
-	return 0;
+	return ldb_op_check_numbered(c, mix, "rename", why, cap);
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
@@ -88,8 +74,8 @@ const struct ldb_opdesc ldb_op_rename = {
 	.expected = { LDAP_ALREADY_EXISTS, LDAP_NO_SUCH_OBJECT, LDAP_PROTOCOL_ERROR },
 	.option = option,
 	.dn = LDB_OPDN_FILTER,
-	.check = check,
-	.prepare = prepare,
+	.check = check_numbered,
+	.writes = true,
 	.render = render,
 	.print_mode = print_mode,
 	.print = print,

@@ -33,12 +33,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_req_render(&r->ops->search, variant, vals, r->msgid, dst, cap);
 }
 
-static void print_mode(const struct ldb_config *c, FILE *out)
-{
-	(void)c;
-	fputs(" exact_search", out);
-}
-
 static const char *scope_name(int scope)
 {
 	switch (scope) {
@@ -77,6 +71,6 @@ const struct ldb_opdesc ldb_op_search = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
-	.print_mode = print_mode,
+	.mode = " exact_search",
 	.print_ldclt = print,
 };
