@@ -58,6 +58,54 @@ int cli_read_password_file(struct cli_ctx *x, const char *path)
 	return 0;
 }
 
+/* Append one DN and its password to the config's lists (copies). */
+static int binddn_push(struct cli_ctx *x, size_t *room, const char *dn, const char *pw)
+{
+	struct ldb_config *c = x->c;
+
+	if (c->binddn_file_n == *room) {
+		size_t nroom = *room ? *room * 2 : 64;
+		char **dns = realloc(c->binddn_file_dns, nroom * sizeof(*dns));
+
+		if (dns == NULL)
+			return cli_oom(x);
+		c->binddn_file_dns = dns;
+		char **pws = realloc(c->binddn_file_pws, nroom * sizeof(*pws));
+
+		if (pws == NULL)
+			return cli_oom(x);
+		c->binddn_file_pws = pws;
+		*room = nroom;
+	}
+	char *d = strdup(dn);
+	char *p = strdup(pw);
+
+	if (d == NULL || p == NULL) {
+		free(d);
+		free(p);
+		return cli_oom(x);
+	}
+	c->binddn_file_dns[c->binddn_file_n] = d;
+	c->binddn_file_pws[c->binddn_file_n] = p;
+	c->binddn_file_n++;
+	return 0;
+}
+
+/* One line of the file, without its newline (not empty). */
+static int binddn_line(struct cli_ctx *x, const char *path, size_t lineno, char *line, size_t *room)
+{
+	char *tab = strchr(line, '\t');
+
+	if (tab == NULL)
+		return cli_fail(x, "-e randombinddnfromfile=%s line %zu: expected DN<TAB>password", path, lineno);
+	*tab = '\0';
+	if (line[0] == '\0' || !cli_dn_is_valid(line))
+		return cli_fail(x, "-e randombinddnfromfile=%s line %zu: invalid DN '%s'", path, lineno, line);
+	if (tab[1] == '\0')
+		return cli_fail(x, "-e randombinddnfromfile=%s line %zu: empty password", path, lineno);
+	return binddn_push(x, room, line, tab + 1);
+}
+
 /* randombinddnfromfile=F: "DN<TAB>password" lines, loaded now. */
 int cli_load_binddn_file(struct cli_ctx *x, const char *path)
 {
@@ -86,55 +134,10 @@ int cli_load_binddn_file(struct cli_ctx *x, const char *path)
 			break;
 		}
 		lineno++;
-		size_t len = chomp(line, (size_t)n);
-
-		if (len == 0)
+		if (chomp(line, (size_t)n) == 0)
 			continue;
-		char *tab = strchr(line, '\t');
-
-		if (tab == NULL) {
-			cli_fail(x, "-e randombinddnfromfile=%s line %zu: expected DN<TAB>password", path, lineno);
+		if (binddn_line(x, path, lineno, line, &room) < 0)
 			goto out;
-		}
-		*tab = '\0';
-		if (line[0] == '\0' || !cli_dn_is_valid(line)) {
-			cli_fail(x, "-e randombinddnfromfile=%s line %zu: invalid DN '%s'", path, lineno, line);
-			goto out;
-		}
-		if (tab[1] == '\0') {
-			cli_fail(x, "-e randombinddnfromfile=%s line %zu: empty password", path, lineno);
-			goto out;
-		}
-		if (c->binddn_file_n == room) {
-			size_t nroom = room ? room * 2 : 64;
-			char **dns = realloc(c->binddn_file_dns, nroom * sizeof(*dns));
-
-			if (dns == NULL) {
-				cli_oom(x);
-				goto out;
-			}
-			c->binddn_file_dns = dns;
-			char **pws = realloc(c->binddn_file_pws, nroom * sizeof(*pws));
-
-			if (pws == NULL) {
-				cli_oom(x);
-				goto out;
-			}
-			c->binddn_file_pws = pws;
-			room = nroom;
-		}
-		char *dn = strdup(line);
-		char *pw = strdup(tab + 1);
-
-		if (dn == NULL || pw == NULL) {
-			free(dn);
-			free(pw);
-			cli_oom(x);
-			goto out;
-		}
-		c->binddn_file_dns[c->binddn_file_n] = dn;
-		c->binddn_file_pws[c->binddn_file_n] = pw;
-		c->binddn_file_n++;
 	}
 	if (c->binddn_file_n == 0) {
 		cli_fail(x, "-e randombinddnfromfile=%s: no DN<TAB>password line in the file", path);

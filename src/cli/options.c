@@ -326,9 +326,28 @@ static int build_cmdline(struct cli_ctx *x, int argc, char *const *orig)
 	return 0;
 }
 
-/* Handle one option from getopt_long.  @return 0, -1 on error, 1 when
- * --help/--version was printed. */
-static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
+/* A problem getopt_long found: a missing value, a value where none goes, an
+ * unknown or ambiguous option. */
+static int option_problem(struct cli_ctx *x, int opt, char **argv)
+{
+	if (opt == ':') {
+		if (optopt >= OPT_HELP)
+			return cli_fail(x, "--%s needs a value", cli_long_name(optopt));
+		return cli_fail(x, "-%c needs a value", optopt);
+	}
+	if (optopt >= OPT_HELP)
+		return cli_fail(x, "--%s takes no value", cli_long_name(optopt));
+	if (optopt > 0 && optopt < 256)
+		return cli_fail(x, "unknown option '-%c' (see --help)", optopt);
+	/* an unknown or ambiguous long option: name it, without any =value */
+	const char *a = optind > 0 ? argv[optind - 1] : "?";
+	int n = (int)strcspn(a, "=");
+
+	return cli_fail(x, "unknown option '%.*s' (see --help)", n, a);
+}
+
+/* ldclt's short flags. */
+static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
 	struct ldb_config *c = x->c;
 	long long v;
@@ -391,6 +410,16 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 			return cli_fail(x, "-Z: empty certificate database path");
 		c->ldaps = true;
 		return cli_set_str(x, &c->tls_certdb, arg);
+	default: return option_problem(x, opt, argv);
+	}
+}
+
+/* ldbench's long options. */
+static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv)
+{
+	struct ldb_config *c = x->c;
+
+	switch (opt) {
 	case OPT_HELP:
 		ldb_cli_usage(c->progname, stdout);
 		return 1;
@@ -446,24 +475,17 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 	case OPT_STARTTLS: case OPT_TLS_CACERT: case OPT_TLS_CACERTDIR: case OPT_TLS_CERT:
 	case OPT_TLS_KEY: case OPT_TLS_MIN: case OPT_TLS_CIPHERS: case OPT_TLS_INSECURE: case OPT_TLS_RESUME:
 		return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
-	case ':':
-		if (optopt >= OPT_HELP)
-			return cli_fail(x, "--%s needs a value", cli_long_name(optopt));
-		return cli_fail(x, "-%c needs a value", optopt);
-	case '?':
-	default:
-		if (optopt >= OPT_HELP)
-			return cli_fail(x, "--%s takes no value", cli_long_name(optopt));
-		if (optopt > 0 && optopt < 256)
-			return cli_fail(x, "unknown option '-%c' (see --help)", optopt);
-		{
-			/* an unknown or ambiguous long option: name it, without any =value */
-			const char *a = optind > 0 ? argv[optind - 1] : "?";
-			int n = (int)strcspn(a, "=");
-
-			return cli_fail(x, "unknown option '%.*s' (see --help)", n, a);
-		}
+	default: return option_problem(x, opt, argv);
 	}
+}
+
+/* Handle one option from getopt_long.  @return 0, -1 on error, 1 when
+ * --help/--version was printed. */
+static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
+{
+	if (opt >= OPT_HELP)
+		return handle_long_option(x, opt, arg, argv);
+	return handle_short_option(x, opt, arg, argv);
 }
 
 /* Rewrite err "progname: MSG" as "progname: FILE:LINE: MSG". */
@@ -481,15 +503,9 @@ static void err_at_line(struct cli_ctx *x, const char *path, int line)
 	free(msg);
 }
 
-static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap,
-                                      const struct scen_map *m)
+/* progname is argv[0]'s last component (when there is one). */
+static void set_progname(struct ldb_config *c, int argc, char **argv)
 {
-	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
-	char **orig = NULL;
-	int rc = 0, opt;
-
-	if (err != NULL && errcap > 0)
-		err[0] = '\0';
 	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
 		const char *b = strrchr(argv[0], '/');
 
@@ -497,6 +513,117 @@ static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **arg
 		if (b[0] != '\0')
 			c->progname = b;
 	}
+}
+
+/* The getopt_long loop, each option handled as it comes.  @return 0, -1 or 1
+ * (--help, --version). */
+static int read_options(struct cli_ctx *x, int argc, char **argv, const struct scen_map *m)
+{
+	int rc = 0, opt;
+
+	optind = 0; /* full re-initialisation of GNU getopt (tests parse many times) */
+	opterr = 0;
+	while (rc == 0) {
+		int at = optind == 0 ? 1 : optind; /* the element getopt looks at next */
+
+		opt = getopt_long(argc, argv, cli_short_options, cli_long_options, NULL);
+		if (opt == -1)
+			break;
+		rc = handle_option(x, opt, optarg, argv);
+		/* the file's words come first, all options: no permutation there */
+		if (rc < 0 && m != NULL && at >= 1 && at <= m->nfile)
+			err_at_line(x, m->path, m->line_of[at]);
+	}
+	if (rc == 0 && optind < argc)
+		rc = cli_fail(x, "unexpected argument '%s'", argv[optind]);
+	return rc;
+}
+
+/* What the options decide together once all are read: LDBENCH_PASSWORD, and
+ * -H over -h, -p and -Z's scheme. */
+static int settle_options(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	if (!x->pw_from_w && !x->pw_from_y) {
+		const char *env = getenv("LDBENCH_PASSWORD");
+
+		if (env != NULL && env[0] != '\0') {
+			c->password = strdup(env);
+			if (c->password == NULL)
+				return cli_oom(x);
+		}
+	}
+	if (x->url_given) {
+		/* -H overrides -h, -p and -Z's scheme */
+		c->ldaps = x->url_ldaps;
+		if (x->url_host != NULL) {
+			free(c->host);
+			c->host = x->url_host;
+			x->url_host = NULL;
+		}
+		c->port = x->url_port > 0 ? x->url_port : (c->ldaps ? 636 : 389);
+	} else if (c->ldaps && !x->port_given) {
+		c->port = 636;
+	}
+	return 0;
+}
+
+/* Everything after the options are read, in order; orig is argv as given. */
+static int check_options(struct cli_ctx *x, int argc, char *const *orig)
+{
+	int rc = settle_options(x);
+
+	if (rc == 0)
+		rc = cli_prepare_write(x);
+	if (rc == 0)
+		rc = cli_compile_patterns(x);
+	if (rc == 0)
+		rc = cli_cross_check(x);
+	if (rc == 0)
+		rc = cli_check_tls_sasl(x);
+	if (rc == 0)
+		rc = cli_compile_objtmpl(x);
+	if (rc == 0)
+		rc = build_cmdline(x, argc, orig);
+	return rc;
+}
+
+/* A problem of the combination: say that the scenario took part. */
+static void note_scenario(char *err, size_t errcap, const char *path)
+{
+	size_t l = err != NULL ? strlen(err) : 0;
+
+	if (err != NULL && l + 1 < errcap)
+		snprintf(err + l, errcap - l, " (with --scenario %s)", path);
+	for (char *p = err; p != NULL && *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* The run goes ahead: stderr's notes, and a fresh seed unless one was given. */
+static void announce(const struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	cli_warn_certdb(c);
+	if (x->genldif_threads > 1)
+		fprintf(stderr, "%s: -e genldif: -n %d ignored, one thread writes %s\n", c->progname,
+		        x->genldif_threads, c->genldif_file);
+	if (!c->seed_given)
+		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
+}
+
+static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap,
+                                      const struct scen_map *m)
+{
+	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
+	char **orig = NULL;
+	int rc;
+
+	if (err != NULL && errcap > 0)
+		err[0] = '\0';
+	set_progname(c, argc, argv);
 	/* getopt_long permutes argv: keep the original order for the -v line */
 	orig = malloc(sizeof(*orig) * (size_t)(argc > 0 ? argc : 1));
 	x.pw_args = malloc(sizeof(*x.pw_args) * (size_t)(argc > 0 ? argc : 1));
@@ -509,66 +636,13 @@ static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **arg
 	for (int i = 0; i < argc; i++)
 		orig[i] = argv[i];
 
-	optind = 0; /* full re-initialisation of GNU getopt (tests parse many times) */
-	opterr = 0;
-	while (rc == 0) {
-		int at = optind == 0 ? 1 : optind; /* the element getopt looks at next */
-
-		opt = getopt_long(argc, argv, cli_short_options, cli_long_options, NULL);
-		if (opt == -1)
-			break;
-		rc = handle_option(&x, opt, optarg, argv);
-		/* the file's words come first, all options: no permutation there */
-		if (rc < 0 && m != NULL && at >= 1 && at <= m->nfile)
-			err_at_line(&x, m->path, m->line_of[at]);
-	}
-	if (rc == 0 && optind < argc)
-		rc = cli_fail(&x, "unexpected argument '%s'", argv[optind]);
+	rc = read_options(&x, argc, argv, m);
 	bool loop_ok = rc == 0; /* later problems come from the options together */
 
-	if (rc == 0 && !x.pw_from_w && !x.pw_from_y) {
-		const char *env = getenv("LDBENCH_PASSWORD");
-
-		if (env != NULL && env[0] != '\0') {
-			c->password = strdup(env);
-			if (c->password == NULL)
-				rc = cli_oom(&x);
-		}
-	}
-	if (rc == 0 && x.url_given) {
-		/* -H overrides -h, -p and -Z's scheme */
-		c->ldaps = x.url_ldaps;
-		if (x.url_host != NULL) {
-			free(c->host);
-			c->host = x.url_host;
-			x.url_host = NULL;
-		}
-		c->port = x.url_port > 0 ? x.url_port : (c->ldaps ? 636 : 389);
-	} else if (rc == 0 && c->ldaps && !x.port_given) {
-		c->port = 636;
-	}
 	if (rc == 0)
-		rc = cli_prepare_write(&x);
-	if (rc == 0)
-		rc = cli_compile_patterns(&x);
-	if (rc == 0)
-		rc = cli_cross_check(&x);
-	if (rc == 0)
-		rc = cli_check_tls_sasl(&x);
-	if (rc == 0)
-		rc = cli_compile_objtmpl(&x);
-	if (rc == 0)
-		rc = build_cmdline(&x, argc, orig);
-	if (rc < 0 && loop_ok && m != NULL) {
-		/* a problem of the combination: say that the scenario took part */
-		size_t l = err != NULL ? strlen(err) : 0;
-
-		if (err != NULL && l + 1 < errcap)
-			snprintf(err + l, errcap - l, " (with --scenario %s)", m->path);
-		for (char *p = err; p != NULL && *p != '\0'; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
-	}
+		rc = check_options(&x, argc, orig);
+	if (rc < 0 && loop_ok && m != NULL)
+		note_scenario(err, errcap, m->path);
 
 	free(x.url_host);
 	free(orig);
@@ -577,12 +651,7 @@ static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **arg
 		return LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
-	cli_warn_certdb(c);
-	if (x.genldif_threads > 1)
-		fprintf(stderr, "%s: -e genldif: -n %d ignored, one thread writes %s\n", c->progname,
-		        x.genldif_threads, c->genldif_file);
-	if (!c->seed_given)
-		c->seed = ldb_rng_fresh_seed(); /* different from run to run, printed by -v and in records */
+	announce(&x);
 	return LDB_CLI_RUN;
 }
 
@@ -595,13 +664,7 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 
 	if (err != NULL && errcap > 0)
 		err[0] = '\0';
-	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
-		const char *b = strrchr(argv[0], '/');
-
-		b = b ? b + 1 : argv[0];
-		if (b[0] != '\0')
-			c->progname = b;
-	}
+	set_progname(c, argc, argv);
 	if (argc < 2)
 		return parse_argv(c, argc, argv, err, errcap, NULL);
 	rc = cli_scenario_argv(&x, argc, argv, &margv, &margc, &m);
