@@ -1,0 +1,506 @@
+/* After the options are read: the patterns compiled, the kinds' weights, and
+ * every cross-check of the options together (each kind's own through its row). */
+#include "cli/ctx.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "values/pattern.h"
+#include "util/util.h"
+#include "proto/wire.h"
+#include "ops/ops.h"
+
+static const char *valmode_kw(enum ldb_valmode m)
+{
+	return m == LDB_VAL_INCR ? "incr" : "random";
+}
+
+int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi,
+                             const char *lo_name, const char *hi_name)
+{
+	if (lo < 0 || hi < 0)
+		return cli_fail(x, "-e %s needs %s and %s", kw, lo_name, hi_name);
+	if (lo > hi)
+		return cli_fail(x, "-e %s: %s %lld is above %s %lld", kw, lo_name, lo, hi_name, hi);
+	return 0;
+}
+
+/* Render p with v into a fresh string (start-up use); with subst false the
+ * text is taken as it is (its X are literal). */
+static char *render_alloc(struct cli_ctx *x, const struct ldb_pattern *p, long long v, bool subst)
+{
+	size_t cap = strlen(p->text) + 32;
+	char *s = malloc(cap);
+
+	if (s == NULL) {
+		cli_oom(x);
+		return NULL;
+	}
+	if (!subst || !ldb_pattern_has_var(p)) {
+		memcpy(s, p->text, strlen(p->text) + 1);
+		return s;
+	}
+	ldb_pattern_render_cstr(p, v < 0 ? 0 : v, s, cap);
+	return s;
+}
+
+static int check_dn(struct cli_ctx *x, const char *opt, const struct ldb_pattern *p, bool subst,
+                    long long v)
+{
+	char *dn = render_alloc(x, p, v, subst);
+	bool ok;
+
+	if (dn == NULL)
+		return -1;
+	ok = cli_dn_is_valid(dn);
+	if (!ok)
+		cli_fail(x, "%s '%s': invalid DN", opt, dn);
+	free(dn);
+	return ok ? 0 : -1;
+}
+
+static int check_filter(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char *f, *g;
+	struct ldb_bytes b = { 0 };
+	char why[LDB_WIRE_ERRLEN] = "";
+	int rc;
+
+	f = render_alloc(x, &c->filter_pat, c->range_low, c->valmode != LDB_VAL_FIXED);
+	if (f == NULL)
+		return -1;
+	/* ldclt's filters are often bare ("cn=x"): libldap adds the parentheses */
+	if (f[0] != '(') {
+		size_t n = strlen(f);
+
+		g = malloc(n + 3);
+		if (g == NULL) {
+			free(f);
+			return cli_oom(x);
+		}
+		g[0] = '(';
+		memcpy(g + 1, f, n);
+		g[n + 1] = ')';
+		g[n + 2] = '\0';
+	} else {
+		g = f;
+		f = NULL;
+	}
+	rc = ldb_filter_encode(&b, g, why);
+	ldb_bytes_free(&b);
+	if (rc != 0) {
+		why[sizeof(why) - 1] = '\0';
+		cli_fail(x, "-f '%s': invalid filter%s%s", c->filter, why[0] ? ": " : "", why);
+	}
+	free(f);
+	free(g);
+	return rc != 0 ? -1 : 0;
+}
+
+int cli_compile_patterns(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	if (ldb_pattern_compile(&c->base_pat, c->base, c->zeropad) < 0)
+		return cli_oom(x);
+	if (c->filter != NULL && ldb_pattern_compile(&c->filter_pat, c->filter, c->zeropad) < 0)
+		return cli_oom(x);
+	if (c->bind_dn != NULL && ldb_pattern_compile(&c->bind_dn_pat, c->bind_dn, c->zeropad) < 0)
+		return cli_oom(x);
+	if (c->password != NULL &&
+	    ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
+		return cli_oom(x);
+	if (c->sasl_authid != NULL &&
+	    ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
+		return cli_oom(x);
+	/* compiled as given; nozeropad may have come after them */
+	for (int i = 0; i < c->nmods; i++)
+		c->mods[i].val.zeropad = c->zeropad;
+	c->compare_val.zeropad = c->zeropad;
+	return 0;
+}
+
+/* Some kind of the run sends -f as a search filter. */
+static bool filter_used(const struct ldb_config *c)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->filter)
+			return true;
+	return false;
+}
+
+/* Some kind (by its keyword, its options or --mix) is asked for. */
+static bool ops_given(const struct ldb_config *c)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_op_given(c, (enum ldb_op)k))
+			return true;
+	return false;
+}
+
+/* Whether -f is (also) the RDN pattern of the entries: "attr=value" with the
+ * XXX, the DN being "<rdn>,<base>". */
+static bool rdn_from_filter(const struct ldb_config *c)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_op_given(c, (enum ldb_op)k) &&
+		    (ldb_ops[k]->dn == LDB_OPDN_FILTER || (ldb_ops[k]->dn == LDB_OPDN_FILTER_OR_RDN && c->rdn_spec == NULL)))
+			return true;
+	return c->genldif_file != NULL && c->rdn_spec == NULL;
+}
+
+/* The option of the first kind given (in -v's order) that passes the test,
+ * for the messages; NULL if none. */
+static const char *first_option(const struct ldb_config *c, bool names_entries)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (ldb_ops[k]->print_rank == rank && ldb_op_given(c, (enum ldb_op)k) &&
+			    (!names_entries || ldb_ops[k]->dn != LDB_OPDN_NONE))
+				return ldb_ops[k]->option(c);
+	return NULL;
+}
+
+/* The name of the first operation that takes its entries from -f, for the messages. */
+static const char *first_rdn_user(const struct ldb_config *c)
+{
+	const char *o = c->genldif_file != NULL ? "-e genldif" : first_option(c, true);
+
+	return o != NULL ? o : "--compare";
+}
+
+/* Before the patterns are compiled: the kinds' weights (--mix's, or 1 for
+ * each kind asked for), and an RDN pattern loses one pair of outer parentheses. */
+int cli_prepare_write(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	if (x->mix_given) {
+		/* only the -e keywords have set weights so far */
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->weight[k] > 0)
+				return cli_fail(x, "-e %s and --mix exclude each other: --mix names the operations "
+				            "(e.g. --mix %s:1)", ldb_ops[k]->keyword, ldb_ops[k]->name);
+		memcpy(c->weight, x->mix, sizeof c->weight);
+		c->mix = true;
+	} else {
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (ldb_op_given(c, (enum ldb_op)k))
+				c->weight[k] = 1;
+	}
+	if (rdn_from_filter(c) && c->filter != NULL) {
+		size_t n = strlen(c->filter);
+
+		if (n >= 2 && c->filter[0] == '(' && c->filter[n - 1] == ')') {
+			memmove(c->filter, c->filter + 1, n - 2);
+			c->filter[n - 2] = '\0';
+		}
+	}
+	return 0;
+}
+
+static int check_rdn_filter(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char *r = render_alloc(x, &c->filter_pat, c->range_low, c->valmode != LDB_VAL_FIXED);
+	bool ok;
+
+	if (r == NULL)
+		return -1;
+	ok = cli_rdn_is_valid(r, strlen(r));
+	if (!ok)
+		cli_fail(x, "-f '%s': %s needs an RDN, one attr=value (e.g. -f uid=userXXX), and '%s' is not one",
+		     c->filter, first_rdn_user(c), r);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/* The XXX of --modify and --compare values gets the entry's number. */
+static int check_one_value(struct cli_ctx *x, const char *opt, const char *attr, const struct ldb_pattern *p)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	if (!ldb_pattern_has_var(p))
+		return 0;
+	if (c->valmode == LDB_VAL_FIXED)
+		return cli_fail(x, "%s %s='%s': XXX gets the entry's number and needs -e random or -e incr", opt,
+		            attr, p->text);
+	if (ldb_pattern_check_range(p, c->range_low, c->range_high, "-R", why, sizeof(why)) < 0)
+		return cli_fail(x, "%s %s: %s", opt, attr, why);
+	return 0;
+}
+
+static int check_value_patterns(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	for (int i = 0; i < c->nmods; i++)
+		if (check_one_value(x, "--modify", c->mods[i].attr, &c->mods[i].val) < 0)
+			return -1;
+	if (c->compare_attr != NULL && check_one_value(x, "--compare", c->compare_attr, &c->compare_val) < 0)
+		return -1;
+	return 0;
+}
+
+/* genldif=FILE: an existing file needs append; a new one a writable folder. */
+static int check_genldif_file(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	const char *f = c->genldif_file;
+
+	if (access(f, F_OK) == 0) {
+		if (!c->genldif_append)
+			return cli_fail(x, "genldif file %s exists (use -e append)", f);
+		if (access(f, W_OK) != 0)
+			return cli_fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
+		return 0;
+	}
+	const char *slash = strrchr(f, '/');
+	char *dir = slash == NULL ? strdup(".") : slash == f ? strdup("/") : strndup(f, (size_t)(slash - f));
+	int rc = 0;
+
+	if (dir == NULL)
+		return cli_oom(x);
+	if (access(dir, W_OK | X_OK) != 0)
+		rc = cli_fail(x, "-e genldif=%s: cannot create the file in %s: %s", f, dir, strerror(errno));
+	free(dir);
+	return rc;
+}
+
+/* genldif writes entries; it runs no operation */
+static int check_genldif(struct cli_ctx *x, bool shape)
+{
+	struct ldb_config *c = x->c;
+
+	if (c->genldif_append && c->genldif_file == NULL)
+		return cli_fail(x, "-e append needs -e genldif=FILE");
+	if (c->genldif_file != NULL) {
+		const char *op = x->mix_given ? "--mix" : first_option(c, false);
+
+		if (op == NULL)
+			op = c->delete_after_add ? "--delete-after-add" : c->withnewparent ? "-e withnewparent"
+			     : c->new_parent != NULL ? "--new-parent" : NULL;
+		if (op != NULL)
+			return cli_fail(x, "-e genldif writes entries to a file and runs no operation: leave out %s", op);
+		if (c->randombase)
+			return cli_fail(x, "-e genldif writes the entries under -b as given: leave out -e randombase");
+		if (!shape)
+			return cli_fail(x, "-e genldif needs the entries' shape: -e object=FILE, or -e person, "
+			            "emailPerson or inetOrgPerson");
+	}
+	return 0;
+}
+
+/* the entries' shape: a class, or a template (with or without rdn=) */
+static int check_shape(struct cli_ctx *x, bool shape)
+{
+	struct ldb_config *c = x->c;
+	const char *shape_kw = c->object_file != NULL ? "object" : c->rdn_spec != NULL ? "rdn" : x->class_kw;
+
+	if (c->add_class != LDB_CLASS_NONE && c->object_file != NULL)
+		return cli_fail(x, "-e %s and -e object exclude each other", x->class_kw);
+	if ((shape || c->rdn_spec != NULL) && c->weight[LDB_OP_ADD] == 0 && c->genldif_file == NULL)
+		return cli_fail(x, "-e %s needs -e add (or genldif=FILE, or add in --mix)", shape_kw);
+	if (c->rdn_spec != NULL && c->object_file == NULL)
+		return cli_fail(x, "-e rdn needs -e object=FILE");
+	if (c->rdn_spec != NULL) {
+		if (c->filter != NULL)
+			return cli_fail(x, "-e rdn and -f exclude each other: rdn= names the entries");
+		if (x->random_seen || x->incr_seen)
+			return cli_fail(x, "-e rdn and -e %s exclude each other: the template's fields number the entries",
+			            x->random_seen ? "random" : "incr");
+		if (x->low_given || x->high_given)
+			return cli_fail(x, "-e rdn and %s exclude each other: the template's fields hold the ranges",
+			            x->low_given ? "-r" : "-R");
+	}
+	return 0;
+}
+
+/* the mix: each form of modify, and --compare, belongs to a kind in it */
+static int check_mix(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	int nmod = (c->nmods > 0) + (c->attreplace_attr != NULL) + (c->attreplacefile_attr != NULL);
+	char why[512];
+
+	if (nmod > 1)
+		return cli_fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
+	if (c->weight[LDB_OP_MODIFY] == 0 && nmod > 0)
+		return cli_fail(x, "%s needs modify in --mix", ldb_ops[LDB_OP_MODIFY]->option(c));
+	if (c->weight[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
+		return cli_fail(x, "--compare needs compare in --mix");
+	if (ldb_ops_check(c, LDB_CHECK_MIX, why, sizeof why) < 0)
+		return cli_fail(x, "%s", why);
+	return 0;
+}
+
+/* Every cross-check of the write keywords and options; each kind's own
+ * checks come from its row (ldb_ops_check). */
+static int check_write(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
+	char why[512];
+
+	if (check_genldif(x, shape) < 0 || check_shape(x, shape) < 0)
+		return -1;
+	/* numbering (ldclt's rule) and the RDN pattern */
+	if (c->genldif_file != NULL && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
+		return cli_fail(x, "-e genldif needs -e incr, -e random or -e rdn=");
+	if (ldb_ops_check(c, LDB_CHECK_ENTRIES, why, sizeof why) < 0)
+		return cli_fail(x, "%s", why);
+	if (rdn_from_filter(c) && c->filter == NULL)
+		return cli_fail(x, "%s needs -f with the entries' RDN (e.g. -f uid=userXXX)", first_rdn_user(c));
+
+	/* rename, delete-after-add */
+	if (c->withnewparent && c->weight[LDB_OP_RENAME] == 0)
+		return cli_fail(x, "-e withnewparent needs -e rename");
+	if (c->withnewparent && c->new_parent == NULL)
+		return cli_fail(x, "-e withnewparent needs --new-parent DN (where the entries move)");
+	if (c->new_parent != NULL && !c->withnewparent)
+		return cli_fail(x, "--new-parent needs -e rename,withnewparent");
+	if (c->delete_after_add && c->weight[LDB_OP_ADD] == 0)
+		return cli_fail(x, "--delete-after-add needs -e add (or add in --mix)");
+	if (x->mix_given && check_mix(x) < 0)
+		return -1;
+
+	/* genldif: an end, and its file */
+	if (c->genldif_file != NULL) {
+		if (c->ops_per_thread < 0 && !(c->valmode == LDB_VAL_INCR && c->noloop) &&
+		    !(c->object_file != NULL && cli_template_has_noloop(c)))
+			return cli_fail(x, "-e genldif needs an end: -T N, -e incr with noloop, or a *NOLOOP field "
+			            "in the template");
+		if (check_genldif_file(x) < 0)
+			return -1;
+		if (x->threads_given && c->threads > 1)
+			x->genldif_threads = c->threads;
+		c->threads = 1;
+	}
+	return 0;
+}
+
+/* the filter and its values */
+static int check_filter_values(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	if (ldb_ops_check(c, LDB_CHECK_FILTER, why, sizeof why) < 0)
+		return cli_fail(x, "%s", why);
+	if (!filter_used(c) && !rdn_from_filter(c) && c->filter != NULL)
+		return cli_fail(x, "-f is not used by -e bindonly");
+	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
+		return cli_fail(x, "-f '%s': a filter must contain '='", c->filter);
+	if (c->valmode != LDB_VAL_FIXED) {
+		const char *kw = valmode_kw(c->valmode);
+
+		if (!x->low_given || !x->high_given)
+			return cli_fail(x, "-e %s needs -r and -R", kw);
+		if (c->range_low < 0)
+			return cli_fail(x, "-r %lld: the low bound must be at least 0", c->range_low);
+		if (c->range_low > c->range_high)
+			return cli_fail(x, "-r %lld is above -R %lld", c->range_low, c->range_high);
+		if (c->filter == NULL || !ldb_pattern_has_var(&c->filter_pat))
+			return cli_fail(x, "-e %s needs an XXX placeholder in -f", kw);
+		if (ldb_pattern_check_range(&c->filter_pat, c->range_low, c->range_high, "-R", why,
+		                            sizeof(why)) < 0)
+			return cli_fail(x, "%s", why);
+	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
+		return cli_fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
+	}
+	if (c->filter != NULL && filter_used(c) && check_filter(x) < 0)
+		return -1;
+	if (c->filter != NULL && rdn_from_filter(c) && check_rdn_filter(x) < 0)
+		return -1;
+	if (check_value_patterns(x) < 0)
+		return -1;
+	return 0;
+}
+
+/* who binds, and where to search */
+static int check_binder_base(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	if (c->binddn_file != NULL && c->randombinddn)
+		return cli_fail(x, "-e randombinddnfromfile and -e randombinddn exclude each other");
+	if (c->binddn_file != NULL && c->bind_dn != NULL)
+		return cli_fail(x, "-e randombinddnfromfile and -D exclude each other");
+	if (ldb_ops_check(c, LDB_CHECK_BINDER, why, sizeof why) < 0)
+		return cli_fail(x, "%s", why);
+	if (c->bind_dn != NULL && c->password == NULL)
+		return cli_fail(x, "-D needs a password (-w, -y or LDBENCH_PASSWORD)");
+	if (c->randombinddn) {
+		if (c->bind_dn == NULL || !ldb_pattern_has_var(&c->bind_dn_pat))
+			return cli_fail(x, "-e randombinddn needs -D with an XXX placeholder");
+		if (cli_check_range_given(x, "randombinddn", c->binddn_low, c->binddn_high,
+		                      "randombinddnlow", "randombinddnhigh") < 0)
+			return -1;
+		if (ldb_pattern_check_range(&c->bind_dn_pat, c->binddn_low, c->binddn_high,
+		                            "randombinddnhigh", why, sizeof(why)) < 0)
+			return cli_fail(x, "%s", why);
+		/* never quote the password itself */
+		if (c->password != NULL && ldb_pattern_has_var(&c->password_pat) &&
+		    (size_t)ldb_digits(c->binddn_high) > c->password_pat.width)
+			return cli_fail(x, "randombinddnhigh %lld needs %d digits but the XXX of the password "
+			            "(-w) has %zu X", c->binddn_high, ldb_digits(c->binddn_high),
+			            c->password_pat.width);
+	}
+	if (c->bind_dn != NULL &&
+	    check_dn(x, "-D", &c->bind_dn_pat, c->randombinddn, c->binddn_low) < 0)
+		return -1;
+
+	/* where to search */
+	if (c->randombase) {
+		if (!ldb_pattern_has_var(&c->base_pat))
+			return cli_fail(x, "-e randombase needs an XXX placeholder in -b");
+		if (cli_check_range_given(x, "randombase", c->base_low, c->base_high, "randombaselow",
+		                      "randombasehigh") < 0)
+			return -1;
+		if (ldb_pattern_check_range(&c->base_pat, c->base_low, c->base_high, "randombasehigh",
+		                            why, sizeof(why)) < 0)
+			return cli_fail(x, "%s", why);
+	}
+	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
+		return -1;
+	return 0;
+}
+
+int cli_cross_check(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+
+	/* what to do */
+	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
+		return cli_fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
+		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
+	if (x->random_seen && x->incr_seen)
+		return cli_fail(x, "-e random and -e incr exclude each other");
+	if (check_write(x) < 0)
+		return -1;
+	if (c->noloop && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return cli_fail(x, "-e noloop needs -e incr (or an object= template)");
+	if (c->commoncounter && c->valmode != LDB_VAL_INCR && c->object_file == NULL)
+		return cli_fail(x, "-e commoncounter needs -e incr (or an object= template)");
+	if (c->close_sock && !c->bindeach)
+		return cli_fail(x, "-e close needs -e bindeach");
+	if (c->nattrs > 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return cli_fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
+	if (c->expect_entries >= 0 && c->weight[LDB_OP_SEARCH] == 0)
+		return cli_fail(x, "-e srchnentries needs -e esearch");
+	if (c->rate > 0 && c->wait_sec > 0)
+		return cli_fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
+	if (c->duration_ms > 0 && c->samples > 0)
+		return cli_fail(x, "--duration and -N exclude each other");
+	if (c->warmup_ms > 0 && c->warmup_samples > 0)
+		return cli_fail(x, "--warmup takes a duration or a sample count, not both");
+	if (check_filter_values(x) < 0)
+		return -1;
+	return check_binder_base(x);
+}

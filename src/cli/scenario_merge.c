@@ -1,0 +1,310 @@
+/* --scenario FILE merged with the command line (the command line wins), and
+ * --list-scenarios DIR; cli/scenario splits the file. */
+#include "cli/ctx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/scenario.h"
+
+/* -------------------------------------------------------------- scenarios */
+
+/* Scenario files read by this process.  Their words become elements of the
+ * argv the options are parsed from, and some options keep pointers into argv
+ * (--json, --csv): they stay until the process ends (reachable, not leaked). */
+static struct scen_keep {
+	struct scen_keep *next;
+	struct ldb_scenario sc;
+	char **words;           /* the merged argv's copies of the file's words */
+	int *line_of;
+} *scen_kept;
+
+#define OPT_ID_MAX 1024 /* short options are their character, long ones OPT_* */
+
+/* What a first look at the command line found. */
+struct prescan {
+	const char *scenario;   /* --scenario FILE */
+	int drop[2], ndrop;     /* argv indices holding --scenario and its FILE */
+	const char *list_dir;   /* --list-scenarios DIR */
+	bool seen[OPT_ID_MAX];  /* options given on the command line */
+};
+
+static size_t ptr_in(const char *p, const char *s)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+
+	return a >= b && a <= b + strlen(s) ? (size_t)(a - b) + 1 : 0;
+}
+
+/* getopt over a copy of argv: note --scenario, --list-scenarios and every option
+ * given; other problems are left to the real parse.  @return 0 or -1 (err set). */
+static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan *ps)
+{
+	char **copy = malloc(sizeof(*copy) * (size_t)(argc + 1));
+	int opt, rc = 0, nscen = 0;
+
+	if (copy == NULL)
+		return cli_oom(x);
+	for (int i = 0; i < argc; i++)
+		copy[i] = argv[i];
+	copy[argc] = NULL;
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (opt = getopt_long(argc, copy, cli_short_options, cli_long_options, NULL)) != -1) {
+		if (opt == ':' && (optopt == OPT_SCENARIO || optopt == OPT_LIST_SCENARIOS)) {
+			rc = cli_fail(x, "--%s needs a value", cli_long_name(optopt));
+			break;
+		}
+		if (opt > 0 && opt < OPT_ID_MAX && opt != '?' && opt != ':')
+			ps->seen[opt] = true;
+		if (opt == OPT_LIST_SCENARIOS) {
+			ps->list_dir = optarg;
+		} else if (opt == OPT_SCENARIO) {
+			if (++nscen > 1) {
+				rc = cli_fail(x, "--scenario: one scenario file per run");
+				break;
+			}
+			ps->scenario = optarg;
+			for (int k = 1; k < argc; k++) {
+				if (argv[k] == optarg && k > 1) {          /* --scenario FILE */
+					ps->drop[0] = k - 1;
+					ps->drop[1] = k;
+					ps->ndrop = 2;
+					break;
+				}
+				if (argv[k] != optarg && ptr_in(optarg, argv[k])) { /* --scenario=FILE */
+					ps->drop[0] = k;
+					ps->ndrop = 1;
+					break;
+				}
+			}
+		}
+	}
+	free(copy);
+	optind = 0;
+	return rc;
+}
+
+/* Check one option of a scenario file against the option tables.
+ * @return 0 and *id (the short option's character or the long option's OPT_*), or -1. */
+static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct ldb_scenario_opt *o, int *id)
+{
+	const char *w = o->opt;
+	bool takes, attached;
+
+	if (w[1] != '-') {
+		const char *p = w[1] != ':' ? strchr(cli_short_options + 1, w[1]) : NULL;
+
+		if (p == NULL)
+			return cli_fail(x, "%s:%d: unknown option '-%c' (see --help)", path, o->line, w[1]);
+		takes = p[1] == ':';
+		attached = w[2] != '\0';
+		if (!takes && attached)
+			return cli_fail(x, "%s:%d: '%s': one option per line", path, o->line, w);
+		*id = (unsigned char)w[1];
+	} else {
+		const char *name = w + 2, *eq = strchr(name, '=');
+		size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
+		const struct option *lo = cli_long_options;
+
+		while (lo->name != NULL && !(strlen(lo->name) == n && strncmp(lo->name, name, n) == 0))
+			lo++;
+		if (lo->name == NULL)
+			return cli_fail(x, "%s:%d: unknown option '--%.*s' (see --help; a scenario file spells long "
+			            "options in full)", path, o->line, (int)n, name);
+		takes = lo->has_arg == required_argument;
+		attached = eq != NULL;
+		if (!takes && attached)
+			return cli_fail(x, "%s:%d: --%s takes no value", path, o->line, lo->name);
+		*id = lo->val;
+	}
+	if (takes && attached && o->val != NULL)
+		return cli_fail(x, "%s:%d: '%s %s': two values for one option", path, o->line, w, o->val);
+	if (takes && !attached && o->val == NULL)
+		return cli_fail(x, "%s:%d: %s needs a value", path, o->line, w);
+	if (!takes && o->val != NULL)
+		return cli_fail(x, "%s:%d: %s takes no value ('%s')", path, o->line, w, o->val);
+	switch (*id) {
+	case 'w': case 'y':
+		return cli_fail(x, "%s:%d: -%c: a password does not belong in a scenario file; give -w, -y or "
+		            "LDBENCH_PASSWORD on the command line", path, o->line, *id);
+	case OPT_SCENARIO: case OPT_LIST_SCENARIOS: case OPT_HELP: case OPT_VERSION:
+		return cli_fail(x, "%s:%d: --%s has no place in a scenario file", path, o->line, cli_long_name(*id));
+	default:
+		return 0;
+	}
+}
+
+/* Options of the file that a command-line option replaces although they are
+ * not the same option (they exclude or override each other). */
+static bool cli_replaces(const struct prescan *ps, int id)
+{
+	switch (id) {
+	case 'N': return ps->seen[OPT_DURATION];
+	case OPT_DURATION: return ps->seen['N'];
+	case 'n': return ps->seen[OPT_SWEEP];
+	case OPT_SWEEP: return ps->seen['n'];
+	case 'h': case 'p': return ps->seen['H'];
+	case 'H': return ps->seen['h'] || ps->seen['p'];
+	default: return false;
+	}
+}
+
+/* Load the scenario, check its options, and build the merged argv: argv[0], the
+ * file's options (those the command line replaces left out), then the command
+ * line without --scenario FILE.  @return 0, or -1 (err set). */
+static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct prescan *ps,
+                          char ***margv, int *margc, struct scen_map *m)
+{
+	struct scen_keep *k = calloc(1, sizeof(*k));
+	char why[600];
+	int n = 0;
+
+	if (k == NULL)
+		return cli_oom(x);
+	if (ldb_scenario_load(&k->sc, ps->scenario, why, sizeof why) != 0) {
+		free(k);
+		return cli_fail(x, "%s", why);
+	}
+	k->words = calloc(2 * k->sc.nopts + (size_t)argc + 1, sizeof(*k->words));
+	k->line_of = calloc(2 * k->sc.nopts + 2, sizeof(*k->line_of));
+	if (k->words == NULL || k->line_of == NULL) {
+		ldb_scenario_free(&k->sc);
+		free(k->words);
+		free(k->line_of);
+		free(k);
+		return cli_oom(x);
+	}
+	k->words[n++] = argv[0];
+	for (size_t i = 0; i < k->sc.nopts; i++) {
+		const struct ldb_scenario_opt *o = &k->sc.opts[i];
+		int id = 0;
+
+		if (check_scenario_opt(x, ps->scenario, o, &id) < 0) {
+			ldb_scenario_free(&k->sc);
+			free(k->words);
+			free(k->line_of);
+			free(k);
+			return -1;
+		}
+		if (cli_replaces(ps, id))
+			continue;
+		k->line_of[n] = o->line;
+		k->words[n++] = o->opt;
+		if (o->val != NULL) {
+			k->line_of[n] = o->line;
+			k->words[n++] = o->val;
+		}
+	}
+	m->path = k->sc.path;
+	m->line_of = k->line_of;
+	m->nfile = n - 1;
+	for (int i = 1; i < argc; i++) {
+		bool dropped = false;
+
+		for (int d = 0; d < ps->ndrop; d++)
+			dropped |= ps->drop[d] == i;
+		if (!dropped)
+			k->words[n++] = argv[i];
+	}
+	k->words[n] = NULL;
+	k->next = scen_kept;
+	scen_kept = k;
+	*margv = k->words;
+	*margc = n;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --list-scenarios DIR: "NAME  DESCRIPTION" per DIR/NAME.scen, sorted.  A file
+ * that does not load or holds a bad option gets its error line on stderr.
+ * @return 1 (listed: exit 0) or -1 (err set: exit 2). */
+static int list_scenarios(struct cli_ctx *x, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, width = 0;
+	int bad = 0;
+
+	if (d == NULL)
+		return cli_fail(x, "--list-scenarios %s: %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || l <= 5 || strcmp(e->d_name + l - 5, ".scen") != 0)
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*nn));
+
+			if (nn == NULL)
+				break;
+			names = nn;
+		}
+		if ((names[n] = strdup(e->d_name)) != NULL)
+			n++;
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) - 5 > width)
+			width = strlen(names[i]) - 5;
+	for (size_t i = 0; i < n; i++) {
+		struct ldb_scenario sc = { 0 };
+		char why[600];
+		size_t plen = strlen(dir) + strlen(names[i]) + 2;
+		char *path = malloc(plen);
+		int id, ok;
+
+		if (path == NULL)
+			break;
+		snprintf(path, plen, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+		ok = ldb_scenario_load(&sc, path, why, sizeof why) == 0;
+		if (!ok)
+			fprintf(stderr, "%s: %s\n", x->c->progname, why);
+		for (size_t j = 0; ok && j < sc.nopts; j++)
+			if (check_scenario_opt(x, path, &sc.opts[j], &id) < 0) {
+				fprintf(stderr, "%s\n", x->err != NULL ? x->err : "bad option");
+				ok = false;
+			}
+		bad += !ok;
+		if (ok)
+			printf("%-*.*s  %s\n", (int)width, (int)(strlen(names[i]) - 5), names[i],
+			       sc.description != NULL ? sc.description : "(no description)");
+		ldb_scenario_free(&sc);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	fflush(stdout);
+	if (bad > 0)
+		return cli_fail(x, "--list-scenarios %s: %d scenario file%s with errors (above)", dir, bad,
+		            bad > 1 ? "s" : "");
+	return 1;
+}
+
+int cli_scenario_argv(struct cli_ctx *x, int argc, char **argv, char ***margv, int *margc,
+                      struct scen_map *m)
+{
+	struct prescan *ps = calloc(1, sizeof(*ps));
+	int rc;
+
+	if (ps == NULL)
+		return cli_oom(x);
+	rc = prescan_argv(x, argc, argv, ps);
+	if (rc == 0 && ps->list_dir != NULL)
+		rc = list_scenarios(x, ps->list_dir);
+	else if (rc == 0 && ps->scenario != NULL)
+		rc = merge_scenario(x, argc, argv, ps, margv, margc, m);
+	free(ps);
+	return rc;
+}
