@@ -161,7 +161,7 @@ static const char *first_option(const struct ldb_config *c, bool names_entries)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			if (ldb_ops[k]->print_rank == rank && ldb_op_given(c, (enum ldb_op)k) &&
 			    (!names_entries || ldb_ops[k]->dn != LDB_OPDN_NONE))
-				return ldb_ops[k]->option(c);
+				return ldb_op_option((enum ldb_op)k, c);
 	return NULL;
 }
 
@@ -331,7 +331,7 @@ static int check_mix(struct cli_ctx *x)
 	if (nmod > 1)
 		return cli_fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
 	if (c->weight[LDB_OP_MODIFY] == 0 && nmod > 0)
-		return cli_fail(x, "%s needs modify in --mix", ldb_ops[LDB_OP_MODIFY]->option(c));
+		return cli_fail(x, "%s needs modify in --mix", ldb_op_option(LDB_OP_MODIFY, c));
 	if (c->weight[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
 		return cli_fail(x, "--compare needs compare in --mix");
 	if (ldb_ops_check(c, LDB_CHECK_MIX, why, sizeof why) < 0)

@@ -12,7 +12,7 @@
  * character; no variable, glob or tilde expansion.  A '#' that starts a word
  * starts a comment.  The first comment line with text is the scenario's
  * one-line description.  Which options exist, and which take a value, is the
- * command line's business (cli.c): this module only splits the file. */
+ * command line's business (cli/scenario_merge.c): this module only splits the file. */
 #ifndef LDBENCH_SCENARIO_H
 #define LDBENCH_SCENARIO_H
 

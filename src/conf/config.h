@@ -1,5 +1,5 @@
 /* struct ldb_config: everything a run needs, filled by the command line parser
- * (cli.c), checked there, and read-only once the workers start. */
+ * (src/cli/), checked there, and read-only once the workers start. */
 #ifndef LDBENCH_CONFIG_H
 #define LDBENCH_CONFIG_H
 

@@ -60,12 +60,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return m == 0 ? 0 : n + (long)m;
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e abandon";
-}
-
 const struct ldb_opdesc ldb_op_abandon = {
 	.name = "abandon",
 	.json = "abandon",
@@ -78,7 +72,7 @@ const struct ldb_opdesc ldb_op_abandon = {
 	.pass_rank = 7,
 	.print_rank = 7,
 	.check_at = LDB_CHECK_FILTER,
-	.option = option,
+	.option_text = "-e abandon",
 	.check = check,
 	.prepare = prepare,
 	.render = render,

@@ -74,12 +74,6 @@ size_t ldb_add_render_parent(const char *dn, size_t dnlen, int level, int32_t ms
 	return ldb_wire_put_add(dst, cap, msgid, anc, anclen, e.v, e.n);
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e add";
-}
-
 const struct ldb_opdesc ldb_op_add = {
 	.name = "add",
 	.json = "add",
@@ -91,7 +85,7 @@ const struct ldb_opdesc ldb_op_add = {
 	.pass_rank = 0,
 	.print_rank = 2,
 	.expected = { LDAP_ALREADY_EXISTS },
-	.option = option,
+	.option_text = "-e add",
 	.dn = LDB_OPDN_FILTER_OR_RDN,
 	.check = check,
 	.writes = true,

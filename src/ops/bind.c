@@ -33,12 +33,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_req_render(&r->ops->bind, variant, vals, r->msgid, dst, cap);
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e bindonly";
-}
-
 const struct ldb_opdesc ldb_op_bind = {
 	.name = "bind",
 	.json = "bind",
@@ -52,7 +46,7 @@ const struct ldb_opdesc ldb_op_bind = {
 	.print_rank = 0,
 	.check_at = LDB_CHECK_BINDER,
 	.expected_any = true,
-	.option = option,
+	.option_text = "-e bindonly",
 	.check = check,
 	.prepare = prepare,
 	.render = render,

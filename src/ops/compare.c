@@ -34,12 +34,6 @@ static void print(const struct ldb_config *c, FILE *out)
 	fprintf(out, LDB_VKEY "%s \"%s\"\n", "Compare", c->compare_attr, c->compare_val.text ? c->compare_val.text : "");
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "--compare";
-}
-
 const struct ldb_opdesc ldb_op_compare = {
 	.name = "compare",
 	.json = "compare",
@@ -52,7 +46,7 @@ const struct ldb_opdesc ldb_op_compare = {
 	.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE },
 	.expected = { LDAP_NO_SUCH_OBJECT },
 	.asked = asked,
-	.option = option,
+	.option_text = "--compare",
 	.dn = LDB_OPDN_FILTER,
 	.check = check,
 	.writes = true,

@@ -16,12 +16,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_wire_put_delete(dst, cap, r->msgid, wc->dn, wc->dnlen);
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e delete";
-}
-
 const struct ldb_opdesc ldb_op_delete = {
 	.name = "delete",
 	.json = "delete",
@@ -32,7 +26,7 @@ const struct ldb_opdesc ldb_op_delete = {
 	.pass_rank = 3,
 	.print_rank = 3,
 	.expected = { LDAP_NO_SUCH_OBJECT },
-	.option = option,
+	.option_text = "-e delete",
 	.dn = LDB_OPDN_FILTER,
 	.check = check_numbered,
 	.writes = true,

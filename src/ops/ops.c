@@ -93,6 +93,11 @@ int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const boo
 	return 0;
 }
 
+const char *ldb_op_option(enum ldb_op k, const struct ldb_config *c)
+{
+	return ldb_ops[k]->option != NULL ? ldb_ops[k]->option(c) : ldb_ops[k]->option_text;
+}
+
 int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name, char *why, size_t cap)
 {
 	if (c->valmode != LDB_VAL_FIXED)

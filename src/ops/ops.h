@@ -83,7 +83,9 @@ struct ldb_opdesc {
 	/* its options ask for it (modify: --modify, attreplace; compare: --compare);
 	 * NULL: only its -e keyword or --mix does */
 	bool (*asked)(const struct ldb_config *c);
-	/* the option that asks for it, as a user writes it ("-e esearch"), for messages */
+	/* the option that asks for it, as a user writes it ("-e esearch"), for messages;
+	 * option() when it depends on the options (ldb_op_option reads either) */
+	const char *option_text;
 	const char *(*option)(const struct ldb_config *c);
 	/* the cross-checks of its options once the kinds are known (mix: named in
 	 * --mix): 0, or -1 with a message (no program name) in why */
@@ -104,6 +106,9 @@ extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
 /* The check of a kind whose entries -f's XXX numbers (delete, rename): it
  * needs -e incr or -e random.  0, or -1 with the message in why. */
 int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name, char *why, size_t cap);
+
+/* The option that asks for kind k, as a user writes it ("-e esearch"). */
+const char *ldb_op_option(enum ldb_op k, const struct ldb_config *c);
 
 /* "search", "bind", ...: the row's name. */
 const char *ldb_op_name(enum ldb_op op);

@@ -56,12 +56,6 @@ static void print(const struct ldb_config *c, FILE *out)
 		fprintf(out, LDB_VKEY "%s\n", "New parent", c->new_parent);
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e rename";
-}
-
 const struct ldb_opdesc ldb_op_rename = {
 	.name = "rename",
 	.json = "rename",
@@ -72,7 +66,7 @@ const struct ldb_opdesc ldb_op_rename = {
 	.pass_rank = 6,
 	.print_rank = 4,
 	.expected = { LDAP_ALREADY_EXISTS, LDAP_NO_SUCH_OBJECT, LDAP_PROTOCOL_ERROR },
-	.option = option,
+	.option_text = "-e rename",
 	.dn = LDB_OPDN_FILTER,
 	.check = check_numbered,
 	.writes = true,

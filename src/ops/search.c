@@ -48,12 +48,6 @@ static void print(const struct ldb_config *c, FILE *out)
 	fprintf(out, LDB_VKEY "%d\n", "Attrsonly", c->attrsonly);
 }
 
-static const char *option(const struct ldb_config *c)
-{
-	(void)c;
-	return "-e esearch";
-}
-
 const struct ldb_opdesc ldb_op_search = {
 	.name = "search",
 	.json = "search",
@@ -67,7 +61,7 @@ const struct ldb_opdesc ldb_op_search = {
 	.print_rank = 1,
 	.check_at = LDB_CHECK_FILTER,
 	.expected = { LDAP_NO_SUCH_OBJECT },
-	.option = option,
+	.option_text = "-e esearch",
 	.check = check,
 	.prepare = prepare,
 	.render = render,

@@ -1,4 +1,4 @@
-/* Unit tests for the command line (src/cli.c) and the config (src/config.c). */
+/* Unit tests for the command line (src/cli/) and the config (src/conf/config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* The TLS and SASL options of the command line (src/cli.c), and the SASL bind
+/* The TLS and SASL options of the command line (src/cli/), and the SASL bind
  * templates they lead to (src/request.c). */
 #include <setjmp.h>
 #include <stdarg.h>

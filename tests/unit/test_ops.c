@@ -60,6 +60,8 @@ static void test_names_round_trip(void **state)
 
 static void test_rows_filled(void **state)
 {
+	struct ldb_config defaults;
+	ldb_config_init(&defaults);
 	bool pass_seen[LDB_OP_COUNT] = { false }, print_seen[LDB_OP_COUNT] = { false };
 
 	(void)state;
@@ -84,7 +86,8 @@ static void test_rows_filled(void **state)
 		/* compare prints no word of its own in -v's running mode; every other kind one */
 		assert_int_equal(d->print_mode != NULL || d->mode != NULL, k != LDB_OP_COMPARE);
 		assert_non_null(d->render);
-		assert_non_null(d->option);
+		assert_true(d->option != NULL || d->option_text != NULL);
+		assert_non_null(ldb_op_option((enum ldb_op)k, &defaults));
 		assert_true(d->keyword != NULL || d->asked != NULL); /* something asks for it */
 		assert_true(d->pass_rank < LDB_OP_COUNT && !pass_seen[d->pass_rank]);
 		assert_true(d->print_rank < LDB_OP_COUNT && !print_seen[d->print_rank]);
@@ -104,6 +107,9 @@ static void test_rows_filled(void **state)
 	assert_false(ldb_ops[LDB_OP_SEARCH]->alone);
 	assert_true(ldb_ops[LDB_OP_SEARCH]->entries);
 	assert_true(ldb_ops[LDB_OP_ADD]->parents);
+	assert_string_equal(ldb_op_option(LDB_OP_SEARCH, &defaults), "-e esearch");
+	assert_string_equal(ldb_op_option(LDB_OP_MODIFY, &defaults), "--modify");
+	ldb_config_free(&defaults);
 }
 
 static void test_success_and_counteach(void **state)

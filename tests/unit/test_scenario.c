@@ -1,5 +1,5 @@
 /* Unit tests for scenario files: the splitter (src/scenario.c) and how
- * --scenario merges a file with the command line (src/cli.c). */
+ * --scenario merges a file with the command line (src/cli/scenario_merge.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
