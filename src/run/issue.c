@@ -3,7 +3,6 @@
  * --rate), and the counters and histograms of what came back. */
 #include "run/conn.h"
 
-#include <ldap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

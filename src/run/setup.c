@@ -5,7 +5,6 @@
 #include <ldap.h>
 #include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "proto/wire.h"
