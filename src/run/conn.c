@@ -1,0 +1,666 @@
+/* A connection as a state machine: connect, StartTLS, TLS, bind, ready;
+ * bindeach cycles; results to their slots, parents created for an add;
+ * failures, timeouts and reconnects with a capped, jittered back-off.  Also
+ * an I/O thread's round over what is ready: its events, its ready list, its
+ * due deadlines. */
+#include "run/conn.h"
+
+#include <errno.h>
+#include <ldap.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/wire.h"
+#include "run/clock.h"
+
+#define IN_MAX (64 * 1024 * 1024)
+#define BACKOFF_MIN_MS 50
+#define BACKOFF_MAX_MS 1000
+#define MAX_PARENT_LEVELS 8
+
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why);
+static void conn_connected(struct ldb_conn *cn, uint64_t now);
+
+static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f)
+{
+	static const int code[LDB_FAIL_COUNT] = { LDB_RC_CONNECT_ERROR, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
+	                                          LDB_RC_SERVER_DOWN };
+	ldb_add(&w->st->op[kind].fails[f], 1);
+	ldb_note_error(w, kind, code[f]);
+}
+
+static void schedule_retry(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	uint32_t b = cn->backoff_ms ? cn->backoff_ms : BACKOFF_MIN_MS;
+	/* jitter: 75 % .. 125 % */
+	uint64_t ms = b * 3 / 4 + (uint64_t)ldb_rng_range(&w->rng, 0, b / 2);
+	cn->retry_at = now + ms * 1000000ULL;
+	cn->backoff_ms = b * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : b * 2;
+	if (w->run->cfg->dontsleeponserverdown)
+		cn->retry_at = now;
+	if (cn->retry_at <= now)
+		conn_wake(cn);
+	else
+		conn_watch(cn, cn->retry_at);
+}
+
+/* The connection broke (or timed out): every operation in flight on it fails.
+ * One whose TCP connect never proved to work failed to connect. */
+void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	bool cycle = w->run->cfg->bindeach;
+	if (cn->unconfirmed) {
+		for (int i = 0; i < cn->depth; i++)
+			if (cn->slots[i].used && cn->slots[i].counts && !cycle)
+				w->outstanding--;
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
+	}
+	for (int i = 0; i < cn->depth; i++) {
+		struct ldb_slot *s = &cn->slots[i];
+		if (!s->used)
+			continue;
+		note_fail(w, s->kind, why);
+		if (s->counts && !cycle)
+			w->outstanding--;
+	}
+	if (cycle && cn->state != CS_IDLE)
+		w->outstanding--;
+	ldb_conn_close(cn, false);
+	cn->state = CS_IDLE;
+	schedule_retry(cn, now);
+}
+
+static void fatal_note(struct ldb_worker *w, int rc, const char *what, const char *why)
+{
+	const struct ldb_config *c = w->run->cfg;
+	if (ldb_config_ignored(c, rc))
+		return;
+	if (w->note[0] == '\0') {
+		if (why != NULL)
+			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s: %s", w->id, what, why);
+		else
+			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s, error=%d (%s)", w->id, what, rc,
+			         ldap_err2string(rc));
+	}
+	worker_die(w, LDB_EXIT_CANNOT_BIND);
+}
+
+/* The TCP connect, StartTLS or TLS handshake failed or timed out.  A
+ * connection that never came up, with a code not ignored (-I -11), ends the
+ * thread, as ldclt's failed first bind does; one that was up before goes on
+ * trying (the server went away). */
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
+{
+	struct ldb_worker *w = cn->w;
+	note_fail(w, w->run->main_op, kind);
+	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
+		w->outstanding--;
+	ldb_conn_close(cn, false);
+	cn->state = CS_IDLE;
+	schedule_retry(cn, now);
+	if (!cn->ever_up)
+		fatal_note(w, LDB_RC_CONNECT_ERROR, kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
+}
+
+static void conn_connect(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	cn->t_connect = now;
+	cn->state = CS_CONNECTING;
+	cn->proven = false;
+	if (fd < 0) {
+		char why[128];
+		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
+		connect_failed(cn, now, LDB_FAIL_CONNECT, why);
+		return;
+	}
+	/* Nagle only ever delays a write that follows unanswered ones: with one
+	 * plain request at a time the answer acknowledges it, so the option (a
+	 * system call per connection, bindeach's too) is set only for pipelines,
+	 * and for TLS, whose handshake ends with two writes in a row (Finished,
+	 * then the first request: 40 ms of delayed ACK without it) */
+	if (run->depth > 1 || run->tls != NULL) {
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	}
+	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
+		close(fd);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
+	}
+	cn->fd = fd;
+	/* edge-triggered, registered once; EPOLLOUT only if a write must wait;
+	 * EPOLLRDHUP: the peer's close may come in the same edge as its last bytes */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
+	cn->out_armed = false;
+	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		close(fd);
+		cn->fd = -1;
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		return;
+	}
+	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
+	/* Go on at once: on loopback the handshake is done when connect()
+	 * returns, and otherwise the first send waits for the EPOLLOUT edge.
+	 * A connection that then fails before any byte moved failed to connect. */
+	cn->unconfirmed = true;
+	conn_connected(cn, now);
+	if (cn->fd >= 0 && cn->unconfirmed)
+		arm_out(cn); /* nothing went out yet: learn of the connect from its edge */
+}
+
+/* bindeach: end of one cycle. */
+void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	if (!run->cfg->close_sock && cn->fd >= 0) {
+		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+		cn->out_len = cn->out_off = 0;
+		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+		if (n > 0)
+			(void)ldb_conn_send(cn, cn->out, n);
+	}
+	ldb_hist_record(&w->lat->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
+	ldb_conn_close(cn, !run->cfg->close_sock);
+	cn->state = CS_IDLE;
+	cn->retry_at = now;
+	w->outstanding--;
+}
+
+/* The first step of the cycle's pass (bindeach), after connect and bind. */
+static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	cn->state = CS_OP;
+	ldb_issue_now(cn, 0, ldb_pick_kind(w, 0), 0, SETUP_NONE, true, cn->cycle_v, cn->cycle_bv, now);
+}
+
+/* Transport ready (TCP, and TLS when asked): bind, or go. */
+static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	bool cycle = run->cfg->bindeach;
+	if (cycle && ldb_pick_kind(w, 0) == LDB_OP_BIND && run->mix_total == 0) {
+		/* bindeach,bindonly: the cycle's bind is the operation */
+		cycle_first_step(cn, now);
+		return;
+	}
+	if (run->bind_on_connect) {
+		cn->state = CS_BINDING;
+		ldb_issue_now(cn, 0, LDB_OP_BIND, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
+		return;
+	}
+	/* without a bind, the connection proves itself with its first answer
+	 * (conn_result): a server that accepts and closes at once must not
+	 * reset the back-off */
+	cn->proven = false;
+	if (cycle) {
+		cycle_first_step(cn, now);
+		return;
+	}
+	cn->state = CS_READY;
+	ldb_conn_pump(cn, now);
+}
+
+static void tls_step(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	char why[256] = "";
+	int rc = ldb_tls_handshake(&cn->tc, why, sizeof why);
+	if (rc == LDB_TLS_OK) {
+		/* one reading ends the handshake and starts what follows, so the
+		 * stages add up to the cycle */
+		ldb_conn_confirm(cn); /* if no edge said so yet: before the TLS stage ends */
+		now = ldb_now_ns();
+		ldb_add(&w->st->tls_handshakes, 1);
+		if (ldb_tls_resumed(&cn->tc))
+			ldb_add(&w->st->tls_resumed, 1);
+		if (w->run->cfg->bindeach)
+			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
+		conn_transport_ready(cn, now);
+		return;
+	}
+	if (rc == LDB_TLS_WANT_READ) {
+		ldb_conn_confirm(cn); /* the ClientHello went out: connected */
+		return;      /* the next edge */
+	}
+	if (rc == LDB_TLS_WANT_WRITE) {
+		arm_out(cn);
+		return;
+	}
+	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed");
+}
+
+static void tls_begin(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	char why[256] = "";
+	cn->t_tls = now;
+	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, w->run->cfg->tls_resume ? &w->tls_session : NULL, why,
+	                      sizeof why) != 0) {
+		connect_failed(cn, now, LDB_FAIL_TLS, why);
+		return;
+	}
+	cn->tls_on = true;
+	cn->state = CS_TLS;
+	tls_step(cn, now);
+}
+
+/* The TCP connection is up. */
+static void conn_connected(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	const struct ldb_config *c = run->cfg;
+	(void)w;
+	if (c->ldaps) {
+		tls_begin(cn, now);
+	} else if (c->starttls) {
+		cn->t_tls = now;
+		cn->state = CS_STARTTLS;
+		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_STARTTLS, false, 0, 0, now);
+	} else {
+		conn_transport_ready(cn, now);
+	}
+}
+
+/* An add came back 32: create its ancestors first, then send it again
+ * (ldclt does the same).  @return true when that is under way. */
+static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, int rc, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	if (!w->run->make_parents || cn->retry_dnlen == 0)
+		return false;
+	if (s->aux == 0 && rc != LDAP_NO_SUCH_OBJECT)
+		return false;
+	int level;
+	if (s->aux == 0)
+		level = 1;
+	else if (rc == LDAP_NO_SUCH_OBJECT && s->aux < MAX_PARENT_LEVELS)
+		level = s->aux + 1;
+	else if (rc == LDAP_SUCCESS || rc == LDAP_ALREADY_EXISTS) {
+		if (rc == LDAP_SUCCESS)
+			ldb_add(&w->st->parents_created, 1);
+		level = s->aux - 1;
+	} else
+		return false; /* give up: the add fails with 32 */
+	s->aux = (uint8_t)level;
+	if (level == 0) {
+		/* every ancestor is there: the add again */
+		size_t oplen = 0;
+		const uint8_t *p = cn->retry;
+		/* the kept protocolOp: tag, length */
+		if (p[1] < 0x80)
+			oplen = 2 + p[1];
+		else {
+			int nb = p[1] & 0x7f;
+			size_t len = 0;
+			for (int k = 0; k < nb; k++)
+				len = len << 8 | p[2 + k];
+			oplen = 2 + (size_t)nb + len;
+		}
+		cn->retry_len = oplen;
+	}
+	bool exhausted;
+	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
+		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return true;
+	}
+	s->used = 1;
+	cn->inflight++;
+	return true;
+}
+
+/* The first answer on a connection (or its bind): the back-off starts over,
+ * and a connection that was up before counts as a reconnect. */
+static void conn_proven(struct ldb_conn *cn)
+{
+	struct ldb_worker *w = cn->w;
+	cn->proven = true;
+	cn->backoff_ms = 0;
+	if (!cn->ever_up)
+		cn->ever_up = true;
+	else if (!w->run->cfg->bindeach)
+		ldb_add(&w->st->reconnects, 1);
+}
+
+/* One complete result for slot i. */
+static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	const struct ldb_config *c = run->cfg;
+	struct ldb_slot *s = &cn->slots[i];
+	struct ldb_slot done = *s;
+	s->used = 0;
+	cn->inflight--;
+
+	if (done.setup != SETUP_BIND && !cn->proven)
+		conn_proven(cn);
+	if (done.setup == SETUP_STARTTLS) {
+		if (rc != LDAP_SUCCESS) {
+			char why[96];
+			snprintf(why, sizeof why, "StartTLS refused, error=%d (%s)", rc, ldap_err2string(rc));
+			connect_failed(cn, now, LDB_FAIL_TLS, why);
+			return;
+		}
+		tls_begin(cn, now);
+		return;
+	}
+	if (cn->state == CS_BINDING) {
+		if (done.setup == SETUP_BIND) {
+			/* a persistent connection's opening bind: not an operation,
+			 * but its failures are tallied with the binds' */
+			if (rc != 0) {
+				ldb_note_error(w, LDB_OP_BIND, rc);
+				fatal_note(w, rc, "bind", NULL);
+				ldb_conn_close(cn, false);
+				cn->state = CS_IDLE;
+				schedule_retry(cn, now);
+				return;
+			}
+			conn_proven(cn);
+			cn->state = CS_READY;
+			ldb_conn_pump(cn, now);
+			return;
+		}
+		/* bindeach: the cycle's bind, then the pass */
+		ldb_record_result(w, &done, rc, now);
+		if (rc != 0) {
+			fatal_note(w, rc, "bind", NULL);
+			ldb_cycle_end(cn, now);
+			return;
+		}
+		cycle_first_step(cn, now);
+		return;
+	}
+	if (done.kind == LDB_OP_ADD && (done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT)) {
+		*s = done;
+		s->used = 0;
+		if (add_missing_parents(cn, i, s, rc, now))
+			return;
+		done = *s;
+		if (done.aux > 0)
+			rc = LDAP_NO_SUCH_OBJECT; /* an ancestor could not be made */
+		s->used = 0;
+	}
+	ldb_record_result(w, &done, rc, now);
+	if (done.kind == LDB_OP_BIND && rc != 0 && !c->counteach)
+		fatal_note(w, rc, "bind", NULL);
+	ldb_pass_continue(cn, i, &done, now);
+}
+
+/* Room to read into: a full buffer that holds no whole message (one larger
+ * than the buffer) doubles, up to IN_MAX; it stays grown. */
+static int in_room(struct ldb_conn *cn)
+{
+	if (cn->in_len < cn->in_cap)
+		return 0;
+	if (cn->in_cap >= IN_MAX)
+		return -1;
+	uint8_t *bigger = realloc(cn->in, cn->in_cap * 2);
+	if (bigger == NULL)
+		return -1;
+	cn->in = bigger;
+	cn->in_cap *= 2;
+	return 0;
+}
+
+/* Read what the socket holds, at most a full buffer; with `eof` (the peer
+ * closed its side) on to the end of the stream.
+ * @return 1 when the buffer filled (more may wait), 0 when drained, -1 when
+ * closed or broken. */
+static int conn_fill(struct ldb_conn *cn, bool eof)
+{
+	for (;;) {
+		if (in_room(cn) != 0)
+			return -1;
+		ssize_t n = ldb_conn_recv(cn, cn->in + cn->in_len, cn->in_cap - cn->in_len);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		cn->in_len += (size_t)n;
+		if (cn->in_len == cn->in_cap)
+			return 1;
+		/* edge-triggered: a short plain read drained the socket; TLS reads
+		 * go on until OpenSSL wants more bytes */
+		if (!cn->tls_on && !eof)
+			return 0;
+	}
+}
+
+/* Every whole message in the input to its slot; what is left of a partial
+ * one moves to the front.  @return 0, or -1 when the stream is broken. */
+static int conn_parse(struct ldb_conn *cn, uint64_t now)
+{
+	size_t pos = 0;
+	struct ldb_resp r;
+	for (;;) {
+		int rc = ldb_wire_parse(cn->in + pos, cn->in_len - pos, &r, NULL);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		pos += r.len;
+		if (r.msgid <= 0)
+			return -1; /* notice of disconnection, or nonsense */
+		int i = (r.msgid - 1) % cn->depth;
+		struct ldb_slot *s = &cn->slots[i];
+		if (!s->used || s->msgid != r.msgid)
+			continue; /* the answer to something already given up */
+		if (r.op == LDAP_RES_SEARCH_ENTRY) {
+			s->entries++;
+			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			continue;
+		}
+		if (r.result < 0)
+			continue; /* references, intermediate responses */
+		conn_result(cn, i, r.result, now);
+		if (cn->fd < 0)
+			return 0; /* closed by a cycle's end (the input with it) */
+		if (cn->state == CS_TLS)
+			break; /* TLS starts: no more plain bytes */
+	}
+	if (pos > 0) {
+		memmove(cn->in, cn->in + pos, cn->in_len - pos);
+		cn->in_len -= pos;
+	}
+	return 0;
+}
+
+/* Read and hand over what came.  The whole messages that came before the
+ * end of the stream count before it does.  @return 0, or -1 when the
+ * connection is closed or broken. */
+static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
+{
+	cn->tls_read_wants_write = false;
+	for (;;) {
+		int more = conn_fill(cn, eof);
+		*now = ldb_now_ns();
+		if (conn_parse(cn, *now) != 0)
+			return -1;
+		if (more < 0)
+			return cn->fd < 0 ? 0 : -1;
+		if (more == 0 || cn->fd < 0 || cn->state == CS_TLS)
+			return 0;
+	}
+}
+
+static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
+{
+	if (cn->fd < 0)
+		return; /* closed earlier in this batch of events */
+	if (cn->unconfirmed && (ev & (EPOLLERR | EPOLLHUP))) {
+		ldb_conn_fail(cn, LDB_FAIL_CONNECT, now);
+		return;
+	}
+	if (cn->unconfirmed && (ev & EPOLLOUT))
+		ldb_conn_confirm(cn); /* connected */
+	if (cn->state == CS_TLS) {
+		if (ev & (EPOLLERR | EPOLLHUP) && !(ev & EPOLLIN)) {
+			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake");
+			return;
+		}
+		tls_step(cn, now);
+		return;
+	}
+	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
+	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
+	if (readable) {
+		if (conn_read(cn, &now, (ev & EPOLLRDHUP) != 0) != 0) {
+			ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+			return;
+		}
+		if (cn->fd < 0)
+			return;
+	} else if (ev & (EPOLLERR | EPOLLHUP)) {
+		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return;
+	}
+	if (writable && cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0)
+		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+}
+
+/* The connection's deadline passed: its back-off is over (idle), or
+ * something on it may have timed out (-t).  The deadline is armed again
+ * from what is in flight now. */
+static void conn_deadline(struct ldb_conn *cn, uint64_t now)
+{
+	uint64_t t = cn->w->run->timeout_ns, next = UINT64_MAX;
+	conn_wake(cn); /* idle: it may connect; failed: its client may be done */
+	if (cn->state == CS_IDLE)
+		return;
+	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
+		if (now > cn->t_connect && now - cn->t_connect > t) {
+			if (cn->unconfirmed)
+				ldb_conn_fail(cn, LDB_FAIL_CONNECT, now); /* a connect failure, in-flight requests too */
+			else
+				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
+			return;
+		}
+		next = cn->t_connect + t + 1;
+	}
+	for (int i = 0; i < cn->depth; i++) {
+		const struct ldb_slot *s = &cn->slots[i];
+		if (!s->used)
+			continue;
+		if (now > s->t_sent && now - s->t_sent > t) {
+			ldb_conn_fail(cn, LDB_FAIL_TIMEOUT, now);
+			return;
+		}
+		if (s->t_sent + t + 1 < next)
+			next = s->t_sent + t + 1;
+	}
+	if (next != UINT64_MAX)
+		conn_watch(cn, next);
+}
+
+static bool worker_finished(const struct ldb_worker *w)
+{
+	const struct ldb_config *c = w->run->cfg;
+	if (w->outstanding > 0)
+		return false;
+	if (w->exhausted)
+		return true;
+	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
+}
+
+/* The pacing deadline passed: the connections that wait for it. */
+static void worker_paced(struct ldb_worker *w)
+{
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		if (cn->state == CS_IDLE || (cn->state == CS_READY && cn->inflight < cn->depth))
+			conn_wake(cn);
+	}
+}
+
+/* A connection on the ready list: open it if it must be opened, fill it if
+ * it can take more requests. */
+static void conn_step(struct ldb_conn *cn, uint64_t now)
+{
+	struct ldb_worker *w = cn->w;
+	struct ldb_run *run = w->run;
+	bool cycle = run->cfg->bindeach;
+
+	if (cn->state == CS_READY) {
+		ldb_conn_pump(cn, now);
+		if (cn->state == CS_READY && cn->inflight < cn->depth)
+			ldb_pace_later(w, now);
+		return;
+	}
+	if (cn->state != CS_IDLE)
+		return;
+	if (cycle && !ldb_may_issue(w, now)) {
+		ldb_pace_later(w, now);
+		return;
+	}
+	if (!cycle && (w->exhausted || run_stopping(run)))
+		return;
+	if (now < cn->retry_at) {
+		conn_watch(cn, cn->retry_at);
+		return;
+	}
+	if (cycle) {
+		if (!ldb_pass_values(w, &cn->cycle_v, &cn->cycle_bv))
+			return;
+		w->outstanding++;
+		cn->t_due = w->next_intended;
+		took_op(w, now);
+		cn->t_cycle = now;
+	}
+	conn_connect(cn, now);
+}
+
+/* The events of one wait, each to its connection. */
+void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now)
+{
+	for (int i = 0; i < n; i++) {
+		struct ldb_conn *cn = evs[i].data.ptr;
+		conn_event(cn, evs[i].events, now);
+		if (!cn->w->ended && (cn->state == CS_IDLE || cn->state == CS_READY))
+			conn_wake(cn); /* a slot came free, or it closed */
+	}
+}
+
+/* Step the connections that were on the ready list when the round began
+ * (those it wakes again wait for the next round). */
+void ldb_drain_ready(struct ldb_runner *r, uint64_t now, int *alive)
+{
+	struct ldb_conn *cn = r->ready;
+	r->ready = NULL;
+	r->ready_tail = &r->ready;
+	while (cn != NULL) {
+		struct ldb_conn *next = cn->ready_next;
+		struct ldb_worker *w = cn->w;
+		cn->queued = false;
+		if (!w->ended && !worker_finished(w))
+			conn_step(cn, now);
+		if (!w->ended && worker_finished(w))
+			ldb_worker_end(r, w, alive);
+		cn = next;
+	}
+}
+
+/* Every deadline due at `now`. */
+void ldb_fire_deadlines(struct ldb_runner *r, uint64_t now)
+{
+	struct ldb_timer *e;
+	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {
+		if (e->tag == TM_PACE)
+			worker_paced(e->data);
+		else
+			conn_deadline(e->data, now);
+	}
+}

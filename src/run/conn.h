@@ -1,0 +1,200 @@
+/* The worker's private types (worker.h is its public face): logical
+ * clients (ldclt's threads) on I/O threads, each I/O
+ * thread an epoll loop over the connections of its clients.
+ *
+ * A connection is a small state machine:
+ *   IDLE -> CONNECTING -> (STARTTLS) -> (TLS) -> (BINDING) -> READY,
+ * with requests in flight up to the depth; with bindeach, one pass per
+ * connection: ... -> OP -> unbind/close -> IDLE.
+ * One operation of the load is a pass: the run's kinds in ldclt's order
+ * (add, modify, delete, bind, search, rename), each with the same number, one
+ * after the other on one slot; with --mix, one kind drawn by weight.
+ * Requests are rendered from start-up templates (search, bind) or by the
+ * write renderer into the connection's output buffer, and written in one send
+ * per batch; responses are framed out of large reads.  Nothing here allocates
+ * (but for a buffer that must grow to hold one unusually large message, and a
+ * TLS session object per handshake), locks or prints.
+ *
+ * An I/O thread touches only what is ready: the connections of its epoll
+ * events, those on its ready list (work without an event: a slot came free,
+ * a back-off ended, a pacing deadline passed) and the due entries of its
+ * deadline heap.  Each connection has one deadline: the end of its back-off
+ * when idle, else the earliest time something on it may time out (-t), kept
+ * lazily: it is armed when a request goes out and none is armed, and when it
+ * passes the connection's slots are looked at and it is armed again.
+ */
+#ifndef LDBENCH_RUN_CONN_H
+#define LDBENCH_RUN_CONN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/types.h>
+
+#include "run/worker.h"
+
+#define RETRY_CAP (64 * 1024)
+
+/* What a deadline entry belongs to. */
+enum { TM_CONN, TM_PACE };
+
+enum cstate { CS_IDLE, CS_CONNECTING, CS_STARTTLS, CS_TLS, CS_BINDING, CS_READY, CS_OP };
+
+/* What a slot's request is, besides an operation of the load. */
+enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS };
+
+struct ldb_slot {
+	int32_t msgid;
+	uint8_t kind;      /* enum ldb_op of the request in flight */
+	uint8_t used;
+	uint8_t setup;     /* SETUP_*: not an operation of the load */
+	uint8_t counts;    /* an operation of the load: ldclt's count, -T */
+	uint8_t step;      /* position in the run's pass */
+	uint8_t aux;       /* ancestors being created above an add (0: the add itself) */
+	uint64_t t0;       /* start: the intended one with --rate */
+	uint64_t t_sent;   /* when the request was put on the wire */
+	uint64_t entries;
+	uint32_t gen;
+	int64_t v, bv;     /* the pass's numbers */
+};
+
+struct ldb_conn {
+	struct ldb_worker *w;
+	int fd;
+	enum cstate state;
+	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
+	bool proven;       /* this connection has had an answer (or a bind) */
+	bool unconfirmed;  /* TCP connect not yet known to have worked */
+	bool out_armed;    /* EPOLLOUT added to the socket's events */
+	bool tls_on;       /* I/O goes through tc */
+	bool tls_read_wants_write, tls_write_wants_read;
+	struct ldb_tls_conn tc;
+	uint64_t t_connect;
+	uint64_t t_tls;
+	uint64_t t_cycle;
+	uint64_t t_due;    /* --rate: intended start of the operation being issued */
+	int64_t cycle_v, cycle_bv; /* bindeach: the pass's numbers */
+	uint64_t retry_at;
+	uint32_t backoff_ms;
+	struct ldb_timer tm;  /* back-off end (idle), or when something may time out */
+	struct ldb_conn *ready_next;
+	bool queued;       /* on its I/O thread's ready list */
+	uint8_t *out;
+	size_t out_len, out_off, out_cap;
+	uint8_t *in;
+	size_t in_len, in_cap;
+	struct ldb_slot *slots;
+	int depth;         /* slots in use at most */
+	int inflight;
+	int32_t id_span;   /* message ids cycle in [1, id_span] */
+	/* last: the hot fields above share a few cache lines, 10,000 connections too */
+	uint8_t *retry;    /* the add waiting for its parents (depth 1 only) */
+	size_t retry_len;
+	size_t retry_dnlen;
+	char retry_dn[LDB_DN_MAX];
+};
+
+/* ------------------------------------------------ hot helpers, inlined */
+
+static inline bool run_stopping(const struct ldb_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) != LDB_STOP_NONE;
+}
+
+static inline void worker_die(struct ldb_worker *w, int status)
+{
+	if (status > w->st->status)
+		w->st->status = status;
+	w->exhausted = true;
+}
+
+static inline int pass_length(const struct ldb_run *run)
+{
+	return run->mix_total ? 1 : run->npass;
+}
+
+/* Work for this connection without an event: its I/O thread steps it once
+ * this round of events and deadlines is over. */
+static inline void conn_wake(struct ldb_conn *cn)
+{
+	struct ldb_runner *r = cn->w->runner;
+	if (cn->queued)
+		return;
+	cn->queued = true;
+	cn->ready_next = NULL;
+	*r->ready_tail = cn;
+	r->ready_tail = &cn->ready_next;
+}
+
+/* Look at this connection again at `at` at the latest (its one deadline
+ * keeps the earliest asked for; the heap has room for every entry). */
+static inline void conn_watch(struct ldb_conn *cn, uint64_t at)
+{
+	(void)ldb_timer_arm_before(&cn->w->runner->timers, &cn->tm, at);
+}
+
+/* When a request sent (or a connect begun) at `now` times out (-t). */
+static inline uint64_t timeout_at(const struct ldb_conn *cn, uint64_t now)
+{
+	return now + cn->w->run->timeout_ns + 1;
+}
+
+/* Ask for the EPOLLOUT edge: only once a write could not go through, so that
+ * a connection whose writes always go through never wakes for it. */
+static inline void arm_out(struct ldb_conn *cn)
+{
+	if (cn->out_armed || cn->fd < 0)
+		return;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
+	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
+	cn->out_armed = true;
+}
+
+static inline void took_op(struct ldb_worker *w, uint64_t now)
+{
+	int ws = w->run->cfg->wait_sec;
+	if (ws > 0)
+		w->next_op_at = now + (uint64_t)ws * 1000000000ULL;
+	/* --rate: the schedule does not move when we fall behind, so the
+	 * latency of late operations includes their wait (no coordinated omission) */
+	if (w->run->rate_interval_ns > 0)
+		w->next_intended += w->run->rate_interval_ns;
+}
+
+/* ------------------------------------------------ run/io.c: bytes in and out */
+
+void ldb_conn_close(struct ldb_conn *cn, bool graceful);
+ssize_t ldb_conn_send(struct ldb_conn *cn, const uint8_t *buf, size_t len);
+ssize_t ldb_conn_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap);
+void ldb_conn_confirm(struct ldb_conn *cn);
+int ldb_conn_flush(struct ldb_conn *cn);
+
+/* ------------------------------------------------ run/issue.c: requests and results */
+
+void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code);
+void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now);
+bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv);
+enum ldb_op ldb_pick_kind(struct ldb_worker *w, int step);
+bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);
+bool ldb_may_issue(struct ldb_worker *w, uint64_t now);
+void ldb_pace_later(struct ldb_worker *w, uint64_t now);
+void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
+void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
+                   int64_t bv, uint64_t now);
+void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
+
+/* ------------------------------------------------ run/conn.c: the state machine */
+
+void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
+void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
+/* An I/O thread's round, one call each (the per-connection work is inlined
+ * into them): its epoll events, its ready list, its due deadlines. */
+void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now);
+void ldb_drain_ready(struct ldb_runner *r, uint64_t now, int *alive);
+void ldb_fire_deadlines(struct ldb_runner *r, uint64_t now);
+
+/* ------------------------------------------------ run/runner.c: the I/O thread */
+
+void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive);
+
+#endif

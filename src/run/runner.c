@@ -1,0 +1,331 @@
+/* The I/O thread: its epoll set and deadline heap, its rounds, warm-up's
+ * restart of the counters, the end of its clients; and a client's set-up,
+ * buffers sized from the run, and goodbye. */
+#include "run/conn.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/clock.h"
+
+#define OUT_MIN 4096          /* a connection's output buffer at least */
+#define WRITE_TYPICAL 1024    /* room per write in a window (a write reserves RETRY_CAP) */
+#define IN_PER 4096           /* input per request in flight: most responses fit */
+#define IN_MIN (16 * 1024)
+#define IN_START_MAX (256 * 1024)
+#define TICK_MS 50
+
+/* A connection's output holds a window of its largest requests (a write
+ * reserves RETRY_CAP, its size known only once rendered, beside a window of
+ * ordinary writes); its input a window of ordinary responses.  Both grow
+ * when one message needs more. */
+static size_t out_size(const struct ldb_run *run)
+{
+	size_t per = run->unbind.maxlen > run->starttls.maxlen ? run->unbind.maxlen : run->starttls.maxlen;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		/* a write's room is a reservation, not its size: count a typical one */
+		size_t r = run->ops.room[k] >= LDB_OP_WRITE_ROOM ? WRITE_TYPICAL : run->ops.room[k];
+		if (run->load_kind[k] && r > per)
+			per = r;
+	}
+	if (run->bind_on_connect && run->ops.bind.maxlen > per)
+		per = run->ops.bind.maxlen;
+	size_t cap = (size_t)run->depth * per + (run->writes ? RETRY_CAP : 0);
+	return cap < OUT_MIN ? OUT_MIN : cap;
+}
+
+static size_t in_size(const struct ldb_run *run)
+{
+	size_t cap = (size_t)run->depth * IN_PER;
+	return cap < IN_MIN ? IN_MIN : cap > IN_START_MAX ? IN_START_MAX : cap;
+}
+
+int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
+{
+	const struct ldb_config *c = run->cfg;
+	memset(w, 0, sizeof *w);
+	w->id = id;
+	w->run = run;
+	w->st = st;
+	w->epfd = -1;
+	ldb_rng_seed(&w->rng, c->seed, (uint64_t)id);
+	/* ldclt: without commoncounter each thread starts at low - 1 + step */
+	w->incr_next = c->range_low - 1 + c->incr_step;
+	/* clients start their schedules evenly spread over one interval */
+	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	if (run->writes) {
+		w->wctx = malloc(sizeof *w->wctx);
+		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
+			return -1;
+	}
+	w->nconns = c->conns_per_thread;
+	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
+	if (w->conns == NULL)
+		return -1;
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		cn->w = w;
+		cn->fd = -1;
+		cn->depth = run->depth;
+		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
+		cn->out_cap = out_size(run);
+		cn->in_cap = in_size(run);
+		cn->out = malloc(cn->out_cap);
+		cn->in = malloc(cn->in_cap);
+		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
+		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
+			return -1;
+		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+void ldb_worker_free(struct ldb_worker *w)
+{
+	for (int k = 0; w->conns != NULL && k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		if (cn->tls_on)
+			ldb_tls_conn_free(&cn->tc);
+		if (cn->fd >= 0)
+			close(cn->fd);
+		free(cn->out);
+		free(cn->in);
+		free(cn->retry);
+		free(cn->slots);
+	}
+	free(w->conns);
+	if (w->wctx != NULL) {
+		ldb_wctx_free(w->wctx);
+		free(w->wctx);
+	}
+	ldb_tls_session_free(&w->tls_session);
+	memset(w, 0, sizeof *w);
+}
+
+/* The goodbye of a run whose requests go unanswered (abandon): they were
+ * counted when rendered, so what is still in the output buffer goes first,
+ * then the Unbind; then the server ends the connection, which it does once it
+ * reaches the Unbind (slapd defers the requests beyond those it runs at once
+ * on a connection, and drops what it holds when the connection ends early).
+ * At most a second; what it reads is discarded. */
+static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_reqset *unbind)
+{
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	uint64_t end = ldb_now_ns() + 1000000000ULL;
+	uint8_t buf[4096];
+
+	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
+	cn->out_len -= cn->out_off;
+	cn->out_off = 0;
+	cn->out_len += ldb_req_render(unbind, 0, zero, 0x7fffffff, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
+		ssize_t r = ldb_conn_recv(cn, buf, sizeof buf), n = 0;
+		if (r < 0)
+			return; /* the server has ended it */
+		if (cn->out_off < cn->out_len && (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+			return;
+		cn->out_off += (size_t)n;
+		if (r == 0 && n == 0) {
+			struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+			if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+				return;
+		}
+	}
+}
+
+/* Polite goodbye on persistent connections. */
+static void worker_close_all(struct ldb_worker *w)
+{
+	struct ldb_run *run = w->run;
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
+		if (polite && run->unanswered) {
+			goodbye_unanswered(cn, &run->unbind);
+		} else if (polite) {
+			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+			if (n > 0)
+				(void)ldb_conn_send(cn, cn->out, n);
+		}
+		ldb_conn_close(cn, polite);
+	}
+}
+
+static void zero_opstats(struct ldb_opstats *o)
+{
+	uint64_t *p = (uint64_t *)o;
+	for (size_t i = 0; i < sizeof *o / sizeof(uint64_t); i++)
+		if (ldb_load(&p[i]) != 0)
+			__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
+}
+
+/* Warm-up is over: the I/O thread's histograms start again from zero (it is
+ * their only writer); its clients then restart their counters. */
+static void lat_start_measuring(struct ldb_lat *lat)
+{
+	ldb_lat_reset(lat);
+	__atomic_store_n(&lat->measuring, 1, __ATOMIC_RELEASE);
+}
+
+/* Warm-up is over: this client's figures start again from zero (it is their
+ * only writer, so it does it itself), then it tells the sampler. */
+static void worker_start_measuring(struct ldb_worker *w)
+{
+	struct ldb_thread_stats *st = w->st;
+	uint64_t warm = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		warm += ldb_load(&st->op[k].completed);
+	st->warm_completed = warm; /* read by the sampler after the release below */
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		zero_opstats(&st->op[k]);
+	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
+	w->measuring = true;
+	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
+}
+
+/* The run stops: a client ends now, or (smoothshutdown) once what it has in
+ * flight is back, 20 s at most.  @return true when it ends now. */
+static bool worker_stopping(struct ldb_worker *w, uint64_t now)
+{
+	if (!w->run->cfg->smoothshutdown || w->outstanding == 0)
+		return true;
+	if (w->smooth_deadline == 0)
+		w->smooth_deadline = now + 20000000000ULL;
+	else if (now > w->smooth_deadline)
+		return true;
+	w->exhausted = true;
+	return false;
+}
+
+void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive)
+{
+	worker_close_all(w);
+	ldb_timer_cancel(&r->timers, &w->pace);
+	for (int k = 0; k < w->nconns; k++)
+		ldb_timer_cancel(&r->timers, &w->conns[k].tm);
+	w->ended = true;
+	(*alive)--;
+	__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
+}
+
+/* What the run's shared flags ask of every client: start measuring (once),
+ * and, once the run stops, end (checked on every wake-up from then on). */
+static void runner_flags(struct ldb_runner *r, const struct ldb_run *run, uint64_t now, int *alive)
+{
+	if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE)) {
+		lat_start_measuring(&r->lat);
+		for (int i = 0; i < r->nw; i++) {
+			struct ldb_worker *w = &r->w[i];
+			if (w->ended || w->measuring)
+				continue;
+			worker_start_measuring(w);
+			for (int k = 0; k < w->nconns; k++)
+				conn_wake(&w->conns[k]); /* -T counts again from zero */
+		}
+	}
+	if (!run_stopping(run))
+		return;
+	for (int i = 0; i < r->nw; i++)
+		if (!r->w[i].ended && worker_stopping(&r->w[i], now))
+			ldb_worker_end(r, &r->w[i], alive);
+}
+
+/* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
+ * --rate schedules need better than epoll_wait's milliseconds. */
+static int wait_events(int epfd, struct epoll_event *evs, int max, uint64_t ns)
+{
+	static int have_pwait2 = 1;
+	if (__atomic_load_n(&have_pwait2, __ATOMIC_RELAXED)) {
+		struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+		int n = epoll_pwait2(epfd, evs, max, &ts, NULL);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		__atomic_store_n(&have_pwait2, 0, __ATOMIC_RELAXED);
+	}
+	return epoll_wait(epfd, evs, max, (int)((ns + 999999) / 1000000));
+}
+
+/* The thread's set-up: its epoll set and its deadline heap, with room for
+ * every connection's deadline and every client's pacing; every connection
+ * starts on the ready list.  @return 0, or -1 with r->error set. */
+static int runner_open(struct ldb_runner *r, int *epfd)
+{
+	uint32_t entries = 0;
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*epfd < 0) {
+		snprintf(r->error, sizeof r->error, "cannot create an epoll set: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < r->nw; i++)
+		entries += (uint32_t)r->w[i].nconns + 1;
+	if (ldb_timers_init(&r->timers, entries) != 0) {
+		snprintf(r->error, sizeof r->error, "out of memory for %u deadlines", entries);
+		close(*epfd);
+		*epfd = -1;
+		return -1;
+	}
+	r->ready = NULL;
+	r->ready_tail = &r->ready;
+	for (int i = 0; i < r->nw; i++) {
+		struct ldb_worker *w = &r->w[i];
+		w->epfd = *epfd;
+		w->runner = r;
+		ldb_timer_set(&w->pace, TM_PACE, w);
+		for (int k = 0; k < w->nconns; k++) {
+			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
+			conn_wake(&w->conns[k]);
+		}
+	}
+	return 0;
+}
+
+void *ldb_runner_main(void *arg)
+{
+	struct ldb_runner *r = arg;
+	struct epoll_event evs[256];
+	int epfd, alive = r->nw;
+
+	if (runner_open(r, &epfd) != 0) {
+		for (int i = 0; i < r->nw; i++) {
+			worker_die(&r->w[i], LDB_EXIT_OTHER);
+			__atomic_store_n(&r->w[i].st->dead, 1, __ATOMIC_RELEASE);
+		}
+		return NULL;
+	}
+	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
+		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
+	uint64_t now = ldb_now_ns();
+	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
+	while (alive > 0) {
+		runner_flags(r, run, now, &alive);
+		ldb_drain_ready(r, now, &alive);
+		if (alive == 0)
+			break;
+		uint64_t wake = now + TICK_MS * 1000000ULL, due = ldb_timers_next(&r->timers);
+		if (r->ready != NULL)
+			wake = now;
+		else if (due < wake)
+			wake = due;
+		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
+		now = ldb_now_ns();
+		ldb_conn_events(evs, n, now);
+		if (ldb_timers_next(&r->timers) <= now) {
+			now = ldb_now_ns(); /* reads may have stamped operations later than `now` */
+			ldb_fire_deadlines(r, now);
+		}
+	}
+	close(epfd);
+	for (int i = 0; i < r->nw; i++)
+		r->w[i].epfd = -1;
+	ldb_timers_free(&r->timers);
+	__atomic_store_n(&r->lat.ended, 1, __ATOMIC_RELEASE);
+	return NULL;
+}

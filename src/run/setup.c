@@ -1,0 +1,134 @@
+/* A run's shared part, set up once before the I/O threads start: the
+ * server's address, the pass or mix, the depth, and the request templates. */
+#include "run/worker.h"
+
+#include <ldap.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto/wire.h"
+
+#define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+
+static int resolve(struct ldb_run *run, const char *host, int port, char *err, size_t cap)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res = NULL;
+	char portstr[16];
+	snprintf(portstr, sizeof portstr, "%d", port);
+	int rc = getaddrinfo(host, portstr, &hints, &res);
+	if (rc != 0 || res == NULL) {
+		snprintf(err, cap, "cannot resolve host '%s': %s", host, gai_strerror(rc));
+		return -1;
+	}
+	memcpy(&run->addr, res->ai_addr, res->ai_addrlen);
+	run->addrlen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* The pass (ldclt's order of combined operations) or the mix. */
+static void plan_operations(struct ldb_run *run, const struct ldb_config *c)
+{
+	uint32_t best = 0;
+	if (c->mix) {
+		uint32_t cum = 0;
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (c->weight[k] > 0) {
+				run->load_kind[k] = true;
+				if ((uint32_t)c->weight[k] > best) {
+					best = (uint32_t)c->weight[k];
+					run->main_op = k;
+				}
+			}
+			cum += (uint32_t)c->weight[k];
+			run->mix_cum[k] = cum;
+		}
+		run->mix_total = cum;
+		return;
+	}
+	run->npass = ldb_ops_pass(c, run->pass);
+	for (int i = 0; i < run->npass; i++)
+		run->load_kind[run->pass[i]] = true;
+	run->main_op = run->pass[0];
+}
+
+int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, size_t cap)
+{
+	memset(run, 0, sizeof *run);
+	run->cfg = c;
+	const char *host = c->host;
+	int port = c->port;
+	LDAPURLDesc *lud = NULL;
+	if (c->uri != NULL) {
+		if (ldap_url_parse(c->uri, &lud) != LDAP_URL_SUCCESS) {
+			snprintf(err, cap, "bad URL '%s'", c->uri);
+			return -1;
+		}
+		if (lud->lud_host != NULL && lud->lud_host[0] != '\0')
+			host = lud->lud_host;
+		if (lud->lud_port > 0)
+			port = lud->lud_port;
+		else
+			port = strcmp(lud->lud_scheme, "ldaps") == 0 ? 636 : 389;
+	}
+	int rc = resolve(run, host, port, err, cap);
+	if (lud != NULL)
+		ldap_free_urldesc(lud);
+	if (rc != 0)
+		return -1;
+
+	plan_operations(run, c);
+	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0 || c->sasl_mech != NULL;
+	/* A bind must be alone on its connection (RFC 4511 4.2.1); parents
+	 * are created as ldclt does, on one request at a time. */
+	run->depth = c->depth;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (run->load_kind[k] && ldb_ops[k]->alone)
+			run->depth = 1;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		if (run->load_kind[k] && ldb_ops[k]->parents && run->depth == 1)
+			run->make_parents = true;
+		if (run->load_kind[k] && !ldb_ops[k]->response)
+			run->unanswered = true;
+	}
+	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
+	run->common_counter = c->range_low;
+	if (c->rate > 0)
+		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
+	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
+
+	if (ldb_ops_prepare(&run->ops, c, run->load_kind, err, cap) != 0)
+		return -1;
+	run->writes = run->ops.scratch;
+	struct ldb_bytes b = { 0 };
+	char werr[LDB_WIRE_ERRLEN];
+	if (ldb_wire_encode_unbind(&b, werr) != 0 || ldb_reqset_build_fixed(&run->unbind, b.data, b.len) != 0) {
+		ldb_bytes_free(&b);
+		snprintf(err, cap, "cannot encode an unbind request");
+		return -1;
+	}
+	ldb_bytes_free(&b);
+	if (c->starttls) {
+		if (ldb_wire_encode_extended(&b, STARTTLS_OID, NULL, 0, 0, werr) != 0 ||
+		    ldb_reqset_build_fixed(&run->starttls, b.data, b.len) != 0) {
+			ldb_bytes_free(&b);
+			snprintf(err, cap, "cannot encode a StartTLS request");
+			return -1;
+		}
+		ldb_bytes_free(&b);
+	}
+	if ((c->ldaps || c->starttls) && ldb_tls_new(&run->tls, c, err, cap) != 0)
+		return -1;
+	return 0;
+}
+
+void ldb_run_free(struct ldb_run *run)
+{
+	ldb_ops_free(&run->ops);
+	ldb_reqset_free(&run->unbind);
+	ldb_reqset_free(&run->starttls);
+	if (run->tls != NULL)
+		ldb_tls_free(run->tls);
+	run->tls = NULL;
+}
