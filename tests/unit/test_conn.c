@@ -1,4 +1,4 @@
-/* The client state machine (src/run/worker.c) against a scripted peer: the
+/* The client state machine (src/run/conn.c) against a scripted peer: the
  * real I/O thread runs one client whose connection goes to a listening
  * socket on 127.0.0.1 that this test serves by hand, byte by byte where it
  * matters.  Each case asserts the client's counters exactly. */
