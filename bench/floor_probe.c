@@ -54,7 +54,7 @@ struct probe {
 	int port, clients, seconds, users;
 	long first;
 	const char *people, *base, *bind_dn, *password;
-	atomic_long next_number;   /* add: the shared counter (commoncounter) */
+	atomic_long next_number; /* add: the shared counter (commoncounter) */
 	atomic_int stop;
 };
 
@@ -242,7 +242,8 @@ static int parse_args(int argc, char **argv, struct probe *p)
 	long v;
 
 	if (argc < 2)
-		return die("usage: ldbench-floor-probe bindeach|add -p PORT -n CLIENTS -s SECONDS ... (see the source)");
+		return die(
+		        "usage: ldbench-floor-probe bindeach|add -p PORT -n CLIENTS -s SECONDS ... (see the source)");
 	if (strcmp(argv[1], "bindeach") == 0)
 		p->mode = MODE_BINDEACH;
 	else if (strcmp(argv[1], "add") == 0)
@@ -314,7 +315,8 @@ int main(int argc, char **argv)
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	double cpu =
+	        (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	printf("floor-probe: %s: %d clients, %d s: %ld operations, %ld failed, %.1f us of client CPU per operation\n",
 	       argv[1], p.clients, p.seconds, done, failed, done > 0 ? cpu * 1e6 / (double)done : 0.0);
 	free(binds.req);

@@ -24,15 +24,12 @@ int main(int argc, char **argv)
 	char err[512];
 	ldb_config_init(&cfg);
 	switch (ldb_cli_parse(&cfg, argc, argv, err, sizeof err)) {
-	case LDB_CLI_EXIT_OK:
-		ldb_config_free(&cfg);
-		return 0;
+	case LDB_CLI_EXIT_OK: ldb_config_free(&cfg); return 0;
 	case LDB_CLI_ERROR:
 		fprintf(stderr, "%s\n", err);
 		ldb_config_free(&cfg);
 		return LDB_EXIT_PARAMS;
-	case LDB_CLI_RUN:
-		break;
+	case LDB_CLI_RUN: break;
 	}
 	if (cfg.genldif_file) {
 		int st = ldb_genldif_run(&cfg);
@@ -40,7 +37,9 @@ int main(int argc, char **argv)
 		return st;
 	}
 	/* records on stdout (--json - or --csv -): the text goes to stderr */
-	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-")) ? stderr : stdout;
+	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-"))
+	                    ? stderr
+	                    : stdout;
 	int status = cfg.nsweep > 0 ? ldb_sweep(&cfg, out) : ldb_run_load(&cfg, out, NULL);
 	ldb_config_free(&cfg);
 	return status;

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 . "$ROOT/tests/fixture/packages.sh"
-install_missing tests/run.sh cmake make gcc clang pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
+install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
 
 variants=("$@")

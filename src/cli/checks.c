@@ -18,8 +18,8 @@ static const char *valmode_kw(enum ldb_valmode m)
 	return m == LDB_VAL_INCR ? "incr" : "random";
 }
 
-int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi,
-                             const char *lo_name, const char *hi_name)
+int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi, const char *lo_name,
+                          const char *hi_name)
 {
 	if (lo < 0 || hi < 0)
 		return cli_fail(x, "-e %s needs %s and %s", kw, lo_name, hi_name);
@@ -47,8 +47,7 @@ static char *render_alloc(struct cli_ctx *x, const struct ldb_pattern *p, long l
 	return s;
 }
 
-static int check_dn(struct cli_ctx *x, const char *opt, const struct ldb_pattern *p, bool subst,
-                    long long v)
+static int check_dn(struct cli_ctx *x, const char *opt, const struct ldb_pattern *p, bool subst, long long v)
 {
 	char *dn = render_alloc(x, p, v, subst);
 	bool ok;
@@ -111,11 +110,9 @@ int cli_compile_patterns(struct cli_ctx *x)
 		return cli_oom(x);
 	if (c->bind_dn != NULL && ldb_pattern_compile(&c->bind_dn_pat, c->bind_dn, c->zeropad) < 0)
 		return cli_oom(x);
-	if (c->password != NULL &&
-	    ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
+	if (c->password != NULL && ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
 		return cli_oom(x);
-	if (c->sasl_authid != NULL &&
-	    ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
+	if (c->sasl_authid != NULL && ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
 		return cli_oom(x);
 	/* compiled as given; nozeropad may have come after them */
 	for (int i = 0; i < c->nmods; i++)
@@ -148,7 +145,8 @@ static bool rdn_from_filter(const struct ldb_config *c)
 {
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (ldb_op_given(c, (enum ldb_op)k) &&
-		    (ldb_ops[k]->dn == LDB_OPDN_FILTER || (ldb_ops[k]->dn == LDB_OPDN_FILTER_OR_RDN && c->rdn_spec == NULL)))
+		    (ldb_ops[k]->dn == LDB_OPDN_FILTER ||
+		     (ldb_ops[k]->dn == LDB_OPDN_FILTER_OR_RDN && c->rdn_spec == NULL)))
 			return true;
 	return c->genldif_file != NULL && c->rdn_spec == NULL;
 }
@@ -183,8 +181,10 @@ int cli_prepare_write(struct cli_ctx *x)
 		/* only the -e keywords have set weights so far */
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			if (c->weight[k] > 0)
-				return cli_fail(x, "-e %s and --mix exclude each other: --mix names the operations "
-				            "(e.g. --mix %s:1)", ldb_ops[k]->keyword, ldb_ops[k]->name);
+				return cli_fail(x,
+				                "-e %s and --mix exclude each other: --mix names the operations "
+				                "(e.g. --mix %s:1)",
+				                ldb_ops[k]->keyword, ldb_ops[k]->name);
 		memcpy(c->weight, x->mix, sizeof c->weight);
 		c->mix = true;
 	} else {
@@ -214,7 +214,7 @@ static int check_rdn_filter(struct cli_ctx *x)
 	ok = cli_rdn_is_valid(r, strlen(r));
 	if (!ok)
 		cli_fail(x, "-f '%s': %s needs an RDN, one attr=value (e.g. -f uid=userXXX), and '%s' is not one",
-		     c->filter, first_rdn_user(c), r);
+		         c->filter, first_rdn_user(c), r);
 	free(r);
 	return ok ? 0 : -1;
 }
@@ -228,8 +228,8 @@ static int check_one_value(struct cli_ctx *x, const char *opt, const char *attr,
 	if (!ldb_pattern_has_var(p))
 		return 0;
 	if (c->valmode == LDB_VAL_FIXED)
-		return cli_fail(x, "%s %s='%s': XXX gets the entry's number and needs -e random or -e incr", opt,
-		            attr, p->text);
+		return cli_fail(x, "%s %s='%s': XXX gets the entry's number and needs -e random or -e incr", opt, attr,
+		                p->text);
 	if (ldb_pattern_check_range(p, c->range_low, c->range_high, "-R", why, sizeof(why)) < 0)
 		return cli_fail(x, "%s %s: %s", opt, attr, why);
 	return 0;
@@ -283,15 +283,18 @@ static int check_genldif(struct cli_ctx *x, bool shape)
 		const char *op = x->mix_given ? "--mix" : first_option(c, false);
 
 		if (op == NULL)
-			op = c->delete_after_add ? "--delete-after-add" : c->withnewparent ? "-e withnewparent"
-			     : c->new_parent != NULL ? "--new-parent" : NULL;
+			op = c->delete_after_add     ? "--delete-after-add"
+			     : c->withnewparent      ? "-e withnewparent"
+			     : c->new_parent != NULL ? "--new-parent"
+			                             : NULL;
 		if (op != NULL)
-			return cli_fail(x, "-e genldif writes entries to a file and runs no operation: leave out %s", op);
+			return cli_fail(x, "-e genldif writes entries to a file and runs no operation: leave out %s",
+			                op);
 		if (c->randombase)
 			return cli_fail(x, "-e genldif writes the entries under -b as given: leave out -e randombase");
 		if (!shape)
 			return cli_fail(x, "-e genldif needs the entries' shape: -e object=FILE, or -e person, "
-			            "emailPerson or inetOrgPerson");
+			                   "emailPerson or inetOrgPerson");
 	}
 	return 0;
 }
@@ -312,11 +315,12 @@ static int check_shape(struct cli_ctx *x, bool shape)
 		if (c->filter != NULL)
 			return cli_fail(x, "-e rdn and -f exclude each other: rdn= names the entries");
 		if (x->random_seen || x->incr_seen)
-			return cli_fail(x, "-e rdn and -e %s exclude each other: the template's fields number the entries",
-			            x->random_seen ? "random" : "incr");
+			return cli_fail(x,
+			                "-e rdn and -e %s exclude each other: the template's fields number the entries",
+			                x->random_seen ? "random" : "incr");
 		if (x->low_given || x->high_given)
 			return cli_fail(x, "-e rdn and %s exclude each other: the template's fields hold the ranges",
-			            x->low_given ? "-r" : "-R");
+			                x->low_given ? "-r" : "-R");
 	}
 	return 0;
 }
@@ -374,7 +378,7 @@ static int check_write(struct cli_ctx *x)
 		if (c->ops_per_thread < 0 && !(c->valmode == LDB_VAL_INCR && c->noloop) &&
 		    !(c->object_file != NULL && cli_template_has_noloop(c)))
 			return cli_fail(x, "-e genldif needs an end: -T N, -e incr with noloop, or a *NOLOOP field "
-			            "in the template");
+			                   "in the template");
 		if (check_genldif_file(x) < 0)
 			return -1;
 		if (x->threads_given && c->threads > 1)
@@ -407,8 +411,7 @@ static int check_filter_values(struct cli_ctx *x)
 			return cli_fail(x, "-r %lld is above -R %lld", c->range_low, c->range_high);
 		if (c->filter == NULL || !ldb_pattern_has_var(&c->filter_pat))
 			return cli_fail(x, "-e %s needs an XXX placeholder in -f", kw);
-		if (ldb_pattern_check_range(&c->filter_pat, c->range_low, c->range_high, "-R", why,
-		                            sizeof(why)) < 0)
+		if (ldb_pattern_check_range(&c->filter_pat, c->range_low, c->range_high, "-R", why, sizeof(why)) < 0)
 			return cli_fail(x, "%s", why);
 	} else if (c->filter != NULL && ldb_pattern_has_var(&c->filter_pat)) {
 		return cli_fail(x, "-f '%s' has XXX but neither -e random nor -e incr is given", c->filter);
@@ -439,21 +442,21 @@ static int check_binder_base(struct cli_ctx *x)
 	if (c->randombinddn) {
 		if (c->bind_dn == NULL || !ldb_pattern_has_var(&c->bind_dn_pat))
 			return cli_fail(x, "-e randombinddn needs -D with an XXX placeholder");
-		if (cli_check_range_given(x, "randombinddn", c->binddn_low, c->binddn_high,
-		                      "randombinddnlow", "randombinddnhigh") < 0)
+		if (cli_check_range_given(x, "randombinddn", c->binddn_low, c->binddn_high, "randombinddnlow",
+		                          "randombinddnhigh") < 0)
 			return -1;
-		if (ldb_pattern_check_range(&c->bind_dn_pat, c->binddn_low, c->binddn_high,
-		                            "randombinddnhigh", why, sizeof(why)) < 0)
+		if (ldb_pattern_check_range(&c->bind_dn_pat, c->binddn_low, c->binddn_high, "randombinddnhigh", why,
+		                            sizeof(why)) < 0)
 			return cli_fail(x, "%s", why);
 		/* never quote the password itself */
 		if (c->password != NULL && ldb_pattern_has_var(&c->password_pat) &&
 		    (size_t)ldb_digits(c->binddn_high) > c->password_pat.width)
-			return cli_fail(x, "randombinddnhigh %lld needs %d digits but the XXX of the password "
-			            "(-w) has %zu X", c->binddn_high, ldb_digits(c->binddn_high),
-			            c->password_pat.width);
+			return cli_fail(x,
+			                "randombinddnhigh %lld needs %d digits but the XXX of the password "
+			                "(-w) has %zu X",
+			                c->binddn_high, ldb_digits(c->binddn_high), c->password_pat.width);
 	}
-	if (c->bind_dn != NULL &&
-	    check_dn(x, "-D", &c->bind_dn_pat, c->randombinddn, c->binddn_low) < 0)
+	if (c->bind_dn != NULL && check_dn(x, "-D", &c->bind_dn_pat, c->randombinddn, c->binddn_low) < 0)
 		return -1;
 
 	/* where to search */
@@ -461,10 +464,10 @@ static int check_binder_base(struct cli_ctx *x)
 		if (!ldb_pattern_has_var(&c->base_pat))
 			return cli_fail(x, "-e randombase needs an XXX placeholder in -b");
 		if (cli_check_range_given(x, "randombase", c->base_low, c->base_high, "randombaselow",
-		                      "randombasehigh") < 0)
+		                          "randombasehigh") < 0)
 			return -1;
-		if (ldb_pattern_check_range(&c->base_pat, c->base_low, c->base_high, "randombasehigh",
-		                            why, sizeof(why)) < 0)
+		if (ldb_pattern_check_range(&c->base_pat, c->base_low, c->base_high, "randombasehigh", why,
+		                            sizeof(why)) < 0)
 			return cli_fail(x, "%s", why);
 	}
 	if (check_dn(x, "-b", &c->base_pat, c->randombase, c->base_low) < 0)
@@ -479,7 +482,7 @@ int cli_cross_check(struct cli_ctx *x)
 	/* what to do */
 	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
 		return cli_fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
-		            "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
+		                   "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
 	if (x->random_seen && x->incr_seen)
 		return cli_fail(x, "-e random and -e incr exclude each other");
 	if (check_write(x) < 0)

@@ -13,8 +13,7 @@
 
 /* Write "progname: <message>" into err, one line: control characters that a
  * user's value may carry (a newline in -f, say) become '?'. */
-__attribute__((format(printf, 2, 3)))
-int cli_fail(struct cli_ctx *x, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) int cli_fail(struct cli_ctx *x, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -56,8 +55,8 @@ int cli_set_str(struct cli_ctx *x, char **dst, const char *s)
 
 /* Parse the value of option `opt` (sep ' ' for a flag, '=' for a -e keyword)
  * into [min, max]; `what` names the setting in the message (util/num.h). */
-int cli_parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg,
-                     long long min, long long max, const char *what, long long *out)
+int cli_parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg, long long min, long long max,
+                  const char *what, long long *out)
 {
 	char why[4096];
 
@@ -66,8 +65,8 @@ int cli_parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg,
 	return 0;
 }
 
-int cli_parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min,
-                     long long max, const char *what, int *out)
+int cli_parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min, long long max, const char *what,
+                  int *out)
 {
 	long long v;
 

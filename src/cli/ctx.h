@@ -16,31 +16,59 @@ struct cli_ctx {
 	char *err;
 	size_t errcap;
 	bool port_given;
-	bool low_given, high_given;      /* -r, -R */
+	bool low_given, high_given; /* -r, -R */
 	bool random_seen, incr_seen;
 	bool pw_from_w, pw_from_y;
 	bool attrlist_seen;
-	char *url_host;                  /* from -H, applied after the loop */
+	char *url_host; /* from -H, applied after the loop */
 	int url_port;
 	bool url_given, url_ldaps;
-	const char *tls_opt;             /* the first --tls-* option given */
-	const char **pw_args;            /* argv text of each -w value, to mask */
+	const char *tls_opt;  /* the first --tls-* option given */
+	const char **pw_args; /* argv text of each -w value, to mask */
 	int npw_args;
-	bool threads_given;              /* -n */
-	int genldif_threads;             /* -n given with genldif (> 1): noted on stderr */
-	const char *class_kw;            /* the first of person/emailPerson/inetOrgPerson */
+	bool threads_given;   /* -n */
+	int genldif_threads;  /* -n given with genldif (> 1): noted on stderr */
+	const char *class_kw; /* the first of person/emailPerson/inetOrgPerson */
 	bool mix_given;
-	int mix[LDB_OP_COUNT];           /* --mix's weights, the config's once checked */
+	int mix[LDB_OP_COUNT]; /* --mix's weights, the config's once checked */
 };
 
 /* The ids getopt_long returns for the long options (short ones are their character). */
-enum { OPT_HELP = 256, OPT_VERSION, OPT_INTERVAL, OPT_SEED, OPT_CONNS, OPT_IO_THREADS, OPT_WARMUP, OPT_DURATION, OPT_RATE, OPT_SWEEP, OPT_MONITOR, OPT_FAIL_IF, OPT_START_AT, OPT_JSON, OPT_CSV,
-       OPT_MODIFY, OPT_COMPARE, OPT_DELETE_AFTER_ADD, OPT_NEW_PARENT, OPT_MIX, OPT_SCENARIO,
-       OPT_LIST_SCENARIOS };
+enum {
+	OPT_HELP = 256,
+	OPT_VERSION,
+	OPT_INTERVAL,
+	OPT_SEED,
+	OPT_CONNS,
+	OPT_IO_THREADS,
+	OPT_WARMUP,
+	OPT_DURATION,
+	OPT_RATE,
+	OPT_SWEEP,
+	OPT_MONITOR,
+	OPT_FAIL_IF,
+	OPT_START_AT,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_MODIFY,
+	OPT_COMPARE,
+	OPT_DELETE_AFTER_ADD,
+	OPT_NEW_PARENT,
+	OPT_MIX,
+	OPT_SCENARIO,
+	OPT_LIST_SCENARIOS
+};
 
 enum {
-	OPT_STARTTLS = 512, OPT_TLS_CACERT, OPT_TLS_CACERTDIR, OPT_TLS_CERT, OPT_TLS_KEY, OPT_TLS_MIN,
-	OPT_TLS_CIPHERS, OPT_TLS_INSECURE, OPT_TLS_RESUME
+	OPT_STARTTLS = 512,
+	OPT_TLS_CACERT,
+	OPT_TLS_CACERTDIR,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_TLS_MIN,
+	OPT_TLS_CIPHERS,
+	OPT_TLS_INSECURE,
+	OPT_TLS_RESUME
 };
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
@@ -55,17 +83,16 @@ struct scen_map {
 
 /* Write "progname: <message>" into err, one line: control characters that a
  * user's value may carry (a newline in -f, say) become '?'.  @return -1. */
-__attribute__((format(printf, 2, 3)))
-int cli_fail(struct cli_ctx *x, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int cli_fail(struct cli_ctx *x, const char *fmt, ...);
 int cli_oom(struct cli_ctx *x);
 /* Replace *dst with a copy of s. */
 int cli_set_str(struct cli_ctx *x, char **dst, const char *s);
 /* Parse the value of option `opt` (sep ' ' for a flag, '=' for a -e keyword)
  * into [min, max]; `what` names the setting in the message (util/num.h). */
-int cli_parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg,
-                  long long min, long long max, const char *what, long long *out);
-int cli_parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min,
-                  long long max, const char *what, int *out);
+int cli_parse_num(struct cli_ctx *x, const char *opt, char sep, const char *arg, long long min, long long max,
+                  const char *what, long long *out);
+int cli_parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long min, long long max, const char *what,
+                  int *out);
 bool cli_dn_is_valid(const char *dn);
 /* ldap_str2dn: exactly one RDN of one attribute=value. */
 bool cli_rdn_is_valid(const char *s, size_t len);
@@ -90,8 +117,8 @@ bool cli_template_has_noloop(const struct ldb_config *c);
 int cli_compile_objtmpl(struct cli_ctx *x);
 
 /* checks.c: patterns and cross-checks, after the options are read */
-int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi,
-                          const char *lo_name, const char *hi_name);
+int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long long hi, const char *lo_name,
+                          const char *hi_name);
 int cli_prepare_write(struct cli_ctx *x);
 int cli_compile_patterns(struct cli_ctx *x);
 int cli_cross_check(struct cli_ctx *x);
@@ -104,7 +131,6 @@ void cli_warn_certdb(const struct ldb_config *c);
 
 /* scenario_merge.c: --scenario and --list-scenarios, before the parse.
  * @return 0 (*margv set when a scenario was merged), 1 (listed: exit 0) or -1. */
-int cli_scenario_argv(struct cli_ctx *x, int argc, char **argv, char ***margv, int *margc,
-                      struct scen_map *m);
+int cli_scenario_argv(struct cli_ctx *x, int argc, char **argv, char ***margv, int *margc, struct scen_map *m);
 
 #endif

@@ -11,7 +11,7 @@
 #include "values/rng.h"
 #include "util/util.h"
 
-#define MAX_ATTRFILE (16u << 20)   /* attreplacefile: at most 16 MiB */
+#define MAX_ATTRFILE (16u << 20) /* attreplacefile: at most 16 MiB */
 
 /* Strip a trailing "\n" or "\r\n". */
 static size_t chomp(char *s, size_t len)
@@ -233,7 +233,7 @@ int cli_compile_objtmpl(struct cli_ctx *x)
 		r = ldb_objtmpl_render(t, &cur, &rng, scratch, ldb_objtmpl_max_size(t) + 1, &e);
 		if (r == 1 && !cli_rdn_is_valid(e.rdn, e.rdn_len)) {
 			cli_fail(x, "-e rdn=%s: the first entry's RDN '%.*s' is not a valid RDN", c->rdn_spec,
-			     (int)e.rdn_len, e.rdn);
+			         (int)e.rdn_len, e.rdn);
 			free(scratch);
 			ldb_objtmpl_free(t);
 			return -1;

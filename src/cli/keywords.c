@@ -14,14 +14,45 @@
 #include "ops/ops.h"
 
 enum kw_id {
-	KW_OP, KW_BINDEACH, KW_CLOSE, KW_RANDOM, KW_INCR, KW_COMMONCOUNTER,
-	KW_NOLOOP, KW_COUNTEACH, KW_ATTRLIST, KW_RANDOMATTRLIST, KW_ATTRSONLY, KW_RANDOMBINDDN,
-	KW_RANDOMBINDDNLOW, KW_RANDOMBINDDNHIGH, KW_RANDOMBINDDNFROMFILE, KW_RANDOMBASE,
-	KW_RANDOMBASELOW, KW_RANDOMBASEHIGH, KW_SRCHNENTRIES, KW_SAMPINTERVAL, KW_TIMESTAMP,
-	KW_NOZEROPAD, KW_SMOOTHSHUTDOWN, KW_DONTSLEEP, KW_NOGLOBALSTATS, KW_RANDOMAUTHID,
-	KW_RANDOMAUTHIDLOW, KW_RANDOMAUTHIDHIGH, KW_WITHNEWPARENT,
-	KW_ATTREPLACE, KW_ATTREPLACEFILE, KW_OBJECT, KW_RDN, KW_GENLDIF, KW_APPEND, KW_PERSON,
-	KW_EMAILPERSON, KW_INETORGPERSON, KW_LATER
+	KW_OP,
+	KW_BINDEACH,
+	KW_CLOSE,
+	KW_RANDOM,
+	KW_INCR,
+	KW_COMMONCOUNTER,
+	KW_NOLOOP,
+	KW_COUNTEACH,
+	KW_ATTRLIST,
+	KW_RANDOMATTRLIST,
+	KW_ATTRSONLY,
+	KW_RANDOMBINDDN,
+	KW_RANDOMBINDDNLOW,
+	KW_RANDOMBINDDNHIGH,
+	KW_RANDOMBINDDNFROMFILE,
+	KW_RANDOMBASE,
+	KW_RANDOMBASELOW,
+	KW_RANDOMBASEHIGH,
+	KW_SRCHNENTRIES,
+	KW_SAMPINTERVAL,
+	KW_TIMESTAMP,
+	KW_NOZEROPAD,
+	KW_SMOOTHSHUTDOWN,
+	KW_DONTSLEEP,
+	KW_NOGLOBALSTATS,
+	KW_RANDOMAUTHID,
+	KW_RANDOMAUTHIDLOW,
+	KW_RANDOMAUTHIDHIGH,
+	KW_WITHNEWPARENT,
+	KW_ATTREPLACE,
+	KW_ATTREPLACEFILE,
+	KW_OBJECT,
+	KW_RDN,
+	KW_GENLDIF,
+	KW_APPEND,
+	KW_PERSON,
+	KW_EMAILPERSON,
+	KW_INETORGPERSON,
+	KW_LATER
 };
 
 enum kw_arg { ARG_NONE, ARG_NEED, ARG_OPT };
@@ -33,7 +64,7 @@ struct kw {
 };
 
 static const struct kw keywords[] = {
-	{ "esearch", KW_OP, ARG_NONE },     /* a kind of ops/ops.h: its row names the keyword */
+	{ "esearch", KW_OP, ARG_NONE }, /* a kind of ops/ops.h: its row names the keyword */
 	{ "bindonly", KW_OP, ARG_NONE },
 	{ "bindeach", KW_BINDEACH, ARG_NONE },
 	{ "close", KW_CLOSE, ARG_NONE },
@@ -95,8 +126,7 @@ static const struct kw keywords[] = {
 
 static bool attr_char_ok(char ch)
 {
-	return isalnum((unsigned char)ch) || ch == '-' || ch == ';' || ch == '.' || ch == '*' ||
-	       ch == '+' || ch == '_';
+	return isalnum((unsigned char)ch) || ch == '-' || ch == ';' || ch == '.' || ch == '*' || ch == '+' || ch == '_';
 }
 
 /* attrlist=a:b:c (colon separated; the comma that ends the -e token ends it). */
@@ -120,12 +150,10 @@ static int parse_attrlist(struct cli_ctx *x, const char *kw, const char *list, b
 			return cli_fail(x, "-e %s=%s: empty attribute name", kw, list);
 		for (size_t i = 0; i < len; i++)
 			if (!attr_char_ok(p[i]))
-				return cli_fail(x, "-e %s=%s: invalid attribute name '%.*s'", kw, list,
-				            (int)len, p);
+				return cli_fail(x, "-e %s=%s: invalid attribute name '%.*s'", kw, list, (int)len, p);
 		for (int i = 0; i < c->nattrs; i++)
 			if (strlen(c->attrs[i]) == len && strncasecmp(c->attrs[i], p, len) == 0)
-				return cli_fail(x, "-e %s=%s: attribute '%.*s' listed twice", kw, list,
-				            (int)len, p);
+				return cli_fail(x, "-e %s=%s: attribute '%.*s' listed twice", kw, list, (int)len, p);
 		if (c->nattrs >= LDB_MAX_ATTRS)
 			return cli_fail(x, "-e %s: too many attributes (at most %d)", kw, LDB_MAX_ATTRS);
 		char *a = strndup(p, len);
@@ -241,10 +269,10 @@ int cli_parse_modify(struct cli_ctx *x, const char *arg)
 	eq = strchr(attr, '=');
 	if (!attr_name_ok(attr, eq ? (size_t)(eq - attr) : strlen(attr)))
 		return cli_fail(x, "--modify '%s': invalid attribute name '%.*s'", arg,
-		            (int)(eq ? (size_t)(eq - attr) : strlen(attr)), attr);
+		                (int)(eq ? (size_t)(eq - attr) : strlen(attr)), attr);
 	if (op != LDB_MOD_DELETE && (eq == NULL || eq[1] == '\0'))
 		return cli_fail(x, "--modify '%s': %s needs a value pattern (%s:ATTR=PATTERN)", arg,
-		            op == LDB_MOD_ADD ? "add" : "replace", op == LDB_MOD_ADD ? "add" : "replace");
+		                op == LDB_MOD_ADD ? "add" : "replace", op == LDB_MOD_ADD ? "add" : "replace");
 	m = &c->mods[c->nmods];
 	memset(m, 0, sizeof(*m));
 	m->op = op;
@@ -322,7 +350,7 @@ int cli_parse_mix(struct cli_ctx *x, const char *arg)
 		}
 		if (!ok)
 			return cli_fail(x, "--mix '%s': the weight of %s must be a whole number from 1 to %d", arg,
-			            ldb_op_name((enum ldb_op)k), MAX_WEIGHT);
+			                ldb_op_name((enum ldb_op)k), MAX_WEIGHT);
 		x->mix[k] = (int)w;
 		p += n;
 		if (*p == ',') {
@@ -351,7 +379,8 @@ static int apply_write_keyword(struct cli_ctx *x, const struct kw *k, const char
 		if (c->rdn_spec != NULL)
 			return cli_fail(x, "-e rdn given twice");
 		if (strchr(val, ':') == NULL || val[0] == ':')
-			return cli_fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])", val);
+			return cli_fail(x, "-e rdn=%s: expected rdn=ATTR:VALUE (e.g. rdn=uid:user[A=INCRN(0;999;4)])",
+			                val);
 		return cli_set_str(x, &c->rdn_spec, val);
 	case KW_GENLDIF:
 		if (c->genldif_file != NULL)
@@ -401,21 +430,17 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 		c->attrsonly = val[0] - '0';
 		break;
 	case KW_RANDOMBINDDN: c->randombinddn = true; break;
-	case KW_RANDOMBINDDNLOW:
-		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->binddn_low);
+	case KW_RANDOMBINDDNLOW: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->binddn_low);
 	case KW_RANDOMBINDDNHIGH:
 		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->binddn_high);
 	case KW_RANDOMBINDDNFROMFILE: return cli_load_binddn_file(x, val);
 	case KW_RANDOMBASE: c->randombase = true; break;
-	case KW_RANDOMBASELOW:
-		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->base_low);
-	case KW_RANDOMBASEHIGH:
-		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->base_high);
+	case KW_RANDOMBASELOW: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->base_low);
+	case KW_RANDOMBASEHIGH: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->base_high);
 	case KW_SRCHNENTRIES:
 		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the entry count", &c->expect_entries);
 	case KW_SAMPINTERVAL:
-		if (cli_parse_num(x, opt, '=', val, 1, LLONG_MAX / 1000, "the sampling interval (seconds)",
-		              &v) < 0)
+		if (cli_parse_num(x, opt, '=', val, 1, LLONG_MAX / 1000, "the sampling interval (seconds)", &v) < 0)
 			return -1;
 		c->interval_ms = (uint64_t)v * 1000;
 		break;
@@ -429,8 +454,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 	case KW_DONTSLEEP: c->dontsleeponserverdown = true; break;
 	case KW_NOGLOBALSTATS: c->noglobalstats = true; break;
 	case KW_RANDOMAUTHID: c->randomauthid = true; break;
-	case KW_RANDOMAUTHIDLOW:
-		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
+	case KW_RANDOMAUTHIDLOW: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
 	default: return apply_write_keyword(x, k, val);

@@ -31,40 +31,38 @@
 #define MIN_INTERVAL_MS 100
 #define PW_MASK "*****"
 
-const struct option cli_long_options[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "connections-per-thread", required_argument, NULL, OPT_CONNS },
-	{ "io-threads", required_argument, NULL, OPT_IO_THREADS },
-	{ "starttls", no_argument, NULL, OPT_STARTTLS },
-	{ "tls-cacert", required_argument, NULL, OPT_TLS_CACERT },
-	{ "tls-cacertdir", required_argument, NULL, OPT_TLS_CACERTDIR },
-	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
-	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
-	{ "tls-min", required_argument, NULL, OPT_TLS_MIN },
-	{ "tls-ciphers", required_argument, NULL, OPT_TLS_CIPHERS },
-	{ "tls-insecure", no_argument, NULL, OPT_TLS_INSECURE },
-	{ "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "sweep", required_argument, NULL, OPT_SWEEP },
-	{ "monitor", no_argument, NULL, OPT_MONITOR },
-	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
-	{ "start-at", required_argument, NULL, OPT_START_AT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "modify", required_argument, NULL, OPT_MODIFY },
-	{ "compare", required_argument, NULL, OPT_COMPARE },
-	{ "delete-after-add", no_argument, NULL, OPT_DELETE_AFTER_ADD },
-	{ "new-parent", required_argument, NULL, OPT_NEW_PARENT },
-	{ "mix", required_argument, NULL, OPT_MIX },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	{ "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
-	{ NULL, 0, NULL, 0 }
-};
+const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP },
+	                                   { "version", no_argument, NULL, OPT_VERSION },
+	                                   { "interval", required_argument, NULL, OPT_INTERVAL },
+	                                   { "seed", required_argument, NULL, OPT_SEED },
+	                                   { "connections-per-thread", required_argument, NULL, OPT_CONNS },
+	                                   { "io-threads", required_argument, NULL, OPT_IO_THREADS },
+	                                   { "starttls", no_argument, NULL, OPT_STARTTLS },
+	                                   { "tls-cacert", required_argument, NULL, OPT_TLS_CACERT },
+	                                   { "tls-cacertdir", required_argument, NULL, OPT_TLS_CACERTDIR },
+	                                   { "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	                                   { "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	                                   { "tls-min", required_argument, NULL, OPT_TLS_MIN },
+	                                   { "tls-ciphers", required_argument, NULL, OPT_TLS_CIPHERS },
+	                                   { "tls-insecure", no_argument, NULL, OPT_TLS_INSECURE },
+	                                   { "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
+	                                   { "warmup", required_argument, NULL, OPT_WARMUP },
+	                                   { "duration", required_argument, NULL, OPT_DURATION },
+	                                   { "rate", required_argument, NULL, OPT_RATE },
+	                                   { "sweep", required_argument, NULL, OPT_SWEEP },
+	                                   { "monitor", no_argument, NULL, OPT_MONITOR },
+	                                   { "fail-if", required_argument, NULL, OPT_FAIL_IF },
+	                                   { "start-at", required_argument, NULL, OPT_START_AT },
+	                                   { "json", required_argument, NULL, OPT_JSON },
+	                                   { "csv", required_argument, NULL, OPT_CSV },
+	                                   { "modify", required_argument, NULL, OPT_MODIFY },
+	                                   { "compare", required_argument, NULL, OPT_COMPARE },
+	                                   { "delete-after-add", no_argument, NULL, OPT_DELETE_AFTER_ADD },
+	                                   { "new-parent", required_argument, NULL, OPT_NEW_PARENT },
+	                                   { "mix", required_argument, NULL, OPT_MIX },
+	                                   { "scenario", required_argument, NULL, OPT_SCENARIO },
+	                                   { "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
+	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
 
@@ -209,7 +207,7 @@ static int parse_warmup(struct cli_ctx *x, const char *arg)
 	}
 	if (ldb_parse_duration_ms(arg, &x->c->warmup_ms) < 0 || x->c->warmup_ms == 0)
 		return cli_fail(x, "--warmup '%s': not a duration (e.g. 10s, 500ms) nor a sample count (e.g. 3samples)",
-		            arg);
+		                arg);
 	return 0;
 }
 
@@ -233,13 +231,15 @@ static int parse_sweep(struct cli_ctx *x, const char *arg)
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno != 0 || v < 1 || v > MAX_THREADS || (*end != ',' && *end != '\0'))
-			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg, MAX_THREADS);
+			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg,
+			                MAX_THREADS);
 		if (x->c->nsweep == (int)(sizeof x->c->sweep / sizeof x->c->sweep[0]))
 			return cli_fail(x, "--sweep '%s': at most 64 thread counts", arg);
 		x->c->sweep[x->c->nsweep++] = (int)v;
 		p = *end == ',' ? end + 1 : end;
 		if (*end == ',' && *p == '\0')
-			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg, MAX_THREADS);
+			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg,
+			                MAX_THREADS);
 	}
 	if (x->c->nsweep == 0)
 		return cli_fail(x, "--sweep '': give thread counts, e.g. 1,2,4,8");
@@ -262,7 +262,8 @@ static int parse_start_at(struct cli_ctx *x, const char *arg)
 			t = (time_t)v;
 	} else {
 		memset(&tm, 0, sizeof tm);
-		if ((end = strptime(arg, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL && (*end == '\0' || strcmp(end, "Z") == 0)) {
+		if ((end = strptime(arg, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL &&
+		    (*end == '\0' || strcmp(end, "Z") == 0)) {
 			tm.tm_isdst = -1;
 			t = *end == 'Z' ? timegm(&tm) : mktime(&tm);
 		} else {
@@ -280,7 +281,8 @@ static int parse_start_at(struct cli_ctx *x, const char *arg)
 		}
 	}
 	if (t <= 0)
-		return cli_fail(x, "--start-at '%s': not a time (@EPOCH, YYYY-MM-DDTHH:MM:SS[Z], or HH:MM[:SS] today)", arg);
+		return cli_fail(x, "--start-at '%s': not a time (@EPOCH, YYYY-MM-DDTHH:MM:SS[Z], or HH:MM[:SS] today)",
+		                arg);
 	if (t < now)
 		return cli_fail(x, "--start-at '%s': that time has passed", arg);
 	if (t > now + 86400)
@@ -369,14 +371,10 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	case 'H': return parse_url(x, arg);
 	case 'i': return cli_parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
 	case 'I': return add_ignore(x, arg);
-	case 'n':
-		x->threads_given = true;
-		return cli_parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
+	case 'n': x->threads_given = true; return cli_parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
 	case 'N': return cli_parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
 	case 'o': return cli_parse_sasl_opt(x, arg);
-	case 'p':
-		x->port_given = true;
-		return cli_parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
+	case 'p': x->port_given = true; return cli_parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
 	case 'q': c->quiet = true; return 0;
 	case 'Q': c->quiet = c->super_quiet = true; return 0;
 	case 'r':
@@ -394,9 +392,11 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	case 's': return parse_scope(x, arg);
 	case 'S': return cli_fail(x, "-S (replication check) is not supported yet");
 	case 't': return cli_parse_int(x, "-t", arg, 1, INT_MAX, "the timeout (seconds)", &c->timeout_sec);
-	case 'T': return cli_parse_num(x, "-T", ' ', arg, 1, LLONG_MAX, "operations per thread",
-	                           &c->ops_per_thread);
-	case 'v': if (c->verbose < 1) c->verbose = 1; return 0;
+	case 'T': return cli_parse_num(x, "-T", ' ', arg, 1, LLONG_MAX, "operations per thread", &c->ops_per_thread);
+	case 'v':
+		if (c->verbose < 1)
+			c->verbose = 1;
+		return 0;
 	case 'V': c->verbose = 2; return 0;
 	case 'w': return set_password(x, arg);
 	case 'W': return cli_parse_int(x, "-W", arg, 0, INT_MAX, "the wait (seconds)", &c->wait_sec);
@@ -420,17 +420,13 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	struct ldb_config *c = x->c;
 
 	switch (opt) {
-	case OPT_HELP:
-		ldb_cli_usage(c->progname, stdout);
-		return 1;
-	case OPT_VERSION:
-		printf("%s version %s\n", c->progname, LDBENCH_VERSION);
-		return 1;
+	case OPT_HELP: ldb_cli_usage(c->progname, stdout); return 1;
+	case OPT_VERSION: printf("%s version %s\n", c->progname, LDBENCH_VERSION); return 1;
 	case OPT_INTERVAL: return parse_interval(x, arg);
 	case OPT_SEED: return parse_seed(x, arg);
 	case OPT_CONNS:
 		return cli_parse_int(x, "--connections-per-thread", arg, 1, MAX_CONNS_PER_THREAD,
-		                 "connections per thread", &c->conns_per_thread);
+		                     "connections per thread", &c->conns_per_thread);
 	case OPT_WARMUP: return parse_warmup(x, arg);
 	case OPT_DURATION:
 		if (ldb_parse_duration_ms(arg, &c->duration_ms) < 0 || c->duration_ms == 0)
@@ -438,9 +434,7 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 		return 0;
 	case OPT_RATE: return parse_rate(x, arg);
 	case OPT_SWEEP: return parse_sweep(x, arg);
-	case OPT_MONITOR:
-		c->monitor = true;
-		return 0;
+	case OPT_MONITOR: c->monitor = true; return 0;
 	case OPT_START_AT: return parse_start_at(x, arg);
 	case OPT_FAIL_IF: {
 		char why[400];
@@ -470,11 +464,17 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 			return cli_fail(x, "--new-parent '%s': invalid DN", arg);
 		return cli_set_str(x, &c->new_parent, arg);
 	case OPT_MIX: return cli_parse_mix(x, arg);
-	case OPT_SCENARIO: case OPT_LIST_SCENARIOS:
-		return 0; /* taken out of argv before this parse (see ldb_cli_parse) */
-	case OPT_STARTTLS: case OPT_TLS_CACERT: case OPT_TLS_CACERTDIR: case OPT_TLS_CERT:
-	case OPT_TLS_KEY: case OPT_TLS_MIN: case OPT_TLS_CIPHERS: case OPT_TLS_INSECURE: case OPT_TLS_RESUME:
-		return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
+	case OPT_SCENARIO:
+	case OPT_LIST_SCENARIOS: return 0; /* taken out of argv before this parse (see ldb_cli_parse) */
+	case OPT_STARTTLS:
+	case OPT_TLS_CACERT:
+	case OPT_TLS_CACERTDIR:
+	case OPT_TLS_CERT:
+	case OPT_TLS_KEY:
+	case OPT_TLS_MIN:
+	case OPT_TLS_CIPHERS:
+	case OPT_TLS_INSECURE:
+	case OPT_TLS_RESUME: return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
 	default: return option_problem(x, opt, argv);
 	}
 }

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-__attribute__((format(printf, 5, 6)))
-static int sc_fail(char *err, size_t errcap, const char *name, int line, const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static int sc_fail(char *err, size_t errcap, const char *name, int line,
+                                                         const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -173,19 +173,23 @@ static int parse_line(struct ldb_scenario *out, size_t *cap, const char *name, i
 	else if (n == 0)
 		rc = 0;
 	else if (!is_option_word(words[0]))
-		rc = sc_fail(err, errcap, name, line, "'%s' is not an option: a line holds one option "
-		             "(-x or --name) and its value", words[0]);
+		rc = sc_fail(err, errcap, name, line,
+		             "'%s' is not an option: a line holds one option "
+		             "(-x or --name) and its value",
+		             words[0]);
 	else if (n > 2)
-		rc = sc_fail(err, errcap, name, line, "'%s' after '%s %s': one option per line (quote a "
-		             "value that holds blanks)", words[2], words[0], words[1]);
+		rc = sc_fail(err, errcap, name, line,
+		             "'%s' after '%s %s': one option per line (quote a "
+		             "value that holds blanks)",
+		             words[2], words[0], words[1]);
 	else if (add_opt(out, cap, line, words[0], n == 2 ? words[1] : NULL) != 0)
 		rc = sc_fail(err, errcap, name, line, "out of memory");
 	free(buf);
 	return rc;
 }
 
-int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *text, size_t len,
-                       char *err, size_t errcap)
+int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *text, size_t len, char *err,
+                       size_t errcap)
 {
 	struct ldb_scenario out = { 0 };
 	size_t cap = 0, pos = 0;

@@ -30,8 +30,8 @@ struct ldb_scenario_opt {
 };
 
 struct ldb_scenario {
-	char *path;                    /* as given */
-	char *description;             /* first comment line's text; NULL when none */
+	char *path;        /* as given */
+	char *description; /* first comment line's text; NULL when none */
 	struct ldb_scenario_opt *opts;
 	size_t nopts;
 };
@@ -47,8 +47,8 @@ struct ldb_scenario {
  *         of a line, a first word that is not an option ("-x", "--name"), more
  *         than two words on a line.
  */
-int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *text, size_t len,
-                       char *err, size_t errcap);
+int ldb_scenario_parse(struct ldb_scenario *sc, const char *name, const char *text, size_t len, char *err,
+                       size_t errcap);
 
 /**
  * Read and split the scenario file at path (a regular file of at most

@@ -19,18 +19,18 @@
 static struct scen_keep {
 	struct scen_keep *next;
 	struct ldb_scenario sc;
-	char **words;           /* the merged argv's copies of the file's words */
+	char **words; /* the merged argv's copies of the file's words */
 	int *line_of;
-} *scen_kept;
+} * scen_kept;
 
 #define OPT_ID_MAX 1024 /* short options are their character, long ones OPT_* */
 
 /* What a first look at the command line found. */
 struct prescan {
-	const char *scenario;   /* --scenario FILE */
-	int drop[2], ndrop;     /* argv indices holding --scenario and its FILE */
-	const char *list_dir;   /* --list-scenarios DIR */
-	bool seen[OPT_ID_MAX];  /* options given on the command line */
+	const char *scenario;  /* --scenario FILE */
+	int drop[2], ndrop;    /* argv indices holding --scenario and its FILE */
+	const char *list_dir;  /* --list-scenarios DIR */
+	bool seen[OPT_ID_MAX]; /* options given on the command line */
 };
 
 static size_t ptr_in(const char *p, const char *s)
@@ -70,7 +70,7 @@ static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan
 			}
 			ps->scenario = optarg;
 			for (int k = 1; k < argc; k++) {
-				if (argv[k] == optarg && k > 1) {          /* --scenario FILE */
+				if (argv[k] == optarg && k > 1) { /* --scenario FILE */
 					ps->drop[0] = k - 1;
 					ps->drop[1] = k;
 					ps->ndrop = 2;
@@ -114,8 +114,10 @@ static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct 
 		while (lo->name != NULL && !(strlen(lo->name) == n && strncmp(lo->name, name, n) == 0))
 			lo++;
 		if (lo->name == NULL)
-			return cli_fail(x, "%s:%d: unknown option '--%.*s' (see --help; a scenario file spells long "
-			            "options in full)", path, o->line, (int)n, name);
+			return cli_fail(x,
+			                "%s:%d: unknown option '--%.*s' (see --help; a scenario file spells long "
+			                "options in full)",
+			                path, o->line, (int)n, name);
 		takes = lo->has_arg == required_argument;
 		attached = eq != NULL;
 		if (!takes && attached)
@@ -129,13 +131,18 @@ static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct 
 	if (!takes && o->val != NULL)
 		return cli_fail(x, "%s:%d: %s takes no value ('%s')", path, o->line, w, o->val);
 	switch (*id) {
-	case 'w': case 'y':
-		return cli_fail(x, "%s:%d: -%c: a password does not belong in a scenario file; give -w, -y or "
-		            "LDBENCH_PASSWORD on the command line", path, o->line, *id);
-	case OPT_SCENARIO: case OPT_LIST_SCENARIOS: case OPT_HELP: case OPT_VERSION:
+	case 'w':
+	case 'y':
+		return cli_fail(x,
+		                "%s:%d: -%c: a password does not belong in a scenario file; give -w, -y or "
+		                "LDBENCH_PASSWORD on the command line",
+		                path, o->line, *id);
+	case OPT_SCENARIO:
+	case OPT_LIST_SCENARIOS:
+	case OPT_HELP:
+	case OPT_VERSION:
 		return cli_fail(x, "%s:%d: --%s has no place in a scenario file", path, o->line, cli_long_name(*id));
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -148,7 +155,8 @@ static bool cli_replaces(const struct prescan *ps, int id)
 	case OPT_DURATION: return ps->seen['N'];
 	case 'n': return ps->seen[OPT_SWEEP];
 	case OPT_SWEEP: return ps->seen['n'];
-	case 'h': case 'p': return ps->seen['H'];
+	case 'h':
+	case 'p': return ps->seen['H'];
 	case 'H': return ps->seen['h'] || ps->seen['p'];
 	default: return false;
 	}
@@ -157,8 +165,8 @@ static bool cli_replaces(const struct prescan *ps, int id)
 /* Load the scenario, check its options, and build the merged argv: argv[0], the
  * file's options (those the command line replaces left out), then the command
  * line without --scenario FILE.  @return 0, or -1 (err set). */
-static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct prescan *ps,
-                          char ***margv, int *margc, struct scen_map *m)
+static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct prescan *ps, char ***margv, int *margc,
+                          struct scen_map *m)
 {
 	struct scen_keep *k = calloc(1, sizeof(*k));
 	char why[600];
@@ -288,12 +296,11 @@ static int list_scenarios(struct cli_ctx *x, const char *dir)
 	fflush(stdout);
 	if (bad > 0)
 		return cli_fail(x, "--list-scenarios %s: %d scenario file%s with errors (above)", dir, bad,
-		            bad > 1 ? "s" : "");
+		                bad > 1 ? "s" : "");
 	return 1;
 }
 
-int cli_scenario_argv(struct cli_ctx *x, int argc, char **argv, char ***margv, int *margc,
-                      struct scen_map *m)
+int cli_scenario_argv(struct cli_ctx *x, int argc, char **argv, char ***margv, int *margc, struct scen_map *m)
 {
 	struct prescan *ps = calloc(1, sizeof(*ps));
 	int rc;

@@ -12,8 +12,8 @@
 #include "util/num.h"
 
 static const char *const metric_names[LDB_M_COUNT] = {
-	[LDB_M_RATE] = "rate", [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min",   [LDB_M_MEAN] = "mean",
-	[LDB_M_P50] = "p50",   [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95",   [LDB_M_P99] = "p99",
+	[LDB_M_RATE] = "rate",  [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min", [LDB_M_MEAN] = "mean",
+	[LDB_M_P50] = "p50",    [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95", [LDB_M_P99] = "p99",
 	[LDB_M_P999] = "p99.9", [LDB_M_MAX] = "max",
 };
 
@@ -31,7 +31,10 @@ const struct ldb_threshold_form ldb_threshold_compare = {
 };
 #undef M
 
-static bool is_latency(enum ldb_metric m) { return m != LDB_M_RATE && m != LDB_M_ERRORS; }
+static bool is_latency(enum ldb_metric m)
+{
+	return m != LDB_M_RATE && m != LDB_M_ERRORS;
+}
 
 const char *ldb_threshold_metric_name(enum ldb_metric m)
 {
@@ -74,8 +77,8 @@ static const char *skip_blanks(const char *p)
 
 /* "[KIND.]METRIC": letters, digits and dots up to the operator.  A whole
  * metric name comes first (p99.9 has a dot of its own). */
-static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form,
-                      const char *expr, char *err, size_t cap)
+static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form, const char *expr,
+                      char *err, size_t cap)
 {
 	const char *name = *pp, *p = name;
 	while (isalnum((unsigned char)*p) || *p == '.')
@@ -106,7 +109,8 @@ static int parse_cmp(struct ldb_threshold *t, const char **pp, const char *expr,
 {
 	const char *p = *pp;
 	if (*p != '<' && *p != '>')
-		return refuse(err, cap, expr, "expected an operator (<, <=, > or >=) after %s", metric_names[t->metric]);
+		return refuse(err, cap, expr, "expected an operator (<, <=, > or >=) after %s",
+		              metric_names[t->metric]);
 	bool eq = p[1] == '=';
 	t->cmp = *p == '<' ? (eq ? LDB_LE : LDB_LT) : (eq ? LDB_GE : LDB_GT);
 	*pp = p + 1 + eq;
@@ -129,15 +133,16 @@ static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const
 		double scale;
 	} lat[] = { { "", 1e6 }, { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
 	if (n == 1 && unit[0] == '%')
-		return refuse(err, cap, expr, "a change in percent is for ldbench compare; a run's threshold is absolute "
-		                              "(e.g. 'p99>5ms', 'rate<1000')");
+		return refuse(err, cap, expr,
+		              "a change in percent is for ldbench compare; a run's threshold is absolute "
+		              "(e.g. 'p99>5ms', 'rate<1000')");
 	if (t->value < 0)
 		return refuse(err, cap, expr, "a negative value; a run's threshold is absolute (e.g. 'rate<1000')");
 	if (t->metric == LDB_M_RATE) {
 		if (n == 0 || (n == 2 && memcmp(unit, "/s", 2) == 0))
 			return 0;
-		return refuse(err, cap, expr, "unknown unit '%.*s' (a rate is per second: 'rate<1000' or 'rate<1000/s')",
-		              (int)n, unit);
+		return refuse(err, cap, expr,
+		              "unknown unit '%.*s' (a rate is per second: 'rate<1000' or 'rate<1000/s')", (int)n, unit);
 	}
 	if (t->metric == LDB_M_ERRORS) {
 		if (n == 0)
@@ -150,8 +155,8 @@ static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const
 			t->value *= lat[i].scale;
 			return 0;
 		}
-	return refuse(err, cap, expr, "unknown unit '%.*s' (latencies take ns, us, ms or s; ms without a unit)",
-	              (int)n, unit);
+	return refuse(err, cap, expr, "unknown unit '%.*s' (latencies take ns, us, ms or s; ms without a unit)", (int)n,
+	              unit);
 }
 
 /* VALUE and its unit, then the end. */
@@ -177,7 +182,8 @@ static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_
 		return -1;
 	p = skip_blanks(p);
 	if (*p != '\0')
-		return refuse(err, cap, expr, "unexpected '%s' after the %s", p, form->relative ? "percentage" : "value");
+		return refuse(err, cap, expr, "unexpected '%s' after the %s", p,
+		              form->relative ? "percentage" : "value");
 	return 0;
 }
 

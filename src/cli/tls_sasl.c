@@ -62,12 +62,11 @@ int cli_parse_sasl_opt(struct cli_ctx *x, const char *arg)
 			break;
 	if (k == 6)
 		return cli_fail(x, "-o '%.*s': unknown SASL setting (mech, authid, authzid, realm, secProp, flags)",
-		            (int)klen, arg);
+		                (int)klen, arg);
 	if (val[0] == '\0')
 		return cli_fail(x, "-o %s=: empty value", keys[k]);
 	switch (k) {
-	case 0: /* secProp: security layers; EXTERNAL and PLAIN have none */
-		return 0;
+	case 0: /* secProp: security layers; EXTERNAL and PLAIN have none */ return 0;
 	case 1:
 		if (c->sasl_realm != NULL)
 			return cli_fail(x, "-o realm given twice");
@@ -118,12 +117,11 @@ static bool is_nss_db(const char *path)
 		if (strcmp(base, files[i]) == 0)
 			return true;
 		/* PATH as a directory */
-		if (snprintf(buf, sizeof buf, "%s/%s", path, files[i]) < (int)sizeof buf &&
-		    access(buf, F_OK) == 0)
+		if (snprintf(buf, sizeof buf, "%s/%s", path, files[i]) < (int)sizeof buf && access(buf, F_OK) == 0)
 			return true;
 		/* PATH's directory */
-		if (snprintf(buf, sizeof buf, "%.*s%s", (int)dlen, dlen ? path : "./", files[i]) <
-		        (int)sizeof buf && access(buf, F_OK) == 0)
+		if (snprintf(buf, sizeof buf, "%.*s%s", (int)dlen, dlen ? path : "./", files[i]) < (int)sizeof buf &&
+		    access(buf, F_OK) == 0)
 			return true;
 	}
 	return false;
@@ -137,7 +135,7 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 	/* TLS */
 	if (c->starttls && c->ldaps)
 		return cli_fail(x, "--starttls and ldaps (-Z, -H ldaps://) exclude each other: ldaps is TLS from "
-		            "the first byte");
+		                   "the first byte");
 	if (x->tls_opt != NULL && !c->ldaps && !c->starttls)
 		return cli_fail(x, "--%s needs TLS: give -Z, -H ldaps:// or --starttls", x->tls_opt);
 	if ((c->tls_cert == NULL) != (c->tls_key == NULL))
@@ -153,7 +151,9 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 	if (c->sasl_mech == NULL) {
 		if (c->sasl_authid != NULL || c->sasl_authzid != NULL || c->sasl_realm != NULL)
 			return cli_fail(x, "-o %s needs -o mech=EXTERNAL or -o mech=PLAIN",
-			            c->sasl_authid != NULL ? "authid" : c->sasl_authzid != NULL ? "authzid" : "realm");
+			                c->sasl_authid != NULL    ? "authid"
+			                : c->sasl_authzid != NULL ? "authzid"
+			                                          : "realm");
 		if (c->randomauthid)
 			return cli_fail(x, "-e randomauthid needs -o mech=PLAIN with an XXX in -o authid");
 		return 0;
@@ -162,13 +162,15 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 		return cli_fail(x, "-D and -o mech exclude each other (a SASL bind names its user with -o authid)");
 	if (c->randombinddn || c->binddn_file != NULL)
 		return cli_fail(x, "-e %s and -o mech exclude each other (use -e randomauthid)",
-		            c->randombinddn ? "randombinddn" : "randombinddnfromfile");
+		                c->randombinddn ? "randombinddn" : "randombinddnfromfile");
 	if (strcmp(c->sasl_mech, "EXTERNAL") == 0) {
 		if (c->tls_cert == NULL)
-			return cli_fail(x, "-o mech=EXTERNAL needs a client certificate (--tls-cert FILE --tls-key FILE)");
+			return cli_fail(x,
+			                "-o mech=EXTERNAL needs a client certificate (--tls-cert FILE --tls-key FILE)");
 		if (c->sasl_authid != NULL || c->randomauthid)
-			return cli_fail(x, "-o authid is not used by EXTERNAL: the identity is the client certificate's "
-			            "(-o authzid asks for another)");
+			return cli_fail(x,
+			                "-o authid is not used by EXTERNAL: the identity is the client certificate's "
+			                "(-o authzid asks for another)");
 		return 0;
 	}
 	/* PLAIN */
@@ -180,16 +182,16 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 		if (!ldb_pattern_has_var(&c->sasl_authid_pat))
 			return cli_fail(x, "-e randomauthid needs an XXX placeholder in -o authid");
 		if (cli_check_range_given(x, "randomauthid", c->authid_low, c->authid_high, "randomauthidlow",
-		                      "randomauthidhigh") < 0)
+		                          "randomauthidhigh") < 0)
 			return -1;
-		if (ldb_pattern_check_range(&c->sasl_authid_pat, c->authid_low, c->authid_high,
-		                            "randomauthidhigh", why, sizeof(why)) < 0)
+		if (ldb_pattern_check_range(&c->sasl_authid_pat, c->authid_low, c->authid_high, "randomauthidhigh", why,
+		                            sizeof(why)) < 0)
 			return cli_fail(x, "%s", why);
-		if (ldb_pattern_has_var(&c->password_pat) &&
-		    (size_t)ldb_digits(c->authid_high) > c->password_pat.width)
-			return cli_fail(x, "randomauthidhigh %lld needs %d digits but the XXX of the password "
-			            "(-w) has %zu X", c->authid_high, ldb_digits(c->authid_high),
-			            c->password_pat.width);
+		if (ldb_pattern_has_var(&c->password_pat) && (size_t)ldb_digits(c->authid_high) > c->password_pat.width)
+			return cli_fail(x,
+			                "randomauthidhigh %lld needs %d digits but the XXX of the password "
+			                "(-w) has %zu X",
+			                c->authid_high, ldb_digits(c->authid_high), c->password_pat.width);
 		/* the worker draws the number of LDB_FIELD_BINDDN from these */
 		c->binddn_low = c->authid_low;
 		c->binddn_high = c->authid_high;
@@ -203,12 +205,14 @@ void cli_warn_certdb(const struct ldb_config *c)
 	if (c->tls_certdb == NULL || !c->ldaps)
 		return;
 	if (c->tls_nssdb)
-		fprintf(stderr, "%s: warning: -Z %s is an NSS database, which OpenSSL cannot read; %s\n",
-		        c->progname, c->tls_certdb,
+		fprintf(stderr, "%s: warning: -Z %s is an NSS database, which OpenSSL cannot read; %s\n", c->progname,
+		        c->tls_certdb,
 		        c->tls_insecure ? "the server certificate is NOT verified (as with ldclt); give "
 		                          "--tls-cacert FILE (PEM) to verify it"
 		                        : "it is ignored: the server certificate is verified with --tls-cacert");
 	else if (c->tls_insecure)
-		fprintf(stderr, "%s: warning: -Z: the server certificate is NOT verified (as with ldclt); give "
-		        "--tls-cacert FILE (PEM) to verify it\n", c->progname);
+		fprintf(stderr,
+		        "%s: warning: -Z: the server certificate is NOT verified (as with ldclt); give "
+		        "--tls-cacert FILE (PEM) to verify it\n",
+		        c->progname);
 }

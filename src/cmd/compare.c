@@ -71,7 +71,8 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 			if (pv->type == LDB_JSON_NULL)
 				continue;
 			if (ldb_json_double(pv, &r->v[k][LDB_CMP_P50 + i]) != 0) {
-				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is not a number", o->key, pn[i]);
+				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is not a number", o->key,
+				         pn[i]);
 				return -1;
 			}
 			r->valid[k][LDB_CMP_P50 + i] = true;
@@ -112,7 +113,7 @@ static void side_stat(const struct ldb_cmp_run *runs, int n, int k, int m, struc
 	if (c > 0) {
 		st->runs = c;
 		st->median = ldb_cmp_median(v, c);
-		st->min = v[0];      /* sorted by the median */
+		st->min = v[0]; /* sorted by the median */
 		st->max = v[c - 1];
 	}
 	free(v);
@@ -133,7 +134,8 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
 		for (int m = 0; m < LDB_CMP_METRICS; m++)
 			if (row->base[m].runs > 0 && row->change[m].runs > 0 && row->base[m].median != 0) {
 				row->has_pct[m] = true;
-				row->pct[m] = (row->change[m].median - row->base[m].median) / row->base[m].median * 100.0;
+				row->pct[m] =
+				        (row->change[m].median - row->base[m].median) / row->base[m].median * 100.0;
 			}
 	}
 }
@@ -270,7 +272,7 @@ int ldb_compare_main(int argc, char **argv)
 	}
 	if (!sep || nb == 0 || nc == 0) {
 		fprintf(stderr, PROG ": need BASE files, then --, then CHANGE files "
-		                "(usage: ldbench compare [--fail-if COND]... BASE... -- CHANGE...)\n");
+		                     "(usage: ldbench compare [--fail-if COND]... BASE... -- CHANGE...)\n");
 		goto done;
 	}
 	rb = calloc((size_t)nb, sizeof *rb);

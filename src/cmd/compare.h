@@ -37,22 +37,22 @@ const char *ldb_cmp_metric_name(enum ldb_cmp_metric m); /* "rate", "p50", "p99" 
 
 /* What compare takes from one run's summary record. */
 struct ldb_cmp_run {
-	bool has[LDB_OP_COUNT];                          /* the kind ran (attempted, completed or errors) */
-	bool valid[LDB_OP_COUNT][LDB_CMP_METRICS];       /* false: latency null (nothing recorded) */
-	double v[LDB_OP_COUNT][LDB_CMP_METRICS];         /* rate /s; p50, p99 in microseconds */
+	bool has[LDB_OP_COUNT];                    /* the kind ran (attempted, completed or errors) */
+	bool valid[LDB_OP_COUNT][LDB_CMP_METRICS]; /* false: latency null (nothing recorded) */
+	double v[LDB_OP_COUNT][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds */
 };
 
 /* One side's figures for one kind and metric. */
 struct ldb_cmp_stat {
-	int runs;                 /* runs that had a value */
+	int runs; /* runs that had a value */
 	double median, min, max;
 };
 
 struct ldb_cmp_row {
 	bool in_base, in_change;
 	struct ldb_cmp_stat base[LDB_CMP_METRICS], change[LDB_CMP_METRICS];
-	bool has_pct[LDB_CMP_METRICS];                   /* both sides have values and the base median is not 0 */
-	double pct[LDB_CMP_METRICS];                     /* (change - base) / base * 100 */
+	bool has_pct[LDB_CMP_METRICS]; /* both sides have values and the base median is not 0 */
+	double pct[LDB_CMP_METRICS];   /* (change - base) / base * 100 */
 };
 
 struct ldb_cmp_result {
@@ -60,12 +60,12 @@ struct ldb_cmp_result {
 };
 
 struct ldb_cmp_cond {
-	int kind;                 /* enum ldb_op, or -1 for any kind */
+	int kind; /* enum ldb_op, or -1 for any kind */
 	enum ldb_cmp_metric metric;
 	enum ldb_cmp cmp;
-	char op[3];               /* "<", "<=", ">", ">=" */
+	char op[3]; /* "<", "<=", ">", ">=" */
 	double pct;
-	char text[64];            /* as given (truncated) */
+	char text[64]; /* as given (truncated) */
 };
 
 /** Parse "[KIND.]METRIC OP VALUE%" (the relative form of threshold.h's grammar).

@@ -24,10 +24,9 @@
 
 /* the configuration's class numbers are the entry module's */
 _Static_assert((int)LDB_CLASS_PERSON == (int)LDB_ENTRY_PERSON &&
-                   (int)LDB_CLASS_EMAILPERSON == (int)LDB_ENTRY_EMAILPERSON &&
-                   (int)LDB_CLASS_INETORGPERSON == (int)LDB_ENTRY_INETORGPERSON,
+                       (int)LDB_CLASS_EMAILPERSON == (int)LDB_ENTRY_EMAILPERSON &&
+                       (int)LDB_CLASS_INETORGPERSON == (int)LDB_ENTRY_INETORGPERSON,
                "LDB_CLASS_* and LDB_ENTRY_* differ");
-
 
 /* ---------------------------------------------------------------- genldif */
 
@@ -35,14 +34,14 @@ struct gen {
 	const struct ldb_config *c;
 	struct ldb_rng rng;
 	struct ldb_objtmpl_cursor cur;
-	int64_t next;           /* incr: the next value */
-	char *rdn;              /* -f rendered */
+	int64_t next; /* incr: the next value */
+	char *rdn;    /* -f rendered */
 	size_t rdn_cap;
-	char *scratch;          /* the template's rendering */
+	char *scratch; /* the template's rendering */
 	size_t scratch_cap;
 	char *dn;
 	size_t dn_cap;
-	char *text;             /* the entry module's text (types, mail) */
+	char *text; /* the entry module's text (types, mail) */
 	size_t text_cap;
 };
 
@@ -202,8 +201,7 @@ int ldb_genldif_run(const struct ldb_config *c)
 			n++;
 	}
 	if (fclose(f) != 0 && r >= 0) {
-		fprintf(stderr, "%s: -e genldif=%s: cannot write: %s\n", c->progname, c->genldif_file,
-		        strerror(errno));
+		fprintf(stderr, "%s: -e genldif=%s: cannot write: %s\n", c->progname, c->genldif_file, strerror(errno));
 		r = -1;
 	} else if (r < 0 && g.rdn != NULL) {
 		fprintf(stderr, "%s: -e genldif=%s: cannot write entry %lld\n", c->progname, c->genldif_file, n + 1);

@@ -39,8 +39,7 @@
 
 static void gen_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static void
-gen_err(char *err, size_t cap, const char *fmt, ...)
+static void gen_err(char *err, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,8 +61,7 @@ struct gen_out {
 	int saved_errno; /* errno of the first failure */
 };
 
-static int
-out_init(struct gen_out *o, FILE *f)
+static int out_init(struct gen_out *o, FILE *f)
 {
 	memset(o, 0, sizeof(*o));
 	o->f = f;
@@ -74,8 +72,7 @@ out_init(struct gen_out *o, FILE *f)
 	return 0;
 }
 
-static void
-out_flush(struct gen_out *o)
+static void out_flush(struct gen_out *o)
 {
 	if (o->len > 0 && !o->failed) {
 		if (fwrite(o->buf, 1, o->len, o->f) != o->len) {
@@ -87,8 +84,7 @@ out_flush(struct gen_out *o)
 }
 
 /* Make room for n more bytes.  Returns false when memory ran out. */
-static bool
-out_reserve(struct gen_out *o, size_t n)
+static bool out_reserve(struct gen_out *o, size_t n)
 {
 	if (o->len + n <= o->cap)
 		return true;
@@ -107,8 +103,7 @@ out_reserve(struct gen_out *o, size_t n)
 	return true;
 }
 
-static void
-out_mem(struct gen_out *o, const void *p, size_t n)
+static void out_mem(struct gen_out *o, const void *p, size_t n)
 {
 	if (!out_reserve(o, n))
 		return;
@@ -116,16 +111,14 @@ out_mem(struct gen_out *o, const void *p, size_t n)
 	o->len += n;
 }
 
-static void
-out_str(struct gen_out *o, const char *s)
+static void out_str(struct gen_out *o, const char *s)
 {
 	out_mem(o, s, strlen(s));
 }
 
 /* Flush the buffer and the FILE; free the buffer.  @return 0, or the errno of
  * the first failure. */
-static int
-out_finish(struct gen_out *o)
+static int out_finish(struct gen_out *o)
 {
 	out_flush(o);
 	if (!o->failed && fflush(o->f) != 0) {
@@ -141,8 +134,7 @@ out_finish(struct gen_out *o)
 /* LDIF lines and entries (ldif/ldif.h, ldif/entry.h) */
 
 /* "name: value\n", or "name:: base64\n" when the value is not safe. */
-static void
-out_attr(struct gen_out *o, const char *name, const char *value, size_t vlen)
+static void out_attr(struct gen_out *o, const char *name, const char *value, size_t vlen)
 {
 	size_t nlen = strlen(name);
 
@@ -153,8 +145,7 @@ out_attr(struct gen_out *o, const char *name, const char *value, size_t vlen)
 
 /* An entry gen cannot build (its text storage is sized for every shape):
  * the output fails. */
-static void
-out_broken(struct gen_out *o)
+static void out_broken(struct gen_out *o)
 {
 	if (!o->failed) {
 		o->failed = true;
@@ -163,22 +154,19 @@ out_broken(struct gen_out *o)
 }
 
 /* Every value of e, one line each. */
-static void
-out_entry(struct gen_out *o, const struct ldb_entry *e)
+static void out_entry(struct gen_out *o, const struct ldb_entry *e)
 {
 	for (int i = 0; i < e->n; i++)
 		out_attr(o, e->v[i].type, e->v[i].val, e->v[i].len);
 }
 
-static void
-out_attr_str(struct gen_out *o, const char *name, const char *value)
+static void out_attr_str(struct gen_out *o, const char *name, const char *value)
 {
 	out_attr(o, name, value, strlen(value));
 }
 
 /* Decimal v zero-padded to width; returns the length (no NUL). */
-static size_t
-put_index(char *dst, uint64_t v, int width)
+static size_t put_index(char *dst, uint64_t v, int width)
 {
 	char tmp[LDB_U64_DEC_MAX];
 	size_t n = ldb_u64_dec(tmp, v), len = 0;
@@ -189,8 +177,7 @@ put_index(char *dst, uint64_t v, int width)
 	return len + n;
 }
 
-static int
-digits_u64(uint64_t v)
+static int digits_u64(uint64_t v)
 {
 	int d = 1;
 
@@ -205,8 +192,7 @@ digits_u64(uint64_t v)
 /* command-line helpers */
 
 /* The message of a missing required option; @return LDB_EXIT_PARAMS. */
-static int
-missing(const char *opt, char *err, size_t cap)
+static int missing(const char *opt, char *err, size_t cap)
 {
 	gen_err(err, cap, "%s is required", opt);
 	return LDB_EXIT_PARAMS;
@@ -217,8 +203,7 @@ missing(const char *opt, char *err, size_t cap)
 
 enum rdn_kind { RDN_DC, RDN_O, RDN_OU };
 
-static int
-rdn_kind_of(LDAPRDN rdn, enum rdn_kind *kind, const char *what, char *err, size_t cap)
+static int rdn_kind_of(LDAPRDN rdn, enum rdn_kind *kind, const char *what, char *err, size_t cap)
 {
 	if (rdn[0] == NULL || rdn[1] != NULL) {
 		gen_err(err, cap, "%s: multi-valued RDNs are not supported", what);
@@ -248,8 +233,7 @@ rdn_kind_of(LDAPRDN rdn, enum rdn_kind *kind, const char *what, char *err, size_
 	return 0;
 }
 
-static bool
-rdn_equal(LDAPRDN a, LDAPRDN b)
+static bool rdn_equal(LDAPRDN a, LDAPRDN b)
 {
 	LDAPAVA *x = a[0], *y = b[0];
 
@@ -261,8 +245,7 @@ rdn_equal(LDAPRDN a, LDAPRDN b)
 	       strncasecmp(x->la_value.bv_val, y->la_value.bv_val, x->la_value.bv_len) == 0;
 }
 
-static size_t
-dn_len(LDAPDN dn)
+static size_t dn_len(LDAPDN dn)
 {
 	size_t n = 0;
 
@@ -273,20 +256,19 @@ dn_len(LDAPDN dn)
 
 /* One entry of the tree above the generated objects. */
 struct gen_node {
-	char *dn;            /* ldap_dn2str form; ldap_memfree */
+	char *dn; /* ldap_dn2str form; ldap_memfree */
 	enum rdn_kind kind;
-	char *value;         /* the RDN value (malloc) */
+	char *value; /* the RDN value (malloc) */
 };
 
 /* The suffix and the containers down to a parent, top first. */
 struct gen_tree {
 	struct gen_node *nodes;
 	size_t count;
-	char *domain;        /* mail domain (malloc) */
+	char *domain; /* mail domain (malloc) */
 };
 
-static void
-tree_free(struct gen_tree *t)
+static void tree_free(struct gen_tree *t)
 {
 	for (size_t i = 0; i < t->count; i++) {
 		ldap_memfree(t->nodes[i].dn);
@@ -297,8 +279,7 @@ tree_free(struct gen_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int
-parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
+static int parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
 {
 	*dn = NULL;
 	if (s == NULL || *s == '\0') {
@@ -317,9 +298,8 @@ parse_dn(const char *opt, const char *s, LDAPDN *dn, char *err, size_t cap)
 
 /* The suffix's RDNs are single-valued, its first is dc, o or ou, and the
  * parent (np RDNs) ends with the suffix (ns RDNs).  @return 0 or -1 with err. */
-static int
-tree_check(LDAPDN sdn, size_t ns, LDAPDN pdn, size_t np, const char *suffix, const char *parent, const char *popt,
-           char *err, size_t cap)
+static int tree_check(LDAPDN sdn, size_t ns, LDAPDN pdn, size_t np, const char *suffix, const char *parent,
+                      const char *popt, char *err, size_t cap)
 {
 	for (size_t i = 0; i < ns; i++) {
 		enum rdn_kind k;
@@ -345,8 +325,7 @@ tree_check(LDAPDN sdn, size_t ns, LDAPDN pdn, size_t np, const char *suffix, con
 
 /* t's nodes: the suffix (ns RDNs) and each entry down to the parent pdn.
  * @return 0 or -1 with err. */
-static int
-tree_nodes(struct gen_tree *t, LDAPDN pdn, size_t np, size_t ns, const char *popt, char *err, size_t cap)
+static int tree_nodes(struct gen_tree *t, LDAPDN pdn, size_t np, size_t ns, const char *popt, char *err, size_t cap)
 {
 	t->count = np - ns + 1;
 	t->nodes = calloc(t->count, sizeof(*t->nodes));
@@ -376,8 +355,7 @@ tree_nodes(struct gen_tree *t, LDAPDN pdn, size_t np, size_t ns, const char *pop
 
 /* The mail domain: the dc= values of the suffix, in order, joined with dots;
  * example.com without any.  NULL when memory ran out. */
-static char *
-tree_domain(LDAPDN sdn, size_t ns)
+static char *tree_domain(LDAPDN sdn, size_t ns)
 {
 	size_t dlen = 0;
 
@@ -407,8 +385,8 @@ tree_domain(LDAPDN sdn, size_t ns)
 
 /* Check that parent is the suffix or below it, and list the entries from the
  * suffix down to the parent.  @return 0 or -1 with err. */
-static int
-tree_build(struct gen_tree *t, const char *suffix, const char *parent, const char *popt, char *err, size_t cap)
+static int tree_build(struct gen_tree *t, const char *suffix, const char *parent, const char *popt, char *err,
+                      size_t cap)
 {
 	LDAPDN sdn = NULL, pdn = NULL;
 	int rc = -1;
@@ -439,8 +417,8 @@ out:
 
 /* The container entry of an RDN attr=value, its lines after the dn (and
  * changetype) line; extra (NULL: none) a description line. */
-static void
-container_write(struct gen_out *o, const char *attr, const char *val, size_t vlen, const char *extra, size_t xlen)
+static void container_write(struct gen_out *o, const char *attr, const char *val, size_t vlen, const char *extra,
+                            size_t xlen)
 {
 	struct ldb_put_value v[LDB_ENTRY_CONTAINER_MAX];
 	struct ldb_entry e;
@@ -457,8 +435,7 @@ container_write(struct gen_out *o, const char *attr, const char *val, size_t vle
 }
 
 /* One suffix or container entry; with change_add as an ldapmodify add record. */
-static void
-node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
+static void node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
 {
 	static const char *const kind_attr[] = { [RDN_DC] = "dc", [RDN_O] = "o", [RDN_OU] = "ou" };
 
@@ -469,13 +446,11 @@ node_write(const struct gen_node *nd, struct gen_out *o, bool change_add)
 }
 
 /* The suffix and container entries. */
-static void
-tree_write(const struct gen_tree *t, struct gen_out *o, bool change_add)
+static void tree_write(const struct gen_tree *t, struct gen_out *o, bool change_add)
 {
 	for (size_t i = 0; i < t->count; i++)
 		node_write(&t->nodes[i], o, change_add);
 }
-
 
 /* ------------------------------------------------------------------------ */
 /* user indexes */
@@ -488,9 +463,8 @@ struct idx_plan {
 
 /* Check start/number/width (number_opt names the count option in messages)
  * and fill ip.  @return 0 or -1 with err. */
-static int
-idx_prepare(const char *number_opt, int64_t number, int64_t start, int width, struct idx_plan *ip, char *err,
-            size_t cap)
+static int idx_prepare(const char *number_opt, int64_t number, int64_t start, int width, struct idx_plan *ip, char *err,
+                       size_t cap)
 {
 	if (number < 0 || start < 0 || number > LDB_GEN_MAX_INDEX || start > LDB_GEN_MAX_INDEX) {
 		gen_err(err, cap, "%s and --start-idx must be between 0 and %lld", number_opt,
@@ -540,27 +514,21 @@ struct pw_hasher {
 	size_t salt_pos;
 };
 
-static const char *
-hash_name(enum ldb_gen_hash kind)
+static const char *hash_name(enum ldb_gen_hash kind)
 {
 	switch (kind) {
-	case LDB_GEN_HASH_SSHA:
-		return "ssha";
-	case LDB_GEN_HASH_SSHA256:
-		return "ssha256";
-	case LDB_GEN_HASH_SSHA512:
-		return "ssha512";
-	case LDB_GEN_HASH_CLEAR:
-		break;
+	case LDB_GEN_HASH_SSHA: return "ssha";
+	case LDB_GEN_HASH_SSHA256: return "ssha256";
+	case LDB_GEN_HASH_SSHA512: return "ssha512";
+	case LDB_GEN_HASH_CLEAR: break;
 	}
 	return "clear";
 }
 
-static int
-parse_hash(const char *s, enum ldb_gen_hash *out, char *err, size_t cap)
+static int parse_hash(const char *s, enum ldb_gen_hash *out, char *err, size_t cap)
 {
-	static const enum ldb_gen_hash all[] = {LDB_GEN_HASH_CLEAR, LDB_GEN_HASH_SSHA, LDB_GEN_HASH_SSHA256,
-	                                        LDB_GEN_HASH_SSHA512};
+	static const enum ldb_gen_hash all[] = { LDB_GEN_HASH_CLEAR, LDB_GEN_HASH_SSHA, LDB_GEN_HASH_SSHA256,
+		                                 LDB_GEN_HASH_SSHA512 };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (strcasecmp(s, hash_name(all[i])) == 0) {
@@ -573,8 +541,7 @@ parse_hash(const char *s, enum ldb_gen_hash *out, char *err, size_t cap)
 }
 
 /* @return 0, or -1 with err (h is then safe to hasher_free). */
-static int
-hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
+static int hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
 {
 	memset(h, 0, sizeof(*h));
 	h->kind = kind;
@@ -591,8 +558,7 @@ hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
 		h->md = EVP_sha512();
 		h->tag = "{SSHA512}";
 		break;
-	case LDB_GEN_HASH_CLEAR:
-		return 0;
+	case LDB_GEN_HASH_CLEAR: return 0;
 	}
 	h->taglen = strlen(h->tag);
 	h->ctx = EVP_MD_CTX_new();
@@ -604,8 +570,7 @@ hasher_init(struct pw_hasher *h, enum ldb_gen_hash kind, char *err, size_t cap)
 	return 0;
 }
 
-static void
-hasher_free(struct pw_hasher *h)
+static void hasher_free(struct pw_hasher *h)
 {
 	EVP_MD_CTX_free(h->ctx);
 	h->ctx = NULL;
@@ -613,8 +578,7 @@ hasher_free(struct pw_hasher *h)
 
 /* The userPassword value of pw into out (GEN_HASH_MAX bytes).
  * @return its length, or 0 when the digest or the random generator failed. */
-static size_t
-hasher_value(struct pw_hasher *h, const char *pw, size_t n, char *out)
+static size_t hasher_value(struct pw_hasher *h, const char *pw, size_t n, char *out)
 {
 	unsigned char buf[EVP_MAX_MD_SIZE + GEN_SALT_LEN];
 	unsigned int dlen = 0;
@@ -644,17 +608,16 @@ struct user_writer {
 	size_t dlen;
 	struct pw_hasher *hasher; /* NULL: clear-text passwords */
 	bool hash_failed;
-	char *dn;   /* scratch: "uid=" name "," parent */
-	char *mail; /* scratch: the entry's text (name "@" domain) */
+	char *dn;    /* scratch: "uid=" name "," parent */
+	char *mail;  /* scratch: the entry's text (name "@" domain) */
 	size_t scap; /* of dn and mail */
-	char *name; /* points into dn */
+	char *name;  /* points into dn */
 	size_t nlen, dnl;
 };
 
 #define GEN_PREFIX_MAX 8 /* "addUser" + NUL */
 
-static int
-uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
+static int uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h)
 {
 	memset(w, 0, sizeof(*w));
 	w->parent = parent;
@@ -668,8 +631,7 @@ uw_init(struct user_writer *w, const char *parent, const char *domain, struct pw
 	return w->dn != NULL && w->mail != NULL ? 0 : -1;
 }
 
-static void
-uw_free(struct user_writer *w)
+static void uw_free(struct user_writer *w)
 {
 	free(w->dn);
 	free(w->mail);
@@ -678,8 +640,7 @@ uw_free(struct user_writer *w)
 
 /* Build "uid=<prefix><idx>,parent" in w->dn (rdn: "uid" or "cn"); w->name and
  * w->nlen are the RDN value. */
-static void
-uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx, int width)
+static void uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx, int width)
 {
 	size_t rl = strlen(rdn), pl = strlen(prefix);
 
@@ -695,8 +656,8 @@ uw_name(struct user_writer *w, const char *rdn, const char *prefix, uint64_t idx
 }
 
 /* One full user entry; with change_add as an ldapmodify add record. */
-static void
-uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width, bool change_add)
+static void uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t idx, int width,
+                     bool change_add)
 {
 	struct ldb_put_value v[16];
 	struct ldb_entry e;
@@ -728,9 +689,8 @@ uw_entry(struct user_writer *w, struct gen_out *o, const char *prefix, uint64_t 
 /* The user writer (users below parent, mail at domain, passwords hashed by h
  * unless NULL) and the output of an emitter.
  * @return 0, or LDB_EXIT_OTHER with err and nothing left to free. */
-static int
-emit_begin(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h, struct gen_out *o,
-           FILE *f, char *err, size_t cap)
+static int emit_begin(struct user_writer *w, const char *parent, const char *domain, struct pw_hasher *h,
+                      struct gen_out *o, FILE *f, char *err, size_t cap)
 {
 	if (uw_init(w, parent, domain, h) != 0 || out_init(o, f) != 0) {
 		uw_free(w);
@@ -741,15 +701,13 @@ emit_begin(struct user_writer *w, const char *parent, const char *domain, struct
 }
 
 /* The DN of the lowest entry of t (the parent of what goes below). */
-static const char *
-tree_bottom(const struct gen_tree *t)
+static const char *tree_bottom(const struct gen_tree *t)
 {
 	return t->nodes[t->count - 1].dn;
 }
 
 /* Finish the output; @return 0 or 99 with err. */
-static int
-emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
+static int emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
 {
 	int e = out_finish(o);
 
@@ -766,8 +724,7 @@ emit_finish(struct gen_out *o, bool hash_failed, char *err, size_t cap)
 
 /* Free the user writer of emit_begin and finish the output; @return 0 or 99
  * with err. */
-static int
-emit_end(struct user_writer *w, struct gen_out *o, char *err, size_t cap)
+static int emit_end(struct user_writer *w, struct gen_out *o, char *err, size_t cap)
 {
 	bool hash_failed = w->hash_failed;
 
@@ -780,8 +737,7 @@ emit_end(struct user_writer *w, struct gen_out *o, char *err, size_t cap)
 
 /* The users' parent: given, or "ou=People,SUFFIX" made in *owned (the caller
  * frees it).  NULL when memory ran out (err says so). */
-static const char *
-people_default(const char *given, const char *suffix, char **owned, char *err, size_t cap)
+static const char *people_default(const char *given, const char *suffix, char **owned, char *err, size_t cap)
 {
 	*owned = NULL;
 	if (given != NULL)
@@ -800,8 +756,7 @@ struct users_plan {
 	enum ldb_gen_hash hash;
 };
 
-static int
-users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, size_t cap)
+static int users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, size_t cap)
 {
 	memset(pl, 0, sizeof(*pl));
 	if (u->suffix == NULL)
@@ -823,21 +778,20 @@ users_prepare(const struct ldb_gen_users *u, struct users_plan *pl, char *err, s
 	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
 }
 
-static void
-users_plan_free(struct users_plan *pl)
+static void users_plan_free(struct users_plan *pl)
 {
 	tree_free(&pl->tree);
 }
 
-static int
-users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
+static int users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
 {
 	struct gen_out o;
 	struct user_writer w;
 	struct pw_hasher h;
 	const struct gen_tree *t = &pl->tree;
 
-	if (hasher_init(&h, pl->hash, err, cap) != 0 || emit_begin(&w, tree_bottom(t), t->domain, &h, &o, f, err, cap) != 0) {
+	if (hasher_init(&h, pl->hash, err, cap) != 0 ||
+	    emit_begin(&w, tree_bottom(t), t->domain, &h, &o, f, err, cap) != 0) {
 		hasher_free(&h);
 		return LDB_EXIT_OTHER;
 	}
@@ -848,8 +802,7 @@ users_emit(const struct users_plan *pl, FILE *f, char *err, size_t cap)
 	return emit_end(&w, &o, err, cap);
 }
 
-int
-ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap)
+int ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap)
 {
 	struct users_plan pl;
 	int rc = users_prepare(u, &pl, err, errcap);
@@ -864,8 +817,7 @@ ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t 
 /* output files and option parsing shared by the subcommands */
 
 /* Open the output (stdout when path is NULL). */
-static FILE *
-gen_open(const char *path, char *err, size_t cap)
+static FILE *gen_open(const char *path, char *err, size_t cap)
 {
 	if (path == NULL)
 		return stdout;
@@ -876,8 +828,7 @@ gen_open(const char *path, char *err, size_t cap)
 }
 
 /* Close the output; on failure remove a partial file.  Returns rc updated. */
-static int
-gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
+static int gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
 {
 	if (path == NULL)
 		return rc;
@@ -903,8 +854,7 @@ enum {
 };
 
 /* The message of a getopt_long error ('?' or ':'). */
-static int
-opt_error(int c, char **argv, char *err, size_t cap)
+static int opt_error(int c, char **argv, char *err, size_t cap)
 {
 	if (c == ':')
 		gen_err(err, cap, "%s needs a value", argv[optind - 1]);
@@ -919,8 +869,7 @@ opt_error(int c, char **argv, char *err, size_t cap)
 
 /* Options every subcommand has: --ldif-file, --width, --start-idx.
  * @return 1 when c was not one of them, 0 handled, LDB_EXIT_PARAMS bad. */
-static int
-opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, size_t cap)
+static int opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, size_t cap)
 {
 	int64_t v;
 
@@ -935,8 +884,9 @@ opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, 
 	case OPT_START_IDX:
 		if (start_idx == NULL)
 			return 1;
-		return ldb_num_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0 ? 0
-		                                                                                    : LDB_EXIT_PARAMS;
+		return ldb_num_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0
+		               ? 0
+		               : LDB_EXIT_PARAMS;
 	case OPT_WIDTH:
 		if (width == NULL)
 			return 1;
@@ -948,8 +898,7 @@ opt_common(int c, const char **file, int64_t *start_idx, int *width, char *err, 
 		}
 		*width = (int)v;
 		return 0;
-	default:
-		return 1;
+	default: return 1;
 	}
 }
 
@@ -968,9 +917,9 @@ struct gen_opt {
 	const char *name; /* long name without "--" */
 	enum gen_opt_kind kind;
 	void *dst;
-	int64_t max;      /* GOPT_COUNT */
-	bool *seen;       /* set when the option is given; may be NULL */
-	gen_opt_fn fn;    /* GOPT_CALL */
+	int64_t max;   /* GOPT_COUNT */
+	bool *seen;    /* set when the option is given; may be NULL */
+	gen_opt_fn fn; /* GOPT_CALL */
 };
 
 #define GEN_MAX_OPTS 16
@@ -980,24 +929,19 @@ struct gen_cli {
 	const struct gen_opt *opts;
 	size_t nopts;
 	const char **file;
-	int64_t *start_idx;            /* NULL: no --start-idx nor --width */
+	int64_t *start_idx; /* NULL: no --start-idx nor --width */
 	int *width;
 	const struct gen_opt *operand; /* NULL: operands are refused */
 };
 
 /* Store val as o says.  @return 0 or LDB_EXIT_PARAMS with err. */
-static int
-opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char *err, size_t cap)
+static int opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char *err, size_t cap)
 {
 	char name[64]; /* "--" and a long name of our tables */
 
 	switch (o->kind) {
-	case GOPT_STR:
-		*(const char **)o->dst = val;
-		break;
-	case GOPT_FLAG:
-		*(bool *)o->dst = true;
-		break;
+	case GOPT_STR: *(const char **)o->dst = val; break;
+	case GOPT_FLAG: *(bool *)o->dst = true; break;
 	case GOPT_COUNT:
 		snprintf(name, sizeof(name), "--%s", o->name);
 		if (ldb_num_count(name, val, o->max, o->dst, err, cap) != 0)
@@ -1015,23 +959,23 @@ opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char 
 
 /* Parse a subcommand's arguments (argv[0] is its name) as cli says.
  * @return 0, -1 when --help was printed (exit 0), or LDB_EXIT_PARAMS. */
-static int
-gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t cap)
+static int gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t cap)
 {
 	struct option lo[GEN_MAX_OPTS + 5];
 	size_t n = 0;
 	int c, r;
 
-	lo[n++] = (struct option){"ldif-file", required_argument, NULL, OPT_LDIF_FILE};
-	lo[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	lo[n++] = (struct option){ "ldif-file", required_argument, NULL, OPT_LDIF_FILE };
+	lo[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
 	if (cli->start_idx != NULL) {
-		lo[n++] = (struct option){"start-idx", required_argument, NULL, OPT_START_IDX};
-		lo[n++] = (struct option){"width", required_argument, NULL, OPT_WIDTH};
+		lo[n++] = (struct option){ "start-idx", required_argument, NULL, OPT_START_IDX };
+		lo[n++] = (struct option){ "width", required_argument, NULL, OPT_WIDTH };
 	}
 	for (size_t i = 0; i < cli->nopts && i < GEN_MAX_OPTS; i++)
-		lo[n++] = (struct option){cli->opts[i].name, cli->opts[i].kind == GOPT_FLAG ? no_argument : required_argument,
-		                          NULL, OPT_TABLE + (int)i};
-	lo[n] = (struct option){NULL, 0, NULL, 0};
+		lo[n++] = (struct option){ cli->opts[i].name,
+			                   cli->opts[i].kind == GOPT_FLAG ? no_argument : required_argument, NULL,
+			                   OPT_TABLE + (int)i };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
 	opterr = 0;
@@ -1072,8 +1016,7 @@ gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t ca
 /* Prepare-open-emit-close, the same for every subcommand. */
 typedef int (*emit_fn)(const void *plan, FILE *f, char *err, size_t cap);
 
-static int
-gen_run(const void *plan, emit_fn emit, const char *file, char *err, size_t cap)
+static int gen_run(const void *plan, emit_fn emit, const char *file, char *err, size_t cap)
 {
 	FILE *f = gen_open(file, err, cap);
 
@@ -1083,33 +1026,30 @@ gen_run(const void *plan, emit_fn emit, const char *file, char *err, size_t cap)
 	return gen_close(f, file, rc, err, cap);
 }
 
-static int
-users_emit_fn(const void *plan, FILE *f, char *err, size_t cap)
+static int users_emit_fn(const void *plan, FILE *f, char *err, size_t cap)
 {
 	return users_emit(plan, f, err, cap);
 }
 
-static int
-opt_hash(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+static int opt_hash(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
 {
 	(void)argc;
 	(void)argv;
 	return parse_hash(val, dst, err, cap);
 }
 
-static int
-gen_users_cmd(int argc, char **argv, char *err, size_t cap)
+static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	struct ldb_gen_users u = {.start_idx = 1};
+	struct ldb_gen_users u = { .start_idx = 1 };
 	const char *file = NULL;
 	bool have_number = false;
 	const struct gen_opt opts[] = {
-		{"suffix", GOPT_STR, &u.suffix},
-		{"parent", GOPT_STR, &u.parent},
-		{"number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number},
-		{"hash", GOPT_CALL, &u.hash, .fn = opt_hash},
+		{ "suffix", GOPT_STR, &u.suffix },
+		{ "parent", GOPT_STR, &u.parent },
+		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
+		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash },
 	};
-	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL};
+	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -1138,21 +1078,19 @@ struct groups_plan {
 	uint64_t number;
 	struct idx_plan members;
 	bool create_members;
-	bool unique;              /* uniqueMember / groupOfUniqueNames */
-	struct gen_tree gtree;    /* suffix .. --parent */
-	struct gen_tree mtree;    /* suffix .. --member-parent */
+	bool unique;           /* uniqueMember / groupOfUniqueNames */
+	struct gen_tree gtree; /* suffix .. --parent */
+	struct gen_tree mtree; /* suffix .. --member-parent */
 };
 
-static void
-groups_plan_free(struct groups_plan *pl)
+static void groups_plan_free(struct groups_plan *pl)
 {
 	tree_free(&pl->gtree);
 	tree_free(&pl->mtree);
 }
 
 /* NAME becomes the cn of "cn=NAME-<i>": refuse what a DN would need escaped. */
-static int
-check_group_name(const char *name, char *err, size_t cap)
+static int check_group_name(const char *name, char *err, size_t cap)
 {
 	size_t n = strlen(name);
 
@@ -1189,8 +1127,7 @@ struct groups_opts {
 	bool create_members;
 };
 
-static int
-groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, size_t cap)
+static int groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, size_t cap)
 {
 	memset(pl, 0, sizeof(*pl));
 	if (check_group_name(g->name, err, cap) != 0)
@@ -1204,7 +1141,7 @@ groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, s
 	if (g->num_members < 1) {
 		gen_err(err, cap, "--num-members must be at least 1 (%s requires a member)",
 		        g->member_attr != NULL && strcasecmp(g->member_attr, "member") == 0 ? "groupOfNames"
-		                                                                          : "groupOfUniqueNames");
+		                                                                            : "groupOfUniqueNames");
 		return LDB_EXIT_PARAMS;
 	}
 	pl->number = (uint64_t)g->number;
@@ -1231,8 +1168,7 @@ groups_prepare(const struct groups_opts *g, struct groups_plan *pl, char *err, s
 	return rc == 0 ? 0 : LDB_EXIT_PARAMS;
 }
 
-static int
-groups_emit(const void *plan, FILE *f, char *err, size_t cap)
+static int groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 {
 	const struct groups_plan *pl = plan;
 	const char *gparent = tree_bottom(&pl->gtree);
@@ -1293,8 +1229,7 @@ groups_emit(const void *plan, FILE *f, char *err, size_t cap)
 }
 
 /* NAME, the one operand of gen groups. */
-static int
-opt_group_name(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+static int opt_group_name(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
 {
 	const char **name = dst;
 
@@ -1308,22 +1243,21 @@ opt_group_name(void *dst, const char *val, int argc, char **argv, char *err, siz
 	return 0;
 }
 
-static int
-gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
+static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	struct groups_opts g = {.number = 1, .num_members = 10000, .start_idx = 1};
+	struct groups_opts g = { .number = 1, .num_members = 10000, .start_idx = 1 };
 	const char *file = NULL;
 	const struct gen_opt opts[] = {
-		{"suffix", GOPT_STR, &g.suffix},
-		{"parent", GOPT_STR, &g.parent},
-		{"number", GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX},
-		{"num-members", GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX},
-		{"create-members", GOPT_FLAG, &g.create_members},
-		{"member-parent", GOPT_STR, &g.member_parent},
-		{"member-attr", GOPT_STR, &g.member_attr},
+		{ "suffix", GOPT_STR, &g.suffix },
+		{ "parent", GOPT_STR, &g.parent },
+		{ "number", GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX },
+		{ "num-members", GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX },
+		{ "create-members", GOPT_FLAG, &g.create_members },
+		{ "member-parent", GOPT_STR, &g.member_parent },
+		{ "member-attr", GOPT_STR, &g.member_attr },
 	};
-	const struct gen_opt name = {"NAME", GOPT_CALL, &g.name, .fn = opt_group_name};
-	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name};
+	const struct gen_opt name = { "NAME", GOPT_CALL, &g.name, .fn = opt_group_name };
+	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -1350,12 +1284,12 @@ gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 #define GEN_MAX_ATTR_LEN 64
 
 struct modload_plan {
-	struct gen_tree tree;  /* suffix .. parent (or parent alone) */
-	bool containers;       /* --suffix given: add the tree */
+	struct gen_tree tree; /* suffix .. parent (or parent alone) */
+	bool containers;      /* --suffix given: add the tree */
 	bool create_users, delete_users;
 	struct idx_plan users; /* the N users */
 	uint64_t add, mod, modrdn, del;
-	int add_width;         /* width of addUser<i> */
+	int add_width; /* width of addUser<i> */
 	const char *attrs[GEN_MAX_MOD_ATTRS];
 	size_t nattrs;
 };
@@ -1372,8 +1306,7 @@ struct modload_opts {
 
 /* An attribute description: a name (letter, then letters, digits, '-') and
  * options (";" name). */
-static bool
-attr_desc_ok(const char *a)
+static bool attr_desc_ok(const char *a)
 {
 	size_t n = strlen(a);
 
@@ -1397,8 +1330,7 @@ attr_desc_ok(const char *a)
 	return !start;
 }
 
-static int
-modload_add_attr(struct modload_opts *m, const char *a, char *err, size_t cap)
+static int modload_add_attr(struct modload_opts *m, const char *a, char *err, size_t cap)
 {
 	if (!attr_desc_ok(a)) {
 		gen_err(err, cap, "--mod-attrs: '%s' is not an attribute name", a);
@@ -1426,8 +1358,7 @@ modload_add_attr(struct modload_opts *m, const char *a, char *err, size_t cap)
 	return 0;
 }
 
-static int
-modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err, size_t cap)
+static int modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err, size_t cap)
 {
 	memset(pl, 0, sizeof(*pl));
 	if (idx_prepare("--num-users", m->num_users, m->start_idx, m->width, &pl->users, err, cap) != 0)
@@ -1437,13 +1368,14 @@ modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err
 		int64_t v;
 		bool set;
 	} counts[] = {
-		{"--mod-users", m->mod, m->set_mod},
-		{"--modrdn-users", m->modrdn, m->set_modrdn},
-		{"--del-users", m->del, m->set_del},
+		{ "--mod-users", m->mod, m->set_mod },
+		{ "--modrdn-users", m->modrdn, m->set_modrdn },
+		{ "--del-users", m->del, m->set_del },
 	};
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		if (counts[i].v > m->num_users) {
-			gen_err(err, cap, "%s %lld%s is more than --num-users %lld (only existing users can be changed)",
+			gen_err(err, cap,
+			        "%s %lld%s is more than --num-users %lld (only existing users can be changed)",
 			        counts[i].opt, (long long)counts[i].v, counts[i].set ? "" : " (the default)",
 			        (long long)m->num_users);
 			return LDB_EXIT_PARAMS;
@@ -1475,8 +1407,7 @@ modload_prepare(const struct modload_opts *m, struct modload_plan *pl, char *err
 }
 
 /* "dn: ...\nchangetype: <ct>\n" */
-static void
-change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
+static void change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
 {
 	out_attr(o, "dn", dn, dnl);
 	out_str(o, "changetype: ");
@@ -1485,16 +1416,15 @@ change_head(struct gen_out *o, const char *dn, size_t dnl, const char *ct)
 }
 
 /* The delete record of the user rdn=<prefix><idx>. */
-static void
-delete_record(struct user_writer *w, struct gen_out *o, const char *rdn, const char *prefix, uint64_t idx, int width)
+static void delete_record(struct user_writer *w, struct gen_out *o, const char *rdn, const char *prefix, uint64_t idx,
+                          int width)
 {
 	uw_name(w, rdn, prefix, idx, width);
 	change_head(o, w->dn, w->dnl, "delete");
 	out_mem(o, "\n", 1);
 }
 
-static int
-modload_emit(const void *plan, FILE *f, char *err, size_t cap)
+static int modload_emit(const void *plan, FILE *f, char *err, size_t cap)
 {
 	const struct modload_plan *pl = plan;
 	const struct gen_tree *t = &pl->tree;
@@ -1555,8 +1485,7 @@ modload_emit(const void *plan, FILE *f, char *err, size_t cap)
 
 /* --mod-attrs, dsctl style: --mod-attrs sn description ... (up to the next
  * option), and also --mod-attrs sn --mod-attrs description */
-static int
-opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+static int opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
 {
 	if (modload_add_attr(dst, val, err, cap) != 0)
 		return -1;
@@ -1568,25 +1497,24 @@ opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char *err, size
 	return 0;
 }
 
-static int
-gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
+static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	/* dsctl's defaults: 100 of each operation, description */
-	struct modload_opts m = {.add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1};
+	struct modload_opts m = { .add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1 };
 	const char *file = NULL;
 	const struct gen_opt opts[] = {
-		{"suffix", GOPT_STR, &m.suffix},
-		{"parent", GOPT_STR, &m.parent},
-		{"num-users", GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users},
-		{"create-users", GOPT_FLAG, &m.create_users},
-		{"delete-users", GOPT_FLAG, &m.delete_users},
-		{"add-users", GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX},
-		{"mod-users", GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod},
-		{"modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn},
-		{"del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del},
-		{"mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs},
+		{ "suffix", GOPT_STR, &m.suffix },
+		{ "parent", GOPT_STR, &m.parent },
+		{ "num-users", GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users },
+		{ "create-users", GOPT_FLAG, &m.create_users },
+		{ "delete-users", GOPT_FLAG, &m.delete_users },
+		{ "add-users", GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX },
+		{ "mod-users", GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod },
+		{ "modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn },
+		{ "del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
+		{ "mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs },
 	};
-	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL};
+	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -1610,11 +1538,11 @@ gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 #define GEN_MAX_DEPTH 32
 
 struct tree_plan {
-	struct gen_tree top;   /* the top entry alone */
+	struct gen_tree top; /* the top entry alone */
 	int depth;
 	uint64_t fanout, entries;
 	uint64_t n_containers, n_entries;
-	int width;             /* of the entry numbers */
+	int width; /* of the entry numbers */
 };
 
 /* Emission state: one DN buffer per level. */
@@ -1631,8 +1559,7 @@ struct tree_state {
 	uint64_t containers_done;
 };
 
-static void
-tree_leaves(struct tree_state *ts, int level)
+static void tree_leaves(struct tree_state *ts, int level)
 {
 	const struct tree_plan *pl = ts->pl;
 	struct gen_out *o = ts->o;
@@ -1667,8 +1594,7 @@ tree_leaves(struct tree_state *ts, int level)
 
 /* The container at `level` (its DN already in ts->dn[level]), its leaves and
  * its sub-containers, parents before children. */
-static void
-tree_container(struct tree_state *ts, int level, uint64_t k)
+static void tree_container(struct tree_state *ts, int level, uint64_t k)
 {
 	const struct tree_plan *pl = ts->pl;
 	struct gen_out *o = ts->o;
@@ -1701,8 +1627,7 @@ struct tree_opts {
 	bool have_depth, have_fanout, have_entries;
 };
 
-static int
-tree_prepare(const struct tree_opts *to, struct tree_plan *pl, char *err, size_t cap)
+static int tree_prepare(const struct tree_opts *to, struct tree_plan *pl, char *err, size_t cap)
 {
 	memset(pl, 0, sizeof(*pl));
 	if (to->depth > GEN_MAX_DEPTH) {
@@ -1742,11 +1667,10 @@ tree_prepare(const struct tree_opts *to, struct tree_plan *pl, char *err, size_t
 	return 0;
 }
 
-static int
-tree_emit(const void *plan, FILE *f, char *err, size_t cap)
+static int tree_emit(const void *plan, FILE *f, char *err, size_t cap)
 {
 	const struct tree_plan *pl = plan;
-	struct tree_state ts = {.pl = pl, .next = 1};
+	struct tree_state ts = { .pl = pl, .next = 1 };
 	struct gen_out o;
 	const char *top = pl->top.nodes[0].dn;
 	size_t tl = strlen(top);
@@ -1782,18 +1706,17 @@ tree_emit(const void *plan, FILE *f, char *err, size_t cap)
 	return emit_finish(&o, false, err, cap);
 }
 
-static int
-gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
+static int gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	struct tree_opts to = {0};
+	struct tree_opts to = { 0 };
 	const char *file = NULL;
 	const struct gen_opt opts[] = {
-		{"suffix", GOPT_STR, &to.suffix},
-		{"depth", GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth},
-		{"fanout", GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout},
-		{"entries", GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries},
+		{ "suffix", GOPT_STR, &to.suffix },
+		{ "depth", GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth },
+		{ "fanout", GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout },
+		{ "entries", GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries },
 	};
-	const struct gen_cli cli = {opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL};
+	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -1832,35 +1755,34 @@ struct gen_cmd {
 };
 
 static const struct gen_cmd gen_cmds[] = {
-	{"users", gen_users_cmd,
-	 "ldbench gen users --suffix DN [--parent DN] --number N [--start-idx I] [--width W]\n"
-	 "                  [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]\n"
-	 "    suffix entry, containers down to --parent (default ou=People,SUFFIX), then N inetOrgPerson\n"
-	 "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid\n"
-	 "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n"},
-	{"groups", gen_groups_cmd,
-	 "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
-	 "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
-	 "                  [--start-idx I] [--width W] [--ldif-file F]\n"
-	 "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
-	 "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
-	 "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"},
-	{"mod-load", gen_modload_cmd,
-	 "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
-	 "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
-	 "                  [--mod-attrs ATTR...] [--start-idx I] [--width W] [--ldif-file F]\n"
-	 "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
-	 "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
-	 "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
-	 "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"},
-	{"tree", gen_tree_cmd,
-	 "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
-	 "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
-	 "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n"},
+	{ "users", gen_users_cmd,
+	  "ldbench gen users --suffix DN [--parent DN] --number N [--start-idx I] [--width W]\n"
+	  "                  [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]\n"
+	  "    suffix entry, containers down to --parent (default ou=People,SUFFIX), then N inetOrgPerson\n"
+	  "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid\n"
+	  "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n" },
+	{ "groups", gen_groups_cmd,
+	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
+	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
+	  "                  [--start-idx I] [--width W] [--ldif-file F]\n"
+	  "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
+	  "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
+	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n" },
+	{ "mod-load", gen_modload_cmd,
+	  "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
+	  "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
+	  "                  [--mod-attrs ATTR...] [--start-idx I] [--width W] [--ldif-file F]\n"
+	  "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
+	  "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
+	  "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
+	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n" },
+	{ "tree", gen_tree_cmd,
+	  "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
+	  "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
+	  "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n" },
 };
 
-void
-ldb_gen_usage(FILE *out)
+void ldb_gen_usage(FILE *out)
 {
 	fputs("Usage:\n", out);
 	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++)
@@ -1868,8 +1790,7 @@ ldb_gen_usage(FILE *out)
 	fputs("Writes LDIF to stdout, or to the --ldif-file.\n", out);
 }
 
-int
-ldb_gen_main(int argc, char **argv)
+int ldb_gen_main(int argc, char **argv)
 {
 	char err[512] = "";
 

@@ -97,11 +97,11 @@ enum ldb_gen_hash {
 
 /** What `gen users` writes; filled from the command line by ldb_gen_main. */
 struct ldb_gen_users {
-	const char *suffix;   /* the naming context, e.g. "dc=example,dc=com" */
-	const char *parent;   /* the users' parent: the suffix or below it */
-	int64_t number;       /* users to write (>= 0) */
-	int64_t start_idx;    /* first index (>= 0) */
-	int width;            /* zero-padding of the index; 0 = automatic */
+	const char *suffix;     /* the naming context, e.g. "dc=example,dc=com" */
+	const char *parent;     /* the users' parent: the suffix or below it */
+	int64_t number;         /* users to write (>= 0) */
+	int64_t start_idx;      /* first index (>= 0) */
+	int width;              /* zero-padding of the index; 0 = automatic */
 	enum ldb_gen_hash hash; /* userPassword form (0: clear text) */
 };
 

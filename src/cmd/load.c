@@ -17,26 +17,26 @@
 #include "run/signals.h"
 #include "run/worker.h"
 
-#define TICK_NS 20000000ULL       /* how often stop conditions are checked */
-#define GLOBAL_STATS_EVERY 90     /* samples between ldclt's periodic summaries */
+#define TICK_NS 20000000ULL   /* how often stop conditions are checked */
+#define GLOBAL_STATS_EVERY 90 /* samples between ldclt's periodic summaries */
 #define WORKER_STACK (256 * 1024)
 
 struct load {
 	const struct ldb_config *cfg;
 	struct ldb_run run;
-	struct ldb_worker *w;            /* the clients */
-	struct ldb_thread_stats **st;    /* their counters */
+	struct ldb_worker *w;         /* the clients */
+	struct ldb_thread_stats **st; /* their counters */
 	int n;
-	struct ldb_runner *r;            /* the I/O threads */
-	struct ldb_lat **lat;            /* their histograms, for the sampler */
+	struct ldb_runner *r; /* the I/O threads */
+	struct ldb_lat **lat; /* their histograms, for the sampler */
 	int nr, started;
 	struct ldb_text text;
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	int nrep;
 	struct ldb_sampler smp;
 	bool used[LDB_H_COUNT][LDB_OP_COUNT];
-	bool *seen_dead;                 /* "thread is dead." printed */
-	int ndead;                       /* threads that ended by themselves */
+	bool *seen_dead; /* "thread is dead." printed */
+	int ndead;       /* threads that ended by themselves */
 	struct ldb_signals sig;
 	struct ldb_monitor_snap mon_before, mon_delta;
 	bool have_mon;
@@ -44,13 +44,13 @@ struct load {
 
 /* The loop's clock and what ended it. */
 struct pace {
-	uint64_t interval, warmup;       /* ns */
-	uint64_t t_run, next;            /* threads started; next sample (or end of warm-up) */
+	uint64_t interval, warmup; /* ns */
+	uint64_t t_run, next;      /* threads started; next sample (or end of warm-up) */
 	bool warming;
 	long long samples;
 	int global_cnt;
 	bool signalled;
-	const char *why;                 /* the last line, or NULL */
+	const char *why; /* the last line, or NULL */
 };
 
 /* ------------------------------------------------------------ set-up */
@@ -124,9 +124,15 @@ static int setup_runners(struct load *l)
 
 static int setup_sampler(struct load *l)
 {
-	struct ldb_sampler_src src = { .cfg = l->cfg, .st = l->st, .n = l->n, .lat = l->lat, .nlat = l->nr,
-	                               .stages = l->cfg->bindeach, .text = &l->text, .rep = l->rep,
-	                               .nrep = l->nrep };
+	struct ldb_sampler_src src = { .cfg = l->cfg,
+		                       .st = l->st,
+		                       .n = l->n,
+		                       .lat = l->lat,
+		                       .nlat = l->nr,
+		                       .stages = l->cfg->bindeach,
+		                       .text = &l->text,
+		                       .rep = l->rep,
+		                       .nrep = l->nrep };
 	memcpy(src.used, l->used, sizeof src.used);
 	return ldb_sampler_init(&l->smp, &src);
 }
@@ -480,8 +486,7 @@ static int join_threads(struct load *l)
 
 /* After the join: the status, the last lines, the server's figures, the
  * summary.  @return the exit status. */
-static int finish(struct load *l, const struct pace *p, int status, int stop, uint64_t t_end,
-                  struct ldb_result *res)
+static int finish(struct load *l, const struct pace *p, int status, int stop, uint64_t t_end, struct ldb_result *res)
 {
 	const struct ldb_config *c = l->cfg;
 	for (int i = 0; i < l->n; i++)

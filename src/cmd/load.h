@@ -13,7 +13,7 @@
 /* The figures of a finished run that --sweep tabulates. */
 struct ldb_result {
 	int threads;
-	int main_op;           /* enum ldb_op whose latency p50/p99 are */
+	int main_op; /* enum ldb_op whose latency p50/p99 are */
 	uint64_t counted;
 	double seconds, rate;
 	uint64_t p50_ns, p99_ns;

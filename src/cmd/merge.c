@@ -11,7 +11,6 @@
 
 #define PROG "ldbench merge"
 
-
 static int get_u64(const struct ldb_json *o, const char *name, uint64_t *out, const char *path, const char *where,
                    char *err, size_t cap)
 {
@@ -71,9 +70,12 @@ static int add_kind(struct ldb_merged *m, int k, const struct ldb_json *o, const
 		snprintf(err, cap, "%s: summary record: ops.%s is not an object", path, kn);
 		return -1;
 	}
-	if (get_u64(o, "attempted", &d->attempted, path, kn, err, cap) || get_u64(o, "completed", &d->completed, path, kn, err, cap) ||
-	    get_u64(o, "succeeded", &d->succeeded, path, kn, err, cap) || get_u64(o, "counted", &d->counted, path, kn, err, cap) ||
-	    get_u64(o, "entries", &d->entries, path, kn, err, cap) || get_u64(o, "exp_hits", &d->exp_hits, path, kn, err, cap) ||
+	if (get_u64(o, "attempted", &d->attempted, path, kn, err, cap) ||
+	    get_u64(o, "completed", &d->completed, path, kn, err, cap) ||
+	    get_u64(o, "succeeded", &d->succeeded, path, kn, err, cap) ||
+	    get_u64(o, "counted", &d->counted, path, kn, err, cap) ||
+	    get_u64(o, "entries", &d->entries, path, kn, err, cap) ||
+	    get_u64(o, "exp_hits", &d->exp_hits, path, kn, err, cap) ||
 	    get_u64(o, "exp_misses", &d->exp_misses, path, kn, err, cap))
 		return -1;
 	if (ldb_json_double(ldb_json_get(o, "rate"), &rate) != 0) {
@@ -90,7 +92,8 @@ static int add_kind(struct ldb_merged *m, int k, const struct ldb_json *o, const
 		uint64_t n;
 		int slot = code_slot(c->key);
 		if (slot < 0 || ldb_json_u64(c, &n) != 0) {
-			snprintf(err, cap, "%s: summary record: %s.errors_by_code: bad member \"%s\"", path, kn, c->key);
+			snprintf(err, cap, "%s: summary record: %s.errors_by_code: bad member \"%s\"", path, kn,
+			         c->key);
 			return -1;
 		}
 		d->codes[slot] += n;
@@ -118,7 +121,8 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 	    ldb_json_ll(ldb_json_get(sum, "threads"), &threads) || ldb_json_ll(ldb_json_get(sum, "status"), &status) ||
 	    ldb_json_ll(ldb_json_get(sum, "dead_threads"), &dead) ||
 	    ldb_json_ll(ldb_json_get(sum, "no_activity"), &noact)) {
-		snprintf(err, cap, "%s: summary record: seconds, rate, threads, status, dead_threads or no_activity missing",
+		snprintf(err, cap,
+		         "%s: summary record: seconds, rate, threads, status, dead_threads or no_activity missing",
 		         path);
 		return -1;
 	}
@@ -156,7 +160,8 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 	const struct ldb_json *stages = ldb_json_get(sum, "stages");
 	for (int k = 0; k < LDB_STAGE_COUNT; k++) {
 		const struct ldb_json *o = ldb_json_get(stages, ldb_stage_name(k));
-		if (o != NULL && add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
+		if (o != NULL &&
+		    add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
 			return -1;
 	}
 	return 0;
@@ -177,7 +182,8 @@ static void print_table(const struct ldb_merged *m, int nfiles, char *const *fil
 {
 	fprintf(out, "merged %d run%s:", nfiles, nfiles == 1 ? "" : "s");
 	for (int i = 0; i < nfiles; i++)
-		fprintf(out, " %s%s%s%s", files[i], hosts[i] ? " (" : "", hosts[i] ? hosts[i] : "", hosts[i] ? ")" : "");
+		fprintf(out, " %s%s%s%s", files[i], hosts[i] ? " (" : "", hosts[i] ? hosts[i] : "",
+		        hosts[i] ? ")" : "");
 	fprintf(out, "\nmeasured %.3f s (longest), threads %d, counted %llu, rate %.2f/s (sum)\n", m->s.seconds,
 	        m->s.threads, (unsigned long long)m->s.counted, m->rates.rate);
 	fprintf(out, "%-8s %12s %12s %12s %10s %10s %10s %10s %10s\n", "kind", "completed", "counted", "rate/s",

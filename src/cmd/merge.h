@@ -30,8 +30,8 @@ struct ldb_merged {
 	struct ldb_totals tot;
 	struct ldb_hist lat[LDB_OP_COUNT], ulat[LDB_OP_COUNT], stage[LDB_STAGE_COUNT];
 	bool lat_init[LDB_OP_COUNT], ulat_init[LDB_OP_COUNT], stage_init[LDB_STAGE_COUNT];
-	struct ldb_records_rates rates;  /* the inputs' rates, added */
-	struct ldb_hist tmp;             /* a decoded input histogram */
+	struct ldb_records_rates rates; /* the inputs' rates, added */
+	struct ldb_hist tmp;            /* a decoded input histogram */
 };
 
 /** @return 0, or -1 (out of memory); free with ldb_merge_free either way. */

@@ -33,7 +33,7 @@ enum ldb_exit {
 	LDB_EXIT_MAX_ERRORS = 3,
 	LDB_EXIT_CANNOT_BIND = 4,
 	LDB_EXIT_INIT = 7,
-	LDB_EXIT_THRESHOLD = 10,   /* a --fail-if threshold held (ldbench's own) */
+	LDB_EXIT_THRESHOLD = 10, /* a --fail-if threshold held (ldbench's own) */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */
@@ -51,51 +51,51 @@ enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETOR
 enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
 
 struct ldb_config {
-	const char *progname;      /* basename of argv[0]: "ldbench", or "ldclt" via a link */
-	char *cmdline;             /* the command line with any password masked (for -v) */
+	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
+	char *cmdline;        /* the command line with any password masked (for -v) */
 
 	/* where */
-	char *host;                /* -h, default "localhost" */
-	int port;                  /* -p, default 389 */
-	char *uri;                 /* -H ldap://host:port (overrides -h/-p) */
-	bool ldaps;                /* ldaps:// scheme (TLS issue) */
-	char *tls_certdb;          /* -Z path as given (ldclt's NSS db; TLS issue) */
+	char *host;       /* -h, default "localhost" */
+	int port;         /* -p, default 389 */
+	char *uri;        /* -H ldap://host:port (overrides -h/-p) */
+	bool ldaps;       /* ldaps:// scheme (TLS issue) */
+	char *tls_certdb; /* -Z path as given (ldclt's NSS db; TLS issue) */
 	/* TLS (tls.c; set once before the workers start) */
-	bool starttls;             /* --starttls: StartTLS on each ldap:// connection */
-	char *tls_cacert;          /* --tls-cacert FILE (PEM) */
-	char *tls_cacertdir;       /* --tls-cacertdir DIR (c_rehash'ed) */
-	char *tls_cert, *tls_key;  /* --tls-cert / --tls-key (PEM client certificate) */
-	char *tls_ciphers;         /* --tls-ciphers: OpenSSL's TLS 1.2 cipher list */
-	int tls_min;               /* --tls-min: 0 = OpenSSL's default, 12 = TLS 1.2, 13 = TLS 1.3 */
-	bool tls_insecure;         /* no server certificate check: --tls-insecure, or -Z without a CA */
-	bool tls_resume;           /* --tls-resume: offer the worker's last session */
-	bool tls_nssdb;            /* -Z named an NSS database (unreadable by OpenSSL) */
+	bool starttls;            /* --starttls: StartTLS on each ldap:// connection */
+	char *tls_cacert;         /* --tls-cacert FILE (PEM) */
+	char *tls_cacertdir;      /* --tls-cacertdir DIR (c_rehash'ed) */
+	char *tls_cert, *tls_key; /* --tls-cert / --tls-key (PEM client certificate) */
+	char *tls_ciphers;        /* --tls-ciphers: OpenSSL's TLS 1.2 cipher list */
+	int tls_min;              /* --tls-min: 0 = OpenSSL's default, 12 = TLS 1.2, 13 = TLS 1.3 */
+	bool tls_insecure;        /* no server certificate check: --tls-insecure, or -Z without a CA */
+	bool tls_resume;          /* --tls-resume: offer the worker's last session */
+	bool tls_nssdb;           /* -Z named an NSS database (unreadable by OpenSSL) */
 	/* SASL (-o; ldbench encodes EXTERNAL and PLAIN) */
-	char *sasl_mech;           /* "EXTERNAL" or "PLAIN", NULL = simple bind (or anonymous) */
-	char *sasl_authid;         /* -o authid= (PLAIN's user); XXX with -e randomauthid */
-	char *sasl_authzid;        /* -o authzid= ("dn:..." or "u:..."), NULL = none */
-	char *sasl_realm;          /* -o realm= (kept for -v; EXTERNAL and PLAIN send none) */
+	char *sasl_mech;    /* "EXTERNAL" or "PLAIN", NULL = simple bind (or anonymous) */
+	char *sasl_authid;  /* -o authid= (PLAIN's user); XXX with -e randomauthid */
+	char *sasl_authzid; /* -o authzid= ("dn:..." or "u:..."), NULL = none */
+	char *sasl_realm;   /* -o realm= (kept for -v; EXTERNAL and PLAIN send none) */
 	struct ldb_pattern sasl_authid_pat;
-	bool randomauthid;         /* -e randomauthid: its range is copied into binddn_low/high,
+	bool randomauthid;                 /* -e randomauthid: its range is copied into binddn_low/high,
 	                            * and the number patches LDB_FIELD_BINDDN (authid and -w XXX) */
 	long long authid_low, authid_high; /* randomauthidlow/high; -1 = unset */
 
 	/* who */
-	char *bind_dn;             /* -D, NULL = anonymous, no bind sent */
-	char *password;            /* -w / -y / LDBENCH_PASSWORD; never printed */
-	struct ldb_pattern bind_dn_pat, password_pat;  /* XXX with randombinddn */
+	char *bind_dn;                                /* -D, NULL = anonymous, no bind sent */
+	char *password;                               /* -w / -y / LDBENCH_PASSWORD; never printed */
+	struct ldb_pattern bind_dn_pat, password_pat; /* XXX with randombinddn */
 
 	/* what */
-	char *base;                /* -b, default "dc=example,dc=com" */
+	char *base; /* -b, default "dc=example,dc=com" */
 	struct ldb_pattern base_pat;
-	char *filter;              /* -f */
+	char *filter; /* -f */
 	struct ldb_pattern filter_pat;
-	int scope;                 /* -s: LDB_SCOPE_*, default subtree */
+	int scope;                      /* -s: LDB_SCOPE_*, default subtree */
 	char *attrs[LDB_MAX_ATTRS + 1]; /* attrlist= / randomattrlist=, NULL-terminated */
 	int nattrs;
 	bool random_attrlist;
-	int attrsonly;             /* attrsonly=0|1 */
-	long long expect_entries;  /* srchnentries=N; -1 = not checked */
+	int attrsonly;            /* attrsonly=0|1 */
+	long long expect_entries; /* srchnentries=N; -1 = not checked */
 
 	/* operations: the kinds of ops/ops.h.  weight[k] > 0: the run does kind k
 	 * (-e esearch, bindonly, add, delete, rename; --modify, -e attreplace...,
@@ -108,82 +108,82 @@ struct ldb_config {
 	bool counteach;
 
 	/* the write kinds' options */
-	int add_class;             /* LDB_CLASS_*: person, emailPerson, inetOrgPerson */
-	char *object_file;         /* object=FILE */
-	char *rdn_spec;            /* rdn=attr:value */
+	int add_class;               /* LDB_CLASS_*: person, emailPerson, inetOrgPerson */
+	char *object_file;           /* object=FILE */
+	char *rdn_spec;              /* rdn=attr:value */
 	struct ldb_objtmpl *objtmpl; /* compiled from object=/rdn= */
 	bool withnewparent;
-	char *new_parent;          /* --new-parent DN: where rename,withnewparent moves entries */
-	char *attreplace_attr;     /* attreplace=attr:mask (NULL: not given) */
+	char *new_parent;                   /* --new-parent DN: where rename,withnewparent moves entries */
+	char *attreplace_attr;              /* attreplace=attr:mask (NULL: not given) */
 	struct ldb_pattern attreplace_mask; /* its X run becomes random letters */
-	char *attreplacefile_attr; /* attreplacefile=attr:file (NULL: not given) */
+	char *attreplacefile_attr;          /* attreplacefile=attr:file (NULL: not given) */
 	char *attreplacefile_data;
 	size_t attreplacefile_len;
 	struct ldb_modspec {
-		int op;                /* LDB_MOD_ADD / DELETE / REPLACE */
+		int op; /* LDB_MOD_ADD / DELETE / REPLACE */
 		char *attr;
 		struct ldb_pattern val; /* XXX gets the operation's number */
-	} mods[8];                 /* --modify OP:ATTR=PATTERN */
+	} mods[8];                      /* --modify OP:ATTR=PATTERN */
 	int nmods;
-	char *compare_attr;        /* --compare ATTR=PATTERN */
+	char *compare_attr; /* --compare ATTR=PATTERN */
 	struct ldb_pattern compare_val;
-	bool delete_after_add;     /* --delete-after-add */
-	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
+	bool delete_after_add; /* --delete-after-add */
+	char *genldif_file;    /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 
 	/* values */
-	enum ldb_valmode valmode;  /* random / incr */
-	long long range_low, range_high;   /* -r / -R; -1 = unset */
-	long long incr_step;       /* incr=N, default 1 */
+	enum ldb_valmode valmode;        /* random / incr */
+	long long range_low, range_high; /* -r / -R; -1 = unset */
+	long long incr_step;             /* incr=N, default 1 */
 	bool commoncounter, noloop, zeropad;
 	bool randombinddn;
 	long long binddn_low, binddn_high;
-	char *binddn_file;         /* randombinddnfromfile= */
+	char *binddn_file;                         /* randombinddnfromfile= */
 	char **binddn_file_dns, **binddn_file_pws; /* loaded at start-up */
 	size_t binddn_file_n;
 	bool randombase;
 	long long base_low, base_high;
 
 	/* how much, how fast */
-	int threads;               /* -n, default 10 */
-	int conns_per_thread;      /* --connections-per-thread, default 1 */
-	int io_threads;            /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
-	int depth;                 /* -a N: requests in flight per connection; default 1 */
-	long long samples;         /* -N, -1 = no limit */
-	long long ops_per_thread;  /* -T, -1 = no limit */
-	int wait_sec;              /* -W */
-	int timeout_sec;           /* -t, default 30 */
-	int inactivity;            /* -i, default 3 */
-	long long max_errors;      /* -E, default 1000 */
-	int ignore[LDB_MAX_IGNORE];/* -I codes */
+	int threads;                /* -n, default 10 */
+	int conns_per_thread;       /* --connections-per-thread, default 1 */
+	int io_threads;             /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
+	int depth;                  /* -a N: requests in flight per connection; default 1 */
+	long long samples;          /* -N, -1 = no limit */
+	long long ops_per_thread;   /* -T, -1 = no limit */
+	int wait_sec;               /* -W */
+	int timeout_sec;            /* -t, default 30 */
+	int inactivity;             /* -i, default 3 */
+	long long max_errors;       /* -E, default 1000 */
+	int ignore[LDB_MAX_IGNORE]; /* -I codes */
 	int nignore;
-	uint64_t interval_ms;      /* sampinterval= / --interval, default 10000 */
-	uint64_t warmup_ms;        /* --warmup DURATION: left out of every figure */
-	long long warmup_samples;  /* --warmup Ns: that many sample intervals */
-	uint64_t duration_ms;      /* --duration: measured time of the run (alternative to -N) */
-	double rate;               /* --rate OPS/s for the whole run, open loop; 0 = closed loop */
-	int sweep[64];             /* --sweep 1,2,4,...: thread counts, one run each */
-	bool monitor;              /* --monitor: the server's counters before and after */
-	time_t start_at;           /* --start-at: wall-clock start (several client hosts together); 0 = now */
+	uint64_t interval_ms;             /* sampinterval= / --interval, default 10000 */
+	uint64_t warmup_ms;               /* --warmup DURATION: left out of every figure */
+	long long warmup_samples;         /* --warmup Ns: that many sample intervals */
+	uint64_t duration_ms;             /* --duration: measured time of the run (alternative to -N) */
+	double rate;                      /* --rate OPS/s for the whole run, open loop; 0 = closed loop */
+	int sweep[64];                    /* --sweep 1,2,4,...: thread counts, one run each */
+	bool monitor;                     /* --monitor: the server's counters before and after */
+	time_t start_at;                  /* --start-at: wall-clock start (several client hosts together); 0 = now */
 	struct ldb_threshold fail_if[16]; /* --fail-if, checked on the summary */
 	int nfail_if;
 	int nsweep;
-	uint64_t seed;             /* --seed, or fresh */
+	uint64_t seed; /* --seed, or fresh */
 	bool seed_given;
 
 	/* output */
-	int verbose;               /* -v 1, -V 2 */
-	bool quiet, super_quiet;   /* -q, -Q */
-	bool timestamp;            /* timestamp[=fmt] */
-	char *timestamp_fmt;       /* default "%s" */
+	int verbose;             /* -v 1, -V 2 */
+	bool quiet, super_quiet; /* -q, -Q */
+	bool timestamp;          /* timestamp[=fmt] */
+	char *timestamp_fmt;     /* default "%s" */
 	bool noglobalstats, smoothshutdown, dontsleeponserverdown;
 	/* machine-readable records (docs/results.md); "-" = stdout, and then the text
 	 * goes to stderr.  Both point into argv: not owned, never freed. */
-	char *json_path;           /* --json FILE: JSON lines */
-	char *csv_path;            /* --csv FILE: one row per sample and kind */
+	char *json_path; /* --json FILE: JSON lines */
+	char *csv_path;  /* --csv FILE: one row per sample and kind */
 };
 
-void ldb_config_init(struct ldb_config *c);   /* ldclt's defaults */
+void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */
 void ldb_config_free(struct ldb_config *c);
 bool ldb_config_ignored(const struct ldb_config *c, int code);
 

@@ -16,24 +16,35 @@
 
 #include <stdbool.h>
 
-enum ldb_metric { LDB_M_RATE, LDB_M_ERRORS, LDB_M_MIN, LDB_M_MEAN, LDB_M_P50, LDB_M_P90, LDB_M_P95, LDB_M_P99,
-	          LDB_M_P999, LDB_M_MAX, LDB_M_COUNT };
+enum ldb_metric {
+	LDB_M_RATE,
+	LDB_M_ERRORS,
+	LDB_M_MIN,
+	LDB_M_MEAN,
+	LDB_M_P50,
+	LDB_M_P90,
+	LDB_M_P95,
+	LDB_M_P99,
+	LDB_M_P999,
+	LDB_M_MAX,
+	LDB_M_COUNT
+};
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
 
 struct ldb_threshold {
-	int kind;              /* enum ldb_op, or -1: the run's main operation (compare: any kind) */
+	int kind; /* enum ldb_op, or -1: the run's main operation (compare: any kind) */
 	enum ldb_metric metric;
 	enum ldb_cmp cmp;
-	bool relative;         /* value is a change in percent */
-	double value;          /* absolute: latencies in ns, rate in ops/s, errors in count */
-	char text[96];         /* as given */
+	bool relative; /* value is a change in percent */
+	double value;  /* absolute: latencies in ns, rate in ops/s, errors in count */
+	char text[96]; /* as given */
 };
 
 /* The forms a caller takes. */
 struct ldb_threshold_form {
-	unsigned metrics;          /* (1u << enum ldb_metric) for each metric taken */
-	bool relative;             /* values are signed changes in percent; else absolute, with units */
-	const char *metric_help;   /* the refusal when the metric is missing or not taken */
+	unsigned metrics;        /* (1u << enum ldb_metric) for each metric taken */
+	bool relative;           /* values are signed changes in percent; else absolute, with units */
+	const char *metric_help; /* the refusal when the metric is missing or not taken */
 };
 
 #endif

@@ -194,8 +194,8 @@ static int put_mail(struct ldb_entry *e, const char *name, size_t nlen, const ch
 	return ldb_entry_put(e, "mail", t, nlen + 1 + dlen);
 }
 
-int ldb_entry_user(struct ldb_entry *e, const char *name, size_t nlen, const char *domain, size_t dlen,
-                   const char *pw, size_t pwlen)
+int ldb_entry_user(struct ldb_entry *e, const char *name, size_t nlen, const char *domain, size_t dlen, const char *pw,
+                   size_t pwlen)
 {
 	if (put_classes(e, inetorg_oc, sizeof inetorg_oc / sizeof inetorg_oc[0]) < 0 ||
 	    ldb_entry_put(e, "uid", name, nlen) < 0 || ldb_entry_put(e, "cn", name, nlen) < 0 ||
@@ -262,7 +262,7 @@ int ldb_entry_tree_leaf(struct ldb_entry *e, const char *name, size_t nlen, cons
 	tv_str(&desc, " at level ");
 	if (level < 0)
 		tv_str(&desc, "-");
-	tv_u64(&desc, level < 0 ? (uint64_t)-(int64_t)level : (uint64_t)level, 0);
+	tv_u64(&desc, level < 0 ? (uint64_t) - (int64_t)level : (uint64_t)level, 0);
 	if (ldb_entry_put(e, "telephoneNumber", tel.p, tel.len) < 0)
 		return -1;
 	return ldb_entry_put(e, "description", desc.p, desc.len);

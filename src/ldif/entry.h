@@ -94,8 +94,8 @@ int ldb_entry_container(struct ldb_entry *e, const char *attr, size_t alen, cons
 /** gen's users: objectClass top, person, organizationalPerson, inetOrgPerson;
  *  uid, cn, sn, givenName = name; mail: name@domain (in the text);
  *  userPassword: pw. */
-int ldb_entry_user(struct ldb_entry *e, const char *name, size_t nlen, const char *domain, size_t dlen,
-                   const char *pw, size_t pwlen);
+int ldb_entry_user(struct ldb_entry *e, const char *name, size_t nlen, const char *domain, size_t dlen, const char *pw,
+                   size_t pwlen);
 
 /** gen tree's leaves: the inetOrgPerson classes; cn, sn, uid = name;
  *  mail: name@domain; telephoneNumber: +1 555 <num mod 10^7, 7 digits>;

@@ -11,7 +11,8 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
 	const char *kw = mix ? "--mix add" : "-e add";
 	if (c->add_class == LDB_CLASS_NONE && c->object_file == NULL) {
-		snprintf(why, cap, "%s needs the entries' shape: -e person, emailPerson, inetOrgPerson or object=FILE", kw);
+		snprintf(why, cap, "%s needs the entries' shape: -e person, emailPerson, inetOrgPerson or object=FILE",
+		         kw);
 		return -1;
 	}
 	if (c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL) {

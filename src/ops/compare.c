@@ -31,7 +31,8 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 
 static void print(const struct ldb_config *c, FILE *out)
 {
-	fprintf(out, LDB_VKEY "%s \"%s\"\n", "Compare", c->compare_attr, c->compare_val.text ? c->compare_val.text : "");
+	fprintf(out, LDB_VKEY "%s \"%s\"\n", "Compare", c->compare_attr,
+	        c->compare_val.text ? c->compare_val.text : "");
 }
 
 const struct ldb_opdesc ldb_op_compare = {

@@ -38,8 +38,7 @@ size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, siz
 	return ldb_pattern_render(p, v, dst, cap);
 }
 
-int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn,
-                 size_t rdnlen)
+int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn, size_t rdnlen)
 {
 	size_t n = 0;
 	if (rdn != NULL) {

@@ -15,14 +15,14 @@
 #define LDB_DN_MAX 4096
 
 struct ldb_wctx {
-	char dn[LDB_DN_MAX];        /* the DN of the last rendered request */
+	char dn[LDB_DN_MAX]; /* the DN of the last rendered request */
 	size_t dnlen;
-	char aux[LDB_DN_MAX];       /* new RDN, values */
+	char aux[LDB_DN_MAX]; /* new RDN, values */
 	char vals[8192];
 	struct ldb_put_value pv[LDB_OBJ_MAX_ATTRS + 8];
 	struct ldb_put_mod pm[10];
 	struct ldb_objtmpl_cursor cur;
-	char *scratch;              /* objtmpl rendering, ldb_objtmpl_max_size bytes */
+	char *scratch; /* objtmpl rendering, ldb_objtmpl_max_size bytes */
 	size_t scratch_cap;
 };
 

@@ -69,7 +69,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		n = attreplace_mod(c, r->rng, wc);
 	else {
 		wc->pm[0] = (struct ldb_put_mod){ LDB_MOD_REPLACE, c->attreplacefile_attr, c->attreplacefile_data,
-		                                  c->attreplacefile_len };
+			                          c->attreplacefile_len };
 		n = 1;
 	}
 	if (n < 0)
@@ -91,17 +91,21 @@ static void print(const struct ldb_config *c, FILE *out)
 		fprintf(out, LDB_VKEY "%s: \"%s\"\n", "Attreplace", c->attreplace_attr,
 		        c->attreplace_mask.text ? c->attreplace_mask.text : "");
 	if (c->attreplacefile_attr != NULL)
-		fprintf(out, LDB_VKEY "%s: %zu bytes\n", "Attreplacefile", c->attreplacefile_attr, c->attreplacefile_len);
+		fprintf(out, LDB_VKEY "%s: %zu bytes\n", "Attreplacefile", c->attreplacefile_attr,
+		        c->attreplacefile_len);
 	for (int i = 0; i < c->nmods; i++)
 		fprintf(out, LDB_VKEY "%s %s \"%s\"\n", "Modify",
-		        c->mods[i].op == LDB_MOD_ADD ? "add" : c->mods[i].op == LDB_MOD_DELETE ? "delete" : "replace",
+		        c->mods[i].op == LDB_MOD_ADD      ? "add"
+		        : c->mods[i].op == LDB_MOD_DELETE ? "delete"
+		                                          : "replace",
 		        c->mods[i].attr, c->mods[i].val.text ? c->mods[i].val.text : "");
 }
 
 static const char *option(const struct ldb_config *c)
 {
-	return c->attreplace_attr != NULL ? "-e attreplace" : c->attreplacefile_attr != NULL ? "-e attreplacefile"
-	                                                                                   : "--modify";
+	return c->attreplace_attr != NULL       ? "-e attreplace"
+	       : c->attreplacefile_attr != NULL ? "-e attreplacefile"
+	                                        : "--modify";
 }
 
 const struct ldb_opdesc ldb_op_modify = {

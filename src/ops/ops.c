@@ -5,14 +5,9 @@
 #include <strings.h>
 
 const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = &ldb_op_search,
-	[LDB_OP_BIND] = &ldb_op_bind,
-	[LDB_OP_ADD] = &ldb_op_add,
-	[LDB_OP_MODIFY] = &ldb_op_modify,
-	[LDB_OP_DELETE] = &ldb_op_delete,
-	[LDB_OP_RENAME] = &ldb_op_rename,
-	[LDB_OP_COMPARE] = &ldb_op_compare,
-	[LDB_OP_ABANDON] = &ldb_op_abandon,
+	[LDB_OP_SEARCH] = &ldb_op_search,   [LDB_OP_BIND] = &ldb_op_bind,       [LDB_OP_ADD] = &ldb_op_add,
+	[LDB_OP_MODIFY] = &ldb_op_modify,   [LDB_OP_DELETE] = &ldb_op_delete,   [LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare, [LDB_OP_ABANDON] = &ldb_op_abandon,
 };
 
 const char *ldb_op_name(enum ldb_op op)
@@ -102,8 +97,8 @@ int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name
 {
 	if (c->valmode != LDB_VAL_FIXED)
 		return 0;
-	snprintf(why, cap, "%s %s needs -e incr or -e random (the XXX of -f numbers the entries)",
-	         mix ? "--mix" : "-e", name);
+	snprintf(why, cap, "%s %s needs -e incr or -e random (the XXX of -f numbers the entries)", mix ? "--mix" : "-e",
+	         name);
 	return -1;
 }
 
@@ -129,7 +124,8 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out)
 {
 	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			void (*print)(const struct ldb_config *, FILE *) = ldclt ? ldb_ops[k]->print_ldclt : ldb_ops[k]->print;
+			void (*print)(const struct ldb_config *, FILE *) =
+			        ldclt ? ldb_ops[k]->print_ldclt : ldb_ops[k]->print;
 			if (c->weight[k] > 0 && ldb_ops[k]->print_rank == rank && print != NULL)
 				print(c, out);
 		}

@@ -23,19 +23,19 @@
  * once the I/O threads start. */
 struct ldb_ops_run {
 	const struct ldb_config *cfg;
-	struct ldb_reqset search, bind;  /* encoded once (proto/request) */
-	size_t room[LDB_OP_COUNT];       /* output space one request of a kind needs at most */
-	bool scratch;                    /* a kind of the run renders through struct ldb_wctx */
+	struct ldb_reqset search, bind; /* encoded once (proto/request) */
+	size_t room[LDB_OP_COUNT];      /* output space one request of a kind needs at most */
+	bool scratch;                   /* a kind of the run renders through struct ldb_wctx */
 };
 
 /* One request to render: the operation's numbers and a client's state. */
 struct ldb_op_req {
 	const struct ldb_ops_run *ops;
-	struct ldb_wctx *wc;             /* the client's scratch (NULL unless ops->scratch) */
-	struct ldb_rng *rng;             /* the client's generator */
-	int64_t v, bv;                   /* the number of -f's XXX, and of -b's with randombase */
+	struct ldb_wctx *wc; /* the client's scratch (NULL unless ops->scratch) */
+	struct ldb_rng *rng; /* the client's generator */
+	int64_t v, bv;       /* the number of -f's XXX, and of -b's with randombase */
 	int32_t msgid;
-	int32_t msgid2;                  /* a second message id, for kinds with msgids 2 */
+	int32_t msgid2; /* a second message id, for kinds with msgids 2 */
 };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not
@@ -51,35 +51,35 @@ enum ldb_op_check_at { LDB_CHECK_ENTRIES, LDB_CHECK_FILTER, LDB_CHECK_BINDER, LD
 
 /* Where the entry a request names comes from. */
 enum ldb_op_dn {
-	LDB_OPDN_NONE,           /* none (search has its base, bind its DN) */
-	LDB_OPDN_FILTER,         /* -f's RDN (with the XXX) under -b */
-	LDB_OPDN_FILTER_OR_RDN,  /* the same, unless -e rdn= names the entries */
+	LDB_OPDN_NONE,          /* none (search has its base, bind its DN) */
+	LDB_OPDN_FILTER,        /* -f's RDN (with the XXX) under -b */
+	LDB_OPDN_FILTER_OR_RDN, /* the same, unless -e rdn= names the entries */
 };
 
 struct ldb_opdesc {
-	const char *name;          /* "search": text, JSON records, --mix, --fail-if, compare */
-	const char *json;          /* its key in the JSON records' "ops" */
-	const char *keyword;       /* the -e keyword that runs it ("esearch"), NULL: its options do */
-	const char *monitor;       /* OpenLDAP cn=Operations,cn=Monitor entry ("Search") */
-	const char *snmp;          /* 389 DS cn=snmp,cn=monitor attribute ("searchops"); NULL: none */
-	bool response;             /* the server answers it (a slot completes on its result);
+	const char *name;           /* "search": text, JSON records, --mix, --fail-if, compare */
+	const char *json;           /* its key in the JSON records' "ops" */
+	const char *keyword;        /* the -e keyword that runs it ("esearch"), NULL: its options do */
+	const char *monitor;        /* OpenLDAP cn=Operations,cn=Monitor entry ("Search") */
+	const char *snmp;           /* 389 DS cn=snmp,cn=monitor attribute ("searchops"); NULL: none */
+	bool response;              /* the server answers it (a slot completes on its result);
 	                            * false: done once sent, and counted then */
-	uint8_t msgids;            /* message ids one request takes (0 or 1: one) */
-	bool filter;               /* its request carries -f as a search filter */
-	bool alone;                /* must be alone on its connection (a bind: RFC 4511 4.2.1) */
-	bool entries;              /* its results carry entries (search: counted, srchnentries) */
-	bool connect_bind;         /* the binds that open connections are of this kind (the server counts them) */
-	bool parents;              /* a 32 (no such object) creates the missing parents, then retries */
-	bool writes;               /* renders through the client's scratch (ldb_wctx), in up to
+	uint8_t msgids;             /* message ids one request takes (0 or 1: one) */
+	bool filter;                /* its request carries -f as a search filter */
+	bool alone;                 /* must be alone on its connection (a bind: RFC 4511 4.2.1) */
+	bool entries;               /* its results carry entries (search: counted, srchnentries) */
+	bool connect_bind;          /* the binds that open connections are of this kind (the server counts them) */
+	bool parents;               /* a 32 (no such object) creates the missing parents, then retries */
+	bool writes;                /* renders through the client's scratch (ldb_wctx), in up to
 	                            * LDB_OP_WRITE_ROOM bytes: what prepare does when it is NULL */
-	const char *mode;          /* its word of -v's "Running mode" (" add_entries") when print_mode is NULL */
-	uint8_t dn;                /* enum ldb_op_dn */
-	uint8_t pass_rank;         /* its place in ldclt's pass of combined operations */
-	uint8_t print_rank;        /* its place among the -v "Running mode" words and lines */
-	uint8_t check_at;          /* enum ldb_op_check_at */
-	int also_ok[LDB_OP_CODES]; /* result codes besides 0 that are a success (0-ended) */
-	int expected[LDB_OP_CODES];/* failures counteach counts as operations (0-ended) */
-	bool expected_any;         /* every failure counts with counteach */
+	const char *mode;           /* its word of -v's "Running mode" (" add_entries") when print_mode is NULL */
+	uint8_t dn;                 /* enum ldb_op_dn */
+	uint8_t pass_rank;          /* its place in ldclt's pass of combined operations */
+	uint8_t print_rank;         /* its place among the -v "Running mode" words and lines */
+	uint8_t check_at;           /* enum ldb_op_check_at */
+	int also_ok[LDB_OP_CODES];  /* result codes besides 0 that are a success (0-ended) */
+	int expected[LDB_OP_CODES]; /* failures counteach counts as operations (0-ended) */
+	bool expected_any;          /* every failure counts with counteach */
 	/* its options ask for it (modify: --modify, attreplace; compare: --compare);
 	 * NULL: only its -e keyword or --mix does */
 	bool (*asked)(const struct ldb_config *c);
@@ -94,7 +94,7 @@ struct ldb_opdesc {
 	 * NULL: nothing to build (a write kind's room and scratch are set for it) */
 	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
 	ldb_op_render_fn *render;
-	void (*print_mode)(const struct ldb_config *c, FILE *out); /* its words of -v's "Running mode"
+	void (*print_mode)(const struct ldb_config *c, FILE *out);  /* its words of -v's "Running mode"
 	                                                            * when they depend on options */
 	void (*print_ldclt)(const struct ldb_config *c, FILE *out); /* its lines among ldclt's -v lines */
 	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
@@ -164,8 +164,8 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 #define LDB_VKEY "%-19s= "
 
 /* The rows, one file each (ops/search.c, ...). */
-extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete,
-	ldb_op_rename, ldb_op_compare, ldb_op_abandon;
+extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete, ldb_op_rename,
+        ldb_op_compare, ldb_op_abandon;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

@@ -12,7 +12,7 @@
  * run filled by one character. */
 struct fill {
 	char filter[8192], base[4096], dn[4096], pw[4096];
-	char authid[4096];   /* SASL -o authid (its XXX is the LDB_FIELD_BINDDN number) */
+	char authid[4096]; /* SASL -o authid (its XXX is the LDB_FIELD_BINDDN number) */
 };
 
 static int fill_pattern(const struct ldb_pattern *p, bool var, int nd, char ch, char *buf, size_t cap)
@@ -37,11 +37,10 @@ static int fill_pattern(const struct ldb_pattern *p, bool var, int nd, char ch, 
 	return 0;
 }
 
-typedef int (*encode_fn)(struct ldb_bytes *out, const struct ldb_config *c, int variant,
-                         const struct fill *f, char *err);
+typedef int (*encode_fn)(struct ldb_bytes *out, const struct ldb_config *c, int variant, const struct fill *f,
+                         char *err);
 
-static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int variant,
-                      const struct fill *f, char *err)
+static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int variant, const struct fill *f, char *err)
 {
 	const char *one[2] = { NULL, NULL };
 	struct ldb_search_args a = {
@@ -92,8 +91,7 @@ static int enc_bind_sasl(struct ldb_bytes *out, const struct ldb_config *c, cons
 	return rc;
 }
 
-static int enc_bind(struct ldb_bytes *out, const struct ldb_config *c, int variant,
-                    const struct fill *f, char *err)
+static int enc_bind(struct ldb_bytes *out, const struct ldb_config *c, int variant, const struct fill *f, char *err)
 {
 	if (c->sasl_mech != NULL)
 		return enc_bind_sasl(out, c, f, err);
@@ -112,8 +110,8 @@ static int make_fill(struct fill *f, const struct ldb_config *c, const struct ld
 	int rc = 0;
 	rc |= fill_pattern(&c->filter_pat, s->var[LDB_FIELD_FILTER], nd[LDB_FIELD_FILTER],
 	                   which == LDB_FIELD_FILTER ? ch : '0', f->filter, sizeof f->filter);
-	rc |= fill_pattern(&c->base_pat, s->var[LDB_FIELD_BASE], nd[LDB_FIELD_BASE],
-	                   which == LDB_FIELD_BASE ? ch : '0', f->base, sizeof f->base);
+	rc |= fill_pattern(&c->base_pat, s->var[LDB_FIELD_BASE], nd[LDB_FIELD_BASE], which == LDB_FIELD_BASE ? ch : '0',
+	                   f->base, sizeof f->base);
 	rc |= fill_pattern(&c->bind_dn_pat, s->var[LDB_FIELD_BINDDN], nd[LDB_FIELD_BINDDN],
 	                   which == LDB_FIELD_BINDDN ? ch : '0', f->dn, sizeof f->dn);
 	rc |= fill_pattern(&c->password_pat, s->var[LDB_FIELD_BINDDN] && ldb_pattern_has_var(&c->password_pat),
@@ -125,8 +123,8 @@ static int make_fill(struct fill *f, const struct ldb_config *c, const struct ld
 
 /* Encode one template: the bytes with every field at '0', then each variable
  * field at '1' to find where its digits sit. */
-static int build_one(struct ldb_tmpl *t, const struct ldb_config *c, const struct ldb_reqset *s,
-                     encode_fn enc, int variant, const int nd[LDB_FIELD_COUNT], char *err, size_t cap)
+static int build_one(struct ldb_tmpl *t, const struct ldb_config *c, const struct ldb_reqset *s, encode_fn enc,
+                     int variant, const int nd[LDB_FIELD_COUNT], char *err, size_t cap)
 {
 	struct fill *f = malloc(sizeof *f);
 	struct ldb_bytes base = { 0 }, alt = { 0 };
@@ -167,8 +165,9 @@ static int build_one(struct ldb_tmpl *t, const struct ldb_config *c, const struc
 				snprintf(err, cap, "cannot build the request template");
 				goto out;
 			}
-			t->patch[t->npatch++] = (struct ldb_patch){ .off = (uint32_t)i, .width = (uint16_t)(j - i),
-			                                            .field = (uint8_t)fld };
+			t->patch[t->npatch++] = (struct ldb_patch){ .off = (uint32_t)i,
+				                                    .width = (uint16_t)(j - i),
+				                                    .field = (uint8_t)fld };
 			i = j;
 		}
 	}
@@ -250,8 +249,7 @@ int ldb_reqset_build_bind(struct ldb_reqset *s, const struct ldb_config *c, char
 	memset(s, 0, sizeof *s);
 	s->zeropad = c->zeropad;
 	s->nvariants = c->binddn_file_n > 0 ? (int)c->binddn_file_n : 1;
-	if (c->binddn_file_n == 0 && c->randombinddn && c->bind_dn != NULL &&
-	    ldb_pattern_has_var(&c->bind_dn_pat)) {
+	if (c->binddn_file_n == 0 && c->randombinddn && c->bind_dn != NULL && ldb_pattern_has_var(&c->bind_dn_pat)) {
 		set_field(s, LDB_FIELD_BINDDN, &c->bind_dn_pat, c->binddn_low, c->binddn_high);
 		/* The password's run takes the same number; with zero padding its
 		 * width must equal the DN's for one template to serve both. */
@@ -265,7 +263,8 @@ int ldb_reqset_build_bind(struct ldb_reqset *s, const struct ldb_config *c, char
 		set_field(s, LDB_FIELD_BINDDN, &c->sasl_authid_pat, c->authid_low, c->authid_high);
 		if (s->zeropad && ldb_pattern_has_var(&c->password_pat) &&
 		    c->password_pat.width != c->sasl_authid_pat.width) {
-			snprintf(err, cap, "the XXX runs of -o authid and -w must have the same width with randomauthid");
+			snprintf(err, cap,
+			         "the XXX runs of -o authid and -w must have the same width with randomauthid");
 			return -1;
 		}
 	}
@@ -297,8 +296,8 @@ void ldb_reqset_free(struct ldb_reqset *s)
 	memset(s, 0, sizeof *s);
 }
 
-size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t vals[LDB_FIELD_COUNT],
-                      int32_t msgid, uint8_t *dst, size_t cap)
+size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t vals[LDB_FIELD_COUNT], int32_t msgid,
+                      uint8_t *dst, size_t cap)
 {
 	size_t k = 0, mult = 1;
 	if (!s->zeropad) {

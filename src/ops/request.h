@@ -21,13 +21,13 @@ enum ldb_field { LDB_FIELD_FILTER, LDB_FIELD_BASE, LDB_FIELD_BINDDN, LDB_FIELD_C
 
 #define LDB_MAX_PATCH 4
 struct ldb_patch {
-	uint32_t off;    /* into body */
-	uint16_t width;  /* digits written */
-	uint8_t field;   /* enum ldb_field */
+	uint32_t off;   /* into body */
+	uint16_t width; /* digits written */
+	uint8_t field;  /* enum ldb_field */
 };
 
 struct ldb_tmpl {
-	uint8_t *body;   /* the protocolOp bytes */
+	uint8_t *body; /* the protocolOp bytes */
 	uint32_t len;
 	uint8_t npatch;
 	struct ldb_patch patch[LDB_MAX_PATCH];
@@ -39,11 +39,11 @@ struct ldb_reqset {
 	struct ldb_tmpl *t;
 	size_t n;
 	int nvariants;
-	bool var[LDB_FIELD_COUNT];      /* field is variable in this request */
-	int nd_lo[LDB_FIELD_COUNT];     /* digit counts covered (nozeropad), else width */
+	bool var[LDB_FIELD_COUNT];  /* field is variable in this request */
+	int nd_lo[LDB_FIELD_COUNT]; /* digit counts covered (nozeropad), else width */
 	int nd_hi[LDB_FIELD_COUNT];
 	bool zeropad;
-	size_t maxlen;                  /* largest framed request */
+	size_t maxlen; /* largest framed request */
 };
 
 /* Build the search templates (filter and base) and the bind templates from a
@@ -56,7 +56,7 @@ void ldb_reqset_free(struct ldb_reqset *s);
 
 /* Hot path: write the request for `variant` and the numbers vals[] with message
  * id `msgid` into dst.  @return bytes written, 0 if cap is too small. */
-size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t vals[LDB_FIELD_COUNT],
-                      int32_t msgid, uint8_t *dst, size_t cap);
+size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t vals[LDB_FIELD_COUNT], int32_t msgid,
+                      uint8_t *dst, size_t cap);
 
 #endif

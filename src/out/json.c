@@ -16,8 +16,7 @@ struct parser {
 	bool failed;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void fail(struct parser *p, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -238,7 +237,10 @@ bad:
 	return -1;
 }
 
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
 
 static struct ldb_json *parse_number(struct parser *p)
 {
@@ -394,9 +396,7 @@ static struct ldb_json *parse_value(struct parser *p, int depth)
 		if (literal(p, "null"))
 			return new_node(p, LDB_JSON_NULL);
 		break;
-	case -1:
-		fail(p, "unexpected end of text");
-		return NULL;
+	case -1: fail(p, "unexpected end of text"); return NULL;
 	default:
 		if (peek(p) == '-' || is_digit(peek(p)))
 			return parse_number(p);

@@ -18,25 +18,18 @@
 
 #define LDB_JSON_MAX_DEPTH 64
 
-enum ldb_json_type {
-	LDB_JSON_NULL,
-	LDB_JSON_BOOL,
-	LDB_JSON_NUMBER,
-	LDB_JSON_STRING,
-	LDB_JSON_ARRAY,
-	LDB_JSON_OBJECT
-};
+enum ldb_json_type { LDB_JSON_NULL, LDB_JSON_BOOL, LDB_JSON_NUMBER, LDB_JSON_STRING, LDB_JSON_ARRAY, LDB_JSON_OBJECT };
 
 struct ldb_json {
 	enum ldb_json_type type;
-	bool boolean;             /* LDB_JSON_BOOL */
-	double number;            /* LDB_JSON_NUMBER */
-	char *text;               /* string value (decoded), or the number as written */
-	size_t len;               /* bytes in text */
-	char *key;                /* member name when the node is in an object, else NULL */
-	struct ldb_json *child;   /* first element/member of an array/object */
-	struct ldb_json *next;    /* next sibling */
-	size_t count;             /* elements/members of an array/object */
+	bool boolean;           /* LDB_JSON_BOOL */
+	double number;          /* LDB_JSON_NUMBER */
+	char *text;             /* string value (decoded), or the number as written */
+	size_t len;             /* bytes in text */
+	char *key;              /* member name when the node is in an object, else NULL */
+	struct ldb_json *child; /* first element/member of an array/object */
+	struct ldb_json *next;  /* next sibling */
+	size_t count;           /* elements/members of an array/object */
 };
 
 /** Parse exactly one JSON value (surrounding blanks allowed) from text[0..len).

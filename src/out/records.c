@@ -9,7 +9,10 @@
 
 /* ------------------------------------------------------------ writer */
 
-static double us(uint64_t ns) { return (double)ns / 1e3; }
+static double us(uint64_t ns)
+{
+	return (double)ns / 1e3;
+}
 
 static void put_u64(FILE *f, const char *name, uint64_t v, bool comma)
 {
@@ -69,8 +72,7 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 		fprintf(f, "%s\"illegal\":%llu", first ? "" : ",", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
 	fputs("},\"client_failures\":{", f);
 	for (int k = 0; k < LDB_FAIL_COUNT; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", ldb_records_fail_names[k],
-		        (unsigned long long)o->fails[k]);
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "", ldb_records_fail_names[k], (unsigned long long)o->fails[k]);
 	fputc('}', f);
 }
 
@@ -84,7 +86,6 @@ static char *encode(const struct ldb_hist *h)
 	return b;
 }
 
-
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
 {
@@ -94,8 +95,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	put_u64(f, "counted", s->counted, true);
 	fprintf(f, ",\"rate\":%.3f", rates ? rates->rate : secs > 0 ? (double)s->counted / secs : 0.0);
 	fprintf(f, ",\"rate_target\":%.3f", s->rate_target);
-	fprintf(f, ",\"threads\":%d,\"no_activity\":%lld,\"dead_threads\":%d,\"status\":%d", s->threads,
-	        s->no_activity, s->dead, s->status);
+	fprintf(f, ",\"threads\":%d,\"no_activity\":%lld,\"dead_threads\":%d,\"status\":%d", s->threads, s->no_activity,
+	        s->dead, s->status);
 	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu}",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);

@@ -16,8 +16,8 @@
 
 /** Rates to write instead of counted/seconds (merge: the sum of the inputs'). */
 struct ldb_records_rates {
-	double rate;                 /* whole run */
-	double op[LDB_OP_COUNT];     /* per operation kind */
+	double rate;             /* whole run */
+	double op[LDB_OP_COUNT]; /* per operation kind */
 };
 
 /** Write one summary record (one line, "\n" included) for `s`: the kinds whose

@@ -13,32 +13,32 @@
 
 /* One interval. */
 struct ldb_sample {
-	int index;                               /* 1, 2, ... */
-	double t_end;                            /* seconds since the run started (monotonic) */
-	double seconds;                          /* measured length */
-	uint64_t counted;                        /* ldclt's count in it */
-	struct ldb_totals delta;                 /* counters in it */
-	const struct ldb_hist *lat[LDB_OP_COUNT];/* latencies in it; NULL when the kind is unused;
+	int index;                                 /* 1, 2, ... */
+	double t_end;                              /* seconds since the run started (monotonic) */
+	double seconds;                            /* measured length */
+	uint64_t counted;                          /* ldclt's count in it */
+	struct ldb_totals delta;                   /* counters in it */
+	const struct ldb_hist *lat[LDB_OP_COUNT];  /* latencies in it; NULL when the kind is unused;
 	                                          * with --rate from the intended start */
-	const struct ldb_hist *ulat[LDB_OP_COUNT];/* with --rate: from the real send; else NULL */
+	const struct ldb_hist *ulat[LDB_OP_COUNT]; /* with --rate: from the real send; else NULL */
 	int threads;
-	double rate_target;                      /* --rate, 0 without */
+	double rate_target; /* --rate, 0 without */
 };
 
 /* The whole run. */
 struct ldb_summary {
-	double seconds;                          /* measured time of the run */
+	double seconds; /* measured time of the run */
 	uint64_t counted;
 	struct ldb_totals tot;
 	const struct ldb_hist *lat[LDB_OP_COUNT];
 	const struct ldb_hist *ulat[LDB_OP_COUNT];     /* with --rate, else NULL */
 	const struct ldb_hist *stage[LDB_STAGE_COUNT]; /* NULL unless bindeach */
 	double rate_target;
-	const struct ldb_monitor_snap *server;   /* --monitor: the server's delta, or NULL */
+	const struct ldb_monitor_snap *server; /* --monitor: the server's delta, or NULL */
 	int threads;
-	long long no_activity;                   /* "no activity" reports */
-	int dead;                                /* threads that ended before the run did */
-	int status;                              /* exit status */
+	long long no_activity; /* "no activity" reports */
+	int dead;              /* threads that ended before the run did */
+	int status;            /* exit status */
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
@@ -48,7 +48,7 @@ struct ldb_summary {
 struct ldb_run_info {
 	const struct ldb_config *cfg;
 	uint64_t seed;
-	time_t started;                          /* wall clock, for the header */
+	time_t started; /* wall clock, for the header */
 	int io_threads;
 };
 struct ldb_reporter {

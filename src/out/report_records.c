@@ -20,14 +20,17 @@
 
 struct rec_file {
 	FILE *f;
-	const char *path;      /* as given; "-" = stdout */
+	const char *path; /* as given; "-" = stdout */
 	const struct ldb_config *cfg;
-	bool csv_header;       /* CSV: write the header row (not when appending) */
+	bool csv_header; /* CSV: write the header row (not when appending) */
 };
 
 /* ------------------------------------------------------------ JSON parts */
 
-static double us(uint64_t ns) { return (double)ns / 1e3; }
+static double us(uint64_t ns)
+{
+	return (double)ns / 1e3;
+}
 
 static void put_u64(FILE *f, const char *name, uint64_t v, bool comma)
 {
@@ -89,18 +92,22 @@ static void json_begin(void *ctx, const struct ldb_run_info *info)
 	put_str(f, "ldbench", LDBENCH_VERSION);
 	put_str(f, "start", start);
 	put_str(f, "host", host);
-	fprintf(f, ",\"seed\":%llu,\"seed_given\":%s", (unsigned long long)info->seed, c->seed_given ? "true" : "false");
+	fprintf(f, ",\"seed\":%llu,\"seed_given\":%s", (unsigned long long)info->seed,
+	        c->seed_given ? "true" : "false");
 	put_str(f, "command", c->cmdline);
 	fputs(",\"config\":{", f);
 	char server[600];
 	if (c->uri != NULL)
 		snprintf(server, sizeof server, "%s", c->uri);
 	else
-		snprintf(server, sizeof server, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host ? c->host : "", c->port);
+		snprintf(server, sizeof server, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host ? c->host : "",
+		         c->port);
 	fputs("\"server\":", f);
 	ldb_json_put_string(f, server);
 	put_str(f, "operation",
-	        c->weight[LDB_OP_BIND] > 0 ? "bindonly" : c->weight[LDB_OP_SEARCH] > 0 ? "esearch" : "none");
+	        c->weight[LDB_OP_BIND] > 0     ? "bindonly"
+	        : c->weight[LDB_OP_SEARCH] > 0 ? "esearch"
+	                                       : "none");
 	fprintf(f, ",\"bindeach\":%s", c->bindeach ? "true" : "false");
 	put_str(f, "bind_dn", c->bind_dn);
 	put_str(f, "base", c->base);
@@ -167,9 +174,10 @@ static void json_end(void *ctx, const struct ldb_summary *s)
 
 /* ------------------------------------------------------------ CSV reporter */
 
-#define CSV_HEADER                                                                                        \
-	"sample,t_s,seconds,threads,kind,attempted,completed,succeeded,counted,errors,entries,exp_hits,exp_misses,rate," \
-	"lat_count,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,fail_connect,fail_tls,fail_timeout,"  \
+#define CSV_HEADER                                                                                                  \
+	"sample,t_s,seconds,threads,kind,attempted,completed,succeeded,counted,errors,entries,exp_hits,exp_misses," \
+	"rate,"                                                                                                     \
+	"lat_count,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,fail_connect,fail_tls,fail_timeout,"      \
 	"fail_server_down,errors_by_code"
 
 static void csv_begin(void *ctx, const struct ldb_run_info *info)
@@ -192,12 +200,12 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 		if (h == NULL)
 			continue;
 		const struct ldb_opstats *o = &s->delta.op[k];
-		fprintf(f, "%d,%.6f,%.6f,%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,", s->index, s->t_end, secs, s->threads,
-		        ldb_op_name((enum ldb_op)k), (unsigned long long)o->attempted, (unsigned long long)o->completed,
-		        (unsigned long long)o->succeeded, (unsigned long long)o->counted,
-		        (unsigned long long)ldb_opstats_errors(o), (unsigned long long)o->entries,
-		        (unsigned long long)o->exp_hits, (unsigned long long)o->exp_misses,
-		        secs > 0 ? (double)o->counted / secs : 0.0);
+		fprintf(f, "%d,%.6f,%.6f,%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,", s->index, s->t_end, secs,
+		        s->threads, ldb_op_name((enum ldb_op)k), (unsigned long long)o->attempted,
+		        (unsigned long long)o->completed, (unsigned long long)o->succeeded,
+		        (unsigned long long)o->counted, (unsigned long long)ldb_opstats_errors(o),
+		        (unsigned long long)o->entries, (unsigned long long)o->exp_hits,
+		        (unsigned long long)o->exp_misses, secs > 0 ? (double)o->counted / secs : 0.0);
 		uint64_t n = ldb_hist_count(h);
 		if (n == 0)
 			fputs("0,,,,,,", f);
@@ -239,8 +247,8 @@ static void rec_close(void *ctx)
 	free(r);
 }
 
-static int open_one(const struct ldb_config *c, const char *path, bool csv, bool opened_before, struct ldb_reporter *out, char *err,
-                    size_t cap)
+static int open_one(const struct ldb_config *c, const char *path, bool csv, bool opened_before,
+                    struct ldb_reporter *out, char *err, size_t cap)
 {
 	struct rec_file *r = calloc(1, sizeof *r);
 	if (r == NULL) {

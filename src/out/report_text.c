@@ -54,29 +54,32 @@ void ldb_text_started(struct ldb_text *t)
 	fflush(t->out);
 }
 
-static double ms(uint64_t ns) { return (double)ns / 1e6; }
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
 
 static void latency_line(struct ldb_text *t, bool stamp, const char *what, const struct ldb_hist *h, bool full)
 {
 	prefix(t, stamp);
 	if (full)
 		fprintf(t->out,
-		        "%s latency (ms): min %.3f, mean %.3f, p50 %.3f, p95 %.3f, p99 %.3f, p99.9 %.3f, max %.3f\n", what,
-		        ms(h->min), ldb_hist_mean(h) / 1e6, ms(ldb_hist_percentile(h, 50)),
+		        "%s latency (ms): min %.3f, mean %.3f, p50 %.3f, p95 %.3f, p99 %.3f, p99.9 %.3f, max %.3f\n",
+		        what, ms(h->min), ldb_hist_mean(h) / 1e6, ms(ldb_hist_percentile(h, 50)),
 		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
 		        ms(ldb_hist_percentile(h, 99.9)), ms(h->max));
 	else
 		fprintf(t->out, "%s latency (ms): min %.3f, p50 %.3f, p95 %.3f, p99 %.3f, max %.3f\n", what, ms(h->min),
-		        ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)),
-		        ms(ldb_hist_percentile(h, 99)), ms(h->max));
+		        ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
+		        ms(h->max));
 }
 
 void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
 {
 	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
 	prefix(t, true);
-	fprintf(t->out, "Average rate: %7.2f/thr  (%7.2f/sec), total: %6llu\n",
-	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
+	fprintf(t->out, "Average rate: %7.2f/thr  (%7.2f/sec), total: %6llu\n", (double)s->counted / (double)s->threads,
+	        rate, (unsigned long long)s->counted);
 	if (s->rate_target > 0) {
 		prefix(t, true);
 		fprintf(t->out, "Target rate: %.2f/sec, achieved %.2f/sec\n", s->rate_target, rate);
@@ -121,7 +124,8 @@ static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 			continue;
 		found = true;
 		prefix(t, false);
-		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code), (unsigned long long)n);
+		fprintf(t->out, "Global error %2d (%s) occurs %5llu times\n", code, code_text(code),
+		        (unsigned long long)n);
 	}
 	if (codes[LDB_CODE_ILLEGAL] > 0) {
 		found = true;
@@ -154,8 +158,8 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 	if (ldb_ops[k]->entries && o->entries > 0) {
 		/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */
 		prefix(t, false);
-		fprintf(t->out, "%s entries returned: %llu (%.2f/sec)\n", ldb_op_name(k), (unsigned long long)o->entries,
-		        s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
+		fprintf(t->out, "%s entries returned: %llu (%.2f/sec)\n", ldb_op_name(k),
+		        (unsigned long long)o->entries, s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
 	}
 	if (ldb_hist_count(s->lat[k]) > 0)
 		latency_line(t, false, ldb_op_name(k), s->lat[k], true);
@@ -175,8 +179,9 @@ static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
 				continue;
 			uint64_t client = s->tot.op[k].completed + (ldb_ops[k]->connect_bind ? s->tot.setup_binds : 0);
 			prefix(t, false);
-			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n", ldb_op_name(k),
-			        (unsigned long long)s->server->completed[k], (unsigned long long)client);
+			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n",
+			        ldb_op_name(k), (unsigned long long)s->server->completed[k],
+			        (unsigned long long)client);
 		}
 	} else if (s->server != NULL && s->server->kind == LDB_MON_389DS) {
 		uint64_t client = s->tot.setup_binds;

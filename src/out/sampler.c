@@ -111,9 +111,10 @@ static void watch_activity(struct ldb_sampler *s)
 			s->inact_row[i]++;
 			s->inact_tot[i]++;
 			if (!c->super_quiet)
-				ldb_text_line(s->src.text, "T%03d: No activity for %d seconds -- %5lld in row, total %5lld", i,
-				              (int)((uint64_t)(c->inactivity + 1) * c->interval_ms / 1000), s->inact_row[i],
-				              s->inact_tot[i]);
+				ldb_text_line(s->src.text,
+				              "T%03d: No activity for %d seconds -- %5lld in row, total %5lld", i,
+				              (int)((uint64_t)(c->inactivity + 1) * c->interval_ms / 1000),
+				              s->inact_row[i], s->inact_tot[i]);
 			s->active[i] = c->inactivity + 1;
 			s->no_activity++;
 		}
@@ -132,8 +133,11 @@ void ldb_sampler_take(struct ldb_sampler *s, uint64_t now)
 	ldb_totals_collect(&cur, s->src.st, s->src.n);
 	ldb_sampler_diff(&d, &cur, &s->prev);
 	aggregate(s);
-	struct ldb_sample smp = { .seconds = (double)(now - s->t_last) / 1e9, .counted = d.counted, .delta = d,
-	                          .threads = s->src.n, .rate_target = s->src.cfg->rate };
+	struct ldb_sample smp = { .seconds = (double)(now - s->t_last) / 1e9,
+		                  .counted = d.counted,
+		                  .delta = d,
+		                  .threads = s->src.n,
+		                  .rate_target = s->src.cfg->rate };
 	for (int which = 0; which < LDB_H_COUNT; which++)
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			if (!s->src.used[which][k])

@@ -22,12 +22,12 @@ enum { LDB_H_LAT, LDB_H_ULAT, LDB_H_COUNT };
 /* What the sampler reads and where it writes. */
 struct ldb_sampler_src {
 	const struct ldb_config *cfg;
-	struct ldb_thread_stats *const *st;        /* per client */
+	struct ldb_thread_stats *const *st; /* per client */
 	int n;
-	struct ldb_lat *const *lat;                /* per I/O thread */
+	struct ldb_lat *const *lat; /* per I/O thread */
 	int nlat;
-	bool used[LDB_H_COUNT][LDB_OP_COUNT];      /* the histograms in use (as the I/O threads have them) */
-	bool stages;                               /* bindeach: the stage histograms too */
+	bool used[LDB_H_COUNT][LDB_OP_COUNT]; /* the histograms in use (as the I/O threads have them) */
+	bool stages;                          /* bindeach: the stage histograms too */
 	struct ldb_text *text;
 	const struct ldb_reporter *rep;
 	int nrep;
@@ -41,15 +41,15 @@ struct ldb_sampler_hset {
 
 struct ldb_sampler {
 	struct ldb_sampler_src src;
-	struct ldb_totals prev;                    /* counters at the previous sample */
+	struct ldb_totals prev; /* counters at the previous sample */
 	struct ldb_sampler_hset h[LDB_H_COUNT][LDB_OP_COUNT];
 	struct ldb_hist stage[LDB_STAGE_COUNT];
-	uint64_t *prev_counted;                    /* per client, for "no activity" */
-	int *active;                               /* samples left before "no activity" */
+	uint64_t *prev_counted; /* per client, for "no activity" */
+	int *active;            /* samples left before "no activity" */
 	long long *inact_row, *inact_tot;
-	long long no_activity;                     /* "no activity" reports */
+	long long no_activity; /* "no activity" reports */
 	int nsamples;
-	uint64_t t_start, t_last;                  /* measurement started; last sample (ns) */
+	uint64_t t_start, t_last; /* measurement started; last sample (ns) */
 };
 
 /* @return 0, or -1 when memory ran out; free with ldb_sampler_free either way. */

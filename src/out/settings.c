@@ -137,8 +137,9 @@ static void print_entries(const struct ldb_config *c, FILE *out)
 {
 	if (c->add_class != LDB_CLASS_NONE)
 		fprintf(out, KEY "%s\n", "Object class",
-		        c->add_class == LDB_CLASS_PERSON ? "person"
-		        : c->add_class == LDB_CLASS_EMAILPERSON ? "emailPerson" : "inetOrgPerson");
+		        c->add_class == LDB_CLASS_PERSON        ? "person"
+		        : c->add_class == LDB_CLASS_EMAILPERSON ? "emailPerson"
+		                                                : "inetOrgPerson");
 	if (c->object_file != NULL)
 		fprintf(out, KEY "%s\n", "Object template", c->object_file);
 	if (c->rdn_spec != NULL)

@@ -43,7 +43,8 @@ int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *s
 		if (ldb_threshold_holds(t, a)) {
 			failed = true;
 			if (text)
-				ldb_text_line(text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
+				ldb_text_line(text, "Threshold failed: %s (%s is %s)", t->text, ldb_op_name(kind),
+				              shown);
 		} else if (text && c->verbose) {
 			ldb_text_line(text, "Threshold passed: %s (%s is %s)", t->text, ldb_op_name(kind), shown);
 		}

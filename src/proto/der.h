@@ -10,8 +10,7 @@
 #define LDB_DER_TAG_INT 0x02
 
 /* Bytes of the minimal definite length form for n (n <= 2^32-1). */
-static inline size_t
-ldb_der_len_size(uint64_t n)
+static inline size_t ldb_der_len_size(uint64_t n)
 {
 	if (n < 0x80)
 		return 1;
@@ -25,8 +24,7 @@ ldb_der_len_size(uint64_t n)
 }
 
 /* Write tag and the minimal definite length of n at p; @return the byte after. */
-static inline uint8_t *
-ldb_der_put_tl(uint8_t *p, uint8_t tag, uint64_t n)
+static inline uint8_t *ldb_der_put_tl(uint8_t *p, uint8_t tag, uint64_t n)
 {
 	size_t size = ldb_der_len_size(n), i;
 
@@ -42,8 +40,7 @@ ldb_der_put_tl(uint8_t *p, uint8_t tag, uint64_t n)
 }
 
 /* Content bytes of the minimal two's complement INTEGER for v (1 to 4). */
-static inline size_t
-ldb_der_int_size(int32_t v)
+static inline size_t ldb_der_int_size(int32_t v)
 {
 	uint32_t u = (uint32_t)v;
 	size_t n = 4;
@@ -60,8 +57,7 @@ ldb_der_int_size(int32_t v)
 }
 
 /* Write the whole INTEGER TLV for v at p; @return the byte after. */
-static inline uint8_t *
-ldb_der_put_int(uint8_t *p, int32_t v)
+static inline uint8_t *ldb_der_put_int(uint8_t *p, int32_t v)
 {
 	uint32_t u = (uint32_t)v;
 	size_t n = ldb_der_int_size(v), i;

@@ -21,13 +21,12 @@
 
 struct fparse {
 	BerElement *ber;
-	const char *text;  /* the whole filter, quoted in messages */
+	const char *text; /* the whole filter, quoted in messages */
 	char *err;
-	uint8_t *scratch;  /* unescaped values; as long as the filter */
+	uint8_t *scratch; /* unescaped values; as long as the filter */
 };
 
-__attribute__((format(printf, 2, 3))) static int
-fail(struct fparse *fp, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct fparse *fp, const char *fmt, ...)
 {
 	char why[160];
 	size_t tl;
@@ -40,50 +39,43 @@ fail(struct fparse *fp, const char *fmt, ...)
 	va_end(ap);
 	tl = strlen(fp->text);
 	snprintf(fp->err, LDB_WIRE_ERRLEN, "bad filter '%.*s%s': %s",
-	         (int)(tl > FILTER_QUOTE_MAX ? FILTER_QUOTE_MAX : tl), fp->text,
-	         tl > FILTER_QUOTE_MAX ? "..." : "", why);
+	         (int)(tl > FILTER_QUOTE_MAX ? FILTER_QUOTE_MAX : tl), fp->text, tl > FILTER_QUOTE_MAX ? "..." : "",
+	         why);
 	return -1;
 }
 
 /* Length to quote of a piece of the filter in a message. */
-static int
-qlen(size_t n)
+static int qlen(size_t n)
 {
 	return n > 40 ? 40 : (int)n;
 }
 
-static int
-nomem(struct fparse *fp)
+static int nomem(struct fparse *fp)
 {
 	return fail(fp, "out of memory while encoding");
 }
 
-static int
-is_space(int c)
+static int is_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-static int
-is_alpha(int c)
+static int is_alpha(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int
-is_digit(int c)
+static int is_digit(int c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static int
-is_keychar(int c)
+static int is_keychar(int c)
 {
 	return is_alpha(c) || is_digit(c) || c == '-';
 }
 
-static int
-hexval(int c)
+static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -95,8 +87,7 @@ hexval(int c)
 }
 
 /* A descriptor (ALPHA *keychar) or a dotted number (no empty arc). */
-static int
-is_oid(const char *s, size_t n)
+static int is_oid(const char *s, size_t n)
 {
 	size_t i;
 
@@ -122,8 +113,7 @@ is_oid(const char *s, size_t n)
 }
 
 /* An attribute description: oid *(";" 1*keychar). */
-static int
-is_desc(const char *s, size_t n)
+static int is_desc(const char *s, size_t n)
 {
 	const char *semi = memchr(s, ';', n);
 	size_t i, optlen = 0;
@@ -148,8 +138,7 @@ is_desc(const char *s, size_t n)
 
 /* Length of the escape at s[0] == '\\' within n bytes (3 for \XX, 2 for the
  * LDAPv2 forms), 0 if it is not a valid escape; *byte gets its value. */
-static size_t
-escape_len(const char *s, size_t n, uint8_t *byte)
+static size_t escape_len(const char *s, size_t n, uint8_t *byte)
 {
 	int hi, lo;
 
@@ -163,25 +152,25 @@ escape_len(const char *s, size_t n, uint8_t *byte)
 		return 3;
 	}
 	switch (s[1]) {
-	case '(': case ')': case '*': case '\\':
-		*byte = (uint8_t)s[1];
-		return 2;
-	default:
-		return 0;
+	case '(':
+	case ')':
+	case '*':
+	case '\\': *byte = (uint8_t)s[1]; return 2;
+	default: return 0;
 	}
 }
 
 /* Decode an assertion value into fp->scratch; '*' is not allowed here. */
-static int
-unescape(struct fparse *fp, const char *s, size_t n, size_t *outlen)
+static int unescape(struct fparse *fp, const char *s, size_t n, size_t *outlen)
 {
 	size_t i = 0, o = 0, el;
 	uint8_t b = 0;
 
 	while (i < n) {
 		switch (s[i]) {
-		case '(': case ')': case '*':
-			return fail(fp, "unescaped '%.*s' in a value (write it as \\28, \\29 or \\2a)", 1, s + i);
+		case '(':
+		case ')':
+		case '*': return fail(fp, "unescaped '%.*s' in a value (write it as \\28, \\29 or \\2a)", 1, s + i);
 		case '\\':
 			el = escape_len(s + i, n - i, &b);
 			if (el == 0)
@@ -190,16 +179,14 @@ unescape(struct fparse *fp, const char *s, size_t n, size_t *outlen)
 			fp->scratch[o++] = b;
 			i += el;
 			break;
-		default:
-			fp->scratch[o++] = (uint8_t)s[i++];
+		default: fp->scratch[o++] = (uint8_t)s[i++];
 		}
 	}
 	*outlen = o;
 	return 0;
 }
 
-static int
-put_tagged_value(struct fparse *fp, ber_tag_t tag, const char *s, size_t n)
+static int put_tagged_value(struct fparse *fp, ber_tag_t tag, const char *s, size_t n)
 {
 	size_t len = 0;
 
@@ -210,16 +197,14 @@ put_tagged_value(struct fparse *fp, ber_tag_t tag, const char *s, size_t n)
 	return 0;
 }
 
-static int
-ci_is_dn(const char *s, size_t n)
+static int ci_is_dn(const char *s, size_t n)
 {
 	return n == 2 && (s[0] == 'd' || s[0] == 'D') && (s[1] == 'n' || s[1] == 'N');
 }
 
 /* attr [":dn"] [":" rule] ":=" value, or [":dn"] ":" rule ":=" value;
  * a is the part before ":=". */
-static int
-put_extensible(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen)
+static int put_extensible(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen)
 {
 	const char *type = a, *rule = NULL, *c1, *c2;
 	size_t typelen = alen, rulelen = 0;
@@ -244,8 +229,10 @@ put_extensible(struct fparse *fp, const char *a, size_t alen, const char *v, siz
 			}
 		} else {
 			if (!ci_is_dn(rest, (size_t)(c2 - rest)))
-				return fail(fp, "bad extensible match: expected ':dn' before the matching rule, got ':%.*s'",
-				            qlen((size_t)(c2 - rest)), rest);
+				return fail(
+				        fp,
+				        "bad extensible match: expected ':dn' before the matching rule, got ':%.*s'",
+				        qlen((size_t)(c2 - rest)), rest);
 			dnattrs = 1;
 			has_rule = 1;
 			rule = c2 + 1;
@@ -278,9 +265,8 @@ put_extensible(struct fparse *fp, const char *a, size_t alen, const char *v, siz
 
 /* attr "=" value with at least one unescaped '*' that is not the whole value;
  * stars[0..nstars) are the offsets of the stars in v. */
-static int
-put_substrings(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen,
-               const size_t *stars, size_t nstars)
+static int put_substrings(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen,
+                          const size_t *stars, size_t nstars)
 {
 	size_t i;
 
@@ -297,8 +283,7 @@ put_substrings(struct fparse *fp, const char *a, size_t alen, const char *v, siz
 			return -1;
 	}
 	if (stars[nstars - 1] + 1 < vlen &&
-	    put_tagged_value(fp, LDAP_SUBSTRING_FINAL, v + stars[nstars - 1] + 1,
-	                     vlen - stars[nstars - 1] - 1) != 0)
+	    put_tagged_value(fp, LDAP_SUBSTRING_FINAL, v + stars[nstars - 1] + 1, vlen - stars[nstars - 1] - 1) != 0)
 		return -1;
 	if (ber_printf(fp->ber, "}}") == -1)
 		return nomem(fp);
@@ -306,8 +291,7 @@ put_substrings(struct fparse *fp, const char *a, size_t alen, const char *v, siz
 }
 
 /* attr "=" value: equality, presence or substrings. */
-static int
-put_equalish(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen)
+static int put_equalish(struct fparse *fp, const char *a, size_t alen, const char *v, size_t vlen)
 {
 	size_t i = 0, nstars = 0, el;
 	size_t *stars;
@@ -336,8 +320,8 @@ put_equalish(struct fparse *fp, const char *a, size_t alen, const char *v, size_
 
 		if (unescape(fp, v, vlen, &len) != 0)
 			return -1;
-		if (ber_printf(fp->ber, "t{oo}", LDAP_FILTER_EQUALITY, a, (ber_len_t)alen,
-		               (const char *)fp->scratch, (ber_len_t)len) == -1)
+		if (ber_printf(fp->ber, "t{oo}", LDAP_FILTER_EQUALITY, a, (ber_len_t)alen, (const char *)fp->scratch,
+		               (ber_len_t)len) == -1)
 			return nomem(fp);
 		return 0;
 	}
@@ -364,8 +348,7 @@ put_equalish(struct fparse *fp, const char *a, size_t alen, const char *v, size_
 }
 
 /* One item, the text between '(' and ')' (or a whole filter without them). */
-static int
-put_item(struct fparse *fp, const char *s, size_t n)
+static int put_item(struct fparse *fp, const char *s, size_t n)
 {
 	const char *eq = memchr(s, '=', n);
 	const char *v;
@@ -404,8 +387,7 @@ put_item(struct fparse *fp, const char *s, size_t n)
 static int put_paren(struct fparse *fp, const char **pp, int depth);
 
 /* The members of '&' or '|' up to and including the closing ')'. */
-static int
-put_list(struct fparse *fp, const char **pp, int depth, ber_tag_t tag)
+static int put_list(struct fparse *fp, const char **pp, int depth, ber_tag_t tag)
 {
 	const char *p = *pp;
 
@@ -430,8 +412,7 @@ put_list(struct fparse *fp, const char **pp, int depth, ber_tag_t tag)
 }
 
 /* A parenthesised filter starting at **pp == '('; *pp moves past its ')'. */
-static int
-put_paren(struct fparse *fp, const char **pp, int depth)
+static int put_paren(struct fparse *fp, const char **pp, int depth)
 {
 	const char *p = *pp + 1, *q;
 
@@ -464,10 +445,8 @@ put_paren(struct fparse *fp, const char **pp, int depth)
 			return nomem(fp);
 		p++;
 		break;
-	case '\0':
-		return fail(fp, "missing ')'");
-	case ')':
-		return fail(fp, "empty '()'");
+	case '\0': return fail(fp, "missing ')'");
+	case ')': return fail(fp, "empty '()'");
 	default:
 		for (q = p; *q != ')'; q++) {
 			if (*q == '\0')
@@ -485,8 +464,7 @@ put_paren(struct fparse *fp, const char **pp, int depth)
 	return 0;
 }
 
-int
-ldb_filter_put(struct berelement *ber, const char *filter, char *err)
+int ldb_filter_put(struct berelement *ber, const char *filter, char *err)
 {
 	struct fparse fp = { ber, filter ? filter : "", err, NULL };
 	const char *p = fp.text;
@@ -515,8 +493,7 @@ ldb_filter_put(struct berelement *ber, const char *filter, char *err)
 	return rc;
 }
 
-int
-ldb_filter_encode(struct ldb_bytes *out, const char *filter, char *err)
+int ldb_filter_encode(struct ldb_bytes *out, const char *filter, char *err)
 {
 	BerElement *ber;
 	struct berval bv;

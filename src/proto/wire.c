@@ -21,8 +21,7 @@
 
 /* ---- growable bytes (start-up) ---- */
 
-void
-ldb_bytes_free(struct ldb_bytes *b)
+void ldb_bytes_free(struct ldb_bytes *b)
 {
 	if (b == NULL)
 		return;
@@ -32,8 +31,7 @@ ldb_bytes_free(struct ldb_bytes *b)
 	b->cap = 0;
 }
 
-int
-ldb_bytes_append(struct ldb_bytes *b, const void *p, size_t n)
+int ldb_bytes_append(struct ldb_bytes *b, const void *p, size_t n)
 {
 	if (b == NULL || (p == NULL && n > 0))
 		return -1;
@@ -59,16 +57,14 @@ ldb_bytes_append(struct ldb_bytes *b, const void *p, size_t n)
 
 /* ---- encoders (start-up; they allocate) ---- */
 
-static int
-wire_fail(char *err, const char *what, const char *why)
+static int wire_fail(char *err, const char *what, const char *why)
 {
 	if (err != NULL)
 		snprintf(err, LDB_WIRE_ERRLEN, "%s: %s", what, why);
 	return -1;
 }
 
-static BerElement *
-enc_begin(char *err, const char *what)
+static BerElement *enc_begin(char *err, const char *what)
 {
 	BerElement *ber;
 
@@ -82,8 +78,7 @@ enc_begin(char *err, const char *what)
 
 /* Append the element's bytes to out and free it; rc is the encoding's status
  * so far (a non-zero rc just frees). */
-static int
-enc_end(BerElement *ber, int rc, struct ldb_bytes *out, char *err, const char *what)
+static int enc_end(BerElement *ber, int rc, struct ldb_bytes *out, char *err, const char *what)
 {
 	struct berval bv;
 
@@ -97,8 +92,7 @@ enc_end(BerElement *ber, int rc, struct ldb_bytes *out, char *err, const char *w
 	return rc;
 }
 
-static int
-put_attr_values(BerElement *ber, const struct ldb_attr_values *av)
+static int put_attr_values(BerElement *ber, const struct ldb_attr_values *av)
 {
 	const char *const *v;
 
@@ -110,8 +104,7 @@ put_attr_values(BerElement *ber, const struct ldb_attr_values *av)
 	return ber_printf(ber, "]}") == -1 ? -1 : 0;
 }
 
-int
-ldb_wire_encode_search(struct ldb_bytes *out, const struct ldb_search_args *a, char *err)
+int ldb_wire_encode_search(struct ldb_bytes *out, const struct ldb_search_args *a, char *err)
 {
 	static const char what[] = "search request";
 	const char *const *at;
@@ -132,9 +125,9 @@ ldb_wire_encode_search(struct ldb_bytes *out, const struct ldb_search_args *a, c
 				return wire_fail(err, what, "empty attribute name in the attribute list");
 	if ((ber = enc_begin(err, what)) == NULL)
 		return -1;
-	if (ber_printf(ber, "t{seeiib", LDAP_REQ_SEARCH, a->base ? a->base : "",
-	               (ber_int_t)a->scope, (ber_int_t)a->deref, (ber_int_t)a->sizelimit,
-	               (ber_int_t)a->timelimit, (ber_int_t)(a->attrsonly != 0)) == -1)
+	if (ber_printf(ber, "t{seeiib", LDAP_REQ_SEARCH, a->base ? a->base : "", (ber_int_t)a->scope,
+	               (ber_int_t)a->deref, (ber_int_t)a->sizelimit, (ber_int_t)a->timelimit,
+	               (ber_int_t)(a->attrsonly != 0)) == -1)
 		goto done;
 	/* libldap's default filter when none is given */
 	if (ldb_filter_put(ber, a->filter ? a->filter : "(objectclass=*)", err) != 0)
@@ -151,8 +144,7 @@ done:
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *pw, size_t pwlen, char *err)
+int ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *pw, size_t pwlen, char *err)
 {
 	static const char what[] = "simple bind request";
 	BerElement *ber;
@@ -164,15 +156,14 @@ ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *p
 		return wire_fail(err, what, "password length without a password");
 	if ((ber = enc_begin(err, what)) == NULL)
 		return -1;
-	if (ber_printf(ber, "t{isto}", LDAP_REQ_BIND, (ber_int_t)LDAP_VERSION3, dn ? dn : "",
-	               LDAP_AUTH_SIMPLE, pw ? pw : "", (ber_len_t)pwlen) != -1)
+	if (ber_printf(ber, "t{isto}", LDAP_REQ_BIND, (ber_int_t)LDAP_VERSION3, dn ? dn : "", LDAP_AUTH_SIMPLE,
+	               pw ? pw : "", (ber_len_t)pwlen) != -1)
 		rc = 0;
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mech,
-                          const uint8_t *cred, size_t credlen, int has_cred, char *err)
+int ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mech, const uint8_t *cred,
+                              size_t credlen, int has_cred, char *err)
 {
 	static const char what[] = "SASL bind request";
 	BerElement *ber;
@@ -186,8 +177,8 @@ ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mec
 		return wire_fail(err, what, "credential length without credentials");
 	if ((ber = enc_begin(err, what)) == NULL)
 		return -1;
-	if (ber_printf(ber, "t{ist{s", LDAP_REQ_BIND, (ber_int_t)LDAP_VERSION3, dn ? dn : "",
-	               LDAP_AUTH_SASL, mech) == -1)
+	if (ber_printf(ber, "t{ist{s", LDAP_REQ_BIND, (ber_int_t)LDAP_VERSION3, dn ? dn : "", LDAP_AUTH_SASL, mech) ==
+	    -1)
 		goto done;
 	if (has_cred && ber_printf(ber, "o", cred ? (const char *)cred : "", (ber_len_t)credlen) == -1)
 		goto done;
@@ -197,8 +188,7 @@ done:
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_unbind(struct ldb_bytes *out, char *err)
+int ldb_wire_encode_unbind(struct ldb_bytes *out, char *err)
 {
 	static const char what[] = "unbind request";
 	BerElement *ber;
@@ -213,8 +203,8 @@ ldb_wire_encode_unbind(struct ldb_bytes *out, char *err)
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_add(struct ldb_bytes *out, const char *dn, const struct ldb_attr_values *attrs, size_t nattrs, char *err)
+int ldb_wire_encode_add(struct ldb_bytes *out, const char *dn, const struct ldb_attr_values *attrs, size_t nattrs,
+                        char *err)
 {
 	static const char what[] = "add request";
 	BerElement *ber;
@@ -241,8 +231,7 @@ done:
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_modify(struct ldb_bytes *out, const char *dn, const struct ldb_mod *mods, size_t nmods, char *err)
+int ldb_wire_encode_modify(struct ldb_bytes *out, const char *dn, const struct ldb_mod *mods, size_t nmods, char *err)
 {
 	static const char what[] = "modify request";
 	BerElement *ber;
@@ -278,8 +267,7 @@ done:
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_delete(struct ldb_bytes *out, const char *dn, char *err)
+int ldb_wire_encode_delete(struct ldb_bytes *out, const char *dn, char *err)
 {
 	static const char what[] = "delete request";
 	BerElement *ber;
@@ -294,9 +282,8 @@ ldb_wire_encode_delete(struct ldb_bytes *out, const char *dn, char *err)
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_modrdn(struct ldb_bytes *out, const char *dn, const char *newrdn, int deleteoldrdn,
-                       const char *newsuperior, char *err)
+int ldb_wire_encode_modrdn(struct ldb_bytes *out, const char *dn, const char *newrdn, int deleteoldrdn,
+                           const char *newsuperior, char *err)
 {
 	static const char what[] = "modify DN request";
 	BerElement *ber;
@@ -316,8 +303,7 @@ done:
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_compare(struct ldb_bytes *out, const char *dn, const char *attr, const char *value, char *err)
+int ldb_wire_encode_compare(struct ldb_bytes *out, const char *dn, const char *attr, const char *value, char *err)
 {
 	static const char what[] = "compare request";
 	BerElement *ber;
@@ -334,8 +320,8 @@ ldb_wire_encode_compare(struct ldb_bytes *out, const char *dn, const char *attr,
 	return enc_end(ber, rc, out, err, what);
 }
 
-int
-ldb_wire_encode_extended(struct ldb_bytes *out, const char *oid, const uint8_t *value, size_t vlen, int has_value, char *err)
+int ldb_wire_encode_extended(struct ldb_bytes *out, const char *oid, const uint8_t *value, size_t vlen, int has_value,
+                             char *err)
 {
 	static const char what[] = "extended request";
 	BerElement *ber;
@@ -349,8 +335,8 @@ ldb_wire_encode_extended(struct ldb_bytes *out, const char *oid, const uint8_t *
 		return -1;
 	if (ber_printf(ber, "t{ts", LDAP_REQ_EXTENDED, LDAP_TAG_EXOP_REQ_OID, oid) == -1)
 		goto done;
-	if (has_value && ber_printf(ber, "to", LDAP_TAG_EXOP_REQ_VALUE,
-	                            value ? (const char *)value : "", (ber_len_t)vlen) == -1)
+	if (has_value &&
+	    ber_printf(ber, "to", LDAP_TAG_EXOP_REQ_VALUE, value ? (const char *)value : "", (ber_len_t)vlen) == -1)
 		goto done;
 	if (ber_printf(ber, "}") != -1)
 		rc = 0;
@@ -360,8 +346,7 @@ done:
 
 /* ---- hot path: no allocation, no stdio ---- */
 
-size_t
-ldb_wire_frame(uint8_t *dst, size_t cap, int32_t msgid, const uint8_t *op, size_t oplen)
+size_t ldb_wire_frame(uint8_t *dst, size_t cap, int32_t msgid, const uint8_t *op, size_t oplen)
 {
 	size_t idlen = ldb_der_int_size(msgid), content, total;
 	uint8_t *p;
@@ -385,8 +370,7 @@ ldb_wire_frame(uint8_t *dst, size_t cap, int32_t msgid, const uint8_t *op, size_
 /* Read a tag and a definite length at buf[*pos], within end.
  * @return 1 read (*pos moves to the contents, *clen their length, which fits
  *         before end), 0 the header is cut short by end, -1 invalid. */
-static int
-read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
+static int read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
 {
 	size_t p = *pos, n, i;
 	uint64_t l = 0;
@@ -394,7 +378,7 @@ read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
 	if (p >= end)
 		return 0;
 	*tag = buf[p++];
-	if ((*tag & 0x1f) == 0x1f)  /* multi-byte tags: none in LDAP */
+	if ((*tag & 0x1f) == 0x1f) /* multi-byte tags: none in LDAP */
 		return -1;
 	if (p >= end)
 		return 0;
@@ -402,7 +386,7 @@ read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
 		l = buf[p++];
 	} else {
 		n = buf[p++] & 0x7fu;
-		if (n == 0 || n > 4)  /* indefinite or too long */
+		if (n == 0 || n > 4) /* indefinite or too long */
 			return -1;
 		if (end - p < n)
 			return 0;
@@ -417,8 +401,7 @@ read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
 }
 
 /* A non-negative INTEGER/ENUMERATED of 1..4 content bytes (5 with a leading 0). */
-static int
-read_uint31(const uint8_t *c, size_t n, int32_t *v)
+static int read_uint31(const uint8_t *c, size_t n, int32_t *v)
 {
 	uint32_t u = 0;
 	size_t i;
@@ -439,20 +422,22 @@ read_uint31(const uint8_t *c, size_t n, int32_t *v)
 	return 0;
 }
 
-static int
-is_result_op(uint8_t op)
+static int is_result_op(uint8_t op)
 {
 	switch (op) {
-	case 0x61: case 0x65: case 0x67: case 0x69:
-	case 0x6b: case 0x6d: case 0x6f: case 0x78:
-		return 1;
-	default:
-		return 0;
+	case 0x61:
+	case 0x65:
+	case 0x67:
+	case 0x69:
+	case 0x6b:
+	case 0x6d:
+	case 0x6f:
+	case 0x78: return 1;
+	default: return 0;
 	}
 }
 
-int
-ldb_wire_parse(const uint8_t *buf, size_t len, struct ldb_resp *r, size_t *need)
+int ldb_wire_parse(const uint8_t *buf, size_t len, struct ldb_resp *r, size_t *need)
 {
 	size_t pos = 0, clen, total, end, idpos, idlen, body, bodylen;
 	uint8_t tag;

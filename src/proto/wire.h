@@ -35,13 +35,13 @@ enum { LDB_SCOPE_BASE = 0, LDB_SCOPE_ONE = 1, LDB_SCOPE_SUB = 2 };
 
 struct ldb_search_args {
 	const char *base;
-	int scope;                 /* LDB_SCOPE_* */
-	int deref;                 /* 0 = never (libldap's default) */
-	int sizelimit;             /* 0 = none */
-	int timelimit;             /* seconds, 0 = none */
+	int scope;     /* LDB_SCOPE_* */
+	int deref;     /* 0 = never (libldap's default) */
+	int sizelimit; /* 0 = none */
+	int timelimit; /* seconds, 0 = none */
 	int attrsonly;
-	const char *filter;        /* RFC 4515 string, e.g. "(uid=user00042)" */
-	const char *const *attrs;  /* NULL-terminated, or NULL for all */
+	const char *filter;       /* RFC 4515 string, e.g. "(uid=user00042)" */
+	const char *const *attrs; /* NULL-terminated, or NULL for all */
 };
 
 /* Each returns 0, or -1 with a one-line reason in err (err may be NULL).
@@ -50,23 +50,28 @@ int ldb_wire_encode_search(struct ldb_bytes *out, const struct ldb_search_args *
 /* Simple bind; dn and password may be "" (anonymous). */
 int ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *pw, size_t pwlen, char *err);
 /* SASL bind with a mechanism and optional credentials (NULL = absent). */
-int ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mech,
-                              const uint8_t *cred, size_t credlen, int has_cred, char *err);
+int ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mech, const uint8_t *cred,
+                              size_t credlen, int has_cred, char *err);
 int ldb_wire_encode_unbind(struct ldb_bytes *out, char *err);
 /* An attribute with its values, for add and modify. */
 struct ldb_attr_values {
 	const char *type;
-	const char *const *values;  /* NULL-terminated */
+	const char *const *values; /* NULL-terminated */
 };
-int ldb_wire_encode_add(struct ldb_bytes *out, const char *dn, const struct ldb_attr_values *attrs, size_t nattrs, char *err);
+int ldb_wire_encode_add(struct ldb_bytes *out, const char *dn, const struct ldb_attr_values *attrs, size_t nattrs,
+                        char *err);
 enum { LDB_MOD_ADD = 0, LDB_MOD_DELETE = 1, LDB_MOD_REPLACE = 2 };
-struct ldb_mod { int op; struct ldb_attr_values av; };
+struct ldb_mod {
+	int op;
+	struct ldb_attr_values av;
+};
 int ldb_wire_encode_modify(struct ldb_bytes *out, const char *dn, const struct ldb_mod *mods, size_t nmods, char *err);
 int ldb_wire_encode_delete(struct ldb_bytes *out, const char *dn, char *err);
 int ldb_wire_encode_modrdn(struct ldb_bytes *out, const char *dn, const char *newrdn, int deleteoldrdn,
                            const char *newsuperior /* NULL = absent */, char *err);
 int ldb_wire_encode_compare(struct ldb_bytes *out, const char *dn, const char *attr, const char *value, char *err);
-int ldb_wire_encode_extended(struct ldb_bytes *out, const char *oid, const uint8_t *value, size_t vlen, int has_value, char *err);
+int ldb_wire_encode_extended(struct ldb_bytes *out, const char *oid, const uint8_t *value, size_t vlen, int has_value,
+                             char *err);
 
 /* Encode an RFC 4515 filter string into out (start-up only).
  * The language is libldap's (ldap_search_ext): RFC 4515 plus a filter without
@@ -109,14 +114,13 @@ struct ldb_resp {
  *         -1 not a valid LDAPMessage (the connection must be dropped). */
 int ldb_wire_parse(const uint8_t *buf, size_t len, struct ldb_resp *r, size_t *need);
 
-
 /* ---- Hot-path writers for requests whose values change in length per
  * operation (adds from entry templates, modifies, deletes, renames, compares).
  * Each writes a whole LDAPMessage (envelope + protocolOp) straight into dst,
  * minimal DER lengths, byte-identical to what libldap sends for the same call;
  * no allocation.  @return bytes written, or 0 when cap is too small. */
 struct ldb_put_value {
-	const char *type;    /* attribute type */
+	const char *type; /* attribute type */
 	const char *val;
 	size_t len;
 };
@@ -128,18 +132,18 @@ struct ldb_put_value {
 size_t ldb_wire_put_add(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
                         const struct ldb_put_value *v, int n);
 struct ldb_put_mod {
-	int op;              /* LDB_MOD_ADD / DELETE / REPLACE */
+	int op; /* LDB_MOD_ADD / DELETE / REPLACE */
 	const char *type;
-	const char *val;     /* NULL: no value (delete the attribute) */
+	const char *val; /* NULL: no value (delete the attribute) */
 	size_t len;
 };
 size_t ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
                            const struct ldb_put_mod *m, int n);
 size_t ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen);
-size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                           const char *newrdn, size_t newrdnlen, int deleteoldrdn,
-                           const char *newsup /* NULL = absent */, size_t newsuplen);
-size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                            const char *attr, const char *val, size_t vlen);
+size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *newrdn,
+                           size_t newrdnlen, int deleteoldrdn, const char *newsup /* NULL = absent */,
+                           size_t newsuplen);
+size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *attr,
+                            const char *val, size_t vlen);
 
 #endif

@@ -35,22 +35,19 @@
 #define TOO_BIG ((uint64_t)1 << 40)
 
 /* Whole size of a TLV whose contents take n bytes (TOO_BIG when n is). */
-static uint64_t
-tlv(uint64_t n)
+static uint64_t tlv(uint64_t n)
 {
 	if (n > LEN_MAX)
 		return TOO_BIG;
 	return 1 + ldb_der_len_size(n) + n;
 }
 
-static inline uint8_t *
-put_tl(uint8_t *p, uint8_t tag, uint64_t n)
+static inline uint8_t *put_tl(uint8_t *p, uint8_t tag, uint64_t n)
 {
 	return ldb_der_put_tl(p, tag, n);
 }
 
-static uint8_t *
-put_octets(uint8_t *p, uint8_t tag, const void *s, size_t n)
+static uint8_t *put_octets(uint8_t *p, uint8_t tag, const void *s, size_t n)
 {
 	p = put_tl(p, tag, n);
 	if (n > 0)
@@ -60,8 +57,7 @@ put_octets(uint8_t *p, uint8_t tag, const void *s, size_t n)
 
 /* Size of the whole message around a protocolOp of opsize bytes (tag and
  * length included), or 0 when it does not fit in cap or overflows. */
-static size_t
-msg_size(size_t cap, int32_t msgid, uint64_t opsize, uint64_t *content)
+static size_t msg_size(size_t cap, int32_t msgid, uint64_t opsize, uint64_t *content)
 {
 	uint64_t c = 2 + ldb_der_int_size(msgid) + opsize;
 	uint64_t total = tlv(c);
@@ -73,15 +69,13 @@ msg_size(size_t cap, int32_t msgid, uint64_t opsize, uint64_t *content)
 }
 
 /* The envelope up to the protocolOp: SEQUENCE header and messageID. */
-static uint8_t *
-put_envelope(uint8_t *p, int32_t msgid, uint64_t content)
+static uint8_t *put_envelope(uint8_t *p, int32_t msgid, uint64_t content)
 {
 	return ldb_der_put_int(put_tl(p, TAG_SEQ, content), msgid);
 }
 
 /* A string argument: NULL only with length 0 (then it is the empty string). */
-static int
-bad_str(const char *s, size_t n)
+static int bad_str(const char *s, size_t n)
 {
 	return s == NULL && n > 0;
 }
@@ -99,8 +93,7 @@ struct add_groups {
 	uint64_t setlen[LDB_WIRE_PUT_MAX_VALUES];
 };
 
-static unsigned
-lower(unsigned char c)
+static unsigned lower(unsigned char c)
 {
 	return c + ((unsigned)(c - 'A') < 26u) * 32u;
 }
@@ -108,8 +101,7 @@ lower(unsigned char c)
 /* ASCII case-insensitive equality of two NUL-terminated types; most unequal
  * pairs differ at the first byte.  Callers that pass the same pointer for
  * the same type (objtmpl does) skip the walk. */
-static int
-type_eq(const char *a, const char *b)
+static int type_eq(const char *a, const char *b)
 {
 	size_t i;
 
@@ -121,9 +113,8 @@ type_eq(const char *a, const char *b)
 	return 0;
 }
 
-size_t
-ldb_wire_put_add(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                 const struct ldb_put_value *v, int n)
+size_t ldb_wire_put_add(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                        const struct ldb_put_value *v, int n)
 {
 	struct add_groups g;
 	uint64_t attrs = 0, opc, content;
@@ -182,17 +173,15 @@ ldb_wire_put_add(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t
 /* ---- modify ---- */
 
 /* Contents of one change: SEQUENCE { operation ENUMERATED, SEQUENCE { type, SET } }. */
-static uint64_t
-mod_len(const struct ldb_put_mod *m, size_t tl)
+static uint64_t mod_len(const struct ldb_put_mod *m, size_t tl)
 {
 	uint64_t set = m->val != NULL ? tlv(m->len) : 0;
 
 	return 3 + tlv(tlv(tl) + tlv(set));
 }
 
-size_t
-ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                    const struct ldb_put_mod *m, int n)
+size_t ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
+                           const struct ldb_put_mod *m, int n)
 {
 	uint64_t mods = 0, opc, content;
 	size_t total, tl;
@@ -239,8 +228,7 @@ ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, siz
 
 /* ---- delete, modify DN, compare ---- */
 
-size_t
-ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen)
+size_t ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen)
 {
 	uint64_t content;
 	size_t total;
@@ -255,10 +243,8 @@ ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, siz
 	return (size_t)(p - dst) == total ? total : 0;
 }
 
-size_t
-ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                    const char *newrdn, size_t newrdnlen, int deleteoldrdn,
-                    const char *newsup, size_t newsuplen)
+size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *newrdn,
+                           size_t newrdnlen, int deleteoldrdn, const char *newsup, size_t newsuplen)
 {
 	uint64_t opc, content;
 	size_t total;
@@ -283,9 +269,8 @@ ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, siz
 	return (size_t)(p - dst) == total ? total : 0;
 }
 
-size_t
-ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
-                     const char *attr, const char *val, size_t vlen)
+size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *attr,
+                            const char *val, size_t vlen)
 {
 	uint64_t ava, opc, content;
 	size_t total, tl;

@@ -27,7 +27,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now);
 static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f)
 {
 	static const int code[LDB_FAIL_COUNT] = { LDB_RC_CONNECT_ERROR, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
-	                                          LDB_RC_SERVER_DOWN };
+		                                  LDB_RC_SERVER_DOWN };
 	ldb_add(&w->st->op[kind].fails[f], 1);
 	ldb_note_error(w, kind, code[f]);
 }
@@ -232,7 +232,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 	}
 	if (rc == LDB_TLS_WANT_READ) {
 		ldb_conn_confirm(cn); /* the ClientHello went out: connected */
-		return;      /* the next edge */
+		return;               /* the next edge */
 	}
 	if (rc == LDB_TLS_WANT_WRITE) {
 		arm_out(cn);
@@ -544,7 +544,8 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
 		if (now > cn->t_connect && now - cn->t_connect > t) {
 			if (cn->unconfirmed)
-				ldb_conn_fail(cn, LDB_FAIL_CONNECT, now); /* a connect failure, in-flight requests too */
+				ldb_conn_fail(cn, LDB_FAIL_CONNECT,
+				              now); /* a connect failure, in-flight requests too */
 			else
 				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
 			return;

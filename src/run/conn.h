@@ -45,50 +45,50 @@ enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS };
 
 struct ldb_slot {
 	int32_t msgid;
-	uint8_t kind;      /* enum ldb_op of the request in flight */
+	uint8_t kind; /* enum ldb_op of the request in flight */
 	uint8_t used;
-	uint8_t setup;     /* SETUP_*: not an operation of the load */
-	uint8_t counts;    /* an operation of the load: ldclt's count, -T */
-	uint8_t step;      /* position in the run's pass */
-	uint8_t aux;       /* ancestors being created above an add (0: the add itself) */
-	uint64_t t0;       /* start: the intended one with --rate */
-	uint64_t t_sent;   /* when the request was put on the wire */
+	uint8_t setup;   /* SETUP_*: not an operation of the load */
+	uint8_t counts;  /* an operation of the load: ldclt's count, -T */
+	uint8_t step;    /* position in the run's pass */
+	uint8_t aux;     /* ancestors being created above an add (0: the add itself) */
+	uint64_t t0;     /* start: the intended one with --rate */
+	uint64_t t_sent; /* when the request was put on the wire */
 	uint64_t entries;
 	uint32_t gen;
-	int64_t v, bv;     /* the pass's numbers */
+	int64_t v, bv; /* the pass's numbers */
 };
 
 struct ldb_conn {
 	struct ldb_worker *w;
 	int fd;
 	enum cstate state;
-	bool ever_up;      /* connected (and bound) once: the next one is a reconnect */
-	bool proven;       /* this connection has had an answer (or a bind) */
-	bool unconfirmed;  /* TCP connect not yet known to have worked */
-	bool out_armed;    /* EPOLLOUT added to the socket's events */
-	bool tls_on;       /* I/O goes through tc */
+	bool ever_up;     /* connected (and bound) once: the next one is a reconnect */
+	bool proven;      /* this connection has had an answer (or a bind) */
+	bool unconfirmed; /* TCP connect not yet known to have worked */
+	bool out_armed;   /* EPOLLOUT added to the socket's events */
+	bool tls_on;      /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;
 	struct ldb_tls_conn tc;
 	uint64_t t_connect;
 	uint64_t t_tls;
 	uint64_t t_cycle;
-	uint64_t t_due;    /* --rate: intended start of the operation being issued */
+	uint64_t t_due;            /* --rate: intended start of the operation being issued */
 	int64_t cycle_v, cycle_bv; /* bindeach: the pass's numbers */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
-	struct ldb_timer tm;  /* back-off end (idle), or when something may time out */
+	struct ldb_timer tm; /* back-off end (idle), or when something may time out */
 	struct ldb_conn *ready_next;
-	bool queued;       /* on its I/O thread's ready list */
+	bool queued; /* on its I/O thread's ready list */
 	uint8_t *out;
 	size_t out_len, out_off, out_cap;
 	uint8_t *in;
 	size_t in_len, in_cap;
 	struct ldb_slot *slots;
-	int depth;         /* slots in use at most */
+	int depth; /* slots in use at most */
 	int inflight;
-	int32_t id_span;   /* message ids cycle in [1, id_span] */
+	int32_t id_span; /* message ids cycle in [1, id_span] */
 	/* last: the hot fields above share a few cache lines, 10,000 connections too */
-	uint8_t *retry;    /* the add waiting for its parents (depth 1 only) */
+	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;
 	size_t retry_dnlen;
 	char retry_dn[LDB_DN_MAX];

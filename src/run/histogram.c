@@ -32,23 +32,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HALF_COUNT   (1u << (LDB_HIST_SUB_BITS - 1))   /* 1024 */
-#define SUB_MASK     ((1ull << LDB_HIST_SUB_BITS) - 1) /* 2047 */
+#define HALF_COUNT (1u << (LDB_HIST_SUB_BITS - 1)) /* 1024 */
+#define SUB_MASK ((1ull << LDB_HIST_SUB_BITS) - 1) /* 2047 */
 
-static inline uint64_t
-ld64(const uint64_t *p)
+static inline uint64_t ld64(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-static inline void
-st64(uint64_t *p, uint64_t v)
+static inline void st64(uint64_t *p, uint64_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-static inline uint32_t
-index_of(uint64_t v)
+static inline uint32_t index_of(uint64_t v)
 {
 	/* v | SUB_MASK keeps the bit length >= 11 so that bucket 0 absorbs
 	 * everything below 2048 and clzll never sees 0. */
@@ -56,32 +53,27 @@ index_of(uint64_t v)
 	return (bucket << (LDB_HIST_SUB_BITS - 1)) + (uint32_t)(v >> bucket);
 }
 
-static inline uint64_t
-clamp_value(uint64_t v)
+static inline uint64_t clamp_value(uint64_t v)
 {
 	return v > LDB_HIST_HIGHEST ? LDB_HIST_HIGHEST : v;
 }
 
-static inline uint32_t
-slots_len(void)
+static inline uint32_t slots_len(void)
 {
 	return index_of(LDB_HIST_HIGHEST) + 1;
 }
 
-uint32_t
-ldb_hist_index(uint64_t value_ns)
+uint32_t ldb_hist_index(uint64_t value_ns)
 {
 	return index_of(clamp_value(value_ns));
 }
 
-static inline uint32_t
-slot_bucket(uint32_t index)
+static inline uint32_t slot_bucket(uint32_t index)
 {
 	return index < 2 * HALF_COUNT ? 0 : (index >> (LDB_HIST_SUB_BITS - 1)) - 1;
 }
 
-uint64_t
-ldb_hist_slot_low(uint32_t index)
+uint64_t ldb_hist_slot_low(uint32_t index)
 {
 	uint32_t b = slot_bucket(index);
 
@@ -90,14 +82,12 @@ ldb_hist_slot_low(uint32_t index)
 	return (uint64_t)((index & (HALF_COUNT - 1)) + HALF_COUNT) << b;
 }
 
-uint64_t
-ldb_hist_slot_high(uint32_t index)
+uint64_t ldb_hist_slot_high(uint32_t index)
 {
 	return ldb_hist_slot_low(index) + ((uint64_t)1 << slot_bucket(index)) - 1;
 }
 
-int
-ldb_hist_init(struct ldb_hist *h)
+int ldb_hist_init(struct ldb_hist *h)
 {
 	uint32_t n = slots_len();
 
@@ -114,16 +104,14 @@ ldb_hist_init(struct ldb_hist *h)
 	return 0;
 }
 
-void
-ldb_hist_free(struct ldb_hist *h)
+void ldb_hist_free(struct ldb_hist *h)
 {
 	free(h->counts);
 	h->counts = NULL;
 	h->counts_len = 0;
 }
 
-void
-ldb_hist_reset(struct ldb_hist *h)
+void ldb_hist_reset(struct ldb_hist *h)
 {
 	/* Relaxed stores rather than memset so that a concurrent reader of
 	 * a histogram being reset is a benign race, not undefined behaviour. */
@@ -138,8 +126,7 @@ ldb_hist_reset(struct ldb_hist *h)
 	st64(&h->max, 0);
 }
 
-void
-ldb_hist_record_n(struct ldb_hist *h, uint64_t value_ns, uint64_t count)
+void ldb_hist_record_n(struct ldb_hist *h, uint64_t value_ns, uint64_t count)
 {
 	uint64_t v = clamp_value(value_ns);
 	uint64_t *slot = &h->counts[index_of(v)];
@@ -154,8 +141,7 @@ ldb_hist_record_n(struct ldb_hist *h, uint64_t value_ns, uint64_t count)
 	st64(&h->total, ld64(&h->total) + count);
 }
 
-void
-ldb_hist_record(struct ldb_hist *h, uint64_t value_ns)
+void ldb_hist_record(struct ldb_hist *h, uint64_t value_ns)
 {
 	uint64_t v = clamp_value(value_ns);
 	uint64_t *slot = &h->counts[index_of(v)];
@@ -178,16 +164,14 @@ struct extent {
 	u128 sum_lo, sum_hi;
 };
 
-static inline uint64_t
-slot_top(uint32_t index)
+static inline uint64_t slot_top(uint32_t index)
 {
 	uint64_t hi = ldb_hist_slot_high(index);
 
 	return hi > LDB_HIST_HIGHEST ? LDB_HIST_HIGHEST : hi;
 }
 
-static void
-extent_init(struct extent *e)
+static void extent_init(struct extent *e)
 {
 	e->first = e->last = 0;
 	e->total = 0;
@@ -195,8 +179,7 @@ extent_init(struct extent *e)
 }
 
 /* Account `c` (> 0) values in slot `i`; slots come in rising order. */
-static inline void
-extent_add(struct extent *e, uint32_t i, uint64_t c)
+static inline void extent_add(struct extent *e, uint32_t i, uint64_t c)
 {
 	if (e->total == 0)
 		e->first = i;
@@ -213,8 +196,7 @@ extent_add(struct extent *e, uint32_t i, uint64_t c)
  * not see yet is pulled into the slot.  The sum must lie between the least
  * and the greatest sum the counts allow, given that one value is min and
  * one is max.  Fields of a quiescent histogram come out unchanged. */
-static void
-extent_fit(const struct extent *e, uint64_t *min, uint64_t *max, uint64_t *sum)
+static void extent_fit(const struct extent *e, uint64_t *min, uint64_t *max, uint64_t *sum)
 {
 	uint64_t flo = ldb_hist_slot_low(e->first), ftop = slot_top(e->first);
 	uint64_t llo = ldb_hist_slot_low(e->last), ltop = slot_top(e->last);
@@ -230,7 +212,7 @@ extent_fit(const struct extent *e, uint64_t *min, uint64_t *max, uint64_t *sum)
 		*max = ltop;
 	lo = e->sum_lo + (*min - flo);
 	hi = e->sum_hi - (ltop - *max);
-	if (lo <= UINT64_MAX) {         /* else the true sum has wrapped */
+	if (lo <= UINT64_MAX) { /* else the true sum has wrapped */
 		if (*sum < lo)
 			*sum = (uint64_t)lo;
 		if (*sum > hi)
@@ -238,8 +220,7 @@ extent_fit(const struct extent *e, uint64_t *min, uint64_t *max, uint64_t *sum)
 	}
 }
 
-void
-ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src)
+void ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src)
 {
 	uint32_t n = dst->counts_len < src->counts_len ? dst->counts_len : src->counts_len;
 	uint64_t smin, smax, ssum;
@@ -270,8 +251,7 @@ ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src)
 		st64(&dst->max, smax);
 }
 
-void
-ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct ldb_hist *b)
+void ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct ldb_hist *b)
 {
 	uint32_t n = dst->counts_len;
 	uint64_t amin, amax, asum, bsum, lo, hi, sum;
@@ -316,22 +296,19 @@ ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct ldb_hi
 	st64(&dst->max, hi);
 }
 
-uint64_t
-ldb_hist_count(const struct ldb_hist *h)
+uint64_t ldb_hist_count(const struct ldb_hist *h)
 {
 	return ld64(&h->total);
 }
 
-double
-ldb_hist_mean(const struct ldb_hist *h)
+double ldb_hist_mean(const struct ldb_hist *h)
 {
 	uint64_t total = ld64(&h->total);
 
 	return total == 0 ? 0.0 : (double)ld64(&h->sum) / (double)total;
 }
 
-uint64_t
-ldb_hist_percentile(const struct ldb_hist *h, double pct)
+uint64_t ldb_hist_percentile(const struct ldb_hist *h, double pct)
 {
 	uint64_t total = ld64(&h->total), max = ld64(&h->max);
 	uint64_t want, seen = 0;
@@ -339,7 +316,7 @@ ldb_hist_percentile(const struct ldb_hist *h, double pct)
 
 	if (total == 0)
 		return 0;
-	if (!(pct > 0.0)) {                 /* 0, negative or NaN: the minimum */
+	if (!(pct > 0.0)) { /* 0, negative or NaN: the minimum */
 		uint64_t min = ld64(&h->min);
 		return min == UINT64_MAX ? 0 : min;
 	}
@@ -362,7 +339,7 @@ ldb_hist_percentile(const struct ldb_hist *h, double pct)
 			return v < max ? v : max;
 		}
 	}
-	return max;     /* counts behind total on a live histogram */
+	return max; /* counts behind total on a live histogram */
 }
 
 /* ---- text form ----
@@ -383,8 +360,7 @@ struct sink {
 };
 
 /* Append one character; past the capacity only the needed length grows. */
-static void
-put_char(struct sink *s, char c)
+static void put_char(struct sink *s, char c)
 {
 	if (s->len + 1 < s->cap)
 		s->buf[s->len] = c;
@@ -392,8 +368,7 @@ put_char(struct sink *s, char c)
 }
 
 /* Append v in decimal, then `sep` unless it is NUL. */
-static void
-put_u64(struct sink *s, uint64_t v, char sep)
+static void put_u64(struct sink *s, uint64_t v, char sep)
 {
 	char tmp[LDB_U64_DEC_MAX];
 	size_t n = ldb_u64_dec(tmp, v);
@@ -404,8 +379,7 @@ put_u64(struct sink *s, uint64_t v, char sep)
 		put_char(s, sep);
 }
 
-size_t
-ldb_hist_encode(const struct ldb_hist *h, char *buf, size_t cap)
+size_t ldb_hist_encode(const struct ldb_hist *h, char *buf, size_t cap)
 {
 	struct sink s = { buf, cap, 0 };
 	uint64_t min = ld64(&h->min), max = ld64(&h->max), sum = ld64(&h->sum);
@@ -446,7 +420,7 @@ ldb_hist_encode(const struct ldb_hist *h, char *buf, size_t cap)
 
 			if (c == 0)
 				continue;
-			if (c > left)   /* only without a snapshot, live writer */
+			if (c > left) /* only without a snapshot, live writer */
 				c = left;
 			left -= c;
 			if (!start)
@@ -464,8 +438,7 @@ ldb_hist_encode(const struct ldb_hist *h, char *buf, size_t cap)
 }
 
 /* Parse an unsigned decimal (no sign, no blanks, no overflow) ending at `end`. */
-static int
-get_u64(const char **pp, char end, uint64_t *out)
+static int get_u64(const char **pp, char end, uint64_t *out)
 {
 	const char *p = *pp;
 	uint64_t v = 0;
@@ -487,8 +460,7 @@ get_u64(const char **pp, char end, uint64_t *out)
 	return 0;
 }
 
-int
-ldb_hist_decode(struct ldb_hist *h, const char *text)
+int ldb_hist_decode(struct ldb_hist *h, const char *text)
 {
 	const char *p = text;
 	uint64_t total, sum, min, max, idx = 0;
@@ -498,8 +470,8 @@ ldb_hist_decode(struct ldb_hist *h, const char *text)
 	if (text == NULL || strncmp(p, "v1;", 3) != 0)
 		return EINVAL;
 	p += 3;
-	if (get_u64(&p, ';', &total) != 0 || get_u64(&p, ';', &sum) != 0 ||
-	    get_u64(&p, ';', &min) != 0 || get_u64(&p, ';', &max) != 0)
+	if (get_u64(&p, ';', &total) != 0 || get_u64(&p, ';', &sum) != 0 || get_u64(&p, ';', &min) != 0 ||
+	    get_u64(&p, ';', &max) != 0)
 		return EINVAL;
 	extent_init(&e);
 	while (*p != '\0') {
@@ -514,7 +486,7 @@ ldb_hist_decode(struct ldb_hist *h, const char *text)
 		if (get_u64(&p, *q == ',' ? ',' : '\0', &c) != 0)
 			goto bad;
 		if (*q == ',' && *p == '\0')
-			goto bad;               /* trailing comma */
+			goto bad; /* trailing comma */
 		if (d >= h->counts_len || c == 0 || c > UINT64_MAX - e.total)
 			goto bad;
 		if (e.total == 0)

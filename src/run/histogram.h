@@ -20,16 +20,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define LDB_HIST_SUB_BITS 11                     /* 2048 sub-buckets: 3 digits */
-#define LDB_HIST_HIGHEST  3600000000000ULL       /* 1 h in ns */
+#define LDB_HIST_SUB_BITS 11              /* 2048 sub-buckets: 3 digits */
+#define LDB_HIST_HIGHEST 3600000000000ULL /* 1 h in ns */
 
 struct ldb_hist {
-	uint64_t *counts;   /* counts_len slots, calloc'ed by ldb_hist_init */
+	uint64_t *counts; /* counts_len slots, calloc'ed by ldb_hist_init */
 	uint32_t counts_len;
-	uint64_t total;     /* number of values recorded */
-	uint64_t sum;       /* sum of recorded values (ns), for the mean */
-	uint64_t min;       /* UINT64_MAX while empty */
-	uint64_t max;       /* 0 while empty */
+	uint64_t total; /* number of values recorded */
+	uint64_t sum;   /* sum of recorded values (ns), for the mean */
+	uint64_t min;   /* UINT64_MAX while empty */
+	uint64_t max;   /* 0 while empty */
 };
 
 /** Allocate the counts (zeroed). @return 0, or ENOMEM. */

@@ -75,9 +75,7 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 	const struct ldb_config *c = w->run->cfg;
 	int64_t lo = c->range_low, hi = c->range_high, x;
 	switch (c->valmode) {
-	case LDB_VAL_RANDOM:
-		*v = ldb_rng_range(&w->rng, lo, hi);
-		return true;
+	case LDB_VAL_RANDOM: *v = ldb_rng_range(&w->rng, lo, hi); return true;
 	case LDB_VAL_INCR:
 		if (c->commoncounter)
 			x = __atomic_fetch_add(&w->run->common_counter, c->incr_step, __ATOMIC_RELAXED);
@@ -88,8 +86,9 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 		if (x > hi) {
 			if (c->noloop) {
 				if (w->note[0] == '\0')
-					snprintf(w->note, sizeof w->note, "T%03d: Hit top incremental value %lld > %lld",
-					         w->id, (long long)x, (long long)hi);
+					snprintf(w->note, sizeof w->note,
+					         "T%03d: Hit top incremental value %lld > %lld", w->id, (long long)x,
+					         (long long)hi);
 				return false;
 			}
 			x = lo + (x - lo) % (hi - lo + 1);
@@ -98,9 +97,7 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 		}
 		*v = x;
 		return true;
-	default:
-		*v = 0;
-		return true;
+	default: *v = 0; return true;
 	}
 }
 
@@ -204,7 +201,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		int64_t vals[LDB_FIELD_COUNT] = { 0 };
 		if (!room_for(cn, run->starttls.maxlen))
 			return false;
-		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len,
+		                         cn->out_cap - cn->out_len);
 	} else if (s->aux > 0) {
 		/* an ancestor of an add (add_missing_parents) */
 		if (!room_for(cn, RETRY_CAP))
@@ -215,7 +213,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		/* the add again, once its parents exist: same request, new id */
 		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
 			return false;
-		n = (long)ldb_wire_frame(cn->out + cn->out_len, cn->out_cap - cn->out_len, msgid, cn->retry, cn->retry_len);
+		n = (long)ldb_wire_frame(cn->out + cn->out_len, cn->out_cap - cn->out_len, msgid, cn->retry,
+		                         cn->retry_len);
 		cn->retry_len = 0;
 	} else {
 		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0 };
@@ -228,7 +227,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		if (n < 0) {
 			*exhausted = true;
 			if (w->note[0] == '\0')
-				snprintf(w->note, sizeof w->note, "T%03d: the entry template reached its top value", w->id);
+				snprintf(w->note, sizeof w->note, "T%03d: the entry template reached its top value",
+				         w->id);
 			return false;
 		}
 		if (n > 0 && d->parents && run->make_parents)
@@ -242,8 +242,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 }
 
 /* Issue slot i as step `step` of a pass (or as a setup request). */
-static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
-                  int64_t bv, uint64_t now)
+static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v, int64_t bv,
+                  uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
 	struct ldb_slot *s = &cn->slots[i];
@@ -346,7 +346,7 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 
 /* Put one request on the wire at once (connection set-up, pass steps). */
 void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
-                      int64_t bv, uint64_t now)
+                   int64_t bv, uint64_t now)
 {
 	conn_watch(cn, timeout_at(cn, now));
 	if (!issue(cn, i, kind, step, setup, counts, v, bv, now) || ldb_conn_flush(cn) != 0)

@@ -14,9 +14,9 @@
 
 #include "run/clock.h"
 
-#define OUT_MIN 4096          /* a connection's output buffer at least */
-#define WRITE_TYPICAL 1024    /* room per write in a window (a write reserves RETRY_CAP) */
-#define IN_PER 4096           /* input per request in flight: most responses fit */
+#define OUT_MIN 4096       /* a connection's output buffer at least */
+#define WRITE_TYPICAL 1024 /* room per write in a window (a write reserves RETRY_CAP) */
+#define IN_PER 4096        /* input per request in flight: most responses fit */
 #define IN_MIN (16 * 1024)
 #define IN_START_MAX (256 * 1024)
 #define TICK_MS 50
@@ -129,11 +129,13 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_reqset *unb
 		ssize_t r = ldb_conn_recv(cn, buf, sizeof buf), n = 0;
 		if (r < 0)
 			return; /* the server has ended it */
-		if (cn->out_off < cn->out_len && (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+		if (cn->out_off < cn->out_len &&
+		    (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
 			return;
 		cn->out_off += (size_t)n;
 		if (r == 0 && n == 0) {
-			struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+			struct pollfd pfd = { .fd = cn->fd,
+				              .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
 			if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
 				return;
 		}

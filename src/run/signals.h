@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 struct ldb_signals {
-	sigset_t stop;   /* SIGINT, SIGTERM */
-	sigset_t old;    /* the mask before */
+	sigset_t stop; /* SIGINT, SIGTERM */
+	sigset_t old;  /* the mask before */
 };
 
 /* Block SIGINT and SIGTERM in this thread (threads started later inherit the

@@ -23,8 +23,8 @@ static inline int ldb_code_slot(int code)
 }
 
 /* libldap's client-side codes that ldbench produces itself. */
-#define LDB_RC_SERVER_DOWN   (-1)
-#define LDB_RC_TIMEOUT       (-5)
+#define LDB_RC_SERVER_DOWN (-1)
+#define LDB_RC_TIMEOUT (-5)
 #define LDB_RC_CONNECT_ERROR (-11)
 
 /* Client failures by kind (the server never answered). */
@@ -33,13 +33,13 @@ const char *ldb_fail_name(enum ldb_fail f);
 
 /* Counters of one operation kind. */
 struct ldb_opstats {
-	uint64_t attempted;   /* requests sent */
-	uint64_t completed;   /* results received, any code */
-	uint64_t succeeded;   /* result 0 (compare: true or false) */
-	uint64_t counted;     /* ldclt's count: successes, plus expected failures with counteach */
-	uint64_t exp_hits;    /* searches returning the expected number of entries */
+	uint64_t attempted; /* requests sent */
+	uint64_t completed; /* results received, any code */
+	uint64_t succeeded; /* result 0 (compare: true or false) */
+	uint64_t counted;   /* ldclt's count: successes, plus expected failures with counteach */
+	uint64_t exp_hits;  /* searches returning the expected number of entries */
 	uint64_t exp_misses;
-	uint64_t entries;     /* search entries received */
+	uint64_t entries;               /* search entries received */
 	uint64_t codes[LDB_CODE_SLOTS]; /* non-zero results and client codes */
 	uint64_t fails[LDB_FAIL_COUNT];
 };
@@ -51,17 +51,17 @@ const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls" */
 
 struct ldb_thread_stats {
 	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
-	uint64_t counted;        /* all kinds: what -T limits */
-	uint64_t connects;       /* TCP connections opened */
-	uint64_t reconnects;     /* connections replaced after a failure */
-	uint64_t setup_binds;    /* binds sent when a persistent connection opens */
-	uint64_t tls_handshakes; /* TLS handshakes completed */
-	uint64_t tls_resumed;    /* of which resumed a session (--tls-resume) */
-	uint64_t parents_created;/* entries an add created above itself after a 32 */
-	int measuring;           /* warm-up is over for this client: its counters restarted */
-	uint64_t warm_completed; /* operations completed during warm-up (set before measuring) */
-	int dead;                /* the thread ended */
-	int status;              /* its exit status (ldclt's codes) */
+	uint64_t counted;         /* all kinds: what -T limits */
+	uint64_t connects;        /* TCP connections opened */
+	uint64_t reconnects;      /* connections replaced after a failure */
+	uint64_t setup_binds;     /* binds sent when a persistent connection opens */
+	uint64_t tls_handshakes;  /* TLS handshakes completed */
+	uint64_t tls_resumed;     /* of which resumed a session (--tls-resume) */
+	uint64_t parents_created; /* entries an add created above itself after a 32 */
+	int measuring;            /* warm-up is over for this client: its counters restarted */
+	uint64_t warm_completed;  /* operations completed during warm-up (set before measuring) */
+	int dead;                 /* the thread ended */
+	int status;               /* its exit status (ldclt's codes) */
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -73,8 +73,8 @@ struct ldb_lat {
 	                                         * from the intended start (corrected) */
 	struct ldb_hist uop[LDB_OP_COUNT];      /* with --rate: from the real send (uncorrected) */
 	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
-	int measuring;           /* warm-up over: these restarted from zero */
-	int ended;               /* the I/O thread has returned */
+	int measuring;                          /* warm-up over: these restarted from zero */
+	int ended;                              /* the I/O thread has returned */
 };
 
 /* Zero every histogram in use (their writer, or once the writer is gone). */
@@ -85,7 +85,10 @@ static inline void ldb_add(uint64_t *p, uint64_t n)
 {
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
-static inline uint64_t ldb_load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline uint64_t ldb_load(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
 
 /* Sums over threads (read side). */
 struct ldb_totals {

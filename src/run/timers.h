@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 struct ldb_timer {
-	uint64_t at;     /* the deadline (ns, ldb_now_ns's clock) while armed */
-	uint32_t pos;    /* 1 + the place in the heap; 0 when not armed */
-	int tag;         /* the owner's: what this entry is for */
-	void *data;      /* the owner's: whose entry */
+	uint64_t at;  /* the deadline (ns, ldb_now_ns's clock) while armed */
+	uint32_t pos; /* 1 + the place in the heap; 0 when not armed */
+	int tag;      /* the owner's: what this entry is for */
+	void *data;   /* the owner's: whose entry */
 };
 
 struct ldb_timers {

@@ -16,7 +16,7 @@
 
 struct ldb_tls {
 	SSL_CTX *ctx;
-	char *host;        /* SNI and the name checked; NULL when host is an IP */
+	char *host; /* SNI and the name checked; NULL when host is an IP */
 	bool verify;
 	bool resume;
 };
@@ -158,8 +158,8 @@ static int load_client_cert(SSL_CTX *ctx, const struct ldb_config *c, char *err,
 
 		if (ERR_GET_LIB(e) == ERR_LIB_X509 && ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH) {
 			ERR_clear_error();
-			snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s",
-			         c->tls_key, c->tls_cert);
+			snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->tls_key,
+			         c->tls_cert);
 			return -1;
 		}
 		snprintf(err, cap, "--tls-key %s: not an unencrypted PEM private key (%s)", c->tls_key,
@@ -197,8 +197,7 @@ static int set_protocols(SSL_CTX *ctx, const struct ldb_config *c, char *err, si
 }
 
 /* Server certificate checks: the chain, and the name or address we dialled. */
-static int set_verification(struct ldb_tls *t, const struct ldb_config *c, const char *host, char *err,
-                            size_t cap)
+static int set_verification(struct ldb_tls *t, const struct ldb_config *c, const char *host, char *err, size_t cap)
 {
 	t->verify = !c->tls_insecure;
 	if (!t->verify) {
@@ -294,8 +293,8 @@ bool ldb_tls_verifies(const struct ldb_tls *t)
 	return t != NULL && t->verify;
 }
 
-int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd,
-                      struct ldb_tls_session *slot, char *err, size_t cap)
+int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd, struct ldb_tls_session *slot, char *err,
+                      size_t cap)
 {
 	SSL *ssl = SSL_new(t->ctx);
 
@@ -333,7 +332,10 @@ static void handshake_reason(SSL *ssl, int sslerr, char *err, size_t cap)
 			const char *name = X509_VERIFY_PARAM_get0_host(vp, 0);
 
 			snprintf(err, cap, "certificate verify failed: %s (the certificate is not for %s)",
-			         X509_verify_cert_error_string(vr), ip != NULL ? ip : name != NULL ? name : "?");
+			         X509_verify_cert_error_string(vr),
+			         ip != NULL     ? ip
+			         : name != NULL ? name
+			                        : "?");
 			OPENSSL_free(ip);
 		} else {
 			snprintf(err, cap, "certificate verify failed: %s", X509_verify_cert_error_string(vr));

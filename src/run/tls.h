@@ -27,11 +27,11 @@
 
 /* Outcome of a handshake step, a read or a write. */
 enum ldb_tls_rc {
-	LDB_TLS_OK = 0,          /* done (handshake complete, or *n bytes moved) */
-	LDB_TLS_WANT_READ = 1,   /* call again when the fd is readable (EPOLLIN) */
-	LDB_TLS_WANT_WRITE = 2,  /* call again when the fd is writable (EPOLLOUT) */
-	LDB_TLS_CLOSED = 3,      /* the peer closed the connection (read only) */
-	LDB_TLS_ERROR = -1       /* failed: drop the connection */
+	LDB_TLS_OK = 0,         /* done (handshake complete, or *n bytes moved) */
+	LDB_TLS_WANT_READ = 1,  /* call again when the fd is readable (EPOLLIN) */
+	LDB_TLS_WANT_WRITE = 2, /* call again when the fd is writable (EPOLLOUT) */
+	LDB_TLS_CLOSED = 3,     /* the peer closed the connection (read only) */
+	LDB_TLS_ERROR = -1      /* failed: drop the connection */
 };
 
 /* The run's TLS context (opaque). */
@@ -39,13 +39,13 @@ struct ldb_tls;
 
 /* A worker's session slot for --tls-resume: zero it before first use. */
 struct ldb_tls_session {
-	void *sess;              /* SSL_SESSION *, or NULL */
+	void *sess; /* SSL_SESSION *, or NULL */
 };
 
 /* One TLS connection.  Zero it (or ldb_tls_conn_free it) before the first
  * ldb_tls_conn_open; it can be reopened after ldb_tls_conn_free. */
 struct ldb_tls_conn {
-	void *ssl;               /* SSL * */
+	void *ssl; /* SSL * */
 	struct ldb_tls_session *slot;
 	bool handshake_done;
 };
@@ -68,8 +68,8 @@ bool ldb_tls_verifies(const struct ldb_tls *t);
  * ignored unless the config asked for --tls-resume).  The fd stays the
  * caller's (ldb_tls_conn_free does not close it).  @return 0, or -1 with one
  * line in err (out of memory). */
-int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd,
-                      struct ldb_tls_session *slot, char *err, size_t cap);
+int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd, struct ldb_tls_session *slot, char *err,
+                      size_t cap);
 
 /* One handshake step.  @return LDB_TLS_OK when the handshake is complete,
  * LDB_TLS_WANT_READ / LDB_TLS_WANT_WRITE, or LDB_TLS_ERROR with one line in

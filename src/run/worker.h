@@ -23,11 +23,11 @@ enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_
 /* What every worker shares: read-only after start, but for the atomics. */
 struct ldb_run {
 	const struct ldb_config *cfg;
-	struct sockaddr_storage addr;   /* the server, resolved once */
+	struct sockaddr_storage addr; /* the server, resolved once */
 	socklen_t addrlen;
-	struct ldb_ops_run ops;         /* the operations' templates (search, bind) */
+	struct ldb_ops_run ops; /* the operations' templates (search, bind) */
 	struct ldb_reqset unbind, starttls;
-	struct ldb_tls *tls;            /* ldaps or StartTLS: the run's one context */
+	struct ldb_tls *tls; /* ldaps or StartTLS: the run's one context */
 	/* What one operation of the load is: a pass through these kinds (ldclt's
 	 * combined -e operations, in its order), each step with the same number;
 	 * or, with --mix, one kind drawn by weight. */
@@ -35,21 +35,21 @@ struct ldb_run {
 	int npass;
 	uint32_t mix_cum[LDB_OP_COUNT]; /* cumulative weights */
 	uint32_t mix_total;
-	bool load_kind[LDB_OP_COUNT];   /* kinds that count as operations */
-	enum ldb_op main_op;            /* the first (or heaviest) of them */
-	bool bind_on_connect;           /* a bind opens each connection */
-	bool writes;                    /* some kind renders through the write scratch (ops/dn.h) */
-	bool make_parents;              /* an add that gets 32 creates its parents first */
-	bool unanswered;                /* a kind gets no response: the goodbye waits for the server */
-	int depth;                      /* requests in flight per connection */
+	bool load_kind[LDB_OP_COUNT]; /* kinds that count as operations */
+	enum ldb_op main_op;          /* the first (or heaviest) of them */
+	bool bind_on_connect;         /* a bind opens each connection */
+	bool writes;                  /* some kind renders through the write scratch (ops/dn.h) */
+	bool make_parents;            /* an add that gets 32 creates its parents first */
+	bool unanswered;              /* a kind gets no response: the goodbye waits for the server */
+	int depth;                    /* requests in flight per connection */
 	uint64_t timeout_ns;
-	uint64_t rate_interval_ns;      /* --rate: time between one client's intended starts */
+	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
 	/* shared, lock-free */
-	int stop;                       /* enum ldb_stop, set once */
-	int measuring;                  /* warm-up over: clients restart their counters */
-	int64_t common_counter;         /* commoncounter's next value */
+	int stop;                           /* enum ldb_stop, set once */
+	int measuring;                      /* warm-up over: clients restart their counters */
+	int64_t common_counter;             /* commoncounter's next value */
 	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
-	int max_error_code;             /* the code that passed -E */
+	int max_error_code;                 /* the code that passed -E */
 };
 
 struct ldb_conn;
@@ -61,24 +61,24 @@ struct ldb_worker {
 	int id;
 	struct ldb_run *run;
 	struct ldb_thread_stats *st;
-	struct ldb_lat *lat;            /* its I/O thread's histograms */
+	struct ldb_lat *lat; /* its I/O thread's histograms */
 	struct ldb_rng rng;
-	int64_t incr_next;              /* incr without commoncounter */
-	bool exhausted;                 /* noloop reached the top, or -T reached */
-	int epfd;                       /* the runner's epoll set */
-	struct ldb_runner *runner;      /* its I/O thread: deadlines, ready list */
-	struct ldb_timer pace;          /* -W, --rate: when it may start its next operation */
+	int64_t incr_next;         /* incr without commoncounter */
+	bool exhausted;            /* noloop reached the top, or -T reached */
+	int epfd;                  /* the runner's epoll set */
+	struct ldb_runner *runner; /* its I/O thread: deadlines, ready list */
+	struct ldb_timer pace;     /* -W, --rate: when it may start its next operation */
 	bool ended;
 	uint64_t smooth_deadline;
 	struct ldb_conn *conns;
 	int nconns;
-	uint64_t outstanding;           /* operations issued, not finished */
-	uint64_t next_op_at;            /* -W pacing */
-	uint64_t next_intended;         /* --rate: intended start of the next operation */
-	struct ldb_wctx *wctx;          /* write requests' scratch, when the run writes */
+	uint64_t outstanding;               /* operations issued, not finished */
+	uint64_t next_op_at;                /* -W pacing */
+	uint64_t next_intended;             /* --rate: intended start of the next operation */
+	struct ldb_wctx *wctx;              /* write requests' scratch, when the run writes */
 	struct ldb_tls_session tls_session; /* --tls-resume */
-	bool measuring;                 /* this client has seen the end of warm-up */
-	char note[160];                 /* a line to print when the thread ends */
+	bool measuring;                     /* this client has seen the end of warm-up */
+	char note[160];                     /* a line to print when the thread ends */
 };
 
 /* Set up a run's shared part from a checked config (resolve the server,
@@ -89,15 +89,15 @@ void ldb_run_free(struct ldb_run *run);
 /* An I/O thread: one epoll set over the connections of its workers. */
 struct ldb_runner {
 	pthread_t thread;
-	struct ldb_worker *w;           /* its workers, contiguous */
+	struct ldb_worker *w; /* its workers, contiguous */
 	int nw;
-	struct ldb_lat lat;             /* latency of all its workers */
+	struct ldb_lat lat; /* latency of all its workers */
 	/* Only what is ready is handled: connections with an epoll event, those
 	 * on the ready list (work without an event), and the due deadlines of
 	 * the heap (timeouts, back-offs, pacing), all set up by the thread. */
 	struct ldb_timers timers;
 	struct ldb_conn *ready, **ready_tail;
-	char error[160];                /* set when the runner could not start */
+	char error[160]; /* set when the runner could not start */
 };
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);

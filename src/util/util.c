@@ -4,8 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-size_t
-ldb_u64_dec(char *dst, uint64_t v)
+size_t ldb_u64_dec(char *dst, uint64_t v)
 {
 	char tmp[LDB_U64_DEC_MAX];
 	size_t n = 0, len = 0;
@@ -19,8 +18,7 @@ ldb_u64_dec(char *dst, uint64_t v)
 	return len;
 }
 
-int
-ldb_read_all(FILE *f, size_t max, char **buf, size_t *len)
+int ldb_read_all(FILE *f, size_t max, char **buf, size_t *len)
 {
 	char *b = NULL;
 	size_t n = 0, cap = 0;

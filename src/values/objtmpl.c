@@ -24,7 +24,7 @@
 
 #define NVARS 8
 #define MAX_NDIGITS 64
-#define MAX_NUMBER 999999999999999999LL   /* 18 digits: fits int64_t with room */
+#define MAX_NUMBER 999999999999999999LL /* 18 digits: fits int64_t with room */
 #define MAX_RNDS (1 << 20)
 
 enum kind { K_RNDN, K_RNDS, K_INCRN, K_INCRNNOLOOP, K_RNDFROMFILE, K_INCRFROMFILE, K_INCRFROMFILENOLOOP };
@@ -33,22 +33,26 @@ static const struct {
 	const char *name;
 	enum kind kind;
 } kinds[] = {
-	{ "RNDN", K_RNDN }, { "RNDS", K_RNDS }, { "INCRN", K_INCRN }, { "INCRNNOLOOP", K_INCRNNOLOOP },
-	{ "RNDFROMFILE", K_RNDFROMFILE }, { "INCRFROMFILE", K_INCRFROMFILE },
+	{ "RNDN", K_RNDN },
+	{ "RNDS", K_RNDS },
+	{ "INCRN", K_INCRN },
+	{ "INCRNNOLOOP", K_INCRNNOLOOP },
+	{ "RNDFROMFILE", K_RNDFROMFILE },
+	{ "INCRFROMFILE", K_INCRFROMFILE },
 	{ "INCRFROMFILENOLOOP", K_INCRFROMFILENOLOOP },
 };
 
 struct var {
 	bool defined;
 	enum kind kind;
-	int64_t low, high;    /* numbers; for the INCR*FROMFILE kinds 0..nlines-1 */
-	int ndigits;          /* numbers: the width, zero-padded */
-	size_t len;           /* RNDS */
-	char *data;           /* *FROMFILE: the file, lines NUL-terminated in place */
+	int64_t low, high; /* numbers; for the INCR*FROMFILE kinds 0..nlines-1 */
+	int ndigits;       /* numbers: the width, zero-padded */
+	size_t len;        /* RNDS */
+	char *data;        /* *FROMFILE: the file, lines NUL-terminated in place */
 	const char **line;
 	size_t *linelen;
 	size_t nlines;
-	size_t width;         /* the longest value it renders */
+	size_t width; /* the longest value it renders */
 };
 
 enum part_kind { P_LIT, P_DEF, P_REF };
@@ -56,18 +60,18 @@ enum part_kind { P_LIT, P_DEF, P_REF };
 struct part {
 	enum part_kind kind;
 	int var;
-	const char *lit;      /* P_LIT: into the line's own copy */
+	const char *lit; /* P_LIT: into the line's own copy */
 	size_t len;
 };
 
 struct tline {
 	char *type;
-	const char *shown;    /* the type rendered: the first line's spelling of it */
+	const char *shown; /* the type rendered: the first line's spelling of it */
 	size_t tlen;
-	char *text;           /* the value as written, literal parts point into it */
+	char *text; /* the value as written, literal parts point into it */
 	struct part *parts;
 	int nparts;
-	size_t maxlen;        /* the longest value it renders */
+	size_t maxlen; /* the longest value it renders */
 };
 
 /* One shared counter per variable, each on its own cache line. */
@@ -84,7 +88,7 @@ struct ldb_objtmpl {
 	int nattrs;
 	bool common;
 	bool needs_rng;
-	struct counter *ctr;  /* common only */
+	struct counter *ctr; /* common only */
 	size_t max_size;
 };
 
@@ -99,11 +103,9 @@ struct where {
 	size_t cap;
 };
 
-static int
-fail(const struct where *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(const struct where *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int
-fail(const struct where *w, const char *fmt, ...)
+static int fail(const struct where *w, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -122,8 +124,7 @@ fail(const struct where *w, const char *fmt, ...)
 	return -1;
 }
 
-static int
-digits(int64_t v)
+static int digits(int64_t v)
 {
 	int n = 1;
 
@@ -135,8 +136,7 @@ digits(int64_t v)
 }
 
 /* A decimal number of digits only, at most MAX_NUMBER. */
-static int
-parse_num(const char *s, size_t n, int64_t *out)
+static int parse_num(const char *s, size_t n, int64_t *out)
 {
 	int64_t v = 0;
 	size_t i;
@@ -153,8 +153,7 @@ parse_num(const char *s, size_t n, int64_t *out)
 }
 
 /* Read a data file whole: one value per line, blank lines skipped. */
-static int
-load_data(struct var *v, const char *file, const struct where *w)
+static int load_data(struct var *v, const char *file, const struct where *w)
 {
 	FILE *f = fopen(file, "rb");
 	size_t size, i, start, n;
@@ -169,7 +168,7 @@ load_data(struct var *v, const char *file, const struct where *w)
 		return fail(w, "data file %s: out of memory", file);
 	if (rc != 0)
 		return fail(w, "data file %s: cannot read: %s", file, strerror(e));
-	buf[size] = '\n';  /* in place of the NUL: the last line always ends */
+	buf[size] = '\n'; /* in place of the NUL: the last line always ends */
 
 	/* count, then index the lines */
 	v->nlines = 0;
@@ -214,8 +213,7 @@ load_data(struct var *v, const char *file, const struct where *w)
 }
 
 /* Parse "KIND(args)" of s[0..n) into v. */
-static int
-parse_kind(struct var *v, char name, const char *s, size_t n, const struct where *w)
+static int parse_kind(struct var *v, char name, const char *s, size_t n, const struct where *w)
 {
 	const char *lp = memchr(s, '(', n), *args;
 	size_t klen, alen, i, start, na = 0;
@@ -233,7 +231,9 @@ parse_kind(struct var *v, char name, const char *s, size_t n, const struct where
 			found = true;
 		}
 	if (!found)
-		return fail(w, "[%c=%.*s(...)]: unknown kind (RNDN, RNDS, INCRN, INCRNNOLOOP, RNDFROMFILE, INCRFROMFILE, INCRFROMFILENOLOOP)",
+		return fail(w,
+		            "[%c=%.*s(...)]: unknown kind (RNDN, RNDS, INCRN, INCRNNOLOOP, RNDFROMFILE, INCRFROMFILE, "
+		            "INCRFROMFILENOLOOP)",
 		            name, (int)klen, s);
 	args = lp + 1;
 	alen = n - klen - 2;
@@ -260,11 +260,11 @@ parse_kind(struct var *v, char name, const char *s, size_t n, const struct where
 				return fail(w, "[%c=%.*s]: bad number '%.*s' (0 to %lld)", name, (int)n, s,
 				            (int)arglen[i], arg[i], (long long)MAX_NUMBER);
 		if (num[0] > num[1])
-			return fail(w, "[%c=%.*s]: low %lld > high %lld", name, (int)n, s,
-			            (long long)num[0], (long long)num[1]);
+			return fail(w, "[%c=%.*s]: low %lld > high %lld", name, (int)n, s, (long long)num[0],
+			            (long long)num[1]);
 		if (num[2] < digits(num[1]))
-			return fail(w, "[%c=%.*s]: %lld digits cannot hold %lld", name, (int)n, s,
-			            (long long)num[2], (long long)num[1]);
+			return fail(w, "[%c=%.*s]: %lld digits cannot hold %lld", name, (int)n, s, (long long)num[2],
+			            (long long)num[1]);
 		if (num[2] > MAX_NDIGITS)
 			return fail(w, "[%c=%.*s]: ndigits above %d", name, (int)n, s, MAX_NDIGITS);
 		v->low = num[0];
@@ -295,8 +295,7 @@ parse_kind(struct var *v, char name, const char *s, size_t n, const struct where
 }
 
 /* Cut a value into parts. */
-static int
-parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
+static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 {
 	const char *s = ln->text, *lit = s;
 	size_t cap = 8;
@@ -324,7 +323,8 @@ parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 		} else {
 			/* a field */
 			if (s[1] < 'A' || s[1] > 'H')
-				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H", s);
+				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H",
+				            s);
 			vi = s[1] - 'A';
 			if (s[2] == ']') {
 				if (!t->vars[vi].defined)
@@ -346,7 +346,8 @@ parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 				p.kind = P_DEF;
 				end++;
 			} else {
-				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H", s);
+				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H",
+				            s);
 			}
 			p.var = vi;
 			p.len = t->vars[vi].width;
@@ -368,8 +369,7 @@ parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 	return 0;
 }
 
-static int
-valid_type(const char *s, size_t n)
+static int valid_type(const char *s, size_t n)
 {
 	size_t i;
 
@@ -378,16 +378,15 @@ valid_type(const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		char c = s[i];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '-' || c == ';' || c == '.'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+		      c == ';' || c == '.'))
 			return 0;
 	}
 	return 1;
 }
 
 /* "attr: value" (or the rdn's "attr:value") into ln. */
-static int
-parse_line(struct ldb_objtmpl *t, struct tline *ln, const char *s, const struct where *w)
+static int parse_line(struct ldb_objtmpl *t, struct tline *ln, const char *s, const struct where *w)
 {
 	const char *colon = strchr(s, ':'), *b = s, *e, *v;
 
@@ -411,8 +410,7 @@ parse_line(struct ldb_objtmpl *t, struct tline *ln, const char *s, const struct 
 	return parse_value(t, ln, w);
 }
 
-static int
-load_file(struct ldb_objtmpl *t, struct where *w)
+static int load_file(struct ldb_objtmpl *t, struct where *w)
 {
 	FILE *f = fopen(w->path, "r");
 	char *line = NULL;
@@ -450,9 +448,8 @@ load_file(struct ldb_objtmpl *t, struct where *w)
 	return rc;
 }
 
-int
-ldb_objtmpl_compile(struct ldb_objtmpl **out, const char *path, const char *rdn_spec, bool common,
-                    char *err, size_t cap)
+int ldb_objtmpl_compile(struct ldb_objtmpl **out, const char *path, const char *rdn_spec, bool common, char *err,
+                        size_t cap)
 {
 	struct ldb_objtmpl *t;
 	struct where w = { path, NULL, 0, err, cap };
@@ -513,16 +510,14 @@ bad:
 	return -1;
 }
 
-static void
-free_line(struct tline *ln)
+static void free_line(struct tline *ln)
 {
 	free(ln->type);
 	free(ln->text);
 	free(ln->parts);
 }
 
-void
-ldb_objtmpl_free(struct ldb_objtmpl *t)
+void ldb_objtmpl_free(struct ldb_objtmpl *t)
 {
 	int i;
 
@@ -540,8 +535,7 @@ ldb_objtmpl_free(struct ldb_objtmpl *t)
 	free(t);
 }
 
-void
-ldb_objtmpl_cursor_init(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur)
+void ldb_objtmpl_cursor_init(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur)
 {
 	int i;
 
@@ -549,8 +543,7 @@ ldb_objtmpl_cursor_init(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *
 		cur->next[i] = t != NULL ? t->vars[i].low : 0;
 }
 
-size_t
-ldb_objtmpl_max_size(const struct ldb_objtmpl *t)
+size_t ldb_objtmpl_max_size(const struct ldb_objtmpl *t)
 {
 	return t != NULL ? t->max_size : 0;
 }
@@ -559,8 +552,7 @@ ldb_objtmpl_max_size(const struct ldb_objtmpl *t)
 
 /* The next index of an INCR* variable, in low..high.
  * @return 1, or 0 when a NOLOOP kind has passed its top. */
-static int
-incr_next(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, int vi, int64_t *out)
+static int incr_next(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, int vi, int64_t *out)
 {
 	const struct var *v = &t->vars[vi];
 	bool noloop = v->kind == K_INCRNNOLOOP || v->kind == K_INCRFROMFILENOLOOP;
@@ -587,8 +579,7 @@ incr_next(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, int vi, i
 	return 1;
 }
 
-static void
-put_number(char *p, int64_t x, int ndigits)
+static void put_number(char *p, int64_t x, int ndigits)
 {
 	int i;
 
@@ -602,8 +593,7 @@ put_number(char *p, int64_t x, int ndigits)
  * value and every DN valid without escaping, and compare equal to themselves
  * under any matching rule.  Two letters per 64-bit draw, each from 32 bits by
  * multiply-shift (bias 26/2^32, negligible). */
-static void
-put_letters(char *p, size_t n, struct ldb_rng *rng)
+static void put_letters(char *p, size_t n, struct ldb_rng *rng)
 {
 	size_t i = 0;
 
@@ -617,9 +607,8 @@ put_letters(char *p, size_t n, struct ldb_rng *rng)
 }
 
 /* Render one line's value at p; @return its length, or -1 past a NOLOOP top. */
-static long
-render_value(const struct ldb_objtmpl *t, const struct tline *ln, struct ldb_objtmpl_cursor *cur,
-             struct ldb_rng *rng, char *p, const char **vp, size_t *vl)
+static long render_value(const struct ldb_objtmpl *t, const struct tline *ln, struct ldb_objtmpl_cursor *cur,
+                         struct ldb_rng *rng, char *p, const char **vp, size_t *vl)
 {
 	char *start = p;
 	int i;
@@ -677,9 +666,8 @@ render_value(const struct ldb_objtmpl *t, const struct tline *ln, struct ldb_obj
 	return (long)(p - start);
 }
 
-int
-ldb_objtmpl_render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, struct ldb_rng *rng,
-                   char *scratch, size_t cap, struct ldb_obj_entry *e)
+int ldb_objtmpl_render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, struct ldb_rng *rng, char *scratch,
+                       size_t cap, struct ldb_obj_entry *e)
 {
 	const char *vp[NVARS] = { NULL };
 	size_t vl[NVARS] = { 0 };

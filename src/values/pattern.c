@@ -60,27 +60,28 @@ int ldb_digits(int64_t v)
 	return digits_u64((uint64_t)0 - (uint64_t)v) + 1;
 }
 
-int ldb_pattern_check_range(const struct ldb_pattern *p, int64_t lo, int64_t hi, const char *what,
-                            char *err, size_t cap)
+int ldb_pattern_check_range(const struct ldb_pattern *p, int64_t lo, int64_t hi, const char *what, char *err,
+                            size_t cap)
 {
 	if (!ldb_pattern_has_var(p))
 		return 0;
 	if (lo < 0 || hi < 0) {
-		snprintf(err, cap, "%s: the range [%" PRId64 ", %" PRId64 "] has negative values; "
-		         "the pattern '%s' needs values >= 0", what, lo, hi, p->text);
+		snprintf(err, cap,
+		         "%s: the range [%" PRId64 ", %" PRId64 "] has negative values; "
+		         "the pattern '%s' needs values >= 0",
+		         what, lo, hi, p->text);
 		return -1;
 	}
 	if (lo > hi) {
-		snprintf(err, cap, "%s: the range [%" PRId64 ", %" PRId64 "] is empty (low > high)",
-		         what, lo, hi);
+		snprintf(err, cap, "%s: the range [%" PRId64 ", %" PRId64 "] is empty (low > high)", what, lo, hi);
 		return -1;
 	}
 	/* digits grow with the value, so the high end is the widest */
 	int need = ldb_digits(hi);
 
 	if ((size_t)need > p->width) {
-		snprintf(err, cap, "%s %" PRId64 " needs %d digits but the pattern '%s' has %zu X",
-		         what, hi, need, p->text, p->width);
+		snprintf(err, cap, "%s %" PRId64 " needs %d digits but the pattern '%s' has %zu X", what, hi, need,
+		         p->text, p->width);
 		return -1;
 	}
 	return 0;

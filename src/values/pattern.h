@@ -12,18 +12,21 @@
 #include <stdint.h>
 
 struct ldb_pattern {
-	char *text;          /* the whole pattern as given (owned) */
-	size_t head_len;     /* bytes before the X run */
-	size_t width;        /* length of the X run; 0 = no placeholder */
-	const char *tail;    /* points into text, after the run */
+	char *text;       /* the whole pattern as given (owned) */
+	size_t head_len;  /* bytes before the X run */
+	size_t width;     /* length of the X run; 0 = no placeholder */
+	const char *tail; /* points into text, after the run */
 	size_t tail_len;
-	bool zeropad;        /* false with -e nozeropad */
+	bool zeropad; /* false with -e nozeropad */
 };
 
 /** Compile `text`.  @return 0, or -1 on allocation failure. */
 int ldb_pattern_compile(struct ldb_pattern *p, const char *text, bool zeropad);
 void ldb_pattern_free(struct ldb_pattern *p);
-static inline bool ldb_pattern_has_var(const struct ldb_pattern *p) { return p->width > 0; }
+static inline bool ldb_pattern_has_var(const struct ldb_pattern *p)
+{
+	return p->width > 0;
+}
 
 /** Decimal digits of a non-negative value (1 for 0). */
 int ldb_digits(int64_t v);
@@ -31,8 +34,8 @@ int ldb_digits(int64_t v);
 /** Check that every value in [lo, hi] fits the run.  @return 0, or -1 with a
  *  one-line reason in err (cap bytes), e.g. "-R 1000 needs 4 digits but the
  *  pattern 'uid=userXXX' has 3 X". */
-int ldb_pattern_check_range(const struct ldb_pattern *p, int64_t lo, int64_t hi, const char *what,
-                            char *err, size_t cap);
+int ldb_pattern_check_range(const struct ldb_pattern *p, int64_t lo, int64_t hi, const char *what, char *err,
+                            size_t cap);
 
 /** Render the pattern with `value` into buf.  @return length written (no NUL is
  *  added), or 0 when cap is too small.  value must be >= 0. */

@@ -11,31 +11,27 @@
 
 __extension__ typedef unsigned __int128 u128;
 
-static inline uint64_t
-rotl(uint64_t x, int k)
+static inline uint64_t rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
 }
 
 /* splitmix64's output function: a bijection of 64-bit words with good
  * avalanche, so distinct inputs always give distinct outputs. */
-static inline uint64_t
-mix64(uint64_t z)
+static inline uint64_t mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
 
-static inline uint64_t
-splitmix64_next(uint64_t *x)
+static inline uint64_t splitmix64_next(uint64_t *x)
 {
 	*x += GOLDEN_GAMMA;
 	return mix64(*x);
 }
 
-void
-ldb_rng_seed(struct ldb_rng *r, uint64_t seed, uint64_t stream)
+void ldb_rng_seed(struct ldb_rng *r, uint64_t seed, uint64_t stream)
 {
 	/* For a fixed seed, distinct streams give distinct splitmix starting
 	 * points (mix64 is a bijection), hence distinct first state words.
@@ -47,8 +43,7 @@ ldb_rng_seed(struct ldb_rng *r, uint64_t seed, uint64_t stream)
 		r->s[i] = splitmix64_next(&x);
 }
 
-uint64_t
-ldb_rng_next(struct ldb_rng *r)
+uint64_t ldb_rng_next(struct ldb_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t out = rotl(s[1] * 5, 7) * 9;
@@ -63,18 +58,17 @@ ldb_rng_next(struct ldb_rng *r)
 	return out;
 }
 
-int64_t
-ldb_rng_range(struct ldb_rng *r, int64_t lo, int64_t hi)
+int64_t ldb_rng_range(struct ldb_rng *r, int64_t lo, int64_t hi)
 {
 	uint64_t span, n, x, low;
 	u128 m;
 
-	if (hi < lo) {                  /* reversed bounds: the same interval */
+	if (hi < lo) { /* reversed bounds: the same interval */
 		int64_t t = lo;
 		lo = hi;
 		hi = t;
 	}
-	span = (uint64_t)hi - (uint64_t)lo;     /* modulo 2^64: never overflows */
+	span = (uint64_t)hi - (uint64_t)lo; /* modulo 2^64: never overflows */
 	if (span == UINT64_MAX)
 		return (int64_t)((uint64_t)lo + ldb_rng_next(r));
 	n = span + 1;
@@ -85,7 +79,7 @@ ldb_rng_range(struct ldb_rng *r, int64_t lo, int64_t hi)
 	m = (u128)x * n;
 	low = (uint64_t)m;
 	if (low < n) {
-		uint64_t threshold = (0 - n) % n;       /* 2^64 mod n */
+		uint64_t threshold = (0 - n) % n; /* 2^64 mod n */
 
 		while (low < threshold) {
 			x = ldb_rng_next(r);
@@ -96,16 +90,14 @@ ldb_rng_range(struct ldb_rng *r, int64_t lo, int64_t hi)
 	return (int64_t)((uint64_t)lo + (uint64_t)(m >> 64));
 }
 
-double
-ldb_rng_double(struct ldb_rng *r)
+double ldb_rng_double(struct ldb_rng *r)
 {
 	/* The top 53 bits, scaled by 2^-53: every double in [0, 1) that is a
 	 * multiple of 2^-53, each equally likely. */
 	return (double)(ldb_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-uint64_t
-ldb_rng_fresh_seed(void)
+uint64_t ldb_rng_fresh_seed(void)
 {
 	static uint64_t calls;
 	uint64_t entropy = 0, n;

@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 
-struct ldb_rng { uint64_t s[4]; };
+struct ldb_rng {
+	uint64_t s[4];
+};
 
 /** Seed from a run seed and a stream number (the thread index): distinct
  *  streams for distinct numbers, the same sequence for the same pair. */

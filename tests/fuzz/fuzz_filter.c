@@ -47,11 +47,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (out.len == 0 || out.data == NULL)
 			abort();
 		switch (out.data[0]) {
-		case 0xa0: case 0xa1: case 0xa2: case 0xa3: case 0xa4:
-		case 0xa5: case 0xa6: case 0x87: case 0xa8: case 0xa9:
-			break;
-		default:
-			abort();
+		case 0xa0:
+		case 0xa1:
+		case 0xa2:
+		case 0xa3:
+		case 0xa4:
+		case 0xa5:
+		case 0xa6:
+		case 0x87:
+		case 0xa8:
+		case 0xa9: break;
+		default: abort();
 		}
 		if (ber_size(out.data, out.len) != out.len)
 			abort();

@@ -21,8 +21,9 @@ static void check_roundtrip(const uint8_t *data, size_t size)
 {
 	if (size < 5)
 		return;
-	int32_t msgid = (int32_t)(((uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3]) &
-	                          0x7fffffff);
+	int32_t msgid =
+	        (int32_t)(((uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3]) &
+	                  0x7fffffff);
 	int code = data[4] % 123;
 	/* SearchResultDone: resultCode, matchedDN "", diagnosticMessage "" */
 	const uint8_t op[] = { 0x65, 0x07, 0x0a, 0x01, (uint8_t)code, 0x04, 0x00, 0x04, 0x00 };

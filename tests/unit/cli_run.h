@@ -30,8 +30,8 @@ typedef char *(*cli_run_copy_fn)(const char *arg);
 
 /* Parse argv0 and the NULL-terminated args; with capture_warn, stderr during
  * the parse lands in t->warn instead.  @return t->r. */
-static inline enum ldb_cli_result
-cli_run_parse(struct run *t, const char *argv0, const char *const *args, cli_run_copy_fn copy, bool capture_warn)
+static inline enum ldb_cli_result cli_run_parse(struct run *t, const char *argv0, const char *const *args,
+                                                cli_run_copy_fn copy, bool capture_warn)
 {
 	char tmp[] = "/tmp/ldbench_test_cli_run_XXXXXX";
 	int fd = -1, saved = -1;
@@ -66,8 +66,7 @@ cli_run_parse(struct run *t, const char *argv0, const char *const *args, cli_run
 }
 
 /* Free what one parse made. */
-static inline void
-done(struct run *t)
+static inline void done(struct run *t)
 {
 	ldb_config_free(&t->c);
 	for (int i = 0; i < t->argc; i++)
@@ -78,8 +77,8 @@ done(struct run *t)
 /* Case i of a table of bad command lines: parse args (copied by copy, NULL:
  * strdup); the parse must fail with one line "ldbench: ..." holding needle.
  * The caller checks more in t if it likes, then calls done(t). */
-static inline void
-cli_run_bad(struct run *t, size_t i, const char *const *args, const char *needle, cli_run_copy_fn copy)
+static inline void cli_run_bad(struct run *t, size_t i, const char *const *args, const char *needle,
+                               cli_run_copy_fn copy)
 {
 	cli_run_parse(t, "ldbench", args, copy, false);
 	if (t->r != LDB_CLI_ERROR)
@@ -91,19 +90,19 @@ cli_run_bad(struct run *t, size_t i, const char *const *args, const char *needle
 }
 
 /* The parse must succeed. */
-#define OK(t, ...)                                                                  \
-	do {                                                                            \
-		if (PARSE((t), __VA_ARGS__) != LDB_CLI_RUN)                                 \
-			fail_msg("expected a good command line, got: %s", (t)->err);            \
+#define OK(t, ...)                                                                   \
+	do {                                                                         \
+		if (PARSE((t), __VA_ARGS__) != LDB_CLI_RUN)                          \
+			fail_msg("expected a good command line, got: %s", (t)->err); \
 	} while (0)
 
 /* The parse must fail with exactly this line. */
-#define BAD(msg, ...)                                               \
-	do {                                                            \
-		struct run t_;                                              \
-		assert_int_equal(PARSE(&t_, __VA_ARGS__), LDB_CLI_ERROR);   \
-		assert_string_equal(t_.err, msg);                           \
-		done(&t_);                                                  \
+#define BAD(msg, ...)                                                     \
+	do {                                                              \
+		struct run t_;                                            \
+		assert_int_equal(PARSE(&t_, __VA_ARGS__), LDB_CLI_ERROR); \
+		assert_string_equal(t_.err, msg);                         \
+		done(&t_);                                                \
 	} while (0)
 
 #endif

@@ -22,13 +22,12 @@
 struct ldap_capture {
 	int fds[2];
 	LDAP *ld;
-	uint8_t *got;   /* what libldap sent */
-	uint8_t *mine;  /* what we wrote */
-	int msgid;      /* libldap's last message id (for the messages) */
+	uint8_t *got;  /* what libldap sent */
+	uint8_t *mine; /* what we wrote */
+	int msgid;     /* libldap's last message id (for the messages) */
 };
 
-static inline int
-ldap_capture_setup(void **state)
+static inline int ldap_capture_setup(void **state)
 {
 	struct ldap_capture *r = calloc(1, sizeof(*r));
 	int v3 = LDAP_VERSION3, sz = 4 << 20;
@@ -47,13 +46,12 @@ ldap_capture_setup(void **state)
 	return 0;
 }
 
-static inline int
-ldap_capture_teardown(void **state)
+static inline int ldap_capture_teardown(void **state)
 {
 	struct ldap_capture *r = *state;
 
 	if (r->ld != NULL)
-		ldap_unbind_ext(r->ld, NULL, NULL);  /* closes fds[0] */
+		ldap_unbind_ext(r->ld, NULL, NULL); /* closes fds[0] */
 	close(r->fds[1]);
 	free(r->got);
 	free(r->mine);
@@ -62,8 +60,7 @@ ldap_capture_teardown(void **state)
 }
 
 /* Everything libldap has written so far, into r->got. */
-static inline size_t
-ldap_capture_read(struct ldap_capture *r)
+static inline size_t ldap_capture_read(struct ldap_capture *r)
 {
 	size_t n = 0;
 	ssize_t k;
@@ -75,8 +72,7 @@ ldap_capture_read(struct ldap_capture *r)
 
 /* What libldap just sent equals r->mine[0..m), which is not empty; on a
  * difference, the sizes and the first differing byte go to stderr. */
-static inline void
-ldap_capture_expect(struct ldap_capture *r, size_t m, const char *what)
+static inline void ldap_capture_expect(struct ldap_capture *r, size_t m, const char *what)
 {
 	size_t n = ldap_capture_read(r), i;
 
@@ -84,7 +80,8 @@ ldap_capture_expect(struct ldap_capture *r, size_t m, const char *what)
 		fprintf(stderr, "%s, msgid %d: libldap %zu bytes, ours %zu\n", what, r->msgid, n, m);
 		for (i = 0; i < n && i < m; i++)
 			if (r->got[i] != r->mine[i]) {
-				fprintf(stderr, "first difference at byte %zu: %02x vs %02x\n", i, r->got[i], r->mine[i]);
+				fprintf(stderr, "first difference at byte %zu: %02x vs %02x\n", i, r->got[i],
+				        r->mine[i]);
 				break;
 			}
 	}

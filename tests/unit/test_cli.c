@@ -98,12 +98,12 @@ static void test_every_flag(void **state)
 	struct run t;
 
 	(void)state;
-	assert_int_equal(PARSE(&t, "-a", "8", "-b", "ou=people,dc=x", "-D", "cn=admin", "-w", PW,
-	                       "-E", "5", "-f", "uid=userXXX", "-h", "host1", "-i", "7", "-I", "32",
-	                       "-I", "68", "-I", "32", "-I", "-1", "-n", "4", "-N", "3", "-p", "1389",
-	                       "-q", "-r", "0", "-R", "999", "-s", "one", "-t", "9", "-T", "100", "-v",
-	                       "-W", "2", "-e", "esearch,random", "--interval", "500ms", "--seed", "42",
-	                       "--connections-per-thread", "3"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-a", "8", "-b", "ou=people,dc=x", "-D", "cn=admin", "-w", PW, "-E", "5", "-f",
+	                       "uid=userXXX", "-h", "host1", "-i", "7", "-I", "32", "-I", "68", "-I", "32", "-I", "-1",
+	                       "-n", "4", "-N", "3", "-p", "1389", "-q", "-r", "0", "-R", "999", "-s", "one", "-t", "9",
+	                       "-T", "100", "-v", "-W", "2", "-e", "esearch,random", "--interval", "500ms", "--seed",
+	                       "42", "--connections-per-thread", "3"),
+	                 LDB_CLI_RUN);
 	assert_int_equal(t.c.depth, 8);
 	assert_string_equal(t.c.base, "ou=people,dc=x");
 	assert_string_equal(t.c.bind_dn, "cn=admin");
@@ -168,29 +168,28 @@ static void test_url_and_tls(void **state)
 
 	(void)state;
 	/* -H wins over -h/-p whatever the order */
-	assert_int_equal(PARSE(&t, "-H", "ldaps://srv.example:1636", "-h", "other", "-p", "1",
-	                       "-e", "esearch", "-f", "cn=a"), LDB_CLI_RUN);
+	assert_int_equal(
+	        PARSE(&t, "-H", "ldaps://srv.example:1636", "-h", "other", "-p", "1", "-e", "esearch", "-f", "cn=a"),
+	        LDB_CLI_RUN);
 	assert_string_equal(t.c.uri, "ldaps://srv.example:1636");
 	assert_string_equal(t.c.host, "srv.example");
 	assert_int_equal(t.c.port, 1636);
 	assert_true(t.c.ldaps);
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-H", "ldap://127.0.0.1", "-Z", "/etc/cert9.db", "-e", "esearch",
-	                       "-f", "cn=a"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-H", "ldap://127.0.0.1", "-Z", "/etc/cert9.db", "-e", "esearch", "-f", "cn=a"),
+	                 LDB_CLI_RUN);
 	assert_int_equal(t.c.port, 389);
 	assert_false(t.c.ldaps);
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-Z", "/etc/dirsrv/cert9.db", "-e", "esearch", "-f", "cn=a"),
-	                 LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-Z", "/etc/dirsrv/cert9.db", "-e", "esearch", "-f", "cn=a"), LDB_CLI_RUN);
 	assert_true(t.c.ldaps);
 	assert_int_equal(t.c.port, 636);
 	assert_string_equal(t.c.tls_certdb, "/etc/dirsrv/cert9.db");
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-p", "3636", "-Z", "x/cert9.db", "-e", "esearch", "-f", "cn=a"),
-	                 LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-p", "3636", "-Z", "x/cert9.db", "-e", "esearch", "-f", "cn=a"), LDB_CLI_RUN);
 	assert_int_equal(t.c.port, 3636);
 	done(&t);
 }
@@ -201,8 +200,9 @@ static void test_exec_keywords(void **state)
 
 	(void)state;
 	/* ldclt would drop everything after attrlist=; ldbench keeps it */
-	assert_int_equal(PARSE(&t, "-e", "attrlist=cn:sn:mail,esearch,incr=5,commoncounter,noloop",
-	                       "-f", "uid=uXXXX", "-r", "10", "-R", "20"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "attrlist=cn:sn:mail,esearch,incr=5,commoncounter,noloop", "-f", "uid=uXXXX",
+	                       "-r", "10", "-R", "20"),
+	                 LDB_CLI_RUN);
 	assert_int_equal(t.c.nattrs, 3);
 	assert_string_equal(t.c.attrs[0], "cn");
 	assert_string_equal(t.c.attrs[1], "sn");
@@ -217,11 +217,11 @@ static void test_exec_keywords(void **state)
 	done(&t);
 
 	/* several -e add up */
-	assert_int_equal(PARSE(&t, "-e", "esearch", "-e", "random", "-e", "nozeropad",
-	                       "-e", "timestamp=%H:%M", "-e", "randomattrlist=cn:uid,attrsonly=1",
-	                       "-e", "counteach,smoothshutdown", "-e", "dontsleeponserverdown",
-	                       "-e", "noglobalstats,srchnentries=1,sampinterval=5,",
-	                       "-f", "uid=uXXX", "-r", "0", "-R", "999"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "esearch", "-e", "random", "-e", "nozeropad", "-e", "timestamp=%H:%M", "-e",
+	                       "randomattrlist=cn:uid,attrsonly=1", "-e", "counteach,smoothshutdown", "-e",
+	                       "dontsleeponserverdown", "-e", "noglobalstats,srchnentries=1,sampinterval=5,", "-f",
+	                       "uid=uXXX", "-r", "0", "-R", "999"),
+	                 LDB_CLI_RUN);
 	assert_true(t.c.weight[LDB_OP_SEARCH] > 0);
 	assert_int_equal(t.c.valmode, LDB_VAL_RANDOM);
 	assert_false(t.c.zeropad);
@@ -242,14 +242,14 @@ static void test_exec_keywords(void **state)
 	done(&t);
 
 	/* timestamp without a format keeps %s; the last interval setting wins */
-	assert_int_equal(PARSE(&t, "-e", "esearch,timestamp", "-f", "cn=a", "-e", "sampinterval=3",
-	                       "--interval", "2m"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "esearch,timestamp", "-f", "cn=a", "-e", "sampinterval=3", "--interval", "2m"),
+	                 LDB_CLI_RUN);
 	assert_true(t.c.timestamp);
 	assert_string_equal(t.c.timestamp_fmt, "%s");
 	assert_int_equal(t.c.interval_ms, 120000);
 	done(&t);
-	assert_int_equal(PARSE(&t, "--interval=1h", "-e", "esearch", "-f", "cn=a", "-e",
-	                       "sampinterval=7"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "--interval=1h", "-e", "esearch", "-f", "cn=a", "-e", "sampinterval=7"),
+	                 LDB_CLI_RUN);
 	assert_int_equal(t.c.interval_ms, 7000);
 	done(&t);
 }
@@ -259,8 +259,8 @@ static void test_bind_modes(void **state)
 	struct run t;
 
 	(void)state;
-	assert_int_equal(PARSE(&t, "-e", "bindonly,bindeach,close", "-D", "cn=Directory Manager",
-	                       "-w", PW), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "bindonly,bindeach,close", "-D", "cn=Directory Manager", "-w", PW),
+	                 LDB_CLI_RUN);
 	assert_true(t.c.weight[LDB_OP_BIND] > 0);
 	assert_true(t.c.bindeach);
 	assert_true(t.c.close_sock);
@@ -273,9 +273,9 @@ static void test_bind_modes(void **state)
 	assert_null(t.c.bind_dn);
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-e", "bindonly,bindeach,randombinddn,randombinddnlow=0",
-	                       "-e", "randombinddnhigh=999", "-D", "uid=userXXX,dc=example,dc=com",
-	                       "-w", "pwXXXXX"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "bindonly,bindeach,randombinddn,randombinddnlow=0", "-e",
+	                       "randombinddnhigh=999", "-D", "uid=userXXX,dc=example,dc=com", "-w", "pwXXXXX"),
+	                 LDB_CLI_RUN);
 	assert_true(t.c.randombinddn);
 	assert_int_equal(t.c.binddn_low, 0);
 	assert_int_equal(t.c.binddn_high, 999);
@@ -284,8 +284,9 @@ static void test_bind_modes(void **state)
 	assert_string_equal(t.c.password, "pwXXXXX");
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-e", "esearch,randombase,randombaselow=1,randombasehigh=50",
-	                       "-b", "ou=dXX,dc=example,dc=com", "-f", "cn=a"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "esearch,randombase,randombaselow=1,randombasehigh=50", "-b",
+	                       "ou=dXX,dc=example,dc=com", "-f", "cn=a"),
+	                 LDB_CLI_RUN);
 	assert_true(t.c.randombase);
 	assert_int_equal(t.c.base_low, 1);
 	assert_int_equal(t.c.base_high, 50);
@@ -299,8 +300,7 @@ static void test_binddn_file(void **state)
 	char path[64], kw[128];
 
 	(void)state;
-	temp_file(path, sizeof(path),
-	          "uid=u1,dc=example,dc=com\tpw1\r\n\nuid=u2,dc=example,dc=com\tpw two\n");
+	temp_file(path, sizeof(path), "uid=u1,dc=example,dc=com\tpw1\r\n\nuid=u2,dc=example,dc=com\tpw two\n");
 	snprintf(kw, sizeof(kw), "bindonly,bindeach,randombinddnfromfile=%s", path);
 	assert_int_equal(PARSE(&t, "-e", kw), LDB_CLI_RUN);
 	assert_string_equal(t.c.binddn_file, path);
@@ -312,8 +312,9 @@ static void test_binddn_file(void **state)
 	done(&t);
 
 	/* the file replaces -D and randombinddn */
-	assert_int_equal(PARSE(&t, "-e", kw, "-e", "randombinddn,randombinddnlow=0",
-	                       "-e", "randombinddnhigh=9", "-D", "uid=uX", "-w", PW), LDB_CLI_ERROR);
+	assert_int_equal(PARSE(&t, "-e", kw, "-e", "randombinddn,randombinddnlow=0", "-e", "randombinddnhigh=9", "-D",
+	                       "uid=uX", "-w", PW),
+	                 LDB_CLI_ERROR);
 	assert_non_null(strstr(t.err, "-e randombinddnfromfile and -e randombinddn exclude each other"));
 	assert_null(strstr(t.err, PW));
 	done(&t);
@@ -355,8 +356,7 @@ static void test_cmdline_masks_password(void **state)
 	struct run t;
 
 	(void)state;
-	assert_int_equal(PARSE(&t, "-e", "bindonly", "-D", "cn=admin", "-w", PW, "-n", "2"),
-	                 LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-e", "bindonly", "-D", "cn=admin", "-w", PW, "-n", "2"), LDB_CLI_RUN);
 	assert_string_equal(t.c.cmdline, "ldbench -e bindonly -D cn=admin -w ***** -n 2");
 	/* hidden from ps too */
 	for (int i = 0; i < t.argc; i++)
@@ -400,15 +400,65 @@ static void test_usage_lists_everything(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	static const char *const items[] = {
-		"-a N", "-b DN", "-D DN", "-w PASSWORD", "-y FILE", "-e LIST", "-E N", "-f FILTER",
-		"-h HOST", "-H URL", "-i N", "-I CODE", "-n N", "-N N", "-o ", "-p PORT", "-q ", "-Q ",
-		"-r N", "-R N", "-s SCOPE", "-S HOST", "-t N", "-T N", "-v ", "-V ", "-W N", "-Z FILE",
-		"--help", "--version", "--interval", "--seed", "--connections-per-thread",
-		"esearch", "bindonly", "bindeach", "close", "random", "incr[=STEP]", "commoncounter",
-		"noloop", "counteach", "attrlist=", "randomattrlist=", "attrsonly=", "randombinddn ",
-		"randombinddnlow=", "randombinddnhigh=", "randombinddnfromfile=", "randombase ",
-		"randombaselow=", "randombasehigh=", "srchnentries=", "sampinterval=", "timestamp",
-		"nozeropad", "smoothshutdown", "dontsleeponserverdown", "noglobalstats",
+		"-a N",
+		"-b DN",
+		"-D DN",
+		"-w PASSWORD",
+		"-y FILE",
+		"-e LIST",
+		"-E N",
+		"-f FILTER",
+		"-h HOST",
+		"-H URL",
+		"-i N",
+		"-I CODE",
+		"-n N",
+		"-N N",
+		"-o ",
+		"-p PORT",
+		"-q ",
+		"-Q ",
+		"-r N",
+		"-R N",
+		"-s SCOPE",
+		"-S HOST",
+		"-t N",
+		"-T N",
+		"-v ",
+		"-V ",
+		"-W N",
+		"-Z FILE",
+		"--help",
+		"--version",
+		"--interval",
+		"--seed",
+		"--connections-per-thread",
+		"esearch",
+		"bindonly",
+		"bindeach",
+		"close",
+		"random",
+		"incr[=STEP]",
+		"commoncounter",
+		"noloop",
+		"counteach",
+		"attrlist=",
+		"randomattrlist=",
+		"attrsonly=",
+		"randombinddn ",
+		"randombinddnlow=",
+		"randombinddnhigh=",
+		"randombinddnfromfile=",
+		"randombase ",
+		"randombaselow=",
+		"randombasehigh=",
+		"srchnentries=",
+		"sampinterval=",
+		"timestamp",
+		"nozeropad",
+		"smoothshutdown",
+		"dontsleeponserverdown",
+		"noglobalstats",
 		"LDBENCH_PASSWORD",
 	};
 
@@ -460,9 +510,10 @@ static void test_config_print(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(PARSE(&t, "-h", "127.0.0.1", "-p", "3899", "-e", "esearch,random",
-	                       "-f", "cn=XXXX", "-r", "0", "-R", "99", "-N", "2", "-n", "2", "-v",
-	                       "-D", "cn=admin", "-w", PW, "-I", "32", "--seed", "7"), LDB_CLI_RUN);
+	assert_int_equal(PARSE(&t, "-h", "127.0.0.1", "-p", "3899", "-e", "esearch,random", "-f", "cn=XXXX", "-r", "0",
+	                       "-R", "99", "-N", "2", "-n", "2", "-v", "-D", "cn=admin", "-w", PW, "-I", "32", "--seed",
+	                       "7"),
+	                 LDB_CLI_RUN);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	ldb_config_print(&t.c, f);
@@ -515,7 +566,7 @@ static void test_exit_texts_and_op_names(void **state)
 
 struct bad_case {
 	const char *args[40];
-	const char *needle;     /* a substring the error must contain */
+	const char *needle; /* a substring the error must contain */
 };
 
 #define ES "-e", "esearch", "-f", "cn=a"
@@ -544,7 +595,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-W", "-1", ES }, "-W -1" },
 	{ { "-i", "-2", ES }, "max times inactive must be at least 0" },
 	{ { "-I", "x", ES }, "-I 'x': not a whole number" },
-	{ { "-I1", "-I2", "-I3", "-I4", "-I5", "-I6", "-I7", "-I8", "-I9", "-I10", "-I11", "-I12",
+	{ { "-I1",  "-I2",  "-I3",  "-I4",  "-I5",  "-I6",  "-I7",  "-I8",  "-I9",  "-I10", "-I11", "-I12",
 	    "-I13", "-I14", "-I15", "-I16", "-I17", "-I18", "-I19", "-I20", "-I20", "-I21", ES },
 	  "too many codes to ignore" },
 	{ { "--connections-per-thread", "0", ES }, "connections per thread must be between 1 and 1000" },
@@ -580,8 +631,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,incr", "-f", "cn=XX", "-r", "0" }, "-e incr needs -r and -R" },
 	{ { "-e", "esearch,random", "-f", "cn=XX", "-r", "10", "-R", "5" }, "-r 10 is above -R 5" },
 	{ { "-e", "esearch,random", "-f", "cn=XX", "-r", "-1", "-R", "5" }, "low bound must be at least 0" },
-	{ { "-e", "esearch,random", "-f", "cn=a", "-r", "0", "-R", "5" },
-	  "-e random needs an XXX placeholder in -f" },
+	{ { "-e", "esearch,random", "-f", "cn=a", "-r", "0", "-R", "5" }, "-e random needs an XXX placeholder in -f" },
 	{ { "-e", "esearch", "-f", "uid=userXXX" }, "has XXX but neither -e random nor -e incr" },
 	{ { "-e", "esearch,incr", "-f", "uid=userXXX", "-r", "0", "-R", "1000" },
 	  "-R 1000 needs 4 digits but the pattern 'uid=userXXX' has 3 X" },
@@ -599,9 +649,12 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,attrlist=cn::sn", "-f", "cn=a" }, "empty attribute name" },
 	{ { "-e", "esearch,attrlist=cn:cn", "-f", "cn=a" }, "attribute 'cn' listed twice" },
 	{ { "-e", "esearch,attrlist=c n", "-f", "cn=a" }, "invalid attribute name" },
-	{ { "-e", "esearch,attrlist=a1:a2:a3:a4:a5:a6:a7:a8:a9:a10:a11:a12:a13:a14:a15:a16:a17:"
+	{ { "-e",
+	    "esearch,attrlist=a1:a2:a3:a4:a5:a6:a7:a8:a9:a10:a11:a12:a13:a14:a15:a16:a17:"
 	    "a18:a19:a20:a21:a22:a23:a24:a25:a26:a27:a28:a29:a30:a31:a32:a33:a34:a35:a36:a37:a38:"
-	    "a39:a40:a41", "-f", "cn=a" }, "too many attributes (at most 40)" },
+	    "a39:a40:a41",
+	    "-f", "cn=a" },
+	  "too many attributes (at most 40)" },
 	{ { "-e", "esearch,attrsonly=2", "-f", "cn=a" }, "-e attrsonly=2: must be 0 or 1" },
 	{ { "-e", "bindonly,srchnentries=3", DNW }, "-e srchnentries needs -e esearch" },
 	/* binds */
@@ -615,12 +668,12 @@ static const struct bad_case bad_cases[] = {
 	  "-e randombinddn needs -D with an XXX placeholder" },
 	{ { "-e", "bindonly,randombinddn", "-D", "uid=uXXX", "-w", PW },
 	  "-e randombinddn needs randombinddnlow and randombinddnhigh" },
-	{ { "-e", "bindonly,randombinddn,randombinddnlow=5,randombinddnhigh=1", "-D", "uid=uXXX",
-	    "-w", PW }, "randombinddnlow 5 is above randombinddnhigh 1" },
-	{ { "-e", "bindonly,randombinddn,randombinddnlow=0,randombinddnhigh=1000", "-D", "uid=uXXX",
-	    "-w", PW }, "randombinddnhigh 1000 needs 4 digits but the pattern 'uid=uXXX' has 3 X" },
-	{ { "-e", "bindonly,randombinddn,randombinddnlow=0,randombinddnhigh=100", "-D", "uid=uXXX",
-	    "-w", PW "XX" }, "the XXX of the password (-w) has 2 X" },
+	{ { "-e", "bindonly,randombinddn,randombinddnlow=5,randombinddnhigh=1", "-D", "uid=uXXX", "-w", PW },
+	  "randombinddnlow 5 is above randombinddnhigh 1" },
+	{ { "-e", "bindonly,randombinddn,randombinddnlow=0,randombinddnhigh=1000", "-D", "uid=uXXX", "-w", PW },
+	  "randombinddnhigh 1000 needs 4 digits but the pattern 'uid=uXXX' has 3 X" },
+	{ { "-e", "bindonly,randombinddn,randombinddnlow=0,randombinddnhigh=100", "-D", "uid=uXXX", "-w", PW "XX" },
+	  "the XXX of the password (-w) has 2 X" },
 	{ { "-e", "bindonly,randombinddnlow=-1", DNW }, "-e randombinddnlow=-1" },
 	{ { "-e", "bindonly,randombinddnfromfile=/nonexistent/ldbench.txt" },
 	  "randombinddnfromfile=/nonexistent/ldbench.txt: cannot open" },
@@ -631,8 +684,8 @@ static const struct bad_case bad_cases[] = {
 	  "-e randombase needs an XXX placeholder in -b" },
 	{ { "-e", "esearch,randombase", "-b", "ou=XX,dc=x", "-f", "cn=a" },
 	  "-e randombase needs randombaselow and randombasehigh" },
-	{ { "-e", "esearch,randombase,randombaselow=0,randombasehigh=100", "-b", "ou=XX,dc=x",
-	    "-f", "cn=a" }, "randombasehigh 100 needs 3 digits but the pattern 'ou=XX,dc=x' has 2 X" },
+	{ { "-e", "esearch,randombase,randombaselow=0,randombasehigh=100", "-b", "ou=XX,dc=x", "-f", "cn=a" },
+	  "randombasehigh 100 needs 3 digits but the pattern 'ou=XX,dc=x' has 2 X" },
 	{ { "-b", "foo", ES, DNW }, "-b 'foo': invalid DN" },
 	{ { "-b", "dc=example,,dc=com", ES }, "invalid DN" },
 	/* where */
@@ -736,8 +789,8 @@ static void test_env_password_not_in_errors(void **state)
 
 	(void)state;
 	setenv("LDBENCH_PASSWORD", PW, 1);
-	assert_int_equal(PARSE(&t, "-e", "bindonly,randombinddn,randombinddnlow=0",
-	                       "-e", "randombinddnhigh=100", "-D", "uid=uXXX", "-n", "0"),
+	assert_int_equal(PARSE(&t, "-e", "bindonly,randombinddn,randombinddnlow=0", "-e", "randombinddnhigh=100", "-D",
+	                       "uid=uXXX", "-n", "0"),
 	                 LDB_CLI_ERROR);
 	assert_null(strstr(t.err, PW));
 	done(&t);

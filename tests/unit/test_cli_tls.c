@@ -78,8 +78,9 @@ static void test_z_nss_db(void **state)
 	}
 
 	/* with a CA the certificate is verified and the NSS db ignored */
-	assert_int_equal(PARSE(&t, "-Z", nssdir, "-p", "1636", "--tls-cacert", "/ca.pem", "-e", "esearch", "-f",
-	                       "uid=x"), LDB_CLI_RUN);
+	assert_int_equal(
+	        PARSE(&t, "-Z", nssdir, "-p", "1636", "--tls-cacert", "/ca.pem", "-e", "esearch", "-f", "uid=x"),
+	        LDB_CLI_RUN);
 	assert_int_equal(t.c.port, 1636);
 	assert_false(t.c.tls_insecure);
 	assert_non_null(strstr(t.warn, "it is ignored"));
@@ -109,7 +110,7 @@ static void test_ldaps_url_port(void **state)
 	assert_int_equal(PARSE(&t, "-H", "ldaps://127.0.0.1", "-e", "esearch", "-f", "uid=x"), LDB_CLI_RUN);
 	assert_true(t.c.ldaps);
 	assert_int_equal(t.c.port, 636);
-	assert_false(t.c.tls_insecure);  /* verified by default */
+	assert_false(t.c.tls_insecure); /* verified by default */
 	assert_string_equal(t.warn, "");
 	done(&t);
 	assert_int_equal(PARSE(&t, "-H", "ldaps://localhost:1636/", "-e", "esearch", "-f", "uid=x"), LDB_CLI_RUN);
@@ -141,8 +142,9 @@ static void test_tls_options(void **state)
 	assert_false(t.c.tls_insecure);
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-H", "ldaps://h", "--tls-insecure", "--tls-min", "1.2", "-e", "esearch", "-f",
-	                       "uid=x"), LDB_CLI_RUN);
+	assert_int_equal(
+	        PARSE(&t, "-H", "ldaps://h", "--tls-insecure", "--tls-min", "1.2", "-e", "esearch", "-f", "uid=x"),
+	        LDB_CLI_RUN);
 	assert_true(t.c.tls_insecure);
 	assert_int_equal(t.c.tls_min, 12);
 	done(&t);
@@ -155,16 +157,16 @@ static void test_tls_bad(void **state)
 	    "-H", "ldaps://h", "--starttls", "-e", "esearch", "-f", "uid=x");
 	BAD("ldbench: --starttls and ldaps (-Z, -H ldaps://) exclude each other: ldaps is TLS from the first byte",
 	    "-Z", "/db", "--starttls", "-e", "esearch", "-f", "uid=x");
-	BAD("ldbench: --tls-cacert needs TLS: give -Z, -H ldaps:// or --starttls",
-	    "--tls-cacert", "/ca.pem", "-e", "esearch", "-f", "uid=x");
-	BAD("ldbench: --tls-insecure needs TLS: give -Z, -H ldaps:// or --starttls",
-	    "-H", "ldap://h", "--tls-insecure", "-e", "esearch", "-f", "uid=x");
-	BAD("ldbench: --tls-resume needs TLS: give -Z, -H ldaps:// or --starttls",
-	    "--tls-resume", "-e", "esearch", "-f", "uid=x");
-	BAD("ldbench: --tls-cert and --tls-key go together",
-	    "--starttls", "--tls-cert", "/c.pem", "-e", "esearch", "-f", "uid=x");
-	BAD("ldbench: --tls-cert and --tls-key go together",
-	    "--starttls", "--tls-key", "/c.key", "-e", "esearch", "-f", "uid=x");
+	BAD("ldbench: --tls-cacert needs TLS: give -Z, -H ldaps:// or --starttls", "--tls-cacert", "/ca.pem", "-e",
+	    "esearch", "-f", "uid=x");
+	BAD("ldbench: --tls-insecure needs TLS: give -Z, -H ldaps:// or --starttls", "-H", "ldap://h", "--tls-insecure",
+	    "-e", "esearch", "-f", "uid=x");
+	BAD("ldbench: --tls-resume needs TLS: give -Z, -H ldaps:// or --starttls", "--tls-resume", "-e", "esearch",
+	    "-f", "uid=x");
+	BAD("ldbench: --tls-cert and --tls-key go together", "--starttls", "--tls-cert", "/c.pem", "-e", "esearch",
+	    "-f", "uid=x");
+	BAD("ldbench: --tls-cert and --tls-key go together", "--starttls", "--tls-key", "/c.key", "-e", "esearch", "-f",
+	    "uid=x");
 	BAD("ldbench: --tls-min '1.1': must be 1.2 or 1.3", "--starttls", "--tls-min", "1.1", "-e", "esearch");
 	BAD("ldbench: --tls-cacert: empty value", "--starttls", "--tls-cacert", "", "-e", "esearch");
 	BAD("ldbench: --tls-insecure takes no value", "--starttls", "--tls-insecure=yes", "-e", "esearch");
@@ -179,9 +181,8 @@ static void test_sasl_good(void **state)
 	struct run t;
 
 	/* keys: case-insensitive prefixes, in ldclt's order ("auth" is authzid) */
-	assert_int_equal(PARSE(&t, "-o", "M=plain", "-o", "AUTHID=user00001", "-o", "auth=dn:uid=admin,dc=x",
-	                       "-o", "re=EXAMPLE", "-o", "flags=q", "-o", "secProp=none", "-w", "secret",
-	                       "-e", "bindonly"),
+	assert_int_equal(PARSE(&t, "-o", "M=plain", "-o", "AUTHID=user00001", "-o", "auth=dn:uid=admin,dc=x", "-o",
+	                       "re=EXAMPLE", "-o", "flags=q", "-o", "secProp=none", "-w", "secret", "-e", "bindonly"),
 	                 LDB_CLI_RUN);
 	assert_string_equal(t.c.sasl_mech, "PLAIN");
 	assert_string_equal(t.c.sasl_authid, "user00001");
@@ -190,8 +191,8 @@ static void test_sasl_good(void **state)
 	assert_null(t.c.bind_dn);
 	done(&t);
 
-	assert_int_equal(PARSE(&t, "-H", "ldaps://127.0.0.1", "--tls-cert", "/c.pem", "--tls-key", "/c.key",
-	                       "-o", "mech=External", "-e", "esearch", "-f", "uid=x"),
+	assert_int_equal(PARSE(&t, "-H", "ldaps://127.0.0.1", "--tls-cert", "/c.pem", "--tls-key", "/c.key", "-o",
+	                       "mech=External", "-e", "esearch", "-f", "uid=x"),
 	                 LDB_CLI_RUN);
 	assert_string_equal(t.c.sasl_mech, "EXTERNAL");
 	assert_null(t.c.sasl_authzid);
@@ -203,7 +204,7 @@ static void test_sasl_good(void **state)
 	assert_true(t.c.randomauthid);
 	assert_int_equal(t.c.authid_low, 1);
 	assert_int_equal(t.c.authid_high, 99999);
-	assert_int_equal(t.c.binddn_low, 1);      /* the worker's range for LDB_FIELD_BINDDN */
+	assert_int_equal(t.c.binddn_low, 1); /* the worker's range for LDB_FIELD_BINDDN */
 	assert_int_equal(t.c.binddn_high, 99999);
 	assert_int_equal(t.c.sasl_authid_pat.width, 5);
 	done(&t);
@@ -212,39 +213,39 @@ static void test_sasl_good(void **state)
 static void test_sasl_bad(void **state)
 {
 	(void)state;
-	BAD("ldbench: -o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN",
-	    "-o", "mech=DIGEST-MD5", "-o", "authid=u", "-w", "x", "-e", "bindonly");
+	BAD("ldbench: -o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN", "-o", "mech=DIGEST-MD5",
+	    "-o", "authid=u", "-w", "x", "-e", "bindonly");
 	BAD("ldbench: -o mech=PLAIN needs -o authid=USER", "-o", "mech=PLAIN", "-w", "x", "-e", "bindonly");
-	BAD("ldbench: -o mech=PLAIN needs a password (-w, -y or LDBENCH_PASSWORD)",
-	    "-o", "mech=PLAIN", "-o", "authid=u", "-e", "bindonly");
-	BAD("ldbench: -o mech=EXTERNAL needs a client certificate (--tls-cert FILE --tls-key FILE)",
-	    "-H", "ldaps://h", "-o", "mech=EXTERNAL", "-e", "bindonly");
+	BAD("ldbench: -o mech=PLAIN needs a password (-w, -y or LDBENCH_PASSWORD)", "-o", "mech=PLAIN", "-o",
+	    "authid=u", "-e", "bindonly");
+	BAD("ldbench: -o mech=EXTERNAL needs a client certificate (--tls-cert FILE --tls-key FILE)", "-H", "ldaps://h",
+	    "-o", "mech=EXTERNAL", "-e", "bindonly");
 	BAD("ldbench: -o authid is not used by EXTERNAL: the identity is the client certificate's "
 	    "(-o authzid asks for another)",
-	    "-H", "ldaps://h", "--tls-cert", "/c", "--tls-key", "/k", "-o", "mech=EXTERNAL", "-o", "authid=u",
+	    "-H", "ldaps://h", "--tls-cert", "/c", "--tls-key", "/k", "-o", "mech=EXTERNAL", "-o", "authid=u", "-e",
+	    "bindonly");
+	BAD("ldbench: -o 'foo': unknown SASL setting (mech, authid, authzid, realm, secProp, flags)", "-o", "foo=bar",
 	    "-e", "bindonly");
-	BAD("ldbench: -o 'foo': unknown SASL setting (mech, authid, authzid, realm, secProp, flags)",
-	    "-o", "foo=bar", "-e", "bindonly");
-	BAD("ldbench: -o 'mech': expected KEY=VALUE (mech, authid, authzid, realm, secProp, flags)",
-	    "-o", "mech", "-e", "bindonly");
-	BAD("ldbench: -o '=x': expected KEY=VALUE (mech, authid, authzid, realm, secProp, flags)",
-	    "-o", "=x", "-e", "bindonly");
+	BAD("ldbench: -o 'mech': expected KEY=VALUE (mech, authid, authzid, realm, secProp, flags)", "-o", "mech", "-e",
+	    "bindonly");
+	BAD("ldbench: -o '=x': expected KEY=VALUE (mech, authid, authzid, realm, secProp, flags)", "-o", "=x", "-e",
+	    "bindonly");
 	BAD("ldbench: -o mech given twice", "-o", "mech=PLAIN", "-o", "m=PLAIN", "-e", "bindonly");
 	BAD("ldbench: -o authid=: empty value", "-o", "authid=", "-e", "bindonly");
 	BAD("ldbench: -o flags=loud: must be automatic, interactive or quiet", "-o", "flags=loud", "-e", "bindonly");
-	BAD("ldbench: -o authid needs -o mech=EXTERNAL or -o mech=PLAIN", "-o", "authid=u", "-w", "x",
-	    "-e", "bindonly", "-D", "cn=x");
-	BAD("ldbench: -D and -o mech exclude each other (a SASL bind names its user with -o authid)",
-	    "-o", "mech=PLAIN", "-o", "authid=u", "-w", "x", "-D", "cn=x", "-e", "bindonly");
+	BAD("ldbench: -o authid needs -o mech=EXTERNAL or -o mech=PLAIN", "-o", "authid=u", "-w", "x", "-e", "bindonly",
+	    "-D", "cn=x");
+	BAD("ldbench: -D and -o mech exclude each other (a SASL bind names its user with -o authid)", "-o",
+	    "mech=PLAIN", "-o", "authid=u", "-w", "x", "-D", "cn=x", "-e", "bindonly");
 	BAD("ldbench: -e bindonly needs -D (or -e randombinddnfromfile, or -o mech=)", "-e", "bindonly");
-	BAD("ldbench: -e randomauthid needs -o mech=PLAIN with an XXX in -o authid",
-	    "-D", "cn=x", "-w", "x", "-e", "bindonly,randomauthid");
-	BAD("ldbench: -e randomauthid needs an XXX placeholder in -o authid",
-	    "-o", "mech=PLAIN", "-o", "authid=u", "-w", "x", "-e", "bindonly,randomauthid");
-	BAD("ldbench: -e randomauthid needs randomauthidlow and randomauthidhigh",
-	    "-o", "mech=PLAIN", "-o", "authid=uXXX", "-w", "x", "-e", "bindonly,randomauthid,randomauthidlow=1");
-	BAD("ldbench: -e randomauthidhigh='x': not a whole number",
-	    "-o", "mech=PLAIN", "-o", "authid=uXXX", "-w", "x", "-e", "bindonly,randomauthidhigh=x");
+	BAD("ldbench: -e randomauthid needs -o mech=PLAIN with an XXX in -o authid", "-D", "cn=x", "-w", "x", "-e",
+	    "bindonly,randomauthid");
+	BAD("ldbench: -e randomauthid needs an XXX placeholder in -o authid", "-o", "mech=PLAIN", "-o", "authid=u",
+	    "-w", "x", "-e", "bindonly,randomauthid");
+	BAD("ldbench: -e randomauthid needs randomauthidlow and randomauthidhigh", "-o", "mech=PLAIN", "-o",
+	    "authid=uXXX", "-w", "x", "-e", "bindonly,randomauthid,randomauthidlow=1");
+	BAD("ldbench: -e randomauthidhigh='x': not a whole number", "-o", "mech=PLAIN", "-o", "authid=uXXX", "-w", "x",
+	    "-e", "bindonly,randomauthidhigh=x");
 	/* the range must fit the X run, and the password's */
 	{
 		struct run t;
@@ -256,16 +257,16 @@ static void test_sasl_bad(void **state)
 		assert_non_null(strstr(t.err, "1000"));
 		done(&t);
 	}
-	BAD("ldbench: randomauthidhigh 1000 needs 4 digits but the XXX of the password (-w) has 3 X",
-	    "-o", "mech=PLAIN", "-o", "authid=uXXXX", "-w", "pXXX", "-e",
+	BAD("ldbench: randomauthidhigh 1000 needs 4 digits but the XXX of the password (-w) has 3 X", "-o",
+	    "mech=PLAIN", "-o", "authid=uXXXX", "-w", "pXXX", "-e",
 	    "bindonly,randomauthid,randomauthidlow=1,randomauthidhigh=1000");
 }
 
 /* ------------------------------------------------------ SASL bind templates */
 
 /* The bind a template renders for `v` must equal a direct encoding. */
-static void expect_render(const struct ldb_config *c, int64_t v, const char *mech, const uint8_t *cred,
-                          size_t credlen, int has_cred)
+static void expect_render(const struct ldb_config *c, int64_t v, const char *mech, const uint8_t *cred, size_t credlen,
+                          int has_cred)
 {
 	struct ldb_reqset rs;
 	struct ldb_bytes direct = { 0 };
@@ -302,8 +303,8 @@ static void test_sasl_templates(void **state)
 	done(&t);
 
 	/* nozeropad: one template per digit count */
-	assert_int_equal(PARSE(&t, "-o", "mech=PLAIN", "-o", "authid=uXXX", "-o", "authz=u:admin", "-w", "s3cr3t",
-	                       "-e", "bindonly,nozeropad,randomauthid,randomauthidlow=5,randomauthidhigh=120"),
+	assert_int_equal(PARSE(&t, "-o", "mech=PLAIN", "-o", "authid=uXXX", "-o", "authz=u:admin", "-w", "s3cr3t", "-e",
+	                       "bindonly,nozeropad,randomauthid,randomauthidlow=5,randomauthidhigh=120"),
 	                 LDB_CLI_RUN);
 	expect_render(&t.c, 7, "PLAIN", (const uint8_t *)"u:admin\0u7\0s3cr3t", 17, 1);
 	expect_render(&t.c, 120, "PLAIN", (const uint8_t *)"u:admin\0u120\0s3cr3t", 19, 1);
@@ -327,12 +328,9 @@ static void test_sasl_templates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_z_nss_db),
-		cmocka_unit_test(test_ldaps_url_port),
-		cmocka_unit_test(test_tls_options),
-		cmocka_unit_test(test_tls_bad),
-		cmocka_unit_test(test_sasl_good),
-		cmocka_unit_test(test_sasl_bad),
+		cmocka_unit_test(test_z_nss_db),       cmocka_unit_test(test_ldaps_url_port),
+		cmocka_unit_test(test_tls_options),    cmocka_unit_test(test_tls_bad),
+		cmocka_unit_test(test_sasl_good),      cmocka_unit_test(test_sasl_bad),
 		cmocka_unit_test(test_sasl_templates),
 	};
 

@@ -81,7 +81,10 @@ static int group_teardown(void **state)
 /* A copy of a with every placeholder replaced by its path. */
 static char *expand(const char *a)
 {
-	static const struct { const char *ph; const char *path; } ph[] = {
+	static const struct {
+		const char *ph;
+		const char *path;
+	} ph[] = {
 		{ "@T", path_t }, { "@N", path_n }, { "@B", path_b }, { "@E", path_e },
 		{ "@D", path_d }, { "@X", path_x }, { "@O", path_o },
 	};
@@ -195,8 +198,8 @@ static void test_delete_rename_attreplace(void **state)
 	assert_true(t.c.weight[LDB_OP_DELETE] > 0);
 	assert_false(t.c.weight[LDB_OP_ADD] > 0);
 	done(&t);
-	OK(&t, "-e", "rename,withnewparent,random", "-f", "uid=uXXX", "-r", "0", "-R", "999",
-	   "--new-parent", "ou=moved,dc=example,dc=com");
+	OK(&t, "-e", "rename,withnewparent,random", "-f", "uid=uXXX", "-r", "0", "-R", "999", "--new-parent",
+	   "ou=moved,dc=example,dc=com");
 	assert_true(t.c.weight[LDB_OP_RENAME] > 0);
 	assert_true(t.c.withnewparent);
 	assert_string_equal(t.c.new_parent, "ou=moved,dc=example,dc=com");
@@ -222,9 +225,9 @@ static void test_modify_compare(void **state)
 	struct run t;
 
 	(void)state;
-	OK(&t, "--modify", "replace:description=d XXXX", "--modify", "add:telephoneNumber=+1 555 XXXX",
-	   "--modify", "delete:mail", "--modify", "delete:seeAlso=", "--modify", "delete:cn=old",
-	   "-e", "incr,nozeropad", "-f", "uid=uXXXX", "-r", "0", "-R", "9999");
+	OK(&t, "--modify", "replace:description=d XXXX", "--modify", "add:telephoneNumber=+1 555 XXXX", "--modify",
+	   "delete:mail", "--modify", "delete:seeAlso=", "--modify", "delete:cn=old", "-e", "incr,nozeropad", "-f",
+	   "uid=uXXXX", "-r", "0", "-R", "9999");
 	assert_int_equal(t.c.nmods, 5);
 	assert_int_equal(t.c.mods[0].op, LDB_MOD_REPLACE);
 	assert_string_equal(t.c.mods[0].attr, "description");
@@ -258,8 +261,8 @@ static void test_mix(void **state)
 	struct run t;
 
 	(void)state;
-	OK(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=x", "-e", "person,incr",
-	   "-f", "cn=uXXX", "-r", "0", "-R", "999");
+	OK(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=x", "-e", "person,incr", "-f",
+	   "cn=uXXX", "-r", "0", "-R", "999");
 	assert_int_equal(t.c.weight[LDB_OP_SEARCH], 80);
 	assert_int_equal(t.c.weight[LDB_OP_MODIFY], 15);
 	assert_int_equal(t.c.weight[LDB_OP_ADD], 5);
@@ -273,8 +276,8 @@ static void test_mix(void **state)
 	assert_false(t.c.weight[LDB_OP_BIND] > 0);
 	done(&t);
 
-	OK(&t, "--mix", "bind:1,compare:3,delete:2,rename:4", "-D", "cn=admin", "-w", "secret", "--compare",
-	   "cn=x", "-e", "random", "-f", "cn=uXX", "-r", "0", "-R", "99");
+	OK(&t, "--mix", "bind:1,compare:3,delete:2,rename:4", "-D", "cn=admin", "-w", "secret", "--compare", "cn=x",
+	   "-e", "random", "-f", "cn=uXX", "-r", "0", "-R", "99");
 	assert_int_equal(t.c.weight[LDB_OP_BIND], 1);
 	assert_int_equal(t.c.weight[LDB_OP_COMPARE], 3);
 	assert_true(t.c.weight[LDB_OP_BIND] > 0);
@@ -313,13 +316,13 @@ static void test_config_print_write(void **state)
 
 	(void)state;
 	/* --compare needs compare in the mix */
-	assert_int_equal(PARSE(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=vXXX",
-	                       "-e", "person,incr", "-f", "cn=uXXX", "-r", "0", "-R", "999", "--compare", "cn=uXXX"),
+	assert_int_equal(PARSE(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=vXXX", "-e",
+	                       "person,incr", "-f", "cn=uXXX", "-r", "0", "-R", "999", "--compare", "cn=uXXX"),
 	                 LDB_CLI_ERROR);
 	done(&t);
 
-	OK(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=vXXX", "-e",
-	   "person,incr", "-f", "cn=uXXX", "-r", "0", "-R", "999", "--delete-after-add");
+	OK(&t, "--mix", "search:80,modify:15,add:5", "--modify", "replace:description=vXXX", "-e", "person,incr", "-f",
+	   "cn=uXXX", "-r", "0", "-R", "999", "--delete-after-add");
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	ldb_config_print(&t.c, f);
@@ -361,8 +364,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "add,person,incr", XR }, "-e add needs -f with the entries' RDN" },
 	{ { "-e", "esearch,person", "-f", "cn=u" }, "-e person needs -e add" },
 	{ { "-e", "esearch,object=@T", "-f", "cn=u" }, "-e object needs -e add" },
-	{ { "-e", "add,person,inetOrgPerson,incr", "-f", "cn=uXXX", XR }, "-e person and -e inetOrgPerson exclude each other" },
-	{ { "-e", "add,emailPerson,object=@T,incr", "-f", "cn=uXXX", XR }, "-e emailPerson and -e object exclude each other" },
+	{ { "-e", "add,person,inetOrgPerson,incr", "-f", "cn=uXXX", XR },
+	  "-e person and -e inetOrgPerson exclude each other" },
+	{ { "-e", "add,emailPerson,object=@T,incr", "-f", "cn=uXXX", XR },
+	  "-e emailPerson and -e object exclude each other" },
 	{ { "-e", "add,person,incr", "-f", "(&(cn=uXXX)(sn=a))", XR }, "needs an RDN, one attr=value" },
 	{ { "-e", "add,person,incr", "-f", "cn=a+sn=uXXX", XR }, "needs an RDN, one attr=value" },
 	{ { "-e", "add,person,incr", "-f", "cn=#zzXXX", XR }, "needs an RDN" },
@@ -387,8 +392,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "rename", "-f", "cn=u" }, "-e rename needs -e incr or -e random" },
 	{ { "-e", "delete,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs -e rename" },
 	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs --new-parent DN" },
-	{ { "-e", "rename,incr", "-f", "cn=uXXX", XR, "--new-parent", "ou=x" }, "--new-parent needs -e rename,withnewparent" },
-	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR, "--new-parent", "not a dn" }, "--new-parent 'not a dn': invalid DN" },
+	{ { "-e", "rename,incr", "-f", "cn=uXXX", XR, "--new-parent", "ou=x" },
+	  "--new-parent needs -e rename,withnewparent" },
+	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR, "--new-parent", "not a dn" },
+	  "--new-parent 'not a dn': invalid DN" },
 	/* attreplace, attreplacefile */
 	{ { "-e", "attreplace=description", "-f", "cn=u" }, "expected attreplace=ATTR:MASK" },
 	{ { "-e", "attreplace=description:", "-f", "cn=u" }, "expected attreplace=ATTR:MASK" },
@@ -405,11 +412,14 @@ static const struct bad_case bad_cases[] = {
 	{ { "--modify", "replace:description", "-f", "cn=u" }, "replace needs a value pattern" },
 	{ { "--modify", "add:description=", "-f", "cn=u" }, "add needs a value pattern" },
 	{ { "--modify", "replace:=x", "-f", "cn=u" }, "invalid attribute name" },
-	{ { "--modify", "replace:description=vXXX", "-f", "cn=u" }, "XXX gets the entry's number and needs -e random or -e incr" },
-	{ { "--modify", "replace:description=vXX", "-e", "incr", "-f", "cn=uXXX", XR }, "--modify description: -R 999 needs 3 digits" },
-	{ { "--modify", "delete:a", "--modify", "delete:b", "--modify", "delete:c", "--modify", "delete:d",
-	    "--modify", "delete:e", "--modify", "delete:f", "--modify", "delete:g", "--modify", "delete:h",
-	    "--modify", "delete:i", "-f", "cn=u" }, "--modify: at most 8 modifications" },
+	{ { "--modify", "replace:description=vXXX", "-f", "cn=u" },
+	  "XXX gets the entry's number and needs -e random or -e incr" },
+	{ { "--modify", "replace:description=vXX", "-e", "incr", "-f", "cn=uXXX", XR },
+	  "--modify description: -R 999 needs 3 digits" },
+	{ { "--modify", "delete:a", "--modify", "delete:b", "--modify", "delete:c", "--modify",
+	    "delete:d", "--modify", "delete:e", "--modify", "delete:f", "--modify", "delete:g",
+	    "--modify", "delete:h", "--modify", "delete:i", "-f",       "cn=u" },
+	  "--modify: at most 8 modifications" },
 	{ { "--modify", "delete:description" }, "--modify needs -f with the entries' RDN" },
 	{ { "--compare", "cn", "-f", "cn=u" }, "--compare 'cn': expected ATTR=PATTERN" },
 	{ { "--compare", "cn=a", "--compare", "cn=b", "-f", "cn=u" }, "--compare given twice" },
@@ -425,10 +435,13 @@ static const struct bad_case bad_cases[] = {
 	{ { "--mix", "search", "-f", "cn=u" }, "expected KIND:WEIGHT" },
 	{ { "--mix", "search:1", "--mix", "search:1", "-f", "cn=u" }, "--mix given twice" },
 	{ { "--mix", "search:1", "-e", "esearch", "-f", "cn=u" }, "-e esearch and --mix exclude each other" },
-	{ { "--mix", "search:1,add:1", "-e", "add,person,incr", "-f", "cn=uXXX", XR }, "-e add and --mix exclude each other" },
-	{ { "--mix", "search:1,modify:1", "-f", "cn=u" }, "--mix modify needs --modify, -e attreplace or -e attreplacefile" },
+	{ { "--mix", "search:1,add:1", "-e", "add,person,incr", "-f", "cn=uXXX", XR },
+	  "-e add and --mix exclude each other" },
+	{ { "--mix", "search:1,modify:1", "-f", "cn=u" },
+	  "--mix modify needs --modify, -e attreplace or -e attreplacefile" },
 	{ { "--mix", "search:1", "--modify", "delete:cn", "-f", "cn=u" }, "--modify needs modify in --mix" },
-	{ { "--mix", "modify:1", "--modify", "delete:cn", "-e", "attreplace=sn:XX", "-f", "cn=u" }, "give one of --modify" },
+	{ { "--mix", "modify:1", "--modify", "delete:cn", "-e", "attreplace=sn:XX", "-f", "cn=u" },
+	  "give one of --modify" },
 	{ { "--mix", "compare:1", "-f", "cn=u" }, "--mix compare needs --compare" },
 	{ { "--mix", "search:1", "--compare", "cn=a", "-f", "cn=u" }, "--compare needs compare in --mix" },
 	{ { "--mix", "add:1", "-e", "incr", "-f", "cn=uXXX", XR }, "--mix add needs the entries' shape" },
@@ -436,19 +449,26 @@ static const struct bad_case bad_cases[] = {
 	{ { "--mix", "search:1" }, "--mix search needs a filter (-f)" },
 	{ { "--mix", "delete:1", "-f", "cn=u" }, "--mix delete needs -e incr or -e random" },
 	/* genldif */
-	{ { "-e", "genldif=@O,add,person,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" }, "leave out -e add" },
-	{ { "-e", "genldif=@O,esearch,person,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" }, "leave out -e esearch" },
-	{ { "-e", "genldif=@O,person,incr", "--mix", "search:1", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "leave out --mix" },
-	{ { "-e", "genldif=@O,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" }, "-e genldif needs the entries' shape" },
+	{ { "-e", "genldif=@O,add,person,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" },
+	  "leave out -e add" },
+	{ { "-e", "genldif=@O,esearch,person,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" },
+	  "leave out -e esearch" },
+	{ { "-e", "genldif=@O,person,incr", "--mix", "search:1", "-f", "cn=uXX", "-r", "0", "-R", "99" },
+	  "leave out --mix" },
+	{ { "-e", "genldif=@O,incr", "-f", "cn=uXX", "-r", "0", "-R", "99", "-T", "5" },
+	  "-e genldif needs the entries' shape" },
 	{ { "-e", "genldif=@O,person", "-f", "cn=u", "-T", "5" }, "-e genldif needs -e incr, -e random or -e rdn=" },
 	{ { "-e", "genldif=@O,person,incr", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "-e genldif needs an end" },
 	{ { "-e", "genldif=@O,person,random", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "-e genldif needs an end" },
 	{ { "-e", "genldif=@O,object=@T,rdn=uid:u[A=INCRN(0;9;1)]" }, "-e genldif needs an end" },
 	{ { "-e", "genldif=@X,person,incr,noloop", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "exists (use -e append)" },
-	{ { "-e", "genldif=/nonexistent/dir/g.ldif,person,incr,noloop", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "cannot create the file in /nonexistent/dir" },
+	{ { "-e", "genldif=/nonexistent/dir/g.ldif,person,incr,noloop", "-f", "cn=uXX", "-r", "0", "-R", "99" },
+	  "cannot create the file in /nonexistent/dir" },
 	{ { "-e", "esearch,append", "-f", "cn=u" }, "-e append needs -e genldif=FILE" },
 	{ { "-e", "genldif=@O,genldif=@O" }, "-e genldif given twice" },
-	{ { "-e", "genldif=@O,person,incr,noloop,randombase,randombaselow=0,randombasehigh=9", "-b", "ou=X,dc=x", "-f", "cn=uXX", "-r", "0", "-R", "99" }, "leave out -e randombase" },
+	{ { "-e", "genldif=@O,person,incr,noloop,randombase,randombaselow=0,randombasehigh=9", "-b", "ou=X,dc=x", "-f",
+	    "cn=uXX", "-r", "0", "-R", "99" },
+	  "leave out -e randombase" },
 	/* nothing to do */
 	{ { "-f", "cn=a" }, "nothing to do: give -e esearch or -e bindonly (or add" },
 };
@@ -502,14 +522,14 @@ static void test_genldif_run(void **state)
 	(void)state;
 	unlink(path_o);
 	/* person, incr by 2 without commoncounter: ldclt starts at -r - 1 + step */
-	OK(&t, "-e", "genldif=@O,person,incr=2", "-f", "(cn=uXX)", "-r", "10", "-R", "99", "-T", "3", "-b", "ou=p,dc=x");
+	OK(&t, "-e", "genldif=@O,person,incr=2", "-f", "(cn=uXX)", "-r", "10", "-R", "99", "-T", "3", "-b",
+	   "ou=p,dc=x");
 	assert_int_equal(ldb_genldif_run(&t.c), 0);
 	done(&t);
 	s = slurp(path_o);
-	assert_string_equal(s,
-	                    "dn: cn=u11,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u11\nsn: u11\n\n"
-	                    "dn: cn=u13,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u13\nsn: u13\n\n"
-	                    "dn: cn=u15,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u15\nsn: u15\n\n");
+	assert_string_equal(s, "dn: cn=u11,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u11\nsn: u11\n\n"
+	                       "dn: cn=u13,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u13\nsn: u13\n\n"
+	                       "dn: cn=u15,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u15\nsn: u15\n\n");
 	free(s);
 
 	/* append, incr,noloop ends at -R; the template lacks the RDN's value: added */
@@ -518,8 +538,9 @@ static void test_genldif_run(void **state)
 	done(&t);
 	s = slurp(path_o);
 	assert_true(strncmp(s, "dn: cn=u11,ou=p,dc=x\n", 21) == 0); /* the first run is kept */
-	assert_non_null(strstr(s, "dn: uid=u8,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s1\ncn: c1\nuid: u8\n\n"
-	                          "dn: uid=u9,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s2\ncn: c2\nuid: u9\n\n"));
+	assert_non_null(strstr(
+	        s, "dn: uid=u8,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s1\ncn: c1\nuid: u8\n\n"
+	           "dn: uid=u9,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s2\ncn: c2\nuid: u9\n\n"));
 	assert_null(strstr(s, "uid=u10"));
 	free(s);
 
@@ -554,10 +575,24 @@ static void test_usage_write(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	static const char *const items[] = {
-		"--modify OP:ATTR=PATTERN", "--compare ATTR=PATTERN", "--delete-after-add", "--new-parent DN",
-		"--mix KIND:WEIGHT", " add ", " person ", " emailPerson ", " inetOrgPerson ", "object=FILE",
-		"rdn=ATTR:VALUE", " delete ", " rename ", "withnewparent", "attreplace=ATTR:MASK",
-		"attreplacefile=ATTR:FILE", "genldif=FILE", " append ",
+		"--modify OP:ATTR=PATTERN",
+		"--compare ATTR=PATTERN",
+		"--delete-after-add",
+		"--new-parent DN",
+		"--mix KIND:WEIGHT",
+		" add ",
+		" person ",
+		" emailPerson ",
+		" inetOrgPerson ",
+		"object=FILE",
+		"rdn=ATTR:VALUE",
+		" delete ",
+		" rename ",
+		"withnewparent",
+		"attreplace=ATTR:MASK",
+		"attreplacefile=ATTR:FILE",
+		"genldif=FILE",
+		" append ",
 	};
 
 	(void)state;

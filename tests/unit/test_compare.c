@@ -233,8 +233,8 @@ static void test_no_values(void **state)
 	ldb_cmp_compute(base, 1, chg, 1, &res);
 	const struct ldb_cmp_row *r = &res.op[LDB_OP_SEARCH];
 	assert_true(r->in_base && r->in_change);
-	assert_false(r->has_pct[LDB_CMP_RATE]);  /* base 0 */
-	assert_false(r->has_pct[LDB_CMP_P50]);   /* base null */
+	assert_false(r->has_pct[LDB_CMP_RATE]); /* base 0 */
+	assert_false(r->has_pct[LDB_CMP_P50]);  /* base null */
 	assert_int_equal(r->base[LDB_CMP_P50].runs, 0);
 	struct ldb_cmp_cond c = cond("rate>0%");
 	assert_false(ldb_cmp_holds(&res, &c, NULL, NULL));
@@ -265,9 +265,12 @@ static void test_bad_records(void **state)
 	} cases[] = {
 		{ "{\"type\":\"summary\"}", "\"ops\"" },
 		{ "{\"type\":\"summary\",\"ops\":{\"frobnicate\":{}}}", "unknown operation kind \"frobnicate\"" },
-		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"latency_us\":{\"p50\":1,\"p99\":2}}}}", "ops.search.rate" },
-		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"rate\":1,\"latency_us\":{\"p50\":1}}}}", "latency_us.p99 is missing" },
-		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"rate\":1,\"latency_us\":{\"p50\":\"x\",\"p99\":2}}}}", "p50 is not a number" },
+		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"latency_us\":{\"p50\":1,\"p99\":2}}}}",
+		  "ops.search.rate" },
+		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"rate\":1,\"latency_us\":{\"p50\":1}}}}",
+		  "latency_us.p99 is missing" },
+		{ "{\"type\":\"summary\",\"ops\":{\"search\":{\"rate\":1,\"latency_us\":{\"p50\":\"x\",\"p99\":2}}}}",
+		  "p50 is not a number" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[300] = "";
@@ -284,12 +287,9 @@ static void test_bad_records(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_cond),
-		cmocka_unit_test(test_median),
-		cmocka_unit_test(test_three_vs_three),
-		cmocka_unit_test(test_missing_kinds),
-		cmocka_unit_test(test_no_values),
-		cmocka_unit_test(test_idle_kind),
+		cmocka_unit_test(test_parse_cond),     cmocka_unit_test(test_median),
+		cmocka_unit_test(test_three_vs_three), cmocka_unit_test(test_missing_kinds),
+		cmocka_unit_test(test_no_values),      cmocka_unit_test(test_idle_kind),
 		cmocka_unit_test(test_bad_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,8 +59,21 @@ static int listen_local(int *port)
 static void client_start(struct client *k, int port, const char *const *opts)
 {
 	char portstr[16], err[256];
-	const char *base[] = { "ldbench", "-h", "127.0.0.1", "-p", portstr, "-b", "dc=example,dc=com",
-	                       "-f", "(uid=userXXXXX)", "-e", "esearch,random", "-r1", "-R9", "-n", "1" };
+	const char *base[] = { "ldbench",
+		               "-h",
+		               "127.0.0.1",
+		               "-p",
+		               portstr,
+		               "-b",
+		               "dc=example,dc=com",
+		               "-f",
+		               "(uid=userXXXXX)",
+		               "-e",
+		               "esearch,random",
+		               "-r1",
+		               "-R9",
+		               "-n",
+		               "1" };
 	memset(k, 0, sizeof *k);
 	snprintf(portstr, sizeof portstr, "%d", port);
 	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
@@ -251,13 +264,13 @@ static size_t entry_msg(uint8_t *dst, int32_t id, size_t vlen)
 {
 	uint8_t *v = malloc(vlen + 64), *val = malloc(vlen);
 	memset(val, 'v', vlen);
-	size_t n = tlv(v, 0x04, val, vlen);                    /* the value */
-	n = tlv(v, 0x31, v, n);                                /* its set */
+	size_t n = tlv(v, 0x04, val, vlen); /* the value */
+	n = tlv(v, 0x31, v, n);             /* its set */
 	uint8_t type[] = { 0x04, 0x02, 'c', 'n' };
 	memmove(v + sizeof type, v, n);
 	memcpy(v, type, sizeof type);
-	n = tlv(v, 0x30, v, n + sizeof type);                  /* the attribute */
-	n = tlv(v, 0x30, v, n);                                /* the list */
+	n = tlv(v, 0x30, v, n + sizeof type); /* the attribute */
+	n = tlv(v, 0x30, v, n);               /* the list */
 	uint8_t dn[] = { 0x04, 0x04, 'c', 'n', '=', 'x' };
 	memmove(v + sizeof dn, v, n);
 	memcpy(v, dn, sizeof dn);
@@ -431,7 +444,7 @@ static void test_timeout_then_reconnect(void **state)
 	client_start(&k, port, opts);
 	peer_accept(&silent, lfd);
 	assert_int_equal(peer_request(&silent, &id), 0x63);
-	peer_accept(&p, lfd); /* after 1 s and the back-off */
+	peer_accept(&p, lfd);                            /* after 1 s and the back-off */
 	assert_int_equal(peer_request(&silent, &id), 0); /* the first one was closed */
 	close(silent.fd);
 	assert_int_equal(peer_request(&p, &id), 0x63);
@@ -482,12 +495,9 @@ static void test_rate_paces_from_the_heap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split_byte_by_byte),
-		cmocka_unit_test(test_out_of_order_in_one_read),
-		cmocka_unit_test(test_close_mid_response),
-		cmocka_unit_test(test_response_larger_than_buffer),
-		cmocka_unit_test(test_timeout_then_reconnect),
-		cmocka_unit_test(test_rate_paces_from_the_heap),
+		cmocka_unit_test(test_split_byte_by_byte),     cmocka_unit_test(test_out_of_order_in_one_read),
+		cmocka_unit_test(test_close_mid_response),     cmocka_unit_test(test_response_larger_than_buffer),
+		cmocka_unit_test(test_timeout_then_reconnect), cmocka_unit_test(test_rate_paces_from_the_heap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

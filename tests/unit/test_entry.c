@@ -55,8 +55,7 @@ static void test_person(void **state)
 
 	(void)state;
 	assert_int_equal(ldb_entry_class(e, LDB_ENTRY_PERSON, rdn, 3, rdn + 4, 6), 0);
-	expect(e, "objectClass", "top", "objectClass", "person", "cn", "user42", "sn", "user42", "uid", "user42",
-	       NULL);
+	expect(e, "objectClass", "top", "objectClass", "person", "cn", "user42", "sn", "user42", "uid", "user42", NULL);
 	/* the type is copied (rdn[3] is '='); the values point into the RDN */
 	assert_ptr_equal(e->v[4].type, fx.text);
 	assert_ptr_equal(e->v[2].val, rdn + 4);
@@ -126,9 +125,9 @@ static void test_class_refusals(void **state)
 	assert_int_equal(ldb_entry_class(fresh(MAXV, 13), LDB_ENTRY_EMAILPERSON, "cn", 2, "x", 1), 0);
 	assert_int_equal(ldb_entry_class(fresh(MAXV, 12), LDB_ENTRY_EMAILPERSON, "cn", 2, "x", 1), -1);
 	/* the class entries fit LDB_ENTRY_CLASS_MAX */
-	assert_int_equal(ldb_entry_class(fresh(LDB_ENTRY_CLASS_MAX, sizeof fx.text), LDB_ENTRY_EMAILPERSON, "uid=u",
-	                                 3, "u", 1),
-	                 0);
+	assert_int_equal(
+	        ldb_entry_class(fresh(LDB_ENTRY_CLASS_MAX, sizeof fx.text), LDB_ENTRY_EMAILPERSON, "uid=u", 3, "u", 1),
+	        0);
 }
 
 static void tmpl_put(struct ldb_obj_entry *t, const char *type, const char *val)
@@ -227,8 +226,8 @@ static void test_tree_leaf(void **state)
 	assert_int_equal(ldb_entry_tree_leaf(e, "entry00007", 10, "example.com", 11, 7, 3), 0);
 	expect(e, "objectClass", "top", "objectClass", "person", "objectClass", "organizationalPerson", "objectClass",
 	       "inetOrgPerson", "cn", "entry00007", "sn", "entry00007", "uid", "entry00007", "mail",
-	       "entry00007@example.com", "telephoneNumber", "+1 555 0000007", "description",
-	       "tree entry 7 at level 3", NULL);
+	       "entry00007@example.com", "telephoneNumber", "+1 555 0000007", "description", "tree entry 7 at level 3",
+	       NULL);
 	/* the number modulo 10^7 in the telephone number, whole in the description */
 	e = fresh(MAXV, sizeof fx.text);
 	assert_int_equal(ldb_entry_tree_leaf(e, "e", 1, "d", 1, 123456789012ULL, 32), 0);
@@ -277,16 +276,11 @@ static void test_put_and_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_person),
-		cmocka_unit_test(test_inetorgperson),
-		cmocka_unit_test(test_emailperson),
-		cmocka_unit_test(test_class_refusals),
-		cmocka_unit_test(test_add_entry),
-		cmocka_unit_test(test_containers),
-		cmocka_unit_test(test_user),
-		cmocka_unit_test(test_tree_leaf),
-		cmocka_unit_test(test_group),
-		cmocka_unit_test(test_put_and_text),
+		cmocka_unit_test(test_person),      cmocka_unit_test(test_inetorgperson),
+		cmocka_unit_test(test_emailperson), cmocka_unit_test(test_class_refusals),
+		cmocka_unit_test(test_add_entry),   cmocka_unit_test(test_containers),
+		cmocka_unit_test(test_user),        cmocka_unit_test(test_tree_leaf),
+		cmocka_unit_test(test_group),       cmocka_unit_test(test_put_and_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

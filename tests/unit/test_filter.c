@@ -19,8 +19,7 @@
 
 #include "proto/wire.h"
 
-static void
-expect_hex(const char *filter, const char *hex)
+static void expect_hex(const char *filter, const char *hex)
 {
 	struct ldb_bytes b = { 0 };
 	char err[LDB_WIRE_ERRLEN], got[4096];
@@ -36,8 +35,7 @@ expect_hex(const char *filter, const char *hex)
 	ldb_bytes_free(&b);
 }
 
-static void
-test_kinds_exact(void **state)
+static void test_kinds_exact(void **state)
 {
 	(void)state;
 	/* equality, with and without the outer parentheses */
@@ -78,8 +76,7 @@ test_kinds_exact(void **state)
 	expect_hex("(cn;lang-en=x)", "a3 0f 04 0a 63 6e 3b 6c 61 6e 67 2d 65 6e 04 01 78");
 }
 
-static void
-test_kinds_exact_more(void **state)
+static void test_kinds_exact_more(void **state)
 {
 	(void)state;
 	expect_hex("(2.5.4.3=x)", "a3 0c 04 07 32 2e 35 2e 34 2e 33 04 01 78");
@@ -92,8 +89,7 @@ test_kinds_exact_more(void **state)
 	expect_hex("(a= x )", "a3 08 04 01 61 04 03 20 78 20");
 }
 
-static void
-test_long_values(void **state)
+static void test_long_values(void **state)
 {
 	size_t n = 70000, i;
 	char *f = malloc(n + 16);
@@ -110,7 +106,11 @@ test_long_values(void **state)
 	assert_int_equal(b.data[0], 0xa3);
 	assert_int_equal(b.data[1], 0x83);
 	assert_int_equal((b.data[2] << 16) | (b.data[3] << 8) | b.data[4], 4 + 5 + n);
-	assert_memory_equal(b.data + 5, "\x04\x02" "cn" "\x04\x83", 6);
+	assert_memory_equal(b.data + 5,
+	                    "\x04\x02"
+	                    "cn"
+	                    "\x04\x83",
+	                    6);
 	assert_int_equal((b.data[11] << 16) | (b.data[12] << 8) | b.data[13], n);
 	for (i = 14; i < b.len; i++)
 		assert_int_equal(b.data[i], 'v');
@@ -118,8 +118,7 @@ test_long_values(void **state)
 	free(f);
 }
 
-static void
-test_appends(void **state)
+static void test_appends(void **state)
 {
 	struct ldb_bytes b = { 0 };
 
@@ -127,17 +126,21 @@ test_appends(void **state)
 	assert_int_equal(ldb_bytes_append(&b, "\x01\x02", 2), 0);
 	assert_int_equal(ldb_filter_encode(&b, "(a=*)", NULL), 0);
 	assert_int_equal(b.len, 5);
-	assert_memory_equal(b.data, "\x01\x02\x87\x01" "a", 5);
+	assert_memory_equal(b.data,
+	                    "\x01\x02\x87\x01"
+	                    "a",
+	                    5);
 	/* an error leaves the buffer as it was */
 	assert_int_equal(ldb_filter_encode(&b, "(a=*", NULL), -1);
 	assert_int_equal(b.len, 5);
 	ldb_bytes_free(&b);
 }
 
-static void
-test_errors(void **state)
+static void test_errors(void **state)
 {
-	static const struct { const char *filter, *why; } bad[] = {
+	static const struct {
+		const char *filter, *why;
+	} bad[] = {
 		{ "", "empty filter" },
 		{ "(uid=a", "missing ')'" },
 		{ "(&(a=1)(b=2)", "missing ')'" },
@@ -200,12 +203,11 @@ test_errors(void **state)
 	assert_int_equal(ldb_filter_encode(&b, "(uid=a", err), -1);
 	assert_string_equal(err, "bad filter '(uid=a': missing ')'");
 	assert_int_equal(ldb_filter_encode(&b, NULL, err), -1);
-	assert_int_equal(ldb_filter_encode(&b, "(uid=a", NULL), -1);  /* err may be NULL */
+	assert_int_equal(ldb_filter_encode(&b, "(uid=a", NULL), -1); /* err may be NULL */
 	assert_null(b.data);
 }
 
-static void
-test_long_error_is_one_bounded_line(void **state)
+static void test_long_error_is_one_bounded_line(void **state)
 {
 	char *f = malloc(100010);
 	char err[LDB_WIRE_ERRLEN];
@@ -215,15 +217,14 @@ test_long_error_is_one_bounded_line(void **state)
 	assert_non_null(f);
 	memcpy(f, "(cn=", 4);
 	memset(f + 4, 'q', 100000);
-	f[100004] = '\0';  /* no ')' */
+	f[100004] = '\0'; /* no ')' */
 	assert_int_equal(ldb_filter_encode(&b, f, err), -1);
 	assert_true(strlen(err) < LDB_WIRE_ERRLEN);
 	assert_non_null(strstr(err, "...': missing ')'"));
 	free(f);
 }
 
-static void
-test_nesting(void **state)
+static void test_nesting(void **state)
 {
 	char f[4096];
 	struct ldb_bytes b = { 0 };
@@ -260,8 +261,7 @@ struct ref {
 	uint8_t buf[1 << 16];
 };
 
-static int
-ref_setup(void **state)
+static int ref_setup(void **state)
 {
 	struct ref *r = calloc(1, sizeof(*r));
 	int v3 = LDAP_VERSION3;
@@ -274,8 +274,7 @@ ref_setup(void **state)
 	return 0;
 }
 
-static int
-ref_teardown(void **state)
+static int ref_teardown(void **state)
 {
 	struct ref *r = *state;
 
@@ -287,8 +286,7 @@ ref_teardown(void **state)
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
-static unsigned
-rnd(unsigned n)
+static unsigned rnd(unsigned n)
 {
 	rng_state ^= rng_state << 13;
 	rng_state ^= rng_state >> 7;
@@ -297,11 +295,10 @@ rnd(unsigned n)
 }
 
 static const char *const attrs[] = { "cn", "uid", "o;lang-en", "1.2.3", "a-b", "x1", "cn;a;b", "objectClass" };
-static const char *const vals[] = { "x", "abc", "\\2a", "\\28\\29", "\xc3\xa9t\xc3\xa9", "a b", "\\5c\\00",
-                                    "1=2", "\\*", "", ":", "x:y" };
+static const char *const vals[] = { "x",   "abc", "\\2a", "\\28\\29", "\xc3\xa9t\xc3\xa9", "a b", "\\5c\\00", "1=2",
+	                            "\\*", "",    ":",    "x:y" };
 
-static void
-cat(char *f, size_t cap, const char *s)
+static void cat(char *f, size_t cap, const char *s)
 {
 	size_t l = strlen(f);
 
@@ -309,8 +306,7 @@ cat(char *f, size_t cap, const char *s)
 }
 
 /* A random filter that is mostly valid. */
-static void
-gen(char *f, size_t cap, int depth)
+static void gen(char *f, size_t cap, int depth)
 {
 	const char *a = attrs[rnd(8)], *v = vals[rnd(12)];
 	char t[256];
@@ -320,7 +316,9 @@ gen(char *f, size_t cap, int depth)
 	case 0:
 	case 5: snprintf(t, sizeof(t), "(%s=%s)", a, v); break;
 	case 1: snprintf(t, sizeof(t), "(%s=*)", a); break;
-	case 2: snprintf(t, sizeof(t), "(%s=%s*%s*%s)", a, rnd(2) ? v : "", vals[rnd(11)], rnd(2) ? vals[rnd(11)] : ""); break;
+	case 2:
+		snprintf(t, sizeof(t), "(%s=%s*%s*%s)", a, rnd(2) ? v : "", vals[rnd(11)], rnd(2) ? vals[rnd(11)] : "");
+		break;
 	case 3: snprintf(t, sizeof(t), "(%s%s=%s)", a, rnd(3) == 0 ? ">" : rnd(2) ? "<" : "~", v); break;
 	case 4:
 		snprintf(t, sizeof(t), "(%s%s%s:=%s)", rnd(3) ? a : "", rnd(2) ? ":dn" : "",
@@ -340,8 +338,7 @@ gen(char *f, size_t cap, int depth)
 	cat(f, cap, t);
 }
 
-static void
-mutate(char *f, size_t cap)
+static void mutate(char *f, size_t cap)
 {
 	static const char chars[] = "()*\\=:!&| a;-";
 	size_t l = strlen(f), at = rnd((unsigned)l + 1);
@@ -362,7 +359,7 @@ mutate(char *f, size_t cap)
 		if (at < l)
 			f[at] = c;
 		break;
-	default:  /* drop the outer parentheses */
+	default: /* drop the outer parentheses */
 		if (l > 1 && f[0] == '(' && f[l - 1] == ')') {
 			f[l - 1] = '\0';
 			memmove(f, f + 1, l - 1);
@@ -370,8 +367,7 @@ mutate(char *f, size_t cap)
 	}
 }
 
-static void
-test_differential(void **state)
+static void test_differential(void **state)
 {
 	struct ref *r = *state;
 	char f[2048], err[LDB_WIRE_ERRLEN];
@@ -407,7 +403,7 @@ test_differential(void **state)
 			fail_msg("'%s': libldap refuses it (%d), we accept it", f, lrc);
 		} else {
 			assert_int_equal(lrc, LDAP_FILTER_ERROR);
-			assert_true(n < 0);  /* nothing was sent */
+			assert_true(n < 0); /* nothing was sent */
 			refused++;
 		}
 		ldb_bytes_free(&op);
@@ -417,8 +413,7 @@ test_differential(void **state)
 	assert_true(refused > 3000);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_exact),

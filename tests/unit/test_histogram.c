@@ -16,8 +16,7 @@
 #define MS 1000000ULL
 
 /* A local generator (splitmix64) keeps these tests independent of rng.c. */
-static uint64_t
-next_rand(uint64_t *x)
+static uint64_t next_rand(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
 
@@ -28,18 +27,16 @@ next_rand(uint64_t *x)
 
 /* Log-uniform-ish value in [1, LDB_HIST_HIGHEST]: a random bit length,
  * then random bits below the leading one. */
-static uint64_t
-rand_value(uint64_t *x)
+static uint64_t rand_value(uint64_t *x)
 {
 	uint64_t r = next_rand(x);
-	unsigned k = (unsigned)(r % 42);                /* 2^41 < 1 h < 2^42 */
+	unsigned k = (unsigned)(r % 42); /* 2^41 < 1 h < 2^42 */
 	uint64_t v = (1ULL << k) | (next_rand(x) & ((1ULL << k) - 1));
 
 	return v > LDB_HIST_HIGHEST ? LDB_HIST_HIGHEST : v;
 }
 
-static int
-setup(void **state)
+static int setup(void **state)
 {
 	struct ldb_hist *h = calloc(4, sizeof(*h));
 
@@ -52,8 +49,7 @@ setup(void **state)
 	return 0;
 }
 
-static int
-teardown(void **state)
+static int teardown(void **state)
 {
 	struct ldb_hist *h = *state;
 
@@ -63,8 +59,7 @@ teardown(void **state)
 	return 0;
 }
 
-static void
-assert_hist_equal(const struct ldb_hist *a, const struct ldb_hist *b)
+static void assert_hist_equal(const struct ldb_hist *a, const struct ldb_hist *b)
 {
 	assert_int_equal(a->counts_len, b->counts_len);
 	assert_int_equal(a->total, b->total);
@@ -74,8 +69,7 @@ assert_hist_equal(const struct ldb_hist *a, const struct ldb_hist *b)
 	assert_memory_equal(a->counts, b->counts, a->counts_len * sizeof(*a->counts));
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -84,8 +78,7 @@ cmp_u64(const void *a, const void *b)
 
 /* ---- layout ---- */
 
-static void
-test_layout_constants(void **state)
+static void test_layout_constants(void **state)
 {
 	struct ldb_hist *h = *state;
 	uint32_t last = ldb_hist_index(LDB_HIST_HIGHEST);
@@ -119,8 +112,7 @@ test_layout_constants(void **state)
 
 /* Every slot, exhaustively: contiguous, round-tripping, and no wider than
  * 1/1024 of its lowest value. */
-static void
-test_every_slot(void **state)
+static void test_every_slot(void **state)
 {
 	struct ldb_hist *h = *state;
 
@@ -144,8 +136,7 @@ test_every_slot(void **state)
 
 /* Bucket edges: 2^k - 1, 2^k, 2^k + 1 for every k up to 1 h, and random
  * values: each inside its slot, the slot within 1/1024 of the value. */
-static void
-test_precision_bound(void **state)
+static void test_precision_bound(void **state)
 {
 	uint64_t x = 1;
 
@@ -175,8 +166,7 @@ test_precision_bound(void **state)
 
 /* ---- statistics ---- */
 
-static void
-test_empty(void **state)
+static void test_empty(void **state)
 {
 	struct ldb_hist *h = *state;
 
@@ -189,13 +179,12 @@ test_empty(void **state)
 	assert_true(ldb_hist_mean(h) == 0.0);
 }
 
-static void
-test_single_value(void **state)
+static void test_single_value(void **state)
 {
 	struct ldb_hist *h = *state;
 	const double pcts[] = { 0.0, 1.0, 50.0, 99.0, 99.999, 100.0 };
 
-	ldb_hist_record(h, 123456789);      /* a slot 65536 ns wide */
+	ldb_hist_record(h, 123456789); /* a slot 65536 ns wide */
 	assert_int_equal(ldb_hist_count(h), 1);
 	assert_true(ldb_hist_mean(h) == 123456789.0);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
@@ -203,8 +192,7 @@ test_single_value(void **state)
 }
 
 /* 1, 2, ..., 100000 µs. */
-static void
-test_uniform_percentiles(void **state)
+static void test_uniform_percentiles(void **state)
 {
 	struct ldb_hist *h = *state;
 
@@ -232,8 +220,7 @@ test_uniform_percentiles(void **state)
 }
 
 /* 9000 values of 1 ms and 1000 of 100 ms. */
-static void
-test_bimodal_percentiles(void **state)
+static void test_bimodal_percentiles(void **state)
 {
 	struct ldb_hist *h = *state;
 	uint64_t low_top = ldb_hist_slot_high(ldb_hist_index(1 * MS));
@@ -245,16 +232,15 @@ test_bimodal_percentiles(void **state)
 	assert_true(ldb_hist_mean(h) == (9000.0 * MS + 1000.0 * 100 * MS) / 10000.0);
 	assert_int_equal(ldb_hist_percentile(h, 0.0), 1 * MS);
 	assert_int_equal(ldb_hist_percentile(h, 50.0), low_top);
-	assert_int_equal(ldb_hist_percentile(h, 90.0), low_top);      /* rank 9000 */
-	assert_int_equal(ldb_hist_percentile(h, 90.01), 100 * MS);    /* rank 9001, capped */
+	assert_int_equal(ldb_hist_percentile(h, 90.0), low_top);   /* rank 9000 */
+	assert_int_equal(ldb_hist_percentile(h, 90.01), 100 * MS); /* rank 9001, capped */
 	assert_int_equal(ldb_hist_percentile(h, 99.0), 100 * MS);
 	assert_int_equal(ldb_hist_percentile(h, 100.0), 100 * MS);
 	assert_true(low_top > 1 * MS && low_top - 1 * MS < 1 * MS / 1024);
 }
 
 /* Random data against exactly computed order statistics. */
-static void
-test_percentiles_match_sorted(void **state)
+static void test_percentiles_match_sorted(void **state)
 {
 	enum { N = 10007 };
 	static uint64_t v[N];
@@ -283,8 +269,7 @@ test_percentiles_match_sorted(void **state)
 
 /* ceil(pct% of N) despite floating-point error: 99.9 / 100 * 1000 is
  * 999.0000000000001 in doubles, yet the 99.9th percentile of 1..1000 is 999. */
-static void
-test_percentile_rank_rounding(void **state)
+static void test_percentile_rank_rounding(void **state)
 {
 	struct ldb_hist *h = *state;
 
@@ -298,8 +283,7 @@ test_percentile_rank_rounding(void **state)
 	assert_int_equal(ldb_hist_percentile(h, 33.3), 333);
 }
 
-static void
-test_mean_and_record_n(void **state)
+static void test_mean_and_record_n(void **state)
 {
 	struct ldb_hist *h = *state, *g = &h[1];
 
@@ -311,12 +295,11 @@ test_mean_and_record_n(void **state)
 	for (int i = 0; i < 7; i++)
 		ldb_hist_record(&h[2], 987654321);
 	ldb_hist_record_n(g, 987654321, 7);
-	ldb_hist_record_n(g, 5, 0);                     /* no-op */
+	ldb_hist_record_n(g, 5, 0); /* no-op */
 	assert_hist_equal(g, &h[2]);
 }
 
-static void
-test_clamp(void **state)
+static void test_clamp(void **state)
 {
 	struct ldb_hist *h = *state;
 	uint32_t last = h->counts_len - 1;
@@ -333,23 +316,21 @@ test_clamp(void **state)
 	assert_int_equal(ldb_hist_percentile(h, 50.0), LDB_HIST_HIGHEST);
 }
 
-static void
-test_reset(void **state)
+static void test_reset(void **state)
 {
 	struct ldb_hist *h = *state;
 
 	ldb_hist_record(h, 42);
 	ldb_hist_record(h, 4242424242);
 	ldb_hist_reset(h);
-	assert_hist_equal(h, &h[1]);                   /* h[1] untouched: empty */
+	assert_hist_equal(h, &h[1]); /* h[1] untouched: empty */
 	assert_int_equal(ldb_hist_count(h), 0);
 	assert_int_equal(h->min, UINT64_MAX);
 }
 
 /* ---- merge and difference ---- */
 
-static void
-test_add(void **state)
+static void test_add(void **state)
 {
 	struct ldb_hist *h = *state;
 	struct ldb_hist *a = &h[0], *b = &h[1], *both = &h[2], *sum = &h[3];
@@ -381,8 +362,7 @@ test_add(void **state)
 	assert_hist_equal(a, both);
 }
 
-static void
-test_sub(void **state)
+static void test_sub(void **state)
 {
 	struct ldb_hist *h = *state;
 	struct ldb_hist *live = &h[0], *snap = &h[1], *between = &h[2], *diff = &h[3];
@@ -390,7 +370,7 @@ test_sub(void **state)
 
 	for (int i = 0; i < 20000; i++)
 		ldb_hist_record(live, rand_value(&x));
-	ldb_hist_add(snap, live);                      /* earlier snapshot */
+	ldb_hist_add(snap, live); /* earlier snapshot */
 	for (int i = 0; i < 15000; i++) {
 		uint64_t v = 1000 + rand_value(&x) % 5000000;
 
@@ -419,8 +399,7 @@ test_sub(void **state)
 
 /* When a's extremes fall in the difference's end slots, they are exact;
  * dst may be a. */
-static void
-test_sub_exact_max_in_place(void **state)
+static void test_sub_exact_max_in_place(void **state)
 {
 	struct ldb_hist *h = *state;
 	struct ldb_hist *live = &h[0], *snap = &h[1];
@@ -443,8 +422,7 @@ test_sub_exact_max_in_place(void **state)
 /* A reader of a live histogram can see a count before the min/max stores
  * that go with it.  Simulate that state by hand: snapshots and the text
  * form must still bound the values by the slots that hold them. */
-static void
-test_stale_bounds_repaired(void **state)
+static void test_stale_bounds_repaired(void **state)
 {
 	struct ldb_hist *h = *state;
 	struct ldb_hist *live = &h[0], *snap = &h[1], *decoded = &h[2], *diff = &h[3];
@@ -452,7 +430,7 @@ test_stale_bounds_repaired(void **state)
 	char buf[128];
 
 	ldb_hist_record(live, 7 * MS);
-	live->counts[i9]++;                     /* 9 ms counted, max and sum not yet */
+	live->counts[i9]++; /* 9 ms counted, max and sum not yet */
 	live->total++;
 	ldb_hist_add(snap, live);
 	assert_int_equal(ldb_hist_count(snap), 2);
@@ -463,7 +441,7 @@ test_stale_bounds_repaired(void **state)
 	ldb_hist_encode(live, buf, sizeof(buf));
 	assert_int_equal(ldb_hist_decode(decoded, buf), 0);
 	assert_int_equal(ldb_hist_index(decoded->max), i9);
-	ldb_hist_sub(diff, live, &h[3]);        /* minus an empty histogram */
+	ldb_hist_sub(diff, live, &h[3]); /* minus an empty histogram */
 	assert_int_equal(ldb_hist_index(diff->max), i9);
 	assert_int_equal(diff->min, 7 * MS);
 
@@ -472,7 +450,7 @@ test_stale_bounds_repaired(void **state)
 	ldb_hist_reset(snap);
 	live->counts[i7] = 3;
 	live->total = 3;
-	live->sum = 1;                          /* a stale sum far too small */
+	live->sum = 1; /* a stale sum far too small */
 	ldb_hist_add(snap, live);
 	assert_int_equal(ldb_hist_index(snap->min), i7);
 	assert_int_equal(ldb_hist_index(snap->max), i7);
@@ -485,8 +463,7 @@ test_stale_bounds_repaired(void **state)
 
 /* ---- text form ---- */
 
-static void
-test_encode_format(void **state)
+static void test_encode_format(void **state)
 {
 	struct ldb_hist *h = *state;
 	char buf[64];
@@ -498,7 +475,7 @@ test_encode_format(void **state)
 
 	ldb_hist_record(h, 5);
 	ldb_hist_record(h, 5);
-	ldb_hist_record(h, 3000);               /* slot 1024 + 1500 = 2524 */
+	ldb_hist_record(h, 3000); /* slot 1024 + 1500 = 2524 */
 	n = ldb_hist_encode(h, buf, sizeof(buf));
 	assert_string_equal(buf, "v1;3;3010;5;3000;5:2,2519:1");
 	assert_int_equal(n, strlen(buf));
@@ -511,8 +488,7 @@ test_encode_format(void **state)
 	assert_int_equal(buf[8], 'x');
 }
 
-static char *
-encode_alloc(const struct ldb_hist *h)
+static char *encode_alloc(const struct ldb_hist *h)
 {
 	size_t n = ldb_hist_encode(h, NULL, 0);
 	char *s = malloc(n + 1);
@@ -523,8 +499,7 @@ encode_alloc(const struct ldb_hist *h)
 	return s;
 }
 
-static void
-test_encode_decode_round_trip(void **state)
+static void test_encode_decode_round_trip(void **state)
 {
 	struct ldb_hist *h = *state;
 	struct ldb_hist *a = &h[0], *b = &h[1], *direct = &h[2], *merged = &h[3];
@@ -570,8 +545,7 @@ test_encode_decode_round_trip(void **state)
 	free(tb);
 }
 
-static void
-test_decode_rejects_garbage(void **state)
+static void test_decode_rejects_garbage(void **state)
 {
 	struct ldb_hist *h = *state;
 	static const char *bad[] = {
@@ -580,14 +554,14 @@ test_decode_rejects_garbage(void **state)
 		"v1;",
 		"v2;0;0;0;0;",
 		"V1;0;0;0;0;",
-		"v1;0;0;0;0",                           /* missing ';' */
+		"v1;0;0;0;0", /* missing ';' */
 		"v1;0;0;0;0;;",
-		"v1;1;5;5;5;",                          /* total without pairs */
-		"v1;1;5;5;5;5:2",                       /* counts sum to 2 */
-		"v1;2;10;5;5;5:2,",                     /* trailing comma */
-		"v1;2;10;5;5;5:1,0:1",                  /* delta 0 */
-		"v1;1;5;5;5;5:0,1:1",                   /* zero count */
-		"v1;1;5;5;5;5",                         /* pair without count */
+		"v1;1;5;5;5;",         /* total without pairs */
+		"v1;1;5;5;5;5:2",      /* counts sum to 2 */
+		"v1;2;10;5;5;5:2,",    /* trailing comma */
+		"v1;2;10;5;5;5:1,0:1", /* delta 0 */
+		"v1;1;5;5;5;5:0,1:1",  /* zero count */
+		"v1;1;5;5;5;5",        /* pair without count */
 		"v1;1;5;5;5;5:",
 		"v1;1;5;5;5;:1",
 		"v1;1;5;5;5;5:1;",
@@ -598,17 +572,17 @@ test_decode_rejects_garbage(void **state)
 		"v1;1;5;5;5;0x5:1",
 		"v1;1;5;5;5;5:1,",
 		"v1;-1;5;5;5;5:1",
-		"v1;1;5;6;5;5:1",                       /* min above max */
-		"v1;1;5;4;5;5:1",                       /* min outside its slot */
-		"v1;1;5;5;6;5:1",                       /* max outside its slot */
-		"v1;2;10;4;5;4:1,1:1",                  /* valid but for the sum */
+		"v1;1;5;6;5;5:1",      /* min above max */
+		"v1;1;5;4;5;5:1",      /* min outside its slot */
+		"v1;1;5;5;6;5:1",      /* max outside its slot */
+		"v1;2;10;4;5;4:1,1:1", /* valid but for the sum */
 		"v1;2;8;4;5;4:1,1:1",
-		"v1;2;2000000;1000000;1000000;1000000:2",/* no such slot index */
-		"v1;1;5;5;5;99999:1",                   /* index past the end */
-		"v1;1;5;5;5;5:99999999999999999999",    /* overflow */
-		"v1;18446744073709551616;0;0;0;",       /* overflow */
-		"v1;0;1;0;0;",                          /* empty but a sum */
-		"v1;0;0;0;7;",                          /* empty but a max */
+		"v1;2;2000000;1000000;1000000;1000000:2", /* no such slot index */
+		"v1;1;5;5;5;99999:1",                     /* index past the end */
+		"v1;1;5;5;5;5:99999999999999999999",      /* overflow */
+		"v1;18446744073709551616;0;0;0;",         /* overflow */
+		"v1;0;1;0;0;",                            /* empty but a sum */
+		"v1;0;0;0;7;",                            /* empty but a max */
 		"garbage",
 		NULL,
 	};
@@ -632,7 +606,7 @@ test_decode_rejects_garbage(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc;
 
-		ldb_hist_record(h, 777);                /* must be gone afterwards */
+		ldb_hist_record(h, 777); /* must be gone afterwards */
 		rc = ldb_hist_decode(h, bad[i]);
 		if (rc != EINVAL)
 			fail_msg("accepted \"%s\"", bad[i] != NULL ? bad[i] : "(null)");
@@ -648,16 +622,15 @@ enum { WRITES = 1000000 };
 
 struct race {
 	struct ldb_hist live;
-	struct ldb_hist reference;      /* the same values, recorded after join */
+	struct ldb_hist reference; /* the same values, recorded after join */
 	uint64_t seed;
-	uint64_t sum;                   /* computed by the writer */
-	int ready, done;                /* accessed atomically */
+	uint64_t sum;    /* computed by the writer */
+	int ready, done; /* accessed atomically */
 	unsigned long reads, partial_reads;
 	int failed;
 };
 
-static void *
-writer_main(void *arg)
+static void *writer_main(void *arg)
 {
 	struct race *r = arg;
 	uint64_t x = r->seed, sum = 0;
@@ -675,15 +648,13 @@ writer_main(void *arg)
 	return NULL;
 }
 
-static void *
-reader_main(void *arg)
+static void *reader_main(void *arg)
 {
 	struct race *r = arg;
 	struct ldb_hist scratch, earlier, diff, decoded;
 	uint64_t prev = 0;
 
-	if (ldb_hist_init(&scratch) || ldb_hist_init(&earlier) ||
-	    ldb_hist_init(&diff) || ldb_hist_init(&decoded)) {
+	if (ldb_hist_init(&scratch) || ldb_hist_init(&earlier) || ldb_hist_init(&diff) || ldb_hist_init(&decoded)) {
 		r->failed = 1;
 		__atomic_store_n(&r->ready, 1, __ATOMIC_RELEASE);
 		return NULL;
@@ -703,8 +674,8 @@ reader_main(void *arg)
 		/* A max not yet stored is bounded by its slot: the top of the
 		 * slot of 10 ms at most. */
 		if (n > 0 && (scratch.min > scratch.max || scratch.min < 1 ||
-		    scratch.max > ldb_hist_slot_high(ldb_hist_index(10 * MS)) ||
-		    ldb_hist_percentile(&scratch, 100.0) != scratch.max))
+		              scratch.max > ldb_hist_slot_high(ldb_hist_index(10 * MS)) ||
+		              ldb_hist_percentile(&scratch, 100.0) != scratch.max))
 			r->failed = 3;
 		(void)ldb_hist_percentile(&r->live, 99.0);
 		(void)ldb_hist_mean(&r->live);
@@ -743,8 +714,7 @@ reader_main(void *arg)
 	return NULL;
 }
 
-static void
-test_concurrent_reader(void **state)
+static void test_concurrent_reader(void **state)
 {
 	struct race *r = calloc(1, sizeof(*r));
 	struct ldb_hist *h = *state;
@@ -777,8 +747,7 @@ test_concurrent_reader(void **state)
 	free(r);
 }
 
-int
-main(void)
+int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {

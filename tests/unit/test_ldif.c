@@ -25,11 +25,11 @@ static void test_safe(void **state)
 	assert_true(safe("a b"));
 	assert_true(safe("a:b"));
 	assert_true(safe("a<b"));
-	assert_true(safe("#a"));         /* only space, ':' and '<' may not start */
-	assert_true(safe("\x01\x7f"));   /* SAFE-CHAR is %x01-7F but LF and CR */
+	assert_true(safe("#a"));       /* only space, ':' and '<' may not start */
+	assert_true(safe("\x01\x7f")); /* SAFE-CHAR is %x01-7F but LF and CR */
 	assert_true(safe("uid=user1,ou=People,dc=example,dc=com"));
 	assert_false(safe(" a"));
-	assert_false(safe("a "));        /* RFC 2849's advice: no trailing space */
+	assert_false(safe("a ")); /* RFC 2849's advice: no trailing space */
 	assert_false(safe(" "));
 	assert_false(safe(":a"));
 	assert_false(safe("<a"));
@@ -92,7 +92,10 @@ static void test_lines(void **state)
 	line("cn", "", 0, "cn: \n");
 	line("description", " lead", 5, "description:: IGxlYWQ=\n");
 	line("sn", "trail ", 6, "sn:: dHJhaWwg\n");
-	line("o", "\xc3\x84" "chme", 6, "o:: w4RjaG1l\n");
+	line("o",
+	     "\xc3\x84"
+	     "chme",
+	     6, "o:: w4RjaG1l\n");
 	line("dn", "uid=:01,dc=x", 12, "dn: uid=:01,dc=x\n");
 	line("cn", ":01", 3, "cn:: OjAx\n");
 	line("cn", "a\0b", 3, "cn:: YQBi\n");
@@ -152,11 +155,8 @@ static void test_fput_line(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_safe),
-		cmocka_unit_test(test_base64_rfc4648),
-		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_no_folding),
-		cmocka_unit_test(test_fput_line),
+		cmocka_unit_test(test_safe),       cmocka_unit_test(test_base64_rfc4648), cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_no_folding), cmocka_unit_test(test_fput_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

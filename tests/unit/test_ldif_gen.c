@@ -25,8 +25,7 @@ struct ctx {
 	char errf[128]; /* captured stderr */
 };
 
-static int
-setup(void **state)
+static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
@@ -40,8 +39,7 @@ setup(void **state)
 	return 0;
 }
 
-static int
-teardown(void **state)
+static int teardown(void **state)
 {
 	struct ctx *c = *state;
 
@@ -53,8 +51,7 @@ teardown(void **state)
 	return 0;
 }
 
-static char *
-slurp(const char *path, size_t *len)
+static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (f == NULL)
@@ -74,8 +71,7 @@ slurp(const char *path, size_t *len)
 
 /* Run ldb_gen_main with stdout and stderr captured into the ctx files.
  * The argument list is NULL-terminated. */
-static int
-run_gen(struct ctx *c, ...)
+static int run_gen(struct ctx *c, ...)
 {
 	char *argv[64];
 	int argc = 0;
@@ -109,8 +105,7 @@ run_gen(struct ctx *c, ...)
 	return rc;
 }
 
-static size_t
-count_prefix_lines(const char *text, const char *prefix)
+static size_t count_prefix_lines(const char *text, const char *prefix)
 {
 	size_t n = 0, pl = strlen(prefix);
 	const char *p = text;
@@ -126,8 +121,7 @@ count_prefix_lines(const char *text, const char *prefix)
 	return n;
 }
 
-static size_t
-count_char(const char *s, char ch)
+static size_t count_char(const char *s, char ch)
 {
 	size_t n = 0;
 	for (; *s; s++)
@@ -135,39 +129,37 @@ count_char(const char *s, char ch)
 	return n;
 }
 
-static const char expected_head[] =
-	"dn: dc=example,dc=com\n"
-	"objectClass: top\n"
-	"objectClass: dcObject\n"
-	"objectClass: organization\n"
-	"dc: example\n"
-	"o: example\n"
-	"\n"
-	"dn: ou=People,dc=example,dc=com\n"
-	"objectClass: top\n"
-	"objectClass: organizationalUnit\n"
-	"ou: People\n"
-	"\n"
-	"dn: uid=user00001,ou=People,dc=example,dc=com\n"
-	"objectClass: top\n"
-	"objectClass: person\n"
-	"objectClass: organizationalPerson\n"
-	"objectClass: inetOrgPerson\n"
-	"uid: user00001\n"
-	"cn: user00001\n"
-	"sn: user00001\n"
-	"givenName: user00001\n"
-	"mail: user00001@example.com\n"
-	"userPassword: user00001\n"
-	"\n"
-	"dn: uid=user00002,ou=People,dc=example,dc=com\n";
+static const char expected_head[] = "dn: dc=example,dc=com\n"
+                                    "objectClass: top\n"
+                                    "objectClass: dcObject\n"
+                                    "objectClass: organization\n"
+                                    "dc: example\n"
+                                    "o: example\n"
+                                    "\n"
+                                    "dn: ou=People,dc=example,dc=com\n"
+                                    "objectClass: top\n"
+                                    "objectClass: organizationalUnit\n"
+                                    "ou: People\n"
+                                    "\n"
+                                    "dn: uid=user00001,ou=People,dc=example,dc=com\n"
+                                    "objectClass: top\n"
+                                    "objectClass: person\n"
+                                    "objectClass: organizationalPerson\n"
+                                    "objectClass: inetOrgPerson\n"
+                                    "uid: user00001\n"
+                                    "cn: user00001\n"
+                                    "sn: user00001\n"
+                                    "givenName: user00001\n"
+                                    "mail: user00001@example.com\n"
+                                    "userPassword: user00001\n"
+                                    "\n"
+                                    "dn: uid=user00002,ou=People,dc=example,dc=com\n";
 
-static void
-test_first_entries_exact(void **state)
+static void test_first_entries_exact(void **state)
 {
 	struct ctx *c = *state;
-	int rc = run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--parent",
-	                 "ou=People,dc=example,dc=com", "--number", "3", "--ldif-file", c->ldif, NULL);
+	int rc = run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--parent", "ou=People,dc=example,dc=com",
+	                 "--number", "3", "--ldif-file", c->ldif, NULL);
 	assert_int_equal(rc, 0);
 
 	size_t len;
@@ -194,8 +186,7 @@ test_first_entries_exact(void **state)
 	free(err);
 }
 
-static void
-test_stdout_and_default_parent(void **state)
+static void test_stdout_and_default_parent(void **state)
 {
 	struct ctx *c = *state;
 	/* no --parent: ou=People,SUFFIX; no --ldif-file: stdout */
@@ -208,8 +199,7 @@ test_stdout_and_default_parent(void **state)
 	free(out);
 }
 
-static void
-test_counts_and_start_idx(void **state)
+static void test_counts_and_start_idx(void **state)
 {
 	struct ctx *c = *state;
 	int rc = run_gen(c, "gen", "users", "--suffix=dc=example,dc=com", "--parent=ou=People,dc=example,dc=com",
@@ -227,8 +217,7 @@ test_counts_and_start_idx(void **state)
 	free(text);
 }
 
-static void
-test_width(void **state)
+static void test_width(void **state)
 {
 	struct ctx *c = *state;
 	char *text;
@@ -271,8 +260,7 @@ test_width(void **state)
 	free(err);
 }
 
-static void
-test_containers_and_domain(void **state)
+static void test_containers_and_domain(void **state)
 {
 	struct ctx *c = *state;
 	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "o=Acme", "--parent", "ou=People,dc=lab,ou=Eng,o=Acme",
@@ -318,12 +306,16 @@ test_containers_and_domain(void **state)
 	free(text);
 }
 
-static void
-test_unsafe_value_base64(void **state)
+static void test_unsafe_value_base64(void **state)
 {
 	struct ctx *c = *state;
 	/* "o=Ächme": UTF-8 is not a SAFE-CHAR in LDIF, so dn and o go base64 */
-	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "o=\xc3\x84" "chme", "--parent", "o=\xc3\x84" "chme",
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix",
+	                         "o=\xc3\x84"
+	                         "chme",
+	                         "--parent",
+	                         "o=\xc3\x84"
+	                         "chme",
 	                         "--number", "1", "--ldif-file", c->ldif, NULL),
 	                 0);
 	char *text = slurp(c->ldif, NULL);
@@ -340,137 +332,176 @@ struct bad_case {
 	const char *msg; /* expected substring of the stderr line */
 };
 
-static void
-test_bad_options(void **state)
+static void test_bad_options(void **state)
 {
 	struct ctx *c = *state;
 	static const struct bad_case cases[] = {
-		{"no subcommand", {"gen"}, "missing subcommand"},
-		{"unknown subcommand", {"gen", "people"}, "unknown subcommand 'people'"},
-		{"unknown option", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--bogus"}, "'--bogus'"},
-		{"unknown short", {"gen", "users", "-q", "--suffix", "dc=x", "--number", "1"}, "'-q'"},
-		{"missing value", {"gen", "users", "--suffix", "dc=x", "--number"}, "--number needs a value"},
-		{"missing number", {"gen", "users", "--suffix", "dc=x"}, "--number is required"},
-		{"missing suffix", {"gen", "users", "--number", "1"}, "--suffix is required"},
-		{"junk number", {"gen", "users", "--suffix", "dc=x", "--number", "12x"}, "'12x' is not a decimal"},
-		{"blank number", {"gen", "users", "--suffix", "dc=x", "--number", " 12"}, "is not a decimal"},
-		{"plus sign", {"gen", "users", "--suffix", "dc=x", "--number", "+12"}, "is not a decimal"},
-		{"empty number", {"gen", "users", "--suffix", "dc=x", "--number", ""}, "--number: empty"},
-		{"negative number", {"gen", "users", "--suffix", "dc=x", "--number", "-5"}, "'-5' is negative"},
-		{"overflow", {"gen", "users", "--suffix", "dc=x", "--number", "99999999999999999999999"}, "too large"},
-		{"negative start", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--start-idx", "-1"}, "negative"},
-		{"range overflow",
-		 {"gen", "users", "--suffix", "dc=x", "--number", "10", "--start-idx", "999999999999999995"},
-		 "goes past"},
-		{"zero width", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "0"}, "--width must be"},
-		{"huge width", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "99"}, "too large"},
-		{"width too small", {"gen", "users", "--suffix", "dc=x", "--number", "100", "--width", "2"}, "too small"},
-		{"bad suffix DN", {"gen", "users", "--suffix", "dc=x,,", "--number", "1"}, "not a valid DN"},
-		{"bad suffix rdn", {"gen", "users", "--suffix", "cn=x", "--number", "1"}, "'cn' is not one of"},
-		{"bad container rdn",
-		 {"gen", "users", "--suffix", "dc=x", "--parent", "cn=People,dc=x", "--number", "1"},
-		 "'cn' is not one of"},
-		{"parent not under suffix",
-		 {"gen", "users", "--suffix", "dc=x", "--parent", "ou=People,dc=y", "--number", "1"},
-		 "is not under"},
-		{"multi-valued rdn",
-		 {"gen", "users", "--suffix", "dc=x", "--parent", "ou=a+ou=b,dc=x", "--number", "1"},
-		 "multi-valued"},
-		{"positional", {"gen", "users", "--suffix", "dc=x", "--number", "1", "extra"}, "unexpected argument 'extra'"},
-		{"unwritable file",
-		 {"gen", "users", "--suffix", "dc=x", "--number", "1", "--ldif-file", "/nonexistent-dir/x.ldif"},
-		 "cannot create"},
+		{ "no subcommand", { "gen" }, "missing subcommand" },
+		{ "unknown subcommand", { "gen", "people" }, "unknown subcommand 'people'" },
+		{ "unknown option", { "gen", "users", "--suffix", "dc=x", "--number", "1", "--bogus" }, "'--bogus'" },
+		{ "unknown short", { "gen", "users", "-q", "--suffix", "dc=x", "--number", "1" }, "'-q'" },
+		{ "missing value", { "gen", "users", "--suffix", "dc=x", "--number" }, "--number needs a value" },
+		{ "missing number", { "gen", "users", "--suffix", "dc=x" }, "--number is required" },
+		{ "missing suffix", { "gen", "users", "--number", "1" }, "--suffix is required" },
+		{ "junk number", { "gen", "users", "--suffix", "dc=x", "--number", "12x" }, "'12x' is not a decimal" },
+		{ "blank number", { "gen", "users", "--suffix", "dc=x", "--number", " 12" }, "is not a decimal" },
+		{ "plus sign", { "gen", "users", "--suffix", "dc=x", "--number", "+12" }, "is not a decimal" },
+		{ "empty number", { "gen", "users", "--suffix", "dc=x", "--number", "" }, "--number: empty" },
+		{ "negative number", { "gen", "users", "--suffix", "dc=x", "--number", "-5" }, "'-5' is negative" },
+		{ "overflow",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "99999999999999999999999" },
+		  "too large" },
+		{ "negative start",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "--start-idx", "-1" },
+		  "negative" },
+		{ "range overflow",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "10", "--start-idx", "999999999999999995" },
+		  "goes past" },
+		{ "zero width",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "0" },
+		  "--width must be" },
+		{ "huge width", { "gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "99" }, "too large" },
+		{ "width too small",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "100", "--width", "2" },
+		  "too small" },
+		{ "bad suffix DN", { "gen", "users", "--suffix", "dc=x,,", "--number", "1" }, "not a valid DN" },
+		{ "bad suffix rdn", { "gen", "users", "--suffix", "cn=x", "--number", "1" }, "'cn' is not one of" },
+		{ "bad container rdn",
+		  { "gen", "users", "--suffix", "dc=x", "--parent", "cn=People,dc=x", "--number", "1" },
+		  "'cn' is not one of" },
+		{ "parent not under suffix",
+		  { "gen", "users", "--suffix", "dc=x", "--parent", "ou=People,dc=y", "--number", "1" },
+		  "is not under" },
+		{ "multi-valued rdn",
+		  { "gen", "users", "--suffix", "dc=x", "--parent", "ou=a+ou=b,dc=x", "--number", "1" },
+		  "multi-valued" },
+		{ "positional",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "extra" },
+		  "unexpected argument 'extra'" },
+		{ "unwritable file",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "--ldif-file", "/nonexistent-dir/x.ldif" },
+		  "cannot create" },
 		/* users --hash */
-		{"bad hash", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "md5"}, "'md5' is not one of"},
-		{"empty hash", {"gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", ""}, "'' is not one of"},
+		{ "bad hash",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "md5" },
+		  "'md5' is not one of" },
+		{ "empty hash",
+		  { "gen", "users", "--suffix", "dc=x", "--number", "1", "--hash", "" },
+		  "'' is not one of" },
 		/* groups */
-		{"groups: no NAME", {"gen", "groups", "--suffix", "dc=x"}, "NAME is required"},
-		{"groups: two NAMEs", {"gen", "groups", "a", "b", "--suffix", "dc=x"}, "unexpected argument 'b'"},
-		{"groups: NAME after --", {"gen", "groups", "a", "--suffix", "dc=x", "--", "b"}, "unexpected argument 'b'"},
-		{"groups: no suffix", {"gen", "groups", "g"}, "--suffix is required"},
-		{"groups: empty NAME", {"gen", "groups", "", "--suffix", "dc=x"}, "empty group name"},
-		{"groups: comma in NAME", {"gen", "groups", "a,b", "--suffix", "dc=x"}, "character ','"},
-		{"groups: = in NAME", {"gen", "groups", "a=b", "--suffix", "dc=x"}, "character '='"},
-		{"groups: # NAME", {"gen", "groups", "#a", "--suffix", "dc=x"}, "cannot start with '#'"},
-		{"groups: zero groups", {"gen", "groups", "g", "--suffix", "dc=x", "--number", "0"}, "--number must be at least 1"},
-		{"groups: zero members",
-		 {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "0", "--member-attr", "member"},
-		 "groupOfNames requires a member"},
-		{"groups: junk members", {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3"}, "not a decimal"},
-		{"groups: bad member attr", {"gen", "groups", "g", "--suffix", "dc=x", "--member-attr", "owner"}, "'owner'"},
-		{"groups: parent outside",
-		 {"gen", "groups", "g", "--suffix", "dc=x", "--parent", "ou=G,dc=y"},
-		 "--parent 'ou=G,dc=y' is not under"},
-		{"groups: member parent outside",
-		 {"gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "ou=P,dc=y"},
-		 "--member-parent 'ou=P,dc=y' is not under"},
-		{"groups: member parent rdn",
-		 {"gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "cn=P,dc=x"},
-		 "--member-parent: RDN attribute 'cn'"},
-		{"groups: width too small",
-		 {"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1000", "--width", "3"},
-		 "--width 3 is too small"},
-		{"groups: flag with value", {"gen", "groups", "g", "--suffix", "dc=x", "--create-members=yes"}, "takes no value"},
-		{"groups: unknown option", {"gen", "groups", "g", "--suffix", "dc=x", "--nested"}, "'--nested'"},
+		{ "groups: no NAME", { "gen", "groups", "--suffix", "dc=x" }, "NAME is required" },
+		{ "groups: two NAMEs", { "gen", "groups", "a", "b", "--suffix", "dc=x" }, "unexpected argument 'b'" },
+		{ "groups: NAME after --",
+		  { "gen", "groups", "a", "--suffix", "dc=x", "--", "b" },
+		  "unexpected argument 'b'" },
+		{ "groups: no suffix", { "gen", "groups", "g" }, "--suffix is required" },
+		{ "groups: empty NAME", { "gen", "groups", "", "--suffix", "dc=x" }, "empty group name" },
+		{ "groups: comma in NAME", { "gen", "groups", "a,b", "--suffix", "dc=x" }, "character ','" },
+		{ "groups: = in NAME", { "gen", "groups", "a=b", "--suffix", "dc=x" }, "character '='" },
+		{ "groups: # NAME", { "gen", "groups", "#a", "--suffix", "dc=x" }, "cannot start with '#'" },
+		{ "groups: zero groups",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--number", "0" },
+		  "--number must be at least 1" },
+		{ "groups: zero members",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--num-members", "0", "--member-attr", "member" },
+		  "groupOfNames requires a member" },
+		{ "groups: junk members",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3" },
+		  "not a decimal" },
+		{ "groups: bad member attr",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--member-attr", "owner" },
+		  "'owner'" },
+		{ "groups: parent outside",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--parent", "ou=G,dc=y" },
+		  "--parent 'ou=G,dc=y' is not under" },
+		{ "groups: member parent outside",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "ou=P,dc=y" },
+		  "--member-parent 'ou=P,dc=y' is not under" },
+		{ "groups: member parent rdn",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--member-parent", "cn=P,dc=x" },
+		  "--member-parent: RDN attribute 'cn'" },
+		{ "groups: width too small",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1000", "--width", "3" },
+		  "--width 3 is too small" },
+		{ "groups: flag with value",
+		  { "gen", "groups", "g", "--suffix", "dc=x", "--create-members=yes" },
+		  "takes no value" },
+		{ "groups: unknown option", { "gen", "groups", "g", "--suffix", "dc=x", "--nested" }, "'--nested'" },
 		/* mod-load */
-		{"mod-load: no num-users", {"gen", "mod-load", "--parent", "ou=P,dc=x"}, "--num-users is required"},
-		{"mod-load: no parent", {"gen", "mod-load", "--num-users", "200"}, "--parent is required"},
-		{"mod-load: mod above num",
-		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "11", "--modrdn-users", "0",
-		  "--del-users", "0"},
-		 "--mod-users 11 is more than --num-users 10"},
-		{"mod-load: modrdn above num",
-		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0", "--modrdn-users", "11",
-		  "--del-users", "0"},
-		 "--modrdn-users 11 is more than"},
-		{"mod-load: del above num",
-		 {"gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0", "--modrdn-users", "0",
-		  "--del-users", "11"},
-		 "--del-users 11 is more than"},
-		{"mod-load: default above num", {"gen", "mod-load", "--num-users", "99", "--parent", "ou=P,dc=x"},
-		 "--mod-users 100 (the default) is more than --num-users 99"},
-		{"mod-load: uid attr", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "uid"},
-		 "uid is the users' RDN"},
-		{"mod-load: objectClass attr",
-		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn", "objectclass"},
-		 "objectClass cannot be replaced"},
-		{"mod-load: bad attr name",
-		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "s n"},
-		 "'s n' is not an attribute name"},
-		{"mod-load: attr twice",
-		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn", "--mod-attrs", "SN"},
-		 "'SN' is given twice"},
-		{"mod-load: junk count",
-		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--add-users", "-1"},
-		 "'-1' is negative"},
-		{"mod-load: parent outside suffix",
-		 {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--suffix", "dc=y"},
-		 "is not under --suffix"},
-		{"mod-load: bad parent", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,,"}, "not a valid DN"},
-		{"mod-load: positional", {"gen", "mod-load", "extra", "--num-users", "200", "--parent", "ou=P,dc=x"},
-		 "unexpected argument 'extra'"},
-		{"mod-load: randomize", {"gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--randomize"},
-		 "'--randomize'"},
+		{ "mod-load: no num-users", { "gen", "mod-load", "--parent", "ou=P,dc=x" }, "--num-users is required" },
+		{ "mod-load: no parent", { "gen", "mod-load", "--num-users", "200" }, "--parent is required" },
+		{ "mod-load: mod above num",
+		  { "gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "11",
+		    "--modrdn-users", "0", "--del-users", "0" },
+		  "--mod-users 11 is more than --num-users 10" },
+		{ "mod-load: modrdn above num",
+		  { "gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0",
+		    "--modrdn-users", "11", "--del-users", "0" },
+		  "--modrdn-users 11 is more than" },
+		{ "mod-load: del above num",
+		  { "gen", "mod-load", "--num-users", "10", "--parent", "ou=P,dc=x", "--mod-users", "0",
+		    "--modrdn-users", "0", "--del-users", "11" },
+		  "--del-users 11 is more than" },
+		{ "mod-load: default above num",
+		  { "gen", "mod-load", "--num-users", "99", "--parent", "ou=P,dc=x" },
+		  "--mod-users 100 (the default) is more than --num-users 99" },
+		{ "mod-load: uid attr",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "uid" },
+		  "uid is the users' RDN" },
+		{ "mod-load: objectClass attr",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn",
+		    "objectclass" },
+		  "objectClass cannot be replaced" },
+		{ "mod-load: bad attr name",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "s n" },
+		  "'s n' is not an attribute name" },
+		{ "mod-load: attr twice",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--mod-attrs", "sn",
+		    "--mod-attrs", "SN" },
+		  "'SN' is given twice" },
+		{ "mod-load: junk count",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--add-users", "-1" },
+		  "'-1' is negative" },
+		{ "mod-load: parent outside suffix",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--suffix", "dc=y" },
+		  "is not under --suffix" },
+		{ "mod-load: bad parent",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,," },
+		  "not a valid DN" },
+		{ "mod-load: positional",
+		  { "gen", "mod-load", "extra", "--num-users", "200", "--parent", "ou=P,dc=x" },
+		  "unexpected argument 'extra'" },
+		{ "mod-load: randomize",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--randomize" },
+		  "'--randomize'" },
 		/* tree */
-		{"tree: no depth", {"gen", "tree", "--fanout", "2", "--entries", "1"}, "--depth is required"},
-		{"tree: no fanout", {"gen", "tree", "--depth", "2", "--entries", "1"}, "--fanout is required"},
-		{"tree: no entries", {"gen", "tree", "--depth", "2", "--fanout", "1"}, "--entries is required"},
-		{"tree: too deep", {"gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1"}, "at most 32"},
-		{"tree: zero fanout", {"gen", "tree", "--depth", "1", "--fanout", "0", "--entries", "1"}, "at least 1"},
-		{"tree: containers overflow", {"gen", "tree", "--depth", "32", "--fanout", "4", "--entries", "0"},
-		 "containers"},
-		{"tree: entries overflow",
-		 {"gen", "tree", "--depth", "2", "--fanout", "10", "--entries", "999999999999999999"},
-		 "makes more than 999999999999999999 entries"},
-		{"tree: junk", {"gen", "tree", "--depth", "2x", "--fanout", "1", "--entries", "1"}, "'2x' is not a decimal"},
-		{"tree: bad suffix rdn",
-		 {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--suffix", "cn=x"},
-		 "'cn' is not one of"},
-		{"tree: start-idx is not a tree option",
-		 {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--start-idx", "3"},
-		 "'--start-idx'"},
-		{"tree: positional", {"gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "x"},
-		 "unexpected argument 'x'"},
+		{ "tree: no depth", { "gen", "tree", "--fanout", "2", "--entries", "1" }, "--depth is required" },
+		{ "tree: no fanout", { "gen", "tree", "--depth", "2", "--entries", "1" }, "--fanout is required" },
+		{ "tree: no entries", { "gen", "tree", "--depth", "2", "--fanout", "1" }, "--entries is required" },
+		{ "tree: too deep",
+		  { "gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1" },
+		  "at most 32" },
+		{ "tree: zero fanout",
+		  { "gen", "tree", "--depth", "1", "--fanout", "0", "--entries", "1" },
+		  "at least 1" },
+		{ "tree: containers overflow",
+		  { "gen", "tree", "--depth", "32", "--fanout", "4", "--entries", "0" },
+		  "containers" },
+		{ "tree: entries overflow",
+		  { "gen", "tree", "--depth", "2", "--fanout", "10", "--entries", "999999999999999999" },
+		  "makes more than 999999999999999999 entries" },
+		{ "tree: junk",
+		  { "gen", "tree", "--depth", "2x", "--fanout", "1", "--entries", "1" },
+		  "'2x' is not a decimal" },
+		{ "tree: bad suffix rdn",
+		  { "gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--suffix", "cn=x" },
+		  "'cn' is not one of" },
+		{ "tree: start-idx is not a tree option",
+		  { "gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "--start-idx", "3" },
+		  "'--start-idx'" },
+		{ "tree: positional",
+		  { "gen", "tree", "--depth", "1", "--fanout", "1", "--entries", "1", "x" },
+		  "unexpected argument 'x'" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -486,7 +517,8 @@ test_bad_options(void **state)
 		bool has_file = false;
 		for (int k = 0; k < argc; k++)
 			has_file |= strcmp(argv[k], "--ldif-file") == 0;
-		if (!has_file && argc >= 2 && strcmp(bc->why, "positional") != 0 && strcmp(bc->why, "missing value") != 0) {
+		if (!has_file && argc >= 2 && strcmp(bc->why, "positional") != 0 &&
+		    strcmp(bc->why, "missing value") != 0) {
 			argv[argc++] = (char *)"--ldif-file";
 			argv[argc++] = c->ldif;
 		}
@@ -519,8 +551,7 @@ test_bad_options(void **state)
 	}
 }
 
-static void
-test_help(void **state)
+static void test_help(void **state)
 {
 	struct ctx *c = *state;
 	assert_int_equal(run_gen(c, "gen", "--help", NULL), 0);
@@ -533,8 +564,7 @@ test_help(void **state)
 	free(out);
 }
 
-static void
-test_write_api(void **state)
+static void test_write_api(void **state)
 {
 	(void)state;
 	char *buf = NULL;
@@ -566,8 +596,7 @@ test_write_api(void **state)
 
 /* A large file: 200,000 users, every one there (speed is measured in bench/,
  * never asserted by a test). */
-static void
-test_large_count(void **state)
+static void test_large_count(void **state)
 {
 	struct ctx *c = *state;
 
@@ -588,12 +617,10 @@ test_large_count(void **state)
 	assert_int_equal(users, 200000);
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* users --hash */
 
-static size_t
-b64_decode(const char *in, unsigned char *out)
+static size_t b64_decode(const char *in, unsigned char *out)
 {
 	size_t n = strlen(in);
 	int len = EVP_DecodeBlock(out, (const unsigned char *)in, (int)n);
@@ -606,8 +633,8 @@ b64_decode(const char *in, unsigned char *out)
 }
 
 /* Check one "{TAG}base64" value: digest(password + salt) + 8-byte salt. */
-static void
-check_salted(const char *value, const char *tag, const EVP_MD *md, const char *password, unsigned char salt[8])
+static void check_salted(const char *value, const char *tag, const EVP_MD *md, const char *password,
+                         unsigned char salt[8])
 {
 	unsigned char raw[256], dig[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
@@ -630,8 +657,7 @@ check_salted(const char *value, const char *tag, const EVP_MD *md, const char *p
 }
 
 /* The userPassword value of the k-th (0-based) user in text (static buffer). */
-static const char *
-nth_password(const char *text, int k)
+static const char *nth_password(const char *text, int k)
 {
 	static char buf[256];
 	const char *p = text;
@@ -647,17 +673,16 @@ nth_password(const char *text, int k)
 	return buf;
 }
 
-static void
-test_users_hash(void **state)
+static void test_users_hash(void **state)
 {
 	struct ctx *c = *state;
 	static const struct {
 		const char *opt, *tag;
 		const EVP_MD *(*md)(void);
 	} kinds[] = {
-		{"ssha", "{SSHA}", EVP_sha1},
-		{"SSHA256", "{SSHA256}", EVP_sha256},
-		{"ssha512", "{SSHA512}", EVP_sha512},
+		{ "ssha", "{SSHA}", EVP_sha1 },
+		{ "SSHA256", "{SSHA256}", EVP_sha256 },
+		{ "ssha512", "{SSHA512}", EVP_sha512 },
 	};
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
@@ -693,9 +718,9 @@ test_users_hash(void **state)
 	free(b);
 
 	/* --hash clear: the password itself */
-	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--number", "2", "--hash", "clear",
-	                         NULL),
-	                 0);
+	assert_int_equal(
+	        run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--number", "2", "--hash", "clear", NULL),
+	        0);
 	char *out = slurp(c->out, NULL);
 	assert_memory_equal(out, expected_head, sizeof(expected_head) - 1);
 	free(out);
@@ -705,7 +730,9 @@ test_users_hash(void **state)
 	size_t len = 0;
 	char err[256] = "";
 	FILE *f = open_memstream(&buf, &len);
-	struct ldb_gen_users u = {.suffix = "dc=example,dc=com", .number = 1, .start_idx = 7, .hash = LDB_GEN_HASH_SSHA512};
+	struct ldb_gen_users u = {
+		.suffix = "dc=example,dc=com", .number = 1, .start_idx = 7, .hash = LDB_GEN_HASH_SSHA512
+	};
 	assert_int_equal(ldb_gen_users_write(&u, f, err, sizeof(err)), 0);
 	fclose(f);
 	unsigned char salt[8];
@@ -716,8 +743,7 @@ test_users_hash(void **state)
 /* ------------------------------------------------------------------------ */
 /* groups */
 
-static void
-test_groups_exact(void **state)
+static void test_groups_exact(void **state)
 {
 	struct ctx *c = *state;
 	/* NAME after the options; defaults: --parent SUFFIX, --member-parent ou=People,SUFFIX */
@@ -748,8 +774,8 @@ test_groups_exact(void **state)
 
 	/* default attribute uniqueMember; --start-idx and --width shape the member names */
 	assert_int_equal(run_gen(c, "gen", "groups", "g", "--suffix", "dc=example,dc=com", "--parent",
-	                         "ou=Groups,dc=example,dc=com", "--num-members", "3", "--start-idx", "9", "--width", "3",
-	                         NULL),
+	                         "ou=Groups,dc=example,dc=com", "--num-members", "3", "--start-idx", "9", "--width",
+	                         "3", NULL),
 	                 0);
 	out = slurp(c->out, NULL);
 	assert_string_equal(out, "dn: cn=g-1,ou=Groups,dc=example,dc=com\n"
@@ -763,9 +789,9 @@ test_groups_exact(void **state)
 	free(out);
 
 	/* dsctl's default of 10000 members; a NAME after "--" */
-	assert_int_equal(run_gen(c, "gen", "groups", "--suffix", "dc=example,dc=com", "--ldif-file", c->ldif, "--", "big",
-	                         NULL),
-	                 0);
+	assert_int_equal(
+	        run_gen(c, "gen", "groups", "--suffix", "dc=example,dc=com", "--ldif-file", c->ldif, "--", "big", NULL),
+	        0);
 	text = slurp(c->ldif, NULL);
 	assert_int_equal(count_prefix_lines(text, "dn: "), 1);
 	assert_int_equal(count_prefix_lines(text, "uniqueMember: uid=user"), 10000);
@@ -773,8 +799,7 @@ test_groups_exact(void **state)
 	free(text);
 }
 
-static void
-test_groups_create_members(void **state)
+static void test_groups_create_members(void **state)
 {
 	struct ctx *c = *state;
 	assert_int_equal(run_gen(c, "gen", "groups", "crew", "--number", "3", "--num-members", "4", "--create-members",
@@ -828,8 +853,8 @@ test_groups_create_members(void **state)
 	free(text);
 
 	/* members and groups under the same parent: that container once */
-	assert_int_equal(run_gen(c, "gen", "groups", "x", "--num-members", "2", "--create-members", "--suffix", "o=Acme",
-	                         "--parent", "ou=All,o=Acme", "--member-parent", "OU=all,o=acme", NULL),
+	assert_int_equal(run_gen(c, "gen", "groups", "x", "--num-members", "2", "--create-members", "--suffix",
+	                         "o=Acme", "--parent", "ou=All,o=Acme", "--member-parent", "OU=all,o=acme", NULL),
 	                 0);
 	text = slurp(c->out, NULL);
 	assert_int_equal(count_prefix_lines(text, "dn: "), 2 + 2 + 1);
@@ -842,22 +867,20 @@ test_groups_create_members(void **state)
 /* mod-load */
 
 /* "add=N modify=N modrdn=N delete=N" of the changetype lines. */
-static void
-changetype_counts(const char *text, char *out, size_t cap)
+static void changetype_counts(const char *text, char *out, size_t cap)
 {
 	snprintf(out, cap, "add=%zu modify=%zu modrdn=%zu delete=%zu", count_prefix_lines(text, "changetype: add\n"),
 	         count_prefix_lines(text, "changetype: modify\n"), count_prefix_lines(text, "changetype: modrdn\n"),
 	         count_prefix_lines(text, "changetype: delete\n"));
 }
 
-static void
-test_modload_exact(void **state)
+static void test_modload_exact(void **state)
 {
 	struct ctx *c = *state;
 	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "3", "--create-users", "--parent",
-	                         "ou=W,dc=example,dc=com", "--add-users", "1", "--mod-users", "2", "--modrdn-users", "1",
-	                         "--del-users", "1", "--delete-users", "--mod-attrs", "sn", "description", "--ldif-file",
-	                         c->ldif, NULL),
+	                         "ou=W,dc=example,dc=com", "--add-users", "1", "--mod-users", "2", "--modrdn-users",
+	                         "1", "--del-users", "1", "--delete-users", "--mod-attrs", "sn", "description",
+	                         "--ldif-file", c->ldif, NULL),
 	                 0);
 	char *text = slurp(c->ldif, NULL);
 	/* no --suffix: no container records; the users first */
@@ -950,16 +973,16 @@ test_modload_exact(void **state)
 	free(text);
 }
 
-static void
-test_modload_counts(void **state)
+static void test_modload_counts(void **state)
 {
 	struct ctx *c = *state;
 	char counts[128], *text;
 
 	/* the guide's mixed file: 11 adds, 8 modifies, 1 modrdn, 1 delete */
 	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "10", "--create-users", "--parent",
-	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "1", "--mod-users",
-	                         "8", "--modrdn-users", "1", "--del-users", "1", "--ldif-file", c->ldif, NULL),
+	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "1",
+	                         "--mod-users", "8", "--modrdn-users", "1", "--del-users", "1", "--ldif-file", c->ldif,
+	                         NULL),
 	                 0);
 	text = slurp(c->ldif, NULL);
 	changetype_counts(text, counts, sizeof(counts));
@@ -969,8 +992,9 @@ test_modload_counts(void **state)
 
 	/* the guide's clean file: exactly 10 adds and 10 modifies */
 	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "10", "--create-users", "--parent",
-	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "0", "--mod-users",
-	                         "10", "--modrdn-users", "0", "--del-users", "0", "--ldif-file", c->ldif, NULL),
+	                         "ou=WriteBench,dc=example,dc=com", "--mod-attrs", "sn", "--add-users", "0",
+	                         "--mod-users", "10", "--modrdn-users", "0", "--del-users", "0", "--ldif-file", c->ldif,
+	                         NULL),
 	                 0);
 	text = slurp(c->ldif, NULL);
 	changetype_counts(text, counts, sizeof(counts));
@@ -992,8 +1016,8 @@ test_modload_counts(void **state)
 
 	/* without --create-users only the extra adds; --start-idx moves the users */
 	assert_int_equal(run_gen(c, "gen", "mod-load", "--num-users", "5", "--start-idx", "101", "--parent",
-	                         "ou=People,dc=example,dc=com", "--add-users", "2", "--mod-users", "1", "--modrdn-users",
-	                         "0", "--del-users", "1", "--mod-attrs", "title", NULL),
+	                         "ou=People,dc=example,dc=com", "--add-users", "2", "--mod-users", "1",
+	                         "--modrdn-users", "0", "--del-users", "1", "--mod-attrs", "title", NULL),
 	                 0);
 	text = slurp(c->out, NULL);
 	changetype_counts(text, counts, sizeof(counts));
@@ -1007,8 +1031,7 @@ test_modload_counts(void **state)
 /* ------------------------------------------------------------------------ */
 /* tree */
 
-static void
-test_tree_exact(void **state)
+static void test_tree_exact(void **state)
 {
 	struct ctx *c = *state;
 	assert_int_equal(run_gen(c, "gen", "tree", "--depth", "1", "--fanout", "2", "--entries", "1", "--suffix",
@@ -1070,13 +1093,13 @@ test_tree_exact(void **state)
 	                         "\n");
 	free(out);
 	char *err = slurp(c->errf, NULL);
-	assert_string_equal(err, "ldbench gen tree: 3 containers (levels 0-1, the top entry included), 3 entries, 6 in all\n");
+	assert_string_equal(
+	        err, "ldbench gen tree: 3 containers (levels 0-1, the top entry included), 3 entries, 6 in all\n");
 	free(err);
 }
 
 /* Every DN's parent appears earlier in the file (ldapadd order). */
-static void
-check_parents_first(const char *text, const char *top)
+static void check_parents_first(const char *text, const char *top)
 {
 	size_t cap = 4096, n = 0;
 	char **seen = calloc(cap, sizeof(*seen));
@@ -1102,8 +1125,7 @@ check_parents_first(const char *text, const char *top)
 	free(seen);
 }
 
-static void
-test_tree_counts(void **state)
+static void test_tree_counts(void **state)
 {
 	struct ctx *c = *state;
 
@@ -1116,15 +1138,16 @@ test_tree_counts(void **state)
 	assert_int_equal(count_prefix_lines(text, "objectClass: organizationalUnit\n"), 3905); /* 5+25+...+3125 */
 	assert_int_equal(count_prefix_lines(text, "objectClass: inetOrgPerson\n"), 19530);
 	assert_int_equal(count_prefix_lines(text, "dn: "), 3906 + 19530);
-	assert_int_equal(count_prefix_lines(text, "dn: ou=unit5,ou=unit5,ou=unit5,ou=unit5,ou=unit5,dc=example,dc=com\n"),
-	                 1);
+	assert_int_equal(
+	        count_prefix_lines(text, "dn: ou=unit5,ou=unit5,ou=unit5,ou=unit5,ou=unit5,dc=example,dc=com\n"), 1);
 	assert_int_equal(count_prefix_lines(text, "dn: ou=unit1,ou=unit1,ou=unit1,ou=unit1,ou=unit1,ou=unit1,"), 0);
 	assert_non_null(strstr(text, "\ndn: cn=entry19530,"));
 	assert_null(strstr(text, "entry19531"));
 	free(text);
 	char *err = slurp(c->errf, NULL);
-	assert_string_equal(err, "ldbench gen tree: 3906 containers (levels 0-5, the top entry included), 19530 entries, "
-	                         "23436 in all\n");
+	assert_string_equal(err,
+	                    "ldbench gen tree: 3906 containers (levels 0-5, the top entry included), 19530 entries, "
+	                    "23436 in all\n");
 	free(err);
 
 	/* depth 3, fanout 3, 3 entries: 40 containers, 120 entries, parents first */
@@ -1150,32 +1173,33 @@ test_tree_counts(void **state)
 }
 
 /* The count options' messages, whole lines as printed (util/num.h). */
-static void
-test_number_messages_exact(void **state)
+static void test_number_messages_exact(void **state)
 {
 	struct ctx *c = *state;
 	static const struct {
 		const char *args[12];
 		const char *line;
 	} cases[] = {
-		{{"gen", "users", "--suffix", "dc=x", "--number", "99999999999999999999"},
-		 "ldbench gen users: --number: '99999999999999999999' is too large (at most 999999999999999999)\n"},
-		{{"gen", "users", "--suffix", "dc=x", "--number", "-1"}, "ldbench gen users: --number: '-1' is negative\n"},
-		{{"gen", "users", "--suffix", "dc=x", "--number", "1x"},
-		 "ldbench gen users: --number: '1x' is not a decimal number\n"},
-		{{"gen", "users", "--suffix", "dc=x", "--number", ""}, "ldbench gen users: --number: empty value\n"},
-		{{"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "0"},
-		 "ldbench gen users: --width must be between 1 and 32\n"},
-		{{"gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "33"},
-		 "ldbench gen users: --width: '33' is too large (at most 32)\n"},
-		{{"gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1"},
-		 "ldbench gen tree: --depth: '33' is too large (at most 32)\n"},
-		{{"gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3"},
-		 "ldbench gen groups: --num-members: '1e3' is not a decimal number\n"},
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "99999999999999999999" },
+		  "ldbench gen users: --number: '99999999999999999999' is too large (at most 999999999999999999)\n" },
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "-1" },
+		  "ldbench gen users: --number: '-1' is negative\n" },
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "1x" },
+		  "ldbench gen users: --number: '1x' is not a decimal number\n" },
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "" },
+		  "ldbench gen users: --number: empty value\n" },
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "0" },
+		  "ldbench gen users: --width must be between 1 and 32\n" },
+		{ { "gen", "users", "--suffix", "dc=x", "--number", "1", "--width", "33" },
+		  "ldbench gen users: --width: '33' is too large (at most 32)\n" },
+		{ { "gen", "tree", "--depth", "33", "--fanout", "1", "--entries", "1" },
+		  "ldbench gen tree: --depth: '33' is too large (at most 32)\n" },
+		{ { "gen", "groups", "g", "--suffix", "dc=x", "--num-members", "1e3" },
+		  "ldbench gen groups: --num-members: '1e3' is not a decimal number\n" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[13] = {0};
+		char *argv[13] = { 0 };
 		size_t n = 0;
 		for (; n < 12 && cases[i].args[n] != NULL; n++)
 			argv[n] = (char *)cases[i].args[n];
@@ -1208,15 +1232,14 @@ test_number_messages_exact(void **state)
 
 /* Unsafe container and user values go base64 (a leading space in an ou=
  * value, an escaped comma), long DNs stay on one line (no folding). */
-static void
-test_unsafe_container_and_long_lines(void **state)
+static void test_unsafe_container_and_long_lines(void **state)
 {
 	struct ctx *c = *state;
 	char parent[400];
 
 	/* "ou=\ x" is the RDN value " x": the ou: line is base64 "IHg=" */
-	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "o=Ex Corp", "--parent", "ou=\\ x,o=Ex Corp", "--number",
-	                         "1", "--ldif-file", c->ldif, NULL),
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "o=Ex Corp", "--parent", "ou=\\ x,o=Ex Corp",
+	                         "--number", "1", "--ldif-file", c->ldif, NULL),
 	                 0);
 	char *text = slurp(c->ldif, NULL);
 	static const char expect[] = "dn: o=Ex Corp\n"
@@ -1238,8 +1261,8 @@ test_unsafe_container_and_long_lines(void **state)
 	memset(val, 'v', 300);
 	val[300] = '\0';
 	snprintf(parent, sizeof(parent), "ou=%s,dc=example,dc=com", val);
-	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--parent", parent, "--number", "1",
-	                         "--ldif-file", c->ldif, NULL),
+	assert_int_equal(run_gen(c, "gen", "users", "--suffix", "dc=example,dc=com", "--parent", parent, "--number",
+	                         "1", "--ldif-file", c->ldif, NULL),
 	                 0);
 	text = slurp(c->ldif, NULL);
 	char line[sizeof(parent) + 64];
@@ -1251,8 +1274,7 @@ test_unsafe_container_and_long_lines(void **state)
 	free(text);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_first_entries_exact, setup, teardown),

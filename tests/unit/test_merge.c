@@ -140,11 +140,11 @@ static void test_two_add_into_one(void **state)
 	add(&m, &b.s, NULL);
 	ldb_merge_finish(&m);
 
-	assert_true(m.s.seconds == 12);  /* the longest */
+	assert_true(m.s.seconds == 12); /* the longest */
 	assert_int_equal(m.s.threads, 5);
 	assert_int_equal(m.s.dead, 1);
 	assert_int_equal(m.s.no_activity, 1);
-	assert_int_equal(m.s.status, 4);  /* the worst */
+	assert_int_equal(m.s.status, 4); /* the worst */
 	assert_true(m.s.rate_target == 75);
 	assert_int_equal(m.s.counted, 220);
 	assert_int_equal(m.s.tot.counted, 220);

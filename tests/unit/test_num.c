@@ -70,8 +70,8 @@ static void test_u64(void **state)
 	v = 5;
 	assert_int_equal(ldb_num_u64("18446744073709551616", &v), LDB_NUM_HIGH);
 	assert_int_equal(ldb_num_u64("99999999999999999999999", &v), LDB_NUM_HIGH);
-	static const char *const junk[] = { NULL, "", "-1", "+1", " 1", "1 ", "1a", "0x1", "1.0",
-		                            "99999999999999999999x" };
+	static const char *const junk[] = { NULL, "",   "-1",  "+1",  " 1",
+		                            "1 ", "1a", "0x1", "1.0", "99999999999999999999x" };
 	for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++)
 		assert_int_equal(ldb_num_u64(junk[i], &v), LDB_NUM_JUNK);
 	assert_true(v == 5);
@@ -111,7 +111,8 @@ static void test_range(void **state)
 	range_bad("-p", ' ', "-99999999999999999999", 1, 65535, "the port",
 	          "-p -99999999999999999999: the port must be between 1 and 65535");
 	/* open ended (LLONG_MAX, INT_MAX, LLONG_MAX / 1000): at least / too large */
-	range_bad("-T", ' ', "0", 1, LLONG_MAX, "operations per thread", "-T 0: operations per thread must be at least 1");
+	range_bad("-T", ' ', "0", 1, LLONG_MAX, "operations per thread",
+	          "-T 0: operations per thread must be at least 1");
 	range_bad("-R", ' ', "-99999999999999999999", 0, LLONG_MAX, "the high bound",
 	          "-R -99999999999999999999: the high bound must be at least 0");
 	range_bad("-E", ' ', "99999999999999999999", 0, LLONG_MAX, "max errors",
@@ -152,7 +153,8 @@ static void test_count(void **state)
 	assert_true(v == 999999999999999999LL);
 	assert_int_equal(ldb_num_count("--n", "9223372036854775807", INT64_MAX, &v, NULL, 0), 0);
 	assert_true(v == INT64_MAX);
-	count_bad("--n", "9223372036854775808", INT64_MAX, "--n: '9223372036854775808' is too large (at most 9223372036854775807)");
+	count_bad("--n", "9223372036854775808", INT64_MAX,
+	          "--n: '9223372036854775808' is too large (at most 9223372036854775807)");
 	count_bad("--number", "", 100, "--number: empty value");
 	count_bad("--number", "-5", 100, "--number: '-5' is negative");
 	count_bad("--number", "-", 100, "--number: '-' is negative");
@@ -182,8 +184,27 @@ static void dur_ok(const char *s, uint64_t want)
 static void test_duration(void **state)
 {
 	static const char *const bad[] = {
-		NULL, "", "s", "ms", "-1s", "+1s", " 1s", "1 s", "1s ", "1.5s", "10x", "1S", "1H", "1sec", "1min",
-		"1hs", "1d", "0x10", "99999999999999999999", "9999999999999999h", "18446744073709551616ms",
+		NULL,
+		"",
+		"s",
+		"ms",
+		"-1s",
+		"+1s",
+		" 1s",
+		"1 s",
+		"1s ",
+		"1.5s",
+		"10x",
+		"1S",
+		"1H",
+		"1sec",
+		"1min",
+		"1hs",
+		"1d",
+		"0x10",
+		"99999999999999999999",
+		"9999999999999999h",
+		"18446744073709551616ms",
 		"18446744073709552s",
 	};
 	uint64_t ms = 7;
@@ -215,8 +236,8 @@ static void real_ok(const char *s, double want, size_t used)
 
 static void test_real(void **state)
 {
-	static const char *const bad[] = { NULL, "", ".", "+", "-", "+.", "e5", ".e5", " 5", "x", "inf", "-inf",
-		                           "nan", "infinity", "0x10", "0x1p3", "1e999", "-1e400" };
+	static const char *const bad[] = { NULL, "",    ".",    "+",   "-",        "+.",   "e5",    ".e5",   " 5",
+		                           "x",  "inf", "-inf", "nan", "infinity", "0x10", "0x1p3", "1e999", "-1e400" };
 	const char *end = "unchanged";
 	double v = 3;
 
@@ -244,12 +265,8 @@ static void test_real(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ll),
-		cmocka_unit_test(test_u64),
-		cmocka_unit_test(test_range),
-		cmocka_unit_test(test_count),
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_real),
+		cmocka_unit_test(test_ll),    cmocka_unit_test(test_u64),      cmocka_unit_test(test_range),
+		cmocka_unit_test(test_count), cmocka_unit_test(test_duration), cmocka_unit_test(test_real),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,16 +23,14 @@
 static char dir[64];
 static char scratch[1 << 16];
 
-static int
-group_setup(void **state)
+static int group_setup(void **state)
 {
 	(void)state;
 	strcpy(dir, "/tmp/test_objtmpl.XXXXXX");
 	return mkdtemp(dir) == NULL ? -1 : 0;
 }
 
-static int
-group_teardown(void **state)
+static int group_teardown(void **state)
 {
 	char cmd[128];
 
@@ -43,8 +41,7 @@ group_teardown(void **state)
 
 /* Write text to dir/name; @return the path (in a ring of 8 static buffers:
  * copy it to keep it longer). */
-static const char *
-put_file(const char *name, const char *text)
+static const char *put_file(const char *name, const char *text)
 {
 	static char paths[8][256];
 	static int k;
@@ -59,8 +56,7 @@ put_file(const char *name, const char *text)
 	return p;
 }
 
-static struct ldb_objtmpl *
-compile_ok(const char *path, const char *rdn, bool common)
+static struct ldb_objtmpl *compile_ok(const char *path, const char *rdn, bool common)
 {
 	struct ldb_objtmpl *t = NULL;
 	char err[512];
@@ -72,14 +68,12 @@ compile_ok(const char *path, const char *rdn, bool common)
 	return t;
 }
 
-static int
-render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *c, struct ldb_rng *r, struct ldb_obj_entry *e)
+static int render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *c, struct ldb_rng *r, struct ldb_obj_entry *e)
 {
 	return ldb_objtmpl_render(t, c, r, scratch, sizeof(scratch), e);
 }
 
-static void
-assert_value(const struct ldb_obj_entry *e, int i, const char *type, const char *val)
+static void assert_value(const struct ldb_obj_entry *e, int i, const char *type, const char *val)
 {
 	assert_true(i < e->n);
 	assert_string_equal(e->v[i].type, type);
@@ -89,17 +83,15 @@ assert_value(const struct ldb_obj_entry *e, int i, const char *type, const char 
 
 /* ---- the canonical populate template ---- */
 
-static void
-populate(bool common)
+static void populate(bool common)
 {
-	const char *path = put_file("populate.tmpl",
-	                            "# ldclt populate\n"
-	                            "objectclass: inetOrgPerson\n"
-	                            "\n"
-	                            "sn: [A]\n"
-	                            "cn: user [A]\n"
-	                            "uid: user[A]\n"
-	                            "objectclass: organizationalPerson\n");
+	const char *path = put_file("populate.tmpl", "# ldclt populate\n"
+	                                             "objectclass: inetOrgPerson\n"
+	                                             "\n"
+	                                             "sn: [A]\n"
+	                                             "cn: user [A]\n"
+	                                             "uid: user[A]\n"
+	                                             "objectclass: organizationalPerson\n");
 	struct ldb_objtmpl *t = compile_ok(path, "uid:user[A=INCRNNOLOOP(1000;1999;4)]", common);
 	struct ldb_objtmpl_cursor c;
 	struct ldb_obj_entry e;
@@ -127,8 +119,7 @@ populate(bool common)
 	ldb_objtmpl_free(t);
 }
 
-static void
-test_populate_canonical(void **state)
+static void test_populate_canonical(void **state)
 {
 	(void)state;
 	populate(false);
@@ -138,15 +129,13 @@ test_populate_canonical(void **state)
 /* Types that differ only in case share the first spelling's pointer, and a
  * rendered entry makes the add request the start-up encoder makes for the
  * same entry grouped by hand. */
-static void
-test_types_and_add(void **state)
+static void test_types_and_add(void **state)
 {
-	const char *path = put_file("types.tmpl",
-	                            "objectClass: top\n"
-	                            "cn: c[A]\n"
-	                            "OBJECTCLASS: person\n"
-	                            "sn: s[A]\n"
-	                            "objectclass: inetOrgPerson\n");
+	const char *path = put_file("types.tmpl", "objectClass: top\n"
+	                                          "cn: c[A]\n"
+	                                          "OBJECTCLASS: person\n"
+	                                          "sn: s[A]\n"
+	                                          "objectclass: inetOrgPerson\n");
 	struct ldb_objtmpl *t = compile_ok(path, "uid:u[A=INCRN(7;9;1)]", false);
 	struct ldb_objtmpl_cursor c;
 	struct ldb_obj_entry e;
@@ -185,14 +174,12 @@ test_types_and_add(void **state)
 
 /* ---- INCRN sequences ---- */
 
-static const char *
-rdn_value(const struct ldb_obj_entry *e)
+static const char *rdn_value(const struct ldb_obj_entry *e)
 {
 	return strchr(e->rdn, '=') + 1;
 }
 
-static void
-test_incr_per_cursor(void **state)
+static void test_incr_per_cursor(void **state)
 {
 	struct ldb_objtmpl *t;
 	struct ldb_objtmpl_cursor c1, c2;
@@ -243,8 +230,7 @@ test_incr_per_cursor(void **state)
 	ldb_objtmpl_free(t);
 }
 
-static void
-test_incr_common(void **state)
+static void test_incr_common(void **state)
 {
 	struct ldb_objtmpl *t;
 	struct ldb_objtmpl_cursor c1, c2;
@@ -282,14 +268,13 @@ test_incr_common(void **state)
 
 struct thr {
 	const struct ldb_objtmpl *t;
-	unsigned char *seen;   /* own array: merged after the join */
+	unsigned char *seen; /* own array: merged after the join */
 	char *scratch;
 	int count;
 	pthread_barrier_t *start;
 };
 
-static void *
-thr_body(void *arg)
+static void *thr_body(void *arg)
 {
 	struct thr *a = arg;
 	struct ldb_objtmpl_cursor c;
@@ -297,7 +282,7 @@ thr_body(void *arg)
 	int rc;
 
 	ldb_objtmpl_cursor_init(a->t, &c);
-	pthread_barrier_wait(a->start);  /* both threads draw at the same time */
+	pthread_barrier_wait(a->start); /* both threads draw at the same time */
 	while ((rc = ldb_objtmpl_render(a->t, &c, NULL, a->scratch, 256, &e)) == 1) {
 		long v = strtol(e.v[0].val, NULL, 10);
 
@@ -308,8 +293,7 @@ thr_body(void *arg)
 	return rc == 0 ? a : NULL;
 }
 
-static void
-test_incr_common_threads(void **state)
+static void test_incr_common_threads(void **state)
 {
 	const char *path = put_file("threads.tmpl", "employeeNumber: [A=INCRNNOLOOP(0;199999;6)]\n");
 	struct ldb_objtmpl *t = compile_ok(path, NULL, true);
@@ -351,13 +335,11 @@ test_incr_common_threads(void **state)
 
 /* ---- random kinds with a seeded generator, back-references ---- */
 
-static void
-test_random_exact(void **state)
+static void test_random_exact(void **state)
 {
-	const char *path = put_file("rnd.tmpl",
-	                            "employeeNumber: [B]\n"
-	                            "description: <[C=RNDS(7)]>\n"
-	                            "displayName: [C]/[B]/[C]\n");
+	const char *path = put_file("rnd.tmpl", "employeeNumber: [B]\n"
+	                                        "description: <[C=RNDS(7)]>\n"
+	                                        "displayName: [C]/[B]/[C]\n");
 	struct ldb_objtmpl *t = compile_ok(path, "cn:n[B=RNDN(10;20;3)]", false);
 	struct ldb_objtmpl_cursor c;
 	struct ldb_obj_entry e;
@@ -397,7 +379,7 @@ test_random_exact(void **state)
 		hits[n - 10]++;
 	}
 	for (k = 0; k < 11; k++)
-		assert_true(hits[k] > 100);  /* about 182 each */
+		assert_true(hits[k] > 100); /* about 182 each */
 
 	/* a random kind needs a generator */
 	assert_int_equal(render(t, &c, NULL, &e), -1);
@@ -426,10 +408,9 @@ test_random_exact(void **state)
 
 /* ---- *FROMFILE ---- */
 
-static void
-test_fromfile(void **state)
+static void test_fromfile(void **state)
 {
-	const char *data = put_file("names.txt", "alpha\nbeta\r\n\n  \ngamma");  /* no final newline */
+	const char *data = put_file("names.txt", "alpha\nbeta\r\n\n  \ngamma"); /* no final newline */
 	char tmpl[1024];
 	const char *path;
 	struct ldb_objtmpl *t;
@@ -480,7 +461,7 @@ test_fromfile(void **state)
 	snprintf(tmpl, sizeof(tmpl), "cn: [A=RNDFROMFILE(%s)]\n", data);
 	path = put_file("rndfile.tmpl", tmpl);
 	t = compile_ok(path, NULL, false);
-	assert_int_equal(ldb_objtmpl_max_size(t), 6);  /* "alpha" + NUL */
+	assert_int_equal(ldb_objtmpl_max_size(t), 6); /* "alpha" + NUL */
 	ldb_objtmpl_cursor_init(t, &c);
 	ldb_rng_seed(&r, 1, 1);
 	for (i = 0; i < 400; i++) {
@@ -501,8 +482,7 @@ test_fromfile(void **state)
 
 /* ---- the scratch bound ---- */
 
-static void
-test_max_size(void **state)
+static void test_max_size(void **state)
 {
 	const char *data = put_file("long.txt", "a\nbbbbbbbbbbbbbbbbbbbb\nccc\n");
 	char tmpl[512];
@@ -516,7 +496,8 @@ test_max_size(void **state)
 	int i;
 
 	(void)state;
-	snprintf(tmpl, sizeof(tmpl), "cn: [A=INCRFROMFILE(%s)]-[B=RNDS(5)]\nsn: [A][A]\nmail: [C=RNDN(0;9;2)]@x\n", data);
+	snprintf(tmpl, sizeof(tmpl), "cn: [A=INCRFROMFILE(%s)]-[B=RNDS(5)]\nsn: [A][A]\nmail: [C=RNDN(0;9;2)]@x\n",
+	         data);
 	path = put_file("max.tmpl", tmpl);
 	t = compile_ok(path, "uid:u[D=INCRN(0;99;3)]", false);
 	max = ldb_objtmpl_max_size(t);
@@ -536,7 +517,7 @@ test_max_size(void **state)
 		used = (size_t)(e.v[2].val + e.v[2].len + 1 - buf);
 		assert_true(used <= max);
 		if (i % 3 == 1)
-			assert_int_equal(used, max);  /* the 20-byte line fills it exactly */
+			assert_int_equal(used, max); /* the 20-byte line fills it exactly */
 		assert_int_equal(e.v[1].len, 2 * (e.v[0].len - 6));
 	}
 	/* the first render was refused: the rdn counter starts at 000 */
@@ -552,8 +533,7 @@ test_max_size(void **state)
 
 /* Compiling must fail with exactly one line that starts with prefix and
  * holds what. */
-static void
-expect_error(const char *path, const char *rdn, const char *prefix, const char *what)
+static void expect_error(const char *path, const char *rdn, const char *prefix, const char *what)
 {
 	struct ldb_objtmpl *t = (struct ldb_objtmpl *)&t;
 	char err[512];
@@ -568,8 +548,7 @@ expect_error(const char *path, const char *rdn, const char *prefix, const char *
 	assert_null(strchr(err, '\n'));
 }
 
-static void
-bad_line(const char *text, unsigned line, const char *what)
+static void bad_line(const char *text, unsigned line, const char *what)
 {
 	const char *path = put_file("bad.tmpl", text);
 	char prefix[300];
@@ -578,8 +557,7 @@ bad_line(const char *text, unsigned line, const char *what)
 	expect_error(path, NULL, prefix, what);
 }
 
-static void
-test_errors(void **state)
+static void test_errors(void **state)
 {
 	char empty[256], text[4096], prefix[300];
 	const char *path;
@@ -616,7 +594,7 @@ test_errors(void **state)
 	bad_line("cn: [A=INCRFROMFILE(/nonexistent/ldbench/file)]\n", 1, "data file /nonexistent/ldbench/file");
 	snprintf(text, sizeof(text), "cn: [A=RNDFROMFILE(%s)]\n", empty);
 	bad_line(text, 1, "is empty");
-	snprintf(text, sizeof(text), "cn: [A=INCRFROMFILENOLOOP(%s)]\n", dir);  /* a directory cannot be read */
+	snprintf(text, sizeof(text), "cn: [A=INCRFROMFILENOLOOP(%s)]\n", dir); /* a directory cannot be read */
 	bad_line(text, 1, "cannot read");
 	bad_line("cn: [A=RNDFROMFILE()]\n", 1, "RNDFROMFILE(file)");
 
@@ -651,8 +629,7 @@ test_errors(void **state)
 	expect_error(NULL, NULL, "object template", "no object file and no rdn");
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_populate_canonical),

@@ -23,10 +23,10 @@
 
 #define PARSE(t, ...) cli_run_parse((t), "ldbench", (const char *const[]){ __VA_ARGS__, NULL }, NULL, false)
 
-#define OK(t, ...)                                                                  \
-	do {                                                                            \
-		if (PARSE((t), __VA_ARGS__) != LDB_CLI_RUN)                                 \
-			fail_msg("expected a good command line, got: %s", (t)->err);            \
+#define OK(t, ...)                                                                   \
+	do {                                                                         \
+		if (PARSE((t), __VA_ARGS__) != LDB_CLI_RUN)                          \
+			fail_msg("expected a good command line, got: %s", (t)->err); \
 	} while (0)
 
 static void test_names_round_trip(void **state)
@@ -175,7 +175,8 @@ static void test_pass_from_e(void **state)
 	done(&t);
 
 	OK(&t, "-e", "rename,esearch,attreplace=description:XXX,incr", "-f", "uid=uXXX", "-r", "1", "-R", "5");
-	assert_weights(&t.c, (const int[LDB_OP_COUNT]){ [LDB_OP_SEARCH] = 1, [LDB_OP_MODIFY] = 1, [LDB_OP_RENAME] = 1 });
+	assert_weights(&t.c,
+	               (const int[LDB_OP_COUNT]){ [LDB_OP_SEARCH] = 1, [LDB_OP_MODIFY] = 1, [LDB_OP_RENAME] = 1 });
 	assert_string_equal(pass_of(&t.c, buf, sizeof buf), "modify,search,rename");
 	done(&t);
 
@@ -190,8 +191,8 @@ static void test_pass_from_e(void **state)
 	done(&t);
 
 	/* --compare and --modify ask for their kinds by themselves */
-	OK(&t, "--compare", "cn=uXXX", "--modify", "replace:sn=sXXX", "-f", "uid=uXXX", "-e", "random", "-r", "1",
-	   "-R", "5");
+	OK(&t, "--compare", "cn=uXXX", "--modify", "replace:sn=sXXX", "-f", "uid=uXXX", "-e", "random", "-r", "1", "-R",
+	   "5");
 	assert_weights(&t.c, (const int[LDB_OP_COUNT]){ [LDB_OP_MODIFY] = 1, [LDB_OP_COMPARE] = 1 });
 	assert_string_equal(pass_of(&t.c, buf, sizeof buf), "modify,compare");
 	done(&t);
@@ -311,7 +312,8 @@ static void test_abandon_render(void **state)
 	assert_string_equal(t.err, "ldbench: -e abandon needs a filter (-f): it abandons a search");
 	done(&t);
 	assert_int_equal(PARSE(&t, "-e", "abandon,bindeach", "-f", "uid=u"), LDB_CLI_ERROR);
-	assert_string_equal(t.err, "ldbench: -e abandon and -e bindeach exclude each other: nothing answers an abandon");
+	assert_string_equal(t.err,
+	                    "ldbench: -e abandon and -e bindeach exclude each other: nothing answers an abandon");
 	done(&t);
 }
 
@@ -323,8 +325,8 @@ static void test_parent_shapes(void **state)
 
 	(void)state;
 	struct ldb_put_value ou[] = { { "objectClass", "top", 3 },
-		                          { "objectClass", "organizationalUnit", 18 },
-		                          { "ou", "people", 6 } };
+		                      { "objectClass", "organizationalUnit", 18 },
+		                      { "ou", "people", 6 } };
 	size_t n = ldb_add_render_parent(dn, strlen(dn), 1, 3, got, sizeof got);
 	size_t m = ldb_wire_put_add(want, sizeof want, 3, "ou=people,dc=example,dc=com", 27, ou, 3);
 	assert_true(n > 0);
@@ -332,10 +334,10 @@ static void test_parent_shapes(void **state)
 	assert_memory_equal(got, want, m);
 
 	struct ldb_put_value dc[] = { { "objectClass", "top", 3 },
-		                          { "objectClass", "dcObject", 8 },
-		                          { "objectClass", "organization", 12 },
-		                          { "dc", "example", 7 },
-		                          { "o", "example", 7 } };
+		                      { "objectClass", "dcObject", 8 },
+		                      { "objectClass", "organization", 12 },
+		                      { "dc", "example", 7 },
+		                      { "o", "example", 7 } };
 	n = ldb_add_render_parent(dn, strlen(dn), 2, 4, got, sizeof got);
 	m = ldb_wire_put_add(want, sizeof want, 4, "dc=example,dc=com", 17, dc, 5);
 	assert_int_equal(n, m);
@@ -348,10 +350,10 @@ static void test_parent_shapes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),  cmocka_unit_test(test_rows_filled),
+		cmocka_unit_test(test_names_round_trip),      cmocka_unit_test(test_rows_filled),
 		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
-		cmocka_unit_test(test_weights_from_mix),  cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_parent_shapes),     cmocka_unit_test(test_abandon_render),
+		cmocka_unit_test(test_weights_from_mix),      cmocka_unit_test(test_render_through_row),
+		cmocka_unit_test(test_parent_shapes),         cmocka_unit_test(test_abandon_render),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

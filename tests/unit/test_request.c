@@ -88,10 +88,26 @@ static void check_search(bool zeropad, bool randombase)
 	ldb_config_free(&c);
 }
 
-static void test_search_zeropad(void **state) { (void)state; check_search(true, false); }
-static void test_search_nozeropad(void **state) { (void)state; check_search(false, false); }
-static void test_search_randombase(void **state) { (void)state; check_search(true, true); }
-static void test_search_randombase_nozeropad(void **state) { (void)state; check_search(false, true); }
+static void test_search_zeropad(void **state)
+{
+	(void)state;
+	check_search(true, false);
+}
+static void test_search_nozeropad(void **state)
+{
+	(void)state;
+	check_search(false, false);
+}
+static void test_search_randombase(void **state)
+{
+	(void)state;
+	check_search(true, true);
+}
+static void test_search_randombase_nozeropad(void **state)
+{
+	(void)state;
+	check_search(false, true);
+}
 
 static void test_random_attrlist(void **state)
 {
@@ -175,12 +191,9 @@ static void test_bind_widths_must_match(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_search_zeropad),
-		cmocka_unit_test(test_search_nozeropad),
-		cmocka_unit_test(test_search_randombase),
-		cmocka_unit_test(test_search_randombase_nozeropad),
-		cmocka_unit_test(test_random_attrlist),
-		cmocka_unit_test(test_bind_randombinddn),
+		cmocka_unit_test(test_search_zeropad),         cmocka_unit_test(test_search_nozeropad),
+		cmocka_unit_test(test_search_randombase),      cmocka_unit_test(test_search_randombase_nozeropad),
+		cmocka_unit_test(test_random_attrlist),        cmocka_unit_test(test_bind_randombinddn),
 		cmocka_unit_test(test_bind_widths_must_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

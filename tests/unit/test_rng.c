@@ -11,12 +11,10 @@
 
 /* xoshiro256** from the state {1, 2, 3, 4}: the published algorithm's first
  * outputs (checked against an independent implementation). */
-static void
-test_xoshiro_known_answer(void **state)
+static void test_xoshiro_known_answer(void **state)
 {
 	static const uint64_t want[] = {
-		11520ULL, 0ULL, 1509978240ULL, 1215971899390074240ULL,
-		1216172134540287360ULL, 607988272756665600ULL,
+		11520ULL, 0ULL, 1509978240ULL, 1215971899390074240ULL, 1216172134540287360ULL, 607988272756665600ULL,
 	};
 	struct ldb_rng r = { { 1, 2, 3, 4 } };
 
@@ -27,8 +25,7 @@ test_xoshiro_known_answer(void **state)
 
 /* The seeding scheme is part of --seed's promise (same seed, same run), so
  * pin it: state from splitmix64 started at seed ^ mix64(stream + gamma). */
-static void
-test_seed_known_answer(void **state)
+static void test_seed_known_answer(void **state)
 {
 	struct ldb_rng r;
 
@@ -39,8 +36,7 @@ test_seed_known_answer(void **state)
 	assert_int_equal(ldb_rng_next(&r), 4462713342656079091ULL);
 }
 
-static void
-test_same_seed_same_sequence(void **state)
+static void test_same_seed_same_sequence(void **state)
 {
 	struct ldb_rng a, b;
 
@@ -54,8 +50,7 @@ test_same_seed_same_sequence(void **state)
 	}
 }
 
-static void
-test_streams_and_seeds_differ(void **state)
+static void test_streams_and_seeds_differ(void **state)
 {
 	enum { N = 64, LEN = 16 };
 	static uint64_t seq[N][LEN];
@@ -83,8 +78,7 @@ test_streams_and_seeds_differ(void **state)
 	assert_int_not_equal(ldb_rng_next(&r), ldb_rng_next(&r));
 }
 
-static void
-test_range_bounds(void **state)
+static void test_range_bounds(void **state)
 {
 	struct ldb_rng r;
 	int seen_lo = 0, seen_hi = 0;
@@ -102,7 +96,7 @@ test_range_bounds(void **state)
 		seen_lo += v == -10;
 		seen_hi += v == -5;
 	}
-	assert_true(seen_lo > 0 && seen_hi > 0);          /* both ends reachable */
+	assert_true(seen_lo > 0 && seen_hi > 0); /* both ends reachable */
 	for (int i = 0; i < 100000; i++) {
 		int64_t v = ldb_rng_range(&r, -1, 1);
 
@@ -125,8 +119,7 @@ test_range_bounds(void **state)
 	}
 }
 
-static void
-test_range_full_span(void **state)
+static void test_range_full_span(void **state)
 {
 	struct ldb_rng r;
 	int neg = 0, pos = 0;
@@ -154,11 +147,10 @@ test_range_full_span(void **state)
 /* A span of 3 * 2^62 values, where reducing a 64-bit word modulo the span
  * would make the first third twice as likely as either other third (it
  * would get 1/2 of the draws instead of 1/3). */
-static void
-test_range_unbiased_large_span(void **state)
+static void test_range_unbiased_large_span(void **state)
 {
 	const int64_t lo = INT64_MIN;
-	const int64_t hi = (int64_t)((1ULL << 62) - 1);      /* lo + 3*2^62 - 1 */
+	const int64_t hi = (int64_t)((1ULL << 62) - 1); /* lo + 3*2^62 - 1 */
 	const int64_t third = (int64_t)((uint64_t)lo + (1ULL << 62));
 	const int n = 300000;
 	struct ldb_rng r;
@@ -176,8 +168,7 @@ test_range_unbiased_large_span(void **state)
 	assert_true(first > 100000 - 1550 && first < 100000 + 1550);
 }
 
-static double
-chi_square_1_100(const unsigned *bins, unsigned draws)
+static double chi_square_1_100(const unsigned *bins, unsigned draws)
 {
 	double expect = draws / 100.0, chi = 0.0;
 
@@ -193,8 +184,7 @@ chi_square_1_100(const unsigned *bins, unsigned draws)
  * with a modulo bias, one that never returns an end of the range (about
  * 10000 from the empty bin alone) or one that is "too regular" (a counter)
  * falls outside (50, 160). */
-static void
-test_range_chi_square(void **state)
+static void test_range_chi_square(void **state)
 {
 	static unsigned bins[100], biased[100], counter[100];
 	const unsigned draws = 1000000;
@@ -224,8 +214,7 @@ test_range_chi_square(void **state)
 	assert_true(chi_square_1_100(counter, draws) < 50.0);
 }
 
-static void
-test_double_range(void **state)
+static void test_double_range(void **state)
 {
 	struct ldb_rng r;
 	double sum = 0.0, lo = 1.0, hi = 0.0;
@@ -248,8 +237,7 @@ test_double_range(void **state)
 	assert_true(lo < 1e-4 && hi > 1.0 - 1e-4);
 }
 
-static void
-test_fresh_seed_differs(void **state)
+static void test_fresh_seed_differs(void **state)
 {
 	uint64_t s[8];
 
@@ -261,8 +249,7 @@ test_fresh_seed_differs(void **state)
 			assert_int_not_equal(s[i], s[j]);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xoshiro_known_answer),

@@ -70,8 +70,14 @@ static int rig_setup(void **state)
 	assert_non_null(r->out);
 	r->text = (struct ldb_text){ .cfg = &r->cfg, .out = r->out, .pid = 7 };
 	r->rep = (struct ldb_reporter){ .ctx = &r->seen, .sample = on_sample };
-	struct ldb_sampler_src src = { .cfg = &r->cfg, .st = r->st, .n = 2, .lat = r->lats, .nlat = 1,
-	                               .text = &r->text, .rep = &r->rep, .nrep = 1 };
+	struct ldb_sampler_src src = { .cfg = &r->cfg,
+		                       .st = r->st,
+		                       .n = 2,
+		                       .lat = r->lats,
+		                       .nlat = 1,
+		                       .text = &r->text,
+		                       .rep = &r->rep,
+		                       .nrep = 1 };
 	src.used[LDB_H_LAT][LDB_OP_SEARCH] = true;
 	assert_int_equal(ldb_sampler_init(&r->smp, &src), 0);
 	*state = r;

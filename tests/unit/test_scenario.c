@@ -39,7 +39,8 @@ static void test_split_words_quotes_comments(void **state)
 	                          "-f a\\ b\\#c\n"
 	                          "-f \"q\\\"\\\\x$HOME\"\n"
 	                          "-q\n"
-	                          "-f x#y", err, sizeof err));
+	                          "-f x#y",
+	                          err, sizeof err));
 	assert_string_equal("First comment: the description", sc.description);
 	assert_int_equal(8, (int)sc.nopts);
 	assert_int_equal(4, sc.opts[0].line);
@@ -165,8 +166,8 @@ static void test_file_then_command_line(void **state)
 	done(&t);
 
 	/* single-valued options: the command line wins, wherever it puts them */
-	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-T", "5", "--scenario", p, "-R", "50", "-b", "ou=B,dc=x",
-	                                    "-f", "(cn=userXXXXX)", "--sweep", "1,2"));
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-T", "5", "--scenario", p, "-R", "50", "-b", "ou=B,dc=x", "-f",
+	                                    "(cn=userXXXXX)", "--sweep", "1,2"));
 	assert_int_equal(5, (int)t.c.ops_per_thread);
 	assert_int_equal(50, (int)t.c.range_high);
 	assert_string_equal("ou=B,dc=x", t.c.base);

@@ -89,9 +89,9 @@ static void test_units(void **state)
 	static const struct {
 		const char *expr;
 		double ns;
-	} u[] = { { "p99>7", 7e6 },    { "p99>7ns", 7 },     { "p99>7us", 7e3 },    { "p99>7µs", 7e3 },
-	          { "p99>7ms", 7e6 },  { "p99>7s", 7e9 },    { "p99>0.001us", 1 },  { "p99>1.5 ms", 1.5e6 },
-	          { "p99>2e3us", 2e6 } };
+	} u[] = { { "p99>7", 7e6 },     { "p99>7ns", 7 },        { "p99>7us", 7e3 },
+		  { "p99>7µs", 7e3 },   { "p99>7ms", 7e6 },      { "p99>7s", 7e9 },
+		  { "p99>0.001us", 1 }, { "p99>1.5 ms", 1.5e6 }, { "p99>2e3us", 2e6 } };
 	for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
 		struct ldb_threshold t = ok(u[i].expr, &ldb_threshold_run);
 		if (t.value != u[i].ns)
@@ -126,7 +126,8 @@ static void test_run_refusals(void **state)
 	refused("p99>+10%", r,
 	        "--fail-if 'p99>+10%': a change in percent is for ldbench compare; a run's threshold is absolute "
 	        "(e.g. 'p99>5ms', 'rate<1000')");
-	refused("rate<-1", r, "--fail-if 'rate<-1': a negative value; a run's threshold is absolute (e.g. 'rate<1000')");
+	refused("rate<-1", r,
+	        "--fail-if 'rate<-1': a negative value; a run's threshold is absolute (e.g. 'rate<1000')");
 	refused("p99>5min", r,
 	        "--fail-if 'p99>5min': unknown unit 'min' (latencies take ns, us, ms or s; ms without a unit)");
 	refused("rate<5ms", r,
@@ -298,10 +299,10 @@ static void test_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_run_forms),      cmocka_unit_test(test_units),
-		cmocka_unit_test(test_run_refusals),   cmocka_unit_test(test_compare_forms),
+		cmocka_unit_test(test_run_forms),        cmocka_unit_test(test_units),
+		cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_compare_forms),
 		cmocka_unit_test(test_compare_refusals), cmocka_unit_test(test_holds),
-		cmocka_unit_test(test_actual),         cmocka_unit_test(test_check),
+		cmocka_unit_test(test_actual),           cmocka_unit_test(test_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,7 @@
 #include "run/timers.h"
 
 /* The heap's invariant and every entry's place, checked from outside. */
-static void
-check_heap(const struct ldb_timers *t)
+static void check_heap(const struct ldb_timers *t)
 {
 	for (uint32_t i = 0; i < t->n; i++) {
 		assert_int_equal(t->heap[i]->pos, i + 1);
@@ -22,8 +21,7 @@ check_heap(const struct ldb_timers *t)
 }
 
 /* Entries come out earliest first, only once due, each disarmed. */
-static void
-test_order(void **state)
+static void test_order(void **state)
 {
 	static const uint64_t at[] = { 50, 10, 40, 30, 20, 60, 5 };
 	static const uint64_t sorted[] = { 5, 10, 20, 30, 40, 50, 60 };
@@ -58,8 +56,7 @@ test_order(void **state)
 
 /* A cancelled entry never comes out; cancelling twice, or an entry never
  * armed, is harmless; the hole is filled from below or above. */
-static void
-test_cancel(void **state)
+static void test_cancel(void **state)
 {
 	struct ldb_timers t;
 	struct ldb_timer e[8], never;
@@ -90,8 +87,7 @@ test_cancel(void **state)
 
 /* Re-arming moves an entry, earlier or later, without a second copy;
  * ldb_timer_arm_before only ever moves it earlier. */
-static void
-test_rearm(void **state)
+static void test_rearm(void **state)
 {
 	struct ldb_timers t;
 	struct ldb_timer a, b, c;
@@ -125,8 +121,7 @@ test_rearm(void **state)
 /* The heap holds what it was sized for and refuses more; every place is
  * used again after it drained, for deadlines anywhere in the clock's range
  * (near its end too: no arithmetic on deadlines that could wrap). */
-static void
-test_full_and_wrap(void **state)
+static void test_full_and_wrap(void **state)
 {
 	struct ldb_timers t;
 	struct ldb_timer e[4], extra;
@@ -155,8 +150,7 @@ test_full_and_wrap(void **state)
 
 /* Many entries, armed, moved and cancelled at random, against a plain
  * array: what comes out is exactly the armed ones, in order. */
-static void
-test_many(void **state)
+static void test_many(void **state)
 {
 	enum { N = 20000 };
 	struct ldb_timers t;
@@ -196,15 +190,11 @@ test_many(void **state)
 	free(e);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order),
-		cmocka_unit_test(test_cancel),
-		cmocka_unit_test(test_rearm),
-		cmocka_unit_test(test_full_and_wrap),
-		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_order),         cmocka_unit_test(test_cancel), cmocka_unit_test(test_rearm),
+		cmocka_unit_test(test_full_and_wrap), cmocka_unit_test(test_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,7 +194,7 @@ static void test_ctx_good(void **state)
 
 struct server {
 	SSL_CTX *ctx;
-	int max_version;      /* 0 or TLS1_2_VERSION */
+	int max_version; /* 0 or TLS1_2_VERSION */
 	bool want_client_cert;
 };
 
@@ -219,8 +219,8 @@ struct pair {
 	int fd[2];
 	struct ldb_tls_conn c;
 	SSL *s;
-	int crc;             /* client's last handshake outcome */
-	int srv_ok;          /* 1 done, 0 pending, -1 failed */
+	int crc;    /* client's last handshake outcome */
+	int srv_ok; /* 1 done, 0 pending, -1 failed */
 	char err[512];
 };
 
@@ -298,7 +298,7 @@ static void exchange(struct pair *p)
 	assert_int_equal(SSL_write(p->s, buf, rc), rc);
 	rc = LDB_TLS_WANT_READ;
 	for (int i = 0; i < 100 && rc == LDB_TLS_WANT_READ; i++)
-		rc = ldb_tls_read(&p->c, buf, 4, &n);  /* small reads leave bytes pending */
+		rc = ldb_tls_read(&p->c, buf, 4, &n); /* small reads leave bytes pending */
 	assert_int_equal(rc, LDB_TLS_OK);
 	assert_int_equal(n, 4);
 	assert_int_equal(ldb_tls_pending(&p->c), sizeof msg - 4);

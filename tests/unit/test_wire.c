@@ -25,8 +25,7 @@
 /* ---- libldap as the reference client (ldap_capture.h) ---- */
 
 /* libldap's message equals ldb_wire_frame(msgid, op); op is freed. */
-static void
-expect_same(struct ldap_capture *r, int msgid, struct ldb_bytes *op)
+static void expect_same(struct ldap_capture *r, int msgid, struct ldb_bytes *op)
 {
 	size_t m = ldb_wire_frame(r->mine, BIG, msgid, op->data, op->len);
 
@@ -36,8 +35,7 @@ expect_same(struct ldap_capture *r, int msgid, struct ldb_bytes *op)
 	ldb_bytes_free(op);
 }
 
-static char *
-repeat(char c, size_t n, const char *prefix, const char *suffix)
+static char *repeat(char c, size_t n, const char *prefix, const char *suffix)
 {
 	size_t pl = strlen(prefix), sl = strlen(suffix);
 	char *s = malloc(pl + n + sl + 1);
@@ -49,8 +47,7 @@ repeat(char c, size_t n, const char *prefix, const char *suffix)
 	return s;
 }
 
-static void
-one_search(struct ldap_capture *r, const struct ldb_search_args *a)
+static void one_search(struct ldap_capture *r, const struct ldb_search_args *a)
 {
 	struct ldb_bytes op = { 0 };
 	char err[LDB_WIRE_ERRLEN];
@@ -58,16 +55,15 @@ one_search(struct ldap_capture *r, const struct ldb_search_args *a)
 	int msgid = -1, deref = a->deref;
 
 	assert_int_equal(ldap_set_option(r->ld, LDAP_OPT_DEREF, &deref), LDAP_OPT_SUCCESS);
-	assert_int_equal(ldap_search_ext(r->ld, a->base, a->scope, a->filter, (char **)a->attrs,
-	                                 a->attrsonly, NULL, NULL, a->timelimit > 0 ? &tv : NULL,
-	                                 a->sizelimit, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_search_ext(r->ld, a->base, a->scope, a->filter, (char **)a->attrs, a->attrsonly, NULL,
+	                                 NULL, a->timelimit > 0 ? &tv : NULL, a->sizelimit, &msgid),
+	                 LDAP_SUCCESS);
 	if (ldb_wire_encode_search(&op, a, err) != 0)
 		fail_msg("filter %s: %s", a->filter, err);
 	expect_same(r, msgid, &op);
 }
 
-static void
-test_search_filters(void **state)
+static void test_search_filters(void **state)
 {
 	struct ldap_capture *r = *state;
 	char *v200 = repeat('v', 200, "(description=", ")");
@@ -76,20 +72,43 @@ test_search_filters(void **state)
 	char *s70k = repeat('y', 70000, "(cn=a*", "*z)");
 	char *and_big, *p;
 	const char *filters[] = {
-		"(uid=user00042)", "uid=user00042", "(objectClass=*)", "objectclass=*",
-		"(cn=Babs Jensen)", "(!(cn=Tim Howes))",
+		"(uid=user00042)",
+		"uid=user00042",
+		"(objectClass=*)",
+		"objectclass=*",
+		"(cn=Babs Jensen)",
+		"(!(cn=Tim Howes))",
 		"(&(objectClass=Person)(|(sn=Jensen)(cn=Babs J*)))",
-		"(o=univ*of*mich*)", "(cn=*son)", "(cn=J*)", "(cn=*a*b*c*)", "(seeAlso=)",
-		"(age>=21)", "(age<=65)", "(sn~=jensen)",
-		"(cn:caseExactMatch:=Fred Flintstone)", "(cn:=Betty Rubble)",
-		"(sn:dn:2.4.6.8.10:=Barney Rubble)", "(o:dn:=Ace Industry)",
-		"(:1.2.3:=Wilma Flintstone)", "(:DN:2.4.6.8.10:=Dino)",
-		"(o=Parens R Us \\28for all your parenthetical needs\\29)", "(cn=*\\2A*)",
-		"(filename=C:\\5cMyFile)", "(bin=\\00\\00\\00\\04)", "(sn=Lu\\c4\\8di\\c4\\87)",
-		"(1.3.6.1.4.1.1466.0=\\04\\02\\48\\69)", "(sn=Lu\xc4\x8di\xc4\x87)",
-		"(cn;lang-en=x)", "(&)", "(|)", "(& (a=1) (b=2) )", "( ! (a=1))",
-		"(a=\\*\\(\\)\\\\)", "(|(&(a=1)(!(b=2)))(c=*)(d>=4)(e:dn:=5))",
-		"(!(!(!(!(uid=x)))))", "(uid=a b )",
+		"(o=univ*of*mich*)",
+		"(cn=*son)",
+		"(cn=J*)",
+		"(cn=*a*b*c*)",
+		"(seeAlso=)",
+		"(age>=21)",
+		"(age<=65)",
+		"(sn~=jensen)",
+		"(cn:caseExactMatch:=Fred Flintstone)",
+		"(cn:=Betty Rubble)",
+		"(sn:dn:2.4.6.8.10:=Barney Rubble)",
+		"(o:dn:=Ace Industry)",
+		"(:1.2.3:=Wilma Flintstone)",
+		"(:DN:2.4.6.8.10:=Dino)",
+		"(o=Parens R Us \\28for all your parenthetical needs\\29)",
+		"(cn=*\\2A*)",
+		"(filename=C:\\5cMyFile)",
+		"(bin=\\00\\00\\00\\04)",
+		"(sn=Lu\\c4\\8di\\c4\\87)",
+		"(1.3.6.1.4.1.1466.0=\\04\\02\\48\\69)",
+		"(sn=Lu\xc4\x8di\xc4\x87)",
+		"(cn;lang-en=x)",
+		"(&)",
+		"(|)",
+		"(& (a=1) (b=2) )",
+		"( ! (a=1))",
+		"(a=\\*\\(\\)\\\\)",
+		"(|(&(a=1)(!(b=2)))(c=*)(d>=4)(e:dn:=5))",
+		"(!(!(!(!(uid=x)))))",
+		"(uid=a b )",
 		NULL,
 	};
 	const char *const attrs_some[] = { "cn", "sn", "mail", NULL };
@@ -128,8 +147,7 @@ test_search_filters(void **state)
 	free(and_big);
 }
 
-static void
-test_search_params(void **state)
+static void test_search_params(void **state)
 {
 	struct ldap_capture *r = *state;
 	const char *const none[] = { NULL };
@@ -151,13 +169,12 @@ test_search_params(void **state)
 			a.attrsonly = k % 2;
 			a.sizelimit = (k % 3 == 0) ? 0 : (k % 3 == 1 ? 1 : 100000);
 			a.timelimit = (k % 4 == 0) ? 0 : (k % 4 == 1 ? 1 : 3600);
-			a.filter = (k % 2) ? "(uid=user1)" : NULL;  /* NULL: libldap's (objectclass=*) */
+			a.filter = (k % 2) ? "(uid=user1)" : NULL; /* NULL: libldap's (objectclass=*) */
 			one_search(r, &a);
 		}
 }
 
-static void
-test_binds(void **state)
+static void test_binds(void **state)
 {
 	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
@@ -175,16 +192,20 @@ test_binds(void **state)
 	assert_int_equal(ldb_wire_encode_bind_simple(&op, "", "", 0, NULL), 0);
 	expect_same(r, msgid, &op);
 	assert_int_equal(ldb_wire_encode_bind_simple(&op, NULL, NULL, 0, NULL), 0);
-	assert_int_equal(op.len, 9);  /* NULLs mean anonymous too */
+	assert_int_equal(op.len, 9); /* NULLs mean anonymous too */
 	assert_memory_equal(op.data, "\x60\x07\x02\x01\x03\x04\x00\x80\x00", 9);
 	ldb_bytes_free(&op);
 
-	assert_int_equal(ldap_sasl_bind(r->ld, "cn=Directory Manager", LDAP_SASL_SIMPLE, &bin, NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_sasl_bind(r->ld, "cn=Directory Manager", LDAP_SASL_SIMPLE, &bin, NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_bind_simple(&op, "cn=Directory Manager", pwbin, sizeof(pwbin), NULL), 0);
 	expect_same(r, msgid, &op);
 
-	assert_int_equal(ldap_sasl_bind(r->ld, "uid=user00001,ou=people,dc=example,dc=com", LDAP_SASL_SIMPLE, &lpw, NULL, NULL, &msgid), LDAP_SUCCESS);
-	assert_int_equal(ldb_wire_encode_bind_simple(&op, "uid=user00001,ou=people,dc=example,dc=com", longpw, 300, NULL), 0);
+	assert_int_equal(ldap_sasl_bind(r->ld, "uid=user00001,ou=people,dc=example,dc=com", LDAP_SASL_SIMPLE, &lpw,
+	                                NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
+	assert_int_equal(
+	        ldb_wire_encode_bind_simple(&op, "uid=user00001,ou=people,dc=example,dc=com", longpw, 300, NULL), 0);
 	expect_same(r, msgid, &op);
 
 	/* SASL: no credentials, credentials, empty credentials */
@@ -192,7 +213,8 @@ test_binds(void **state)
 	assert_int_equal(ldb_wire_encode_bind_sasl(&op, "", "EXTERNAL", NULL, 0, 0, NULL), 0);
 	expect_same(r, msgid, &op);
 	assert_int_equal(ldap_sasl_bind(r->ld, "", "PLAIN", &pcred, NULL, NULL, &msgid), LDAP_SUCCESS);
-	assert_int_equal(ldb_wire_encode_bind_sasl(&op, NULL, "PLAIN", (const uint8_t *)plain, sizeof(plain) - 1, 1, NULL), 0);
+	assert_int_equal(
+	        ldb_wire_encode_bind_sasl(&op, NULL, "PLAIN", (const uint8_t *)plain, sizeof(plain) - 1, 1, NULL), 0);
 	expect_same(r, msgid, &op);
 	assert_int_equal(ldap_sasl_bind(r->ld, "cn=x", "DIGEST-MD5", &empty, NULL, NULL, &msgid), LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_bind_sasl(&op, "cn=x", "DIGEST-MD5", NULL, 0, 1, NULL), 0);
@@ -200,10 +222,10 @@ test_binds(void **state)
 	free(longpw);
 }
 
-static void
-test_anonymous_bind_bytes(void **state)
+static void test_anonymous_bind_bytes(void **state)
 {
-	static const uint8_t want[] = { 0x30, 0x0c, 0x02, 0x01, 0x05, 0x60, 0x07, 0x02, 0x01, 0x03, 0x04, 0x00, 0x80, 0x00 };
+	static const uint8_t want[] = { 0x30, 0x0c, 0x02, 0x01, 0x05, 0x60, 0x07,
+		                        0x02, 0x01, 0x03, 0x04, 0x00, 0x80, 0x00 };
 	struct ldb_bytes op = { 0 };
 	uint8_t buf[64];
 	size_t n;
@@ -216,8 +238,7 @@ test_anonymous_bind_bytes(void **state)
 	ldb_bytes_free(&op);
 }
 
-static LDAPMod *
-mk_mod(int op, const char *type, char **values)
+static LDAPMod *mk_mod(int op, const char *type, char **values)
 {
 	LDAPMod *m = calloc(1, sizeof(*m));
 
@@ -228,8 +249,7 @@ mk_mod(int op, const char *type, char **values)
 	return m;
 }
 
-static void
-test_add_modify(void **state)
+static void test_add_modify(void **state)
 {
 	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
@@ -254,7 +274,8 @@ test_add_modify(void **state)
 	for (i = 0; i < 4; i++)
 		owned[i] = lm[i] = mk_mod(LDAP_MOD_ADD, av[i].type, (char **)av[i].values);
 	lm[4] = NULL;
-	assert_int_equal(ldap_add_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", lm, NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_add_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", lm, NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_add(&op, "uid=u1,ou=people,dc=example,dc=com", av, 4, NULL), 0);
 	expect_same(r, msgid, &op);
 	/* small add (short lengths throughout) */
@@ -268,7 +289,8 @@ test_add_modify(void **state)
 	for (i = 0; i < 5; i++)
 		lm[i] = mk_mod(mods[i].op, mods[i].av.type, (char **)mods[i].av.values);
 	lm[5] = NULL;
-	assert_int_equal(ldap_modify_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", lm, NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_modify_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", lm, NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_modify(&op, "uid=u1,ou=people,dc=example,dc=com", mods, 5, NULL), 0);
 	expect_same(r, msgid, &op);
 	for (i = 0; i < 5; i++)
@@ -276,8 +298,7 @@ test_add_modify(void **state)
 	free(bigv);
 }
 
-static void
-test_delete_rename_compare_extended_unbind(void **state)
+static void test_delete_rename_compare_extended_unbind(void **state)
 {
 	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
@@ -285,27 +306,33 @@ test_delete_rename_compare_extended_unbind(void **state)
 	struct berval pmv = { sizeof(pm), (char *)pm }, ev = { 0, (char *)"" }, cv = { 6, (char *)"user 1" };
 	int msgid, i;
 
-	assert_int_equal(ldap_delete_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_delete_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_delete(&op, "uid=u1,ou=people,dc=example,dc=com", NULL), 0);
 	expect_same(r, msgid, &op);
 
 	for (i = 0; i < 4; i++) {
 		const char *sup = (i & 1) ? "ou=moved,dc=example,dc=com" : NULL;
 
-		assert_int_equal(ldap_rename(r->ld, "uid=u1,ou=people,dc=example,dc=com", "uid=u2", sup, i >> 1,
-		                             NULL, NULL, &msgid), LDAP_SUCCESS);
-		assert_int_equal(ldb_wire_encode_modrdn(&op, "uid=u1,ou=people,dc=example,dc=com", "uid=u2", i >> 1, sup, NULL), 0);
+		assert_int_equal(ldap_rename(r->ld, "uid=u1,ou=people,dc=example,dc=com", "uid=u2", sup, i >> 1, NULL,
+		                             NULL, &msgid),
+		                 LDAP_SUCCESS);
+		assert_int_equal(
+		        ldb_wire_encode_modrdn(&op, "uid=u1,ou=people,dc=example,dc=com", "uid=u2", i >> 1, sup, NULL),
+		        0);
 		expect_same(r, msgid, &op);
 	}
 
-	assert_int_equal(ldap_compare_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", "cn", &cv, NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_compare_ext(r->ld, "uid=u1,ou=people,dc=example,dc=com", "cn", &cv, NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_compare(&op, "uid=u1,ou=people,dc=example,dc=com", "cn", "user 1", NULL), 0);
 	expect_same(r, msgid, &op);
 
 	assert_int_equal(ldap_extended_operation(r->ld, LDAP_EXOP_WHO_AM_I, NULL, NULL, NULL, &msgid), LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_extended(&op, LDAP_EXOP_WHO_AM_I, NULL, 0, 0, NULL), 0);
 	expect_same(r, msgid, &op);
-	assert_int_equal(ldap_extended_operation(r->ld, LDAP_EXOP_MODIFY_PASSWD, &pmv, NULL, NULL, &msgid), LDAP_SUCCESS);
+	assert_int_equal(ldap_extended_operation(r->ld, LDAP_EXOP_MODIFY_PASSWD, &pmv, NULL, NULL, &msgid),
+	                 LDAP_SUCCESS);
 	assert_int_equal(ldb_wire_encode_extended(&op, LDAP_EXOP_MODIFY_PASSWD, pm, sizeof(pm), 1, NULL), 0);
 	expect_same(r, msgid, &op);
 	assert_int_equal(ldap_extended_operation(r->ld, "1.2.3.4", &ev, NULL, NULL, &msgid), LDAP_SUCCESS);
@@ -321,8 +348,7 @@ test_delete_rename_compare_extended_unbind(void **state)
 
 /* Message ids 1..300 as libldap numbers them: one- and two-byte INTEGERs,
  * and 128/256 which need a leading zero or a second byte. */
-static void
-test_msgid_sequence(void **state)
+static void test_msgid_sequence(void **state)
 {
 	struct ldap_capture *r = *state;
 	struct ldb_bytes op = { 0 };
@@ -340,15 +366,15 @@ test_msgid_sequence(void **state)
 
 /* ---- ldb_wire_frame against liblber ---- */
 
-static void
-test_frame_vs_liblber(void **state)
+static void test_frame_vs_liblber(void **state)
 {
-	static const int32_t ids[] = { 0, 1, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
-	                               8388607, 8388608, 16777215, 16777216, INT32_MAX,
-	                               -1, -128, -129, -32768, -32769, INT32_MIN };
-	static const size_t dnlens[] = { 0, 1, 100, 118, 119, 120, 121, 122, 123, 124, 125, 250, 251, 252,
-	                                 253, 254, 255, 256, 65520, 65525, 65526, 65527, 65528, 65529,
-	                                 65530, 65531, 65535, 65536, 70000, 16777200, 16777216 };
+	static const int32_t ids[] = { 0,         1,     127,   128,     255,     256,      32767,
+		                       32768,     65535, 65536, 8388607, 8388608, 16777215, 16777216,
+		                       INT32_MAX, -1,    -128,  -129,    -32768,  -32769,   INT32_MIN };
+	static const size_t dnlens[] = { 0,     1,     100,   118,   119,   120,      121,     122,
+		                         123,   124,   125,   250,   251,   252,      253,     254,
+		                         255,   256,   65520, 65525, 65526, 65527,    65528,   65529,
+		                         65530, 65531, 65535, 65536, 70000, 16777200, 16777216 };
 	size_t ii, di;
 	uint8_t *buf = malloc(16777216 + 64);
 
@@ -365,7 +391,7 @@ test_frame_vs_liblber(void **state)
 			size_t n;
 
 			if (dnlens[di] > 70000 && ii > 2)
-				break;  /* the big ones with a few ids is enough */
+				break; /* the big ones with a few ids is enough */
 			ber = ber_alloc_t(LBER_USE_DER);
 			assert_non_null(ber);
 			assert_int_not_equal(ber_printf(ber, "{its}", (ber_int_t)ids[ii], LDAP_REQ_DELETE, dn), -1);
@@ -385,8 +411,7 @@ test_frame_vs_liblber(void **state)
 	free(buf);
 }
 
-static void
-test_frame_in_place(void **state)
+static void test_frame_in_place(void **state)
 {
 	struct ldb_bytes op = { 0 };
 	uint8_t buf[256], want[256];
@@ -408,8 +433,7 @@ test_frame_in_place(void **state)
 
 /* ---- encoders: argument errors, append semantics ---- */
 
-static void
-test_encoder_errors(void **state)
+static void test_encoder_errors(void **state)
 {
 	struct ldb_bytes op = { 0 };
 	char err[LDB_WIRE_ERRLEN];
@@ -441,15 +465,18 @@ test_encoder_errors(void **state)
 	assert_int_equal(ldb_wire_encode_add(&op, "cn=x", NULL, 2, err), -1);
 	assert_int_equal(op.len, 0);
 	assert_null(op.data);
-	assert_int_equal(ldb_wire_encode_delete(&op, NULL, NULL), -1);  /* err may be NULL */
+	assert_int_equal(ldb_wire_encode_delete(&op, NULL, NULL), -1); /* err may be NULL */
 
 	/* encoders append */
 	assert_int_equal(ldb_wire_encode_unbind(&op, err), 0);
 	assert_int_equal(ldb_wire_encode_delete(&op, "cn=a", err), 0);
 	assert_int_equal(op.len, 2 + 6);
-	assert_memory_equal(op.data, "\x42\x00\x4a\x04" "cn=a", 8);
+	assert_memory_equal(op.data,
+	                    "\x42\x00\x4a\x04"
+	                    "cn=a",
+	                    8);
 	ldb_bytes_free(&op);
-	ldb_bytes_free(&op);  /* twice is harmless */
+	ldb_bytes_free(&op); /* twice is harmless */
 }
 
 /* ---- ldb_wire_parse ---- */
@@ -462,8 +489,7 @@ struct msg {
 	int result;
 };
 
-static struct msg
-mk_result(int32_t msgid, ber_tag_t tag, int code, const char *text)
+static struct msg mk_result(int32_t msgid, ber_tag_t tag, int code, const char *text)
 {
 	BerElement *ber = ber_alloc_t(LBER_USE_DER);
 	struct berval *bv;
@@ -484,8 +510,7 @@ mk_result(int32_t msgid, ber_tag_t tag, int code, const char *text)
 	return m;
 }
 
-static struct msg
-mk_entry(int32_t msgid, const char *dn, size_t vlen)
+static struct msg mk_entry(int32_t msgid, const char *dn, size_t vlen)
 {
 	BerElement *ber = ber_alloc_t(LBER_USE_DER);
 	char *v = repeat('e', vlen, "", "");
@@ -494,7 +519,8 @@ mk_entry(int32_t msgid, const char *dn, size_t vlen)
 
 	assert_non_null(ber);
 	assert_int_not_equal(ber_printf(ber, "{it{s{{s[ss]}}}}", (ber_int_t)msgid, LDAP_RES_SEARCH_ENTRY, dn,
-	                                 "description", v, "second"), -1);
+	                                "description", v, "second"),
+	                     -1);
 	assert_int_equal(ber_flatten(ber, &bv), 0);
 	m.p = malloc(bv->bv_len);
 	assert_non_null(m.p);
@@ -509,8 +535,7 @@ mk_entry(int32_t msgid, const char *dn, size_t vlen)
 	return m;
 }
 
-static void
-check_whole(const struct msg *m)
+static void check_whole(const struct msg *m)
 {
 	struct ldb_resp r;
 	size_t need = 12345;
@@ -525,8 +550,7 @@ check_whole(const struct msg *m)
 }
 
 /* Every prefix is incomplete; need is 0 until the header is in, then the total. */
-static void
-check_splits(const struct msg *m)
+static void check_splits(const struct msg *m)
 {
 	struct ldb_resp r;
 	size_t k, need, hdr;
@@ -539,28 +563,25 @@ check_splits(const struct msg *m)
 	}
 }
 
-static void
-test_parse_hand_built(void **state)
+static void test_parse_hand_built(void **state)
 {
 	/* search result done, msgid 2, success: by hand */
 	static uint8_t done[] = { 0x30, 0x0c, 0x02, 0x01, 0x02, 0x65, 0x07, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00 };
 	/* bind response 49 with msgid 300 and a long-form outer length (0x81) */
-	static uint8_t bind49[] = { 0x30, 0x81, 0x0d, 0x02, 0x02, 0x01, 0x2c, 0x61, 0x07, 0x0a, 0x01, 0x31,
-	                            0x04, 0x00, 0x04, 0x00 };
+	static uint8_t bind49[] = { 0x30, 0x81, 0x0d, 0x02, 0x02, 0x01, 0x2c, 0x61,
+		                    0x07, 0x0a, 0x01, 0x31, 0x04, 0x00, 0x04, 0x00 };
 	/* search result reference */
-	static uint8_t ref[] = { 0x30, 0x19, 0x02, 0x01, 0x07, 0x73, 0x14, 0x04, 0x12, 'l', 'd', 'a', 'p', ':', '/',
-	                         '/', 'h', 'o', 's', 't', '/', 'd', 'c', '=', 'x', '?', '?' };
+	static uint8_t ref[] = { 0x30, 0x19, 0x02, 0x01, 0x07, 0x73, 0x14, 0x04, 0x12, 'l', 'd', 'a', 'p', ':',
+		                 '/',  '/',  'h',  'o',  's',  't',  '/',  'd',  'c',  '=', 'x', '?', '?' };
 	/* result with controls after the op: [0] { control } */
-	static uint8_t withctl[] = { 0x30, 0x16, 0x02, 0x01, 0x03, 0x65, 0x07, 0x0a, 0x01, 0x04, 0x04, 0x00, 0x04,
-	                             0x00, 0xa0, 0x08, 0x30, 0x06, 0x04, 0x04, '1', '.', '2', '3' };
+	static uint8_t withctl[] = { 0x30, 0x16, 0x02, 0x01, 0x03, 0x65, 0x07, 0x0a, 0x01, 0x04, 0x04, 0x00,
+		                     0x04, 0x00, 0xa0, 0x08, 0x30, 0x06, 0x04, 0x04, '1',  '.',  '2',  '3' };
 	/* 4-byte long form length, 4-byte msgid, compare true */
-	static uint8_t cmp[] = { 0x30, 0x84, 0x00, 0x00, 0x00, 0x0f, 0x02, 0x04, 0x7f, 0xff, 0xff, 0xff, 0x6f,
-	                         0x07, 0x0a, 0x01, 0x06, 0x04, 0x00, 0x04, 0x00 };
+	static uint8_t cmp[] = { 0x30, 0x84, 0x00, 0x00, 0x00, 0x0f, 0x02, 0x04, 0x7f, 0xff, 0xff,
+		                 0xff, 0x6f, 0x07, 0x0a, 0x01, 0x06, 0x04, 0x00, 0x04, 0x00 };
 	struct msg hb[] = {
-		{ done, sizeof(done), 2, 0x65, 0 },
-		{ bind49, sizeof(bind49), 300, 0x61, 49 },
-		{ ref, sizeof(ref), 7, 0x73, -1 },
-		{ withctl, sizeof(withctl), 3, 0x65, 4 },
+		{ done, sizeof(done), 2, 0x65, 0 },       { bind49, sizeof(bind49), 300, 0x61, 49 },
+		{ ref, sizeof(ref), 7, 0x73, -1 },        { withctl, sizeof(withctl), 3, 0x65, 4 },
 		{ cmp, sizeof(cmp), INT32_MAX, 0x6f, 6 },
 	};
 	struct ldb_resp r;
@@ -582,11 +603,11 @@ test_parse_hand_built(void **state)
 	assert_int_equal(ldb_wire_parse(NULL, 0, &r, NULL), 0);
 }
 
-static void
-test_parse_liblber_built(void **state)
+static void test_parse_liblber_built(void **state)
 {
-	static const ber_tag_t results[] = { LDAP_RES_BIND, LDAP_RES_SEARCH_RESULT, LDAP_RES_MODIFY, LDAP_RES_ADD,
-	                                     LDAP_RES_DELETE, LDAP_RES_MODDN, LDAP_RES_COMPARE, LDAP_RES_EXTENDED };
+	static const ber_tag_t results[] = { LDAP_RES_BIND,    LDAP_RES_SEARCH_RESULT, LDAP_RES_MODIFY,
+		                             LDAP_RES_ADD,     LDAP_RES_DELETE,        LDAP_RES_MODDN,
+		                             LDAP_RES_COMPARE, LDAP_RES_EXTENDED };
 	static const int codes[] = { 0, 1, 32, 49, 68, 80, 127, 128, 4096, 65535 };
 	static const int32_t ids[] = { 1, 127, 128, 255, 65536, INT32_MAX };
 	struct msg all[200];
@@ -603,7 +624,7 @@ test_parse_liblber_built(void **state)
 	all[na++] = mk_entry(5, "uid=u1,ou=people,dc=example,dc=com", 10);
 	all[na++] = mk_entry(128, "uid=u2,ou=people,dc=example,dc=com", 200);
 	all[na++] = mk_entry(70000, "uid=u3,ou=people,dc=example,dc=com", 70000);
-	all[na++] = mk_entry(9, "", 17000000);  /* 4-byte length */
+	all[na++] = mk_entry(9, "", 17000000); /* 4-byte length */
 	for (i = 0; i < na; i++) {
 		check_whole(&all[i]);
 		if (all[i].n < 100000)
@@ -659,10 +680,13 @@ test_parse_liblber_built(void **state)
 	free(text);
 }
 
-static void
-test_parse_garbage(void **state)
+static void test_parse_garbage(void **state)
 {
-	static const struct { const char *name; uint8_t b[24]; size_t n; } bad[] = {
+	static const struct {
+		const char *name;
+		uint8_t b[24];
+		size_t n;
+	} bad[] = {
 		{ "not a SEQUENCE", { 0x31, 0x03, 0x02, 0x01, 0x01 }, 5 },
 		{ "first byte alone", { 0x04 }, 1 },
 		{ "indefinite length", { 0x30, 0x80, 0x02, 0x01, 0x01, 0x42, 0x00, 0x00, 0x00 }, 9 },
@@ -706,8 +730,7 @@ test_parse_garbage(void **state)
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
-static uint32_t
-rnd(void)
+static uint32_t rnd(void)
 {
 	uint64_t x = rng_state;
 
@@ -720,8 +743,7 @@ rnd(void)
 
 /* Random and mutated buffers, each in an exactly-sized heap block so ASan sees
  * any read past the end; the answer must be consistent. */
-static void
-test_parse_random(void **state)
+static void test_parse_random(void **state)
 {
 	struct msg seeds[4];
 	struct ldb_resp r;
@@ -743,12 +765,12 @@ test_parse_random(void **state)
 
 			n = s->n;
 			if (rnd() % 4 == 0)
-				n = rnd() % (n + 1);  /* truncated */
+				n = rnd() % (n + 1); /* truncated */
 			b = malloc(n ? n : 1);
 			assert_non_null(b);
 			memcpy(b, s->p, n);
 			for (k = 0; k < flips && n > 0; k++)
-				b[rnd() % ((rnd() % 2 && n > 16) ? 16 : n)] = (uint8_t)rnd();  /* headers more often */
+				b[rnd() % ((rnd() % 2 && n > 16) ? 16 : n)] = (uint8_t)rnd(); /* headers more often */
 		} else {
 			n = rnd() % 40;
 			b = malloc(n ? n : 1);
@@ -756,7 +778,7 @@ test_parse_random(void **state)
 			for (i = 0; i < n; i++)
 				b[i] = (uint8_t)rnd();
 			if (n > 0 && rnd() % 2)
-				b[0] = 0x30;  /* get past the first check more often */
+				b[0] = 0x30; /* get past the first check more often */
 			if (n > 4 && rnd() % 2)
 				b[2] = 0x02;
 		}
@@ -776,8 +798,7 @@ test_parse_random(void **state)
 		free(seeds[it].p);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_search_filters, ldap_capture_setup, ldap_capture_teardown),
@@ -785,7 +806,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_binds, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_anonymous_bind_bytes),
 		cmocka_unit_test_setup_teardown(test_add_modify, ldap_capture_setup, ldap_capture_teardown),
-		cmocka_unit_test_setup_teardown(test_delete_rename_compare_extended_unbind, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_rename_compare_extended_unbind, ldap_capture_setup,
+		                                ldap_capture_teardown),
 		cmocka_unit_test_setup_teardown(test_msgid_sequence, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_frame_vs_liblber),
 		cmocka_unit_test(test_frame_in_place),

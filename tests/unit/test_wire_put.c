@@ -21,8 +21,7 @@
 #include "proto/wire.h"
 #include "ldap_capture.h"
 
-static char *
-filled(char c, size_t n, const char *prefix)
+static char *filled(char c, size_t n, const char *prefix)
 {
 	size_t pl = strlen(prefix);
 	char *s = malloc(pl + n + 1);
@@ -34,8 +33,7 @@ filled(char c, size_t n, const char *prefix)
 	return s;
 }
 
-static uint64_t
-xs(uint64_t *s)
+static uint64_t xs(uint64_t *s)
 {
 	*s ^= *s << 13;
 	*s ^= *s >> 7;
@@ -45,8 +43,7 @@ xs(uint64_t *s)
 
 /* ---- add: libldap gets the values grouped the way the writer groups them ---- */
 
-static void
-one_add(struct ldap_capture *r, const char *dn, const struct ldb_put_value *v, int n)
+static void one_add(struct ldap_capture *r, const char *dn, const struct ldb_put_value *v, int n)
 {
 	LDAPMod mods[LDB_WIRE_PUT_MAX_VALUES], *lm[LDB_WIRE_PUT_MAX_VALUES + 1];
 	struct berval bv[LDB_WIRE_PUT_MAX_VALUES];
@@ -78,8 +75,7 @@ one_add(struct ldap_capture *r, const char *dn, const struct ldb_put_value *v, i
 	ldap_capture_expect(r, m, "add");
 }
 
-static void
-test_add_shapes(void **state)
+static void test_add_shapes(void **state)
 {
 	struct ldap_capture *r = *state;
 	char *v200 = filled('d', 200, ""), *v70k = filled('e', 70000, "");
@@ -120,12 +116,11 @@ test_add_shapes(void **state)
 
 /* Lengths at every boundary of the length forms, sums that cross them, many
  * repeated types in several spellings. */
-static void
-test_add_random_shapes(void **state)
+static void test_add_random_shapes(void **state)
 {
 	static const char *const types[] = {
-		"objectClass", "objectclass", "OBJECTCLASS", "cn", "CN", "sn", "mail", "Mail",
-		"description", "telephoneNumber", "x-a;lang-en", "X-A;LANG-EN", "o",
+		"objectClass", "objectclass", "OBJECTCLASS",     "cn",          "CN",          "sn", "mail",
+		"Mail",        "description", "telephoneNumber", "x-a;lang-en", "X-A;LANG-EN", "o",
 	};
 	static const size_t lens[] = { 0, 1, 5, 60, 100, 126, 127, 128, 129, 200, 255, 256, 257, 1000, 4000 };
 	static const size_t biglens[] = { 65534, 65535, 65536, 65537, 70000 };
@@ -136,7 +131,7 @@ test_add_random_shapes(void **state)
 	int it, i, n;
 
 	for (i = 0; i < 70016; i++)
-		pool[i] = (char)(i * 7 % 251);  /* any bytes, NULs included */
+		pool[i] = (char)(i * 7 % 251); /* any bytes, NULs included */
 
 	for (it = 0; it < 400; it++) {
 		size_t total = 0, dnlen;
@@ -165,8 +160,7 @@ test_add_random_shapes(void **state)
 
 /* ---- modify ---- */
 
-static void
-one_modify(struct ldap_capture *r, const char *dn, const struct ldb_put_mod *pm, int n)
+static void one_modify(struct ldap_capture *r, const char *dn, const struct ldb_put_mod *pm, int n)
 {
 	LDAPMod mods[32], *lm[33];
 	struct berval bv[32], *bvp[32][2];
@@ -194,8 +188,7 @@ one_modify(struct ldap_capture *r, const char *dn, const struct ldb_put_mod *pm,
 	ldap_capture_expect(r, m, "modify");
 }
 
-static void
-test_modify_shapes(void **state)
+static void test_modify_shapes(void **state)
 {
 	struct ldap_capture *r = *state;
 	char *v200 = filled('d', 200, ""), *v70k = filled('e', 70000, "");
@@ -216,7 +209,7 @@ test_modify_shapes(void **state)
 
 	for (d = 0; d < 4; d++) {
 		for (i = 0; i < 9; i++)
-			one_modify(r, dns[d], &mods[i], 1);  /* each op alone, with and without a value */
+			one_modify(r, dns[d], &mods[i], 1); /* each op alone, with and without a value */
 		one_modify(r, dns[d], mods, 9);
 		one_modify(r, dns[d], mods, 8);
 		one_modify(r, dns[d], mods, 0);
@@ -229,8 +222,7 @@ test_modify_shapes(void **state)
 
 /* ---- delete, rename, compare ---- */
 
-static void
-one_delete(struct ldap_capture *r, const char *dn)
+static void one_delete(struct ldap_capture *r, const char *dn)
 {
 	size_t m;
 
@@ -239,19 +231,17 @@ one_delete(struct ldap_capture *r, const char *dn)
 	ldap_capture_expect(r, m, "delete");
 }
 
-static void
-one_rename(struct ldap_capture *r, const char *dn, const char *rdn, int del, const char *sup)
+static void one_rename(struct ldap_capture *r, const char *dn, const char *rdn, int del, const char *sup)
 {
 	size_t m;
 
 	assert_int_equal(ldap_rename(r->ld, dn, rdn, sup, del, NULL, NULL, &r->msgid), LDAP_SUCCESS);
-	m = ldb_wire_put_modrdn(r->mine, BIG, r->msgid, dn, strlen(dn), rdn, strlen(rdn), del,
-	                        sup, sup ? strlen(sup) : 0);
+	m = ldb_wire_put_modrdn(r->mine, BIG, r->msgid, dn, strlen(dn), rdn, strlen(rdn), del, sup,
+	                        sup ? strlen(sup) : 0);
 	ldap_capture_expect(r, m, "modrdn");
 }
 
-static void
-one_compare(struct ldap_capture *r, const char *dn, const char *attr, const char *val, size_t vlen)
+static void one_compare(struct ldap_capture *r, const char *dn, const char *attr, const char *val, size_t vlen)
 {
 	struct berval bv = { vlen, (char *)val };
 	size_t m;
@@ -261,8 +251,7 @@ one_compare(struct ldap_capture *r, const char *dn, const char *attr, const char
 	ldap_capture_expect(r, m, "compare");
 }
 
-static void
-test_delete_rename_compare(void **state)
+static void test_delete_rename_compare(void **state)
 {
 	struct ldap_capture *r = *state;
 	char *s[8];
@@ -302,8 +291,7 @@ test_delete_rename_compare(void **state)
 
 /* libldap counts 1, 2, ...: every writer in turn through 1..66000, which crosses
  * the 1/2/3-byte INTEGER boundaries (128, 256, 32768, 65536) on every kind. */
-static void
-test_msgids_libldap(void **state)
+static void test_msgids_libldap(void **state)
 {
 	struct ldap_capture *r = *state;
 	struct ldb_put_value v[] = { { "objectClass", "top", 3 }, { "cn", "x", 1 } };
@@ -326,12 +314,11 @@ test_msgids_libldap(void **state)
 
 /* Past what libldap reaches in a test: against ldb_wire_frame() around the
  * start-up encoders, which test_wire proves equal to libldap. */
-static void
-test_msgids_vs_encoders(void **state)
+static void test_msgids_vs_encoders(void **state)
 {
 	static const int32_t ids[] = {
-		0, 1, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 8388607, 8388608,
-		16777215, 16777216, INT32_MAX - 1, INT32_MAX, -1, -128, -129, -32768, -32769, INT32_MIN,
+		0,       1,        127,      128,           255,       256, 32767, 32768, 65535,  65536,  8388607,
+		8388608, 16777215, 16777216, INT32_MAX - 1, INT32_MAX, -1,  -128,  -129,  -32768, -32769, INT32_MIN,
 	};
 	static const char *const oc[] = { "top", "person", NULL };
 	static const char *const cn[] = { "x", NULL };
@@ -387,9 +374,8 @@ test_msgids_vs_encoders(void **state)
 /* ---- cap ---- */
 
 /* With cap = size - 1: returns 0 and dst is untouched; with cap = size: size. */
-static void
-check_cap(uint8_t *buf, size_t bufsz, size_t size,
-          size_t (*call)(uint8_t *, size_t, const void *), const void *arg)
+static void check_cap(uint8_t *buf, size_t bufsz, size_t size, size_t (*call)(uint8_t *, size_t, const void *),
+                      const void *arg)
 {
 	uint8_t *ref = malloc(bufsz);
 	size_t i;
@@ -421,52 +407,49 @@ struct cap_args {
 	int nm;
 };
 
-static size_t
-cap_add(uint8_t *b, size_t cap, const void *p)
+static size_t cap_add(uint8_t *b, size_t cap, const void *p)
 {
 	const struct cap_args *a = p;
 
 	return ldb_wire_put_add(b, cap, 300, a->dn, a->dnlen, a->v, a->n);
 }
 
-static size_t
-cap_modify(uint8_t *b, size_t cap, const void *p)
+static size_t cap_modify(uint8_t *b, size_t cap, const void *p)
 {
 	const struct cap_args *a = p;
 
 	return ldb_wire_put_modify(b, cap, 70000, a->dn, a->dnlen, a->m, a->nm);
 }
 
-static size_t
-cap_delete(uint8_t *b, size_t cap, const void *p)
+static size_t cap_delete(uint8_t *b, size_t cap, const void *p)
 {
 	const struct cap_args *a = p;
 
 	return ldb_wire_put_delete(b, cap, 1, a->dn, a->dnlen);
 }
 
-static size_t
-cap_modrdn(uint8_t *b, size_t cap, const void *p)
+static size_t cap_modrdn(uint8_t *b, size_t cap, const void *p)
 {
 	const struct cap_args *a = p;
 
 	return ldb_wire_put_modrdn(b, cap, 2, a->dn, a->dnlen, "cn=y", 4, 1, a->dn, a->dnlen);
 }
 
-static size_t
-cap_compare(uint8_t *b, size_t cap, const void *p)
+static size_t cap_compare(uint8_t *b, size_t cap, const void *p)
 {
 	const struct cap_args *a = p;
 
 	return ldb_wire_put_compare(b, cap, 128, a->dn, a->dnlen, "cn", a->dn, a->dnlen);
 }
 
-static void
-test_cap(void **state)
+static void test_cap(void **state)
 {
-	size_t (*const calls[])(uint8_t *, size_t, const void *) = { cap_add, cap_modify, cap_delete, cap_modrdn, cap_compare };
+	size_t (*const calls[])(uint8_t *, size_t, const void *) = { cap_add, cap_modify, cap_delete, cap_modrdn,
+		                                                     cap_compare };
 	char *v300 = filled('q', 300, ""), *dn70k = filled('z', 70000, "cn=");
-	struct ldb_put_value v[] = { { "objectClass", "top", 3 }, { "description", v300, 300 }, { "OBJECTCLASS", "person", 6 } };
+	struct ldb_put_value v[] = { { "objectClass", "top", 3 },
+		                     { "description", v300, 300 },
+		                     { "OBJECTCLASS", "person", 6 } };
 	struct ldb_put_mod m[] = { { LDB_MOD_REPLACE, "description", v300, 300 }, { LDB_MOD_DELETE, "cn", NULL, 0 } };
 	struct cap_args args[] = {
 		{ "cn=x", 4, v, 3, m, 2 },
@@ -491,8 +474,7 @@ test_cap(void **state)
 
 /* ---- refusals ---- */
 
-static void
-test_bad_arguments(void **state)
+static void test_bad_arguments(void **state)
 {
 	static struct ldb_put_value many[LDB_WIRE_PUT_MAX_VALUES + 1];
 	struct ldb_put_value nul[] = { { NULL, "x", 1 } }, novalue[] = { { "cn", NULL, 3 } };
@@ -522,8 +504,7 @@ test_bad_arguments(void **state)
 	assert_memory_equal(buf, "\x30\x05\x02\x01\x01\x4a\x00", 7);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_add_shapes, ldap_capture_setup, ldap_capture_teardown),
