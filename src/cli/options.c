@@ -197,13 +197,20 @@ static int parse_interval(struct cli_ctx *x, const char *arg)
  * is a duration, so samples are written "3samples" or "3 samples". */
 static int parse_warmup(struct cli_ctx *x, const char *arg)
 {
-	char *end;
-	errno = 0;
-	long long n = strtoll(arg, &end, 10);
-	if (end != arg && errno == 0 && n > 0 && n <= 1000000 &&
-	    (strcmp(end, "samples") == 0 || strcmp(end, " samples") == 0)) {
-		x->c->warmup_samples = n;
-		return 0;
+	/* N before "samples" or " samples": a strict whole number (util/num) */
+	const char *suffix = strstr(arg, "samples");
+	size_t n = suffix != NULL ? (size_t)(suffix - arg) : 0;
+	if (n > 0 && arg[n - 1] == ' ')
+		n--;
+	char digits[24];
+	long long count;
+	if (suffix != NULL && strcmp(suffix, "samples") == 0 && n > 0 && n < sizeof digits) {
+		memcpy(digits, arg, n);
+		digits[n] = '\0';
+		if (ldb_num_ll(digits, &count) == LDB_NUM_OK && count > 0 && count <= 1000000) {
+			x->c->warmup_samples = count;
+			return 0;
+		}
 	}
 	if (ldb_parse_duration_ms(arg, &x->c->warmup_ms) < 0 || x->c->warmup_ms == 0)
 		return cli_fail(x, "--warmup '%s': not a duration (e.g. 10s, 500ms) nor a sample count (e.g. 3samples)",
@@ -213,37 +220,49 @@ static int parse_warmup(struct cli_ctx *x, const char *arg)
 
 static int parse_rate(struct cli_ctx *x, const char *arg)
 {
-	char *end;
-	errno = 0;
-	double r = strtod(arg, &end);
-	if (end == arg || (*end != '\0' && strcmp(end, "/s") != 0) || errno != 0 || !(r > 0) || r > 1e8)
+	const char *end;
+	double r;
+	if (ldb_num_real(arg, &end, &r) != 0 || (*end != '\0' && strcmp(end, "/s") != 0) || !(r > 0) || r > 1e8)
 		return cli_fail(x, "--rate '%s': operations per second, a number above 0 (e.g. 5000)", arg);
 	x->c->rate = r;
 	return 0;
+}
+
+/* One thread count of --sweep: p[0..n) a strict whole number in 1..MAX_THREADS. */
+static bool sweep_count(const char *p, size_t n, int *out)
+{
+	char digits[24];
+	long long v;
+	if (n == 0 || n >= sizeof digits)
+		return false;
+	memcpy(digits, p, n);
+	digits[n] = '\0';
+	if (ldb_num_ll(digits, &v) != LDB_NUM_OK || v < 1 || v > MAX_THREADS)
+		return false;
+	*out = (int)v;
+	return true;
 }
 
 static int parse_sweep(struct cli_ctx *x, const char *arg)
 {
 	const char *p = arg;
 	x->c->nsweep = 0;
-	while (*p != '\0') {
-		char *end;
-		errno = 0;
-		long v = strtol(p, &end, 10);
-		if (end == p || errno != 0 || v < 1 || v > MAX_THREADS || (*end != ',' && *end != '\0'))
+	if (*arg == '\0')
+		return cli_fail(x, "--sweep '': give thread counts, e.g. 1,2,4,8");
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		int v;
+		if (!sweep_count(p, n, &v))
 			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg,
 			                MAX_THREADS);
 		if (x->c->nsweep == (int)(sizeof x->c->sweep / sizeof x->c->sweep[0]))
 			return cli_fail(x, "--sweep '%s': at most 64 thread counts", arg);
-		x->c->sweep[x->c->nsweep++] = (int)v;
-		p = *end == ',' ? end + 1 : end;
-		if (*end == ',' && *p == '\0')
-			return cli_fail(x, "--sweep '%s': a comma-separated list of thread counts (1..%d)", arg,
-			                MAX_THREADS);
+		x->c->sweep[x->c->nsweep++] = v;
+		if (comma == NULL)
+			return 0;
+		p = comma + 1;
 	}
-	if (x->c->nsweep == 0)
-		return cli_fail(x, "--sweep '': give thread counts, e.g. 1,2,4,8");
-	return 0;
 }
 
 /* --start-at: @EPOCH, YYYY-MM-DDTHH:MM:SS (local time, or UTC with a final Z)
@@ -253,12 +272,10 @@ static int parse_start_at(struct cli_ctx *x, const char *arg)
 	time_t now = time(NULL), t = 0;
 	struct tm tm;
 	const char *end = NULL;
-	char *e;
 
 	if (arg[0] == '@') {
-		errno = 0;
-		long long v = strtoll(arg + 1, &e, 10);
-		if (e != arg + 1 && *e == '\0' && errno == 0 && v > 0)
+		long long v;
+		if (ldb_num_ll(arg + 1, &v) == LDB_NUM_OK && v > 0)
 			t = (time_t)v;
 	} else {
 		memset(&tm, 0, sizeof tm);

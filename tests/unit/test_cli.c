@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -474,6 +475,33 @@ static void test_usage_lists_everything(void **state)
 	free(buf);
 }
 
+/* --rate, --warmup, --sweep and --start-at read their numbers with util/num */
+static void test_long_numbers(void **state)
+{
+	struct run t;
+	char at[32];
+
+	(void)state;
+	snprintf(at, sizeof at, "@%lld", (long long)time(NULL) + 3600);
+	assert_int_equal(PARSE(&t, "-e", "esearch", "-f", "cn=a", "--rate", "2500.5/s", "--warmup", "3 samples",
+	                       "--start-at", at),
+	                 LDB_CLI_RUN);
+	assert_true(t.c.rate == 2500.5);
+	assert_int_equal(t.c.warmup_samples, 3);
+	assert_int_equal((long long)t.c.start_at, atoll(at + 1));
+	done(&t);
+	assert_int_equal(PARSE(&t, "-e", "esearch", "-f", "cn=a", "--rate", "1e3", "--warmup", "7samples"),
+	                 LDB_CLI_RUN);
+	assert_true(t.c.rate == 1000);
+	assert_int_equal(t.c.warmup_samples, 7);
+	done(&t);
+	assert_int_equal(PARSE(&t, "-e", "esearch", "-f", "cn=a", "--sweep", "1,2,16"), LDB_CLI_RUN);
+	assert_int_equal(t.c.nsweep, 3);
+	assert_int_equal(t.c.sweep[0], 1);
+	assert_int_equal(t.c.sweep[2], 16);
+	done(&t);
+}
+
 static void test_parse_duration(void **state)
 {
 	uint64_t ms = 12345;
@@ -716,6 +744,17 @@ static const struct bad_case bad_cases[] = {
 	{ { "-y", "/", ES, "-D", "cn=admin" }, "-y /: cannot read" },
 	{ { "-w", PW, "-y", "/etc/passwd", ES }, "-w and -y exclude each other" },
 	{ { "-y", "/etc/passwd", "-w", PW, ES }, "-w and -y exclude each other" },
+	/* the long options' numbers are as strict as the flags' (util/num) */
+	{ { "--rate", " 500", ES }, "--rate ' 500': operations per second, a number above 0" },
+	{ { "--rate", "0x10", ES }, "--rate '0x10': operations per second" },
+	{ { "--rate", "500/min", ES }, "--rate '500/min': operations per second" },
+	{ { "--sweep", "1, 2", ES }, "--sweep '1, 2': a comma-separated list of thread counts (1..10000)" },
+	{ { "--sweep", "1,+2", ES }, "--sweep '1,+2': a comma-separated list" },
+	{ { "--sweep", "1,2,", ES }, "--sweep '1,2,': a comma-separated list" },
+	{ { "--sweep", "", ES }, "--sweep '': give thread counts, e.g. 1,2,4,8" },
+	{ { "--warmup", "+3samples", ES }, "--warmup '+3samples': not a duration" },
+	{ { "--warmup", "0samples", ES }, "--warmup '0samples': not a duration" },
+	{ { "--start-at", "@+5", ES }, "--start-at" },
 };
 
 static void test_bad_input(void **state)
@@ -816,6 +855,7 @@ int main(void)
 		cmocka_unit_test_setup(test_progname, setup),
 		cmocka_unit_test_setup(test_help_version, setup),
 		cmocka_unit_test(test_usage_lists_everything),
+		cmocka_unit_test(test_long_numbers),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test_setup(test_config_print, setup),
 		cmocka_unit_test(test_exit_texts_and_op_names),
