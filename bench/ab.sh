@@ -3,7 +3,10 @@
 # tree's build and of a base revision's build, on the same throwaway slapd, the
 # same workloads, runs alternating (base, new, new, base, ...) so that drift on
 # the machine falls on both.  Also the cost of many clients: the same search
-# workload at -n 64, -n 1000 and -n 10000, as a ratio to -n 64.  No traffic
+# workload at -n 64, -n 1000 and -n 10000, as a ratio to -n 64, in steady state:
+# each of those runs twice, S and 3S seconds long, and the CPU per operation is
+# the difference of the two (CPU3 - CPU1) / (ops3 - ops1), so that opening and
+# closing 10,000 connections, which both runs pay once, drops out.  No traffic
 # leaves 127.0.0.1.
 #
 #   bench/ab.sh [--base REV] [--seconds S] [--pairs K] [--threads T,...] [--only REGEX]
@@ -61,7 +64,7 @@ stamp=$(date +%Y-%m-%d_%H%M%S)
 resdir=$ROOT/build-bench/results logdir=$ROOT/build-bench/results/$stamp-ab-logs
 mkdir -p "$logdir"
 tsv=$resdir/$stamp-ab.tsv
-printf 'slapd_threads\tworkload\ttool\trun\tops_monitor\tcpu_s\tcpu_us_per_op\n' >"$tsv"
+printf 'slapd_threads\tworkload\ttool\trun\tops_monitor\tcpu_s\tcpu_us_per_op\n' >"$tsv" # steady rows: the differences
 
 # shellcheck source=tests/fixture/slapd.sh
 . "$ROOT/tests/fixture/slapd.sh"
@@ -71,13 +74,14 @@ workload() { # NAME OP ARGS...
 	[[ -z $only || $1 =~ $only ]] || return 0
 	names+=("$1") ops+=("$2")
 	shift 2
+	[[ $1 == -N ]] || { echo "ab: workload ${names[-1]}: the arguments start with -N" >&2; exit 2; }
 	local q
 	printf -v q '%q ' "$@"
 	argv+=("$q")
 }
 define_workloads() {
 	names=() ops=() argv=()
-	local common=(-h 127.0.0.1 -p "$FIX_PORT" -e "sampinterval=$secs" -N 1)
+	local common=(-N 1 -h 127.0.0.1 -p "$FIX_PORT")
 	local random=("${common[@]}" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random -r1 -R10000)
 	local exact=("${common[@]}" -b "$FIX_PEOPLE" -f "(uid=user00042)" -e esearch)
 	workload "exact -n 16" Search "${exact[@]}" -n 16
@@ -92,18 +96,28 @@ define_workloads() {
 }
 
 declare -A med
-run_one() { # THREADS INDEX TOOL RUN
-	local out=$logdir/t$1-$(printf '%02d' "$2")-$3-$4 snap=$logdir/snap args n cpu
+measure() { # THREADS INDEX TOOL RUN SECONDS : one run; prints "ops cpu_s"
+	local out=$logdir/t$1-$(printf '%02d' "$2")-$3-$4-$5s snap=$logdir/snap args n
 	eval "args=(${argv[$2]})"
 	fixture_monitor_snapshot "$snap"
-	bench_measure "$out" $((secs * 4 + 60)) "${BIN[$3]}" "${args[@]}"
+	bench_measure "$out" $(($5 * 4 + 60)) "${BIN[$3]}" "${args[@]}" -e "sampinterval=$5"
 	n=$(fixture_monitor_delta "$snap" "${ops[$2]}")
 	local rc _w u s _b _sl
 	read -r rc _w u s _b _sl <"$out.m"
 	[[ $rc == 0 ]] || echo "ab: ${names[$2]} ($3) exited with $rc: $out.log" >&2
-	cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "${names[$2]}" "$3" "$4" "$n" "$cpu" \
-		"$(awk -v c="$cpu" -v n="$n" 'BEGIN { printf "%.2f", (n > 0 ? c * 1e6 / n : 0) }')" >>"$tsv"
+	echo "$n $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')"
+}
+run_one() { # THREADS INDEX TOOL RUN
+	local n cpu n3 cpu3 per
+	read -r n cpu < <(measure "$1" "$2" "$3" "$4" "$secs")
+	if [[ ${names[$2]} =~ ^random\ -n ]]; then # steady state: a run 3 times as long, minus this one
+		read -r n3 cpu3 < <(measure "$1" "$2" "$3" "$4" $((secs * 3)))
+		per=$(awk -v a="$cpu" -v b="$cpu3" -v m="$n" -v k="$n3" 'BEGIN { printf "%.2f", (k > m ? (b - a) * 1e6 / (k - m) : 0) }')
+		n=$((n3 - n)) cpu=$(awk -v a="$cpu" -v b="$cpu3" 'BEGIN { printf "%.2f", b - a }')
+	else
+		per=$(awk -v c="$cpu" -v n="$n" 'BEGIN { printf "%.2f", (n > 0 ? c * 1e6 / n : 0) }')
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "${names[$2]}" "$3" "$4" "$n" "$cpu" "$per" >>"$tsv"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
