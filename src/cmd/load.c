@@ -531,8 +531,8 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	pace_init(&p, c);
 	int status = begin(&l, &p);
 	if (status >= 0) {
-		ldb_signals_give_back(&l.sig);
 		teardown(&l);
+		ldb_signals_settle(&l.sig);
 		return status;
 	}
 	status = start_threads(&l, &p);
@@ -541,8 +541,9 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 			;
 	uint64_t t_end = ldb_now_ns();
 	int stop = join_threads(&l);
-	ldb_signals_give_back(&l.sig);
+	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);
 	teardown(&l);
+	ldb_signals_settle(&l.sig);
 	return status;
 }

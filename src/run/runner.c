@@ -109,37 +109,78 @@ void ldb_worker_free(struct ldb_worker *w)
 	memset(w, 0, sizeof *w);
 }
 
+#define MARKER_ID 0x7ffffffe
+
+/* One pass of a goodbye: send what is buffered, read what came (kept in the
+ * connection's input when keep, else dropped), wait a little when neither
+ * moved.  @return -1 once the server has ended the connection (or it broke). */
+static int goodbye_io(struct ldb_conn *cn, bool keep, uint64_t end, uint64_t now)
+{
+	uint8_t drop[4096];
+	uint8_t *dst = keep ? cn->in + cn->in_len : drop;
+	size_t room = keep ? cn->in_cap - cn->in_len : sizeof drop;
+	ssize_t r = room > 0 ? ldb_conn_recv(cn, dst, room) : 0, n = 0;
+	if (r < 0)
+		return -1;
+	if (keep)
+		cn->in_len += (size_t)r;
+	if (cn->out_off < cn->out_len && (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+		return -1;
+	cn->out_off += (size_t)n;
+	if (r == 0 && n == 0) {
+		struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+		if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether the marker's answer is among the whole messages read so far (the
+ * others are dropped).  -1: the input cannot be framed, or it is full. */
+static int marker_answered(struct ldb_conn *cn)
+{
+	size_t off = 0;
+	struct ldb_resp resp;
+	int rc;
+	while ((rc = ldb_wire_parse(cn->in + off, cn->in_len - off, &resp, NULL)) == 1) {
+		off += resp.len;
+		if (resp.msgid == MARKER_ID)
+			return 1;
+	}
+	memmove(cn->in, cn->in + off, cn->in_len - off);
+	cn->in_len -= off;
+	return rc < 0 || cn->in_len == cn->in_cap ? -1 : 0;
+}
+
 /* The goodbye of a run whose requests go unanswered (abandon): they were
  * counted when rendered, so what is still in the output buffer goes first,
- * then the Unbind; then the server ends the connection, which it does once it
- * reaches the Unbind (slapd defers the requests beyond those it runs at once
- * on a connection, and drops what it holds when the connection ends early).
- * At most a second; what it reads is discarded. */
-static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_reqset *unbind)
+ * then a WhoAmI whose answer says the server has reached the end of them
+ * (slapd works a connection's requests in order, defers those beyond what it
+ * runs at once, and drops what it still holds when an Unbind ends the
+ * connection), then the Unbind, and the server ends the connection.  At most
+ * a second for each wait; the answers read are discarded. */
+static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 {
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	uint64_t end = ldb_now_ns() + 1000000000ULL;
-	uint8_t buf[4096];
 
 	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
 	cn->out_len -= cn->out_off;
 	cn->out_off = 0;
-	cn->out_len += ldb_req_render(unbind, 0, zero, 0x7fffffff, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	cn->out_len +=
+	        ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
-		ssize_t r = ldb_conn_recv(cn, buf, sizeof buf), n = 0;
-		if (r < 0)
-			return; /* the server has ended it */
-		if (cn->out_off < cn->out_len &&
-		    (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+		if (goodbye_io(cn, true, end, now) < 0)
 			return;
-		cn->out_off += (size_t)n;
-		if (r == 0 && n == 0) {
-			struct pollfd pfd = { .fd = cn->fd,
-				              .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
-			if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
-				return;
-		}
+		if (marker_answered(cn) != 0)
+			break;
 	}
+	cn->out_len = cn->out_off = 0;
+	cn->out_len += ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+	end = ldb_now_ns() + 1000000000ULL;
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns())
+		if (goodbye_io(cn, false, end, now) < 0)
+			return;
 }
 
 /* Polite goodbye on persistent connections. */
@@ -151,7 +192,7 @@ static void worker_close_all(struct ldb_worker *w)
 		struct ldb_conn *cn = &w->conns[k];
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
 		if (polite && run->unanswered) {
-			goodbye_unanswered(cn, &run->unbind);
+			goodbye_unanswered(cn, run);
 		} else if (polite) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
 			if (n > 0)

@@ -10,6 +10,7 @@
 #include "proto/wire.h"
 
 #define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+#define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
 
 static int resolve(struct ldb_run *run, const char *host, int port, char *err, size_t cap)
 {
@@ -109,6 +110,18 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 		return -1;
 	}
 	ldb_bytes_free(&b);
+	/* a run with a kind that gets no answer ends each connection with a WhoAmI
+	 * (RFC 4532) and its answer: slapd works a connection's requests in order
+	 * and drops the ones still queued when the Unbind comes */
+	if (run->unanswered) {
+		if (ldb_wire_encode_extended(&b, WHOAMI_OID, NULL, 0, 0, werr) != 0 ||
+		    ldb_reqset_build_fixed(&run->marker, b.data, b.len) != 0) {
+			ldb_bytes_free(&b);
+			snprintf(err, cap, "cannot encode a WhoAmI request");
+			return -1;
+		}
+		ldb_bytes_free(&b);
+	}
 	if (c->starttls) {
 		if (ldb_wire_encode_extended(&b, STARTTLS_OID, NULL, 0, 0, werr) != 0 ||
 		    ldb_reqset_build_fixed(&run->starttls, b.data, b.len) != 0) {
@@ -128,6 +141,7 @@ void ldb_run_free(struct ldb_run *run)
 	ldb_ops_free(&run->ops);
 	ldb_reqset_free(&run->unbind);
 	ldb_reqset_free(&run->starttls);
+	ldb_reqset_free(&run->marker);
 	if (run->tls != NULL)
 		ldb_tls_free(run->tls);
 	run->tls = NULL;

@@ -9,13 +9,15 @@ void ldb_signals_take(struct ldb_signals *s)
 	sigemptyset(&s->stop);
 	sigaddset(&s->stop, SIGINT);
 	sigaddset(&s->stop, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &s->stop, &s->old);
+	pthread_sigmask(SIG_BLOCK, &s->stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
-void ldb_signals_give_back(const struct ldb_signals *s)
+void ldb_signals_settle(const struct ldb_signals *s)
 {
-	pthread_sigmask(SIG_SETMASK, &s->old, NULL);
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&s->stop, NULL, &zero) > 0)
+		;
 }
 
 bool ldb_signals_wait(const struct ldb_signals *s, uint64_t ns)

@@ -10,14 +10,17 @@
 
 struct ldb_signals {
 	sigset_t stop; /* SIGINT, SIGTERM */
-	sigset_t old;  /* the mask before */
 };
 
 /* Block SIGINT and SIGTERM in this thread (threads started later inherit the
  * mask) and ignore SIGPIPE. */
 void ldb_signals_take(struct ldb_signals *s);
-/* The mask as it was. */
-void ldb_signals_give_back(const struct ldb_signals *s);
+/* The run is over and its summary out: the SIGINTs and SIGTERMs that came
+ * meanwhile are taken (that summary answered them), and both stay blocked,
+ * so that one more arriving while the process exits cannot kill it with the
+ * summary half-written or the exit status lost (ldclt always ends with its
+ * Exit line).  The next run of a --sweep takes one that comes in between. */
+void ldb_signals_settle(const struct ldb_signals *s);
 /* Wait up to ns nanoseconds.  @return true when SIGINT or SIGTERM came. */
 bool ldb_signals_wait(const struct ldb_signals *s, uint64_t ns);
 

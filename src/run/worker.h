@@ -27,7 +27,8 @@ struct ldb_run {
 	socklen_t addrlen;
 	struct ldb_ops_run ops; /* the operations' templates (search, bind) */
 	struct ldb_reqset unbind, starttls;
-	struct ldb_tls *tls; /* ldaps or StartTLS: the run's one context */
+	struct ldb_reqset marker; /* with an unanswered kind: a WhoAmI sent before the goodbye */
+	struct ldb_tls *tls;      /* ldaps or StartTLS: the run's one context */
 	/* What one operation of the load is: a pass through these kinds (ldclt's
 	 * combined -e operations, in its order), each step with the same number;
 	 * or, with --mix, one kind drawn by weight. */

@@ -82,6 +82,30 @@ for sig in INT TERM; do
 	assert_eq "$comp" "$(global_total "$out")" "Global average rate total = completed"
 done
 
+echo "=== SIGINT again and again during the shutdown: the summary is never lost"
+# ldclt always prints its summary and Exit line; further signals while the run
+# stops, joins and prints must not kill it (they used to once the signal mask
+# was given back before the summary).
+for round in 1 2 3; do
+	start "$out" "${srv[@]}" "${load[@]}" -n 4 -N 100
+	sleep 1.5
+	kill -0 "$LP" 2>/dev/null || _fail "ldbench ended before the first SIGINT"
+	# as fast as the shell can: the first one stops the run, the others land
+	# while it joins, prints and exits (until the process is gone)
+	for ((k = 0; k < 200000; k++)); do
+		kill -INT "$LP" 2>/dev/null || break
+	done
+	set +e
+	wait "$LP"
+	RC=$?
+	set -e
+	LP=
+	echo "round $round: $k SIGINTs sent -> exit $RC"
+	assert_eq 0 "$RC" "exit status after repeated SIGINTs (round $round)"
+	summary_checks "$out" "repeated SIGINTs, round $round"
+	assert_match '^Catch SIGINT - exit\.\.\.$' "$out" "ldclt's SIGINT line (round $round)"
+done
+
 echo "=== SIGINT while the server never answers (a bind and a search pending)"
 start_blackhole silent
 for extra in "" "bindeach"; do
