@@ -21,10 +21,6 @@
 #include "util/num.h"
 #include "proto/wire.h"
 
-#ifndef LDBENCH_VERSION
-#define LDBENCH_VERSION "0.0.0"
-#endif
-
 #define MAX_THREADS 10000
 #define MAX_CONNS_PER_THREAD 1000
 #define MAX_DEPTH 1024
@@ -438,7 +434,12 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 
 	switch (opt) {
 	case OPT_HELP: ldb_cli_usage(c->progname, stdout); return 1;
-	case OPT_VERSION: printf("%s version %s\n", c->progname, LDBENCH_VERSION); return 1;
+	case OPT_VERSION: {
+		char line[96];
+		ldb_version_line(line, sizeof line, c->progname);
+		printf("%s\n", line);
+		return 1;
+	}
 	case OPT_INTERVAL: return parse_interval(x, arg);
 	case OPT_SEED: return parse_seed(x, arg);
 	case OPT_CONNS:

@@ -137,6 +137,19 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 	}
 }
 
+#ifndef LDBENCH_VERSION
+#define LDBENCH_VERSION "0.0.0"
+#endif
+#define LDCLT_VERSION "4.23" /* 389-ds-base's ldclt, whose command line ldbench speaks */
+
+void ldb_version_line(char *buf, size_t cap, const char *progname)
+{
+	if (progname != NULL && strcmp(progname, "ldclt") == 0)
+		snprintf(buf, cap, "ldclt version %s (ldbench %s)", LDCLT_VERSION, LDBENCH_VERSION);
+	else
+		snprintf(buf, cap, "%s version %s", progname != NULL ? progname : "ldbench", LDBENCH_VERSION);
+}
+
 const char *ldb_exit_text(int status)
 {
 	return ldb_exit_text_prog(status, "ldbench");

@@ -40,6 +40,10 @@ const char *ldb_exit_text(int status); /* "No problem during execution." ... */
 /* Same, but status 7 names the program: "Cannot initialize ldclt." when
  * progname is "ldclt", "Cannot initialize ldbench." otherwise. */
 const char *ldb_exit_text_prog(int status, const char *progname);
+/* The version line: "ldbench version 0.1.0", or through a link named ldclt
+ * "ldclt version 4.23 (ldbench 0.1.0)", so that what greps for ldclt's
+ * version keeps finding one. */
+void ldb_version_line(char *buf, size_t cap, const char *progname);
 
 #define LDB_MAX_IGNORE 20
 #define LDB_MAX_ATTRS 40

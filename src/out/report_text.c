@@ -38,7 +38,9 @@ void ldb_text_line(struct ldb_text *t, const char *fmt, ...)
 void ldb_text_banner(struct ldb_text *t)
 {
 	const struct ldb_config *c = t->cfg;
-	fprintf(t->out, "%s version %s\n", c->progname, LDBENCH_VERSION);
+	char line[96];
+	ldb_version_line(line, sizeof line, c->progname);
+	fprintf(t->out, "%s\n", line);
 	if (c->verbose)
 		ldb_config_print(c, t->out); /* the command line (password masked), then the block */
 	fflush(t->out);

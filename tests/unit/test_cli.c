@@ -502,6 +502,18 @@ static void test_long_numbers(void **state)
 	done(&t);
 }
 
+/* the version line, and through a link named ldclt ldclt's own version first */
+static void test_version_line(void **state)
+{
+	char line[96];
+
+	(void)state;
+	ldb_version_line(line, sizeof line, "ldbench");
+	assert_string_equal(line, "ldbench version " LDBENCH_VERSION);
+	ldb_version_line(line, sizeof line, "ldclt");
+	assert_string_equal(line, "ldclt version 4.23 (ldbench " LDBENCH_VERSION ")");
+}
+
 static void test_parse_duration(void **state)
 {
 	uint64_t ms = 12345;
@@ -856,6 +868,7 @@ int main(void)
 		cmocka_unit_test_setup(test_help_version, setup),
 		cmocka_unit_test(test_usage_lists_everything),
 		cmocka_unit_test(test_long_numbers),
+		cmocka_unit_test(test_version_line),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test_setup(test_config_print, setup),
 		cmocka_unit_test(test_exit_texts_and_op_names),
