@@ -54,6 +54,20 @@ static void plan_operations(struct ldb_run *run, const struct ldb_config *c)
 	run->main_op = run->pass[0];
 }
 
+/* An extended request without a value, as a fixed template.  @return 0, or
+ * -1 with "cannot encode WHAT request" in err. */
+static int fixed_extended(struct ldb_reqset *set, const char *oid, const char *what, char *err, size_t cap)
+{
+	struct ldb_bytes b = { 0 };
+	char werr[LDB_WIRE_ERRLEN];
+	int rc = ldb_wire_encode_extended(&b, oid, NULL, 0, 0, werr) != 0 ||
+	         ldb_reqset_build_fixed(set, b.data, b.len) != 0;
+	ldb_bytes_free(&b);
+	if (rc != 0)
+		snprintf(err, cap, "cannot encode %s request", what);
+	return rc ? -1 : 0;
+}
+
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(run, 0, sizeof *run);
@@ -113,24 +127,10 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	/* a run with a kind that gets no answer ends each connection with a WhoAmI
 	 * (RFC 4532) and its answer: slapd works a connection's requests in order
 	 * and drops the ones still queued when the Unbind comes */
-	if (run->unanswered) {
-		if (ldb_wire_encode_extended(&b, WHOAMI_OID, NULL, 0, 0, werr) != 0 ||
-		    ldb_reqset_build_fixed(&run->marker, b.data, b.len) != 0) {
-			ldb_bytes_free(&b);
-			snprintf(err, cap, "cannot encode a WhoAmI request");
-			return -1;
-		}
-		ldb_bytes_free(&b);
-	}
-	if (c->starttls) {
-		if (ldb_wire_encode_extended(&b, STARTTLS_OID, NULL, 0, 0, werr) != 0 ||
-		    ldb_reqset_build_fixed(&run->starttls, b.data, b.len) != 0) {
-			ldb_bytes_free(&b);
-			snprintf(err, cap, "cannot encode a StartTLS request");
-			return -1;
-		}
-		ldb_bytes_free(&b);
-	}
+	if (run->unanswered && fixed_extended(&run->marker, WHOAMI_OID, "a WhoAmI", err, cap) != 0)
+		return -1;
+	if (c->starttls && fixed_extended(&run->starttls, STARTTLS_OID, "a StartTLS", err, cap) != 0)
+		return -1;
 	if ((c->ldaps || c->starttls) && ldb_tls_new(&run->tls, c, err, cap) != 0)
 		return -1;
 	return 0;
