@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# ldbench against an earlier ldbench in counts that do not depend on how the
+# two cores happen to be shared: the same fixed number of operations on the
+# same throwaway slapd, for the work tree's build and a base revision's,
+#   - system calls and task-clock per operation (perf stat, tracepoint counts),
+#     alternating base/new runs;
+#   - user-space instructions per operation (valgrind callgrind) as a marginal
+#     cost: a run of N operations and one of 2N, the difference over N, so that
+#     start-up drops out.
+# Wall-clock CPU per operation scatters by +-15% on a 2-core machine that also
+# runs the server (bench/ab.sh); these counts show a change of a few percent.
+# No traffic leaves 127.0.0.1.
+#
+#   bench/ab-counts.sh [--base REV] [--rounds K] [--no-callgrind]
+#     --base REV      the revision to compare with (default: HEAD), built from a
+#                     git worktree into build-bench-base/
+#     --rounds K      perf stat rounds per workload and build (default 3)
+#     --no-callgrind  only the perf stat part
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+base=HEAD rounds=3 callgrind=1
+while (($# > 0)); do
+	case $1 in
+	--base) base=${2:?--base needs a revision}; shift 2 ;;
+	--rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
+	--no-callgrind) callgrind=0; shift ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "ab-counts: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ab-counts: --rounds must be a whole number >= 1" >&2; exit 2; }
+
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev slapd ldap-utils linux-perf valgrind gawk git
+
+rev=$(git rev-parse --verify "$base^{commit}") || { echo "ab-counts: no revision '$base'" >&2; exit 2; }
+echo "ab-counts: building the work tree (new) and $base = ${rev:0:12} (base), Release"
+bench_build "$ROOT" "$ROOT/build-bench"
+wt=$ROOT/build-bench-base/src
+rm -rf "$wt" && git worktree prune && mkdir -p "$ROOT/build-bench-base"
+git worktree add -q --detach "$wt" "$rev"
+trap 'git -C "$ROOT" worktree remove --force "$wt" 2>/dev/null || true' EXIT
+bench_build "$wt" "$ROOT/build-bench-base/build"
+declare -A BIN=([new]=$ROOT/build-bench/ldbench [base]=$ROOT/build-bench-base/build/ldbench)
+export LDBENCH=${BIN[new]} LDBENCH_SOURCE_DIR=$ROOT
+tmp=$(mktemp -d)
+
+# shellcheck source=tests/fixture/slapd.sh
+. "$ROOT/tests/fixture/slapd.sh"
+fixture_start --users 10000 --nosync
+ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
+dn: ou=AddBench,$FIX_BASE
+objectClass: organizationalUnit
+ou: AddBench
+LDIF
+echo "ab-counts: slapd pid $FIX_PID on $FIX_URI"
+
+lo=1000000
+args_of() { # WORKLOAD SCALE : sets A (arguments) and N (operations)
+	local s=$2 c=(-h 127.0.0.1 -p "$FIX_PORT")
+	local rnd=(-b "$FIX_PEOPLE" -f '(uid=userXXXXX)' -e esearch,random -r1 -R10000)
+	case $1 in
+	"exact -n 16") A=("${c[@]}" -b "$FIX_PEOPLE" -f '(uid=user00042)' -e esearch -n 16 -T $((3000 * s))); N=$((48000 * s)) ;;
+	"random -n 64") A=("${c[@]}" "${rnd[@]}" -n 64 -T $((750 * s))); N=$((48000 * s)) ;;
+	"random -n 4 -a 16") A=("${c[@]}" "${rnd[@]}" -n 4 -a 16 -T $((12500 * s))); N=$((50000 * s)) ;;
+	"bindeach -n 16")
+		A=("${c[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX
+			-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000 -n 16 -T $((1000 * s)))
+		N=$((16000 * s)) ;;
+	"modify -n 8")
+		A=("${c[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "uid=userXXXXX"
+			-e attreplace=description:XXXXXXXX,random -r1 -R10000 -n 8 -T $((2000 * s)))
+		N=$((16000 * s)) ;;
+	"add -n 4")
+		A=("${c[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "ou=AddBench,$FIX_BASE" -f "cn=aXXXXXXXX"
+			-e add,person,incr,commoncounter,noloop -r "$lo" -R $((lo + 999999)) -n 4 -T $((1500 * s)))
+		N=$((6000 * s)) lo=$((lo + 1000000)) ;;
+	"random -n 1000") A=("${c[@]}" "${rnd[@]}" -n 1000 -T $((50 * s))); N=$((50000 * s)) ;;
+	esac
+}
+workloads=("exact -n 16" "random -n 64" "random -n 4 -a 16" "bindeach -n 16" "modify -n 8" "add -n 4" "random -n 1000")
+
+echo
+echo "perf stat, fixed counts, $rounds alternating rounds: system calls and task-clock per operation"
+printf '  %-18s %-5s %s\n' workload build 'per round: syscalls/op task-clock-us/op'
+for w in "${workloads[@]}"; do
+	declare -A line=([base]="" [new]="")
+	for ((r = 1; r <= rounds; r++)); do
+		order=(base new)
+		((r % 2)) || order=(new base)
+		for tool in "${order[@]}"; do
+			args_of "$w" 1
+			perf stat -x, -e raw_syscalls:sys_enter -e task-clock -o "$tmp/stat" "${BIN[$tool]}" "${A[@]}" \
+				>"$tmp/out" 2>&1 || echo "ab-counts: $w ($tool) exited with $?: $(tail -n 1 "$tmp/out")" >&2
+			line[$tool]+=$(awk -F, -v n="$N" '/task-clock/ { t = $1 } /raw_syscalls/ { c = $1 }
+				END { printf " %.2f %.2f |", c / n, t * 1000 / n }' "$tmp/stat")
+		done
+	done
+	printf '  %-18s %-5s%s\n' "$w" base "${line[base]}"
+	printf '  %-18s %-5s%s\n' "$w" new "${line[new]}"
+done
+
+if ((callgrind)); then
+	echo
+	echo "callgrind, user-space instructions per operation (the 2N run minus the N run, over N)"
+	for w in "random -n 64" "random -n 4 -a 16" "bindeach -n 16"; do
+		for tool in base new; do
+			declare -A ir=()
+			for s in 1 2; do
+				args_of "$w" "$s"
+				valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "${BIN[$tool]}" "${A[@]}" >"$tmp/out" 2>&1 || true
+				ir[$s]=$(awk '/^(summary|totals):/ { print $2; exit }' "$tmp/cg")
+			done
+			args_of "$w" 1
+			printf '  %-18s %-5s %s instructions/op\n' "$w" "$tool" \
+				"$(awk -v a="${ir[1]}" -v b="${ir[2]}" -v n="$N" 'BEGIN { printf "%.0f", (b - a) / n }')"
+		done
+	done
+fi
+rm -rf "$tmp"
