@@ -36,16 +36,8 @@ done
 . "$ROOT/bench/lib.sh"
 bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev slapd ldap-utils linux-perf valgrind gawk git
 
-rev=$(git rev-parse --verify "$base^{commit}") || { echo "ab-counts: no revision '$base'" >&2; exit 2; }
-echo "ab-counts: building the work tree (new) and $base = ${rev:0:12} (base), Release"
-bench_build "$ROOT" "$ROOT/build-bench"
-wt=$ROOT/build-bench-base/src
-rm -rf "$wt" && git worktree prune && mkdir -p "$ROOT/build-bench-base"
-git worktree add -q --detach "$wt" "$rev"
-trap 'git -C "$ROOT" worktree remove --force "$wt" 2>/dev/null || true' EXIT
-bench_build "$wt" "$ROOT/build-bench-base/build"
-declare -A BIN=([new]=$ROOT/build-bench/ldbench [base]=$ROOT/build-bench-base/build/ldbench)
-export LDBENCH=${BIN[new]} LDBENCH_SOURCE_DIR=$ROOT
+declare -A BIN
+bench_build_pair ab-counts "$ROOT" "$base"
 tmp=$(mktemp -d)
 
 # shellcheck source=tests/fixture/slapd.sh

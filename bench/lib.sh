@@ -7,6 +7,13 @@
 #   bench_machine_ticks            "BUSY TOTAL" CPU ticks of the whole machine
 #                                  (/proc/stat, all cores, USER_HZ units)
 #   bench_proc_ticks PID           user+system CPU ticks of one process
+#   bench_build_pair NAME ROOT REV the work tree's Release build (build-bench/) and
+#                                  revision REV's (from a git worktree, into
+#                                  build-bench-base/): sets BIN[new] and
+#                                  BIN[base] (declare -A BIN first), exports
+#                                  LDBENCH (the new one) and LDBENCH_SOURCE_DIR,
+#                                  and removes the worktree at exit; NAME
+#                                  prefixes its lines
 #   bench_hz                       USER_HZ (ticks per second)
 #   bench_global_total FILE        the N of the last "Global average rate: ...
 #                                  total: N" line of an ldclt/ldbench output
@@ -35,6 +42,20 @@ bench_build() { # ROOT DIR  (the compiler's output is shown only when the build 
 		echo "bench: the build failed (log above, also in $2/bench-build.log)" >&2
 		return 1
 	fi
+}
+
+bench_build_pair() { # NAME ROOT REV
+	local name=$1 root=$2 rev
+	rev=$(git -C "$root" rev-parse --verify "$3^{commit}") || { echo "$name: no revision '$3'" >&2; exit 2; }
+	echo "$name: building the work tree (new) and $3 = ${rev:0:12} (base), Release"
+	bench_build "$root" "$root/build-bench"
+	_BENCH_BASE_WT=$root/build-bench-base/src
+	rm -rf "$_BENCH_BASE_WT" && git -C "$root" worktree prune && mkdir -p "$root/build-bench-base"
+	git -C "$root" worktree add -q --detach "$_BENCH_BASE_WT" "$rev"
+	trap 'git -C "'"$root"'" worktree remove --force "$_BENCH_BASE_WT" 2>/dev/null || true' EXIT
+	bench_build "$_BENCH_BASE_WT" "$root/build-bench-base/build"
+	BIN=([new]=$root/build-bench/ldbench [base]=$root/build-bench-base/build/ldbench)
+	export LDBENCH=${BIN[new]} LDBENCH_SOURCE_DIR=$root
 }
 
 bench_hz() {
