@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/argv.h"
 #include "out/records.h"
 #include "cli/threshold.h"
 #include "ops/ops.h"
@@ -158,20 +159,21 @@ bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 	return false;
 }
 
-static void put_stat(FILE *out, const struct ldb_cmp_stat *s, int prec)
+/* One side's median and spread; scale turns the record's unit into the table's. */
+static void put_stat(FILE *out, const struct ldb_cmp_stat *s, int prec, double scale)
 {
 	char spread[64];
 	if (s->runs == 0) {
 		fprintf(out, " %12s  %-25s", "-", "");
 		return;
 	}
-	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, s->min, prec, s->max);
-	fprintf(out, " %12.*f  %-25s", prec, s->median, spread);
+	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, s->min * scale, prec, s->max * scale);
+	fprintf(out, " %12.*f  %-25s", prec, s->median * scale, spread);
 }
 
 void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 {
-	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 us", "p99 us" };
+	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 ms", "p99 ms" };
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
 	        "(min..max)", "change");
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
@@ -186,8 +188,11 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 		}
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
 			fprintf(out, "%-8s %-8s", kn, label[m]);
-			put_stat(out, &row->base[m], m == LDB_CMP_RATE ? 2 : 1);
-			put_stat(out, &row->change[m], m == LDB_CMP_RATE ? 2 : 1);
+			/* the records' latencies are in us; every text table says ms */
+			int prec = m == LDB_CMP_RATE ? 2 : 3;
+			double scale = m == LDB_CMP_RATE ? 1.0 : 1e-3;
+			put_stat(out, &row->base[m], prec, scale);
+			put_stat(out, &row->change[m], prec, scale);
 			if (row->has_pct[m])
 				fprintf(out, " %+7.1f%%\n", row->pct[m]);
 			else
@@ -202,9 +207,11 @@ static void usage(FILE *out)
 {
 	fputs("usage: ldbench compare [--fail-if COND]... BASE.json... -- CHANGE.json...\n"
 	      "Per operation kind: the median rate, p50 and p99 of each side's runs, their\n"
-	      "spread (min..max) and the change of the medians in percent.\n"
+	      "spread (min..max) and the change of the medians in percent (latencies in ms).\n"
 	      "COND: [KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
 	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' (repeatable)\n"
+	      "Options may come anywhere on the line (GNU style); the first -- splits BASE\n"
+	      "from CHANGE, a second -- ends the options (file names beginning with a dash).\n"
 	      "Exit status: 0 no condition holds, 1 a condition holds, 2 bad command line or input.\n",
 	      out);
 }
@@ -229,48 +236,71 @@ static int load_side(char **files, int n, struct ldb_cmp_run *runs)
 	return 0;
 }
 
+/* The options (already sorted out by ldb_argv_sort) into conds.
+ * @return -1 to go on, else the exit status (--help, a bad option). */
+static int parse_options(const struct ldb_argv *a, struct ldb_cmp_cond *conds, int *ncond)
+{
+	char err[400];
+	for (int i = 0; i < a->nopt; i++) {
+		const char *o = a->opt[i];
+		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(o, "--fail-if") == 0 || strncmp(o, "--fail-if=", 10) == 0) {
+			const char *v = o[9] == '=' ? o + 10 : (i + 1 < a->nopt ? a->opt[++i] : NULL);
+			if (v == NULL) {
+				fprintf(stderr, PROG ": --fail-if needs a condition (e.g. 'rate<-5%%')\n");
+				return 2;
+			}
+			if (ldb_cmp_parse_cond(v, &conds[*ncond], err, sizeof err) != 0) {
+				fprintf(stderr, PROG ": %s\n", err);
+				return 2;
+			}
+			(*ncond)++;
+		} else {
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+/* The verdict lines.  @return the exit status. */
+static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *conds, int ncond)
+{
+	int status = 0;
+	for (int i = 0; i < ncond; i++) {
+		int k;
+		double pct;
+		if (ldb_cmp_holds(res, &conds[i], &k, &pct)) {
+			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, ldb_op_name((enum ldb_op)k),
+			       ldb_cmp_metric_name(conds[i].metric), pct);
+			status = LDB_CMP_EXIT_HOLDS;
+		} else {
+			printf("fail-if '%s': does not hold\n", conds[i].text);
+		}
+	}
+	return status;
+}
+
 int ldb_compare_main(int argc, char **argv)
 {
-	char **base = calloc((size_t)argc + 1, sizeof *base), **change = calloc((size_t)argc + 1, sizeof *change);
+	static const char *const valued[] = { "--fail-if", NULL };
+	struct ldb_argv a;
 	struct ldb_cmp_cond *conds = calloc((size_t)argc + 1, sizeof *conds);
 	struct ldb_cmp_run *rb = NULL, *rc = NULL;
-	int nb = 0, nc = 0, ncond = 0, status = 2;
-	bool sep = false;
-	char err[400];
+	int ncond = 0, status = 2;
 
-	if (base == NULL || change == NULL || conds == NULL) {
+	if (ldb_argv_sort(argc, argv, valued, true, &a) != 0 || conds == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!sep && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-			usage(stdout);
-			status = 0;
-			goto done;
-		} else if (!sep && (strcmp(a, "--fail-if") == 0 || strncmp(a, "--fail-if=", 10) == 0)) {
-			const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-			if (v == NULL) {
-				fprintf(stderr, PROG ": --fail-if needs a condition (e.g. 'rate<-5%%')\n");
-				goto done;
-			}
-			if (ldb_cmp_parse_cond(v, &conds[ncond], err, sizeof err) != 0) {
-				fprintf(stderr, PROG ": %s\n", err);
-				goto done;
-			}
-			ncond++;
-		} else if (!sep && strcmp(a, "--") == 0) {
-			sep = true;
-		} else if (!sep && a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			goto done;
-		} else if (sep) {
-			change[nc++] = argv[i];
-		} else {
-			base[nb++] = argv[i];
-		}
-	}
-	if (!sep || nb == 0 || nc == 0) {
+	status = parse_options(&a, conds, &ncond);
+	if (status >= 0)
+		goto done;
+	status = 2;
+	int nb = a.split, nc = a.narg - a.split;
+	if (a.split <= 0 || nc == 0) {
 		fprintf(stderr, PROG ": need BASE files, then --, then CHANGE files "
 		                     "(usage: ldbench compare [--fail-if COND]... BASE... -- CHANGE...)\n");
 		goto done;
@@ -281,27 +311,15 @@ int ldb_compare_main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	if (load_side(base, nb, rb) != 0 || load_side(change, nc, rc) != 0)
+	if (load_side(a.arg, nb, rb) != 0 || load_side(a.arg + nb, nc, rc) != 0)
 		goto done;
 	struct ldb_cmp_result res;
 	ldb_cmp_compute(rb, nb, rc, nc, &res);
 	ldb_cmp_print(&res, nb, nc, stdout);
-	status = 0;
-	for (int i = 0; i < ncond; i++) {
-		int k;
-		double pct;
-		if (ldb_cmp_holds(&res, &conds[i], &k, &pct)) {
-			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, ldb_op_name((enum ldb_op)k),
-			       ldb_cmp_metric_name(conds[i].metric), pct);
-			status = LDB_CMP_EXIT_HOLDS;
-		} else {
-			printf("fail-if '%s': does not hold\n", conds[i].text);
-		}
-	}
+	status = verdict(&res, conds, ncond);
 	fflush(stdout);
 done:
-	free(base);
-	free(change);
+	ldb_argv_free(&a);
 	free(conds);
 	free(rb);
 	free(rc);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/argv.h"
 #include "util/num.h"
 #include "ops/ops.h"
 
@@ -172,8 +173,10 @@ static void usage(FILE *out)
 	fputs("usage: ldbench merge [--json OUT] FILE...\n"
 	      "Add the summary records of runs made at the same time on several client hosts:\n"
 	      "counts and rates add, latency histograms add exactly, percentiles come from the\n"
-	      "merged histogram.  The merged record goes to stdout (the table to stderr), or\n"
-	      "to OUT with --json (the table to stdout).  See docs/results.md.\n"
+	      "merged histogram.  A table (latencies in ms) goes to stdout; the merged record\n"
+	      "goes to OUT with --json OUT (--json -: the record to stdout, the table to\n"
+	      "stderr).  Options may come anywhere on the line (GNU style); -- ends them.\n"
+	      "See docs/results.md.\n"
 	      "Exit status: 0 done, 2 bad command line or input, 99 write error.\n",
 	      out);
 }
@@ -187,7 +190,7 @@ static void print_table(const struct ldb_merged *m, int nfiles, char *const *fil
 	fprintf(out, "\nmeasured %.3f s (longest), threads %d, counted %llu, rate %.2f/s (sum)\n", m->s.seconds,
 	        m->s.threads, (unsigned long long)m->s.counted, m->rates.rate);
 	fprintf(out, "%-8s %12s %12s %12s %10s %10s %10s %10s %10s\n", "kind", "completed", "counted", "rate/s",
-	        "p50 us", "p95 us", "p99 us", "p99.9 us", "max us");
+	        "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "max ms");
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (!m->lat_init[k])
 			continue;
@@ -198,9 +201,9 @@ static void print_table(const struct ldb_merged *m, int nfiles, char *const *fil
 		if (ldb_hist_count(h) == 0)
 			fprintf(out, " %10s %10s %10s %10s %10s\n", "-", "-", "-", "-", "-");
 		else
-			fprintf(out, " %10.1f %10.1f %10.1f %10.1f %10.1f\n", ldb_hist_percentile(h, 50) / 1e3,
-			        ldb_hist_percentile(h, 95) / 1e3, ldb_hist_percentile(h, 99) / 1e3,
-			        ldb_hist_percentile(h, 99.9) / 1e3, (double)h->max / 1e3);
+			fprintf(out, " %10.3f %10.3f %10.3f %10.3f %10.3f\n", ldb_hist_percentile(h, 50) / 1e6,
+			        ldb_hist_percentile(h, 95) / 1e6, ldb_hist_percentile(h, 99) / 1e6,
+			        ldb_hist_percentile(h, 99.9) / 1e6, (double)h->max / 1e6);
 	}
 }
 
@@ -267,33 +270,33 @@ void ldb_merge_free(struct ldb_merged *m)
 	ldb_hist_free(&m->tmp);
 }
 
-/* The command line.  @return -1 to go on, else the exit status (--help, a
- * bad option). */
-static int parse_args(int argc, char **argv, const char **out_path, char **files, int *nfiles)
+/* The command line (GNU style, util/argv).  @return -1 to go on, else the
+ * exit status (--help, a bad option). */
+static int parse_args(int argc, char **argv, const char **out_path, struct ldb_argv *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+	static const char *const valued[] = { "--json", NULL };
+	if (ldb_argv_sort(argc, argv, valued, false, a) != 0) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 2;
+	}
+	for (int i = 0; i < a->nopt; i++) {
+		const char *o = a->opt[i];
+		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
 			usage(stdout);
 			return 0;
-		} else if (strcmp(a, "--json") == 0 || strncmp(a, "--json=", 7) == 0) {
-			const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+		} else if (strcmp(o, "--json") == 0 || strncmp(o, "--json=", 7) == 0) {
+			const char *v = o[6] == '=' ? o + 7 : (i + 1 < a->nopt ? a->opt[++i] : NULL);
 			if (v == NULL || v[0] == '\0') {
-				fprintf(stderr, PROG ": --json needs a file name\n");
+				fprintf(stderr, PROG ": --json needs a file name (or - for stdout)\n");
 				return 2;
 			}
 			*out_path = v;
-		} else if (strcmp(a, "--") == 0) {
-			for (i++; i < argc; i++)
-				files[(*nfiles)++] = argv[i];
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			return 2;
 		} else {
-			files[(*nfiles)++] = argv[i];
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
+			return 2;
 		}
 	}
-	if (*nfiles == 0) {
+	if (a->narg == 0) {
 		fprintf(stderr, PROG ": no input file (usage: ldbench merge [--json OUT] FILE...)\n");
 		return 2;
 	}
@@ -324,17 +327,22 @@ static int add_files(struct ldb_merged *m, char **files, int nfiles, char **host
 	return 0;
 }
 
-/* The merged record to out_path (NULL or "-": stdout), then the table.
+/* The merged record to out_path ("-": stdout), and the table to stdout (to
+ * stderr when the record is there); no --json: the table alone.
  * @return the exit status. */
 static int write_merged(struct ldb_merged *m, const char *out_path, int nfiles, char **files, char **hosts)
 {
+	if (out_path == NULL) {
+		print_table(m, nfiles, files, hosts, stdout);
+		return fflush(stdout) == 0 ? 0 : 99;
+	}
 	char *extra = merged_member(nfiles, files, hosts);
 	if (extra == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 2;
 	}
 	FILE *out = stdout;
-	if (out_path != NULL && strcmp(out_path, "-") != 0) {
+	if (strcmp(out_path, "-") != 0) {
 		out = fopen(out_path, "w");
 		if (out == NULL) {
 			fprintf(stderr, PROG ": --json %s: cannot create: %s\n", out_path, strerror(errno));
@@ -357,27 +365,28 @@ static int write_merged(struct ldb_merged *m, const char *out_path, int nfiles, 
 int ldb_merge_main(int argc, char **argv)
 {
 	const char *out_path = NULL;
-	char **files = calloc((size_t)argc + 1, sizeof *files), **hosts = calloc((size_t)argc + 1, sizeof *hosts);
-	int nfiles = 0, status = 2;
+	struct ldb_argv a = { 0 };
+	char **hosts = calloc((size_t)argc + 1, sizeof *hosts);
+	int status = 2;
 	struct ldb_merged m;
 
-	if (ldb_merge_init(&m) != 0 || files == NULL || hosts == NULL) {
+	if (ldb_merge_init(&m) != 0 || hosts == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	status = parse_args(argc, argv, &out_path, files, &nfiles);
+	status = parse_args(argc, argv, &out_path, &a);
 	if (status >= 0)
 		goto done;
 	status = 2;
-	if (add_files(&m, files, nfiles, hosts) != 0)
+	if (add_files(&m, a.arg, a.narg, hosts) != 0)
 		goto done;
 	ldb_merge_finish(&m);
-	status = write_merged(&m, out_path, nfiles, files, hosts);
+	status = write_merged(&m, out_path, a.narg, a.arg, hosts);
 done:
 	ldb_merge_free(&m);
-	for (int i = 0; hosts && i < nfiles; i++)
+	for (int i = 0; hosts && i < a.narg; i++)
 		free(hosts[i]);
 	free(hosts);
-	free(files);
+	ldb_argv_free(&a);
 	return status;
 }

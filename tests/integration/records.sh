@@ -118,9 +118,17 @@ bmax=$(ns "$(record "$D/b.json" summary | field max)")
 assert_eq "$((amax > bmax ? amax : bmax))" "$(ns "$(field max <"$D/m.json")")" "merged max = larger max"
 assert_match '^search +2800 +2800 ' "$D/merge.txt" "merge table"
 # a merged record can be merged again and compared
-set +e; "$LDBENCH" merge "$D/m.json" >"$D/mm.json" 2>/dev/null; rc=$?; set -e
+set +e; "$LDBENCH" merge "$D/m.json" --json - >"$D/mm.json" 2>/dev/null; rc=$?; set -e
 assert_eq 0 "$rc" "merge of a merged record"
+assert_eq 1 "$(wc -l <"$D/mm.json")" "merge --json -: the record alone on stdout"
 assert_eq 2800 "$(field counted <"$D/mm.json")" "merged again: same count"
+# without --json: the table alone on stdout, nothing on stderr
+set +e; "$LDBENCH" merge "$D/m.json" >"$D/mt.txt" 2>"$D/mt.err"; rc=$?; set -e
+assert_eq 0 "$rc" "merge without --json"
+assert_match '^merged 1 run: ' "$D/mt.txt" "merge without --json: the table"
+assert_match '^kind +completed +counted +rate/s +p50 ms ' "$D/mt.txt" "merge table: latencies in ms"
+assert_no_match '[{}]' "$D/mt.txt" "merge without --json: no record on stdout"
+assert_eq 0 "$(wc -c <"$D/mt.err")" "merge without --json: nothing on stderr"
 
 # 4. compare: the same files give 0% and exit 0 even under --fail-if
 set +e
@@ -130,7 +138,17 @@ rc=$?
 set -e
 assert_eq 0 "$rc" "compare of the same runs"
 assert_match '^search +rate /s +[0-9.]+ +\[[0-9.]+\.\.[0-9.]+\] +[0-9.]+ +\[[0-9.]+\.\.[0-9.]+\] +\+0\.0%$' "$D/cmp.txt" "rate change 0%"
-assert_match '^search +p99 us .* \+0\.0%$' "$D/cmp.txt" "p99 change 0%"
+assert_match '^search +p99 ms .* \+0\.0%$' "$D/cmp.txt" "p99 change 0%"
+# options anywhere (GNU style): after the CHANGE files, as README.md shows; a
+# second -- ends the options (a file whose name begins with a dash)
+cp "$D/r.json" "$D/-r.json"
+set +e
+(cd "$D" && "$LDBENCH" compare r.json -- a.json --fail-if 'rate<-99%' -- -r.json) >"$D/cmp2.txt" 2>&1
+rc=$?
+set -e
+assert_eq 0 "$rc" "compare with the options after the files"
+assert_match "^fail-if 'rate<-99%': does not hold$" "$D/cmp2.txt" "compare: the option after the files is read"
+assert_match '^\(1 base run, 2 change runs;' "$D/cmp2.txt" "compare: -r.json after the second -- is a change file"
 assert_match "^fail-if 'rate<-5%': does not hold$" "$D/cmp.txt" "rate condition does not hold"
 # a crafted worse run: a tenth of the rate, ten times the p99
 record "$D/r.json" summary | sed -E 's/"rate":([0-9]+)[0-9]\.[0-9]+/"rate":\1.000/g; s/"p99":([0-9]+)\./"p99":\10./g' >"$D/worse.json"

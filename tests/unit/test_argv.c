@@ -1,0 +1,88 @@
+/* Unit tests of the subcommands' GNU-style command lines (src/util/argv.c):
+ * options anywhere, valued options, "--" as the end of the options or, in
+ * split mode, first as compare's BASE / CHANGE split. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/argv.h"
+
+static const char *const valued[] = { "--fail-if", "--json", NULL };
+
+/* Sort the words (argv[0] is "cmd") and check the two lists: each a
+ * blank-separated string; split as expected. */
+static void check(const char *line, bool split, const char *want_opt, const char *want_arg, int want_split)
+{
+	char buf[512], cmd[] = "cmd", empty[] = "", *argv[64] = { cmd }, *save = NULL;
+	int argc = 1;
+	snprintf(buf, sizeof buf, "%s", line);
+	for (char *w = strtok_r(buf, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(w, "''") == 0 ? empty : w;
+	struct ldb_argv a;
+	assert_int_equal(ldb_argv_sort(argc, argv, valued, split, &a), 0);
+	char got[512] = "";
+	for (int i = 0; i < a.nopt; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", a.opt[i]);
+	assert_string_equal(got, want_opt);
+	got[0] = '\0';
+	for (int i = 0; i < a.narg; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", a.arg[i]);
+	assert_string_equal(got, want_arg);
+	assert_int_equal(a.split, want_split);
+	ldb_argv_free(&a);
+}
+
+static void options_anywhere(void **state)
+{
+	(void)state;
+	check("a.json --json out.json b.json", false, "--json out.json", "a.json b.json", -1);
+	check("--json=o a b -h", false, "--json=o -h", "a b", -1);
+	check("a - b", false, "", "a - b", -1); /* "-" alone is an operand */
+	check("", false, "", "", -1);
+}
+
+static void valued_takes_the_next_word(void **state)
+{
+	(void)state;
+	check("--json -x a", false, "--json -x", "a", -1); /* a value may begin with '-' */
+	check("--json -- a", false, "--json --", "a", -1); /* even "--", as getopt_long does */
+	check("a --json", false, "--json", "a", -1);       /* missing value: the caller says so */
+	check("--unknown a", false, "--unknown", "a", -1); /* an unknown option is still an option */
+}
+
+static void double_dash_ends_options(void **state)
+{
+	(void)state;
+	check("--json o -- -a.json --json", false, "--json o", "-a.json --json", -1);
+	check("-- --", false, "", "--", -1);
+}
+
+static void split_mode(void **state)
+{
+	(void)state;
+	/* README's compare: the options after the CHANGE files */
+	check("b1 b2 -- c1 c2 --fail-if rate<-5% --fail-if p99>+10%", true, "--fail-if rate<-5% --fail-if p99>+10%",
+	      "b1 b2 c1 c2", 2);
+	check("--fail-if x b -- c", true, "--fail-if x", "b c", 1);
+	/* a second "--" ends the options: a CHANGE file that begins with a dash */
+	check("b -- c -- -d --fail-if", true, "", "b c -d --fail-if", 1);
+	check("b -- -- -c", true, "", "b -c", 1);
+	check("-- c", true, "", "c", 0);
+	check("b c", true, "", "b c", -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(options_anywhere),
+		cmocka_unit_test(valued_takes_the_next_word),
+		cmocka_unit_test(double_dash_ends_options),
+		cmocka_unit_test(split_mode),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
