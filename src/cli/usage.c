@@ -146,6 +146,9 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "                           them (one thread; ends at -T N or a NOLOOP end)\n"
 	      "  append                   with genldif: append to an existing FILE\n"
 	      "\n"
+	      "Subcommands: gen, compare, merge (each with --help).  The run and every\n"
+	      "subcommand take their options anywhere on the line (GNU style); -- ends them.\n"
+	      "\n"
 	      "The password may also come from the LDBENCH_PASSWORD environment variable.\n"
 	      "Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"
 	      "4 cannot bind, 7 cannot initialize, 99 other error.\n",

@@ -1787,7 +1787,9 @@ void ldb_gen_usage(FILE *out)
 	fputs("Usage:\n", out);
 	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++)
 		fputs(gen_cmds[i].usage, out);
-	fputs("Writes LDIF to stdout, or to the --ldif-file.\n", out);
+	fputs("Writes LDIF to stdout, or to the --ldif-file.\n"
+	      "Options may come anywhere on the line (GNU style); -- ends them.\n",
+	      out);
 }
 
 int ldb_gen_main(int argc, char **argv)

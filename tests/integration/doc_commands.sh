@@ -1,0 +1,412 @@
+#!/usr/bin/env bash
+# Every ldbench command the documentation shows runs here, against the fixture
+# slapd, with its exit status and key output lines asserted (issue 15).
+#
+# What is extracted, automatically (a newly documented command is picked up
+# without editing this file):
+#   - README.md and docs/*.md: every line of a fenced or an indented code block
+#     (continuation lines joined, comment lines and trailing "  # ..." dropped)
+#     that calls ldbench as a command (`ldbench ...`, `.../ldbench ...`, also
+#     inside a quoted remote command such as pdsh's), and every inline code
+#     span `ldbench ...` that holds an option;
+#   - scenarios/*.scen: the commands in their comments ("#   ldbench ...").
+# docs/guide.md's "# test" blocks are run in order, whole, by docs.sh: their
+# commands are listed here as covered there, and not run twice.
+#
+# Each command must match exactly one entry of the expectation table below
+# (KEY: a fixed string the command contains, padded with a blank on each side
+# so that a key may end with one); a command without an entry, with two, or
+# that does not give the status and lines of its entry FAILS the test, with a
+# line naming FILE:LINE.  A synopsis (a usage line with placeholders) has a
+# skip entry with its reason, printed.
+#
+# What the test changes in a command, and nothing else:
+#   host and port   HOST, H, ldap1(.example.com) -> 127.0.0.1 and the fixture's
+#                   ports (-p added when the line relies on 389); ldaps://HOST
+#   credentials     "cn=Directory Manager", DN, DM -> the fixture's root DN;
+#                   -w PW -> its password; -y pwfile|/root/dm.pw|dm.pw -> its
+#                   password file; LDBENCH_PASSWORD for the Kubernetes job
+#   base            -b BASE|B -> ou=People,dc=example,dc=com (the fixture's users)
+#   paths           /tmp/ and /results/ -> this test's work directory (which
+#                   holds scenarios/, the CA, tmpl.ldif, the records compare
+#                   and merge read); ca.pem|ca.crt -> the fixture's CA;
+#                   build-bench/ldbench -> the binary under test
+#   durations       --duration Ns -> 500ms, --warmup Ns -> 200ms, sampinterval=N
+#                   -> 1, -N N -> -N 1 --interval 500ms, --start-at -> 2 s ahead
+#   counts          per entry below (`add`/`sub`): -T, -R, --sweep, a bind
+#                   range, so that each run is short; the docs' `...` (the
+#                   server, identity and base left out) becomes the fixture's
+#                   -h -p -D -y -b, and where `...` also hides the workload the
+#                   entry adds a short one.
+# Commands that cannot run here (pdsh, the Kubernetes Job) are checked for
+# their ldbench part: pdsh's quoted command runs locally for two "hosts" at
+# once (hostname answered by a shell function), the Job's container command
+# with its environment.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+. "$here/../fixture/assert.sh"
+LDBENCH=${LDBENCH:-$src/build/ldbench}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-doccmd.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# --- 1. extraction -------------------------------------------------------------
+# one line per command: FILE:LINE <TAB> WHERE <TAB> COMMAND, WHERE one of block,
+# inline, scen, test (a guide "# test" block)
+extract() {
+	awk '
+	function emit(where, cmd) {
+		gsub(/[[:space:]]+/, " ", cmd); sub(/^ /, "", cmd); sub(/ $/, "", cmd)
+		if (cmd ~ /(^|[[:space:]"'"'"'(;|&])([^[:space:]"'"'"'`]*\/)?ldbench [^[:space:]]/)
+			printf "%s:%d\t%s\t%s\n", name, start, where, cmd
+	}
+	function code(where, text) {
+		if (pending != "") text = pending " " text; else start = FNR
+		if (text ~ /\\$/) { sub(/\\$/, "", text); pending = text; return }
+		pending = ""
+		if (text ~ /^[[:space:]]*#/) return
+		sub(/[[:space:]]+#[[:space:]].*$/, "", text)
+		emit(where, text)
+	}
+	FNR == 1 { fence = 0; pending = ""; scen = FILENAME ~ /\.scen$/; name = FILENAME }
+	scen { if ($0 ~ /^#   /) code("scen", substr($0, 2)); next }
+	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; next }
+	fence { if (first) { first = 0; test = ($0 == "# test") } code(test ? "test" : "block", $0); next }
+	/^(    |\t)/ { code("block", $0); next }
+	{
+		line = $0; start = FNR
+		while (match(line, /`ldbench [^`]*`/)) {
+			span = substr(line, RSTART + 1, RLENGTH - 2)
+			if (span ~ / -/) emit("inline", span)
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}' "$@"
+}
+
+# --- 2. the expectation table ----------------------------------------------------
+# E KEY [rc=REGEX] [out=REGEX]... [add=ARGS] [sub=SED] [env=SH] [pre=SH] [post=SH]
+#   [mode=pdsh] [skip=REASON]
+#   rc    the exit status, an extended regex (default 0)
+#   out   a line the output (stdout and stderr) must hold, extended regex
+#   add   options put right after the word ldbench (a scenario's counts: the
+#         command line overrides the file)
+#   sub   a sed -E script (delimiter %) applied after the common substitutions
+#   env   shell run first (variables the documented context provides)
+#   pre   shell run before the command, in the work directory (files it reads)
+#   post  shell run after it, in the work directory; must succeed
+n_e=0
+declare -a K RC OUT ADD SUB ENV PRE POST MODE SKIP USED
+E() {
+	local i=$n_e
+	K[i]=$1; RC[i]=0; OUT[i]=""; ADD[i]=""; SUB[i]=""; ENV[i]=""; PRE[i]=""; POST[i]=""; MODE[i]=""
+	SKIP[i]=""; USED[i]=0
+	shift
+	for a in "$@"; do
+		case $a in
+		rc=*) RC[i]=${a#rc=} ;;
+		out=*) OUT[i]+=${a#out=}$'\n' ;;
+		add=*) ADD[i]=${a#add=} ;;
+		sub=*) SUB[i]=${a#sub=} ;;
+		env=*) ENV[i]=${a#env=} ;;
+		pre=*) PRE[i]=${a#pre=} ;;
+		post=*) POST[i]=${a#post=} ;;
+		mode=*) MODE[i]=${a#mode=} ;;
+		skip=*) SKIP[i]=${a#skip=} ;;
+		*) _fail "expectation '$1': bad field '$a'" ;;
+		esac
+	done
+	n_e=$((n_e + 1))
+}
+ok='Exit status 0 - No problem during execution\.'
+noerr='Global no error occurs during this session\.'
+# a short search workload, for the docs' "ldbench ..." that leaves it out
+work="-f '(uid=userXXXXX)' -e esearch,random -r1 -R200 -T 10"
+sweep2='Sweep of 2 runs'
+
+# synopses: usage lines, not commands
+E 'BASE.json... -- CHANGE.json...' skip='synopsis of compare (placeholders)'
+E 'compare BASE... -- CHANGE...' skip='synopsis of compare (placeholders)'
+E 'merge [--json OUT] FILE...' skip='synopsis of merge (placeholders)'
+E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
+
+# README.md
+E '-e esearch,random -r1 -R99999 -n 8 -N 6 ' out='Average rate: ' out="$ok"
+E '-n 4 -a 16 --warmup 10s --duration 60s --json run.json ' out='^ldbench\[[0-9]+\]: Measured time: ' out="$ok" \
+	post='grep -q "\"type\":\"summary\"" run.json'
+E '-n 16 --rate 20000 --duration 60s ' add="-f '(uid=userXXXXX)'" out='Target rate: 20000\.00/sec' out="$ok"
+E 'object=tmpl.ldif,rdn=uid:user[A=INCRNNOLOOP(1000;1999;4)]' out='add: attempted 1000, completed 1000, succeeded 1000' \
+	out="$noerr"
+# after the populate above: the mix over the entries it added (the doc's line runs until stopped)
+E '--mix search:80,modify:15,compare:5 ' add='-T 20' out='modify: attempted [0-9]+, completed' \
+	out='compare: attempted [0-9]+, completed' out="$noerr" out="$ok"
+E 'randombinddnlow=1,randombinddnhigh=100000' add='-T 5' sub='s%randombinddnhigh=100000%randombinddnhigh=200%' \
+	out='bind: attempted 50, completed 50, succeeded 50' out='TLS: handshakes [0-9]+, resumed [0-9]+, server certificate verified' \
+	out="$ok"
+E "compare base-*.json -- change-*.json --fail-if 'rate<-5%'" \
+	pre='for f in base-1 base-2 change-1 change-2; do cp ref.json $f.json; done' \
+	out="^fail-if 'rate<-5%': does not hold\$" out='^\(2 base runs, 2 change runs;'
+E '--list-scenarios scenarios' out='^random-uid-search +' out='^write-mix +'
+E '--scenario scenarios/random-uid-search.scen -h HOST -D DN -y pwfile -b BASE ' add='-T 20' \
+	out='expected-result hits 160, misses 0$' out="$ok"
+
+# docs/distributed.md
+E 'pdsh -w load[1-4] "ldbench ' mode=pdsh env='T=$(($(date +%s) + 2))' \
+	post='for h in load1 load2; do grep -q "Exit status 0 - " tmp/run-$h.txt && grep -q "\"type\":\"summary\"" tmp/run-$h.json || exit 1; done'
+E 'merge run-load*.json --json merged.json ' pre='cp tmp/run-load*.json .' \
+	out='^merged 2 runs: run-load1\.json \([^)]*\) run-load2\.json \([^)]*\)$' out='^search +[0-9]+ ' \
+	post='grep -q "\"merged\":{\"runs\":2," merged.json'
+E "compare baseline.json -- merged.json --fail-if 'rate<-5%' --fail-if 'p99>+10%'" rc='0|1' pre='cp ref.json baseline.json' \
+	out="^fail-if 'rate<-5%': (holds \\(search rate [-+0-9.]+%\\)|does not hold)\$" \
+	out="^fail-if 'p99>\\+10%': (holds \\(search p99 [-+0-9.]+%\\)|does not hold)\$"
+E '--start-at "$START_AT" --json /results/run-$JOB_COMPLETION_INDEX.json' \
+	env='JOB_COMPLETION_INDEX=0; lo=1; hi=250000; START_AT=@$(($(date +%s) + 2)); export LDBENCH_PASSWORD=$(cat "$PWFILE")' \
+	out="$ok" post='grep -q "\"type\":\"summary\"" results/run-0.json'
+E 'merge /results/run-*.json --json /results/merged.json' out='^merged 1 run: ' \
+	post='grep -q "\"merged\":{\"runs\":1," results/merged.json'
+
+# docs/guide.md (outside its "# test" blocks)
+E 'gen tree --depth 5 --fanout 5 --entries 5 --suffix ou=Tree,' env='SUFFIX=dc=example,dc=com' \
+	out='gen tree: 3906 containers \(levels 0-5, the top entry included\), 19530 entries, 23436 in all'
+E 'random-uid-search.scen -h ldap1.example.com -p 389 ' add='-T 20' out='expected-result hits 160, misses 0$' \
+	out='Server \(cn=Monitor\): search completed [0-9]+ \(client: 160 completed\)' out="$ok"
+
+# docs/migrating-from-ldclt.md
+E '--scenario scenarios/exact-search-8-threads.scen -h H -D DM -y dm.pw -b B' add='-T 20' \
+	out='expected-result hits 160, misses 0$' out="$ok"
+# "..." stands for the rest of the ldclt command: here a short exact search
+E '-H ldaps://H --tls-cacert ca.pem ...' add="-f '(uid=user00001)' -e esearch -n 2 -T 5" \
+	out='search: attempted 10, completed 10, succeeded 10' out='server certificate verified' out="$ok"
+
+# docs/performance.md
+E "/usr/bin/time -f '%e %U %S' build-bench/ldbench " out='^[0-9.]+ [0-9.]+ [0-9.]+$' out='Global average rate: ' out="$ok"
+
+# docs/results.md
+E '... --json run.json ' add="$work" out="$ok" post='grep -q "\"type\":\"summary\"" run.json'
+E '... --csv run.csv ' add="$work" out="$ok" post='head -n 1 run.csv | grep -q "^sample,t_s,"'
+E '... --json - ' add="$work" out='^\{"type":"summary",' out="$ok"
+E 'compare a.json -- b.json -- -c.json' pre='cp ref.json a.json; cp ref.json b.json; cp ref.json ./-c.json' \
+	out='^\(1 base run, 2 change runs;'
+E 'merge --json - a.json b.json >merged.json' pre='cp ref.json a.json; cp ref.json b.json' \
+	out='^merged 2 runs: a\.json .*b\.json' post='test "$(wc -l <merged.json)" = 1 && grep -q "\"merged\":{\"runs\":2," merged.json'
+
+# scenarios/*.scen comments: the datasets they name, then the runs (-T, -R,
+# --sweep and --duration on the command line override the file's)
+E 'gen users --suffix dc=example,dc=com --parent ou=People,dc=example,dc=com --number 1000 ' \
+	out='^dn: uid=user01000,ou=People,dc=example,dc=com$'
+E 'gen users --suffix dc=example,dc=com --parent ou=PerfBench,dc=example,dc=com --number 200 ' \
+	out='^Successfully created LDIF file: .*/tmp/bench/perfbench-users\.ldif$' \
+	post='test "$(grep -c "^dn: uid=" tmp/bench/perfbench-users.ldif)" = 200'
+E 'gen users --suffix dc=example,dc=com --parent ou=People,dc=example,dc=com --number 10000 ' \
+	out='^Successfully created LDIF file: .*/tmp/bench/users10k\.ldif$'
+E 'gen users --suffix dc=example,dc=com --parent ou=MixBench,dc=example,dc=com --number 1000 ' \
+	out='^Successfully created LDIF file: .*/tmp/bench/mix-users\.ldif$'
+E 'gen mod-load --num-users 10 --create-users --parent ou=WriteBench,' out='^dn: uid=user00010,ou=WriteBench,dc=example,dc=com$' \
+	out='^changetype: modify$'
+E 'scenarios/app-account-search.scen ' add='-T 10' out='expected-result hits 40, misses 0$' out="$ok"
+E 'scenarios/bind-random-population.scen ' add='-T 10' out='bind: attempted 40, completed 40, succeeded 40' out="$noerr"
+E 'scenarios/bind-single-account.scen ' add='-T 10' out='bind: attempted 40, completed 40, succeeded 40' out="$ok"
+E 'exact-search-8-threads.scen -h HOST -p 389 ' add='-T 20' out='expected-result hits 160, misses 0$' out="$ok"
+E 'scenarios/ldaps-exact-search.scen ' add='-T 10' out='expected-result hits 40, misses 0$' \
+	out='server certificate verified' out="$ok"
+E 'random-uid-search.scen -h HOST -p 389 ' add='-T 20' out='expected-result hits 160, misses 0$' out="$ok"
+E 'scenarios/sweep-add-10k.scen ' add='-R 30 --sweep 1,2' out="$sweep2" out='add: attempted 30, completed 30, succeeded 30' \
+	post='test "$(ldapsearch -LLL -x -H "$URI" -D "$ROOTDN" -y "$PWFILE" -b ou=AddBench,dc=example,dc=com "(cn=user*)" dn | grep -c "^dn:")" = 0'
+E 'scenarios/sweep-bind-random-dn.scen ' add='-e randombinddnhigh=200 --sweep 1,2 --duration 500ms' out="$sweep2" out="$noerr"
+# the comment's lab holds only the 10,000 users under dc=example,dc=com; this one also holds
+# ou=PerfBench's, whose cn values repeat ou=People's: its own users' container as the base
+E 'scenarios/sweep-search-random-cn.scen ' add='-R 200 --sweep 1,2 --duration 500ms' \
+	sub='s%-b dc=example,dc=com( |$)%-b ou=People,dc=example,dc=com\1%' out="$sweep2" out='misses 0$' out="$noerr"
+E 'scenarios/tree-add.scen ' add='-R 40' out='add: attempted 40, completed 40, succeeded 40' out="$ok"
+E 'scenarios/tree-data-read.scen ' add='--duration 500ms' out='search entries returned: [1-9][0-9]* ' out="$ok"
+E 'scenarios/tree-delete.scen ' add='-R 40' out='delete: attempted 40, completed 40, succeeded 40' out="$ok"
+E 'scenarios/tree-search.scen ' add='-R 12 --duration 500ms' out='expected-result hits [1-9][0-9]*, misses 0$' out="$ok"
+E 'scenarios/write-clean.scen ' out='add: attempted 10, completed 10, succeeded 10' \
+	out='modify: attempted 10, completed 10, succeeded 10' out="$ok"
+E '-e delete,incr,commoncounter,noloop -r 1 -R 10 -n 1' out='delete: attempted 10, completed 10, succeeded 10' out="$ok"
+E 'scenarios/write-mix.scen ' add='-R 100 -T 50' out='rename: attempted [0-9]+' out='^ldbench\[[0-9]+\]: Global average rate: .*total: +200$' \
+	out="$ok"
+
+# --- 3. every command has exactly one entry ---------------------------------------
+# entry_of CMD: the index of its one entry; "" (and a reason on stdout) otherwise
+entry_of() {
+	local padded=" $1 " i found=""
+	for ((i = 0; i < n_e; i++)); do
+		if [[ $padded == *"${K[i]}"* ]]; then
+			[ -z "$found" ] || { echo "two expectation entries ('${K[found]}' and '${K[i]}')"; return; }
+			found=$i
+		fi
+	done
+	[ -n "$found" ] || { echo "no expectation entry"; return; }
+	echo "=$found"
+}
+# check_coverage LIST: one line per command without exactly one entry; status 1 then
+check_coverage() {
+	local loc where cmd e bad=0
+	while IFS=$'\t' read -r loc where cmd; do
+		[ "$where" = test ] && continue
+		e=$(entry_of "$cmd")
+		if [ "${e:0:1}" != "=" ]; then
+			echo "FAIL: $loc: $e for the documented command: $cmd"
+			bad=1
+		fi
+	done <"$1"
+	return $bad
+}
+# the check itself can fail: a documented command nobody expected
+printf 'docs/new.md:1\tblock\tldbench --some-new-option 42\n' >"$tmp/fake.list"
+if check_coverage "$tmp/fake.list" >"$tmp/fake.out"; then
+	_fail "a command without an expectation entry passed the coverage check"
+fi
+assert_match '^FAIL: docs/new\.md:1: no expectation entry for the documented command: ldbench --some-new-option 42$' \
+	"$tmp/fake.out" "coverage check: an unknown command fails with its place"
+
+cd "$src"
+extract README.md docs/*.md scenarios/*.scen >"$tmp/commands.list"
+total=$(wc -l <"$tmp/commands.list")
+ntest=$(awk -F'\t' '$2 == "test"' "$tmp/commands.list" | wc -l)
+assert_ge 50 "$total" "ldbench commands found in the docs"
+assert_ge 15 "$ntest" "commands in the guide's # test blocks (docs.sh runs them)"
+if ! check_coverage "$tmp/commands.list" >"$tmp/coverage.out"; then
+	cat "$tmp/coverage.out" >&2
+	_fail "documented commands without exactly one expectation entry (add one to $(basename "$0")'s table)"
+fi
+echo "ok: $total documented commands, each with its entry ($ntest in the guide's # test blocks, run by docs.sh)"
+
+# --- 4. the lab: the fixture, the datasets the commands name --------------------------
+. "$here/../fixture/slapd.sh"
+fixture_start --users 200 --tls
+export LDAPNOINIT=1
+W=$FIX_DIR/work
+mkdir -p "$W/bin" "$W/tmp/bench" "$W/results"
+ln -s "$LDBENCH" "$W/bin/ldbench"
+ln -s "$src/scenarios" "$W/scenarios"
+PATH=$W/bin:$PATH
+printf 'user00001\n' >"$W/tmp/bench/user00001.pw"
+cat >"$W/tmpl.ldif" <<'T'
+objectclass: top
+objectclass: person
+objectclass: organizationalPerson
+objectclass: inetOrgPerson
+sn: user[A]
+cn: user[A]
+T
+ldadd() { ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null; }
+nosuffix() { awk 'BEGIN { RS = ""; ORS = "\n\n" } !/^dn: dc=example,dc=com\n/'; }
+ou() { printf 'dn: ou=%s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$1" "$FIX_BASE" "$1"; }
+"$LDBENCH" gen users --suffix "$FIX_BASE" --parent "ou=PerfBench,$FIX_BASE" --number 200 | nosuffix | ldadd
+"$LDBENCH" gen users --suffix "$FIX_BASE" --parent "ou=MixBench,$FIX_BASE" --number 100 | nosuffix | ldadd
+{ ou WriteBench; ou AddBench; } | ldadd
+# a depth-5 tree as the tree scenarios need, one container per level (12 entries)
+"$LDBENCH" gen tree --depth 5 --fanout 1 --entries 2 --suffix "ou=Tree,$FIX_BASE" 2>/dev/null | ldadd
+# the record that compare and merge read where the docs name files of earlier runs
+"$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -b "$FIX_PEOPLE" -f '(uid=userXXXXX)' \
+	-e esearch,random -r1 -R200 -T 10 -n 2 -Q --json "$W/ref.json" >/dev/null
+
+# --- 5. run each -----------------------------------------------------------------
+q() { printf "'%s'" "$1"; } # the fixture's values hold no quote
+# the common substitutions (header): the documented line -> the line run here
+substitute() {
+	local c=$1 lp="$FIX_LDAPS_PORT" p="$FIX_PORT"
+	# the documented paths first: the fixture's own live under /tmp too
+	c=$(sed -E -e "s%(^|[ \">=])/tmp/%\\1$W/tmp/%g" -e "s%(^|[ \">=])/results/%\\1$W/results/%g" <<<"$c")
+	c=$(sed -E \
+		-e "s%ldaps://(HOST|H)(:636)?%ldaps://127.0.0.1:$lp%g" \
+		-e "s%ldap://ldap1\\.example\\.com%ldap://127.0.0.1:$p%g" \
+		-e "s%(^| )-h (HOST|H|ldap1\\.example\\.com|ldap1)( |\$)%\\1-h 127.0.0.1\\3%g" \
+		-e "s%(^| )-p (389|PORT)( |\$)%\\1-p $p\\3%g" \
+		-e "s%(^| )-D (\"cn=Directory Manager\"|'cn=Directory Manager'|DN|DM)( |\$)%\\1-D $(q "$FIX_ROOTDN")\\3%g" \
+		-e "s%(^| )-w PW( |\$)%\\1-w $(q "$FIX_ROOTPW")\\2%g" \
+		-e "s%(^| )-y (pwfile|/root/dm\\.pw|dm\\.pw)( |\$)%\\1-y $(q "$FIX_PWFILE")\\3%g" \
+		-e "s%(^| )-b (BASE|B)( |\$)%\\1-b $(q "$FIX_PEOPLE")\\3%g" \
+		-e "s%(--tls-cacert )(ca\\.pem|ca\\.crt)( |\$)%\\1$(q "$FIX_CA")\\3%g" \
+		-e "s%(^| )build-bench/ldbench %\\1ldbench %g" \
+		-e "s%--duration [0-9]+s%--duration 500ms%g" \
+		-e "s%--warmup [0-9]+s%--warmup 200ms%g" \
+		<<<"$c")
+	if [[ $c == *sampinterval=* ]]; then
+		c=$(sed -E 's%sampinterval=[0-9]+%sampinterval=1%g' <<<"$c")
+	else
+		c=$(sed -E 's%(^| )-N [0-9]+( |$)%\1-N 1 --interval 500ms\2%g' <<<"$c")
+	fi
+	local srv="-D $(q "$FIX_ROOTDN") -y $(q "$FIX_PWFILE") -b $(q "$FIX_PEOPLE")"
+	[[ $c == *" -H "* ]] || srv="-h 127.0.0.1 -p $p $srv"
+	c=${c//" ... "/" $srv "}
+	[[ $c == *" ..." ]] && c="${c% ...} $srv"
+	if [[ $c == *"-h 127.0.0.1"* && $c != *" -p "* ]]; then
+		c=${c/"-h 127.0.0.1"/"-h 127.0.0.1 -p $p"}
+	fi
+	printf '%s' "$c"
+}
+# insert ARGS after the (first) word ldbench
+add_args() {
+	local c=$1 a=$2
+	[ -z "$a" ] && { printf '%s' "$c"; return; }
+	sed -E "0,/(^|[ \"'])ldbench /s%(^|[ \"'])ldbench %\\1ldbench $a %" <<<"$c"
+}
+ran=0 skipped=0 failed=0
+while IFS=$'\t' read -r loc where cmd; do
+	if [ "$where" = test ]; then
+		continue
+	fi
+	e=$(entry_of "$cmd"); i=${e#=}
+	USED[i]=1
+	if [ -n "${SKIP[i]}" ]; then
+		echo "skip: $loc: ${SKIP[i]}: $cmd"
+		skipped=$((skipped + 1))
+		continue
+	fi
+	run=$cmd
+	if [ "${MODE[i]}" = pdsh ]; then
+		# the quoted remote command, unescaped as the remote shell sees it
+		run=$(sed -E 's/^[^"]*"(.*)"$/\1/; s/\\\$/$/g' <<<"$run")
+	fi
+	run=$(substitute "$run")
+	[ -n "${SUB[i]}" ] && run=$(sed -E "${SUB[i]}" <<<"$run")
+	run=$(add_args "$run" "${ADD[i]}")
+	if [ "${MODE[i]}" = pdsh ]; then
+		run="pids=; for h in load1 load2; do ( hostname() { echo \"\$h\"; }; $run ) & pids=\"\$pids \$!\"; done
+rc=0; for p in \$pids; do wait \$p || rc=\$?; done; exit \$rc"
+	fi
+	script="cd $(q "$W")
+PWFILE=$(q "$FIX_PWFILE"); ROOTDN=$(q "$FIX_ROOTDN"); URI=$(q "$FIX_URI")
+${ENV[i]}
+${PRE[i]}
+$run"
+	echo "== $loc: $cmd"
+	echo "   runs: ${run//"$FIX_ROOTPW"/*****}"
+	set +e
+	t0=$(date +%s%N)
+	timeout 120 bash -c "$script" >"$tmp/out" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	set -e
+	why=""
+	[[ $rc =~ ^(${RC[i]})$ ]] || why="exit status $rc, expected ${RC[i]}"
+	if [ -z "$why" ]; then
+		while IFS= read -r re; do
+			[ -z "$re" ] && continue
+			grep -Eq -- "$re" "$tmp/out" || { why="no line matches /$re/"; break; }
+		done <<<"${OUT[i]}"
+	fi
+	if [ -z "$why" ] && [ -n "${POST[i]}" ]; then
+		(cd "$W" && PWFILE=$FIX_PWFILE ROOTDN=$FIX_ROOTDN URI=$FIX_URI bash -c "${POST[i]}") >"$tmp/post" 2>&1 ||
+			why="the check after it failed: ${POST[i]}"
+	fi
+	if grep -qF -- "$FIX_ROOTPW" "$tmp/out"; then
+		why="the password is in its output"
+	fi
+	if [ -n "$why" ]; then
+		tail -n 25 "$tmp/out" | sed 's/^/   | /'
+		echo "FAIL: $loc: $why: $cmd" >&2
+		failed=$((failed + 1))
+	else
+		echo "   ok (exit $rc, $ms ms)"
+		ran=$((ran + 1))
+	fi
+done <"$tmp/commands.list"
+for ((i = 0; i < n_e; i++)); do
+	[ "${USED[i]}" = 1 ] || echo "note: expectation '${K[i]}' matches no documented command any more (remove it)"
+done
+echo "ran $ran, skipped $skipped (synopses), $ntest in docs.sh's guide blocks, failed $failed"
+assert_eq 0 "$failed" "documented commands that failed"
+echo "doc_commands: all passed"
