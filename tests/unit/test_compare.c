@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -284,13 +285,71 @@ static void test_bad_records(void **state)
 	}
 }
 
+/* ldb_compare_main's exit status for a command line (words after "compare"). */
+static int compare_cli(const char *const *words)
+{
+	char *argv[16] = { (char *)"compare" };
+	int argc = 1;
+	while (words[argc - 1] != NULL)
+		argv[argc] = (char *)words[argc - 1], argc++;
+	return ldb_compare_main(argc, argv);
+}
+
+/* The command line through util/argv, in a directory holding a.json, b.json
+ * and -c.json (one search run each, the same figures). */
+static void test_command_line(void **state)
+{
+	(void)state;
+	static const char rec[] = "{\"type\":\"summary\",\"schema\":1,\"ops\":{\"search\":{\"attempted\":1,"
+	                          "\"completed\":1,\"errors\":0,\"rate\":100.0,\"latency_us\":{\"count\":1,"
+	                          "\"p50\":10,\"p99\":20}}}}\n";
+	char dir[] = "/tmp/ldbench-test-compare.XXXXXX", cwd[4096];
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_int_equal(chdir(dir), 0);
+	static const char *const names[] = { "a.json", "b.json", "-c.json" };
+	for (int i = 0; i < 3; i++) {
+		FILE *f = fopen(names[i], "w");
+		assert_non_null(f);
+		fputs(rec, f);
+		assert_int_equal(fclose(f), 0);
+	}
+	/* options after the files (README's form): read, and they decide */
+	static const char *const after_ok[] = { "a.json", "--", "b.json", "--fail-if", "rate<-5%", NULL };
+	static const char *const after_holds[] = { "a.json", "--", "b.json", "--fail-if", "rate<=0%", NULL };
+	static const char *const between[] = { "a.json", "--fail-if=rate<=0%", "--", "b.json", NULL };
+	assert_int_equal(compare_cli(after_ok), 0);
+	assert_int_equal(compare_cli(after_holds), 1);
+	assert_int_equal(compare_cli(between), 1);
+	/* a second -- ends the options: -c.json is a CHANGE file */
+	static const char *const ended[] = { "a.json", "--", "b.json", "--", "-c.json", NULL };
+	static const char *const dash_file[] = { "a.json", "--", "b.json", "-c.json", NULL };
+	assert_int_equal(compare_cli(ended), 0);
+	assert_int_equal(compare_cli(dash_file), 2); /* without it, an unknown option */
+	/* refusals, wherever the option stands */
+	static const char *const no_value[] = { "a.json", "--", "b.json", "--fail-if", NULL };
+	static const char *const bad_cond[] = { "a.json", "--", "b.json", "--fail-if", "p99>10", NULL };
+	static const char *const no_split[] = { "a.json", "b.json", "--fail-if", "rate<-5%", NULL };
+	static const char *const no_base[] = { "--", "b.json", NULL };
+	static const char *const no_change[] = { "a.json", "--", "--fail-if=rate<-5%", NULL };
+	assert_int_equal(compare_cli(no_value), 2);
+	assert_int_equal(compare_cli(bad_cond), 2);
+	assert_int_equal(compare_cli(no_split), 2);
+	assert_int_equal(compare_cli(no_base), 2);
+	assert_int_equal(compare_cli(no_change), 2);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(unlink(names[i]), 0);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_cond),     cmocka_unit_test(test_median),
-		cmocka_unit_test(test_three_vs_three), cmocka_unit_test(test_missing_kinds),
-		cmocka_unit_test(test_no_values),      cmocka_unit_test(test_idle_kind),
-		cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_command_line),  cmocka_unit_test(test_parse_cond),
+		cmocka_unit_test(test_median),        cmocka_unit_test(test_three_vs_three),
+		cmocka_unit_test(test_missing_kinds), cmocka_unit_test(test_no_values),
+		cmocka_unit_test(test_idle_kind),     cmocka_unit_test(test_bad_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
