@@ -68,13 +68,16 @@ extract() {
 		sub(/[[:space:]]+#[[:space:]].*$/, "", text)
 		emit(where, text)
 	}
-	FNR == 1 { fence = 0; pending = ""; scen = FILENAME ~ /\.scen$/; name = FILENAME }
+	FNR == 1 { fence = 0; pending = ""; carry = ""; scen = FILENAME ~ /\.scen$/; name = FILENAME }
 	scen { if ($0 ~ /^#   /) code("scen", substr($0, 2)); next }
-	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; next }
+	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; carry = ""; next }
 	fence { if (first) { first = 0; test = ($0 == "# test") } code(test ? "test" : "block", $0); next }
 	/^(    |\t)/ { code("block", $0); next }
 	{
-		line = $0; start = FNR
+		# a code span may go on over the next line: join until the backticks pair up
+		if (carry != "") line = carry " " $0; else { line = $0; cstart = FNR }
+		if (gsub(/`/, "`", line) % 2 == 1 && $0 != "") { carry = line; next }
+		carry = ""; start = cstart
 		while (match(line, /`ldbench [^`]*`/)) {
 			span = substr(line, RSTART + 1, RLENGTH - 2)
 			if (span ~ / -/) emit("inline", span)
