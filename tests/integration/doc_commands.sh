@@ -9,6 +9,7 @@
 #     that calls ldbench as a command (`ldbench ...`, `.../ldbench ...`, also
 #     inside a quoted remote command such as pdsh's), and every inline code
 #     span `ldbench ...` that holds an option;
+#   - docs/ldbench.1: the lines of its .nf/.fi blocks (EXAMPLES), unescaped;
 #   - scenarios/*.scen: the commands in their comments ("#   ldbench ...").
 # docs/guide.md's "# test" blocks are run in order, whole, by docs.sh: their
 # commands are listed here as covered there, and not run twice.
@@ -30,6 +31,7 @@
 #   paths           /tmp/ and /results/ -> this test's work directory (which
 #                   holds scenarios/, the CA, tmpl.ldif, the records compare
 #                   and merge read); ca.pem|ca.crt -> the fixture's CA;
+#                   s.scen (the man page's "any scenario file") -> one;
 #                   build-bench/ldbench -> the binary under test
 #   durations       --duration Ns -> 500ms, --warmup Ns -> 200ms, sampinterval=N
 #                   -> 1, -N N -> -N 1 --interval 500ms, --start-at -> 2 s ahead
@@ -38,6 +40,8 @@
 #                   server, identity and base left out) becomes the fixture's
 #                   -h -p -D -y -b, and where `...` also hides the workload the
 #                   entry adds a short one.
+# The commands run in the order of the files, each file's in a work directory
+# of its own (a file's commands may use what its earlier ones made).
 # Commands that cannot run here (pdsh, the Kubernetes Job) are checked for
 # their ldbench part: pdsh's quoted command runs locally for two "hosts" at
 # once (hostname answered by a shell function), the Job's container command
@@ -68,8 +72,11 @@ extract() {
 		sub(/[[:space:]]+#[[:space:]].*$/, "", text)
 		emit(where, text)
 	}
-	FNR == 1 { fence = 0; pending = ""; carry = ""; scen = FILENAME ~ /\.scen$/; name = FILENAME }
+	FNR == 1 { fence = 0; pending = ""; carry = ""; nf = 0; scen = FILENAME ~ /\.scen$/; man = FILENAME ~ /\.1$/; name = FILENAME }
 	scen { if ($0 ~ /^#   /) code("scen", substr($0, 2)); next }
+	man && /^\.nf/ { nf = 1; next }
+	man && /^\.fi/ { nf = 0; pending = ""; next }
+	man { if (nf && $0 !~ /^\./) { t = $0; gsub(/\\-/, "-", t); gsub(/\\e/, "\\", t); gsub(/\\f[BIRP]/, "", t); code("block", t) } next }
 	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; carry = ""; next }
 	fence { if (first) { first = 0; test = ($0 == "# test") } code(test ? "test" : "block", $0); next }
 	/^(    |\t)/ { code("block", $0); next }
@@ -229,6 +236,23 @@ E '-e delete,incr,commoncounter,noloop -r 1 -R 10 -n 1' out='delete: attempted 1
 E 'scenarios/write-mix.scen ' add='-R 100 -T 50' out='rename: attempted [0-9]+' out='^ldbench\[[0-9]+\]: Global average rate: .*total: +200$' \
 	out="$ok"
 
+# docs/ldbench.1's EXAMPLES
+E '-e esearch,random,srchnentries=1 -r1 -R99999 -n 8 -N 6 ' out='Average rate: ' out="$ok"
+E 'gen users --suffix dc=example,dc=com --number 10000 --ldif-file u.ldif' out='^Successfully created LDIF file: u\.ldif$'
+E 'randombinddnlow=1,randombinddnhigh=10000 -n 8 -T 1000' \
+	sub='s%randombinddnhigh=10000%randombinddnhigh=200%; s%-T 1000%-T 5%' out='bind: attempted 40, completed 40, succeeded 40' \
+	out="$ok"
+E 'random-uid-search.scen -h ldap1 -D ' out='expected-result hits 800, misses 0$' out="$ok"
+# s.scen names any scenario file: this one
+E '--scenario s.scen ... ' sub='s%s\.scen%scenarios/random-uid-search.scen%' out="$ok" \
+	post='for f in base1 base2 base3; do grep -q "\"type\":\"summary\"" $f.json || exit 1; done'
+E "compare --fail-if 'rate<-5%' base*.json -- new*.json" rc='0|1' \
+	out="^fail-if 'rate<-5%': (holds \\(search rate [-+0-9.]+%\\)|does not hold)\$" out='^\(3 base runs, 3 change runs;'
+# on a loaded test machine the p99 gate may or may not hold: its line either way
+E "-f \"(uid=user00001)\" -e esearch -n 4 --duration 60s --fail-if 'p99>5ms'" rc='0|10' \
+	out='(Exit status 0 - No problem|Threshold failed: p99>5ms \(search is [0-9.]+ ms\))' \
+	out='search: attempted [0-9]+, completed' out='server certificate verified'
+
 # --- 3. every command has exactly one entry ---------------------------------------
 # entry_of CMD: the index of its one entry; "" (and a reason on stdout) otherwise
 entry_of() {
@@ -264,7 +288,7 @@ assert_match '^FAIL: docs/new\.md:1: no expectation entry for the documented com
 	"$tmp/fake.out" "coverage check: an unknown command fails with its place"
 
 cd "$src"
-extract README.md docs/*.md scenarios/*.scen >"$tmp/commands.list"
+extract README.md docs/*.md docs/ldbench.1 scenarios/*.scen >"$tmp/commands.list"
 total=$(wc -l <"$tmp/commands.list")
 ntest=$(awk -F'\t' '$2 == "test"' "$tmp/commands.list" | wc -l)
 assert_ge 50 "$total" "ldbench commands found in the docs"
@@ -279,13 +303,20 @@ echo "ok: $total documented commands, each with its entry ($ntest in the guide's
 . "$here/../fixture/slapd.sh"
 fixture_start --users 200 --tls
 export LDAPNOINIT=1
-W=$FIX_DIR/work
-mkdir -p "$W/bin" "$W/tmp/bench" "$W/results"
-ln -s "$LDBENCH" "$W/bin/ldbench"
-ln -s "$src/scenarios" "$W/scenarios"
-PATH=$W/bin:$PATH
-printf 'user00001\n' >"$W/tmp/bench/user00001.pw"
-cat >"$W/tmpl.ldif" <<'T'
+# each documentation file gets a work directory of its own: its commands may
+# build on each other, as a reader following that file would, and no other file's
+# records get in the way of a glob
+mkdir -p "$FIX_DIR/bin"
+ln -s "$LDBENCH" "$FIX_DIR/bin/ldbench"
+PATH=$FIX_DIR/bin:$PATH
+# workdir FILE: W, the (new or existing) work directory of FILE
+workdir() {
+	W=$FIX_DIR/work/$(tr '/' '_' <<<"$1")
+	[ -d "$W" ] && return
+	mkdir -p "$W/tmp/bench" "$W/results"
+	ln -s "$src/scenarios" "$W/scenarios"
+	printf 'user00001\n' >"$W/tmp/bench/user00001.pw"
+	cat >"$W/tmpl.ldif" <<'T'
 objectclass: top
 objectclass: person
 objectclass: organizationalPerson
@@ -293,6 +324,8 @@ objectclass: inetOrgPerson
 sn: user[A]
 cn: user[A]
 T
+	cp "$FIX_DIR/ref.json" "$W/ref.json"
+}
 ldadd() { ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null; }
 nosuffix() { awk 'BEGIN { RS = ""; ORS = "\n\n" } !/^dn: dc=example,dc=com\n/'; }
 ou() { printf 'dn: ou=%s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$1" "$FIX_BASE" "$1"; }
@@ -303,7 +336,7 @@ ou() { printf 'dn: ou=%s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$1" "
 "$LDBENCH" gen tree --depth 5 --fanout 1 --entries 2 --suffix "ou=Tree,$FIX_BASE" 2>/dev/null | ldadd
 # the record that compare and merge read where the docs name files of earlier runs
 "$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -b "$FIX_PEOPLE" -f '(uid=userXXXXX)' \
-	-e esearch,random -r1 -R200 -T 10 -n 2 -Q --json "$W/ref.json" >/dev/null
+	-e esearch,random -r1 -R200 -T 10 -n 2 -Q --json "$FIX_DIR/ref.json" >/dev/null
 
 # --- 5. run each -----------------------------------------------------------------
 q() { printf "'%s'" "$1"; } # the fixture's values hold no quote
@@ -313,7 +346,7 @@ substitute() {
 	# the documented paths first: the fixture's own live under /tmp too
 	c=$(sed -E -e "s%(^|[ \">=])/tmp/%\\1$W/tmp/%g" -e "s%(^|[ \">=])/results/%\\1$W/results/%g" <<<"$c")
 	c=$(sed -E \
-		-e "s%ldaps://(HOST|H)(:636)?%ldaps://127.0.0.1:$lp%g" \
+		-e "s%ldaps://(HOST|H|ldap1)(:636)?%ldaps://127.0.0.1:$lp%g" \
 		-e "s%ldap://ldap1\\.example\\.com%ldap://127.0.0.1:$p%g" \
 		-e "s%(^| )-h (HOST|H|ldap1\\.example\\.com|ldap1)( |\$)%\\1-h 127.0.0.1\\3%g" \
 		-e "s%(^| )-p (389|PORT)( |\$)%\\1-p $p\\3%g" \
@@ -358,6 +391,7 @@ while IFS=$'\t' read -r loc where cmd; do
 		skipped=$((skipped + 1))
 		continue
 	fi
+	workdir "${loc%:*}"
 	run=$cmd
 	if [ "${MODE[i]}" = pdsh ]; then
 		# the quoted remote command, unescaped as the remote shell sees it
