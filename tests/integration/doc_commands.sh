@@ -27,10 +27,11 @@
 #   credentials     "cn=Directory Manager", DN, DM -> the fixture's root DN;
 #                   -w PW -> its password; -y pwfile|/root/dm.pw|dm.pw -> its
 #                   password file; LDBENCH_PASSWORD for the Kubernetes job
-#   base            -b BASE|B -> ou=People,dc=example,dc=com (the fixture's users)
+#   base            -b BASE|B -> ou=People,dc=example,dc=com (the fixture's users;
+#                   also sweep-search-random-cn's -b, see its entry)
 #   paths           /tmp/ and /results/ -> this test's work directory (which
-#                   holds scenarios/, the CA, tmpl.ldif, the records compare
-#                   and merge read); ca.pem|ca.crt -> the fixture's CA;
+#                   holds scenarios/, tmpl.ldif, the records compare and
+#                   merge read); ca.pem|ca.crt -> the fixture's CA;
 #                   s.scen (the man page's "any scenario file") -> one;
 #                   build-bench/ldbench -> the binary under test
 #   durations       --duration Ns -> 500ms, --warmup Ns -> 200ms, sampinterval=N
@@ -72,11 +73,14 @@ extract() {
 		sub(/[[:space:]]+#[[:space:]].*$/, "", text)
 		emit(where, text)
 	}
-	FNR == 1 { fence = 0; pending = ""; carry = ""; nf = 0; scen = FILENAME ~ /\.scen$/; man = FILENAME ~ /\.1$/; name = FILENAME }
+	FNR == 1 { fence = 0; html = 0; pending = ""; carry = ""; nf = 0; scen = FILENAME ~ /\.scen$/; man = FILENAME ~ /\.1$/; name = FILENAME }
 	scen { if ($0 ~ /^#   /) code("scen", substr($0, 2)); next }
 	man && /^\.nf/ { nf = 1; next }
 	man && /^\.fi/ { nf = 0; pending = ""; next }
 	man { if (nf && $0 !~ /^\./) { t = $0; gsub(/\\-/, "-", t); gsub(/\\e/, "\\", t); gsub(/\\f[BIRP]/, "", t); code("block", t) } next }
+	# an HTML comment (the guide'"'"'s notes on its own tests) shows no command
+	!fence && /<!--/ { html = 1 }
+	html { if ($0 ~ /-->/) html = 0; next }
 	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; carry = ""; next }
 	fence { if (first) { first = 0; test = ($0 == "# test") } code(test ? "test" : "block", $0); next }
 	/^(    |\t)/ { code("block", $0); next }
@@ -364,7 +368,8 @@ substitute() {
 	else
 		c=$(sed -E 's%(^| )-N [0-9]+( |$)%\1-N 1 --interval 500ms\2%g' <<<"$c")
 	fi
-	local srv="-D $(q "$FIX_ROOTDN") -y $(q "$FIX_PWFILE") -b $(q "$FIX_PEOPLE")"
+	local srv
+	srv="-D $(q "$FIX_ROOTDN") -y $(q "$FIX_PWFILE") -b $(q "$FIX_PEOPLE")"
 	[[ $c == *" -H "* ]] || srv="-h 127.0.0.1 -p $p $srv"
 	c=${c//" ... "/" $srv "}
 	[[ $c == *" ..." ]] && c="${c% ...} $srv"
