@@ -93,15 +93,17 @@ static int enc_bind_sasl(struct ldb_bytes *out, const struct ldb_config *c, cons
 
 static int enc_bind(struct ldb_bytes *out, const struct ldb_config *c, int variant, const struct fill *f, char *err)
 {
+	int v = c->ldap_v2 ? 2 : 3; /* -e v2 */
+
 	if (c->sasl_mech != NULL)
 		return enc_bind_sasl(out, c, f, err);
 	if (c->binddn_file_n > 0) {
 		const char *pw = c->binddn_file_pws[variant];
-		return ldb_wire_encode_bind_simple(out, c->binddn_file_dns[variant], pw, strlen(pw), err);
+		return ldb_wire_encode_bind_simple_v(out, v, c->binddn_file_dns[variant], pw, strlen(pw), err);
 	}
 	if (c->bind_dn == NULL)
-		return ldb_wire_encode_bind_simple(out, "", "", 0, err);
-	return ldb_wire_encode_bind_simple(out, f->dn, f->pw, strlen(f->pw), err);
+		return ldb_wire_encode_bind_simple_v(out, v, "", "", 0, err);
+	return ldb_wire_encode_bind_simple_v(out, v, f->dn, f->pw, strlen(f->pw), err);
 }
 
 static int make_fill(struct fill *f, const struct ldb_config *c, const struct ldb_reqset *s,
