@@ -37,12 +37,16 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		int rc = ldb_objtmpl_render(c->objtmpl, &wc->cur, r->rng, wc->scratch, wc->scratch_cap, &e);
 		if (rc == 0)
 			return -1;
-		if (rc < 0 || ldb_dn_build(c, r->v, r->bv, wc, e.rdn_len > 0 ? e.rdn : NULL, e.rdn_len) != 0)
+		if (rc < 0 || ldb_dn_build(c, r->v, r->bv, r->rng, wc, e.rdn_len > 0 ? e.rdn : NULL, e.rdn_len) != 0)
 			return 0;
-	} else if (ldb_dn_build(c, r->v, r->bv, wc, NULL, 0) != 0) {
+	} else if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0) {
 		return 0;
 	}
 	ldb_dn_split_rdn(wc->dn, wc->dnlen, &a, &alen, &val, &vlen);
+	if (c->rnd_string && c->objtmpl == NULL) { /* the value as the server reads the RDN's */
+		val = wc->rawval;
+		vlen = wc->rawlen;
+	}
 	ldb_entry_init(&en, wc->pv, (int)(sizeof wc->pv / sizeof wc->pv[0]), wc->aux, sizeof wc->aux);
 	if (ldb_entry_add(&en, c->add_class, c->objtmpl != NULL ? &e : NULL, a, alen, val, vlen) < 0)
 		return 0;

@@ -237,7 +237,7 @@ static void set_field(struct ldb_reqset *s, int f, const struct ldb_pattern *p, 
 int ldb_reqset_build_search(struct ldb_reqset *s, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
-	s->zeropad = c->zeropad;
+	s->zeropad = c->zeropad || c->rnd_string; /* -e string fills the whole run */
 	s->nvariants = (c->random_attrlist && c->nattrs > 0) ? c->nattrs : 1;
 	if (c->valmode != LDB_VAL_FIXED && ldb_pattern_has_var(&c->filter_pat))
 		set_field(s, LDB_FIELD_FILTER, &c->filter_pat, c->range_low, c->range_high);
@@ -321,4 +321,15 @@ size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t val
 	for (int i = 0; i < t->npatch; i++)
 		ldb_put_number((char *)body + t->patch[i].off, vals[t->patch[i].field], t->patch[i].width);
 	return n;
+}
+
+void ldb_req_fill_bytes(const struct ldb_reqset *s, int variant, int field, uint8_t *dst, size_t n, bool ascii,
+                        struct ldb_rng *rng)
+{
+	const struct ldb_tmpl *t = &s->t[variant];
+	uint8_t *body = dst + (n - t->len);
+
+	for (int i = 0; i < t->npatch; i++)
+		if (t->patch[i].field == field)
+			ldb_put_random_bytes(body + t->patch[i].off, t->patch[i].width, ascii, rng);
 }

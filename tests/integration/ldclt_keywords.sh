@@ -39,4 +39,59 @@ run_ldbench "$out" "${common[@]}" -e bindonly,bindeach,v2 -o mech=EXTERNAL -n1 -
 assert_eq 2 "$RC" "v2 with SASL"
 assert_match 'v2 and -o mech exclude each other' "$out" "v2 with SASL: why"
 
+# The values of ATTR in the entries under BASE matching FILTER, one a line,
+# base64 ones decoded (not through the fixture's ledger: no snapshot is open).
+values() { # BASE FILTER ATTR
+	local line
+	LDAPNOINIT=1 ldapsearch -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -LLL -o ldif-wrap=no \
+		-b "$1" "$2" "$3" | while IFS= read -r line; do
+		case "$line" in
+		"$3:: "*) printf '%s\n' "${line#*:: }" | base64 -d; echo ;;
+		"$3: "*) printf '%s\n' "${line#*: }" ;;
+		esac
+	done
+}
+# every line of FILE is PREFIX and N characters of ldclt's printable set less
+# the DN and filter specials
+all_printable() { # FILE N PREFIX
+	local bad
+	bad=$(LC_ALL=C grep -cvE "^$3[]!\$%&'./0-9:?@A-Z[^_\`a-z{|}~-]{$2}\$" "$1" || true)
+	assert_eq 0 "$bad" "values outside the printable set in $1"
+}
+
+# 3. string,ascii on adds: -f's X run is 6 random 7-bit bytes, escaped in the DN
+# (RFC 4514), the entry's cn the same bytes unescaped: every add succeeds
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "cn=sXXXXXX" -e add,person,random,string,ascii -r0 -R9 -n1 -T 40
+assert_eq 0 "$RC" "string,ascii adds: exit status"
+assert_match 'add: attempted 40, completed 40, succeeded 40' "$out" "string,ascii adds all succeed"
+assert_eq 40 "$(fixture_monitor_delta "$FIX_DIR/snap" Add)" "string,ascii adds the server completed"
+values "$FIX_PEOPLE" "(&(objectClass=person)(cn=s*))" cn | grep -v '^toto' >"$FIX_DIR/cn.txt"
+assert_eq 40 "$(wc -l <"$FIX_DIR/cn.txt")" "string,ascii entries present afterwards"
+assert_eq 0 "$(LC_ALL=C grep -cvE '^s[ -~]{6}$' "$FIX_DIR/cn.txt" || true)" "each cn is s and 6 7-bit characters"
+assert_ge 1 "$(LC_ALL=C grep -cE '^s.*[^A-Za-z0-9]' "$FIX_DIR/cn.txt" || true)" "some hold characters a DN escapes"
+
+# 4. string on searches: the filter's run is random bytes (BER carries them
+# unescaped); the server answers every one, nothing matches
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(cn=XXXXXXXX)" -e esearch,random,string -r0 -R9 -n2 -T 15
+assert_eq 0 "$RC" "string searches: exit status"
+assert_eq 30 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "string searches the server completed"
+assert_match 'search: attempted 30, completed 30, succeeded 30, counted 30, errors 0, entries 0' "$out" \
+	"string searches"
+
+# 5. RNDS and attreplace draw from ldclt's printable set (less the specials)
+printf 'objectclass: inetOrgPerson\nsn: rnds\ndescription: [B=RNDS(24)]\n' >"$FIX_DIR/rnds.tmpl"
+run_ldbench "$out" "${common[@]}" -e add,commoncounter -e "object=$FIX_DIR/rnds.tmpl,rdn=cn:r[A=INCRNNOLOOP(0;19;2)]" \
+	-n1
+assert_eq 0 "$RC" "RNDS adds: exit status"
+values "$FIX_PEOPLE" "(sn=rnds)" description >"$FIX_DIR/rnds.txt"
+assert_eq 20 "$(wc -l <"$FIX_DIR/rnds.txt")" "RNDS entries present afterwards"
+all_printable "$FIX_DIR/rnds.txt" 24 ""
+run_ldbench "$out" "${common[@]}" -f "cn=rXX" -e attreplace=description:aXXXXXXXXXXXX,incr,noloop -r0 -R19 -n1
+assert_eq 0 "$RC" "attreplace: exit status"
+values "$FIX_PEOPLE" "(sn=rnds)" description >"$FIX_DIR/rep.txt"
+assert_eq 20 "$(wc -l <"$FIX_DIR/rep.txt")" "attreplace: one value each"
+all_printable "$FIX_DIR/rep.txt" 12 a
+
 echo "ldclt_keywords: all passed"
