@@ -26,6 +26,7 @@ struct ldb_wctx {
 	size_t scratch_cap;
 	char rawval[LDB_DN_MAX]; /* -e string: the RDN's value unescaped (the add's attribute) */
 	size_t rawlen;
+	size_t next_image; /* -e imagesdir: the client's next file, in turn */
 };
 
 int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c);

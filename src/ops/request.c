@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "values/pattern.h"
+#include "proto/deref.h"
 #include "proto/wire.h"
 
 /* Strings for one encoding pass: every variable field rendered with its digit
@@ -58,7 +59,13 @@ static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int var
 			a.attrs = (const char *const *)c->attrs;
 		}
 	}
-	return ldb_wire_encode_search(out, &a, err);
+	if (ldb_wire_encode_search(out, &a, err) != 0)
+		return -1;
+	/* -e deref: the Controls follow the protocolOp inside the envelope, so
+	 * they travel as the template's tail */
+	if (c->deref_attr != NULL && c->weight[LDB_OP_SEARCH] > 0)
+		return ldb_deref_encode_controls(out, c->deref_attr, c->deref_target, err);
+	return 0;
 }
 
 /* A SASL bind (-o mech=): EXTERNAL's credentials are the authzid, present

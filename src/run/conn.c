@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/deref.h"
 #include "proto/wire.h"
 #include "run/clock.h"
 
@@ -440,6 +441,14 @@ static int conn_fill(struct ldb_conn *cn, bool eof)
 	}
 }
 
+/* -e deref: the values the server dereferenced in one search entry. */
+static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_t len)
+{
+	uint64_t n = ldb_deref_count(msg, len);
+	if (n > 0)
+		ldb_add(&cn->w->st->op[kind].deref_values, n);
+}
+
 /* Every whole message in the input to its slot; what is left of a partial
  * one moves to the front.  @return 0, or -1 when the stream is broken. */
 static int conn_parse(struct ldb_conn *cn, uint64_t now)
@@ -462,6 +471,8 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
 			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			if (cn->w->run->cfg->deref_attr != NULL)
+				count_deref(cn, s->kind, cn->in + pos - r.len, r.len);
 			continue;
 		}
 		if (r.result < 0)

@@ -94,4 +94,49 @@ values "$FIX_PEOPLE" "(sn=rnds)" description >"$FIX_DIR/rep.txt"
 assert_eq 20 "$(wc -l <"$FIX_DIR/rep.txt")" "attreplace: one value each"
 all_printable "$FIX_DIR/rep.txt" 12 a
 
+# 6. deref: inetOrgPerson adds carry secretary: <their own DN>; esearch sends
+# the dereference control and counts the values the server dereferenced
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "cn=dXX" -e add,inetOrgPerson,incr,noloop,deref -r0 -R9 -n1
+assert_eq 0 "$RC" "deref adds: exit status"
+assert_eq 10 "$(fixture_monitor_delta "$FIX_DIR/snap" Add)" "deref adds the server completed"
+values "$FIX_PEOPLE" "(cn=d05)" secretary >"$FIX_DIR/sec.txt"
+assert_eq "cn=d05,$FIX_PEOPLE" "$(cat "$FIX_DIR/sec.txt")" "secretary is the entry's own DN"
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(cn=dXX)" -e esearch,random,deref -r0 -R9 -n2 -T 10 --json "$FIX_DIR/d.json"
+assert_eq 0 "$RC" "deref searches: exit status"
+assert_eq 20 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "deref searches the server completed"
+assert_match 'search: attempted 20, completed 20, succeeded 20, counted 20, errors 0, entries 20, deref values 20$' \
+	"$out" "one dereferenced value per entry"
+assert_match '"deref_values":20' "$FIX_DIR/d.json" "the JSON summary counts them"
+run_ldbench "$out" "${common[@]}" -f "(cn=d0X)" -e esearch,random,deref=secretary:sn -r0 -R9 -n1 -T 5
+assert_match 'entries 5, deref values 5$' "$out" "deref=secretary:sn"
+run_ldbench "$out" "${common[@]}" -f "(uid=user0000X)" -e esearch,random,deref -r1 -R9 -n1 -T 5
+assert_match 'entries 5, deref values 0$' "$out" "no secretary, nothing dereferenced"
+
+# 7. imagesdir: the jpegPhoto of each inetOrgPerson add is the next file of
+# DIR (in name order, read at start-up); an empty or missing DIR: exit 7
+mkdir "$FIX_DIR/img"
+for i in 1 2 3; do
+	head -c $((1000 * i + 7)) /dev/urandom >"$FIX_DIR/img/p$i.jpg"
+done
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "cn=iXX" -e add,inetOrgPerson,incr,noloop -e "imagesdir=$FIX_DIR/img" -r0 -R5 -n1
+assert_eq 0 "$RC" "imagesdir adds: exit status"
+assert_eq 6 "$(fixture_monitor_delta "$FIX_DIR/snap" Add)" "imagesdir adds the server completed"
+for k in 0 1 2 3 4 5; do
+	values "$FIX_PEOPLE" "(cn=i0$k)" jpegPhoto >"$FIX_DIR/photo"
+	truncate -s -1 "$FIX_DIR/photo" # the newline values() adds
+	cmp -s "$FIX_DIR/photo" "$FIX_DIR/img/p$((k % 3 + 1)).jpg" || _fail "cn=i0$k: jpegPhoto is not p$((k % 3 + 1)).jpg"
+done
+mkdir "$FIX_DIR/noimg"
+for d in "$FIX_DIR/noimg" "$FIX_DIR/missing"; do
+	fixture_monitor_snapshot "$FIX_DIR/snap"
+	run_ldbench "$out" "${common[@]}" -f "cn=jXX" -e add,inetOrgPerson,incr -e "imagesdir=$d" -r0 -R5 -n1 -T1
+	assert_eq 7 "$RC" "imagesdir=$d: exit status"
+	assert_match "^ldbench: -e imagesdir=$d: (no image in the directory|cannot open: No such file or directory)$" \
+		"$out" "imagesdir=$d: why"
+	assert_eq 0 "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "imagesdir=$d: no connection"
+done
+
 echo "ldclt_keywords: all passed"
