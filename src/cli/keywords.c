@@ -58,6 +58,7 @@ enum kw_id {
 	KW_DEREF,
 	KW_IMAGESDIR,
 	KW_NSS,
+	KW_REFERRAL,
 	KW_LATER
 };
 
@@ -112,12 +113,12 @@ static const struct kw keywords[] = {
 	{ "emailPerson", KW_EMAILPERSON, ARG_NONE },
 	{ "inetOrgPerson", KW_INETORGPERSON, ARG_NONE },
 	/* ldclt keywords that later work will implement */
-	{ "referral", KW_LATER, ARG_OPT },
 	/* issue 16's keywords (apply_issue16_keyword) */
 	{ "string", KW_STRING, ARG_NONE },
 	{ "ascii", KW_ASCII, ARG_NONE },
 	{ "deref", KW_DEREF, ARG_OPT },
 	{ "v2", KW_V2, ARG_NONE },
+	{ "referral", KW_REFERRAL, ARG_NEED },
 	{ "imagesdir", KW_IMAGESDIR, ARG_NEED },
 	{ "cltcertname", KW_NSS, ARG_OPT },
 	{ "keydbfile", KW_NSS, ARG_OPT },
@@ -433,6 +434,17 @@ static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const ch
 	case KW_STRING: c->rnd_string = true; break;
 	case KW_ASCII: c->rnd_ascii = true; break;
 	case KW_DEREF: return parse_deref(x, val);
+	case KW_REFERRAL:
+		if (strcmp(val, "off") == 0) {
+			c->referral_off = true;
+			break;
+		}
+		if (strcmp(val, "on") == 0 || strcmp(val, "rebind") == 0)
+			return cli_fail(x,
+			                "-e referral=%s: following referrals is not supported yet; referral=off "
+			                "counts them (search references and results 10) without following",
+			                val);
+		return cli_fail(x, "-e referral=%s: must be on, off or rebind", val);
 	case KW_IMAGESDIR:
 		if (c->imagesdir != NULL)
 			return cli_fail(x, "-e imagesdir given twice");

@@ -151,6 +151,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  deref[=ATTR:DEREFATTR]   esearch asks the dereference control for DEREFATTR of the\n"
 	      "                           entries ATTR names (default secretary:cn); with add and\n"
 	      "                           inetOrgPerson each entry gets ATTR: <its own DN>\n"
+	      "  referral=off             count search references and referral results (10) apart,\n"
+	      "                           without following them (on and rebind: not supported yet)\n"
 	      "  imagesdir=DIR            with add, emailPerson or inetOrgPerson: jpegPhoto values,\n"
 	      "                           DIR's files in turn (read at start-up, 48 KiB at most each)\n"
 	      "  cltcertname=, keydbfile=, keydbpin=  (ldclt's NSS client certificate) refused: use\n"

@@ -192,6 +192,7 @@ struct ldb_config {
 	bool rnd_ascii;     /* -e ascii: those bytes are 7-bit */
 	char *deref_attr;   /* -e deref[=attr:derefattr]: the control's attribute (NULL: off) */
 	char *deref_target; /* the attribute read from the entry it names */
+	bool referral_off;  /* -e referral=off: referrals counted, not followed (what ldbench does) */
 	char *imagesdir;    /* -e imagesdir=DIR: jpegPhoto values of emailPerson/inetOrgPerson
 	                     * adds, its files read at start-up (ops/add.c's prepare) */
 };

@@ -158,6 +158,8 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 			fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
 			        (unsigned long long)o->exp_misses);
 	}
+	if (o->referrals > 0 || c->referral_off) /* search references and results 10 */
+		fprintf(t->out, ", referrals %llu", (unsigned long long)o->referrals);
 	fputc('\n', t->out);
 	if (ldb_ops[k]->entries && o->entries > 0) {
 		/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */

@@ -139,4 +139,29 @@ for d in "$FIX_DIR/noimg" "$FIX_DIR/missing"; do
 	assert_eq 0 "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "imagesdir=$d: no connection"
 done
 
+# 8. referrals: a referral entry (to a second server's port, never contacted)
+# makes a search at it end in result 10 and a subtree search above it return a
+# search reference; both are counted as referrals, not followed
+printf 'dn: ou=moved,%s\nobjectClass: referral\nobjectClass: extensibleObject\nou: moved\nref: ldap://127.0.0.1:9/ou=moved,%s\n' \
+	"$FIX_BASE" "$FIX_BASE" | LDAPNOINIT=1 ldapadd -M -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null
+fixture_monitor_snapshot "$FIX_DIR/snap"
+# (-I 10 keeps the run going and -T counts successes only: a short --duration)
+run_ldbench "$out" "${common[@]}" -b "ou=moved,$FIX_BASE" -f "(uid=x)" -e esearch,referral=off -I 10 -n1 \
+	--duration 1s
+assert_eq 0 "$RC" "referral results: exit status"
+n=$(sed -nE 's/.*search: attempted [0-9]+, completed ([0-9]+), succeeded 0, counted 0, errors \1, entries 0, referrals \1$/\1/p' "$out")
+assert_ge 1 "${n:-0}" "every referral result (10) counted as a referral"
+assert_match "Global error 10 \\(Referral\\) occurs +$n times" "$out" "the results are referrals (10)"
+assert_ge "$n" "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "searches at the referral the server answered"
+run_ldbench "$out" "${common[@]}" -b "$FIX_BASE" -f "(uid=user00001)" -e esearch,srchnentries=1 -n1 -T4 --json "$FIX_DIR/r.json"
+assert_eq 0 "$RC" "search references: exit status"
+assert_match 'search: attempted 4, completed 4, succeeded 4, counted 4, errors 0, entries 4, expected-result hits 4, misses 0, referrals 4$' \
+	"$out" "one search reference per search, the entry beside it"
+assert_match '"referrals":4' "$FIX_DIR/r.json" "the JSON summary counts them"
+for mode in on rebind; do
+	run_ldbench "$out" "${common[@]}" -f "(uid=user00001)" -e esearch,referral=$mode -n1 -T1
+	assert_eq 2 "$RC" "referral=$mode: exit status"
+	assert_match "referral=$mode: following referrals is not supported yet" "$out" "referral=$mode: why"
+done
+
 echo "ldclt_keywords: all passed"
