@@ -468,6 +468,8 @@ int cli_check_issue16(struct cli_ctx *x)
 		return cli_fail(x, "-e string needs -e random (the X run of -f becomes random bytes)");
 	if (c->rnd_ascii && !c->rnd_string)
 		return cli_fail(x, "-e ascii needs -e string");
+	if (c->rnd_string && c->genldif_file != NULL)
+		return cli_fail(x, "-e string and -e genldif exclude each other (genldif writes numbered entries)");
 	if (c->ldap_v2 && c->sasl_mech != NULL)
 		return cli_fail(x, "-e v2 and -o mech exclude each other (LDAPv2 has no SASL bind)");
 	if (c->ldap_v2 && c->starttls)
