@@ -112,7 +112,6 @@ static const struct kw keywords[] = {
 	{ "person", KW_PERSON, ARG_NONE },
 	{ "emailPerson", KW_EMAILPERSON, ARG_NONE },
 	{ "inetOrgPerson", KW_INETORGPERSON, ARG_NONE },
-	/* ldclt keywords that later work will implement */
 	/* issue 16's keywords (apply_issue16_keyword) */
 	{ "string", KW_STRING, ARG_NONE },
 	{ "ascii", KW_ASCII, ARG_NONE },
@@ -123,6 +122,7 @@ static const struct kw keywords[] = {
 	{ "cltcertname", KW_NSS, ARG_OPT },
 	{ "keydbfile", KW_NSS, ARG_OPT },
 	{ "keydbpin", KW_NSS, ARG_OPT },
+	/* ldclt's modem-pool scenario: not built yet */
 	{ "scalab01", KW_LATER, ARG_OPT },
 	{ "scalab01_cnxduration", KW_LATER, ARG_OPT },
 	{ "scalab01_maxcnxnb", KW_LATER, ARG_OPT },
