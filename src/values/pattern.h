@@ -60,7 +60,7 @@ void ldb_put_printable(char *dst, size_t n, struct ldb_rng *rng);
 void ldb_put_random_bytes(uint8_t *dst, size_t n, bool ascii, struct ldb_rng *rng);
 
 /** The bytes src[0..n) as an RFC 4514 attribute value into dst: the
- *  specials (" + , ; < > \), a leading '#' or space, a trailing space
+ *  specials (" + , ; < = > \), a leading '#' or space, a trailing space
  *  backslash-escaped, NUL, control and non-ASCII bytes as \XX.  dst needs
  *  3n bytes.  @return the length written. */
 size_t ldb_escape_dn_value(char *dst, const uint8_t *src, size_t n);
