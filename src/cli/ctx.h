@@ -123,6 +123,10 @@ int cli_prepare_write(struct cli_ctx *x);
 int cli_compile_patterns(struct cli_ctx *x);
 int cli_cross_check(struct cli_ctx *x);
 
+/* keywords.c: the cross-checks of issue 16's keywords (string, ascii, v2,
+ * deref, imagesdir) */
+int cli_check_issue16(struct cli_ctx *x);
+
 /* tls_sasl.c: TLS and SASL options and their checks */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg);
 int cli_parse_sasl_opt(struct cli_ctx *x, const char *arg);

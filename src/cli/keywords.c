@@ -52,6 +52,13 @@ enum kw_id {
 	KW_PERSON,
 	KW_EMAILPERSON,
 	KW_INETORGPERSON,
+	KW_V2,
+	KW_STRING,
+	KW_ASCII,
+	KW_DEREF,
+	KW_IMAGESDIR,
+	KW_NSS,
+	KW_REFERRAL,
 	KW_LATER
 };
 
@@ -105,16 +112,17 @@ static const struct kw keywords[] = {
 	{ "person", KW_PERSON, ARG_NONE },
 	{ "emailPerson", KW_EMAILPERSON, ARG_NONE },
 	{ "inetOrgPerson", KW_INETORGPERSON, ARG_NONE },
-	/* ldclt keywords that later work will implement */
-	{ "string", KW_LATER, ARG_OPT },
-	{ "ascii", KW_LATER, ARG_OPT },
-	{ "deref", KW_LATER, ARG_OPT },
-	{ "referral", KW_LATER, ARG_OPT },
-	{ "v2", KW_LATER, ARG_OPT },
-	{ "imagesdir", KW_LATER, ARG_OPT },
-	{ "cltcertname", KW_LATER, ARG_OPT },
-	{ "keydbfile", KW_LATER, ARG_OPT },
-	{ "keydbpin", KW_LATER, ARG_OPT },
+	/* issue 16's keywords (apply_issue16_keyword) */
+	{ "string", KW_STRING, ARG_NONE },
+	{ "ascii", KW_ASCII, ARG_NONE },
+	{ "deref", KW_DEREF, ARG_OPT },
+	{ "v2", KW_V2, ARG_NONE },
+	{ "referral", KW_REFERRAL, ARG_NEED },
+	{ "imagesdir", KW_IMAGESDIR, ARG_NEED },
+	{ "cltcertname", KW_NSS, ARG_OPT },
+	{ "keydbfile", KW_NSS, ARG_OPT },
+	{ "keydbpin", KW_NSS, ARG_OPT },
+	/* ldclt's modem-pool scenario: not built yet */
 	{ "scalab01", KW_LATER, ARG_OPT },
 	{ "scalab01_cnxduration", KW_LATER, ARG_OPT },
 	{ "scalab01_maxcnxnb", KW_LATER, ARG_OPT },
@@ -395,6 +403,84 @@ static int apply_write_keyword(struct cli_ctx *x, const struct kw *k, const char
 	return 0;
 }
 
+/* deref[=attr:derefattr]: the dereference control's attribute (its values
+ * are DNs) and the attribute read from the entries they name. */
+static int parse_deref(struct cli_ctx *x, const char *val)
+{
+	struct ldb_config *c = x->c;
+	const char *target;
+	char what[512];
+
+	if (c->deref_attr != NULL)
+		return cli_fail(x, "-e deref given twice");
+	if (val == NULL)
+		val = "secretary:cn"; /* ldclt's default */
+	snprintf(what, sizeof what, "-e deref=%s", val);
+	if (split_attr_value(x, what, "deref=ATTR:DEREFATTR (e.g. deref=secretary:cn)", val, ':', &c->deref_attr,
+	                     &target) != 0)
+		return -1;
+	if (!attr_name_ok(target, strlen(target)))
+		return cli_fail(x, "%s: invalid attribute name '%s'", what, target);
+	return cli_set_str(x, &c->deref_target, target);
+}
+
+/* ldclt's keywords of issue 16 that set options. */
+static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+{
+	struct ldb_config *c = x->c;
+
+	switch (k->id) {
+	case KW_V2: c->ldap_v2 = true; break;
+	case KW_STRING: c->rnd_string = true; break;
+	case KW_ASCII: c->rnd_ascii = true; break;
+	case KW_DEREF: return parse_deref(x, val);
+	case KW_REFERRAL:
+		if (strcmp(val, "off") == 0) {
+			c->referral_off = true;
+			break;
+		}
+		if (strcmp(val, "on") == 0 || strcmp(val, "rebind") == 0)
+			return cli_fail(x,
+			                "-e referral=%s: following referrals is not supported yet; referral=off "
+			                "counts them (search references and results 10) without following",
+			                val);
+		return cli_fail(x, "-e referral=%s: must be on, off or rebind", val);
+	case KW_IMAGESDIR:
+		if (c->imagesdir != NULL)
+			return cli_fail(x, "-e imagesdir given twice");
+		return cli_set_str(x, &c->imagesdir, val);
+	case KW_NSS:
+		/* ldclt's NSS client certificate: OpenSSL reads PEM files instead */
+		return cli_fail(x,
+		                "-e %s: ldbench reads no NSS database; give the client certificate and its key as PEM "
+		                "files: --tls-cert FILE --tls-key FILE (with -o mech=EXTERNAL to bind with it)",
+		                k->name);
+	default: return apply_write_keyword(x, k, val);
+	}
+	return 0;
+}
+
+int cli_check_issue16(struct cli_ctx *x)
+{
+	const struct ldb_config *c = x->c;
+
+	if (c->rnd_string && c->valmode != LDB_VAL_RANDOM)
+		return cli_fail(x, "-e string needs -e random (the X run of -f becomes random bytes)");
+	if (c->rnd_ascii && !c->rnd_string)
+		return cli_fail(x, "-e ascii needs -e string");
+	if (c->rnd_string && c->genldif_file != NULL)
+		return cli_fail(x, "-e string and -e genldif exclude each other (genldif writes numbered entries)");
+	if (c->ldap_v2 && c->sasl_mech != NULL)
+		return cli_fail(x, "-e v2 and -o mech exclude each other (LDAPv2 has no SASL bind)");
+	if (c->ldap_v2 && c->starttls)
+		return cli_fail(x, "-e v2 and --starttls exclude each other (StartTLS is LDAPv3's)");
+	if (c->deref_attr != NULL && c->weight[LDB_OP_SEARCH] == 0 && c->weight[LDB_OP_ADD] == 0)
+		return cli_fail(x, "-e deref needs -e esearch (or -e add with inetOrgPerson)");
+	if (c->imagesdir != NULL && c->add_class != LDB_CLASS_EMAILPERSON && c->add_class != LDB_CLASS_INETORGPERSON)
+		return cli_fail(x, "-e imagesdir needs -e add with emailPerson or inetOrgPerson");
+	return 0;
+}
+
 static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 {
 	struct ldb_config *c = x->c;
@@ -457,7 +543,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 	case KW_RANDOMAUTHIDLOW: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
-	default: return apply_write_keyword(x, k, val);
+	default: return apply_issue16_keyword(x, k, val);
 	case KW_LATER: return cli_fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;

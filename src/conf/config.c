@@ -65,8 +65,17 @@ static void free_secret(char *s)
 	}
 }
 
+/* issue 16's keywords */
+static void free_issue16(struct ldb_config *c)
+{
+	free(c->deref_attr);
+	free(c->deref_target);
+	free(c->imagesdir);
+}
+
 void ldb_config_free(struct ldb_config *c)
 {
+	free_issue16(c);
 	free(c->cmdline);
 	free(c->host);
 	free(c->uri);

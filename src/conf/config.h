@@ -185,6 +185,16 @@ struct ldb_config {
 	 * goes to stderr.  Both point into argv: not owned, never freed. */
 	char *json_path; /* --json FILE: JSON lines */
 	char *csv_path;  /* --csv FILE: one row per sample and kind */
+
+	/* ldclt's -e keywords of issue 16 (cli/keywords.c) */
+	bool ldap_v2;       /* -e v2: binds say version 2 */
+	bool rnd_string;    /* -e string: with random, -f's X run is random bytes */
+	bool rnd_ascii;     /* -e ascii: those bytes are 7-bit */
+	char *deref_attr;   /* -e deref[=attr:derefattr]: the control's attribute (NULL: off) */
+	char *deref_target; /* the attribute read from the entry it names */
+	bool referral_off;  /* -e referral=off: referrals counted, not followed (what ldbench does) */
+	char *imagesdir;    /* -e imagesdir=DIR: jpegPhoto values of emailPerson/inetOrgPerson
+	                     * adds, its files read at start-up (ops/add.c's prepare) */
 };
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */

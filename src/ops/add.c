@@ -2,10 +2,14 @@
  * inetOrgPerson) or of an object= template; its missing parents on demand. */
 #include "ops/ops.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <ldap.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ldif/entry.h"
+#include "util/util.h"
 
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
@@ -19,6 +23,127 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 		snprintf(why, cap, "%s needs -e incr, -e random or -e rdn=", kw);
 		return -1;
 	}
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* DIR's regular files, sorted by name (the order they are taken in). */
+static int list_images(const char *dir, char ***names, size_t *n, char *err, size_t cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t max = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (d == NULL) {
+		snprintf(err, cap, "-e imagesdir=%s: cannot open: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || de->d_type == DT_DIR)
+			continue;
+		if (*n == max) {
+			char **g = realloc(*names, (max = max ? 2 * max : 16) * sizeof *g);
+			if (g == NULL)
+				break;
+			*names = g;
+		}
+		if (((*names)[*n] = strdup(de->d_name)) == NULL)
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	if (de != NULL) {
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	if (*n > 0)
+		qsort(*names, *n, sizeof **names, cmp_names);
+	return 0;
+}
+
+/* One image into o's list; a file too large for the add's room is refused. */
+static int load_image(struct ldb_ops_run *o, const char *dir, const char *name, char *err, size_t cap)
+{
+	char path[4096];
+	size_t len = 0;
+	char *data = NULL;
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "rb")) == NULL) {
+		snprintf(err, cap, "-e imagesdir: %s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = ldb_read_all(f, LDB_OP_IMAGE_MAX, &data, &len);
+	int e = errno;
+	fclose(f);
+	errno = e;
+	if (rc != 0 || len == 0) {
+		free(data);
+		snprintf(err, cap, "-e imagesdir: %s: %s", path,
+		         rc == 0          ? "the file is empty"
+		         : errno == EFBIG ? "larger than 48 KiB (an add's room)"
+		                          : strerror(errno));
+		return -1;
+	}
+	o->images[o->nimages] = data;
+	o->image_lens[o->nimages++] = len;
+	return 0;
+}
+
+/* -e imagesdir: every file of DIR read now, none in the hot loop. */
+static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
+{
+	const char *dir = o->cfg->imagesdir;
+	char **names;
+	size_t n;
+	int rc = 0;
+
+	if (dir == NULL)
+		return 0;
+	if (list_images(dir, &names, &n, err, cap) != 0)
+		rc = -1;
+	else if (n == 0) {
+		snprintf(err, cap, "-e imagesdir=%s: no image in the directory", dir);
+		rc = -1;
+	} else if ((o->images = calloc(n, sizeof *o->images)) == NULL ||
+	           (o->image_lens = calloc(n, sizeof *o->image_lens)) == NULL) {
+		snprintf(err, cap, "out of memory");
+		rc = -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && load_image(o, dir, names[i], err, cap) != 0)
+			rc = -1;
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* What ldclt adds to its classes: a jpegPhoto from imagesdir, in turn (emailPerson,
+ * inetOrgPerson), and with deref on an inetOrgPerson the entry's own DN as the
+ * dereferenced attribute (secretary). */
+static int put_extras(const struct ldb_op_req *r, struct ldb_entry *en)
+{
+	const struct ldb_config *c = r->ops->cfg;
+	struct ldb_wctx *wc = r->wc;
+
+	if (c->objtmpl != NULL)
+		return 0;
+	if (r->ops->nimages > 0) {
+		size_t i = wc->next_image++ % r->ops->nimages;
+		if (ldb_entry_put(en, "jpegPhoto", r->ops->images[i], r->ops->image_lens[i]) < 0)
+			return -1;
+	}
+	if (c->deref_attr != NULL && c->add_class == LDB_CLASS_INETORGPERSON)
+		return ldb_entry_put(en, c->deref_attr, wc->dn, wc->dnlen);
 	return 0;
 }
 
@@ -37,14 +162,19 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		int rc = ldb_objtmpl_render(c->objtmpl, &wc->cur, r->rng, wc->scratch, wc->scratch_cap, &e);
 		if (rc == 0)
 			return -1;
-		if (rc < 0 || ldb_dn_build(c, r->v, r->bv, wc, e.rdn_len > 0 ? e.rdn : NULL, e.rdn_len) != 0)
+		if (rc < 0 || ldb_dn_build(c, r->v, r->bv, r->rng, wc, e.rdn_len > 0 ? e.rdn : NULL, e.rdn_len) != 0)
 			return 0;
-	} else if (ldb_dn_build(c, r->v, r->bv, wc, NULL, 0) != 0) {
+	} else if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0) {
 		return 0;
 	}
 	ldb_dn_split_rdn(wc->dn, wc->dnlen, &a, &alen, &val, &vlen);
+	if (c->rnd_string && c->objtmpl == NULL) { /* the value as the server reads the RDN's */
+		val = wc->rawval;
+		vlen = wc->rawlen;
+	}
 	ldb_entry_init(&en, wc->pv, (int)(sizeof wc->pv / sizeof wc->pv[0]), wc->aux, sizeof wc->aux);
-	if (ldb_entry_add(&en, c->add_class, c->objtmpl != NULL ? &e : NULL, a, alen, val, vlen) < 0)
+	if (ldb_entry_add(&en, c->add_class, c->objtmpl != NULL ? &e : NULL, a, alen, val, vlen) < 0 ||
+	    put_extras(r, &en) < 0)
 		return 0;
 	return (long)ldb_wire_put_add(dst, cap, r->msgid, wc->dn, wc->dnlen, en.v, en.n);
 }
@@ -89,6 +219,7 @@ const struct ldb_opdesc ldb_op_add = {
 	.option_text = "-e add",
 	.dn = LDB_OPDN_FILTER_OR_RDN,
 	.check = check,
+	.prepare = prepare,
 	.writes = true,
 	.render = render,
 	.mode = " add_entries",

@@ -21,7 +21,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_config *c = r->ops->cfg;
 	struct ldb_wctx *wc = r->wc;
-	if (ldb_dn_build(c, r->v, r->bv, wc, NULL, 0) != 0)
+	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
 	size_t len = ldb_dn_put_pattern(&c->compare_val, r->v, wc->vals, sizeof wc->vals);
 	if (len == 0 && c->compare_val.text != NULL && c->compare_val.text[0] != '\0')

@@ -11,7 +11,7 @@ static int check_numbered(const struct ldb_config *c, bool mix, char *why, size_
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	struct ldb_wctx *wc = r->wc;
-	if (ldb_dn_build(r->ops->cfg, r->v, r->bv, wc, NULL, 0) != 0)
+	if (ldb_dn_build(r->ops->cfg, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
 	return (long)ldb_wire_put_delete(dst, cap, r->msgid, wc->dn, wc->dnlen);
 }

@@ -38,7 +38,30 @@ size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, siz
 	return ldb_pattern_render(p, v, dst, cap);
 }
 
-int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn, size_t rdnlen)
+/* -e string: -f's head, its X run as random bytes escaped (RFC 4514), its
+ * tail; wc->rawval gets the RDN's value unescaped. */
+static size_t put_string_rdn(const struct ldb_config *c, struct ldb_rng *rng, struct ldb_wctx *wc, char *dst,
+                             size_t cap)
+{
+	const struct ldb_pattern *p = &c->filter_pat;
+	const char *eq = memchr(p->text, '=', p->head_len);
+	size_t vhead = eq != NULL ? p->head_len - (size_t)(eq + 1 - p->text) : 0;
+
+	if (p->head_len + 3 * p->width + p->tail_len > cap || vhead + p->width + p->tail_len > sizeof wc->rawval)
+		return 0;
+	memcpy(dst, p->text, p->head_len);
+	memcpy(wc->rawval, p->text + p->head_len - vhead, vhead);
+	uint8_t *raw = (uint8_t *)wc->rawval + vhead;
+	ldb_put_random_bytes(raw, p->width, c->rnd_ascii, rng);
+	size_t n = p->head_len + ldb_escape_dn_value(dst + p->head_len, raw, p->width);
+	memcpy(dst + n, p->tail, p->tail_len);
+	memcpy(wc->rawval + vhead + p->width, p->tail, p->tail_len);
+	wc->rawlen = vhead + p->width + p->tail_len;
+	return n + p->tail_len;
+}
+
+int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_rng *rng, struct ldb_wctx *wc,
+                 const char *rdn, size_t rdnlen)
 {
 	size_t n = 0;
 	if (rdn != NULL) {
@@ -47,12 +70,16 @@ int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_w
 		memcpy(wc->dn, rdn, rdnlen);
 		n = rdnlen;
 	} else {
-		n = ldb_dn_put_pattern(&c->filter_pat, v, wc->dn, sizeof wc->dn - 1);
+		bool str = c->rnd_string && ldb_pattern_has_var(&c->filter_pat);
+		n = str ? put_string_rdn(c, rng, wc, wc->dn, sizeof wc->dn - 1)
+		        : ldb_dn_put_pattern(&c->filter_pat, v, wc->dn, sizeof wc->dn - 1);
 		if (n == 0)
 			return -1;
 		if (n >= 2 && wc->dn[0] == '(' && wc->dn[n - 1] == ')') {
 			memmove(wc->dn, wc->dn + 1, n - 2);
 			n -= 2;
+			if (str && wc->rawlen > 0)
+				wc->rawlen--; /* its ')' */
 		}
 	}
 	if (c->base != NULL && c->base[0] != '\0') {

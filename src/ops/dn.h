@@ -24,6 +24,9 @@ struct ldb_wctx {
 	struct ldb_objtmpl_cursor cur;
 	char *scratch; /* objtmpl rendering, ldb_objtmpl_max_size bytes */
 	size_t scratch_cap;
+	char rawval[LDB_DN_MAX]; /* -e string: the RDN's value unescaped (the add's attribute) */
+	size_t rawlen;
+	size_t next_image; /* -e imagesdir: the client's next file, in turn */
 };
 
 int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c);
@@ -34,9 +37,11 @@ size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, siz
 
 /* wc->dn = the RDN (rdn, or -f rendered with v, one pair of outer
  * parentheses dropped), ",", the base (rendered with bv under randombase).
+ * With -e string, -f's X run is random bytes from rng instead of v, escaped
+ * (RFC 4514), and wc->rawval holds the RDN's value unescaped.
  * @return 0, or -1 when it does not fit. */
-int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_wctx *wc, const char *rdn,
-                 size_t rdnlen);
+int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_rng *rng, struct ldb_wctx *wc,
+                 const char *rdn, size_t rdnlen);
 
 /* attr=value of the RDN at the start of s (up to the first unescaped ','
  * or '+', or the end). */

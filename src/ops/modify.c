@@ -39,7 +39,8 @@ static int spec_mods(const struct ldb_config *c, int64_t v, struct ldb_wctx *wc)
 	return n;
 }
 
-/* ldclt's attreplace: the mask's X run becomes a random string (letters here) */
+/* ldclt's attreplace: the mask's X run becomes a random string (ldclt's
+ * printable set, values/pattern) */
 static int attreplace_mod(const struct ldb_config *c, struct ldb_rng *rng, struct ldb_wctx *wc)
 {
 	const struct ldb_pattern *p = &c->attreplace_mask;
@@ -47,8 +48,7 @@ static int attreplace_mod(const struct ldb_config *c, struct ldb_rng *rng, struc
 	if (len > sizeof wc->vals)
 		return -1;
 	memcpy(wc->vals, p->text, p->head_len);
-	for (size_t i = 0; i < p->width; i++)
-		wc->vals[p->head_len + i] = (char)('a' + ldb_rng_range(rng, 0, 25));
+	ldb_put_printable(wc->vals + p->head_len, p->width, rng);
 	memcpy(wc->vals + p->head_len + p->width, p->tail, p->tail_len);
 	wc->pm[0] = (struct ldb_put_mod){ LDB_MOD_REPLACE, c->attreplace_attr, wc->vals, len };
 	return 1;
@@ -61,7 +61,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	struct ldb_wctx *wc = r->wc;
 	int n;
 
-	if (ldb_dn_build(c, r->v, r->bv, wc, NULL, 0) != 0)
+	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
 	if (c->nmods > 0)
 		n = spec_mods(c, r->v, wc);

@@ -1,6 +1,7 @@
 /* The table of operation kinds and what is done over all of it: see ops.h. */
 #include "ops/ops.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -104,6 +105,12 @@ int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name
 
 void ldb_ops_free(struct ldb_ops_run *o)
 {
+	for (size_t i = 0; o->images != NULL && i < o->nimages; i++)
+		free(o->images[i]);
+	free(o->images);
+	free(o->image_lens);
+	o->images = NULL;
+	o->nimages = 0;
 	ldb_reqset_free(&o->search);
 	ldb_reqset_free(&o->bind);
 }

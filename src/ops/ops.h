@@ -26,6 +26,9 @@ struct ldb_ops_run {
 	struct ldb_reqset search, bind; /* encoded once (proto/request) */
 	size_t room[LDB_OP_COUNT];      /* output space one request of a kind needs at most */
 	bool scratch;                   /* a kind of the run renders through struct ldb_wctx */
+	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */
+	char **images;
+	size_t *image_lens, nimages;
 };
 
 /* One request to render: the operation's numbers and a client's state. */
@@ -169,6 +172,8 @@ extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_mo
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)
+/* The largest -e imagesdir file: a jpegPhoto and the rest of the entry fit the room. */
+#define LDB_OP_IMAGE_MAX (48 * 1024)
 
 /* The ancestor `level` RDNs above dn (1 = the parent) as an entry to add:
  * organizationalUnit for ou=, organization for o=, organizationalRole for cn=,

@@ -18,7 +18,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	const char *newsup = NULL;
 	size_t newsuplen = 0;
 
-	if (ldb_dn_build(c, r->v, r->bv, wc, NULL, 0) != 0)
+	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
 	if (c->withnewparent) {
 		/* the same RDN under --new-parent */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "values/pattern.h"
+#include "proto/deref.h"
 #include "proto/wire.h"
 
 /* Strings for one encoding pass: every variable field rendered with its digit
@@ -58,7 +59,13 @@ static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int var
 			a.attrs = (const char *const *)c->attrs;
 		}
 	}
-	return ldb_wire_encode_search(out, &a, err);
+	if (ldb_wire_encode_search(out, &a, err) != 0)
+		return -1;
+	/* -e deref: the Controls follow the protocolOp inside the envelope, so
+	 * they travel as the template's tail */
+	if (c->deref_attr != NULL && c->weight[LDB_OP_SEARCH] > 0)
+		return ldb_deref_encode_controls(out, c->deref_attr, c->deref_target, err);
+	return 0;
 }
 
 /* A SASL bind (-o mech=): EXTERNAL's credentials are the authzid, present
@@ -93,15 +100,17 @@ static int enc_bind_sasl(struct ldb_bytes *out, const struct ldb_config *c, cons
 
 static int enc_bind(struct ldb_bytes *out, const struct ldb_config *c, int variant, const struct fill *f, char *err)
 {
+	int v = c->ldap_v2 ? 2 : 3; /* -e v2 */
+
 	if (c->sasl_mech != NULL)
 		return enc_bind_sasl(out, c, f, err);
 	if (c->binddn_file_n > 0) {
 		const char *pw = c->binddn_file_pws[variant];
-		return ldb_wire_encode_bind_simple(out, c->binddn_file_dns[variant], pw, strlen(pw), err);
+		return ldb_wire_encode_bind_simple_v(out, v, c->binddn_file_dns[variant], pw, strlen(pw), err);
 	}
 	if (c->bind_dn == NULL)
-		return ldb_wire_encode_bind_simple(out, "", "", 0, err);
-	return ldb_wire_encode_bind_simple(out, f->dn, f->pw, strlen(f->pw), err);
+		return ldb_wire_encode_bind_simple_v(out, v, "", "", 0, err);
+	return ldb_wire_encode_bind_simple_v(out, v, f->dn, f->pw, strlen(f->pw), err);
 }
 
 static int make_fill(struct fill *f, const struct ldb_config *c, const struct ldb_reqset *s,
@@ -235,7 +244,7 @@ static void set_field(struct ldb_reqset *s, int f, const struct ldb_pattern *p, 
 int ldb_reqset_build_search(struct ldb_reqset *s, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
-	s->zeropad = c->zeropad;
+	s->zeropad = c->zeropad || c->rnd_string; /* -e string fills the whole run */
 	s->nvariants = (c->random_attrlist && c->nattrs > 0) ? c->nattrs : 1;
 	if (c->valmode != LDB_VAL_FIXED && ldb_pattern_has_var(&c->filter_pat))
 		set_field(s, LDB_FIELD_FILTER, &c->filter_pat, c->range_low, c->range_high);
@@ -319,4 +328,15 @@ size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t val
 	for (int i = 0; i < t->npatch; i++)
 		ldb_put_number((char *)body + t->patch[i].off, vals[t->patch[i].field], t->patch[i].width);
 	return n;
+}
+
+void ldb_req_fill_bytes(const struct ldb_reqset *s, int variant, int field, uint8_t *dst, size_t n, bool ascii,
+                        struct ldb_rng *rng)
+{
+	const struct ldb_tmpl *t = &s->t[variant];
+	uint8_t *body = dst + (n - t->len);
+
+	for (int i = 0; i < t->npatch; i++)
+		if (t->patch[i].field == field)
+			ldb_put_random_bytes(body + t->patch[i].off, t->patch[i].width, ascii, rng);
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "conf/config.h"
+#include "values/rng.h"
 
 /* What a request's numbers come from. */
 enum ldb_field { LDB_FIELD_FILTER, LDB_FIELD_BASE, LDB_FIELD_BINDDN, LDB_FIELD_COUNT };
@@ -58,5 +59,11 @@ void ldb_reqset_free(struct ldb_reqset *s);
  * id `msgid` into dst.  @return bytes written, 0 if cap is too small. */
 size_t ldb_req_render(const struct ldb_reqset *s, int variant, const int64_t vals[LDB_FIELD_COUNT], int32_t msgid,
                       uint8_t *dst, size_t cap);
+
+/* -e string: after ldb_req_render (zero-padded templates) wrote n bytes at
+ * dst, write random bytes (7-bit with ascii) over the digits of `field`: a
+ * filter's values travel unescaped in BER, so the widths stay. */
+void ldb_req_fill_bytes(const struct ldb_reqset *s, int variant, int field, uint8_t *dst, size_t n, bool ascii,
+                        struct ldb_rng *rng);
 
 #endif

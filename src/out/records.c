@@ -57,6 +57,10 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 	put_u64(f, "counted", o->counted, true);
 	put_u64(f, "errors", ldb_opstats_errors(o), true);
 	put_u64(f, "entries", o->entries, true);
+	if (o->deref_values > 0) /* -e deref */
+		put_u64(f, "deref_values", o->deref_values, true);
+	if (o->referrals > 0) /* search references and referral results */
+		put_u64(f, "referrals", o->referrals, true);
 	put_u64(f, "exp_hits", o->exp_hits, true);
 	put_u64(f, "exp_misses", o->exp_misses, true);
 	fprintf(f, ",\"rate\":%.3f,\"errors_by_code\":{", rate);

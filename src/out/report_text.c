@@ -152,10 +152,14 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 	        (unsigned long long)o->counted, (unsigned long long)ldb_opstats_errors(o));
 	if (ldb_ops[k]->entries) {
 		fprintf(t->out, ", entries %llu", (unsigned long long)o->entries);
+		if (c->deref_attr != NULL) /* -e deref */
+			fprintf(t->out, ", deref values %llu", (unsigned long long)o->deref_values);
 		if (c->expect_entries >= 0)
 			fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
 			        (unsigned long long)o->exp_misses);
 	}
+	if (o->referrals > 0 || c->referral_off) /* search references and results 10 */
+		fprintf(t->out, ", referrals %llu", (unsigned long long)o->referrals);
 	fputc('\n', t->out);
 	if (ldb_ops[k]->entries && o->entries > 0) {
 		/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */

@@ -146,6 +146,12 @@ done:
 
 int ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *pw, size_t pwlen, char *err)
 {
+	return ldb_wire_encode_bind_simple_v(out, LDAP_VERSION3, dn, pw, pwlen, err);
+}
+
+int ldb_wire_encode_bind_simple_v(struct ldb_bytes *out, int version, const char *dn, const char *pw, size_t pwlen,
+                                  char *err)
+{
 	static const char what[] = "simple bind request";
 	BerElement *ber;
 	int rc = -1;
@@ -156,8 +162,8 @@ int ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const cha
 		return wire_fail(err, what, "password length without a password");
 	if ((ber = enc_begin(err, what)) == NULL)
 		return -1;
-	if (ber_printf(ber, "t{isto}", LDAP_REQ_BIND, (ber_int_t)LDAP_VERSION3, dn ? dn : "", LDAP_AUTH_SIMPLE,
-	               pw ? pw : "", (ber_len_t)pwlen) != -1)
+	if (ber_printf(ber, "t{isto}", LDAP_REQ_BIND, (ber_int_t)version, dn ? dn : "", LDAP_AUTH_SIMPLE, pw ? pw : "",
+	               (ber_len_t)pwlen) != -1)
 		rc = 0;
 	return enc_end(ber, rc, out, err, what);
 }

@@ -49,6 +49,9 @@ struct ldb_search_args {
 int ldb_wire_encode_search(struct ldb_bytes *out, const struct ldb_search_args *a, char *err);
 /* Simple bind; dn and password may be "" (anonymous). */
 int ldb_wire_encode_bind_simple(struct ldb_bytes *out, const char *dn, const char *pw, size_t pwlen, char *err);
+/* The same with the protocol version (-e v2: 2; LDAPv2 binds are simple). */
+int ldb_wire_encode_bind_simple_v(struct ldb_bytes *out, int version, const char *dn, const char *pw, size_t pwlen,
+                                  char *err);
 /* SASL bind with a mechanism and optional credentials (NULL = absent). */
 int ldb_wire_encode_bind_sasl(struct ldb_bytes *out, const char *dn, const char *mech, const uint8_t *cred,
                               size_t credlen, int has_cred, char *err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/deref.h"
 #include "proto/wire.h"
 #include "run/clock.h"
 
@@ -440,6 +441,21 @@ static int conn_fill(struct ldb_conn *cn, bool eof)
 	}
 }
 
+/* -e deref: the values the server dereferenced in one search entry. */
+static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_t len)
+{
+	uint64_t n = ldb_deref_count(msg, len);
+	if (n > 0)
+		ldb_add(&cn->w->st->op[kind].deref_values, n);
+}
+
+/* A search reference or a referral result (10): counted as such, not
+ * followed (-e referral=off is what ldbench does). */
+static void count_referral(struct ldb_conn *cn, int kind)
+{
+	ldb_add(&cn->w->st->op[kind].referrals, 1);
+}
+
 /* Every whole message in the input to its slot; what is left of a partial
  * one moves to the front.  @return 0, or -1 when the stream is broken. */
 static int conn_parse(struct ldb_conn *cn, uint64_t now)
@@ -462,8 +478,12 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
 			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			if (cn->w->run->cfg->deref_attr != NULL)
+				count_deref(cn, s->kind, cn->in + pos - r.len, r.len);
 			continue;
 		}
+		if (r.op == LDAP_RES_SEARCH_REFERENCE || r.result == LDAP_REFERRAL)
+			count_referral(cn, s->kind);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
 		conn_result(cn, i, r.result, now);

@@ -46,6 +46,8 @@ static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 	dst->exp_hits += ldb_load(&src->exp_hits);
 	dst->exp_misses += ldb_load(&src->exp_misses);
 	dst->entries += ldb_load(&src->entries);
+	dst->deref_values += ldb_load(&src->deref_values);
+	dst->referrals += ldb_load(&src->referrals);
 	for (int i = 0; i < LDB_CODE_SLOTS; i++)
 		dst->codes[i] += ldb_load(&src->codes[i]);
 	for (int i = 0; i < LDB_FAIL_COUNT; i++)

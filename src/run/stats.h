@@ -40,6 +40,8 @@ struct ldb_opstats {
 	uint64_t exp_hits;  /* searches returning the expected number of entries */
 	uint64_t exp_misses;
 	uint64_t entries;               /* search entries received */
+	uint64_t deref_values;          /* -e deref: values the server dereferenced in them */
+	uint64_t referrals;             /* search references and referral results (10) received */
 	uint64_t codes[LDB_CODE_SLOTS]; /* non-zero results and client codes */
 	uint64_t fails[LDB_FAIL_COUNT];
 };

@@ -13,6 +13,7 @@
  */
 #include "values/objtmpl.h"
 #include "util/util.h"
+#include "values/pattern.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -589,23 +590,6 @@ static void put_number(char *p, int64_t x, int ndigits)
 	}
 }
 
-/* RNDS: ldclt fills the field with random bytes; letters a-z instead keep every
- * value and every DN valid without escaping, and compare equal to themselves
- * under any matching rule.  Two letters per 64-bit draw, each from 32 bits by
- * multiply-shift (bias 26/2^32, negligible). */
-static void put_letters(char *p, size_t n, struct ldb_rng *rng)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		uint64_t x = ldb_rng_next(rng);
-
-		p[i++] = (char)('a' + (((x & 0xffffffffu) * 26) >> 32));
-		if (i < n)
-			p[i++] = (char)('a' + (((x >> 32) * 26) >> 32));
-	}
-}
-
 /* Render one line's value at p; @return its length, or -1 past a NOLOOP top. */
 static long render_value(const struct ldb_objtmpl *t, const struct tline *ln, struct ldb_objtmpl_cursor *cur,
                          struct ldb_rng *rng, char *p, const char **vp, size_t *vl)
@@ -643,7 +627,7 @@ static long render_value(const struct ldb_objtmpl *t, const struct tline *ln, st
 				p += v->ndigits;
 				break;
 			case K_RNDS:
-				put_letters(p, v->len, rng);
+				ldb_put_printable(p, v->len, rng); /* ldclt's printable set (values/pattern) */
 				p += v->len;
 				break;
 			case K_RNDFROMFILE:

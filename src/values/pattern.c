@@ -148,3 +148,54 @@ size_t ldb_pattern_render_cstr(const struct ldb_pattern *p, int64_t value, char 
 	buf[n] = '\0';
 	return n;
 }
+
+/* ldclt's printable set less the characters DNs and filters escape. */
+static const char printable[] = "!$%&'-./0123456789:?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+                                "abcdefghijklmnopqrstuvwxyz{|}~";
+
+void ldb_put_printable(char *dst, size_t n, struct ldb_rng *rng)
+{
+	const uint64_t m = sizeof printable - 1;
+	size_t i = 0;
+
+	/* two characters per draw, each by multiply-shift on 32 bits */
+	while (i < n) {
+		uint64_t x = ldb_rng_next(rng);
+
+		dst[i++] = printable[((x & 0xffffffffu) * m) >> 32];
+		if (i < n)
+			dst[i++] = printable[((x >> 32) * m) >> 32];
+	}
+}
+
+void ldb_put_random_bytes(uint8_t *dst, size_t n, bool ascii, struct ldb_rng *rng)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = ldb_rng_next(rng) & 0xffffffffu;
+
+		/* 95 printable ASCII characters, or the 255 bytes 1-255 */
+		dst[i] = ascii ? (uint8_t)(0x20 + ((x * 95) >> 32)) : (uint8_t)(1 + ((x * 255) >> 32));
+	}
+}
+
+size_t ldb_escape_dn_value(char *dst, const uint8_t *src, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b = src[i];
+		bool edge = (i == 0 && (b == '#' || b == ' ')) || (i + 1 == n && b == ' ');
+
+		if (b < 0x20 || b >= 0x7f) {
+			dst[o++] = '\\';
+			dst[o++] = hex[b >> 4];
+			dst[o++] = hex[b & 15];
+			continue;
+		}
+		if (edge || strchr("\"+,;<>\\=", b) != NULL)
+			dst[o++] = '\\';
+		dst[o++] = (char)b;
+	}
+	return o;
+}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "values/rng.h"
+
 struct ldb_pattern {
 	char *text;       /* the whole pattern as given (owned) */
 	size_t head_len;  /* bytes before the X run */
@@ -46,5 +48,21 @@ size_t ldb_pattern_render_cstr(const struct ldb_pattern *p, int64_t value, char 
 /** Write the decimal form of v (>= 0), zero-padded to width when width > 0, into
  *  dst; returns the length.  The hot-path digit writer. */
 size_t ldb_put_number(char *dst, int64_t v, size_t width);
+
+/** Random strings (RNDS, the X of attreplace=): n characters from ldclt's
+ *  printable set (ASCII 0x21-0x7e), less the ones a DN or a filter would have
+ *  to escape (" # ( ) * + , ; < = > \), so that the string is valid as it
+ *  stands in an attribute value, an RDN or a filter (82 characters). */
+void ldb_put_printable(char *dst, size_t n, struct ldb_rng *rng);
+
+/** -e string: n random bytes, 7-bit printable with ascii (0x20-0x7e), else
+ *  any byte but NUL (ldclt's "string" mode). */
+void ldb_put_random_bytes(uint8_t *dst, size_t n, bool ascii, struct ldb_rng *rng);
+
+/** The bytes src[0..n) as an RFC 4514 attribute value into dst: the
+ *  specials (" + , ; < = > \), a leading '#' or space, a trailing space
+ *  backslash-escaped, NUL, control and non-ASCII bytes as \XX.  dst needs
+ *  3n bytes.  @return the length written. */
+size_t ldb_escape_dn_value(char *dst, const uint8_t *src, size_t n);
 
 #endif

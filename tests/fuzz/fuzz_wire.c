@@ -7,12 +7,14 @@
  *    outside the buffer or a zero length, or when "need more" names a size the
  *    buffer already holds.  Every prefix of a decoded message must be "need
  *    more", never a different message.
+ *    Each decoded message also goes through ldb_deref_count (-e deref).
  * 2. The first bytes also give a message id and a result code: a
  *    SearchResultDone built with ldb_wire_frame must parse back to them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/deref.h"
 #include "proto/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -81,6 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free(pre);
 			}
 		}
+		/* -e deref's count reads the same message in the hot path: any
+		 * bytes, nothing read outside it, at most one per byte */
+		if (ldb_deref_count(buf + pos, r.len) > r.len)
+			abort();
 		pos += r.len;
 	}
 	free(buf);

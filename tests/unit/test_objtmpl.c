@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "values/objtmpl.h"
+#include "values/pattern.h"
 #include "values/rng.h"
 #include "proto/wire.h"
 
@@ -355,16 +356,10 @@ static void test_random_exact(void **state)
 		int64_t n;
 
 		assert_int_equal(render(t, &c, &r, &e), 1);
-		/* the same draws in the same order: RNDN one ranged draw, RNDS one
-		 * 64-bit draw per two letters, each letter from 32 bits times 26 */
+		/* the same draws in the same order: RNDN one ranged draw, RNDS
+		 * ldb_put_printable's (values/pattern) */
 		n = ldb_rng_range(&mirror, 10, 20);
-		for (k = 0; k < 7; k += 2) {
-			uint64_t x = ldb_rng_next(&mirror);
-
-			s7[k] = (char)('a' + (((x & 0xffffffffu) * 26) >> 32));
-			if (k + 1 < 7)
-				s7[k + 1] = (char)('a' + (((x >> 32) * 26) >> 32));
-		}
+		ldb_put_printable(s7, 7, &mirror);
 		s7[7] = '\0';
 		snprintf(want, sizeof(want), "cn=n%03d", (int)n);
 		assert_string_equal(e.rdn, want);
@@ -375,7 +370,7 @@ static void test_random_exact(void **state)
 		snprintf(want, sizeof(want), "%s/%03d/%s", s7, (int)n, s7);
 		assert_value(&e, 2, "displayName", want);
 		for (k = 0; k < 7; k++)
-			assert_true(s7[k] >= 'a' && s7[k] <= 'z');
+			assert_true(s7[k] > ' ' && s7[k] < 0x7f && strchr("\"#()*+,;<=>\\", s7[k]) == NULL);
 		hits[n - 10]++;
 	}
 	for (k = 0; k < 11; k++)

@@ -171,6 +171,54 @@ static void test_check_range(void **state)
 	ldb_pattern_free(&fixed);
 }
 
+/* RNDS and attreplace: ldclt's printable set less the DN/filter specials,
+ * every one of its 82 characters drawn */
+static void test_printable(void **state)
+{
+	struct ldb_rng r;
+	char buf[8192];
+	bool seen[128] = { false };
+	int n = 0;
+
+	(void)state;
+	ldb_rng_seed(&r, 1, 0);
+	ldb_put_printable(buf, sizeof buf, &r);
+	for (size_t i = 0; i < sizeof buf; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+		assert_true(ch > ' ' && ch < 0x7f);
+		assert_null(strchr("\"#()*+,;<=>\\", ch));
+		if (!seen[ch])
+			n++;
+		seen[ch] = true;
+	}
+	assert_int_equal(n, 82);
+}
+
+/* -e string: bytes (7-bit printable with ascii), escaped per RFC 4514 */
+static void test_string_bytes(void **state)
+{
+	struct ldb_rng r;
+	uint8_t b[4096];
+	char out[3 * 4096];
+	const uint8_t special[] = { '#', 'a', ',', '+', '"', '\\', '<', '>', ';', '=', 0x01, 0xe9, ' ' };
+
+	(void)state;
+	ldb_rng_seed(&r, 2, 0);
+	ldb_put_random_bytes(b, sizeof b, true, &r);
+	for (size_t i = 0; i < sizeof b; i++)
+		assert_true(b[i] >= 0x20 && b[i] < 0x7f);
+	ldb_put_random_bytes(b, sizeof b, false, &r);
+	bool high = false;
+	for (size_t i = 0; i < sizeof b; i++) {
+		assert_true(b[i] != 0);
+		high |= b[i] >= 0x80;
+	}
+	assert_true(high);
+	size_t n = ldb_escape_dn_value(out, special, sizeof special);
+	out[n] = '\0';
+	assert_string_equal(out, "\\#a\\,\\+\\\"\\\\\\<\\>\\;\\=\\01\\E9\\ ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +228,8 @@ int main(void)
 		cmocka_unit_test(test_put_number),
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_check_range),
+		cmocka_unit_test(test_printable),
+		cmocka_unit_test(test_string_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
