@@ -185,6 +185,9 @@ struct ldb_config {
 	 * goes to stderr.  Both point into argv: not owned, never freed. */
 	char *json_path; /* --json FILE: JSON lines */
 	char *csv_path;  /* --csv FILE: one row per sample and kind */
+	/* issue 14: more result files (argv, not owned) */
+	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
+	char *html_path;   /* --html FILE: the report page, written at the end */
 };
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */
