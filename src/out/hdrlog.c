@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "ops/ops.h"
@@ -133,22 +134,28 @@ struct hdrlog {
 	FILE *f;
 	const char *path;
 	const char *progname;
+	bool headed; /* the header is written at the first sample */
 };
 
-static void hl_begin(void *ctx, const struct ldb_run_info *info)
+/* The header, at the first sample: the start is the wall clock now less the
+ * sample's end (the run's measured start, after --start-at and --warmup). */
+static void put_header(struct hdrlog *r, const struct ldb_sample *s)
 {
-	struct hdrlog *r = ctx;
 	char when[64] = "";
+	struct timespec ts;
 	struct tm tm;
-	if (gmtime_r(&info->started, &tm) != NULL)
+	clock_gettime(CLOCK_REALTIME, &ts);
+	double start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - s->t_end;
+	time_t secs = (time_t)start;
+	if (gmtime_r(&secs, &tm) != NULL)
 		strftime(when, sizeof when, "%a %b %d %H:%M:%S UTC %Y", &tm);
 	fprintf(r->f, "#[Logged with ldbench %s]\n", LDBENCH_VERSION);
 	fprintf(r->f, "#[Histogram log format version 1.3]\n");
-	fprintf(r->f, "#[StartTime: %lld.000 (seconds since epoch), %s]\n", (long long)info->started, when);
-	fprintf(r->f, "#[BaseTime: %lld.000 (seconds since epoch)]\n", (long long)info->started);
+	fprintf(r->f, "#[StartTime: %.3f (seconds since epoch), %s]\n", start, when);
+	fprintf(r->f, "#[BaseTime: %.3f (seconds since epoch)]\n", start);
 	fprintf(r->f, "#[Values in nanoseconds; interval max in milliseconds]\n");
 	fputs("\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n", r->f);
-	fflush(r->f);
+	r->headed = true;
 }
 
 static void put_line(FILE *f, const char *tag, const char *suffix, const struct ldb_sample *s, const struct ldb_hist *h)
@@ -165,6 +172,8 @@ static void put_line(FILE *f, const char *tag, const char *suffix, const struct 
 static void hl_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct hdrlog *r = ctx;
+	if (!r->headed)
+		put_header(r, s);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (s->lat[k] == NULL)
 			continue;
@@ -202,6 +211,6 @@ int ldb_hdrlog_open(const struct ldb_config *c, bool append, struct ldb_reporter
 		free(r);
 		return -1;
 	}
-	*out = (struct ldb_reporter){ .ctx = r, .begin = hl_begin, .sample = hl_sample, .close = hl_close };
+	*out = (struct ldb_reporter){ .ctx = r, .sample = hl_sample, .close = hl_close };
 	return 0;
 }

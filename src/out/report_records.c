@@ -181,7 +181,7 @@ static void json_end(void *ctx, const struct ldb_summary *s)
 	"sample,t_s,seconds,threads,kind,attempted,completed,succeeded,counted,errors,entries,exp_hits,exp_misses," \
 	"rate,"                                                                                                     \
 	"lat_count,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,fail_connect,fail_tls,fail_timeout,"      \
-	"fail_server_down,errors_by_code"
+	"fail_server_down,errors_by_code,epoch_s"
 
 static void csv_begin(void *ctx, const struct ldb_run_info *info)
 {
@@ -197,6 +197,9 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	struct rec_file *r = ctx;
 	FILE *f = r->f;
 	double secs = s->seconds > 0 ? s->seconds : 0;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now); /* the interval just ended */
+	double epoch = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_hist *h = s->lat[k];
@@ -229,7 +232,7 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 		}
 		if (o->codes[LDB_CODE_ILLEGAL] != 0)
 			fprintf(f, "%sillegal:%llu", first ? "" : ";", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
-		fputc('\n', f);
+		fprintf(f, ",%.3f\n", epoch); /* issue 14: wall clock, for pandas and gnuplot */
 	}
 	fflush(f);
 }

@@ -206,9 +206,10 @@ static void series_write(FILE *out, const struct ldb_svg_series *s, const struct
 	for (int j = 0; j < s->n; j++)
 		fprintf(out, "%s%.1f,%.1f", j ? " " : "", px(a, s->x[j]), py(a, s->y[j]));
 	fputs("\"/>\n", out);
-	if (s->n == 1) /* a lone point would not show as a line */
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px(a, s->x[0]), py(a, s->y[0]),
-		        palette[s->color % 8]);
+	/* markers where points are few (a sweep's runs; a lone point shows no line) */
+	for (int j = 0; s->n <= 12 && j < s->n; j++)
+		fprintf(out, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", px(a, s->x[j]),
+		        py(a, s->y[j]), palette[s->color % 8]);
 }
 
 static void legend_write(FILE *out, const struct ldb_svg_chart *c)
