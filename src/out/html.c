@@ -32,9 +32,10 @@ static int place(struct ldb_html_file *f, struct ldb_json *v, const char *type)
 		ldb_json_free(v);
 		return 0;
 	}
-	if (r == NULL || header || r->summary != NULL)
-		if ((r = new_run(f)) == NULL)
-			return -1;
+	if ((r == NULL || header || r->summary != NULL) && (r = new_run(f)) == NULL) {
+		ldb_json_free(v);
+		return -1;
+	}
 	if (header) {
 		r->header = v;
 	} else if (!sample) {
@@ -43,8 +44,10 @@ static int place(struct ldb_html_file *f, struct ldb_json *v, const char *type)
 		if (r->nsamples == r->cap) {
 			int cap = r->cap ? 2 * r->cap : 64;
 			struct ldb_json **s = realloc(r->samples, sizeof *s * (size_t)cap);
-			if (s == NULL)
+			if (s == NULL) {
+				ldb_json_free(v);
 				return -1;
+			}
 			r->samples = s;
 			r->cap = cap;
 		}
@@ -75,18 +78,18 @@ int ldb_html_read(struct ldb_html_file *f, const char *name, FILE *in, char *err
 			snprintf(err, cap, "%s:%ld: %s%s", name, lineno,
 			         v ? "not an ldbench record" : "not JSON: ", v ? "" : perr);
 			ldb_json_free(v);
-			free(line);
-			return -1;
+			break;
 		}
 		if (place(f, v, type) != 0) {
 			snprintf(err, cap, "out of memory");
-			free(line);
-			return -1;
+			break;
 		}
 	}
 	free(line);
-	if (f->nruns == 0) {
-		snprintf(err, cap, "%s: no records", name);
+	if (n >= 0 || f->nruns == 0) { /* stopped early, or nothing read */
+		if (n < 0)
+			snprintf(err, cap, "%s: no records", name);
+		ldb_html_file_free(f);
 		return -1;
 	}
 	return 0;
