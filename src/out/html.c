@@ -468,9 +468,11 @@ static void sweep(struct page *p)
 {
 	struct ldb_svg_chart rate = { .title = "sweep: rate by concurrency",
 		                      .xlabel = "concurrency (clients, -n)",
-		                      .ylabel = "rate (ops/s)" };
+		                      .ylabel = "rate (ops/s)",
+		                      .xint = true };
 	struct ldb_svg_chart lat = { .title = "sweep: p99 latency by concurrency",
-		                     .xlabel = "concurrency (clients, -n)" };
+		                     .xlabel = "concurrency (clients, -n)",
+		                     .xint = true };
 	char ylab[64];
 	for (int fi = 0; fi < p->n; fi++) {
 		const struct ldb_html_file *f = &p->files[fi];

@@ -174,6 +174,8 @@ static void axes_write(FILE *out, const struct ldb_svg_chart *c, const struct ax
 			xtick(out, a, d, pl[d]);
 	} else {
 		double st = nice_step(a->x1 - a->x0, 6);
+		if (c->xint && st < 1)
+			st = 1;
 		for (double v = ceil(a->x0 / st) * st; v <= a->x1 + st * 1e-9; v += st)
 			xtick(out, a, v, NULL);
 	}

@@ -24,6 +24,7 @@ struct ldb_svg_chart {
 	const char *title, *xlabel, *ylabel;
 	bool xspectrum; /* x holds log10(1 / (1 - p)); ticks read 50%, 90%, 99%, ... */
 	bool ylog;      /* logarithmic y axis (values must be > 0) */
+	bool xint;      /* x holds whole numbers (clients): ticks too */
 	int ns;
 	struct ldb_svg_series s[LDB_SVG_MAX_SERIES];
 };
