@@ -8,6 +8,7 @@
 #include "cmd/ldif_gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
+#include "cmd/report.h"
 #include "cmd/sweep.h"
 #include "cmd/genldif.h"
 
@@ -19,6 +20,8 @@ int main(int argc, char **argv)
 		return ldb_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return ldb_merge_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return ldb_report_main(argc - 1, argv + 1);
 
 	struct ldb_config cfg;
 	char err[512];

@@ -12,6 +12,8 @@ ROOT=$PWD
 . "$ROOT/tests/fixture/packages.sh"
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
+# issue 14: zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
+install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox nodejs npm python3 dpkg apt
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)

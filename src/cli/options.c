@@ -58,6 +58,9 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "mix", required_argument, NULL, OPT_MIX },
 	                                   { "scenario", required_argument, NULL, OPT_SCENARIO },
 	                                   { "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
+	                                   /* issue 14: result files */
+	                                   { "hdr-log", required_argument, NULL, OPT_HDR_LOG },
+	                                   { "html", required_argument, NULL, OPT_HTML },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -473,6 +476,12 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 		if (c->json_path != NULL && c->csv_path != NULL && strcmp(c->json_path, "-") == 0 &&
 		    strcmp(c->csv_path, "-") == 0)
 			return cli_fail(x, "--json - and --csv - cannot both write to stdout");
+		return 0;
+	case OPT_HDR_LOG:
+	case OPT_HTML:
+		if (arg[0] == '\0' || strcmp(arg, "-") == 0)
+			return cli_fail(x, "--%s: needs a file name", cli_long_name(opt));
+		*(opt == OPT_HDR_LOG ? &c->hdrlog_path : &c->html_path) = arg; /* argv outlives the config */
 		return 0;
 	case OPT_MODIFY: return cli_parse_modify(x, arg);
 	case OPT_COMPARE: return cli_parse_compare(x, arg);

@@ -65,6 +65,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --json FILE                 also write JSON lines records to FILE (- = stdout;\n"
 	      "                              the text then goes to stderr); see docs/results.md\n"
 	      "  --csv FILE                  also write one CSV row per sample and kind to FILE\n"
+	      "  --hdr-log FILE              also write an HdrHistogram interval log (V2) to FILE\n"
+	      "  --html FILE                 write the report page (charts, ldbench report) to FILE\n"
 	      "  --scenario FILE             read options from FILE first (one per line, # comments);\n"
 	      "                              the command line's own options replace single-valued ones\n"
 	      "                              and add to -e, -I, --modify, --fail-if; see scenarios/\n"

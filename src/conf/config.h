@@ -195,6 +195,10 @@ struct ldb_config {
 	bool referral_off;  /* -e referral=off: referrals counted, not followed (what ldbench does) */
 	char *imagesdir;    /* -e imagesdir=DIR: jpegPhoto values of emailPerson/inetOrgPerson
 	                     * adds, its files read at start-up (ops/add.c's prepare) */
+
+	/* issue 14: more result files (argv, not owned) */
+	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
+	char *html_path;   /* --html FILE: the report page, written at the end */
 };
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */

@@ -62,6 +62,8 @@ struct ldb_reporter {
 /* Open the reporters the config asks for (--json, --csv) into out[].
  * @return how many, or -1 with one line in err (a file that cannot be created). */
 int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);
+/* issue 14: the JSON lines reporter on a stream the caller owns and closes. @return 0, or -1. */
+int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out);
 
 struct ldb_text {
 	const struct ldb_config *cfg;

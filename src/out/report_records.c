@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out/hdrlog.h"
+#include "out/html.h"
 #include "out/json.h"
 #include "out/records.h"
 #include "proto/wire.h"
@@ -23,6 +25,7 @@ struct rec_file {
 	const char *path; /* as given; "-" = stdout */
 	const struct ldb_config *cfg;
 	bool csv_header; /* CSV: write the header row (not when appending) */
+	bool borrowed;   /* issue 14: f belongs to the caller (--html's buffer) */
 };
 
 /* ------------------------------------------------------------ JSON parts */
@@ -178,7 +181,7 @@ static void json_end(void *ctx, const struct ldb_summary *s)
 	"sample,t_s,seconds,threads,kind,attempted,completed,succeeded,counted,errors,entries,exp_hits,exp_misses," \
 	"rate,"                                                                                                     \
 	"lat_count,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,fail_connect,fail_tls,fail_timeout,"      \
-	"fail_server_down,errors_by_code"
+	"fail_server_down,errors_by_code,epoch_s"
 
 static void csv_begin(void *ctx, const struct ldb_run_info *info)
 {
@@ -194,6 +197,9 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	struct rec_file *r = ctx;
 	FILE *f = r->f;
 	double secs = s->seconds > 0 ? s->seconds : 0;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now); /* the interval just ended */
+	double epoch = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_hist *h = s->lat[k];
@@ -226,7 +232,7 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 		}
 		if (o->codes[LDB_CODE_ILLEGAL] != 0)
 			fprintf(f, "%sillegal:%llu", first ? "" : ";", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
-		fputc('\n', f);
+		fprintf(f, ",%.3f\n", epoch); /* issue 14: wall clock, for pandas and gnuplot */
 	}
 	fflush(f);
 }
@@ -239,7 +245,7 @@ static void rec_close(void *ctx)
 	if (r == NULL)
 		return;
 	bool bad = fflush(r->f) != 0 || ferror(r->f);
-	if (r->f != stdout && fclose(r->f) != 0)
+	if (r->f != stdout && !r->borrowed && fclose(r->f) != 0)
 		bad = true;
 	if (bad)
 		fprintf(stderr, "%s: writing %s failed: the records are incomplete\n", r->cfg->progname,
@@ -299,6 +305,36 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 		}
 		n++;
 	}
+	/* issue 14: --hdr-log and --html */
+	for (int i = 0; i < 2; i++) {
+		if ((i == 0 ? c->hdrlog_path : c->html_path) == NULL)
+			continue;
+		int rc = n >= max ? -1
+		         : i == 0 ? ldb_hdrlog_open(c, opens > 0, &out[n], err, cap)
+		                  : ldb_html_open(c, &out[n], err, cap);
+		if (rc != 0) {
+			if (n >= max)
+				snprintf(err, cap, "too many reporters");
+			for (int j = 0; j < n; j++)
+				out[j].close(out[j].ctx);
+			return -1;
+		}
+		n++;
+	}
 	opens++;
 	return n;
+}
+
+/* issue 14: the JSON reporter writing into a stream the caller owns (--html
+ * keeps the records of every run in memory). */
+int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out)
+{
+	struct rec_file *r = calloc(1, sizeof *r);
+	if (r == NULL)
+		return -1;
+	*r = (struct rec_file){ .f = f, .path = "--html buffer", .cfg = c, .borrowed = true };
+	*out = (struct ldb_reporter){
+		.ctx = r, .begin = json_begin, .sample = json_sample, .end = json_end, .close = rec_close
+	};
+	return 0;
 }
