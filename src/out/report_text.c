@@ -141,6 +141,23 @@ static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 	}
 }
 
+/* After ldclt's error lines: "no error" is not "every filter matched". */
+static void summary_misses(struct ldb_text *t, const struct ldb_summary *s)
+{
+	uint64_t miss = 0, checks = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		miss += s->tot.op[k].exp_misses;
+		checks += s->tot.op[k].exp_misses + s->tot.op[k].exp_hits;
+	}
+	if (miss == 0)
+		return;
+	prefix(t, false);
+	fprintf(t->out,
+	        "Warning: %llu of %llu expected-result checks missed (srchnentries=%lld): no LDAP error does not "
+	        "mean every filter matched.\n",
+	        (unsigned long long)miss, (unsigned long long)checks, t->cfg->expect_entries);
+}
+
 /* ldbench's line of kind k, and its latencies */
 static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 {
@@ -239,6 +256,7 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
 	}
 	summary_errors(t, s);
+	summary_misses(t, s);
 
 	/* ldbench's own lines */
 	prefix(t, false);
