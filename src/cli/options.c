@@ -58,6 +58,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "mix", required_argument, NULL, OPT_MIX },
 	                                   { "scenario", required_argument, NULL, OPT_SCENARIO },
 	                                   { "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
+	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -453,6 +454,7 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	case OPT_RATE: return parse_rate(x, arg);
 	case OPT_SWEEP: return parse_sweep(x, arg);
 	case OPT_MONITOR: c->monitor = true; return 0;
+	case OPT_NO_PREFLIGHT: c->no_preflight = true; return 0;
 	case OPT_START_AT: return parse_start_at(x, arg);
 	case OPT_FAIL_IF: {
 		char why[400];

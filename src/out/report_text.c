@@ -212,6 +212,21 @@ static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
 	}
 }
 
+/* parent creation's own adds (the server counts them with the adds) */
+static void summary_parents(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_totals *o = &s->tot;
+	uint64_t adds = o->parents_created + o->parent_exists + o->parent_noparent + o->parent_other;
+	if (adds == 0)
+		return;
+	prefix(t, false);
+	fprintf(t->out,
+	        "Parent entries: container adds %llu, created %llu, already existed %llu, no parent %llu, other "
+	        "errors %llu\n",
+	        (unsigned long long)adds, (unsigned long long)o->parents_created, (unsigned long long)o->parent_exists,
+	        (unsigned long long)o->parent_noparent, (unsigned long long)o->parent_other);
+}
+
 /* client failures, connections, parents, TLS */
 static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 {
@@ -232,6 +247,7 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 		prefix(t, false);
 		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);
 	}
+	summary_parents(t, s);
 	if (c->ldaps || c->starttls) {
 		prefix(t, false);
 		fprintf(t->out, "TLS: handshakes %llu, resumed %llu, server certificate %s\n",
