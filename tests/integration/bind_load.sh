@@ -40,7 +40,7 @@ assert_eq 0 "$(fixture_monitor_delta "$FIX_DIR/snap" Unbind)" "no unbind with cl
 # 3. random accounts over the whole population (same number in -D and -w)
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${srv[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
-	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=500 -n 4 -T 100
+	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=500 -n 4 -T 100 --no-preflight
 assert_eq 0 "$RC" "exit status, random binds"
 assert_eq 400 "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "server-side random binds"
 assert_match 'Global no error occurs during this session\.$' "$out" "every random account bound"

@@ -28,7 +28,9 @@ assert_no_match "$FIX_ROOTPW" "$out" "password never printed"
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R1000 -n 4 -T 500 --seed 7
 assert_eq 0 "$RC" "exit status of a random -T run"
-assert_eq 2000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side random searches"
+# the server also saw the pre-flight's 5 searches (lowest, highest, three between)
+assert_eq 2005 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side random searches + pre-flight"
+assert_match ': Pre-flight: search \(uid=user00001\) 1, \(uid=user00250\) 1, \(uid=user00500\) 1, \(uid=user00750\) 1, \(uid=user01000\) 1 entries$' "$out" "pre-flight line"
 assert_match 'expected-result hits 2000, misses 0$' "$out" "every random uid exists"
 
 # the values spread uniformly over [-r, -R]: with users 1..1000 and a range of

@@ -115,7 +115,7 @@ assert_match 'delete: attempted 100, completed 100, succeeded 100' "$out" "100 d
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${root[@]}" -b "ou=Populate,$FIX_BASE" -f "uid=userXXXX" \
 	--mix search:80,modify:15,compare:5 --modify "replace:description=mixXXXX" --compare "uid=userXXXX" \
-	-e random -r1000 -R1999 -n 4 -T 500
+	-e random -r1000 -R1999 -n 4 -T 500 --no-preflight
 assert_eq 0 "$RC" "exit status of the mix"
 assert_eq 2000 "$(global_total "$out")" "mix total"
 for kind in search modify compare; do
