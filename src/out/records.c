@@ -92,9 +92,10 @@ static void put_parents(FILE *f, const struct ldb_totals *t)
 	uint64_t adds = t->parents_created + t->parent_exists + t->parent_noparent + t->parent_other;
 	fprintf(f,
 	        ",\"parents\":{\"adds\":%llu,\"created\":%llu,\"already_exists\":%llu,\"no_parent\":%llu,"
-	        "\"other\":%llu}",
+	        "\"other\":%llu,\"retried\":%llu}",
 	        (unsigned long long)adds, (unsigned long long)t->parents_created, (unsigned long long)t->parent_exists,
-	        (unsigned long long)t->parent_noparent, (unsigned long long)t->parent_other);
+	        (unsigned long long)t->parent_noparent, (unsigned long long)t->parent_other,
+	        (unsigned long long)t->parent_retries);
 }
 
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,

@@ -221,10 +221,11 @@ static void summary_parents(struct ldb_text *t, const struct ldb_summary *s)
 		return;
 	prefix(t, false);
 	fprintf(t->out,
-	        "Parent entries: container adds %llu, created %llu, already existed %llu, no parent %llu, other "
-	        "errors %llu\n",
+	        "Parent entries: container adds %llu (created %llu, already existed %llu, no parent %llu, other "
+	        "errors %llu), adds sent again %llu\n",
 	        (unsigned long long)adds, (unsigned long long)o->parents_created, (unsigned long long)o->parent_exists,
-	        (unsigned long long)o->parent_noparent, (unsigned long long)o->parent_other);
+	        (unsigned long long)o->parent_noparent, (unsigned long long)o->parent_other,
+	        (unsigned long long)o->parent_retries);
 }
 
 /* client failures, connections, parents, TLS */

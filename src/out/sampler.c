@@ -96,6 +96,7 @@ void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const st
 	d->parent_exists = a->parent_exists - b->parent_exists;
 	d->parent_noparent = a->parent_noparent - b->parent_noparent;
 	d->parent_other = a->parent_other - b->parent_other;
+	d->parent_retries = a->parent_retries - b->parent_retries;
 	d->dead = a->dead;
 }
 

@@ -307,6 +307,7 @@ static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, 
 	s->aux = (uint8_t)level;
 	if (level == 0) {
 		/* every ancestor is there: the add again */
+		ldb_add(&w->st->parent_retries, 1);
 		size_t oplen = 0;
 		const uint8_t *p = cn->retry;
 		/* the kept protocolOp: tag, length */

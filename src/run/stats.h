@@ -67,6 +67,7 @@ struct ldb_thread_stats {
 	 * is their 0): 68 (another client made it first), 32 (its own parent
 	 * missing), any other code */
 	uint64_t parent_exists, parent_noparent, parent_other;
+	uint64_t parent_retries; /* adds sent again once their parents were there */
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -100,6 +101,7 @@ struct ldb_totals {
 	struct ldb_opstats op[LDB_OP_COUNT];
 	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
 	uint64_t parent_exists, parent_noparent, parent_other; /* the container adds' other results */
+	uint64_t parent_retries;
 	int dead;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);

@@ -102,6 +102,8 @@ run_ldbench "$out" "${root[@]}" -b "ou=Deep,ou=Deeper,$FIX_BASE" -f "cn=dXX" -e 
 assert_eq 0 "$RC" "exit status with missing parents"
 assert_eq 10 "$(count "ou=Deep,ou=Deeper,$FIX_BASE" '(objectClass=person)')" "entries under created parents"
 assert_match 'Intermediate nodes created: 2$' "$out" "two parents created"
+# ou=Deep first (32: its parent is missing), ou=Deeper, ou=Deep again, then the add again
+assert_match 'Parent entries: container adds 3 \(created 2, already existed 0, no parent 1, other errors 0\), adds sent again 1$' "$out" "the container adds by result"
 
 # 9. --delete-after-add leaves the directory as it found it
 before=$(count "$FIX_BASE" '(objectClass=*)')
