@@ -8,7 +8,8 @@
  *     highest; randombinddnfromfile: its first and last lines;
  *   - writes are not checked (re-adding existing entries, or deleting what
  *     an earlier run added, is often the point; a missing parent is made on
- *     32), nor SASL binds, nor a -b with an XXX.
+ *     32), nor the searches of a run that also adds, deletes or renames (the
+ *     data changes under them), nor SASL binds, nor a -b with an XXX.
  *
  * The searches and binds it sent are counted (struct ldb_preflight) so that
  * --monitor can leave them out of the server's delta. */

@@ -30,7 +30,7 @@ assert_eq 11 "$RC" "exit status without srchnentries"
 assert_match 'Pre-flight failed: the filter \(uid=user00225\) \(value 225 of -r 150 -R 250\) returns 0 entries, expected at least 1:' "$out" "at least one entry expected"
 
 # 2. --no-preflight runs it: ldclt's no-error line stays, the warning comes right after it
-run_ldbench "$out" "${search[@]}" -r 101 -R 300 -n 2 -T 50 --no-preflight --seed 3
+run_ldbench "$out" "${search[@]}" -r 101 -R 300 -n 2 -T 50 --no-preflight --seed 3 --json "$FIX_DIR/miss.json"
 assert_eq 0 "$RC" "exit status with --no-preflight"
 assert_no_match 'Pre-flight' "$out" "no pre-flight line"
 misses=$(sed -nE 's/.*expected-result hits ([0-9]+), misses ([0-9]+)$/\2/p' "$out")
@@ -49,13 +49,28 @@ assert_match 'Exit status 10 - Threshold exceeded' "$out" "exit line of the thre
 
 # 4. a matching range passes the pre-flight; --monitor leaves its 5 searches (and bind) out: exact
 fixture_monitor_snapshot "$snap"
-run_ldbench "$out" "${search[@]}" -r 1 -R 200 -n 2 -T 50 --monitor --fail-if 'misses>0'
+run_ldbench "$out" "${search[@]}" -r 1 -R 200 -n 2 -T 50 --monitor --fail-if 'misses>0' --json "$FIX_DIR/hit.json"
 assert_eq 0 "$RC" "exit status of a matching range"
 assert_match ': Pre-flight: search \(uid=user00001\) 1, \(uid=user00050\) 1, \(uid=user00100\) 1, \(uid=user00150\) 1, \(uid=user00200\) 1 entries$' "$out" "pre-flight line of a matching range"
 assert_match 'expected-result hits 100, misses 0$' "$out" "every search hit"
 assert_no_match '^ldbench\[[0-9]+\]: Warning: ' "$out" "no warning when nothing missed"
 assert_match ': Server \(cn=Monitor\): search completed 100 \(client: 100 completed\)$' "$out" "--monitor: the load's searches only"
 assert_eq 107 "$(fixture_monitor_delta "$snap" Search)" "the server saw the load's 100, the pre-flight's 5 and --monitor's 2 reads"
+
+# compare: misses as a count of the change side's runs
+set +e
+"$LDBENCH" compare --fail-if 'misses>0' --fail-if 'hits<-10%' "$FIX_DIR/hit.json" -- "$FIX_DIR/miss.json" >"$FIX_DIR/cmp.txt" 2>&1
+rc=$?
+set -e
+assert_eq 1 "$rc" "compare's exit status when misses>0 holds"
+assert_match "^search +misses +0 .* +$misses " "$FIX_DIR/cmp.txt" "compare's misses row"
+assert_match "^fail-if 'misses>0': holds \(search misses $misses\)\$" "$FIX_DIR/cmp.txt" "compare's misses verdict"
+assert_match "^fail-if 'hits<-10%': holds \(search hits -$misses\.0%\)\$" "$FIX_DIR/cmp.txt" "compare's hits change"
+set +e
+"$LDBENCH" compare --fail-if 'misses>0' "$FIX_DIR/miss.json" -- "$FIX_DIR/hit.json" >"$FIX_DIR/cmp.txt" 2>&1
+rc=$?
+set -e
+assert_eq 0 "$rc" "compare's exit status when the change side missed nothing"
 
 # 5. randombinddn: the pre-flight binds as the lowest and the highest
 pat=(-h 127.0.0.1 -p "$FIX_PORT" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX -e bindeach,bindonly,randombinddn)
