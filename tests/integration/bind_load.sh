@@ -57,7 +57,7 @@ assert_eq 2 "$(( $(fixture_total_connections) - conns0 ))" "two connections only
 # 5. bindeach with searches: connect, bind, search, unbind for each operation
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${srv[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -f "(uid=userXXXXX)" \
-	-e esearch,bindeach,random,srchnentries=1 -r1 -R500 -n 2 -T 60
+	-e esearch,bindeach,random,srchnentries=1 -r1 -R500 -n 2 -T 60 --no-preflight
 assert_eq 0 "$RC" "exit status, bindeach search"
 assert_eq 120 "$(global_total "$out")" "bindeach search total"
 assert_eq 120 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches"

@@ -85,10 +85,10 @@ assert_eq 50 "$(record "$D/so.json" summary | field counted)" "summary on stdout
 # 3. merge: two ldbench processes at the same time
 fixture_monitor_snapshot "$D/snap"
 set +e
-timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -T 800 \
+timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -T 800 --no-preflight \
 	--json "$D/a.json" >"$D/a.txt" 2>&1 &
 pa=$!
-timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 3 -T 400 -a 4 \
+timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 3 -T 400 -a 4 --no-preflight \
 	--json "$D/b.json" >"$D/b.txt" 2>&1 &
 pb=$!
 wait "$pa"; ra=$?
