@@ -74,6 +74,9 @@ enum {
 	OPT_TLS_RESUME
 };
 
+/* issue 17's options */
+enum { OPT_NO_PREFLIGHT = 768, OPT_SET, OPT_DATASET };
+
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
 struct scen_map {

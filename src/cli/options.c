@@ -61,6 +61,9 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   /* issue 14: result files */
 	                                   { "hdr-log", required_argument, NULL, OPT_HDR_LOG },
 	                                   { "html", required_argument, NULL, OPT_HTML },
+	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
+	                                   { "set", required_argument, NULL, OPT_SET },
+	                                   { "dataset", required_argument, NULL, OPT_DATASET },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -456,6 +459,9 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	case OPT_RATE: return parse_rate(x, arg);
 	case OPT_SWEEP: return parse_sweep(x, arg);
 	case OPT_MONITOR: c->monitor = true; return 0;
+	case OPT_NO_PREFLIGHT: c->no_preflight = true; return 0;
+	case OPT_SET:
+	case OPT_DATASET: return 0; /* the scenario's parameters: applied to its file (cli/scenario_merge) */
 	case OPT_START_AT: return parse_start_at(x, arg);
 	case OPT_FAIL_IF: {
 		char why[400];

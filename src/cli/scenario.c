@@ -270,3 +270,236 @@ int ldb_scenario_load(struct ldb_scenario *sc, const char *path, char *err, size
 	free(text);
 	return rc;
 }
+
+/* ------------------------------------------------------------ parameters */
+
+#define MAX_PARAMS 32
+
+struct params {
+	char *name[MAX_PARAMS], *value[MAX_PARAMS];
+	bool cli[MAX_PARAMS]; /* set on the command line: a dataset does not replace it */
+	int n;
+};
+
+static void params_free(struct params *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		free(p->name[i]);
+		free(p->value[i]);
+	}
+}
+
+static int param_find(const struct params *p, const char *name, size_t len)
+{
+	for (int i = 0; i < p->n; i++)
+		if (strlen(p->name[i]) == len && memcmp(p->name[i], name, len) == 0)
+			return i;
+	return -1;
+}
+
+static const char *param_get(const struct params *p, const char *name)
+{
+	int i = param_find(p, name, strlen(name));
+	return i >= 0 ? p->value[i] : NULL;
+}
+
+/* Set name (len bytes) to value.  @return 0, -1 when the table is full or out of memory. */
+static int param_put(struct params *p, const char *name, size_t len, const char *value, bool cli)
+{
+	int i = param_find(p, name, len);
+	if (i >= 0 && p->cli[i] && !cli)
+		return 0;
+	if (i < 0) {
+		if (p->n == MAX_PARAMS || (p->name[p->n] = strndup(name, len)) == NULL)
+			return -1;
+		p->value[p->n] = NULL;
+		i = p->n++;
+	}
+	char *v = strdup(value);
+	if (v == NULL)
+		return -1;
+	free(p->value[i]);
+	p->value[i] = v;
+	p->cli[i] = cli;
+	return 0;
+}
+
+static bool name_char(char ch, bool first)
+{
+	return (ch >= 'a' && ch <= 'z') || ch == '_' || (!first && ch >= '0' && ch <= '9');
+}
+
+/* "NAME=VALUE" into the table.  @return 0, or -1 with why set. */
+static int param_assign(struct params *p, const char *s, bool cli, const char **why)
+{
+	const char *eq = strchr(s, '=');
+	size_t n = eq != NULL ? (size_t)(eq - s) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(s[i], i == 0))
+			n = 0;
+	if (n == 0) {
+		*why = "expected NAME=VALUE, NAME in lower-case letters, digits and _ (e.g. first=1)";
+		return -1;
+	}
+	if (param_put(p, s, n, eq + 1, cli) != 0) {
+		*why = "too many parameters (at most 32)";
+		return -1;
+	}
+	return 0;
+}
+
+/* The named datasets, from the count (and ldifgen's start index): the first
+ * and last number, the width of the number, the parent of the users. */
+static int dataset_params(struct params *p, const char *dataset, char *err, size_t cap)
+{
+	const char *cs = param_get(p, "count"), *ss = param_get(p, "start_idx");
+	char *end;
+	long long count = cs ? strtoll(cs, &end, 10) : -1, start = 1;
+	if (cs == NULL || *cs == '\0' || *end != '\0' || count < 1)
+		return snprintf(err, cap, "--dataset %s needs the number of users: --set count=N", dataset), -1;
+	if (ss != NULL && (start = strtoll(ss, &end, 10), *ss == '\0' || *end != '\0' || start < 0))
+		return snprintf(err, cap, "--set start_idx='%s': not a number", ss), -1;
+	long long first, last, width;
+	if (strcmp(dataset, "ldifgen") == 0) {
+		/* dsctl ldifgen users --generic --start-idx S --number N: user(S+1) to
+		 * user(S+N), zero-padded to the digits of N (lib389 dbgen.py) */
+		first = start + 1;
+		last = start + count;
+		width = snprintf(NULL, 0, "%lld", count);
+	} else if (strcmp(dataset, "ldbench") == 0) {
+		/* ldbench gen users --number N: user00001 to userN, 5 digits */
+		first = 1;
+		last = count;
+		width = 5;
+	} else {
+		return snprintf(err, cap, "--dataset '%s': the datasets are ldifgen and ldbench", dataset), -1;
+	}
+	char num[3][24];
+	snprintf(num[0], sizeof num[0], "%lld", first);
+	snprintf(num[1], sizeof num[1], "%lld", last);
+	snprintf(num[2], sizeof num[2], "%lld", width);
+	if (param_put(p, "first", 5, num[0], false) || param_put(p, "last", 4, num[1], false) ||
+	    param_put(p, "width", 5, num[2], false) || param_put(p, "parent", 6, "ou=People,dc=example,dc=com", false))
+		return snprintf(err, cap, "out of memory"), -1;
+	return 0;
+}
+
+/* in with ${NAME} replaced, into out when not NULL; ${NAME:w} the same
+ * zero-padded to the width parameter; ${XXX} is as many X as the width says.  @return the length, or -1 with the unknown
+ * name in *bad (*badlen bytes). */
+static long expand_to(const struct params *p, const char *in, char *out, const char **bad, size_t *badlen)
+{
+	const char *w = param_get(p, "width");
+	long width = w ? strtol(w, NULL, 10) : 0, len = 0;
+	for (const char *q = in; *q != '\0';) {
+		const char *close = q[0] == '$' && q[1] == '{' ? strchr(q, '}') : NULL;
+		if (close == NULL) {
+			if (out)
+				out[len] = *q;
+			len++, q++;
+			continue;
+		}
+		const char *name = q + 2;
+		size_t n = (size_t)(close - name);
+		bool pad = n > 2 && memcmp(close - 2, ":w", 2) == 0;
+		int i = param_find(p, name, pad ? n - 2 : n);
+		if (n == 3 && memcmp(name, "XXX", 3) == 0 && width > 0 && width <= 18) {
+			if (out)
+				memset(out + len, 'X', (size_t)width);
+			len += width;
+		} else if (i >= 0) {
+			/* ${NAME:w}: zero-padded to the width, as an XXX run renders it */
+			size_t vl = strlen(p->value[i]),
+			       zeros = pad && width > 0 && (size_t)width > vl ? (size_t)width - vl : 0;
+			if (out) {
+				memset(out + len, '0', zeros);
+				memcpy(out + len + (long)zeros, p->value[i], vl);
+			}
+			len += (long)(zeros + vl);
+		} else {
+			*bad = name;
+			*badlen = n;
+			return -1;
+		}
+		q = close + 1;
+	}
+	if (out)
+		out[len] = '\0';
+	return len;
+}
+
+/* ${...} replaced in *s.  @return 0, 1 out of memory, or -1 (unknown name). */
+static int expand(const struct params *p, char **s, const char **bad, size_t *badlen)
+{
+	if (*s == NULL || strstr(*s, "${") == NULL)
+		return 0;
+	long n = expand_to(p, *s, NULL, bad, badlen);
+	if (n < 0)
+		return -1;
+	char *out = malloc((size_t)n + 1);
+	if (out == NULL)
+		return 1;
+	expand_to(p, *s, out, bad, badlen);
+	free(*s);
+	*s = out;
+	return 0;
+}
+
+/* The file's --set lines into the table, taken out of its options. */
+static int file_params(struct ldb_scenario *sc, struct params *p, char *err, size_t cap)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < sc->nopts; i++) {
+		struct ldb_scenario_opt *o = &sc->opts[i];
+		bool set = strcmp(o->opt, "--set") == 0, attached = strncmp(o->opt, "--set=", 6) == 0;
+		const char *why = NULL;
+		if (!set && !attached) {
+			sc->opts[keep++] = *o;
+			continue;
+		}
+		const char *v = attached ? o->opt + 6 : o->val;
+		if (v == NULL || param_assign(p, v, false, &why) != 0) {
+			sc_fail(err, cap, sc->path, o->line, "--set %s: %s", v ? v : "",
+			        why ? why : "needs NAME=VALUE");
+			for (size_t j = i; j < sc->nopts; j++)
+				sc->opts[keep++] = sc->opts[j];
+			sc->nopts = keep;
+			return -1;
+		}
+		free(o->opt);
+		free(o->val);
+	}
+	sc->nopts = keep;
+	return 0;
+}
+
+int ldb_scenario_apply(struct ldb_scenario *sc, const char *const *sets, size_t nsets, const char *dataset, char *err,
+                       size_t cap)
+{
+	struct params p = { 0 };
+	int rc = file_params(sc, &p, err, cap);
+	for (size_t i = 0; rc == 0 && i < nsets; i++) {
+		const char *why = NULL;
+		if (param_assign(&p, sets[i], true, &why) != 0)
+			rc = sc_fail(err, cap, "--set", 0, "'%s': %s", sets[i], why);
+	}
+	if (rc == 0 && dataset != NULL)
+		rc = dataset_params(&p, dataset, err, cap);
+	for (size_t i = 0; rc == 0 && i < sc->nopts; i++) {
+		struct ldb_scenario_opt *o = &sc->opts[i];
+		const char *bad = NULL;
+		size_t badlen = 0;
+		int e = expand(&p, &o->opt, &bad, &badlen);
+		if (e == 0)
+			e = expand(&p, &o->val, &bad, &badlen);
+		if (e > 0)
+			rc = sc_fail(err, cap, sc->path, o->line, "out of memory");
+		else if (e < 0)
+			rc = sc_fail(err, cap, sc->path, o->line,
+			             "${%.*s}: no such parameter (the file's --set lines and the command line's "
+			             "--set NAME=VALUE give them)",
+			             (int)badlen, bad);
+	}
+	params_free(&p);
+	return rc;
+}

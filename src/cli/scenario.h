@@ -59,4 +59,23 @@ int ldb_scenario_load(struct ldb_scenario *sc, const char *path, char *err, size
 
 void ldb_scenario_free(struct ldb_scenario *sc);
 
+/**
+ * A scenario's parameters (its dataset: first and last number, width,
+ * parent, count, ...).  The file's own "--set NAME=VALUE" lines give their
+ * defaults and are taken out of its options; then the command line's
+ * --set NAME=VALUE (sets[0..nsets)) replace them; then a named dataset
+ * (--dataset ldifgen|ldbench) sets first, last, width and parent from the
+ * count (and ldifgen's start_idx, default 1) unless the command line set
+ * them.  Then "${NAME}" in every option and value becomes the parameter's
+ * value, "${NAME:w}" the same zero-padded to `width` digits (user${first:w}:
+ * user00001), and "${XXX}" a run of `width` X (ldclt's placeholder).
+ *   ldifgen: dsctl ldifgen users --generic --start-idx S --number N:
+ *            first S+1, last S+N, width the digits of N, ou=People,dc=example,dc=com
+ *   ldbench: ldbench gen users --number N: first 1, last N, width 5, the same parent
+ * @return 0, or -1 with err ("PATH:LINE: ${name}: no such parameter ...",
+ *         "--set 'x': expected NAME=VALUE ...", "--dataset ... needs ...").
+ */
+int ldb_scenario_apply(struct ldb_scenario *sc, const char *const *sets, size_t nsets, const char *dataset, char *err,
+                       size_t errcap);
+
 #endif

@@ -31,6 +31,10 @@ struct prescan {
 	int drop[2], ndrop;    /* argv indices holding --scenario and its FILE */
 	const char *list_dir;  /* --list-scenarios DIR */
 	bool seen[OPT_ID_MAX]; /* options given on the command line */
+	/* --set NAME=VALUE and --dataset NAME: the scenario's parameters */
+	const char *sets[32];
+	int nsets;
+	const char *dataset;
 };
 
 static size_t ptr_in(const char *p, const char *s)
@@ -38,6 +42,18 @@ static size_t ptr_in(const char *p, const char *s)
 	uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
 
 	return a >= b && a <= b + strlen(s) ? (size_t)(a - b) + 1 : 0;
+}
+
+static int note_param(struct cli_ctx *x, struct prescan *ps, int opt, const char *arg)
+{
+	if (opt == OPT_DATASET) {
+		ps->dataset = arg;
+		return 0;
+	}
+	if (ps->nsets == (int)(sizeof ps->sets / sizeof ps->sets[0]))
+		return cli_fail(x, "--set: at most 32 parameters");
+	ps->sets[ps->nsets++] = arg;
+	return 0;
 }
 
 /* getopt over a copy of argv: note --scenario, --list-scenarios and every option
@@ -61,7 +77,9 @@ static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan
 		}
 		if (opt > 0 && opt < OPT_ID_MAX && opt != '?' && opt != ':')
 			ps->seen[opt] = true;
-		if (opt == OPT_LIST_SCENARIOS) {
+		if (opt == OPT_SET || opt == OPT_DATASET) {
+			rc = note_param(x, ps, opt, optarg);
+		} else if (opt == OPT_LIST_SCENARIOS) {
 			ps->list_dir = optarg;
 		} else if (opt == OPT_SCENARIO) {
 			if (++nscen > 1) {
@@ -86,6 +104,9 @@ static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan
 	}
 	free(copy);
 	optind = 0;
+	if (rc == 0 && ps->scenario == NULL && ps->list_dir == NULL && (ps->nsets > 0 || ps->dataset != NULL))
+		rc = cli_fail(x, "--%s sets a scenario's parameters: it needs --scenario FILE",
+		              ps->nsets > 0 ? "set" : "dataset");
 	return rc;
 }
 
@@ -139,6 +160,7 @@ static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct 
 		                path, o->line, *id);
 	case OPT_SCENARIO:
 	case OPT_LIST_SCENARIOS:
+	case OPT_DATASET:
 	case OPT_HELP:
 	case OPT_VERSION:
 		return cli_fail(x, "%s:%d: --%s has no place in a scenario file", path, o->line, cli_long_name(*id));
@@ -174,7 +196,9 @@ static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct
 
 	if (k == NULL)
 		return cli_oom(x);
-	if (ldb_scenario_load(&k->sc, ps->scenario, why, sizeof why) != 0) {
+	if (ldb_scenario_load(&k->sc, ps->scenario, why, sizeof why) != 0 ||
+	    ldb_scenario_apply(&k->sc, ps->sets, (size_t)ps->nsets, ps->dataset, why, sizeof why) != 0) {
+		ldb_scenario_free(&k->sc);
 		free(k);
 		return cli_fail(x, "%s", why);
 	}

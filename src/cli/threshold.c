@@ -12,9 +12,9 @@
 #include "util/num.h"
 
 static const char *const metric_names[LDB_M_COUNT] = {
-	[LDB_M_RATE] = "rate",  [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min", [LDB_M_MEAN] = "mean",
-	[LDB_M_P50] = "p50",    [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95", [LDB_M_P99] = "p99",
-	[LDB_M_P999] = "p99.9", [LDB_M_MAX] = "max",
+	[LDB_M_RATE] = "rate",  [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min",       [LDB_M_MEAN] = "mean",
+	[LDB_M_P50] = "p50",    [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95",       [LDB_M_P99] = "p99",
+	[LDB_M_P999] = "p99.9", [LDB_M_MAX] = "max",       [LDB_M_MISSES] = "misses", [LDB_M_HITS] = "hits",
 };
 
 #define M(x) (1u << (x))
@@ -22,18 +22,25 @@ const struct ldb_threshold_form ldb_threshold_run = {
 	.metrics = M(LDB_M_COUNT) - 1,
 	.relative = false,
 	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, p99, "
-	               "p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
+	               "p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
 };
 const struct ldb_threshold_form ldb_threshold_compare = {
-	.metrics = M(LDB_M_RATE) | M(LDB_M_P50) | M(LDB_M_P99),
+	.metrics = M(LDB_M_RATE) | M(LDB_M_P50) | M(LDB_M_P99) | M(LDB_M_MISSES) | M(LDB_M_HITS),
 	.relative = true,
-	.metric_help = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50 or p99 (e.g. 'rate<-5%')",
+	.counts = M(LDB_M_MISSES) | M(LDB_M_HITS),
+	.metric_help = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50, p99, misses or hits (e.g. "
+	               "'rate<-5%'; misses and hits also take a count: 'misses>0')",
 };
 #undef M
 
+static bool is_count(enum ldb_metric m)
+{
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS;
+}
+
 static bool is_latency(enum ldb_metric m)
 {
-	return m != LDB_M_RATE && m != LDB_M_ERRORS;
+	return m != LDB_M_RATE && !is_count(m);
 }
 
 const char *ldb_threshold_metric_name(enum ldb_metric m)
@@ -144,11 +151,11 @@ static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const
 		return refuse(err, cap, expr,
 		              "unknown unit '%.*s' (a rate is per second: 'rate<1000' or 'rate<1000/s')", (int)n, unit);
 	}
-	if (t->metric == LDB_M_ERRORS) {
+	if (is_count(t->metric)) {
 		if (n == 0)
 			return 0;
-		return refuse(err, cap, expr, "unexpected '%.*s' after the count (errors take a plain number)", (int)n,
-		              unit);
+		return refuse(err, cap, expr, "unexpected '%.*s' after the count (%s take a plain number)", (int)n,
+		              unit, metric_names[t->metric]);
 	}
 	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
 		if (strlen(lat[i].name) == n && memcmp(lat[i].name, unit, n) == 0) {
@@ -176,9 +183,10 @@ static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_
 			p++;
 	size_t n = (size_t)(p - unit);
 	t->relative = n == 1 && unit[0] == '%';
-	if (form->relative && !t->relative)
+	bool count = form->relative && !t->relative && (form->counts & (1u << t->metric));
+	if (form->relative && !t->relative && !count)
 		return refuse(err, cap, expr, "the value must end with '%%' (a change in percent)");
-	if (!form->relative && apply_unit(t, unit, n, expr, err, cap) != 0)
+	if ((!form->relative || count) && apply_unit(t, unit, n, expr, err, cap) != 0)
 		return -1;
 	p = skip_blanks(p);
 	if (*p != '\0')

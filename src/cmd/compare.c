@@ -13,7 +13,7 @@
 
 #define PROG "ldbench compare"
 
-static const char *const metric_names[LDB_CMP_METRICS] = { "rate", "p50", "p99" };
+static const char *const metric_names[LDB_CMP_METRICS] = { "rate", "p50", "p99", "misses", "hits" };
 
 const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
 {
@@ -21,7 +21,10 @@ const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
 }
 
 /* compare's metrics in the shared grammar's terms. */
-static const enum ldb_metric shared_metric[LDB_CMP_METRICS] = { LDB_M_RATE, LDB_M_P50, LDB_M_P99 };
+static const enum ldb_metric shared_metric[LDB_CMP_METRICS] = { LDB_M_RATE, LDB_M_P50, LDB_M_P99, LDB_M_MISSES,
+	                                                        LDB_M_HITS };
+/* the table's labels */
+static const char *const metric_label[LDB_CMP_METRICS] = { "rate /s", "p50 ms", "p99 ms", "misses", "hits" };
 
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
 {
@@ -36,8 +39,21 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	c->cmp = t.cmp;
 	snprintf(c->op, sizeof c->op, "%s", ldb_threshold_cmp_text(t.cmp));
 	c->pct = t.value;
+	c->count = !t.relative;
 	snprintf(c->text, sizeof c->text, "%s", expr);
 	return 0;
+}
+
+/* srchnentries' misses and hits, when the run made such checks */
+static void expected_checks(const struct ldb_json *o, struct ldb_cmp_run *r, int k)
+{
+	uint64_t miss = 0, hit = 0;
+	if (ldb_json_u64(ldb_json_get(o, "exp_misses"), &miss) != 0 ||
+	    ldb_json_u64(ldb_json_get(o, "exp_hits"), &hit) != 0 || miss + hit == 0)
+		return;
+	r->v[k][LDB_CMP_MISSES] = (double)miss;
+	r->v[k][LDB_CMP_HITS] = (double)hit;
+	r->valid[k][LDB_CMP_MISSES] = r->valid[k][LDB_CMP_HITS] = true;
 }
 
 int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
@@ -83,6 +99,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		(void)ldb_json_u64(ldb_json_get(o, "completed"), &comp);
 		(void)ldb_json_u64(ldb_json_get(o, "errors"), &errs);
 		r->has[k] = att > 0 || comp > 0 || errs > 0;
+		expected_checks(o, r, k);
 	}
 	return 0;
 }
@@ -145,14 +162,17 @@ bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 {
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
-		if ((c->kind >= 0 && c->kind != k) || !row->has_pct[c->metric])
+		bool have = c->count ? row->in_base && row->in_change && row->change[c->metric].runs > 0
+		                     : row->has_pct[c->metric];
+		if ((c->kind >= 0 && c->kind != k) || !have)
 			continue;
-		struct ldb_threshold t = { .cmp = c->cmp, .value = c->pct, .relative = true };
-		if (ldb_threshold_holds(&t, row->pct[c->metric])) {
+		double v = c->count ? row->change[c->metric].median : row->pct[c->metric];
+		struct ldb_threshold t = { .cmp = c->cmp, .value = c->pct, .relative = !c->count };
+		if (ldb_threshold_holds(&t, v)) {
 			if (kind)
 				*kind = k;
 			if (pct)
-				*pct = row->pct[c->metric];
+				*pct = v;
 			return true;
 		}
 	}
@@ -173,7 +193,6 @@ static void put_stat(FILE *out, const struct ldb_cmp_stat *s, int prec, double s
 
 void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 {
-	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 ms", "p99 ms" };
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
 	        "(min..max)", "change");
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
@@ -187,10 +206,12 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 			continue;
 		}
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
-			fprintf(out, "%-8s %-8s", kn, label[m]);
+			if (m >= LDB_CMP_MISSES && row->base[m].runs == 0 && row->change[m].runs == 0)
+				continue; /* no srchnentries checks on either side */
+			fprintf(out, "%-8s %-8s", kn, metric_label[m]);
 			/* the records' latencies are in us; every text table says ms */
-			int prec = m == LDB_CMP_RATE ? 2 : 3;
-			double scale = m == LDB_CMP_RATE ? 1.0 : 1e-3;
+			int prec = m == LDB_CMP_RATE ? 2 : m >= LDB_CMP_MISSES ? 0 : 3;
+			double scale = m == LDB_CMP_P50 || m == LDB_CMP_P99 ? 1e-3 : 1.0;
 			put_stat(out, &row->base[m], prec, scale);
 			put_stat(out, &row->change[m], prec, scale);
 			if (row->has_pct[m])
@@ -273,8 +294,9 @@ static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 		int k;
 		double pct;
 		if (ldb_cmp_holds(res, &conds[i], &k, &pct)) {
-			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, ldb_op_name((enum ldb_op)k),
-			       ldb_cmp_metric_name(conds[i].metric), pct);
+			printf(conds[i].count ? "fail-if '%s': holds (%s %s %.0f)\n"
+			                      : "fail-if '%s': holds (%s %s %+.1f%%)\n",
+			       conds[i].text, ldb_op_name((enum ldb_op)k), ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {
 			printf("fail-if '%s': does not hold\n", conds[i].text);

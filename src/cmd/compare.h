@@ -7,7 +7,9 @@
  * median of the runs' rate, p50 and p99, their spread (min..max over the runs),
  * and the change of the medians in percent.
  *
- * COND is [KIND.]METRIC OP VALUE%: METRIC one of rate, p50, p99; OP one of
+ * COND is [KIND.]METRIC OP VALUE%: METRIC one of rate, p50, p99, misses, hits
+ * (misses and hits also take a plain count, held by the change side's median:
+ * 'misses>0'); OP one of
  * < <= > >=; VALUE a signed number ("rate<-5%", "p99>+10%", "search.p50>=20%");
  * the grammar is a run's --fail-if's (out/threshold.h), in its relative form.
  * It holds when the change of that metric satisfies OP VALUE for KIND, or,
@@ -32,14 +34,15 @@
 
 #define LDB_CMP_EXIT_HOLDS 1
 
-enum ldb_cmp_metric { LDB_CMP_RATE, LDB_CMP_P50, LDB_CMP_P99, LDB_CMP_METRICS };
-const char *ldb_cmp_metric_name(enum ldb_cmp_metric m); /* "rate", "p50", "p99" */
+/* misses and hits: the srchnentries checks, valid in a run that made some */
+enum ldb_cmp_metric { LDB_CMP_RATE, LDB_CMP_P50, LDB_CMP_P99, LDB_CMP_MISSES, LDB_CMP_HITS, LDB_CMP_METRICS };
+const char *ldb_cmp_metric_name(enum ldb_cmp_metric m); /* "rate", "p50", "p99", "misses", "hits" */
 
 /* What compare takes from one run's summary record. */
 struct ldb_cmp_run {
 	bool has[LDB_OP_COUNT];                    /* the kind ran (attempted, completed or errors) */
 	bool valid[LDB_OP_COUNT][LDB_CMP_METRICS]; /* false: latency null (nothing recorded) */
-	double v[LDB_OP_COUNT][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds */
+	double v[LDB_OP_COUNT][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds; misses, hits */
 };
 
 /* One side's figures for one kind and metric. */
@@ -65,6 +68,7 @@ struct ldb_cmp_cond {
 	enum ldb_cmp cmp;
 	char op[3]; /* "<", "<=", ">", ">=" */
 	double pct;
+	bool count;    /* misses/hits with a plain count: the change side's median OP pct */
 	char text[64]; /* as given (truncated) */
 };
 

@@ -1038,6 +1038,18 @@ static int opt_hash(void *dst, const char *val, int argc, char **argv, char *err
 	return parse_hash(val, dst, err, cap);
 }
 
+/* The simple shape's entries carry no ACI (issue 17): imported into 389 DS,
+ * a non-root account's searches succeed with 0 entries.  On stderr, so that
+ * the LDIF on stdout stays clean. */
+static void gen_aci_note(void)
+{
+	fputs("ldbench gen users: note: these entries carry no ACI; on 389 DS a search by any account but the "
+	      "Directory Manager finds none of them until an ACI allows it, e.g. on the suffix: aci: "
+	      "(targetattr!=\"userPassword\")(version 3.0; acl \"ldbench read\"; allow (read, search, compare) "
+	      "userdn=\"ldap:///all\";)\n",
+	      stderr);
+}
+
 static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct ldb_gen_users u = { .start_idx = 1 };
@@ -1064,6 +1076,8 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 	if (rc == 0)
 		rc = gen_run(&pl, users_emit_fn, file, err, cap);
 	users_plan_free(&pl);
+	if (rc == 0)
+		gen_aci_note();
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "out/monitor.h"
+#include "out/preflight.h"
 #include "out/report.h"
 #include "out/sampler.h"
 #include "out/verdict.h"
@@ -40,6 +41,7 @@ struct load {
 	struct ldb_signals sig;
 	struct ldb_monitor_snap mon_before, mon_delta;
 	bool have_mon;
+	struct ldb_preflight pf; /* what the pre-flight sent: not in --monitor's delta */
 };
 
 /* The loop's clock and what ended it. */
@@ -265,6 +267,7 @@ static void start_measuring(struct load *l, uint64_t warm_started)
 	__atomic_store_n(&l->run.measuring, 1, __ATOMIC_RELEASE);
 	wait_for_restart(l);
 	uint64_t warm = zero_ended(l);
+	memset(&l->pf, 0, sizeof l->pf); /* the pre-flight is before the new first read */
 	if (l->cfg->monitor) {
 		/* the server's counts start with the measurement too */
 		char err[512];
@@ -419,6 +422,11 @@ static int begin(struct load *l, const struct pace *p)
 		}
 	}
 	ldb_text_banner(&l->text);
+	int pf = ldb_preflight_run(c, &l->text, &l->pf);
+	if (pf != LDB_EXIT_OK) {
+		ldb_text_end(&l->text, pf);
+		return pf;
+	}
 	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = l->nr };
 	for (int i = 0; i < l->nrep; i++)
 		if (l->rep[i].begin)
@@ -503,6 +511,7 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 		struct ldb_monitor_snap after;
 		if (ldb_monitor_read(c, &after, err, sizeof err) == 0) {
 			ldb_monitor_delta(&l->mon_before, &after, c->bind_dn != NULL, &l->mon_delta);
+			ldb_monitor_discount(&l->mon_delta, l->pf.own, l->pf.total);
 			l->have_mon = true;
 		} else {
 			ldb_text_line(&l->text, "%s", err);

@@ -30,8 +30,9 @@ int ldb_sweep(struct ldb_config *c, FILE *out)
 		done++;
 		if (st > worst)
 			worst = st;
-		if (st == LDB_EXIT_INIT || st == LDB_EXIT_OTHER)
+		if (st == LDB_EXIT_INIT || st == LDB_EXIT_OTHER || st == LDB_EXIT_PREFLIGHT)
 			break;
+		c->no_preflight = true; /* one pre-flight check before the first level is enough */
 		fputc('\n', out);
 	}
 	ldb_sweep_table(out, c->progname, (int)getpid(), res, done);

@@ -142,6 +142,7 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 		return "Cannot initialize ldbench.";
 	case LDB_EXIT_OTHER: return "Other kind of error.";
 	case LDB_EXIT_THRESHOLD: return "Threshold exceeded (--fail-if).";
+	case LDB_EXIT_PREFLIGHT: return "The range does not match the data (pre-flight check).";
 	default: return "Undocumented error - update source code.";
 	}
 }

@@ -34,6 +34,7 @@ enum ldb_exit {
 	LDB_EXIT_CANNOT_BIND = 4,
 	LDB_EXIT_INIT = 7,
 	LDB_EXIT_THRESHOLD = 10, /* a --fail-if threshold held (ldbench's own) */
+	LDB_EXIT_PREFLIGHT = 11, /* the pre-flight check: the range does not match the data */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */
@@ -199,6 +200,9 @@ struct ldb_config {
 	/* issue 14: more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
+
+	/* the pre-flight check (out/preflight): off with --no-preflight */
+	bool no_preflight;
 };
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */

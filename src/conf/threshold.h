@@ -3,13 +3,15 @@
  *   [KIND.]METRIC OP VALUE
  *
  * KIND an operation kind (any case), METRIC one of rate, errors, min, mean,
- * p50, p90, p95, p99, p99.9, max, OP one of < <= > >=, VALUE a number that is
+ * p50, p90, p95, p99, p99.9, max, misses, hits (the expected-result checks
+ * of srchnentries), OP one of < <= > >=, VALUE a number that is
  * either absolute, with the metric's unit ('p99>5ms', 'errors>0', 'rate<1000',
  * 'search.p99.9>=20ms'), or a signed change in percent ('rate<-5%',
  * 'p99>+10%').  Blanks may separate the parts.  Each caller says which metrics
  * and which kind of value it takes (struct ldb_threshold_form): a plain run
  * takes absolute values on every metric, compare relative changes of rate,
- * p50 and p99.  Any threshold that holds at the end of a run makes it exit
+ * p50, p99, misses and hits, and for misses and hits also a plain count (the
+ * change side's median: 'misses>0').  Any threshold that holds at the end of a run makes it exit
  * with LDB_EXIT_THRESHOLD; compare exits 1. */
 #ifndef LDBENCH_CONF_THRESHOLD_H
 #define LDBENCH_CONF_THRESHOLD_H
@@ -27,6 +29,9 @@ enum ldb_metric {
 	LDB_M_P99,
 	LDB_M_P999,
 	LDB_M_MAX,
+	/* expected-result checks (srchnentries): counts, like errors */
+	LDB_M_MISSES,
+	LDB_M_HITS,
 	LDB_M_COUNT
 };
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
@@ -44,6 +49,7 @@ struct ldb_threshold {
 struct ldb_threshold_form {
 	unsigned metrics;        /* (1u << enum ldb_metric) for each metric taken */
 	bool relative;           /* values are signed changes in percent; else absolute, with units */
+	unsigned counts;         /* relative form: the metrics that also take a plain count */
 	const char *metric_help; /* the refusal when the metric is missing or not taken */
 };
 

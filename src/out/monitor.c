@@ -147,3 +147,10 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 	uint64_t own = 1 + (binds ? 1 : 0) + 1; /* search, bind, and the first read's unbind */
 	d->total = d->total > own ? d->total - own : 0;
 }
+
+void ldb_monitor_discount(struct ldb_monitor_snap *d, const uint64_t own[LDB_OP_COUNT], uint64_t total)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		d->completed[k] = d->completed[k] > own[k] ? d->completed[k] - own[k] : 0;
+	d->total = d->total > total ? d->total - total : 0;
+}

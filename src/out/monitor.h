@@ -29,4 +29,8 @@ int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, cha
 void ldb_monitor_delta(const struct ldb_monitor_snap *before, const struct ldb_monitor_snap *after, bool binds,
                        struct ldb_monitor_snap *delta);
 
+/* Leave out of a delta the operations the pre-flight check sent between the
+ * two reads (own: per kind; total: all of them, with its unbind). */
+void ldb_monitor_discount(struct ldb_monitor_snap *delta, const uint64_t own[LDB_OP_COUNT], uint64_t total);
+
 #endif

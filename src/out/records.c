@@ -90,6 +90,18 @@ static char *encode(const struct ldb_hist *h)
 	return b;
 }
 
+/* parent creation's container adds, by result */
+static void put_parents(FILE *f, const struct ldb_totals *t)
+{
+	uint64_t adds = t->parents_created + t->parent_exists + t->parent_noparent + t->parent_other;
+	fprintf(f,
+	        ",\"parents\":{\"adds\":%llu,\"created\":%llu,\"already_exists\":%llu,\"no_parent\":%llu,"
+	        "\"other\":%llu,\"retried\":%llu}",
+	        (unsigned long long)adds, (unsigned long long)t->parents_created, (unsigned long long)t->parent_exists,
+	        (unsigned long long)t->parent_noparent, (unsigned long long)t->parent_other,
+	        (unsigned long long)t->parent_retries);
+}
+
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
 {
@@ -104,6 +116,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu}",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
+	put_parents(f, &s->tot);
 	fputs(",\"ops\":{", f);
 	bool first = true;
 	for (int k = 0; k < LDB_OP_COUNT; k++) {

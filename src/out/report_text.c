@@ -141,6 +141,23 @@ static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 	}
 }
 
+/* After ldclt's error lines: "no error" is not "every filter matched". */
+static void summary_misses(struct ldb_text *t, const struct ldb_summary *s)
+{
+	uint64_t miss = 0, checks = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		miss += s->tot.op[k].exp_misses;
+		checks += s->tot.op[k].exp_misses + s->tot.op[k].exp_hits;
+	}
+	if (miss == 0)
+		return;
+	prefix(t, false);
+	fprintf(t->out,
+	        "Warning: %llu of %llu expected-result checks missed (srchnentries=%lld): no LDAP error does not "
+	        "mean every filter matched.\n",
+	        (unsigned long long)miss, (unsigned long long)checks, t->cfg->expect_entries);
+}
+
 /* ldbench's line of kind k, and its latencies */
 static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 {
@@ -199,6 +216,22 @@ static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
 	}
 }
 
+/* parent creation's own adds (the server counts them with the adds) */
+static void summary_parents(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_totals *o = &s->tot;
+	uint64_t adds = o->parents_created + o->parent_exists + o->parent_noparent + o->parent_other;
+	if (adds == 0)
+		return;
+	prefix(t, false);
+	fprintf(t->out,
+	        "Parent entries: container adds %llu (created %llu, already existed %llu, no parent %llu, other "
+	        "errors %llu), adds sent again %llu\n",
+	        (unsigned long long)adds, (unsigned long long)o->parents_created, (unsigned long long)o->parent_exists,
+	        (unsigned long long)o->parent_noparent, (unsigned long long)o->parent_other,
+	        (unsigned long long)o->parent_retries);
+}
+
 /* client failures, connections, parents, TLS */
 static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 {
@@ -219,6 +252,7 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 		prefix(t, false);
 		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);
 	}
+	summary_parents(t, s);
 	if (c->ldaps || c->starttls) {
 		prefix(t, false);
 		fprintf(t->out, "TLS: handshakes %llu, resumed %llu, server certificate %s\n",
@@ -243,6 +277,7 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 		fprintf(t->out, "Global number of dead threads: %d\n", s->dead);
 	}
 	summary_errors(t, s);
+	summary_misses(t, s);
 
 	/* ldbench's own lines */
 	prefix(t, false);

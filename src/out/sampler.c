@@ -93,6 +93,10 @@ void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const st
 	d->tls_handshakes = a->tls_handshakes - b->tls_handshakes;
 	d->tls_resumed = a->tls_resumed - b->tls_resumed;
 	d->parents_created = a->parents_created - b->parents_created;
+	d->parent_exists = a->parent_exists - b->parent_exists;
+	d->parent_noparent = a->parent_noparent - b->parent_noparent;
+	d->parent_other = a->parent_other - b->parent_other;
+	d->parent_retries = a->parent_retries - b->parent_retries;
 	d->dead = a->dead;
 }
 

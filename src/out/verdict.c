@@ -6,6 +6,17 @@
 
 /* ------------------------------------------------------------ on a run */
 
+/* misses or hits of srchnentries: of one kind, or without a kind of all the
+ * kinds (only searches have them) */
+static double expected_checks(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (t->kind < 0 || k == kind)
+			n += t->metric == LDB_M_MISSES ? sum->tot.op[k].exp_misses : sum->tot.op[k].exp_hits;
+	return (double)n;
+}
+
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
 {
 	const struct ldb_hist *h = sum->lat[kind];
@@ -25,6 +36,8 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 	case LDB_M_P99: return h ? (double)ldb_hist_percentile(h, 99) : 0;
 	case LDB_M_P999: return h ? (double)ldb_hist_percentile(h, 99.9) : 0;
 	case LDB_M_MAX: return h ? (double)h->max : 0;
+	case LDB_M_MISSES:
+	case LDB_M_HITS: return expected_checks(t, sum, kind);
 	case LDB_M_COUNT: break;
 	}
 	return 0;

@@ -275,6 +275,16 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 	}
 }
 
+/* A container add's result (slot aux > 0), by what the server said. */
+static void count_parent_result(struct ldb_worker *w, int rc)
+{
+	uint64_t *n = rc == LDAP_SUCCESS          ? &w->st->parents_created
+	              : rc == LDAP_ALREADY_EXISTS ? &w->st->parent_exists
+	              : rc == LDAP_NO_SUCH_OBJECT ? &w->st->parent_noparent
+	                                          : &w->st->parent_other;
+	ldb_add(n, 1);
+}
+
 /* An add came back 32: create its ancestors first, then send it again
  * (ldclt does the same).  @return true when that is under way. */
 static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, int rc, uint64_t now)
@@ -284,20 +294,21 @@ static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, 
 		return false;
 	if (s->aux == 0 && rc != LDAP_NO_SUCH_OBJECT)
 		return false;
+	if (s->aux > 0)
+		count_parent_result(w, rc);
 	int level;
 	if (s->aux == 0)
 		level = 1;
 	else if (rc == LDAP_NO_SUCH_OBJECT && s->aux < MAX_PARENT_LEVELS)
 		level = s->aux + 1;
-	else if (rc == LDAP_SUCCESS || rc == LDAP_ALREADY_EXISTS) {
-		if (rc == LDAP_SUCCESS)
-			ldb_add(&w->st->parents_created, 1);
+	else if (rc == LDAP_SUCCESS || rc == LDAP_ALREADY_EXISTS)
 		level = s->aux - 1;
-	} else
+	else
 		return false; /* give up: the add fails with 32 */
 	s->aux = (uint8_t)level;
 	if (level == 0) {
 		/* every ancestor is there: the add again */
+		ldb_add(&w->st->parent_retries, 1);
 		size_t oplen = 0;
 		const uint8_t *p = cn->retry;
 		/* the kept protocolOp: tag, length */

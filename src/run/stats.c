@@ -68,6 +68,10 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->tls_handshakes += ldb_load(&s->tls_handshakes);
 		t->tls_resumed += ldb_load(&s->tls_resumed);
 		t->parents_created += ldb_load(&s->parents_created);
+		t->parent_exists += ldb_load(&s->parent_exists);
+		t->parent_noparent += ldb_load(&s->parent_noparent);
+		t->parent_other += ldb_load(&s->parent_other);
+		t->parent_retries += ldb_load(&s->parent_retries);
 		if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
 			t->dead++;
 	}

@@ -64,6 +64,12 @@ struct ldb_thread_stats {
 	uint64_t warm_completed;  /* operations completed during warm-up (set before measuring) */
 	int dead;                 /* the thread ended */
 	int status;               /* its exit status (ldclt's codes) */
+
+	/* the other results of parent creation's container adds (parents_created
+	 * is their 0): 68 (another client made it first), 32 (its own parent
+	 * missing), any other code */
+	uint64_t parent_exists, parent_noparent, parent_other;
+	uint64_t parent_retries; /* adds sent again once their parents were there */
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -96,6 +102,8 @@ static inline uint64_t ldb_load(const uint64_t *p)
 struct ldb_totals {
 	struct ldb_opstats op[LDB_OP_COUNT];
 	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
+	uint64_t parent_exists, parent_noparent, parent_other; /* the container adds' other results */
+	uint64_t parent_retries;
 	int dead;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);

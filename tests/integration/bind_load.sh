@@ -40,7 +40,7 @@ assert_eq 0 "$(fixture_monitor_delta "$FIX_DIR/snap" Unbind)" "no unbind with cl
 # 3. random accounts over the whole population (same number in -D and -w)
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${srv[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
-	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=500 -n 4 -T 100
+	-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=500 -n 4 -T 100 --no-preflight
 assert_eq 0 "$RC" "exit status, random binds"
 assert_eq 400 "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "server-side random binds"
 assert_match 'Global no error occurs during this session\.$' "$out" "every random account bound"
@@ -57,7 +57,7 @@ assert_eq 2 "$(( $(fixture_total_connections) - conns0 ))" "two connections only
 # 5. bindeach with searches: connect, bind, search, unbind for each operation
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${srv[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -f "(uid=userXXXXX)" \
-	-e esearch,bindeach,random,srchnentries=1 -r1 -R500 -n 2 -T 60
+	-e esearch,bindeach,random,srchnentries=1 -r1 -R500 -n 2 -T 60 --no-preflight
 assert_eq 0 "$RC" "exit status, bindeach search"
 assert_eq 120 "$(global_total "$out")" "bindeach search total"
 assert_eq 120 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches"

@@ -86,7 +86,7 @@ search_field() { # FILE attempted|completed|counted|errors
 fixture_start --users 1000
 out=$WORK/out.txt
 srv=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE")
-load=(-f "(uid=userXXXXX)" -e esearch,random,sampinterval=1 -r1 -R1000)
+load=(-f "(uid=userXXXXX)" -e esearch,random,sampinterval=1 -r1 -R1000 --no-preflight)
 
 echo "=== 1. restart with the client frozen across it: exact totals"
 fixture_monitor_snapshot "$WORK/snap0"

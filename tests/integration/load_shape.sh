@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixture_start --users 1000
 out=$FIX_DIR/out.txt
 search=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE"
-	-f "(uid=userXXXXX)" -e esearch,random -r1 -R1000)
+	-f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 --no-preflight)
 f=${LDBENCH_TIME_FACTOR:-1}
 
 # 1. warm-up: the server saw warm-up + measured operations; the figures only the latter

@@ -23,7 +23,7 @@ ns() { local v=${1/./}; echo $((10#$v)); }
 # 1. a -T run with --json and --csv: counts equal the text and the server's
 fixture_monitor_snapshot "$D/snap"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R1000 \
-	-n 4 -T 500 --interval 200ms --json "$D/r.json" --csv "$D/r.csv"
+	-n 4 -T 500 --interval 200ms --json "$D/r.json" --csv "$D/r.csv" --no-preflight
 assert_eq 0 "$RC" "exit status of a -T run with --json and --csv"
 text_total=$(global_total "$out")
 assert_eq 2000 "$text_total" "text total"
@@ -85,10 +85,10 @@ assert_eq 50 "$(record "$D/so.json" summary | field counted)" "summary on stdout
 # 3. merge: two ldbench processes at the same time
 fixture_monitor_snapshot "$D/snap"
 set +e
-timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -T 800 \
+timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -T 800 --no-preflight \
 	--json "$D/a.json" >"$D/a.txt" 2>&1 &
 pa=$!
-timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 3 -T 400 -a 4 \
+timeout 120 "$LDBENCH" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 3 -T 400 -a 4 --no-preflight \
 	--json "$D/b.json" >"$D/b.txt" 2>&1 &
 pb=$!
 wait "$pa"; ra=$?

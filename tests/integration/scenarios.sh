@@ -27,7 +27,9 @@ assert_eq "$(ls "$scen"/*.scen | wc -l)" "$(wc -l <"$out")" "one line per scenar
 for f in "$scen"/*.scen; do
 	name=$(basename "$f" .scen)
 	assert_match "^$name +.*\\(seed 00[024], " "$out" "$name listed with its seed"
-	assert_no_match '^-[hpwyHDb]( |$)|^--tls-cacert' "$f" "$name names no server, identity or base"
+	# the dataset's own DNs are parameters (${parent}, ${XXX}): the command line's -b, -D win
+	grep -v '\${' "$f" >"$FIX_DIR/literal.scen" || true
+	assert_no_match '^-[hpwyHDb]( |$)|^--tls-cacert' "$FIX_DIR/literal.scen" "$name names no server, identity or base"
 done
 assert_eq 15 "$(wc -l <"$out")" "15 scenarios"
 
@@ -43,7 +45,9 @@ assert_match 'expected-result hits 160, misses 0$' "$out" "exact-search-8-thread
 fixture_monitor_snapshot "$snap"
 run_ldbench "$out" --scenario "$scen/random-uid-search.scen" "${root[@]}" -b "$FIX_PEOPLE" -T 25 -v
 assert_eq 0 "$RC" "random-uid-search: exit status"
-assert_eq 200 "$(fixture_monitor_delta "$snap" Search)" "random-uid-search: server-side searches"
+# and the pre-flight check's 5 (the lowest, the highest, three between)
+assert_eq 205 "$(fixture_monitor_delta "$snap" Search)" "random-uid-search: server-side searches"
+assert_match ': Pre-flight: search \(uid=user00001\) 1, \(uid=user00050\) 1, \(uid=user00100\) 1, \(uid=user00150\) 1, \(uid=user00200\) 1 entries$' "$out" "random-uid-search: pre-flight line"
 assert_match 'expected-result hits 200, misses 0$' "$out" "random-uid-search: every random UID exists"
 assert_match 'uid:cn|uid, cn|uid cn' "$out" "random-uid-search: attrlist in the configuration"
 
@@ -78,7 +82,8 @@ fixture_monitor_snapshot "$snap"
 run_ldbench "$out" --scenario "$scen/bind-random-population.scen" "${host[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" \
 	-w userXXXXX -T 15
 assert_eq 0 "$RC" "bind-random-population: exit status"
-assert_eq 60 "$(fixture_monitor_delta "$snap" Bind)" "bind-random-population: server-side binds"
+assert_eq 62 "$(fixture_monitor_delta "$snap" Bind)" "bind-random-population: server-side binds (and the pre-flight's 2)"
+assert_match ": Pre-flight: bind as uid=user00001,$FIX_PEOPLE: Success; as uid=user00200,$FIX_PEOPLE: Success\$" "$out" "bind-random-population: pre-flight binds"
 assert_match 'Global no error occurs during this session\.$' "$out" "bind-random-population: every password matched"
 
 # write-clean: 10 adds then 10 modifies
@@ -117,8 +122,10 @@ fixture_monitor_snapshot "$snap"
 run_ldbench "$out" --scenario "$scen/sweep-search-random-cn.scen" "${root[@]}" -b "$FIX_PEOPLE" -R 200 --sweep 1,2 --duration 1s
 assert_eq 0 "$RC" "sweep-search-random-cn: exit status"
 d=$(fixture_monitor_delta "$snap" Search)
-assert_ge "$(completed search)" "$d" "sweep-search-random-cn: server searches >= client's completed"
-assert_le "$(attempted search)" "$d" "sweep-search-random-cn: server searches <= client's attempted"
+# the server also saw one pre-flight check's 5 searches (before the first level only)
+assert_eq 1 "$(grep -c ': Pre-flight: search' "$out")" "sweep-search-random-cn: one pre-flight check"
+assert_ge "$(($(completed search) + 5))" "$d" "sweep-search-random-cn: server searches >= client's completed + 5"
+assert_le "$(($(attempted search) + 5))" "$d" "sweep-search-random-cn: server searches <= client's attempted + 5"
 assert_ge 100 "$(completed search)" "sweep-search-random-cn: searches ran"
 assert_no_match 'misses [1-9]' "$out" "sweep-search-random-cn: every (cn=userN) found"
 assert_match '^1	.*	0$' "$out" "sweep-search-random-cn: table row 1, no error"
@@ -129,8 +136,8 @@ run_ldbench "$out" --scenario "$scen/sweep-bind-random-dn.scen" "${host[@]}" -D 
 	-w userXXXXX -e randombinddnhigh=200 --sweep 1,2 --duration 1s
 assert_eq 0 "$RC" "sweep-bind-random-dn: exit status"
 d=$(fixture_monitor_delta "$snap" Bind)
-assert_ge "$(completed bind)" "$d" "sweep-bind-random-dn: server binds >= client's completed"
-assert_le "$(($(attempted bind) + 3))" "$d" "sweep-bind-random-dn: server binds <= attempted + binds at connect"
+assert_ge "$(($(completed bind) + 2))" "$d" "sweep-bind-random-dn: server binds >= client's completed + pre-flight"
+assert_le "$(($(attempted bind) + 3 + 2))" "$d" "sweep-bind-random-dn: server binds <= attempted + binds at connect + pre-flight"
 assert_ge 100 "$(completed bind)" "sweep-bind-random-dn: binds ran"
 assert_match 'Global no error occurs during this session\.$' "$out" "sweep-bind-random-dn: no error"
 
@@ -160,6 +167,37 @@ run_ldbench "$out" --scenario "$scen/tree-delete.scen" "${root[@]}" -b "$deep" -
 assert_eq 0 "$RC" "tree-delete: exit status"
 assert_eq 0 "$(fixture_count "$deep" '(cn=new*)')" "tree-delete: entries deleted"
 assert_eq 26 "$(fixture_count "$tree" '(objectClass=inetOrgPerson)')" "tree-delete: the tree as it was"
+
+# dataset parameters: --set moves the range, and the pre-flight line shows where it went
+run_ldbench "$out" --scenario "$scen/random-uid-search.scen" "${root[@]}" --set first=101 --set last=150 -T 5
+assert_eq 0 "$RC" "random-uid-search --set first/last: exit status"
+assert_match ': Pre-flight: search \(uid=user00101\) 1, \(uid=user00113\) 1, \(uid=user00125\) 1, \(uid=user00137\) 1, \(uid=user00150\) 1 entries$' "$out" "--set first/last: the range searched"
+assert_match 'expected-result hits 40, misses 0$' "$out" "--set first/last: every search found its entry"
+# --dataset ldifgen on this ldbench-shaped data: user002..user201 are not there: exit 11, no load
+fixture_monitor_snapshot "$snap"
+run_ldbench "$out" --scenario "$scen/random-uid-search.scen" "${root[@]}" --dataset ldifgen --set count=200 -T 5
+assert_eq 11 "$RC" "random-uid-search --dataset ldifgen on other data: exit status"
+assert_match ': Pre-flight: search \(uid=user002\) 0, \(uid=user051\) 0, \(uid=user101\) 0, \(uid=user151\) 0, \(uid=user201\) 0 entries$' "$out" "--dataset ldifgen: user002..user201, three digits"
+assert_match ': Pre-flight failed: the filter \(uid=user002\) \(value 2 of -r 2 -R 201\) returns 0 entries, expected 1 \(srchnentries\): the range does not match the data under ou=People,dc=example,dc=com \(--no-preflight runs anyway\)$' "$out" "--dataset ldifgen: the one line"
+assert_match ': Exit status 11 - The range does not match the data \(pre-flight check\)\.$' "$out" "--dataset ldifgen: exit line"
+assert_no_match 'Global average rate' "$out" "--dataset ldifgen: no load ran"
+assert_eq 5 "$(fixture_monitor_delta "$snap" Search)" "--dataset ldifgen: only the pre-flight's searches"
+# ... and on ldifgen-shaped data (count 10: user02..user11, two digits) every search hits
+{
+	ou Ldifgen
+	for i in $(seq 2 11); do
+		printf 'dn: uid=user%02d,ou=Ldifgen,%s\nobjectClass: inetOrgPerson\nuid: user%02d\ncn: user%02d\nsn: user%02d\n\n' \
+			"$i" "$FIX_BASE" "$i" "$i" "$i"
+	done
+} | ldadd
+run_ldbench "$out" --scenario "$scen/random-uid-search.scen" "${root[@]}" --dataset ldifgen --set count=10 \
+	--set "parent=ou=Ldifgen,$FIX_BASE" -T 5
+assert_eq 0 "$RC" "random-uid-search --dataset ldifgen on ldifgen data: exit status"
+assert_match ': Pre-flight: search \(uid=user02\) 1, \(uid=user04\) 1, \(uid=user06\) 1, \(uid=user08\) 1, \(uid=user11\) 1 entries$' "$out" "--dataset ldifgen count 10: user02..user11"
+assert_match 'expected-result hits 40, misses 0$' "$out" "--dataset ldifgen: every search found its entry"
+run_ldbench "$out" "${root[@]}" --set first=1 -e esearch
+assert_eq 2 "$RC" "--set without --scenario: exit status"
+assert_match '--set sets a scenario.s parameters: it needs --scenario FILE' "$out" "--set without --scenario: the reason"
 
 # a bad file: one line naming the file and the line, exit 2, no connection
 printf '# bad\n-e esearch\n-n zero\n' >"$FIX_DIR/bad.scen"

@@ -28,12 +28,15 @@ assert_no_match "$FIX_ROOTPW" "$out" "password never printed"
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R1000 -n 4 -T 500 --seed 7
 assert_eq 0 "$RC" "exit status of a random -T run"
-assert_eq 2000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side random searches"
+# the server also saw the pre-flight's 5 searches (lowest, highest, three between)
+assert_eq 2005 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side random searches + pre-flight"
+assert_match ': Pre-flight: search \(uid=user00001\) 1, \(uid=user00250\) 1, \(uid=user00500\) 1, \(uid=user00750\) 1, \(uid=user01000\) 1 entries$' "$out" "pre-flight line"
 assert_match 'expected-result hits 2000, misses 0$' "$out" "every random uid exists"
 
 # the values spread uniformly over [-r, -R]: with users 1..1000 and a range of
-# 1..2000, about half of the searches find their entry (binomial, sd ~ 22)
-run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R2000 -n 2 -T 1000
+# 1..2000, about half of the searches find their entry (binomial, sd ~ 22); the
+# pre-flight check would stop such a range (user01500 and user02000 are not there)
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R2000 -n 2 -T 1000 --no-preflight
 hits=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$out")
 assert_ge 880 "$hits" "hits over a range twice the population"
 assert_le 1120 "$hits" "hits over a range twice the population"
@@ -45,20 +48,24 @@ ha=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$FIX_DIR/a.txt"
 hb=$(sed -nE 's/.*expected-result hits ([0-9]+), misses.*/\1/p' "$FIX_DIR/b.txt")
 assert_eq "$ha" "$hb" "same seed, same hits"
 
-# 3. out of range: uid=user01001.. do not exist, so misses are counted, not fatal
+# 3. out of range: uid=user01001.. do not exist: the pre-flight check stops the run (exit 11);
+#    with --no-preflight the misses are counted, not fatal, and the summary warns
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1001 -R2000 -n 2 -T 100
+assert_eq 11 "$RC" "exit status of a range outside the data"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1001 -R2000 -n 2 -T 100 --no-preflight
 assert_eq 0 "$RC" "exit status with misses"
 assert_match 'expected-result hits 0, misses 200$' "$out" "misses counted"
+assert_match ': Warning: 200 of 200 expected-result checks missed' "$out" "the warning"
 
 # 4. 16 in flight on each of 2 connections (-a 16), and 3 connections per thread
 fixture_monitor_snapshot "$FIX_DIR/snap"
-run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 16 -T 1500
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 16 -T 1500 --no-preflight
 assert_eq 0 "$RC" "exit status, pipelined"
 assert_eq 3000 "$(global_total "$out")" "pipelined total (exactly n x T)"
 assert_eq 3000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side pipelined searches"
 
 fixture_monitor_snapshot "$FIX_DIR/snap"
-run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 4 --connections-per-thread 3 -T 600
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 -n 2 -a 4 --connections-per-thread 3 -T 600 --no-preflight
 assert_eq 0 "$RC" "exit status, 3 connections per thread"
 assert_eq 1200 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches over 6 connections"
 assert_match 'Connections: opened 6, reconnects 0, binds at connect 6$' "$out" "six connections, six binds"

@@ -57,7 +57,7 @@ summary_checks() { # FILE what
 fixture_start --users 1000
 out=$WORK/out.txt
 srv=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE")
-load=(-f "(uid=userXXXXX)" -e esearch,random,sampinterval=1 -r1 -R1000)
+load=(-f "(uid=userXXXXX)" -e esearch,random,sampinterval=1 -r1 -R1000 --no-preflight)
 
 for sig in INT TERM; do
 	echo "=== SIG$sig under load: within a second, summary, status 0, counts agree with cn=Monitor"

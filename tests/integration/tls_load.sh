@@ -13,7 +13,7 @@ out=$FIX_DIR/out.txt
 all=$FIX_DIR/all-output.txt
 : >"$all"
 keep() { cat "$out" >>"$all"; }
-search=(-D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R500)
+search=(-D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random,srchnentries=1 -r1 -R500 --no-preflight)
 ldaps=(-H "ldaps://127.0.0.1:$FIX_LDAPS_PORT")
 
 # 1. ldaps, 16 clients, verified: zero errors, the server counts the same searches

@@ -95,8 +95,8 @@ static void test_parse_cond(void **state)
 	assert_true(c.pct == 0.5);
 
 	expect_bad_cond("rate<5", "must end with '%'");
-	expect_bad_cond("latency<5%", "METRIC rate, p50 or p99");
-	expect_bad_cond("p95>5%", "METRIC rate, p50 or p99");
+	expect_bad_cond("latency<5%", "METRIC rate, p50, p99, misses or hits");
+	expect_bad_cond("p95>5%", "METRIC rate, p50, p99, misses or hits");
 	expect_bad_cond("foo.rate<5%", "unknown operation kind 'foo'");
 	expect_bad_cond("rate=5%", "expected an operator");
 	expect_bad_cond("rate<%", "expected a percentage");
@@ -243,6 +243,57 @@ static void test_no_values(void **state)
 	assert_false(ldb_cmp_holds(&res, &c, NULL, NULL));
 }
 
+/* A search record with srchnentries' checks. */
+static void make_checked(struct ldb_cmp_run *r, int hits, int misses)
+{
+	char text[400], err[200];
+	snprintf(text, sizeof text,
+	         "{\"type\":\"summary\",\"ops\":{\"search\":{\"attempted\":%d,\"completed\":%d,\"errors\":0,"
+	         "\"exp_hits\":%d,\"exp_misses\":%d,\"rate\":100.000,\"latency_us\":{\"p50\":1.0,\"p99\":2.0}}}}",
+	         hits + misses, hits + misses, hits, misses);
+	struct ldb_json *v = ldb_json_parse(text, strlen(text), err, sizeof err);
+	assert_non_null(v);
+	assert_int_equal(ldb_cmp_run_from_record(v, r, err, sizeof err), 0);
+	ldb_json_free(v);
+}
+
+/* misses and hits: valid only where checks ran; a count or a change */
+static void test_expected_checks(void **state)
+{
+	(void)state;
+	struct ldb_cmp_run base[1], chg[2], plain[1];
+	struct ldb_cmp_result res;
+	make_checked(&base[0], 100, 0);
+	make_checked(&chg[0], 40, 60);
+	make_checked(&chg[1], 50, 50);
+	make_run(&plain[0], 100, 1, 2, -1);
+	assert_false(plain[0].valid[LDB_OP_SEARCH][LDB_CMP_MISSES]);
+	ldb_cmp_compute(base, 1, chg, 2, &res);
+	const struct ldb_cmp_row *r = &res.op[LDB_OP_SEARCH];
+	assert_true(r->change[LDB_CMP_MISSES].median == 55);
+	assert_false(r->has_pct[LDB_CMP_MISSES]); /* base 0: no change in percent */
+	assert_true(r->has_pct[LDB_CMP_HITS]);
+	assert_float_equal(r->pct[LDB_CMP_HITS], -55.0, 1e-9);
+	int k = -1;
+	double v = 0;
+	struct ldb_cmp_cond c = cond("misses>0");
+	assert_true(c.count);
+	assert_true(ldb_cmp_holds(&res, &c, &k, &v));
+	assert_int_equal(k, LDB_OP_SEARCH);
+	assert_true(v == 55);
+	c = cond("search.hits<-50%");
+	assert_true(ldb_cmp_holds(&res, &c, NULL, NULL));
+	c = cond("misses>+10%");
+	assert_false(ldb_cmp_holds(&res, &c, NULL, NULL));
+	/* the same checked runs on both sides: no miss, no verdict */
+	ldb_cmp_compute(base, 1, base, 1, &res);
+	c = cond("misses>0");
+	assert_false(ldb_cmp_holds(&res, &c, NULL, NULL));
+	/* no checks on the change side: misses>0 cannot hold */
+	ldb_cmp_compute(base, 1, plain, 1, &res);
+	assert_false(ldb_cmp_holds(&res, &c, NULL, NULL));
+}
+
 /* A kind that did nothing (no attempt, no completion, no error) is absent. */
 static void test_idle_kind(void **state)
 {
@@ -349,7 +400,8 @@ int main(void)
 		cmocka_unit_test(test_command_line),  cmocka_unit_test(test_parse_cond),
 		cmocka_unit_test(test_median),        cmocka_unit_test(test_three_vs_three),
 		cmocka_unit_test(test_missing_kinds), cmocka_unit_test(test_no_values),
-		cmocka_unit_test(test_idle_kind),     cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_idle_kind),     cmocka_unit_test(test_expected_checks),
+		cmocka_unit_test(test_bad_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

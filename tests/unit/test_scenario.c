@@ -201,6 +201,72 @@ static void test_file_then_command_line(void **state)
 	free(p);
 }
 
+/* A scenario's parameters: the file's --set lines, ${NAME}, ${NAME:w}, ${XXX}; the command
+ * line's --set and --dataset. */
+static void test_params(void **state)
+{
+	struct run t;
+	char *p = write_file("p.scen", "# params\n--set count=200\n--set first=1\n--set last=200\n--set width=5\n"
+	                               "--set parent=ou=People,dc=x\n-b ${parent}\n-f \"(uid=user${XXX})\"\n"
+	                               "-e esearch,random\n-r ${first}\n-R ${last}\n-D uid=user${first:w},${parent}\n");
+
+	(void)state;
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-w", "pw", "--scenario", p));
+	assert_string_equal("(uid=userXXXXX)", t.c.filter);
+	assert_string_equal("ou=People,dc=x", t.c.base);
+	assert_string_equal("uid=user00001,ou=People,dc=x", t.c.bind_dn);
+	assert_int_equal(1, (int)t.c.range_low);
+	assert_int_equal(200, (int)t.c.range_high);
+	done(&t);
+	/* the command line's --set wins over the file's */
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-w", "pw", "--scenario", p, "--set", "first=101", "--set=width=6"));
+	assert_string_equal("(uid=userXXXXXX)", t.c.filter);
+	assert_string_equal("uid=user000101,ou=People,dc=x", t.c.bind_dn);
+	assert_int_equal(101, (int)t.c.range_low);
+	done(&t);
+	/* the guide's ldifgen shape: user002..user(N+1), the digits of N, ou=People */
+	assert_int_equal(LDB_CLI_RUN,
+	                 PARSE(&t, "-w", "pw", "--scenario", p, "--dataset", "ldifgen", "--set", "count=1000"));
+	assert_string_equal("(uid=userXXXX)", t.c.filter);
+	assert_string_equal("ou=People,dc=example,dc=com", t.c.base);
+	assert_string_equal("uid=user0002,ou=People,dc=example,dc=com", t.c.bind_dn);
+	assert_int_equal(2, (int)t.c.range_low);
+	assert_int_equal(1001, (int)t.c.range_high);
+	done(&t);
+	/* ... with its start index, and a parameter the command line sets stays */
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "-w", "pw", "--scenario", p, "--dataset", "ldifgen", "--set",
+	                                    "start_idx=0", "--set", "parent=ou=PerfBench,dc=x"));
+	assert_string_equal("(uid=userXXX)", t.c.filter);
+	assert_string_equal("ou=PerfBench,dc=x", t.c.base);
+	assert_int_equal(1, (int)t.c.range_low);
+	assert_int_equal(200, (int)t.c.range_high);
+	done(&t);
+	assert_int_equal(LDB_CLI_RUN,
+	                 PARSE(&t, "-w", "pw", "--scenario", p, "--dataset", "ldbench", "--set", "count=50"));
+	assert_string_equal("(uid=userXXXXX)", t.c.filter);
+	assert_int_equal(50, (int)t.c.range_high);
+	done(&t);
+	/* the refusals: one line each */
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "-w", "pw", "--scenario", p, "--dataset", "dbgen"));
+	assert_non_null(strstr(t.err, "--dataset 'dbgen': the datasets are ldifgen and ldbench"));
+	done(&t);
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "-w", "pw", "--scenario", p, "--set", "Width=3"));
+	assert_non_null(strstr(t.err, "'Width=3': expected NAME=VALUE"));
+	done(&t);
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--set", "first=1", "-f", "(cn=x)", "-e", "esearch"));
+	assert_non_null(strstr(t.err, "--set sets a scenario's parameters: it needs --scenario FILE"));
+	done(&t);
+	char *q = write_file("q.scen", "# no count\n-f \"(uid=user${XXX})\"\n-e esearch\n-b ${base}\n");
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", q, "--dataset", "ldifgen"));
+	assert_non_null(strstr(t.err, "--dataset ldifgen needs the number of users: --set count=N"));
+	done(&t);
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", q, "--set", "width=3"));
+	assert_non_null(strstr(t.err, "q.scen:4: ${base}: no such parameter"));
+	done(&t);
+	free(p);
+	free(q);
+}
+
 static void test_bad_files(void **state)
 {
 	static const struct {
@@ -319,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_split_words_quotes_comments),
 		cmocka_unit_test(test_split_errors_name_the_line),
 		cmocka_unit_test(test_file_then_command_line),
+		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_list),
 	};

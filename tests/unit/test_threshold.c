@@ -103,8 +103,9 @@ static void test_run_refusals(void **state)
 {
 	(void)state;
 	const struct ldb_threshold_form *r = &ldb_threshold_run;
-	const char *metric = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, "
-	                     "p99, p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=";
+	const char *metric =
+	        "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, "
+	        "p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=";
 	char want[400];
 	snprintf(want, sizeof want, "--fail-if 'latency>5': %s", metric);
 	refused("latency>5", r, want);
@@ -134,6 +135,33 @@ static void test_run_refusals(void **state)
 	        "--fail-if 'rate<5ms': unknown unit 'ms' (a rate is per second: 'rate<1000' or 'rate<1000/s')");
 	refused("errors>1x", r, "--fail-if 'errors>1x': unexpected 'x' after the count (errors take a plain number)");
 	refused("p99>5ms x", r, "--fail-if 'p99>5ms x': unexpected 'x' after the value");
+	refused("misses>1ms", r,
+	        "--fail-if 'misses>1ms': unexpected 'ms' after the count (misses take a plain number)");
+	refused("hits<5%", r,
+	        "--fail-if 'hits<5%': a change in percent is for ldbench compare; a run's threshold is absolute "
+	        "(e.g. 'p99>5ms', 'rate<1000')");
+}
+
+/* srchnentries' checks: counts on a run, counts or changes in compare */
+static void test_expected_metrics(void **state)
+{
+	(void)state;
+	struct ldb_threshold t = ok("misses>0", &ldb_threshold_run);
+	assert_int_equal(t.metric, LDB_M_MISSES);
+	assert_int_equal(t.kind, -1);
+	assert_int_equal(t.cmp, LDB_GT);
+	assert_true(t.value == 0 && !t.relative);
+	t = ok("search.hits < 100", &ldb_threshold_run);
+	assert_int_equal(t.metric, LDB_M_HITS);
+	assert_int_equal(t.kind, LDB_OP_SEARCH);
+	assert_true(t.value == 100);
+	t = ok("misses>0", &ldb_threshold_compare);
+	assert_int_equal(t.metric, LDB_M_MISSES);
+	assert_true(!t.relative && t.value == 0);
+	t = ok("hits<-5%", &ldb_threshold_compare);
+	assert_true(t.relative && t.value == -5);
+	refused("rate<5", &ldb_threshold_compare,
+	        "--fail-if 'rate<5': the value must end with '%' (a change in percent)");
 }
 
 static void test_compare_forms(void **state)
@@ -167,7 +195,8 @@ static void test_compare_refusals(void **state)
 {
 	(void)state;
 	const struct ldb_threshold_form *c = &ldb_threshold_compare;
-	const char *metric = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50 or p99 (e.g. 'rate<-5%')";
+	const char *metric = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50, p99, misses or hits (e.g. "
+	                     "'rate<-5%'; misses and hits also take a count: 'misses>0')";
 	char want[400];
 	/* a metric of the grammar that compare does not take */
 	const char *not_taken[] = { "p95>5%", "errors>1%", "p99.9>5%", "latency<5%", "" };
@@ -257,6 +286,14 @@ static void test_actual(void **state)
 	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_BIND) == 0);
 	t = ok("bind.mean>0", r);
 	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_BIND) == 0);
+	f.sum.tot.op[LDB_OP_SEARCH].exp_misses = 7;
+	f.sum.tot.op[LDB_OP_SEARCH].exp_hits = 993;
+	t = ok("misses>0", r);
+	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_SEARCH) == 7);
+	t = ok("search.hits<1000", r);
+	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_SEARCH) == 993);
+	t = ok("bind.misses>0", r);
+	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_BIND) == 0);
 	f.sum.seconds = 0;
 	t = ok("rate<1", r);
 	assert_true(ldb_threshold_actual(&t, &f.sum, LDB_OP_SEARCH) == 0);
@@ -303,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_compare_forms),
 		cmocka_unit_test(test_compare_refusals), cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_actual),           cmocka_unit_test(test_check),
+		cmocka_unit_test(test_expected_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
