@@ -364,8 +364,6 @@ static int check_write(struct cli_ctx *x)
 	/* rename, delete-after-add */
 	if (c->withnewparent && c->weight[LDB_OP_RENAME] == 0)
 		return cli_fail(x, "-e withnewparent needs -e rename");
-	if (c->withnewparent && c->new_parent == NULL)
-		return cli_fail(x, "-e withnewparent needs --new-parent DN (where the entries move)");
 	if (c->new_parent != NULL && !c->withnewparent)
 		return cli_fail(x, "--new-parent needs -e rename,withnewparent");
 	if (c->delete_after_add && c->weight[LDB_OP_ADD] == 0)

@@ -148,6 +148,7 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
+	l->run.line_fd = fileno(out); /* the clients' error lines go with the text */
 	l->nrep = ldb_reporters_open(c, l->rep, LDB_MAX_REPORTERS, err, sizeof err);
 	if (l->nrep < 0) {
 		l->nrep = 0;

@@ -183,6 +183,11 @@ void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int s
                    int64_t bv, uint64_t now);
 void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
 
+/* ------------------------------------------------ run/errlines.c: ldclt's error lines */
+
+void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code);
+void ldb_errlines_flush(struct ldb_worker *w);
+
 /* ------------------------------------------------ run/conn.c: the state machine */
 
 void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);

@@ -59,6 +59,9 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
 	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	/* -W: ldclt waits before every operation, the first included */
+	if (c->wait_sec > 0)
+		w->next_op_at = ldb_now_ns() + (uint64_t)c->wait_sec * 1000000000ULL;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
 		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
@@ -250,6 +253,11 @@ static bool worker_stopping(struct ldb_worker *w, uint64_t now)
 
 void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive)
 {
+	uint64_t pending = 0;
+	for (int k = 0; k < w->nconns; k++)
+		pending += (uint64_t)w->conns[k].inflight;
+	w->pending_at_end = pending; /* read by the main thread after the join */
+	ldb_errlines_flush(w);
 	worker_close_all(w);
 	ldb_timer_cancel(&r->timers, &w->pace);
 	for (int k = 0; k < w->nconns; k++)

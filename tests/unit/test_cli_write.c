@@ -391,7 +391,6 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "delete,incr", XR }, "-e delete needs -f with the entries' RDN" },
 	{ { "-e", "rename", "-f", "cn=u" }, "-e rename needs -e incr or -e random" },
 	{ { "-e", "delete,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs -e rename" },
-	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs --new-parent DN" },
 	{ { "-e", "rename,incr", "-f", "cn=uXXX", XR, "--new-parent", "ou=x" },
 	  "--new-parent needs -e rename,withnewparent" },
 	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR, "--new-parent", "not a dn" },
