@@ -255,9 +255,9 @@ static int check_genldif_file(struct cli_ctx *x)
 
 	if (access(f, F_OK) == 0) {
 		if (!c->genldif_append)
-			return cli_fail(x, "genldif file %s exists (use -e append)", f);
+			return cli_init_fail(x, "genldif file %s exists (use -e append)", f);
 		if (access(f, W_OK) != 0)
-			return cli_fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
+			return cli_init_fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
 		return 0;
 	}
 	const char *slash = strrchr(f, '/');

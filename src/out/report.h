@@ -69,8 +69,9 @@ struct ldb_text {
 	pid_t pid;
 };
 
-void ldb_text_banner(struct ldb_text *t);  /* version line, -v block */
-void ldb_text_started(struct ldb_text *t); /* "Starting at ..." */
+void ldb_text_banner(struct ldb_text *t);      /* version line, -v block */
+void ldb_text_init_failed(struct ldb_text *t); /* version, Ending and "Exit status 7" lines */
+void ldb_text_started(struct ldb_text *t);     /* "Starting at ..." */
 void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s);
 /* A free-form line with the NAME[PID]: prefix (and the timestamp when asked). */
 void ldb_text_line(struct ldb_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

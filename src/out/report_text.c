@@ -264,12 +264,22 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 	fflush(t->out);
 }
 
+/* An input file could not be used (ldclt's "Cannot initialize"): the
+ * version line, then the Ending and Exit lines, as ldclt prints them. */
+void ldb_text_init_failed(struct ldb_text *t)
+{
+	char line[96];
+	ldb_version_line(line, sizeof line, t->cfg->progname);
+	fprintf(t->out, "%s\n", line);
+	ldb_text_end(t, LDB_EXIT_INIT);
+}
+
 void ldb_text_end(struct ldb_text *t, int status)
 {
 	time_t now = time(NULL);
 	prefix(t, false);
 	fprintf(t->out, "Ending at %s", ctime(&now));
 	prefix(t, false);
-	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text(status));
+	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text_prog(status, t->cfg->progname));
 	fflush(t->out);
 }
