@@ -12,6 +12,8 @@ ROOT=$PWD
 . "$ROOT/tests/fixture/packages.sh"
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
+# ldclt, for tests/integration/ldclt_compat.sh
+install_missing tests/run.sh 389-ds-base
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)

@@ -39,6 +39,9 @@ struct ldb_summary {
 	long long no_activity; /* "no activity" reports */
 	int dead;              /* threads that ended before the run did */
 	int status;            /* exit status */
+	/* -a: each client's requests still unanswered when it ended (ldclt's
+	 * pendingNb), in the last summary only; NULL otherwise */
+	const uint64_t *pending;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

@@ -226,6 +226,17 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 {
 	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	if (s->pending != NULL) {
+		/* ldclt's pending operations (-a), first of its statistics */
+		uint64_t total = 0;
+		for (int i = 0; i < s->threads; i++) {
+			prefix(t, false);
+			fprintf(t->out, "T%03d: pendingNb=%llu\n", i, (unsigned long long)s->pending[i]);
+			total += s->pending[i];
+		}
+		prefix(t, false);
+		fprintf(t->out, "Global total pending operations: %llu\n", (unsigned long long)total);
+	}
 	prefix(t, false);
 	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
 	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
