@@ -108,7 +108,9 @@ void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code)
 		return;
 	const char *txt = ldap_err2string(code);
 	const struct ldb_wctx *wc = w->wctx;
-	bool dn = wc != NULL && run->depth == 1 && wc->dnlen > 0;
+	/* one request at a time on one connection: the last DN rendered is the
+	 * failed one's; else ldclt's asynchronous forms, without the DN */
+	bool dn = wc != NULL && run->depth == 1 && c->conns_per_thread == 1 && wc->dnlen > 0;
 	int len = dn ? (int)wc->dnlen : 0;
 	const char *d = dn ? wc->dn : "";
 	switch (kind) {

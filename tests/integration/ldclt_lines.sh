@@ -45,7 +45,17 @@ run_ldbench "$out" "${srv[@]}" -b "ou=Nowhere,$FIX_BASE" -f "(uid=x)" -e esearch
 assert_eq 3 "$RC" "-q without -I: -E stops the run"
 assert_ge 1 "$(grep -c 'Cannot ldap_search(), error=32' "$out")" "-q: the lines of codes not ignored"
 
-# 4. -W waits before the first operation too: one search, after a second
+# 4. ldclt's wording per kind, the DN of the failed operation in it
+P='^ldbench\[[0-9]+\]: T000: '
+run_ldbench "$out" "${srv[@]}" -b "$FIX_PEOPLE" -f "cn=zzXX" -e delete,incr,noloop -r 1 -R 2 -n 1 -I 32
+assert_match "${P}Cannot ldap_delete \(cn=zz02,$FIX_PEOPLE\), error=32 \(No such object\)$" "$out" "delete's line"
+run_ldbench "$out" "${srv[@]}" -b "$FIX_PEOPLE" -f "cn=zzXX" -e rename,incr,noloop -r 1 -R 2 -n 1 -I 32
+assert_match "${P}Cannot rename \(cn=zz01,$FIX_PEOPLE, cn=zz02, $FIX_PEOPLE\), error=32 \(No such object\)$" "$out" "rename's line"
+run_ldbench "$out" "${srv[@]}" -b "$FIX_PEOPLE" -f "cn=dupXX" -e add,person,incr,noloop -r 1 -R 1 -n 1
+run_ldbench "$out" "${srv[@]}" -b "$FIX_PEOPLE" -f "cn=dupXX" -e add,person,incr,noloop -r 1 -R 1 -n 1 -I 68
+assert_match "${P}Cannot add \(cn=dup01,$FIX_PEOPLE\), error=68 \(Already exists\)$" "$out" "add's line"
+
+# 5. -W waits before the first operation too: one search, after a second
 fixture_monitor_snapshot "$FIX_DIR/snap"
 t0=$(date +%s%N)
 run_ldbench "$out" "${srv[@]}" -b "$FIX_PEOPLE" -f "(uid=user00001)" -e esearch -n 1 -T 1 -W 1 "${S[@]}"
@@ -54,7 +64,7 @@ assert_eq 0 "$RC" "exit status of -W 1 -T 1"
 assert_ge 1000 "$ms" "milliseconds before the one search ends"
 assert_eq 1 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "the server's one search"
 
-# 5. input files that cannot be used: exit 7, ldclt's Exit line on stdout,
+# 6. input files that cannot be used: exit 7, ldclt's Exit line on stdout,
 # the reason in one line on stderr, no connection
 for kw in "esearch,randombinddnfromfile=/nonexistent/dn.txt" "bindonly,randombinddnfromfile=/" \
 	"add,incr,object=/nonexistent/t.ldif" "attreplacefile=description:/nonexistent/v,incr"; do
@@ -65,7 +75,7 @@ for kw in "esearch,randombinddnfromfile=/nonexistent/dn.txt" "bindonly,randombin
 	assert_eq 1 "$(grep -c '^ldbench: ' "$out.err")" "-e $kw: one line on stderr"
 done
 
-# 6. a server that is not up yet: refused connects are -1, which -I -1
+# 7. a server that is not up yet: refused connects are -1, which -I -1
 # ignores, so the run goes on and measures once the server is there
 _fix_kill # the fixture's own stop, keeping its data and port
 "$LDBENCH" "${srv[@]}" -b "$FIX_PEOPLE" -f "(uid=user00001)" -e esearch -n 2 -N 4 -I -1 "${S[@]}" >"$out" 2>&1 &
