@@ -77,7 +77,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "                              in one modify request\n"
 	      "  --compare ATTR=PATTERN      compare ATTR of the entry with the value\n"
 	      "  --delete-after-add          delete each entry right after adding it (same DNs)\n"
-	      "  --new-parent DN             where rename,withnewparent moves the entries (default: stay)\n"
+	      "  --new-parent DN             where rename,withnewparent moves the entries (default: their parent)\n"
 	      "  --mix KIND:WEIGHT,...       weighted mix in one run, e.g. search:80,modify:15,add:5;\n"
 	      "                              kinds search, bind, add, modify, delete, rename, compare,\n"
 	      "                              abandon.  The mix names the operations: leave out\n"
