@@ -99,8 +99,7 @@ static void fatal_note(struct ldb_worker *w, int rc, const char *what, const cha
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
 {
 	struct ldb_worker *w = cn->w;
-	bool binds = w->run->bind_on_connect && !w->run->cfg->sasl_mech;
-	note_fail(w, w->run->main_op, kind, binds ? LDB_OP_BIND : w->run->main_op);
+	note_fail(w, w->run->main_op, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);

@@ -116,6 +116,10 @@ void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code)
 	switch (kind) {
 	case LDB_OP_SEARCH: put_line(run, w->id, "Cannot ldap_search(), error=%d (%s)", code, txt); break;
 	case LDB_OP_BIND:
+		if (c->sasl_mech != NULL) {
+			put_line(run, w->id, "Cannot ldap_sasl_bind_s, error=%d (%s)", code, txt);
+			break;
+		}
 		/* ldclt prints the password here; ldbench never does */
 		put_line(run, w->id, "Cannot ldap_simple_bind_s (%s, *), error=%d (%s)", bind_dn(c), code, txt);
 		break;
