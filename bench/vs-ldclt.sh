@@ -65,7 +65,7 @@ done
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev slapd ldap-utils \
+bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils \
 	389-ds-base libnss3-tools time coreutils gawk
 ((syscalls == 0)) || bench_install_missing linux-perf
 LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)

@@ -1,6 +1,7 @@
 /* ldbench: dispatch, wiring, exit status. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "conf/config.h"
@@ -11,6 +12,7 @@
 #include "cmd/report.h"
 #include "cmd/sweep.h"
 #include "cmd/genldif.h"
+#include "out/report.h"
 
 int main(int argc, char **argv)
 {
@@ -32,6 +34,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		ldb_config_free(&cfg);
 		return LDB_EXIT_PARAMS;
+	case LDB_CLI_INIT_ERROR: {
+		/* an unusable input file: ldclt's "Cannot initialize", exit 7 */
+		struct ldb_text t = { .cfg = &cfg, .out = stdout, .pid = getpid() };
+		fprintf(stderr, "%s\n", err);
+		ldb_text_init_failed(&t);
+		ldb_config_free(&cfg);
+		return LDB_EXIT_INIT;
+	}
 	case LDB_CLI_RUN: break;
 	}
 	if (cfg.genldif_file) {

@@ -255,9 +255,9 @@ static int check_genldif_file(struct cli_ctx *x)
 
 	if (access(f, F_OK) == 0) {
 		if (!c->genldif_append)
-			return cli_fail(x, "genldif file %s exists (use -e append)", f);
+			return cli_init_fail(x, "genldif file %s exists (use -e append)", f);
 		if (access(f, W_OK) != 0)
-			return cli_fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
+			return cli_init_fail(x, "-e genldif=%s: cannot write: %s", f, strerror(errno));
 		return 0;
 	}
 	const char *slash = strrchr(f, '/');
@@ -364,8 +364,6 @@ static int check_write(struct cli_ctx *x)
 	/* rename, delete-after-add */
 	if (c->withnewparent && c->weight[LDB_OP_RENAME] == 0)
 		return cli_fail(x, "-e withnewparent needs -e rename");
-	if (c->withnewparent && c->new_parent == NULL)
-		return cli_fail(x, "-e withnewparent needs --new-parent DN (where the entries move)");
 	if (c->new_parent != NULL && !c->withnewparent)
 		return cli_fail(x, "--new-parent needs -e rename,withnewparent");
 	if (c->delete_after_add && c->weight[LDB_OP_ADD] == 0)

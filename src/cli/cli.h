@@ -7,9 +7,10 @@
 #include "util/num.h"
 
 enum ldb_cli_result {
-	LDB_CLI_RUN = 0,     /* config is ready: run the load */
-	LDB_CLI_EXIT_OK = 1, /* --help / --version printed: exit 0 */
-	LDB_CLI_ERROR = 2    /* err holds one line naming the problem: exit 2 */
+	LDB_CLI_RUN = 0,       /* config is ready: run the load */
+	LDB_CLI_EXIT_OK = 1,   /* --help / --version printed: exit 0 */
+	LDB_CLI_ERROR = 2,     /* err holds one line naming the problem: exit 2 */
+	LDB_CLI_INIT_ERROR = 3 /* a file an option names is unusable (err says why): exit 7, as ldclt */
 };
 
 /* Parse argv into c (initialised with ldb_config_init by the caller), compile

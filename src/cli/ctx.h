@@ -31,6 +31,7 @@ struct cli_ctx {
 	const char *class_kw; /* the first of person/emailPerson/inetOrgPerson */
 	bool mix_given;
 	int mix[LDB_OP_COUNT]; /* --mix's weights, the config's once checked */
+	bool init_error;       /* the failure is an unusable input file: exit 7 (ldclt) */
 };
 
 /* The ids getopt_long returns for the long options (short ones are their character). */
@@ -91,6 +92,9 @@ struct scen_map {
  * user's value may carry (a newline in -f, say) become '?'.  @return -1. */
 __attribute__((format(printf, 2, 3))) int cli_fail(struct cli_ctx *x, const char *fmt, ...);
 int cli_oom(struct cli_ctx *x);
+/* cli_fail for an input file that cannot be used (missing, unreadable,
+ * empty, or genldif's existing file): ldclt's "Cannot initialize", exit 7. */
+#define cli_init_fail(x, ...) ((x)->init_error = true, cli_fail((x), __VA_ARGS__))
 /* Replace *dst with a copy of s. */
 int cli_set_str(struct cli_ctx *x, char **dst, const char *s);
 /* Parse the value of option `opt` (sep ' ' for a flag, '=' for a -e keyword)

@@ -122,13 +122,13 @@ int cli_load_binddn_file(struct cli_ctx *x, const char *path)
 		return -1;
 	f = fopen(path, "re");
 	if (f == NULL)
-		return cli_fail(x, "-e randombinddnfromfile=%s: cannot open: %s", path, strerror(errno));
+		return cli_init_fail(x, "-e randombinddnfromfile=%s: cannot open: %s", path, strerror(errno));
 	for (;;) {
 		errno = 0;
 		n = getline(&line, &cap, f);
 		if (n < 0) {
 			if (errno != 0) {
-				cli_fail(x, "-e randombinddnfromfile=%s: cannot read: %s", path, strerror(errno));
+				cli_init_fail(x, "-e randombinddnfromfile=%s: cannot read: %s", path, strerror(errno));
 				goto out;
 			}
 			break;
@@ -140,7 +140,7 @@ int cli_load_binddn_file(struct cli_ctx *x, const char *path)
 			goto out;
 	}
 	if (c->binddn_file_n == 0) {
-		cli_fail(x, "-e randombinddnfromfile=%s: no DN<TAB>password line in the file", path);
+		cli_init_fail(x, "-e randombinddnfromfile=%s: no DN<TAB>password line in the file", path);
 		goto out;
 	}
 	rc = 0;
@@ -162,7 +162,7 @@ int cli_load_attrfile(struct cli_ctx *x, const char *path)
 
 	f = fopen(path, "rbe");
 	if (f == NULL)
-		return cli_fail(x, "-e attreplacefile: %s: cannot open: %s", path, strerror(errno));
+		return cli_init_fail(x, "-e attreplacefile: %s: cannot open: %s", path, strerror(errno));
 	int rc = ldb_read_all(f, MAX_ATTRFILE, &buf, &len), e = errno;
 
 	fclose(f);
@@ -171,10 +171,10 @@ int cli_load_attrfile(struct cli_ctx *x, const char *path)
 	if (rc != 0 && e == EFBIG)
 		return cli_fail(x, "-e attreplacefile: %s: larger than %u MiB", path, MAX_ATTRFILE >> 20);
 	if (rc != 0)
-		return cli_fail(x, "-e attreplacefile: %s: cannot read: %s", path, strerror(e));
+		return cli_init_fail(x, "-e attreplacefile: %s: cannot read: %s", path, strerror(e));
 	if (len == 0) {
 		free(buf);
-		return cli_fail(x, "-e attreplacefile: %s: the file is empty", path);
+		return cli_init_fail(x, "-e attreplacefile: %s: the file is empty", path);
 	}
 	c->attreplacefile_data = buf;
 	c->attreplacefile_len = len;
@@ -220,6 +220,10 @@ int cli_compile_objtmpl(struct cli_ctx *x)
 
 	if (c->object_file == NULL)
 		return 0;
+	FILE *f = fopen(c->object_file, "re");
+	if (f == NULL)
+		return cli_init_fail(x, "-e object=%s: cannot open: %s", c->object_file, strerror(errno));
+	fclose(f);
 	if (ldb_objtmpl_compile(&t, c->object_file, c->rdn_spec, false, why, sizeof(why)) < 0)
 		return cli_fail(x, "%s", why);
 	if (c->rdn_spec != NULL) {

@@ -681,7 +681,7 @@ static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **arg
 	free(orig);
 	free(x.pw_args);
 	if (rc < 0)
-		return LDB_CLI_ERROR;
+		return x.init_error ? LDB_CLI_INIT_ERROR : LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
 	announce(&x);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ldif/entry.h"
@@ -141,12 +142,21 @@ static int gen_entry(struct gen *g, FILE *f)
 		return -1;
 	size_t alen = (size_t)(eq - rdn);
 
-	/* the same entry the add workload sends */
+	/* the same entry the add workload sends, its RDN's attribute first (as
+	 * ldclt writes it; ldclt then repeats it, ldbench does not) */
 	ldb_entry_init(&en, pv, (int)(sizeof pv / sizeof pv[0]), g->text, g->text_cap);
 	if (ldb_entry_add(&en, c->add_class, c->objtmpl != NULL ? &e : NULL, rdn, alen, eq + 1, rdn_len - alen - 1) < 0)
 		return -1;
-	for (int i = 0; i < en.n; i++)
-		ldb_ldif_fput_line(f, pv[i].type, strlen(pv[i].type), pv[i].val, pv[i].len);
+	const char *val = eq + 1;
+	size_t vlen = rdn_len - alen - 1;
+	ldb_ldif_fput_line(f, rdn, alen, val, vlen);
+	for (int i = 0; i < en.n; i++) {
+		size_t tl = strlen(pv[i].type);
+		if (tl == alen && strncasecmp(pv[i].type, rdn, alen) == 0 && pv[i].len == vlen &&
+		    memcmp(pv[i].val, val, vlen) == 0)
+			continue; /* written first */
+		ldb_ldif_fput_line(f, pv[i].type, tl, pv[i].val, pv[i].len);
+	}
 	fputc('\n', f);
 	return ferror(f) ? -1 : 1;
 }
@@ -175,6 +185,27 @@ static FILE *gen_open(struct gen *g, const struct ldb_config *c, bool *oom)
 	return f;
 }
 
+/* ldclt's lines at the end of a run (one thread, one sample), the rate over
+ * the measured time. */
+static void gen_summary(const struct ldb_config *c, int pid, long long n, const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double sec = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	double rate = sec > 0 ? (double)n / sec : 0.0;
+	const char *p = c->progname;
+	printf("%s[%d]: T000: thread is dead.\n", p, pid);
+	printf("%s[%d]: Average rate: %7.2f/thr  (%7.2f/sec), total: %6lld\n", p, pid, (double)n, rate, n);
+	printf("%s[%d]: All threads are dead - exit.\n", p, pid);
+	printf("%s[%d]: Global average rate: %7.2f/thr  (%6.2f/sec), total: %6lld\n", p, pid, (double)n, rate, n);
+	printf("%s[%d]: Global number times \"no activity\" reports: never\n", p, pid);
+	printf("%s[%d]: Global number of dead threads: 1\n", p, pid);
+	printf("%s[%d]: Global no error occurs during this session.\n", p, pid);
+	time_t wall = time(NULL);
+	printf("%s[%d]: Ending at %s", p, pid, ctime(&wall));
+	printf("%s[%d]: Exit status %d - %s\n", p, pid, LDB_EXIT_OK, ldb_exit_text_prog(LDB_EXIT_OK, p));
+}
+
 int ldb_genldif_run(const struct ldb_config *c)
 {
 	struct gen g = { .c = c };
@@ -183,10 +214,17 @@ int ldb_genldif_run(const struct ldb_config *c)
 	int r = 1, pid = (int)getpid();
 	bool oom;
 
+	char line[96];
+	ldb_version_line(line, sizeof line, c->progname);
+	printf("%s\n", line);
 	if (c->verbose > 0)
 		ldb_config_print(c, stdout);
 	if ((f = gen_open(&g, c, &oom)) == NULL)
 		return LDB_EXIT_INIT;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	time_t wall = time(NULL);
+	printf("%s[%d]: Starting at %s\n", c->progname, pid, ctime(&wall));
 	if (oom) {
 		fprintf(stderr, "%s: out of memory\n", c->progname);
 		r = -1;
@@ -213,7 +251,6 @@ int ldb_genldif_run(const struct ldb_config *c)
 	if (r < 0)
 		return LDB_EXIT_INIT;
 	printf("%s[%d]: genldif: %lld entries written to %s\n", c->progname, pid, n, c->genldif_file);
-	printf("%s[%d]: Exit status %d - %s\n", c->progname, pid, LDB_EXIT_OK,
-	       ldb_exit_text_prog(LDB_EXIT_OK, c->progname));
+	gen_summary(c, pid, n, &t0);
 	return LDB_EXIT_OK;
 }

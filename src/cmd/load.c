@@ -53,6 +53,7 @@ struct pace {
 	int global_cnt;
 	bool signalled;
 	const char *why; /* the last line, or NULL */
+	const char *bye; /* why the run ended ("Number of samples achieved"), printed after the join */
 };
 
 /* ------------------------------------------------------------ set-up */
@@ -150,6 +151,7 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
+	l->run.line_fd = fileno(out); /* the clients' error lines go with the text */
 	l->nrep = ldb_reporters_open(c, l->rep, LDB_MAX_REPORTERS, err, sizeof err);
 	if (l->nrep < 0) {
 		l->nrep = 0;
@@ -309,7 +311,15 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.server = &l->mon_delta;
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
+	uint64_t *pending = NULL;
+	if (last && l->cfg->depth > 1 && (pending = calloc((size_t)l->n, sizeof *pending)) != NULL) {
+		for (int i = 0; i < l->n; i++)
+			pending[i] = l->w[i].pending_at_end; /* written before the join */
+		sum.pending = pending;
+	}
 	ldb_text_summary(&l->text, &sum);
+	free(pending);
+	sum.pending = NULL;
 	if (!last)
 		return status;
 	(void)ldb_thresholds_check(l->cfg, &sum, main_op, status, &l->text);
@@ -331,7 +341,7 @@ static bool sample_due(struct load *l, struct pace *p, uint64_t now)
 	if (p->next <= now)
 		p->next = now + p->interval;
 	if (c->samples > 0 && p->samples >= c->samples) {
-		ldb_text_line(&l->text, "Number of samples achieved. Bye-bye...");
+		p->bye = "Number of samples achieved. Bye-bye...";
 		p->why = "All threads are dead - exit.";
 		return true;
 	}
@@ -500,6 +510,11 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	for (int i = 0; i < l->n; i++)
 		if (l->st[i]->status > status)
 			status = l->st[i]->status;
+	/* smoothshutdown: ldclt's threads end one by one, each says so */
+	if (c->smoothshutdown && stop != LDB_STOP_SIGNAL && stop != LDB_STOP_MAX_ERRORS)
+		reap(l);
+	if (p->bye != NULL)
+		ldb_text_line(&l->text, "%s", p->bye);
 	if (stop == LDB_STOP_MAX_ERRORS) {
 		ldb_text_line(&l->text, "Max error limit reached - exiting.");
 		status = LDB_EXIT_MAX_ERRORS;

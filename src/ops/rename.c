@@ -1,5 +1,6 @@
-/* rename (-e rename): the entry's number moved one range up, or (withnewparent)
- * the same RDN under --new-parent. */
+/* rename (-e rename): entry N renamed to the RDN of the next number, as
+ * ldclt does; withnewparent also passes the new superior (the entry's parent,
+ * or --new-parent). */
 #include "ops/ops.h"
 
 #include <ldap.h>
@@ -8,6 +9,21 @@
 static int check_numbered(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
 	return ldb_op_check_numbered(c, mix, "rename", why, cap);
+}
+
+/* The new RDN's number: ldclt draws a second number for it, so with incr
+ * entry N becomes N + step (the counter moves on by two steps a rename, see
+ * run/issue.c), with random another random number. */
+static int64_t new_number(const struct ldb_op_req *r)
+{
+	const struct ldb_config *c = r->ops->cfg;
+	int64_t lo = c->range_low, hi = c->range_high, x;
+	if (c->valmode == LDB_VAL_RANDOM)
+		return ldb_rng_range(r->rng, lo, hi);
+	x = r->v + c->incr_step;
+	if (x > hi && hi >= lo)
+		x = lo + (x - lo) % (hi - lo + 1);
+	return x;
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
@@ -20,24 +36,27 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 
 	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
+	rdnlen = ldb_dn_put_pattern(&c->filter_pat, new_number(r), wc->aux, sizeof wc->aux);
+	if (rdnlen == 0 || rdnlen >= sizeof wc->aux)
+		return 0;
+	if (rdnlen >= 2 && wc->aux[0] == '(' && wc->aux[rdnlen - 1] == ')') {
+		memmove(wc->aux, wc->aux + 1, rdnlen - 2);
+		rdnlen -= 2;
+	}
+	wc->aux[rdnlen] = '\0'; /* for the error line */
 	if (c->withnewparent) {
-		/* the same RDN under --new-parent */
+		/* ldclt passes the base as the new superior: --new-parent, or the
+		 * entry's own parent */
 		const char *a, *val;
 		size_t alen, vlen;
 		ldb_dn_split_rdn(wc->dn, wc->dnlen, &a, &alen, &val, &vlen);
-		rdnlen = (size_t)(val + vlen - wc->dn);
-		memcpy(wc->aux, wc->dn, rdnlen);
-		newsup = c->new_parent;
-		newsuplen = strlen(c->new_parent);
-	} else {
-		/* the number moved one range up: uid=user1042 -> uid=user2042 for -r1000 -R1999 */
-		int64_t span = c->range_high - c->range_low + 1;
-		rdnlen = ldb_dn_put_pattern(&c->filter_pat, r->v + span, wc->aux, sizeof wc->aux);
-		if (rdnlen == 0)
-			return 0;
-		if (rdnlen >= 2 && wc->aux[0] == '(' && wc->aux[rdnlen - 1] == ')') {
-			memmove(wc->aux, wc->aux + 1, rdnlen - 2);
-			rdnlen -= 2;
+		size_t own = (size_t)(val + vlen - wc->dn);
+		if (c->new_parent != NULL) {
+			newsup = c->new_parent;
+			newsuplen = strlen(c->new_parent);
+		} else if (own + 1 < wc->dnlen) {
+			newsup = wc->dn + own + 1;
+			newsuplen = wc->dnlen - own - 1;
 		}
 	}
 	return (long)ldb_wire_put_modrdn(dst, cap, r->msgid, wc->dn, wc->dnlen, wc->aux, rdnlen, 1, newsup, newsuplen);

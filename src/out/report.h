@@ -39,6 +39,9 @@ struct ldb_summary {
 	long long no_activity; /* "no activity" reports */
 	int dead;              /* threads that ended before the run did */
 	int status;            /* exit status */
+	/* -a: each client's requests still unanswered when it ended (ldclt's
+	 * pendingNb), in the last summary only; NULL otherwise */
+	const uint64_t *pending;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
@@ -71,8 +74,9 @@ struct ldb_text {
 	pid_t pid;
 };
 
-void ldb_text_banner(struct ldb_text *t);  /* version line, -v block */
-void ldb_text_started(struct ldb_text *t); /* "Starting at ..." */
+void ldb_text_banner(struct ldb_text *t);      /* version line, -v block */
+void ldb_text_init_failed(struct ldb_text *t); /* version, Ending and "Exit status 7" lines */
+void ldb_text_started(struct ldb_text *t);     /* "Starting at ..." */
 void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s);
 /* A free-form line with the NAME[PID]: prefix (and the timestamp when asked). */
 void ldb_text_line(struct ldb_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

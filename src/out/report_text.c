@@ -264,6 +264,17 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 {
 	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
+	if (s->pending != NULL) {
+		/* ldclt's pending operations (-a), first of its statistics */
+		uint64_t total = 0;
+		for (int i = 0; i < s->threads; i++) {
+			prefix(t, false);
+			fprintf(t->out, "T%03d: pendingNb=%llu\n", i, (unsigned long long)s->pending[i]);
+			total += s->pending[i];
+		}
+		prefix(t, false);
+		fprintf(t->out, "Global total pending operations: %llu\n", (unsigned long long)total);
+	}
 	prefix(t, false);
 	fprintf(t->out, "Global average rate: %7.2f/thr  (%6.2f/sec), total: %6llu\n",
 	        (double)s->counted / (double)s->threads, rate, (unsigned long long)s->counted);
@@ -303,12 +314,22 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 	fflush(t->out);
 }
 
+/* An input file could not be used (ldclt's "Cannot initialize"): the
+ * version line, then the Ending and Exit lines, as ldclt prints them. */
+void ldb_text_init_failed(struct ldb_text *t)
+{
+	char line[96];
+	ldb_version_line(line, sizeof line, t->cfg->progname);
+	fprintf(t->out, "%s\n", line);
+	ldb_text_end(t, LDB_EXIT_INIT);
+}
+
 void ldb_text_end(struct ldb_text *t, int status)
 {
 	time_t now = time(NULL);
 	prefix(t, false);
 	fprintf(t->out, "Ending at %s", ctime(&now));
 	prefix(t, false);
-	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text(status));
+	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text_prog(status, t->cfg->progname));
 	fflush(t->out);
 }

@@ -25,12 +25,17 @@
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why);
 static void conn_connected(struct ldb_conn *cn, uint64_t now);
 
-static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f)
+/* A client failure of an operation of `kind`, its line printed as one of
+ * `shown` (a failed connect: the bind, or the operation, that met it). */
+static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f, enum ldb_op shown)
 {
-	static const int code[LDB_FAIL_COUNT] = { LDB_RC_CONNECT_ERROR, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
+	/* libldap's (and so ldclt's) codes: a TCP connect that fails is -1
+	 * (server down), a TLS set-up that fails -11 (connect error) */
+	static const int code[LDB_FAIL_COUNT] = { LDB_RC_SERVER_DOWN, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
 		                                  LDB_RC_SERVER_DOWN };
 	ldb_add(&w->st->op[kind].fails[f], 1);
 	ldb_note_error(w, kind, code[f]);
+	ldb_errline(w, shown, code[f]);
 }
 
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
@@ -66,7 +71,7 @@ void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 		struct ldb_slot *s = &cn->slots[i];
 		if (!s->used)
 			continue;
-		note_fail(w, s->kind, why);
+		note_fail(w, s->kind, why, s->kind);
 		if (s->counts && !cycle)
 			w->outstanding--;
 	}
@@ -82,13 +87,9 @@ static void fatal_note(struct ldb_worker *w, int rc, const char *what, const cha
 	const struct ldb_config *c = w->run->cfg;
 	if (ldb_config_ignored(c, rc))
 		return;
-	if (w->note[0] == '\0') {
-		if (why != NULL)
-			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s: %s", w->id, what, why);
-		else
-			snprintf(w->note, sizeof w->note, "T%03d: Cannot %s, error=%d (%s)", w->id, what, rc,
-			         ldap_err2string(rc));
-	}
+	/* without a reason, the error's own line (run/errlines.c) said it */
+	if (w->note[0] == '\0' && why != NULL)
+		snprintf(w->note, sizeof w->note, "T%03d: Cannot %s: %s", w->id, what, why);
 	worker_die(w, LDB_EXIT_CANNOT_BIND);
 }
 
@@ -99,14 +100,15 @@ static void fatal_note(struct ldb_worker *w, int rc, const char *what, const cha
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
 {
 	struct ldb_worker *w = cn->w;
-	note_fail(w, w->run->main_op, kind);
+	note_fail(w, w->run->main_op, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);
 	cn->state = CS_IDLE;
 	schedule_retry(cn, now);
 	if (!cn->ever_up)
-		fatal_note(w, LDB_RC_CONNECT_ERROR, kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
+		fatal_note(w, kind == LDB_FAIL_TLS ? LDB_RC_CONNECT_ERROR : LDB_RC_SERVER_DOWN,
+		           kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
 }
 
 static void conn_connect(struct ldb_conn *cn, uint64_t now)
@@ -375,6 +377,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			 * but its failures are tallied with the binds' */
 			if (rc != 0) {
 				ldb_note_error(w, LDB_OP_BIND, rc);
+				ldb_errline(w, LDB_OP_BIND, rc);
 				fatal_note(w, rc, "bind", NULL);
 				ldb_conn_close(cn, false);
 				cn->state = CS_IDLE;

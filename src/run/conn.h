@@ -13,7 +13,9 @@
  * write renderer into the connection's output buffer, and written in one send
  * per batch; responses are framed out of large reads.  Nothing here allocates
  * (but for a buffer that must grow to hold one unusually large message, and a
- * TLS session object per handshake), locks or prints.
+ * TLS session object per handshake) or locks; nothing prints but ldclt's line
+ * for a failed operation (run/errlines.c: off the success path, a stack
+ * buffer and one write(2), at most 10 a second per client and code).
  *
  * An I/O thread touches only what is ready: the connections of its epoll
  * events, those on its ready list (work without an event: a slot came free,
@@ -182,6 +184,11 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
 void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
                    int64_t bv, uint64_t now);
 void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
+
+/* ------------------------------------------------ run/errlines.c: ldclt's error lines */
+
+void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code);
+void ldb_errlines_flush(struct ldb_worker *w);
 
 /* ------------------------------------------------ run/conn.c: the state machine */
 

@@ -46,6 +46,7 @@ void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, u
 		}
 	} else {
 		ldb_note_error(w, kind, rc);
+		ldb_errline(w, kind, rc);
 		if (c->counteach && ldb_op_expected_failure(kind, rc))
 			counts = true;
 	}
@@ -76,13 +77,17 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 	int64_t lo = c->range_low, hi = c->range_high, x;
 	switch (c->valmode) {
 	case LDB_VAL_RANDOM: *v = ldb_rng_range(&w->rng, lo, hi); return true;
-	case LDB_VAL_INCR:
+	case LDB_VAL_INCR: {
+		/* a rename takes two numbers, the entry's and its new name's (ldclt) */
+		int64_t take = w->run->rename_pair ? 2 * c->incr_step : c->incr_step;
 		if (c->commoncounter)
-			x = __atomic_fetch_add(&w->run->common_counter, c->incr_step, __ATOMIC_RELAXED);
+			x = __atomic_fetch_add(&w->run->common_counter, take, __ATOMIC_RELAXED);
 		else {
 			x = w->incr_next;
-			w->incr_next += c->incr_step;
+			w->incr_next += take;
 		}
+		if (w->run->rename_pair && x <= hi && x + c->incr_step > hi && c->noloop)
+			x += c->incr_step; /* the new name's number passes the top */
 		if (x > hi) {
 			if (c->noloop) {
 				if (w->note[0] == '\0')
@@ -93,10 +98,11 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 			}
 			x = lo + (x - lo) % (hi - lo + 1);
 			if (!c->commoncounter)
-				w->incr_next = x + c->incr_step;
+				w->incr_next = x + take;
 		}
 		*v = x;
 		return true;
+	}
 	default: *v = 0; return true;
 	}
 }

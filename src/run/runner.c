@@ -59,6 +59,9 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
 	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	/* -W: ldclt waits before every operation, the first included */
+	if (c->wait_sec > 0)
+		w->next_op_at = ldb_now_ns() + (uint64_t)c->wait_sec * 1000000000ULL;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
 		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
@@ -234,14 +237,26 @@ static void worker_start_measuring(struct ldb_worker *w)
 	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
 }
 
-/* The run stops: a client ends now, or (smoothshutdown) once what it has in
- * flight is back, 20 s at most.  @return true when it ends now. */
+#define DRAIN_NS 1000000000ULL /* -N, --duration: at most this long for the results in flight */
+
+/* The run stops: a client ends now, or once what it has in flight is back:
+ * 20 s at most with smoothshutdown, and when the run ended on its own terms
+ * (-N, --duration) a second at most (or -t, if shorter), so that the count is
+ * what the server completed.  A signal or -E ends it now.  @return true when
+ * it ends now. */
 static bool worker_stopping(struct ldb_worker *w, uint64_t now)
 {
-	if (!w->run->cfg->smoothshutdown || w->outstanding == 0)
+	const struct ldb_run *run = w->run;
+	if (w->outstanding == 0)
 		return true;
+	uint64_t limit = 20000000000ULL;
+	if (!run->cfg->smoothshutdown) {
+		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED) != LDB_STOP_DONE)
+			return true;
+		limit = run->timeout_ns > 0 && run->timeout_ns < DRAIN_NS ? run->timeout_ns : DRAIN_NS;
+	}
 	if (w->smooth_deadline == 0)
-		w->smooth_deadline = now + 20000000000ULL;
+		w->smooth_deadline = now + limit;
 	else if (now > w->smooth_deadline)
 		return true;
 	w->exhausted = true;
@@ -250,6 +265,11 @@ static bool worker_stopping(struct ldb_worker *w, uint64_t now)
 
 void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive)
 {
+	uint64_t pending = 0;
+	for (int k = 0; k < w->nconns; k++)
+		pending += (uint64_t)w->conns[k].inflight;
+	w->pending_at_end = pending; /* read by the main thread after the join */
+	ldb_errlines_flush(w);
 	worker_close_all(w);
 	ldb_timer_cancel(&r->timers, &w->pace);
 	for (int k = 0; k < w->nconns; k++)

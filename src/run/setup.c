@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "proto/wire.h"
 
@@ -72,6 +73,8 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 {
 	memset(run, 0, sizeof *run);
 	run->cfg = c;
+	snprintf(run->line_prefix, sizeof run->line_prefix, "%s[%d]: ", c->progname, (int)getpid());
+	run->line_fd = STDOUT_FILENO;
 	const char *host = c->host;
 	int port = c->port;
 	LDAPURLDesc *lud = NULL;
@@ -98,6 +101,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	/* A bind must be alone on its connection (RFC 4511 4.2.1); parents
 	 * are created as ldclt does, on one request at a time. */
 	run->depth = c->depth;
+	run->rename_pair = c->weight[LDB_OP_RENAME] > 0 && !c->mix;
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (run->load_kind[k] && ldb_ops[k]->alone)
 			run->depth = 1;

@@ -42,6 +42,7 @@ struct ldb_run {
 	bool writes;                  /* some kind renders through the write scratch (ops/dn.h) */
 	bool make_parents;            /* an add that gets 32 creates its parents first */
 	bool unanswered;              /* a kind gets no response: the goodbye waits for the server */
+	bool rename_pair;             /* incr: a pass takes two numbers (rename's entry and new name) */
 	int depth;                    /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
@@ -51,6 +52,20 @@ struct ldb_run {
 	int64_t common_counter;             /* commoncounter's next value */
 	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
 	int max_error_code;                 /* the code that passed -E */
+	/* ldclt's line per failed operation (run/errlines.c) */
+	char line_prefix[80]; /* "NAME[PID]: " */
+	int line_fd;          /* where the text output goes (stdout by default) */
+};
+
+/* A client's limit on its error lines: a few codes, lines printed and held
+ * back in the current second. */
+#define LDB_ERRLIM_CODES 4
+struct ldb_errlim {
+	uint64_t window; /* when the current second began */
+	int code[LDB_ERRLIM_CODES];
+	bool used[LDB_ERRLIM_CODES];
+	uint32_t printed[LDB_ERRLIM_CODES];
+	uint64_t held[LDB_ERRLIM_CODES];
 };
 
 struct ldb_conn;
@@ -80,6 +95,8 @@ struct ldb_worker {
 	struct ldb_tls_session tls_session; /* --tls-resume */
 	bool measuring;                     /* this client has seen the end of warm-up */
 	char note[160];                     /* a line to print when the thread ends */
+	struct ldb_errlim errlim;           /* its error lines (run/errlines.c) */
+	uint64_t pending_at_end;            /* requests still unanswered when it ended */
 };
 
 /* Set up a run's shared part from a checked config (resolve the server,

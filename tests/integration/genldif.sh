@@ -49,9 +49,10 @@ check "first entry" "dn: uid=user1000,$parent" "$(grep -m1 '^dn: ' out.ldif)"
 check "last entry" "dn: uid=user1999,$parent" "$(grep '^dn: ' out.ldif | tail -n 1)"
 check "names are exactly user1000..user1999" "$(seq -f 'dn: uid=user%g,'"$parent" 1000 1999)" \
 	"$(grep '^dn: ' out.ldif)"
-check "each entry's attributes" "$(printf '%s\n' "dn: uid=user1234,$parent" 'objectclass: top' \
+# the RDN's attribute first, as ldclt writes it (ldclt repeats it later; ldbench does not)
+check "each entry's attributes" "$(printf '%s\n' "dn: uid=user1234,$parent" 'uid: user1234' 'objectclass: top' \
 	'objectclass: person' 'objectclass: organizationalPerson' 'objectclass: inetOrgPerson' \
-	'sn: user1234' 'cn: user1234' 'uid: user1234')" \
+	'sn: user1234' 'cn: user1234')" \
 	"$(grep -A7 "^dn: uid=user1234," out.ldif)"
 
 # it loads: the parent first, then the file, as the root DN
@@ -66,15 +67,25 @@ check "uid=user1999 exists" 1 "$(fixture_count "$parent" '(uid=user1999)')"
 check "uid=user0999 absent" 0 "$(fixture_count "$parent" '(uid=user0999)')"
 check "uid=user2000 absent" 0 "$(fixture_count "$parent" '(uid=user2000)')"
 
-# an existing file without append: exit 2, one line, the file untouched
+# ldclt's lines around the run, for scripts that read them
+check "version line" 1 "$(grep -Ec '^ldbench version ' gen.out)"
+check "Starting line" 1 "$(grep -Ec '^ldbench\[[0-9]+\]: Starting at ' gen.out)"
+check "dead thread line" 1 "$(grep -Ec '^ldbench\[[0-9]+\]: T000: thread is dead\.$' gen.out)"
+check "Global average rate" 1 "$(grep -Ec '^ldbench\[[0-9]+\]: Global average rate: +[0-9.]+/thr  \( *[0-9.]+/sec\), total: +1000$' gen.out)"
+check "Global dead threads" 1 "$(grep -Ec '^ldbench\[[0-9]+\]: Global number of dead threads: 1$' gen.out)"
+check "Exit line" 1 "$(grep -Ec '^ldbench\[[0-9]+\]: Exit status 0 - No problem during execution\.$' gen.out)"
+
+# an existing file without append: exit 7 (ldclt's "Cannot initialize"), one
+# line on stderr, ldclt's lines on stdout, the file untouched
 sum=$(md5sum <out.ldif)
 rc=0
 "$LDBENCH" -b "$parent" -e "genldif=out.ldif,object=tmpl.ldif" \
 	-e "rdn=uid:user[A=INCRNNOLOOP(2000;2009;4)]" >gen2.out 2>gen2.err || rc=$?
-check "existing file without append: exit status" 2 "$rc"
+check "existing file without append: exit status" 7 "$rc"
 check "existing file without append: message" "ldbench: genldif file out.ldif exists (use -e append)" \
 	"$(cat gen2.err)"
-check "existing file without append: nothing on stdout" "" "$(cat gen2.out)"
+check "existing file without append: Exit line" 1 \
+	"$(grep -Ec '^ldbench\[[0-9]+\]: Exit status 7 - Cannot initialize ldbench\.$' gen2.out)"
 check "existing file untouched" "$sum" "$(md5sum <out.ldif)"
 
 # append: 10 more, after the first 1000

@@ -56,23 +56,32 @@ run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=bXXXX" --compare "description
 assert_eq 0 "$RC" "exit status of the compares"
 assert_match 'compare: attempted 100, completed 100, succeeded 100, counted 100, errors 0$' "$out" "compares succeed"
 
-# 5. rename with a new parent: b0100..b0149 move under ou=Moved
+# 5. rename, as ldclt: entry N takes the RDN of N+1 (two numbers a rename).
+# With a new parent: b0100 -> ou=Moved/b0101, b0102 -> b0103, ... b0148 -> b0149
 run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=bXXXX" -e rename,withnewparent,incr,commoncounter,noloop --new-parent "ou=Moved,$FIX_BASE" -r100 -R149 -n 2
 assert_eq 0 "$RC" "exit status of the renames"
-assert_eq 50 "$(count "ou=Moved,$FIX_BASE" '(cn=b*)')" "entries moved"
-assert_eq 250 "$(count "$bench" '(objectClass=person)')" "entries left behind"
-# rename in place: the number moves one range up (b0150..b0199 -> b0200..b0249 clash: use 350..399)
-run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=bXXXX" -e rename,incr,noloop -r350 -R399 -n 1
+assert_eq 25 "$(count "ou=Moved,$FIX_BASE" '(cn=b*)')" "entries moved"
+assert_eq 1 "$(count "ou=Moved,$FIX_BASE" '(cn=b0149)')" "b0148 became ou=Moved/b0149"
+assert_eq 0 "$(count "ou=Moved,$FIX_BASE" '(cn=b0148)')" "no b0148 under ou=Moved"
+assert_eq 275 "$(count "$bench" '(objectClass=person)')" "entries left behind"
+# withnewparent without --new-parent (ldclt): the new superior is the entry's own parent
+run_ldbench "$out" "${root[@]}" -b "ou=Moved,$FIX_BASE" -f "cn=bXXXX" -e rename,withnewparent,incr,noloop -r101 -R102 -n 1
+assert_eq 0 "$RC" "exit status of withnewparent without --new-parent"
+assert_eq 1 "$(count "ou=Moved,$FIX_BASE" '(cn=b0102)')" "b0101 became b0102 in place"
+assert_eq 0 "$(count "ou=Moved,$FIX_BASE" '(cn=b0101)')" "b0101 is gone"
+# in place: b0101 -> b0102 (free since b0102 moved)
+run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=bXXXX" -e rename,incr,noloop -r101 -R102 -n 1
 assert_eq 0 "$RC" "exit status of in-place renames"
-assert_eq 1 "$(count "$bench" '(cn=b0400)')" "b0350 became b0400"
-assert_eq 0 "$(count "$bench" '(cn=b0350)')" "b0350 is gone"
+assert_match 'Global average rate: .*total: +1$' "$out" "one rename counted"
+assert_eq 1 "$(count "$bench" '(cn=b0102)')" "b0101 became b0102"
+assert_eq 0 "$(count "$bench" '(cn=b0101)')" "b0101 is gone"
 
 # 6. delete: exactly those
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=bXXXX" -e delete,incr,commoncounter,noloop -r150 -R349 -n 4
 assert_eq 0 "$RC" "exit status of the deletes"
 assert_eq 200 "$(fixture_monitor_delta "$FIX_DIR/snap" Delete)" "server-side deletes"
-assert_eq 50 "$(count "$bench" '(objectClass=person)')" "what is left (b0400..b0449)"
+assert_eq 75 "$(count "$bench" '(objectClass=person)')" "what is left (b0102, b0103..b0149 odd, b0350..b0399)"
 
 # 7. the canonical populate command: uid=user1000..user1999 and nothing else
 cat >"$FIX_DIR/tmpl.ldif" <<'T'

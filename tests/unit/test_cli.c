@@ -801,12 +801,13 @@ static void test_bad_binddn_files(void **state)
 	static const struct {
 		const char *content;
 		const char *needle;
+		int r; /* a file without a line cannot be used (exit 7); a bad line is a bad parameter */
 	} files[] = {
-		{ "", "no DN<TAB>password line" },
-		{ "\n\n", "no DN<TAB>password line" },
-		{ "uid=u1,dc=x " PW "\n", "line 1: expected DN<TAB>password" },
-		{ "uid=u1,dc=x\t" PW "\nnot a dn\t" PW "\n", "line 2: invalid DN 'not a dn'" },
-		{ "uid=u1,dc=x\t\n", "line 1: empty password" },
+		{ "", "no DN<TAB>password line", LDB_CLI_INIT_ERROR },
+		{ "\n\n", "no DN<TAB>password line", LDB_CLI_INIT_ERROR },
+		{ "uid=u1,dc=x " PW "\n", "line 1: expected DN<TAB>password", LDB_CLI_ERROR },
+		{ "uid=u1,dc=x\t" PW "\nnot a dn\t" PW "\n", "line 2: invalid DN 'not a dn'", LDB_CLI_ERROR },
+		{ "uid=u1,dc=x\t\n", "line 1: empty password", LDB_CLI_ERROR },
 	};
 
 	(void)state;
@@ -816,12 +817,28 @@ static void test_bad_binddn_files(void **state)
 
 		temp_file(path, sizeof(path), files[i].content);
 		snprintf(kw, sizeof(kw), "bindonly,randombinddnfromfile=%s", path);
-		assert_int_equal(PARSE(&t, "-e", kw), LDB_CLI_ERROR);
+		assert_int_equal(PARSE(&t, "-e", kw), files[i].r);
 		if (strstr(t.err, files[i].needle) == NULL || strstr(t.err, path) == NULL)
 			fail_msg("file %zu: error '%s' lacks '%s'", i, t.err, files[i].needle);
 		assert_null(strstr(t.err, PW));
 		done(&t);
 		unlink(path);
+	}
+}
+
+/* Input files that cannot be used: ldclt's "Cannot initialize" (exit 7). */
+static void test_missing_input_files(void **state)
+{
+	static const char *const kws[] = { "esearch,randombinddnfromfile=/nonexistent/dn.txt",
+		                           "attreplacefile=description:/nonexistent/v.txt,incr",
+		                           "add,incr,object=/nonexistent/t.ldif" };
+	(void)state;
+	for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++) {
+		struct run t;
+		assert_int_equal(PARSE(&t, "-e", kws[i], "-f", "cn=uXX", "-r", "1", "-R", "9"), LDB_CLI_INIT_ERROR);
+		if (strstr(t.err, "/nonexistent/") == NULL || strstr(t.err, "cannot open") == NULL)
+			fail_msg("case %zu: error '%s'", i, t.err);
+		done(&t);
 	}
 }
 
@@ -888,6 +905,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bad_input, setup),
 		cmocka_unit_test_setup(test_bad_binddn_files, setup),
 		cmocka_unit_test_setup(test_bad_password_files, setup),
+		cmocka_unit_test_setup(test_missing_input_files, setup),
 		cmocka_unit_test_setup(test_env_password_not_in_errors, setup),
 	};
 

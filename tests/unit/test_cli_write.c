@@ -380,7 +380,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "add,object=@T,rdn=uid:u[A=INCRN(0;9;1)]", "-R", "5" }, "-e rdn and -R exclude each other" },
 	{ { "-e", "add,object=@T,rdn=uid" }, "-e rdn=uid: expected rdn=ATTR:VALUE" },
 	{ { "-e", "add,object=@T,rdn=uid:#zz[A=INCRN(0;9;1)]" }, "is not a valid RDN" },
-	{ { "-e", "add,object=/nonexistent/t.ldif,rdn=uid:u[A=INCRN(0;9;1)]" }, "object file /nonexistent/t.ldif" },
+	{ { "-e", "add,object=/nonexistent/t.ldif,rdn=uid:u[A=INCRN(0;9;1)]" },
+	  "-e object=/nonexistent/t.ldif: cannot open" },
 	{ { "-e", "add,object=@B,rdn=uid:u[A=INCRN(0;9;1)]" }, "line 2" },
 	{ { "-e", "add,object=@T,rdn=uid:u[A=BOGUS(1)]" }, "unknown kind" },
 	{ { "-e", "add,object=@T", "-e", "object=@T,incr", "-f", "uid=uXXX", XR }, "-e object given twice" },
@@ -391,7 +392,6 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "delete,incr", XR }, "-e delete needs -f with the entries' RDN" },
 	{ { "-e", "rename", "-f", "cn=u" }, "-e rename needs -e incr or -e random" },
 	{ { "-e", "delete,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs -e rename" },
-	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR }, "-e withnewparent needs --new-parent DN" },
 	{ { "-e", "rename,incr", "-f", "cn=uXXX", XR, "--new-parent", "ou=x" },
 	  "--new-parent needs -e rename,withnewparent" },
 	{ { "-e", "rename,withnewparent,incr", "-f", "cn=uXXX", XR, "--new-parent", "not a dn" },
@@ -527,9 +527,10 @@ static void test_genldif_run(void **state)
 	assert_int_equal(ldb_genldif_run(&t.c), 0);
 	done(&t);
 	s = slurp(path_o);
-	assert_string_equal(s, "dn: cn=u11,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u11\nsn: u11\n\n"
-	                       "dn: cn=u13,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u13\nsn: u13\n\n"
-	                       "dn: cn=u15,ou=p,dc=x\nobjectClass: top\nobjectClass: person\ncn: u15\nsn: u15\n\n");
+	/* the RDN's attribute first, as ldclt */
+	assert_string_equal(s, "dn: cn=u11,ou=p,dc=x\ncn: u11\nobjectClass: top\nobjectClass: person\nsn: u11\n\n"
+	                       "dn: cn=u13,ou=p,dc=x\ncn: u13\nobjectClass: top\nobjectClass: person\nsn: u13\n\n"
+	                       "dn: cn=u15,ou=p,dc=x\ncn: u15\nobjectClass: top\nobjectClass: person\nsn: u15\n\n");
 	free(s);
 
 	/* append, incr,noloop ends at -R; the template lacks the RDN's value: added */
@@ -539,8 +540,8 @@ static void test_genldif_run(void **state)
 	s = slurp(path_o);
 	assert_true(strncmp(s, "dn: cn=u11,ou=p,dc=x\n", 21) == 0); /* the first run is kept */
 	assert_non_null(strstr(
-	        s, "dn: uid=u8,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s1\ncn: c1\nuid: u8\n\n"
-	           "dn: uid=u9,dc=example,dc=com\nobjectclass: top\nobjectclass: person\nsn: s2\ncn: c2\nuid: u9\n\n"));
+	        s, "dn: uid=u8,dc=example,dc=com\nuid: u8\nobjectclass: top\nobjectclass: person\nsn: s1\ncn: c1\n\n"
+	           "dn: uid=u9,dc=example,dc=com\nuid: u9\nobjectclass: top\nobjectclass: person\nsn: s2\ncn: c2\n\n"));
 	assert_null(strstr(s, "uid=u10"));
 	free(s);
 
@@ -561,9 +562,8 @@ static void test_genldif_run(void **state)
 	done(&t);
 	s = slurp(path_o);
 	assert_int_equal(count_dns(s), 1000);
-	assert_true(strncmp(s, "dn: uid=user1000,dc=example,dc=com\nobjectclass: top\n", 52) == 0);
-	assert_non_null(strstr(s, "\ndn: uid=user1999,dc=example,dc=com\n"));
-	assert_non_null(strstr(s, "\nuid: user1999\n\n"));
+	assert_true(strncmp(s, "dn: uid=user1000,dc=example,dc=com\nuid: user1000\nobjectclass: top\n", 66) == 0);
+	assert_non_null(strstr(s, "\ndn: uid=user1999,dc=example,dc=com\nuid: user1999\n"));
 	assert_null(strstr(s, "user2000"));
 	free(s);
 	unlink(path_o);

@@ -1,0 +1,149 @@
+/* ldclt's line per failed operation ("T000: Cannot ldap_search(), error=32
+ * (No such object)"), printed by the client's I/O thread as the result comes
+ * back: formatted into a stack buffer and written with one write(2), no
+ * lock, no allocation.  At most LINES_PER_SEC lines a second per client and
+ * code; the rest are counted and one line says how many were left out.  -q
+ * (and -Q) hide the lines of the codes -I ignores, as ldclt does. */
+#include "run/conn.h"
+
+#include <ldap.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/clock.h"
+
+#define LINES_PER_SEC 10
+#define WINDOW_NS 1000000000ULL
+
+__attribute__((format(printf, 3, 4))) static void put_line(const struct ldb_run *run, int id, const char *fmt, ...)
+{
+	char buf[2048];
+	int n = snprintf(buf, sizeof buf, "%sT%03d: ", run->line_prefix, id);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof buf)
+		n += vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf - 1)
+		n = (int)sizeof buf - 2; /* cut, but one line */
+	buf[n++] = '\n';
+	for (size_t off = 0; off < (size_t)n;) {
+		ssize_t k = write(run->line_fd, buf + off, (size_t)n - off);
+		if (k <= 0)
+			return;
+		off += (size_t)k;
+	}
+}
+
+static void say_held(const struct ldb_worker *w, int code, uint64_t held)
+{
+	if (held == 0)
+		return;
+	put_line(w->run, w->id,
+	         "%llu more lines of error %d (%s) not printed (at most %d a second per thread and error code)",
+	         (unsigned long long)held, code, ldap_err2string(code), LINES_PER_SEC);
+}
+
+/* Say what was held back; a new window starts. */
+void ldb_errlines_flush(struct ldb_worker *w)
+{
+	struct ldb_errlim *e = &w->errlim;
+	for (int i = 0; i < LDB_ERRLIM_CODES; i++) {
+		say_held(w, e->code[i], e->held[i]);
+		e->held[i] = 0;
+		e->printed[i] = 0;
+	}
+}
+
+/* The entry of this code in the window, another code's if the table is full
+ * (its held lines said first).  @return whether a line may be printed. */
+static bool may_print(struct ldb_worker *w, int code, uint64_t now)
+{
+	struct ldb_errlim *e = &w->errlim;
+	if (now - e->window >= WINDOW_NS) {
+		ldb_errlines_flush(w);
+		e->window = now;
+	}
+	int i, free_i = -1;
+	for (i = 0; i < LDB_ERRLIM_CODES; i++) {
+		if (e->used[i] && e->code[i] == code)
+			break;
+		if (free_i < 0 && (!e->used[i] || (e->printed[i] == 0 && e->held[i] == 0)))
+			free_i = i;
+	}
+	if (i == LDB_ERRLIM_CODES) {
+		i = free_i >= 0 ? free_i : LDB_ERRLIM_CODES - 1;
+		say_held(w, e->code[i], e->held[i]);
+		e->used[i] = true;
+		e->code[i] = code;
+		e->printed[i] = 0;
+		e->held[i] = 0;
+	}
+	if (e->printed[i] < LINES_PER_SEC) {
+		e->printed[i]++;
+		return true;
+	}
+	e->held[i]++;
+	return false;
+}
+
+static const char *bind_dn(const struct ldb_config *c)
+{
+	return c->bind_dn != NULL ? c->bind_dn : "";
+}
+
+/* The line of one failed operation of kind `kind` (its request the last one
+ * the client rendered when the run has one request at a time). */
+void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code)
+{
+	const struct ldb_run *run = w->run;
+	const struct ldb_config *c = run->cfg;
+	if ((c->quiet || c->super_quiet) && ldb_config_ignored(c, code))
+		return;
+	if (!may_print(w, code, ldb_now_ns()))
+		return;
+	const char *txt = ldap_err2string(code);
+	const struct ldb_wctx *wc = w->wctx;
+	/* one request at a time on one connection: the last DN rendered is the
+	 * failed one's; else ldclt's asynchronous forms, without the DN */
+	bool dn = wc != NULL && run->depth == 1 && c->conns_per_thread == 1 && wc->dnlen > 0;
+	int len = dn ? (int)wc->dnlen : 0;
+	const char *d = dn ? wc->dn : "";
+	switch (kind) {
+	case LDB_OP_SEARCH: put_line(run, w->id, "Cannot ldap_search(), error=%d (%s)", code, txt); break;
+	case LDB_OP_BIND:
+		if (c->sasl_mech != NULL) {
+			put_line(run, w->id, "Cannot ldap_sasl_bind_s, error=%d (%s)", code, txt);
+			break;
+		}
+		/* ldclt prints the password here; ldbench never does */
+		put_line(run, w->id, "Cannot ldap_simple_bind_s (%s, *), error=%d (%s)", bind_dn(c), code, txt);
+		break;
+	case LDB_OP_ADD:
+		if (dn)
+			put_line(run, w->id, "Cannot add (%.*s), error=%d (%s)", len, d, code, txt);
+		else
+			put_line(run, w->id, "Cannot add(), error=%d (%s)", code, txt);
+		break;
+	case LDB_OP_DELETE:
+		if (dn)
+			put_line(run, w->id, "Cannot ldap_delete (%.*s), error=%d (%s)", len, d, code, txt);
+		else
+			put_line(run, w->id, "Cannot ldap_delete(), error=%d (%s)", code, txt);
+		break;
+	case LDB_OP_MODIFY: put_line(run, w->id, "Cannot modify (%.*s), error=%d (%s)", len, d, code, txt); break;
+	case LDB_OP_RENAME: {
+		/* old DN, new RDN (kept NUL-ended in aux), the new name's parent */
+		const char *comma = dn ? memchr(d, ',', wc->dnlen) : NULL;
+		const char *parent = c->new_parent != NULL ? c->new_parent : comma != NULL ? comma + 1 : "";
+		put_line(run, w->id, "Cannot rename (%.*s, %s, %s), error=%d (%s)", len, d, dn ? wc->aux : "", parent,
+		         code, txt);
+		break;
+	}
+	default: put_line(run, w->id, "Cannot %s, error=%d (%s)", ldb_op_name(kind), code, txt); break;
+	}
+}
