@@ -11,10 +11,11 @@
 #define LINE 1024
 
 /* A run that also adds, deletes or renames changes the data it searches:
- * its misses may be the point. */
+ * its misses may be the point.  With -e string the X run is random bytes,
+ * not numbers: there is no lowest or highest value to look for. */
 static bool search_wanted(const struct ldb_config *c)
 {
-	if (c->weight[LDB_OP_ADD] > 0 || c->weight[LDB_OP_DELETE] > 0 || c->weight[LDB_OP_RENAME] > 0)
+	if (c->weight[LDB_OP_ADD] > 0 || c->weight[LDB_OP_DELETE] > 0 || c->weight[LDB_OP_RENAME] > 0 || c->rnd_string)
 		return false;
 	return c->weight[LDB_OP_SEARCH] > 0 && c->valmode != LDB_VAL_FIXED && c->range_low >= 0 && c->range_high >= 0 &&
 	       ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat);
