@@ -36,6 +36,9 @@
 #                   build-bench/ldbench -> the binary under test
 #   durations       --duration Ns -> 500ms, --warmup Ns -> 200ms, sampinterval=N
 #                   -> 1, -N N -> -N 1 --interval 500ms, --start-at -> 2 s ahead
+#   population      a range over the docs' population from 1 (-r1 -R99999) -> the fixture's
+#                   200 users (-R200); distributed.md's million users (seven X) -> its
+#                   five-digit uids (userXXXXX), in its entries below
 #   counts          per entry below (`add`/`sub`): -T, -R, --sweep, a bind
 #                   range, so that each run is short; the docs' `...` (the
 #                   server, identity and base left out) becomes the fixture's
@@ -73,7 +76,7 @@ extract() {
 		sub(/[[:space:]]+#[[:space:]].*$/, "", text)
 		emit(where, text)
 	}
-	FNR == 1 { fence = 0; html = 0; pending = ""; carry = ""; nf = 0; scen = FILENAME ~ /\.scen$/; man = FILENAME ~ /\.1$/; name = FILENAME }
+	FNR == 1 { fence = 0; html = 0; indented = 0; blank = 1; pending = ""; carry = ""; nf = 0; scen = FILENAME ~ /\.scen$/; man = FILENAME ~ /\.1$/; name = FILENAME }
 	scen { if ($0 ~ /^#   /) code("scen", substr($0, 2)); next }
 	man && /^\.nf/ { nf = 1; next }
 	man && /^\.fi/ { nf = 0; pending = ""; next }
@@ -83,7 +86,10 @@ extract() {
 	html { if ($0 ~ /-->/) html = 0; next }
 	/^```/ { if (!fence) { fence = 1; first = 1; test = 0 } else fence = 0; pending = ""; carry = ""; next }
 	fence { if (first) { first = 0; test = ($0 == "# test") } code(test ? "test" : "block", $0); next }
-	/^(    |\t)/ { code("block", $0); next }
+	# an indented code block starts after a blank line (an indented line right
+	# after text goes on with that paragraph or list item)
+	/^(    |\t)/ && (indented || blank) { indented = 1; blank = 0; code("block", $0); next }
+	{ indented = 0; blank = ($0 ~ /^[[:space:]]*$/) }
 	{
 		# a code span may go on over the next line: join until the backticks pair up
 		if (carry != "") line = carry " " $0; else { line = $0; cstart = FNR }
@@ -164,7 +170,7 @@ E '--scenario scenarios/random-uid-search.scen -h HOST -D DN -y pwfile -b BASE '
 	out='expected-result hits 160, misses 0$' out="$ok"
 
 # docs/distributed.md
-E 'pdsh -w load[1-4] "ldbench ' mode=pdsh env='T=$(($(date +%s) + 2))' \
+E 'pdsh -w load[1-4] "ldbench ' mode=pdsh sub='s%userXXXXXXX%userXXXXX%'  env='T=$(($(date +%s) + 2))' \
 	post='for h in load1 load2; do grep -q "Exit status 0 - " tmp/run-$h.txt && grep -q "\"type\":\"summary\"" tmp/run-$h.json || exit 1; done'
 E 'merge run-load*.json --json merged.json ' pre='cp tmp/run-load*.json .' \
 	out='^merged 2 runs: run-load1\.json \([^)]*\) run-load2\.json \([^)]*\)$' out='^search +[0-9]+ ' \
@@ -172,8 +178,8 @@ E 'merge run-load*.json --json merged.json ' pre='cp tmp/run-load*.json .' \
 E "compare baseline.json -- merged.json --fail-if 'rate<-5%' --fail-if 'p99>+10%'" rc='0|1' pre='cp ref.json baseline.json' \
 	out="^fail-if 'rate<-5%': (holds \\(search rate [-+0-9.]+%\\)|does not hold)\$" \
 	out="^fail-if 'p99>\\+10%': (holds \\(search p99 [-+0-9.]+%\\)|does not hold)\$"
-E '--start-at "$START_AT" --json /results/run-$JOB_COMPLETION_INDEX.json' \
-	env='JOB_COMPLETION_INDEX=0; lo=1; hi=250000; START_AT=@$(($(date +%s) + 2)); export LDBENCH_PASSWORD=$(cat "$PWFILE")' \
+E '--start-at "$START_AT" --json /results/run-$JOB_COMPLETION_INDEX.json' sub='s%userXXXXXXX%userXXXXX%' \
+	env='JOB_COMPLETION_INDEX=0; lo=1; hi=$FIX_USERS; START_AT=@$(($(date +%s) + 2)); export LDBENCH_PASSWORD=$(cat "$PWFILE")' \
 	out="$ok" post='grep -q "\"type\":\"summary\"" results/run-0.json'
 E 'merge /results/run-*.json --json /results/merged.json' out='^merged 1 run: ' \
 	post='grep -q "\"merged\":{\"runs\":1," results/merged.json'
@@ -210,6 +216,9 @@ E 'gen users --suffix dc=example,dc=com --parent ou=People,dc=example,dc=com --n
 E 'gen users --suffix dc=example,dc=com --parent ou=PerfBench,dc=example,dc=com --number 200 ' \
 	out='^Successfully created LDIF file: .*/tmp/bench/perfbench-users\.ldif$' \
 	post='test "$(grep -c "^dn: uid=" tmp/bench/perfbench-users.ldif)" = 200'
+E 'gen users --suffix dc=example,dc=com --parent ou=People,dc=example,dc=com --number 200 --ldif-file /tmp/bench/users.ldif' \
+	pre='mkdir -p tmp/bench' out='^Successfully created LDIF file: .*/tmp/bench/users\.ldif$' \
+	post='test "$(grep -c "^dn: uid=" tmp/bench/users.ldif)" = 200'
 E 'gen users --suffix dc=example,dc=com --parent ou=People,dc=example,dc=com --number 10000 ' \
 	out='^Successfully created LDIF file: .*/tmp/bench/users10k\.ldif$'
 E 'gen users --suffix dc=example,dc=com --parent ou=MixBench,dc=example,dc=com --number 1000 ' \
@@ -239,6 +248,21 @@ E 'scenarios/write-clean.scen ' out='add: attempted 10, completed 10, succeeded 
 E '-e delete,incr,commoncounter,noloop -r 1 -R 10 -n 1' out='delete: attempted 10, completed 10, succeeded 10' out="$ok"
 E 'scenarios/write-mix.scen ' add='-R 100 -T 50' out='rename: attempted [0-9]+' out='^ldbench\[[0-9]+\]: Global average rate: .*total: +200$' \
 	out="$ok"
+
+# docs/install.md: the package's paths are the source tree's here (tests/integration/package.sh
+# installs the package itself)
+E '--list-scenarios /usr/share/ldbench/scenarios' sub='s%/usr/share/ldbench/scenarios%scenarios%' \
+	out='^random-uid-search +' out='^write-mix +'
+E 'ldbench --version' out='^ldbench version [0-9]+\.[0-9]+\.[0-9]+$'
+
+# docs/results.md and migrating-from-ldclt.md: report, --html, --hdr-log
+E 'report FILE.json... -o report.html' skip='synopsis of report (placeholders)'
+E 'report [-o report.html] FILE.json... [-- CHANGE.json...]' skip='synopsis of report (placeholders)'
+E '... --html run.html' add="$work" out="$ok" post='grep -q "<svg" run.html && grep -q "</html>" run.html'
+E '... --hdr-log run.hlog' add="$work" out="$ok" post='grep -q "^#\[StartTime: " run.hlog && grep -q "^Tag=search," run.hlog'
+# the guide's ldifgen numbering on the fixture's ldbench-numbered users: the pre-flight says the
+# range does not match the data and stops (exit 11) before the load
+E '--dataset ldifgen --set count=200 ...' rc=11 out='Pre-flight failed: the filter \(uid=user002\)'
 
 # docs/ldbench.1's EXAMPLES
 E '-e esearch,random,srchnentries=1 -r1 -R99999 -n 8 -N 6 ' out='Average rate: ' out="$ok"
@@ -368,6 +392,12 @@ substitute() {
 	else
 		c=$(sed -E 's%(^| )-N [0-9]+( |$)%\1-N 1 --interval 500ms\2%g' <<<"$c")
 	fi
+	# a range over the docs' whole population (from 1), larger than the fixture's: the
+	# fixture's (the pre-flight check would rightly stop a range that does not match the data)
+	local re='(^| )-R ?([0-9]+)( |$)' from1='(^| )-r ?1( |$)'
+	while [[ $c =~ $from1 && $c =~ $re ]] && ((BASH_REMATCH[2] > FIX_USERS)); do
+		c=${c/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[1]}-R$FIX_USERS${BASH_REMATCH[3]}"}
+	done
 	local srv
 	srv="-D $(q "$FIX_ROOTDN") -y $(q "$FIX_PWFILE") -b $(q "$FIX_PEOPLE")"
 	[[ $c == *" -H "* ]] || srv="-h 127.0.0.1 -p $p $srv"
