@@ -129,12 +129,14 @@ int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, cha
 			return -1;
 		}
 	}
+	bool bound = c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat);
 	rc = read_openldap(ld, s);
 	if (rc != LDAP_SUCCESS) {
 		memset(s, 0, sizeof *s);
 		s->probes = 1; /* the cn=Operations search: 389 DS counts it */
 		rc = read_389ds(ld, s);
 	}
+	s->bound = bound;
 	ldap_unbind_ext_s(ld, NULL, NULL);
 	if (rc != LDAP_SUCCESS) {
 		snprintf(err, cap, "--monitor: cannot read the server's counters (cn=Monitor)%s: %s",
@@ -155,7 +157,7 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 		d->completed[k] = a->completed[k] - b->completed[k];
 	}
 	/* the reads' own traffic (see monitor.h) */
-	uint64_t own_search = 1 + a->probes, own_bind = binds ? 1 : 0;
+	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0;
 	d->completed[LDB_OP_SEARCH] -=
 	        d->completed[LDB_OP_SEARCH] > own_search ? own_search : d->completed[LDB_OP_SEARCH];
 	d->completed[LDB_OP_BIND] -= d->completed[LDB_OP_BIND] > own_bind ? own_bind : d->completed[LDB_OP_BIND];

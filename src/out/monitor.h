@@ -24,6 +24,7 @@ struct ldb_monitor_snap {
 	bool have[LDB_OP_COUNT];          /* the server counts this kind */
 	uint64_t total;                   /* all kinds the server counts, together */
 	unsigned probes;                  /* searches the read made before the one that answered */
+	bool bound;                       /* the read bound as -D (not when -D has an XXX) */
 };
 
 /* One kind's server count beside the client's.  The client's completed
