@@ -12,6 +12,8 @@ ROOT=$PWD
 . "$ROOT/tests/fixture/packages.sh"
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
+# the 389 DS fixture (tests/fixture/dirsrv.sh): dscreate/dsctl, lib389, certutil
+install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)
