@@ -142,7 +142,9 @@ bench_server_start() { # KIND
 		FIX_CA=$DS_CA
 		FIX_PID=$(cat "/run/dirsrv/slapd-$DS_NAME.pid")
 		export FIX_PORT FIX_LDAPS_PORT FIX_URI FIX_BASE FIX_PEOPLE FIX_ROOTDN FIX_ROOTPW FIX_PWFILE FIX_CA FIX_PID
-		BENCH_SERVER="389 DS $(ns-slapd -v 2>/dev/null | sed -n 's/.*389-Directory\/\([0-9.]*\).*/\1/p' | head -n 1)"
+		local v # ns-slapd -v exits with 1
+		v=$({ ns-slapd -v 2>/dev/null || true; } | sed -n 's/.*389-Directory\/\([0-9.]*\).*/\1/p' | head -n 1)
+		BENCH_SERVER="389 DS $v"
 		;;
 	*) echo "bench: unknown server '$1' (slapd, slapd16 or 389ds)" >&2; return 2 ;;
 	esac
