@@ -1503,10 +1503,23 @@ static int opt_group_name(void *dst, const char *val, int argc, char **argv, cha
 	return 0;
 }
 
+/* --generic on groups and mod-load: ldifgen's padding, the digits of the
+ * count (mod-load --num-users 50: user01..user50), users from 1. */
+static int generic_width(int *width, int64_t count, int64_t start, char *err, size_t cap)
+{
+	if (*width != 0 || start != 1) {
+		gen_err(err, cap, "--generic pads to the digits of the count from user 1: no --width, no --start-idx");
+		return LDB_EXIT_PARAMS;
+	}
+	*width = digits_u64(count > 0 ? (uint64_t)count : 0);
+	return 0;
+}
+
 static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct groups_opts g = { .number = 1, .num_members = 10000, .start_idx = 1 };
 	const char *file = NULL;
+	bool generic = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &g.suffix },
 		{ "parent", GOPT_STR, &g.parent },
@@ -1515,12 +1528,15 @@ static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 		{ "create-members", GOPT_FLAG, &g.create_members },
 		{ "member-parent", GOPT_STR, &g.member_parent },
 		{ "member-attr", GOPT_STR, &g.member_attr },
+		{ "generic", GOPT_FLAG, &generic },
 	};
 	const struct gen_opt name = { "NAME", GOPT_CALL, &g.name, .fn = opt_group_name };
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
+		return rc;
+	if (generic && (rc = generic_width(&g.width, g.num_members, g.start_idx, err, cap)) != 0)
 		return rc;
 	if (g.name == NULL) {
 		gen_err(err, cap, "the group NAME is required (ldbench gen groups NAME ...)");
@@ -1560,6 +1576,7 @@ struct modload_opts {
 	int width;
 	bool have_num_users, create_users, delete_users;
 	bool set_mod, set_modrdn, set_del; /* given on the command line */
+	bool generic;                      /* --generic: ldifgen's padding */
 	const char *attrs[GEN_MAX_MOD_ATTRS];
 	size_t nattrs;
 };
@@ -1650,7 +1667,7 @@ static int modload_prepare(const struct modload_opts *m, struct modload_plan *pl
 	pl->modrdn = (uint64_t)m->modrdn;
 	pl->del = (uint64_t)m->del;
 	int aw = digits_u64(pl->add);
-	pl->add_width = aw > pl->users.width ? aw : pl->users.width;
+	pl->add_width = aw > pl->users.width || m->generic ? aw : pl->users.width;
 	pl->create_users = m->create_users;
 	pl->delete_users = m->delete_users;
 	if (m->nattrs == 0) {
@@ -1773,11 +1790,14 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 		{ "modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn },
 		{ "del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
 		{ "mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs },
+		{ "generic", GOPT_FLAG, &m.generic },
 	};
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
+		return rc;
+	if (m.generic && (rc = generic_width(&m.width, m.num_users, m.start_idx, err, cap)) != 0)
 		return rc;
 	if (!m.have_num_users)
 		return missing("--num-users", err, cap);
@@ -2026,7 +2046,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    what `dsctl INST ldifgen users --generic` writes: the suffix with its three ACIs, seven OUs\n"
 	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
 	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
-	  "    --shape simple (the default without --generic) is the shape above.\n" },
+	  "    --shape simple (the default without --generic) is the shape above.\n"
+	  "    groups and mod-load take --generic too: users from 1 padded to the digits of the count.\n" },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
 	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"

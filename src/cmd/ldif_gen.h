@@ -84,6 +84,13 @@
  *     printed on stderr at the end (D 5, F 5, E 5: 3906 containers, 19530
  *     entries).
  *
+ *   --generic on groups and mod-load: ldifgen's numbering, users from 1 padded
+ *   to the digits of the count (--num-users 50: user01..user50; addUser1..
+ *   padded to the digits of --add-users); no --width, no --start-idx.  The
+ *   rest of those two shapes stays as above (ldifgen writes mod-load's
+ *   records in descending order and deletes users 1..D; ldbench ascending and
+ *   N-D+1..N; ldifgen's member parent defaults to the suffix).
+ *
  * Exit statuses: 0 done; 2 (LDB_EXIT_PARAMS) bad command line, with one line on
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
  * could not be written or hashed (the partial file is removed).

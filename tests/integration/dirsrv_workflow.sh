@@ -76,10 +76,16 @@ PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend creat
 PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend import ldb17 "$work/bench.ldif" \
 	>"$work/import.log" 2>&1 || { cat "$work/import.log" >&2; _fail "dsconf backend import"; }
 cleanup_backend() {
-	PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend delete ldb17 --do-it >/dev/null 2>&1 || true
+	echo 'Yes I am sure' | PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend delete ldb17 \
+		>/dev/null 2>&1 || true
 	rm -rf "$work"
 }
 trap cleanup_backend EXIT
+# the import task may still be running when dsconf returns; searches then fail (1)
+for ((i = 0; i < 300; i++)); do
+	[[ $(dirsrv_count ou=people,o=ldb17 '(uid=user*)' 2>/dev/null) == 500 ]] && break
+	sleep 0.2
+done
 assert_eq 500 "$(dirsrv_count ou=people,o=ldb17 '(uid=user*)')" "users imported from ldbench gen"
 assert_eq 1 "$(dirsrv_count ou=people,o=ldb17 '(uid=user001)')" "user001"
 assert_eq 1 "$(dirsrv_count ou=people,o=ldb17 '(uid=user500)')" "user500"
@@ -89,3 +95,18 @@ run_ldbench "$work/out" -h 127.0.0.1 -p "$DS_PORT" -D uid=user001,ou=people,o=ld
 assert_eq 0 "$RC" "search as an application account"
 assert_match 'search: attempted 400, completed 400, succeeded 400, counted 400, errors 0, entries 400' "$work/out" \
 	"every search as uid=user001 found its entry (ldifgen's ACI)"
+
+# 4. mod-load and groups with --generic pad as ldifgen does: the digits of the count
+PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen mod-load --num-users 50 --parent "$DS_PEOPLE" --add-users 5 \
+	--mod-users 2 --modrdn-users 0 --del-users 0 --ldif-file "$work/theirs.ldif" >/dev/null
+"$LDBENCH" gen mod-load --generic --num-users 50 --parent "$DS_PEOPLE" --add-users 5 --mod-users 2 \
+	--modrdn-users 0 --del-users 0 --ldif-file "$work/ours.ldif" >/dev/null
+assert_eq "$(grep '^dn:' "$work/theirs.ldif" | sort | tr '\n' ' ')" "$(grep '^dn:' "$work/ours.ldif" | sort | tr '\n' ' ')" \
+	"gen mod-load --generic: the DNs of dsctl ldifgen mod-load (user01.., addUser1..)"
+PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen groups g --num-members 50 --suffix "$DS_BASE" \
+	--member-parent "$DS_PEOPLE" --ldif-file "$work/theirs.ldif" >/dev/null
+"$LDBENCH" gen groups g --generic --num-members 50 --suffix "$DS_BASE" --member-parent "$DS_PEOPLE" \
+	--ldif-file "$work/ours.ldif" >/dev/null
+assert_eq "$(grep -i '^uniquemember:' "$work/theirs.ldif" | cut -d: -f2 | tr '\n' ' ')" \
+	"$(grep -i '^uniquemember:' "$work/ours.ldif" | cut -d: -f2 | tr '\n' ' ')" \
+	"gen groups --generic: the members of dsctl ldifgen groups (user01..user50)"
