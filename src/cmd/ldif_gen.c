@@ -803,8 +803,30 @@ static int users_emit(const struct users_plan *pl, FILE *f, char *err, size_t ca
 	return emit_end(&w, &o, err, cap);
 }
 
+static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err, size_t cap);
+static bool lg_dn_ok(const char *s, const char *opt, char *err, size_t cap);
+
+/* The ldifgen shape's own checks (the command line makes more). */
+static int users_ldifgen_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t cap)
+{
+	if (u->suffix == NULL)
+		return missing("--suffix", err, cap);
+	if (u->number < 0 || u->start_idx < 0 || u->number > LDB_GEN_MAX_INDEX ||
+	    u->start_idx > LDB_GEN_MAX_INDEX - u->number) {
+		gen_err(err, cap, "--number and --start-idx must be between 0 and %lld together",
+		        (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	if (!lg_dn_ok(u->suffix, "--suffix", err, cap) ||
+	    (u->parent != NULL && !lg_dn_ok(u->parent, "--parent", err, cap)))
+		return LDB_EXIT_PARAMS;
+	return users_emit_ldifgen(u, out, err, cap);
+}
+
 int ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap)
 {
+	if (u->ldifgen)
+		return users_ldifgen_write(u, out, err, errcap);
 	struct users_plan pl;
 	int rc = users_prepare(u, &pl, err, errcap);
 
@@ -1287,7 +1309,7 @@ static int users_shape_check(struct ldb_gen_users *u, bool localize, bool have_h
 
 static int users_ldifgen_fn(const void *plan, FILE *f, char *err, size_t cap)
 {
-	return users_emit_ldifgen(plan, f, err, cap);
+	return users_ldifgen_write(plan, f, err, cap);
 }
 
 static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
