@@ -621,8 +621,8 @@ static void test_write_api_ldifgen(void **state)
 	assert_non_null(f);
 	assert_int_equal(ldb_gen_users_write(&u, f, err, sizeof(err)), 0);
 	fclose(f);
-	assert_true(strncmp(buf, "dn: dc=example,dc=com\nobjectClass: top\nobjectClass: domain\ndc: example\naci: ",
-	                    78) == 0);
+	static const char head[] = "dn: dc=example,dc=com\nobjectClass: top\nobjectClass: domain\ndc: example\naci: ";
+	assert_memory_equal(buf, head, sizeof head - 1);
 	assert_int_equal(count_of(buf, "\naci: "), 6); /* the suffix's three, the parent's three */
 	assert_non_null(strstr(buf, "\ndn: ou=product development,dc=example,dc=com\n"));
 	assert_non_null(
