@@ -25,6 +25,27 @@
 #       the command's children), busy_s is the whole machine's non-idle CPU
 #       seconds over the run and slapd_s the server's CPU seconds (needs
 #       FIX_PID).  rc is the command's exit status (124 when it timed out).
+#   bench_server_start KIND        the server of a run, on 127.0.0.1 with 10,000
+#                                  users uid=user00001..user10000 (password =
+#                                  uid) and ldaps: KIND slapd (the test
+#                                  fixture: 4 threads, dbnosync), slapd16 (the
+#                                  same with slapd's default 16 threads) or
+#                                  389ds (tests/fixture/dirsrv.sh: dscreate,
+#                                  dsctl ldifgen users --generic, offline
+#                                  import; removed at exit).  Either way it
+#                                  exports the FIX_* variables of
+#                                  tests/fixture/slapd.sh the scripts use
+#                                  (FIX_PORT FIX_LDAPS_PORT FIX_URI FIX_BASE
+#                                  FIX_PEOPLE FIX_ROOTDN FIX_ROOTPW FIX_PWFILE
+#                                  FIX_CA FIX_PID) and BENCH_SERVER (a label)
+#   bench_mon_snapshot FILE        remember the server's per-kind counters
+#   bench_mon_delta FILE OP        OPs (Search Bind Add Delete Modify Modrdn)
+#                                  completed since, the reads' own subtracted:
+#                                  slapd's cn=Operations,cn=Monitor
+#                                  (fixture_monitor_*), 389 DS's
+#                                  cn=snmp,cn=monitor (each read: one bind,
+#                                  one search, both seen by the next read)
+#   bench_count BASE FILTER        entries below BASE matching FILTER
 #
 # Works under `set -euo pipefail`.
 
@@ -98,4 +119,75 @@ bench_measure() { # OUT TIMEOUT CMD...
 		-v mb=$((m1 - m0)) -v sb=$((s1 - s0)) \
 		'BEGIN { printf "%d %.2f %.2f %.2f %.2f %.2f\n", rc, w, u, s, mb / hz, sb / hz }' >"$out.m"
 	return 0
+}
+
+bench_server_start() { # KIND
+	BENCH_SERVER=$1
+	case $1 in
+	slapd | slapd16)
+		# shellcheck source=../tests/fixture/slapd.sh
+		. "$(dirname "${BASH_SOURCE[0]}")/../tests/fixture/slapd.sh"
+		local t=4
+		[[ $1 == slapd ]] || t=16
+		fixture_start --users 10000 --tls --nosync --threads "$t"
+		BENCH_SERVER="slapd ($t threads)"
+		;;
+	389ds)
+		# shellcheck source=../tests/fixture/dirsrv.sh
+		. "$(dirname "${BASH_SOURCE[0]}")/../tests/fixture/dirsrv.sh"
+		trap dirsrv_remove EXIT
+		dirsrv_create --users 10000
+		FIX_PORT=$DS_PORT FIX_LDAPS_PORT=$DS_LDAPS_PORT FIX_URI=$DS_URI FIX_BASE=$DS_BASE
+		FIX_PEOPLE=$DS_PEOPLE FIX_ROOTDN=$DS_ROOTDN FIX_ROOTPW=$DS_ROOTPW FIX_PWFILE=$DS_PWFILE
+		FIX_CA=$DS_CA
+		FIX_PID=$(cat "/run/dirsrv/slapd-$DS_NAME.pid")
+		export FIX_PORT FIX_LDAPS_PORT FIX_URI FIX_BASE FIX_PEOPLE FIX_ROOTDN FIX_ROOTPW FIX_PWFILE FIX_CA FIX_PID
+		local v # ns-slapd -v exits with 1
+		v=$({ ns-slapd -v 2>/dev/null || true; } | sed -n 's/.*389-Directory\/\([0-9.]*\).*/\1/p' | head -n 1)
+		BENCH_SERVER="389 DS $v"
+		;;
+	*) echo "bench: unknown server '$1' (slapd, slapd16 or 389ds)" >&2; return 2 ;;
+	esac
+	export BENCH_SERVER
+}
+
+_bench_snmp_attr() { # OP
+	case $1 in
+	Search) echo searchops ;;
+	Bind) echo simpleauthbinds ;;
+	Add) echo addentryops ;;
+	Delete) echo removeentryops ;;
+	Modify) echo modifyentryops ;;
+	Modrdn) echo modifyrdnops ;;
+	*) echo "bench: no cn=snmp counter for $1" >&2; return 1 ;;
+	esac
+}
+
+bench_mon_snapshot() { # FILE
+	if [[ -z ${DS_NAME:-} ]]; then
+		fixture_monitor_snapshot "$1"
+		return
+	fi
+	dirsrv_search -b cn=snmp,cn=monitor -s base '(objectClass=*)' >"$1"
+}
+
+bench_mon_delta() { # FILE OP
+	if [[ -z ${DS_NAME:-} ]]; then
+		fixture_monitor_delta "$1" "$2"
+		return
+	fi
+	local attr before now
+	attr=$(_bench_snmp_attr "$2") || return 1
+	before=$(awk -v a="$attr:" 'tolower($1) == a { print $2 }' "$1")
+	now=$(dirsrv_snmp "$attr")
+	# the snapshot's read (search) and this read (bind) are in between
+	case $2 in Search | Bind) echo $((now - before - 1)) ;; *) echo $((now - before)) ;; esac
+}
+
+bench_count() { # BASE FILTER
+	if [[ -z ${DS_NAME:-} ]]; then
+		fixture_count "$1" "$2"
+	else
+		dirsrv_count "$1" "$2"
+	fi
 }

@@ -6,7 +6,13 @@
 # SAME arguments (the order flips from one workload to the next), and stops
 # slapd at the end.  No traffic leaves 127.0.0.1.
 #
-#   bench/vs-ldclt.sh [--quick] [--seconds S] [--syscalls] [--only REGEX]
+#   bench/vs-ldclt.sh [--server slapd|slapd16|389ds|all] [--quick] [--seconds S]
+#                     [--syscalls] [--only REGEX]
+#     --server K   the server: slapd (default: the test fixture, 4 worker
+#                  threads), slapd16 (the same with slapd's default 16 threads),
+#                  389ds (a throwaway 389 DS instance, tests/fixture/dirsrv.sh:
+#                  ldifgen's users, which are bigger entries than ldbench gen's;
+#                  needs root), or all (the three, one after the other)
 #     --seconds S  load per run, in whole seconds (-e sampinterval=S -N 1);
 #                  default 5 (the whole script then takes about 5 minutes)
 #     --quick      2 s per run
@@ -42,8 +48,14 @@ ROOT=$PWD
 secs=5
 syscalls=0
 only=
+server=slapd
+all_args=("$@")
 while (($# > 0)); do
 	case $1 in
+	--server)
+		server=${2:?--server needs slapd, slapd16, 389ds or all}
+		shift 2
+		;;
 	--quick) secs=2; shift ;;
 	--syscalls) syscalls=1; shift ;;
 	--only)
@@ -62,11 +74,24 @@ while (($# > 0)); do
 	esac
 done
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "vs-ldclt: --seconds must be a whole number >= 1" >&2; exit 2; }
+case $server in
+slapd | slapd16 | 389ds) ;;
+all) # each server in a run of its own, the same other arguments
+	rest=()
+	for ((k = 0; k < ${#all_args[@]}; k++)); do
+		if [[ ${all_args[$k]} == --server ]]; then k=$((k + 1)); else rest+=("${all_args[$k]}"); fi
+	done
+	for s in slapd slapd16 389ds; do "$0" "${rest[@]}" --server "$s" || exit $?; done
+	exit 0
+	;;
+*) echo "vs-ldclt: --server must be slapd, slapd16, 389ds or all" >&2; exit 2 ;;
+esac
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
 bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils \
 	389-ds-base libnss3-tools time coreutils gawk
+[[ $server != 389ds ]] || bench_install_missing python3-lib389
 ((syscalls == 0)) || bench_install_missing linux-perf
 LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)
 [[ -x "$LDCLT" ]] || { echo "vs-ldclt: ldclt not found after installing 389-ds-base" >&2; exit 1; }
@@ -79,16 +104,14 @@ FLOOR=$ROOT/build-bench/ldbench-floor-probe
 stamp=$(date +%Y-%m-%d_%H%M%S)
 resdir=$ROOT/build-bench/results
 mkdir -p "$resdir"
-tsv=$resdir/$stamp.tsv
-runs_tsv=$resdir/$stamp-runs.tsv
-logdir=$resdir/$stamp-logs
+tsv=$resdir/$stamp-$server.tsv
+runs_tsv=$resdir/$stamp-$server-runs.tsv
+logdir=$resdir/$stamp-$server-logs
 mkdir -p "$logdir"
 
-# shellcheck source=tests/fixture/slapd.sh
-. "$ROOT/tests/fixture/slapd.sh"
-echo "vs-ldclt: starting slapd (127.0.0.1) with 10,000 users"
-fixture_start --users 10000 --tls --nosync
-echo "vs-ldclt: slapd pid $FIX_PID on $FIX_URI; $secs s of load per run; $(nproc) cores"
+echo "vs-ldclt: starting $server (127.0.0.1) with 10,000 users"
+bench_server_start "$server"
+echo "vs-ldclt: $BENCH_SERVER pid $FIX_PID on $FIX_URI; $secs s of load per run; $(nproc) cores"
 read -r _ load1 _ < <(cut -d' ' -f1-3 /proc/loadavg)
 echo "vs-ldclt: load average before the runs: $load1"
 
@@ -108,7 +131,7 @@ random=(-b "$people" -f "(uid=userXXXXX)" -e "esearch,random" -r1 -R10000)
 binds=(-D "uid=userXXXXX,$people" -w userXXXXX
 	-e "bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000")
 # adds: every run gets its own range (RLOW..RHIGH, set per run) under ou=AddBench
-ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
+LDAPNOINIT=1 ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
 dn: ou=AddBench,$FIX_BASE
 objectClass: organizationalUnit
 ou: AddBench
@@ -160,7 +183,7 @@ remove_adds() { # INDEX LOW ADDED
 	"$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "ou=AddBench,$FIX_BASE" \
 		-f cn=aXXXXXXXX -e delete,incr,commoncounter,noloop -r "$2" -R "$hi" -I 32 -n 4 \
 		>"$logdir/$(printf '%02d' "$1")-remove.log" 2>&1 || true
-	left=$(fixture_count "ou=AddBench,$FIX_BASE" "(cn=a*)")
+	left=$(bench_count "ou=AddBench,$FIX_BASE" "(cn=a*)")
 	((left == 0)) || problems+=("${names[$1]}: $left added entries were left after the clean-up")
 }
 printf 'workload\ttool\trc\tops_monitor\ttool_total\twall_s\tuser_s\tsys_s\trate_per_s\tclient_cpu_us_per_op\tslapd_cpu_s\tmachine_busy_s\tother_cpu_s\n' >"$runs_tsv"
@@ -187,14 +210,14 @@ run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	snap=$logdir/snap
 	out=$logdir/$(printf '%02d' "$i")-$tool
 	{ printf '%s' "$bin"; printf ' %s' "${pre[@]@Q}" "${args[@]@Q}"; echo; } >"$out.cmd"
-	fixture_monitor_snapshot "$snap"
+	bench_mon_snapshot "$snap"
 	if [[ $tool == floor ]]; then # the probe's bind password, for its add runs
 		LDBENCH_PASSWORD=$FIX_ROOTPW bench_measure "$out" "$limit" "$bin" "${args[@]}"
 	else
 		bench_measure "$out" "$limit" "$bin" "${pre[@]}" "${args[@]}"
 	fi
 	local n total rcode wall user sys busy slapd
-	n=$(fixture_monitor_delta "$snap" "${ops[$i]}")
+	n=$(bench_mon_delta "$snap" "${ops[$i]}")
 	total=$(bench_global_total "$out.log")
 	[[ ${ops[$i]} != Add ]] || remove_adds "$i" "$lo" "$n"
 	read -r rcode wall user sys busy slapd <"$out.m"
@@ -260,7 +283,8 @@ done
 } >"$tsv"
 
 echo
-echo "ops = operations completed according to the server (cn=Monitor); rate = ops / the tool's wall time"
+echo "server: $BENCH_SERVER"
+echo "ops = operations completed according to the server (cn=Monitor; 389 DS: cn=snmp,cn=monitor); rate = ops / the tool's wall time"
 echo "(process start-up, connects and shutdown are inside the wall time of both tools; nothing is subtracted);"
 echo "client CPU = the tool's user+system time (/usr/bin/time) / ops.  Ratios are ldbench / ldclt."
 echo
@@ -341,10 +365,10 @@ perf_run() { # INDEX TOOL
 	out=$logdir/$(printf '%02d' "$i")-$tool-perf
 	ev=raw_syscalls:sys_enter,context-switches,task-clock
 	for s in "${syscall_list[@]}"; do ev+=,syscalls:sys_enter_$s; done
-	fixture_monitor_snapshot "$logdir/snap"
+	bench_mon_snapshot "$logdir/snap"
 	perf stat -x, -e "$ev" -o "$out.stat" -- timeout -k 5 "$limit" "$bin" "${common[@]}" "${args[@]}" \
 		>"$out.log" 2>&1 || true
-	n=$(fixture_monitor_delta "$logdir/snap" "${ops[$i]}")
+	n=$(bench_mon_delta "$logdir/snap" "${ops[$i]}")
 	awk -F, -v n="$n" -v t="$tool" '
 		$1 !~ /^[0-9.]+$/ { next }
 		$3 == "raw_syscalls:sys_enter" { all = $1; next }

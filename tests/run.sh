@@ -17,8 +17,9 @@ install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 dpkg apt
 # Node.js and npm (hdr-histogram-js, the independent reader): Debian's, unless a Node.js that
 # brings its own npm is there already (Debian's npm package conflicts with such a nodejs)
 command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm
-# ldclt, for tests/integration/ldclt_compat.sh
-install_missing tests/run.sh 389-ds-base
+# the 389 DS fixture (tests/fixture/dirsrv.sh): dscreate/dsctl, lib389, certutil; ldclt
+# (tests/integration/ldclt_compat.sh)
+install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)

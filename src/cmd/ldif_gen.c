@@ -30,6 +30,7 @@
 #include "ldif/ldif.h"
 #include "util/num.h"
 #include "util/util.h"
+#include "values/rng.h"
 
 #define GEN_BUF_SIZE (1u << 20) /* output buffer: 1 MiB */
 #define GEN_MAX_WIDTH 32
@@ -802,8 +803,30 @@ static int users_emit(const struct users_plan *pl, FILE *f, char *err, size_t ca
 	return emit_end(&w, &o, err, cap);
 }
 
+static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err, size_t cap);
+static bool lg_dn_ok(const char *s, const char *opt, char *err, size_t cap);
+
+/* The ldifgen shape's own checks (the command line makes more). */
+static int users_ldifgen_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t cap)
+{
+	if (u->suffix == NULL)
+		return missing("--suffix", err, cap);
+	if (u->number < 0 || u->start_idx < 0 || u->number > LDB_GEN_MAX_INDEX ||
+	    u->start_idx > LDB_GEN_MAX_INDEX - u->number) {
+		gen_err(err, cap, "--number and --start-idx must be between 0 and %lld together",
+		        (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	if (!lg_dn_ok(u->suffix, "--suffix", err, cap) ||
+	    (u->parent != NULL && !lg_dn_ok(u->parent, "--parent", err, cap)))
+		return LDB_EXIT_PARAMS;
+	return users_emit_ldifgen(u, out, err, cap);
+}
+
 int ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, size_t errcap)
 {
+	if (u->ldifgen)
+		return users_ldifgen_write(u, out, err, errcap);
 	struct users_plan pl;
 	int rc = users_prepare(u, &pl, err, errcap);
 
@@ -811,6 +834,185 @@ int ldb_gen_users_write(const struct ldb_gen_users *u, FILE *out, char *err, siz
 		rc = users_emit(&pl, out, err, errcap);
 	users_plan_free(&pl);
 	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* gen users --generic (--shape ldifgen): the tree of `dsctl ldifgen users
+ * --generic`, entry for entry where a filter or a script can notice: the
+ * suffix entry with the three ACIs ldifgen writes, its seven organizational
+ * units, the parent (when it is not one of them), then users numbered
+ * 1 + I .. N + I (I = --start-idx, default 0) zero-padded to the digits of N,
+ * each with ldifgen's attribute set.  The random parts (given and family
+ * names, l, title, the ou attribute) are our own lists; the certificate is a
+ * throwaway self-signed one of about the same size. */
+
+static const char *const lg_ous[] = {
+	"accounting", "product development", "product testing", "human resources", "payroll", "people", "groups"
+};
+static const char *const lg_given[] = { "Ada",  "Boris", "Chloe", "Dmitri", "Elena", "Farid", "Greta", "Hiro",
+	                                "Ines", "Jonas", "Keiko", "Lars",   "Mira",  "Nuno",  "Olga",  "Pavel" };
+static const char *const lg_family[] = { "Abbott", "Brandt", "Castro", "Dalton", "Eriksen",  "Fischer",
+	                                 "Garcia", "Horvat", "Ivanov", "Jensen", "Kowalski", "Larsen",
+	                                 "Moreau", "Novak",  "Okafor", "Petrov" };
+static const char *const lg_places[] = { "Lisbon", "Oslo", "Tartu", "Ghent", "Porto", "Turku", "Bergen", "Graz" };
+static const char *const lg_levels[] = { "Senior", "Junior", "Chief", "Associate", "Principal" };
+static const char *const lg_jobs[] = { "Engineer", "Manager",  "Analyst", "Architect",
+	                               "Clerk",    "Designer", "Tester",  "Writer" };
+static const char lg_cert[] =
+        "MIICMzCCAZygAwIBAgITKEm/a5jJoxgP0ubiTVsOrg5pCzANBgkqhkiG9w0BAQsFADAsMRAwDgYDVQQKDAdleGFtcGxlMRgw"
+        "FgYDVQQDDA9sZGJlbmNoIFMxIENlcnQwHhcNMjYxMjAxMTAzOTM1WhcNMzYxMTI4MTAzOTM1WjAsMRAwDgYDVQQKDAdleGFt"
+        "cGxlMRgwFgYDVQQDDA9sZGJlbmNoIFMxIENlcnQwgZ8wDQYJKoZIhvcNAQEBBQADgY0AMIGJAoGBANH4xZwTGLbnI+WzlFXe"
+        "cjHrNEY1x/Kt4WLfU1wa/dy8UlKXLsU1gD4dx8om0sWIhdfTNreZwNK3FkxAzslPfhJHNJmkjGnVXGIAzhNOxW4YRwmZyB/F"
+        "0olFRerf7cFumDHCyVA/bFHOoPbdNbmX93KGlRDDDL7nFGCvlFQqKW2jAgMBAAGjUzBRMB0GA1UdDgQWBBTD0qxJ5H7XIn5k"
+        "veDQTJHDzArEmDAfBgNVHSMEGDAWgBTD0qxJ5H7XIn5kveDQTJHDzArEmDAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEB"
+        "CwUAA4GBACPukyVtA9xCULnp2kfoyvz9mDNTSzn6M0EdMqpY1/nuyHQ3Sqdynnw7T6WKT/SWuxL/+nMTgSAjveXDg3ZbN4Hc"
+        "EAvMU3tEpRusge3jRkhPTuGUeNWU4mzFsllTy6kSJgREpIwp7Av4XwXKazZRh/9CK8dn0zYygNmqk5baily2";
+
+#define LG_PICK(r, a) ((a)[ldb_rng_range((r), 0, (int64_t)(sizeof(a) / sizeof((a)[0])) - 1)])
+
+/* The suffix (or a parent) entry as ldifgen writes it: objectClass by the RDN
+ * attribute, and three ACIs: self write, a Directory Administrators group's
+ * write, anonymous read/search/compare. */
+static void lg_node(struct gen_out *o, const char *dn, bool change_add)
+{
+	static const struct {
+		const char *attr, *oc;
+	} kinds[] = { { "c", "country" },
+		      { "cn", "nscontainer" },
+		      { "dc", "domain" },
+		      { "o", "organization" },
+		      { "ou", "organizationalunit" } };
+	const char *eq = strchr(dn, '='), *comma = strchr(dn, ',');
+	size_t al = eq ? (size_t)(eq - dn) : 0;
+	size_t vl = eq ? (comma ? (size_t)(comma - eq - 1) : strlen(eq + 1)) : 0;
+	const char *oc = NULL;
+	char aci[1024];
+
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strlen(kinds[i].attr) == al && strncasecmp(dn, kinds[i].attr, al) == 0)
+			oc = kinds[i].oc;
+	out_attr_str(o, "dn", dn);
+	if (change_add)
+		out_str(o, "changetype: add\n");
+	out_str(o, "objectClass: top\n");
+	out_attr_str(o, "objectClass", oc ? oc : "organizationalunit");
+	char attr[16];
+	snprintf(attr, sizeof attr, "%.*s", (int)(al < sizeof attr ? al : sizeof attr - 1), dn);
+	for (char *p = attr; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	out_attr(o, attr, eq + 1, vl);
+	snprintf(aci, sizeof aci,
+	         "(target=ldap:///%s)(targetattr=*)(version 3.0; acl \"Self Write\"; allow(write) userdn = "
+	         "\"ldap:///self\";)",
+	         dn);
+	out_attr_str(o, "aci", aci);
+	snprintf(aci, sizeof aci,
+	         "(target=ldap:///%s)(targetattr=*)(version 3.0; acl \"Directory Admin Group\"; allow(write) groupdn "
+	         "= \"ldap:///cn=Directory Administrators,ou=Groups,%s\";)",
+	         dn, dn);
+	out_attr_str(o, "aci", aci);
+	snprintf(aci, sizeof aci,
+	         "(target=ldap:///%s)(targetattr=*)(version 3.0; acl \"Anonymous Access\"; allow(read, search, "
+	         "compare) userdn = \"ldap:///anyone\";)",
+	         dn);
+	out_attr_str(o, "aci", aci);
+	out_str(o, "\n");
+}
+
+/* One ldifgen user: name is the RDN value (user<idx>), num its index unpadded. */
+static void lg_user(struct gen_out *o, struct ldb_rng *r, const char *rdn, const char *name, uint64_t num,
+                    const char *parent, bool change_add)
+{
+	const char *first = LG_PICK(r, lg_given), *last = LG_PICK(r, lg_family), *ou = LG_PICK(r, lg_ous);
+	char buf[1024];
+
+	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, name, parent);
+	out_attr_str(o, "dn", buf);
+	if (change_add)
+		out_str(o, "changetype: add\n");
+	out_str(o, "objectClass: top\nobjectClass: person\nobjectClass: organizationalPerson\n"
+	           "objectClass: inetOrgPerson\nobjectclass: inetUser\n");
+	out_attr_str(o, "cn", name);
+	out_attr_str(o, "sn", last);
+	out_attr_str(o, "uid", name);
+	out_attr_str(o, "givenName", first);
+	snprintf(buf, sizeof buf, "2;%llu;CN=ldbench demo,O=Example,C=US [1] This is %s %s's description.",
+	         (unsigned long long)num, first, last);
+	out_attr_str(o, "description", buf);
+	out_attr_str(o, "userPassword", name);
+	out_str(o, "departmentNumber: 1230\nemployeeType: Manager\nhomePhone: +1 555 010-1001\n");
+	snprintf(buf, sizeof buf, "%c. %c", first[0], last[0]);
+	out_attr_str(o, "initials", buf);
+	out_str(o, "telephoneNumber: +1 555 010-1002\nfacsimileTelephoneNumber: +1 555 010-1003\n"
+	           "mobile: +1 555 010-1004\npager: +1 555 010-1005\nroomNumber: 4242\ncarLicense: LDB1742\n");
+	out_attr_str(o, "l", LG_PICK(r, lg_places));
+	out_attr_str(o, "ou", ou);
+	snprintf(buf, sizeof buf, "%s@example.com", name);
+	out_attr_str(o, "mail", buf);
+	snprintf(buf, sizeof buf, "%llu@example.com", (unsigned long long)num);
+	out_attr_str(o, "mail", buf);
+	snprintf(buf, sizeof buf, "518, Dept #851, Room#%s", ou);
+	out_attr_str(o, "postalAddress", buf);
+	snprintf(buf, sizeof buf, "%s %s", LG_PICK(r, lg_levels), LG_PICK(r, lg_jobs));
+	out_attr_str(o, "title", buf);
+	out_str(o, "usercertificate;binary:: ");
+	out_str(o, lg_cert);
+	out_str(o, "\n\n");
+}
+
+/* ldifgen's index: the digits of count, at least (more when idx has more). */
+static void lg_name(char *dst, size_t cap, const char *prefix, uint64_t idx, uint64_t count)
+{
+	char num[LDB_U64_DEC_MAX + GEN_MAX_WIDTH];
+	size_t n = put_index(num, idx, digits_u64(count));
+	snprintf(dst, cap, "%s%.*s", prefix, (int)n, num);
+}
+
+/* Whether parent's RDN value is one of the seven OUs ldifgen always writes. */
+static bool lg_is_std_ou(const char *parent)
+{
+	const char *eq = strchr(parent, '='), *comma = strchr(parent, ',');
+	if (eq == NULL)
+		return false;
+	size_t vl = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+	for (size_t i = 0; i < sizeof lg_ous / sizeof lg_ous[0]; i++)
+		if (strlen(lg_ous[i]) == vl && strncasecmp(eq + 1, lg_ous[i], vl) == 0)
+			return true;
+	return false;
+}
+
+static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err, size_t cap)
+{
+	struct gen_out o;
+	struct ldb_rng r;
+	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH];
+
+	if (out_init(&o, f) != 0) {
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
+	lg_node(&o, u->suffix, false);
+	for (size_t i = 0; i < sizeof lg_ous / sizeof lg_ous[0]; i++) {
+		snprintf(parent_buf, sizeof parent_buf, "ou=%s,%s", lg_ous[i], u->suffix);
+		out_attr_str(&o, "dn", parent_buf);
+		out_str(&o, "objectClass: top\nobjectClass: organizationalUnit\n");
+		out_attr_str(&o, "ou", lg_ous[i]);
+		out_str(&o, "\n");
+	}
+	const char *parent = u->parent;
+	if (parent != NULL && !lg_is_std_ou(parent))
+		lg_node(&o, parent, false);
+	if (parent == NULL) { /* as ldifgen: every user below one OU picked at random */
+		snprintf(parent_buf, sizeof parent_buf, "ou=%s,%s", LG_PICK(&r, lg_ous), u->suffix);
+		parent = parent_buf;
+	}
+	for (uint64_t i = 1; i <= (uint64_t)u->number && !o.failed; i++) {
+		uint64_t idx = i + (uint64_t)u->start_idx;
+		lg_name(name, sizeof name, "user", idx, (uint64_t)u->number);
+		lg_user(&o, &r, u->rdn_cn ? "cn" : "uid", name, idx, parent, false);
+	}
+	return emit_finish(&o, false, err, cap);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1050,16 +1252,92 @@ static void gen_aci_note(void)
 	      stderr);
 }
 
+static int opt_shape(void *dst, const char *val, int argc, char **argv, char *err, size_t cap)
+{
+	(void)argc;
+	(void)argv;
+	if (strcmp(val, "simple") == 0 || strcmp(val, "ldifgen") == 0) {
+		*(bool *)dst = strcmp(val, "ldifgen") == 0;
+		return 0;
+	}
+	gen_err(err, cap, "--shape: '%s' is neither simple nor ldifgen", val);
+	return -1;
+}
+
+/* A DN ldifgen can write as a container: c, cn, dc, o or ou first. */
+static bool lg_dn_ok(const char *s, const char *opt, char *err, size_t cap)
+{
+	static const char *const ok[] = { "c", "cn", "dc", "o", "ou" };
+	LDAPDN dn = NULL;
+	if (parse_dn(opt, s, &dn, err, cap) != 0)
+		return false;
+	bool good = false;
+	if (dn != NULL && dn[0] != NULL)
+		for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+			good |= strlen(ok[i]) == dn[0][0]->la_attr.bv_len &&
+			        strncasecmp(dn[0][0]->la_attr.bv_val, ok[i], dn[0][0]->la_attr.bv_len) == 0;
+	if (dn != NULL)
+		ldap_dnfree(dn);
+	if (!good)
+		gen_err(err, cap, "%s '%s': ldifgen writes c=, cn=, dc=, o= or ou= entries only", opt, s);
+	return good;
+}
+
+/* The ldifgen shape's options against the simple shape's. */
+static int users_shape_check(struct ldb_gen_users *u, bool localize, bool have_hash, bool rdn_cn, char *err, size_t cap)
+{
+	if (localize) {
+		gen_err(err, cap, "--localize (pseudo-localized names) is not supported");
+		return LDB_EXIT_PARAMS;
+	}
+	if (!u->ldifgen) {
+		if (rdn_cn) {
+			gen_err(err, cap, "--rdn-cn needs --generic (--shape ldifgen)");
+			return LDB_EXIT_PARAMS;
+		}
+		if (u->start_idx < 0)
+			u->start_idx = 1;
+		return 0;
+	}
+	if (!lg_dn_ok(u->suffix, "--suffix", err, cap) ||
+	    (u->parent != NULL && !lg_dn_ok(u->parent, "--parent", err, cap)))
+		return LDB_EXIT_PARAMS;
+	if (u->width != 0 || have_hash) {
+		gen_err(err, cap,
+		        "%s does not apply to --generic (ldifgen pads to the digits of --number, in clear text)",
+		        u->width != 0 ? "--width" : "--hash");
+		return LDB_EXIT_PARAMS;
+	}
+	if (u->start_idx < 0)
+		u->start_idx = 0;
+	if ((uint64_t)u->number + (uint64_t)u->start_idx > (uint64_t)LDB_GEN_MAX_INDEX) {
+		gen_err(err, cap, "--start-idx + --number goes past the largest index %lld",
+		        (long long)LDB_GEN_MAX_INDEX);
+		return LDB_EXIT_PARAMS;
+	}
+	u->rdn_cn = rdn_cn;
+	return 0;
+}
+
+static int users_ldifgen_fn(const void *plan, FILE *f, char *err, size_t cap)
+{
+	return users_ldifgen_write(plan, f, err, cap);
+}
+
 static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
-	struct ldb_gen_users u = { .start_idx = 1 };
+	struct ldb_gen_users u = { .start_idx = -1 };
 	const char *file = NULL;
-	bool have_number = false;
+	bool have_number = false, localize = false, rdn_cn = false, have_hash = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &u.suffix },
 		{ "parent", GOPT_STR, &u.parent },
 		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
-		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash },
+		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
+		{ "generic", GOPT_FLAG, &u.ldifgen },
+		{ "shape", GOPT_CALL, &u.ldifgen, .fn = opt_shape },
+		{ "rdn-cn", GOPT_FLAG, &rdn_cn },
+		{ "localize", GOPT_FLAG, &localize },
 	};
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
@@ -1070,6 +1348,10 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 		return missing("--suffix", err, cap);
 	if (!have_number)
 		return missing("--number", err, cap);
+	if ((rc = users_shape_check(&u, localize, have_hash, rdn_cn, err, cap)) != 0)
+		return rc;
+	if (u.ldifgen)
+		return gen_run(&u, users_ldifgen_fn, file, err, cap);
 
 	struct users_plan pl;
 	rc = users_prepare(&u, &pl, err, cap);
@@ -1257,10 +1539,23 @@ static int opt_group_name(void *dst, const char *val, int argc, char **argv, cha
 	return 0;
 }
 
+/* --generic on groups and mod-load: ldifgen's padding, the digits of the
+ * count (mod-load --num-users 50: user01..user50), users from 1. */
+static int generic_width(int *width, int64_t count, int64_t start, char *err, size_t cap)
+{
+	if (*width != 0 || start != 1) {
+		gen_err(err, cap, "--generic pads to the digits of the count from user 1: no --width, no --start-idx");
+		return LDB_EXIT_PARAMS;
+	}
+	*width = digits_u64(count > 0 ? (uint64_t)count : 0);
+	return 0;
+}
+
 static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct groups_opts g = { .number = 1, .num_members = 10000, .start_idx = 1 };
 	const char *file = NULL;
+	bool generic = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &g.suffix },
 		{ "parent", GOPT_STR, &g.parent },
@@ -1269,12 +1564,15 @@ static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 		{ "create-members", GOPT_FLAG, &g.create_members },
 		{ "member-parent", GOPT_STR, &g.member_parent },
 		{ "member-attr", GOPT_STR, &g.member_attr },
+		{ "generic", GOPT_FLAG, &generic },
 	};
 	const struct gen_opt name = { "NAME", GOPT_CALL, &g.name, .fn = opt_group_name };
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
+		return rc;
+	if (generic && (rc = generic_width(&g.width, g.num_members, g.start_idx, err, cap)) != 0)
 		return rc;
 	if (g.name == NULL) {
 		gen_err(err, cap, "the group NAME is required (ldbench gen groups NAME ...)");
@@ -1314,6 +1612,7 @@ struct modload_opts {
 	int width;
 	bool have_num_users, create_users, delete_users;
 	bool set_mod, set_modrdn, set_del; /* given on the command line */
+	bool generic;                      /* --generic: ldifgen's padding */
 	const char *attrs[GEN_MAX_MOD_ATTRS];
 	size_t nattrs;
 };
@@ -1404,7 +1703,7 @@ static int modload_prepare(const struct modload_opts *m, struct modload_plan *pl
 	pl->modrdn = (uint64_t)m->modrdn;
 	pl->del = (uint64_t)m->del;
 	int aw = digits_u64(pl->add);
-	pl->add_width = aw > pl->users.width ? aw : pl->users.width;
+	pl->add_width = aw > pl->users.width || m->generic ? aw : pl->users.width;
 	pl->create_users = m->create_users;
 	pl->delete_users = m->delete_users;
 	if (m->nattrs == 0) {
@@ -1527,11 +1826,14 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 		{ "modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn },
 		{ "del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
 		{ "mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs },
+		{ "generic", GOPT_FLAG, &m.generic },
 	};
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
+		return rc;
+	if (m.generic && (rc = generic_width(&m.width, m.num_users, m.start_idx, err, cap)) != 0)
 		return rc;
 	if (!m.have_num_users)
 		return missing("--num-users", err, cap);
@@ -1774,7 +2076,14 @@ static const struct gen_cmd gen_cmds[] = {
 	  "                  [--hash clear|ssha|ssha256|ssha512] [--ldif-file F]\n"
 	  "    suffix entry, containers down to --parent (default ou=People,SUFFIX), then N inetOrgPerson\n"
 	  "    entries uid=user<I..I+N-1>,PARENT (index zero-padded to W, default 5), password = uid\n"
-	  "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n" },
+	  "    (clear text, or salted SHA-1/256/512; slapd needs the pw-sha2 module for the last two).\n"
+	  "ldbench gen users --generic|--shape ldifgen --suffix DN [--parent DN] --number N\n"
+	  "                  [--start-idx I] [--rdn-cn] [--ldif-file F]\n"
+	  "    what `dsctl INST ldifgen users --generic` writes: the suffix with its three ACIs, seven OUs\n"
+	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
+	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
+	  "    --shape simple (the default without --generic) is the shape above.\n"
+	  "    groups and mod-load take --generic too: users from 1 padded to the digits of the count.\n" },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
 	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"

@@ -27,6 +27,26 @@
  *                                    base64(digest(password + salt) + salt),
  *                                    8 random salt bytes per user)
  *     slapd checks {SSHA} itself; {SSHA256}/{SSHA512} need `moduleload pw-sha2`.
+ *     This simple shape has no ACIs: a 389 DS backend it is imported into
+ *     answers non-root searches with nothing until one is added.
+ *
+ *   ldbench gen users --generic|--shape ldifgen --suffix S [--parent P]
+ *                     --number N [--start-idx I] [--rdn-cn] [--ldif-file F]
+ *     the file `dsctl INSTANCE ldifgen users --generic` writes with the same
+ *     options: S as ldifgen writes it (objectClass domain/organization/
+ *     organizationalunit/country/nscontainer by its RDN, three ACIs: self
+ *     write, write for cn=Directory Administrators,ou=Groups,S, anonymous
+ *     read/search/compare), ou=accounting, product development, product
+ *     testing, human resources, payroll, people, groups below S, P (as S is
+ *     written) unless it is one of those seven, then users uid=user<idx>,P
+ *     (cn= with --rdn-cn) for idx = 1+I .. N+I (I default 0: ldifgen adds
+ *     --start-idx to a count from 1, so --start-idx 1 starts at user2),
+ *     zero-padded to the digits of N (200 users: user001..user200), each an
+ *     inetOrgPerson + inetUser with ldifgen's attributes (cn and uid the name,
+ *     userPassword the name in clear text, mail name@example.com and
+ *     idx@example.com, random sn, givenName, l, ou, title).  Without P every
+ *     user goes below one of the seven OUs picked at random, as in ldifgen.
+ *     --width and --hash do not apply; --localize is refused.
  *
  *   ldbench gen groups NAME [--number N] [--num-members M] [--create-members]
  *                     --suffix S [--parent P] [--member-parent MP]
@@ -64,6 +84,13 @@
  *     printed on stderr at the end (D 5, F 5, E 5: 3906 containers, 19530
  *     entries).
  *
+ *   --generic on groups and mod-load: ldifgen's numbering, users from 1 padded
+ *   to the digits of the count (--num-users 50: user01..user50; addUser1..
+ *   padded to the digits of --add-users); no --width, no --start-idx.  The
+ *   rest of those two shapes stays as above (ldifgen writes mod-load's
+ *   records in descending order and deletes users 1..D; ldbench ascending and
+ *   N-D+1..N; ldifgen's member parent defaults to the suffix).
+ *
  * Exit statuses: 0 done; 2 (LDB_EXIT_PARAMS) bad command line, with one line on
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
  * could not be written or hashed (the partial file is removed).
@@ -71,6 +98,7 @@
 #ifndef LDBENCH_LDIF_GEN_H
 #define LDBENCH_LDIF_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -103,6 +131,8 @@ struct ldb_gen_users {
 	int64_t start_idx;      /* first index (>= 0) */
 	int width;              /* zero-padding of the index; 0 = automatic */
 	enum ldb_gen_hash hash; /* userPassword form (0: clear text) */
+	bool ldifgen;           /* --generic / --shape ldifgen: dsctl ldifgen's tree */
+	bool rdn_cn;            /* --rdn-cn (ldifgen shape): cn=user<idx> RDNs */
 };
 
 /** Write the LDIF of `u` to `out` (no file handling, no success line).

@@ -45,6 +45,7 @@ static int read_openldap(LDAP *ld, struct ldb_monitor_snap *s)
 				if (strlen(ldb_ops[k]->monitor) == cn[0]->bv_len &&
 				    strncasecmp(cn[0]->bv_val, ldb_ops[k]->monitor, cn[0]->bv_len) == 0) {
 					s->completed[k] = n;
+					s->have[k] = true;
 					found++;
 				}
 		}
@@ -57,24 +58,38 @@ static int read_openldap(LDAP *ld, struct ldb_monitor_snap *s)
 	return LDAP_SUCCESS;
 }
 
+/* cn=snmp,cn=monitor: one counter per kind (the op table's .snmp).  Every
+ * simple bind counts in simpleauthbinds (anonymous and failed ones too:
+ * anonymousbinds and bindsecurityerrors count them again); SASL binds count
+ * in strongauthbinds. */
 static int read_389ds(LDAP *ld, struct ldb_monitor_snap *s)
 {
-	static char done[] = "opscompleted", init[] = "opsinitiated";
-	char *attrs[] = { done, init, NULL };
+	static char a_all[] = "*";
+	char *attrs[] = { a_all, NULL };
 	LDAPMessage *res = NULL;
 	struct timeval tv = { 10, 0 };
-	int rc = ldap_search_ext_s(ld, "cn=monitor", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0, NULL, NULL, &tv, 0,
-	                           &res);
-	if (rc == LDAP_SUCCESS) {
-		LDAPMessage *e = ldap_first_entry(ld, res);
-		struct berval **v = e ? ldap_get_values_len(ld, e, "opscompleted") : NULL;
+	int rc = ldap_search_ext_s(ld, "cn=snmp,cn=monitor", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0, NULL, NULL,
+	                           &tv, 0, &res);
+	LDAPMessage *e = rc == LDAP_SUCCESS ? ldap_first_entry(ld, res) : NULL;
+	if (rc == LDAP_SUCCESS && e == NULL)
+		rc = LDAP_NO_SUCH_OBJECT;
+	if (e != NULL) {
+		struct berval **v = ldap_get_values_len(ld, e, "searchops");
 		if (v == NULL)
 			rc = LDAP_NO_SUCH_ATTRIBUTE;
-		else {
-			s->total = first_u64(ld, e, "opscompleted");
-			s->kind = LDB_MON_389DS;
-		}
 		ldap_value_free_len(v);
+	}
+	if (rc == LDAP_SUCCESS) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (ldb_ops[k]->snmp == NULL)
+				continue;
+			s->completed[k] = first_u64(ld, e, ldb_ops[k]->snmp);
+			if (k == LDB_OP_BIND)
+				s->completed[k] += first_u64(ld, e, "strongauthbinds");
+			s->have[k] = true;
+			s->total += s->completed[k];
+		}
+		s->kind = LDB_MON_389DS;
 	}
 	ldap_msgfree(res);
 	return rc;
@@ -114,11 +129,14 @@ int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, cha
 			return -1;
 		}
 	}
+	bool bound = c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat);
 	rc = read_openldap(ld, s);
 	if (rc != LDAP_SUCCESS) {
 		memset(s, 0, sizeof *s);
+		s->probes = 1; /* the cn=Operations search: 389 DS counts it */
 		rc = read_389ds(ld, s);
 	}
+	s->bound = bound;
 	ldap_unbind_ext_s(ld, NULL, NULL);
 	if (rc != LDAP_SUCCESS) {
 		snprintf(err, cap, "--monitor: cannot read the server's counters (cn=Monitor)%s: %s",
@@ -134,18 +152,59 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 {
 	memset(d, 0, sizeof *d);
 	d->kind = a->kind;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		d->have[k] = a->have[k];
 		d->completed[k] = a->completed[k] - b->completed[k];
-	d->total = a->total - b->total;
-	/* the reads' own traffic (a read is a search, after a bind with -D): the
-	 * first read's search completed after it read; the second read's bind
-	 * completed before it read */
-	if (d->completed[LDB_OP_SEARCH] > 0)
-		d->completed[LDB_OP_SEARCH]--;
-	if (binds && d->completed[LDB_OP_BIND] > 0)
-		d->completed[LDB_OP_BIND]--;
-	uint64_t own = 1 + (binds ? 1 : 0) + 1; /* search, bind, and the first read's unbind */
-	d->total = d->total > own ? d->total - own : 0;
+	}
+	/* the reads' own traffic (see monitor.h) */
+	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0;
+	d->completed[LDB_OP_SEARCH] -=
+	        d->completed[LDB_OP_SEARCH] > own_search ? own_search : d->completed[LDB_OP_SEARCH];
+	d->completed[LDB_OP_BIND] -= d->completed[LDB_OP_BIND] > own_bind ? own_bind : d->completed[LDB_OP_BIND];
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		d->total += d->have[k] ? d->completed[k] : 0;
+}
+
+bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_totals *tot, int k,
+                         struct ldb_monitor_cmp *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!d->have[k])
+		return false;
+	const struct ldb_opstats *o = &tot->op[k];
+	out->server = d->completed[k];
+	out->client = o->completed;
+	if (ldb_ops[k]->connect_bind)
+		out->client += tot->setup_binds;
+	if (k == LDB_OP_ADD)
+		out->client += tot->parents_created;
+	out->in_flight = o->attempted > o->completed ? o->attempted - o->completed : 0;
+	out->agree = out->server >= out->client && out->server - out->client <= out->in_flight;
+	return true;
+}
+
+const char *ldb_monitor_source(const struct ldb_monitor_snap *s)
+{
+	return s->kind == LDB_MON_389DS ? "cn=snmp,cn=monitor" : "cn=Monitor";
+}
+
+void ldb_monitor_put_json(FILE *f, const struct ldb_monitor_snap *d, const struct ldb_totals *tot,
+                          const bool used[LDB_OP_COUNT])
+{
+	fprintf(f, ",\"server\":{\"source\":\"%s\",\"ops\":{", ldb_monitor_source(d));
+	bool first = true;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		struct ldb_monitor_cmp m;
+		if (!used[k] || !ldb_monitor_compare(d, tot, k, &m))
+			continue;
+		fprintf(f,
+		        "%s\"%s\":{\"server_completed\":%llu,\"client_completed\":%llu,\"in_flight\":%llu,"
+		        "\"agree\":%s}",
+		        first ? "" : ",", ldb_op_name((enum ldb_op)k), (unsigned long long)m.server,
+		        (unsigned long long)m.client, (unsigned long long)m.in_flight, m.agree ? "true" : "false");
+		first = false;
+	}
+	fputs("}}", f);
 }
 
 void ldb_monitor_discount(struct ldb_monitor_snap *d, const uint64_t own[LDB_OP_COUNT], uint64_t total)

@@ -1,6 +1,8 @@
 /* The results file: see records.h. */
 #include "out/records.h"
 
+#include "out/monitor.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,12 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 		free(h);
 	}
 	fputc('}', f);
+	if (s->server != NULL && s->server->kind != LDB_MON_NONE) { /* --monitor */
+		bool used[LDB_OP_COUNT];
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			used[k] = s->lat[k] != NULL;
+		ldb_monitor_put_json(f, s->server, &s->tot, used);
+	}
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);

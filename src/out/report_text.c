@@ -193,26 +193,28 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 	}
 }
 
-/* the server's counts beside the client's (--monitor) */
+/* the server's counts beside the client's (--monitor), per kind */
 static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
 {
-	if (s->server != NULL && s->server->kind == LDB_MON_OPENLDAP) {
-		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			if (s->lat[k] == NULL)
-				continue;
-			uint64_t client = s->tot.op[k].completed + (ldb_ops[k]->connect_bind ? s->tot.setup_binds : 0);
-			prefix(t, false);
-			fprintf(t->out, "Server (cn=Monitor): %s completed %llu (client: %llu completed)\n",
-			        ldb_op_name(k), (unsigned long long)s->server->completed[k],
-			        (unsigned long long)client);
-		}
-	} else if (s->server != NULL && s->server->kind == LDB_MON_389DS) {
-		uint64_t client = s->tot.setup_binds;
-		for (int k = 0; k < LDB_OP_COUNT; k++)
-			client += s->tot.op[k].completed;
+	if (s->server == NULL || s->server->kind == LDB_MON_NONE)
+		return;
+	const char *src = ldb_monitor_source(s->server);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		struct ldb_monitor_cmp m;
+		if (s->lat[k] == NULL)
+			continue;
 		prefix(t, false);
-		fprintf(t->out, "Server (cn=monitor): operations completed %llu (client: %llu completed, all kinds)\n",
-		        (unsigned long long)s->server->total, (unsigned long long)client);
+		if (!ldb_monitor_compare(s->server, &s->tot, k, &m)) {
+			fprintf(t->out, "Server (%s): %s not counted by the server\n", src, ldb_op_name(k));
+			continue;
+		}
+		fprintf(t->out, "Server (%s): %s completed %llu (client: %llu completed, %llu in flight): ", src,
+		        ldb_op_name(k), (unsigned long long)m.server, (unsigned long long)m.client,
+		        (unsigned long long)m.in_flight);
+		if (m.agree)
+			fputs("agree\n", t->out);
+		else
+			fprintf(t->out, "DISAGREE by %+lld\n", (long long)(m.server - m.client));
 	}
 }
 

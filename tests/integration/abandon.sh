@@ -31,7 +31,7 @@ run_ldbench "$out" "${common[@]}" -f "(uid=user00042)" -e abandon -a 8 -n 2 -T 2
 assert_eq 0 "$RC" "exit status of a pipelined abandon run"
 assert_eq 500 "$(global_total "$out")" "pipelined total"
 assert_eq 500 "$(fixture_monitor_delta "$FIX_DIR/snap" Abandon)" "server-side pipelined abandons"
-assert_match 'Server \(cn=Monitor\): abandon completed 500 \(client: 500 completed\)$' "$out" "--monitor's abandon line"
+assert_match 'Server \(cn=Monitor\): abandon completed 500 \(client: 500 completed, 0 in flight\): agree$' "$out" "--monitor's abandon line"
 
 # 3. a pass of esearch then abandon: one search answered, one abandoned (-T counts both steps)
 fixture_monitor_snapshot "$FIX_DIR/snap"

@@ -67,8 +67,8 @@ echo "load_shape: all passed"
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${search[@]}" -n 4 -T 250 --monitor
 assert_eq 0 "$RC" "exit status with --monitor"
-assert_match '^ldbench\[[0-9]+\]: Server \(cn=Monitor\): search completed 1000 \(client: 1000 completed\)$' "$out" "server searches beside the client's"
-assert_match '^ldbench\[[0-9]+\]: Server \(cn=Monitor\): bind completed 4 \(client: 4 completed\)$' "$out" "server binds beside the client's"
+assert_match '^ldbench\[[0-9]+\]: Server \(cn=Monitor\): search completed 1000 \(client: 1000 completed, 0 in flight\): agree$' "$out" "server searches beside the client's"
+assert_match '^ldbench\[[0-9]+\]: Server \(cn=Monitor\): bind completed 4 \(client: 4 completed, 0 in flight\): agree$' "$out" "server binds beside the client's"
 # the run's own monitor reads are one bind and one search each
 assert_eq $((1000 + 2)) "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "fixture sees the searches and the two reads"
 echo "load_shape: monitor passed"

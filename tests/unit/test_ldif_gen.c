@@ -597,6 +597,55 @@ static void test_write_api(void **state)
 	free(buf);
 }
 
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The ldifgen shape: ldifgen's numbering (start-idx added to 1..N, padded
+ * to the digits of N), its suffix ACIs, its seven OUs, the parent entry. */
+static void test_write_api_ldifgen(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	char err[256] = "";
+	struct ldb_gen_users u = {
+		.suffix = "dc=example,dc=com",
+		.parent = "ou=Bench,dc=example,dc=com",
+		.number = 12,
+		.start_idx = 1,
+		.ldifgen = true,
+	};
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(ldb_gen_users_write(&u, f, err, sizeof(err)), 0);
+	fclose(f);
+	static const char head[] = "dn: dc=example,dc=com\nobjectClass: top\nobjectClass: domain\ndc: example\naci: ";
+	assert_memory_equal(buf, head, sizeof head - 1);
+	assert_int_equal(count_of(buf, "\naci: "), 6); /* the suffix's three, the parent's three */
+	assert_non_null(strstr(buf, "\ndn: ou=product development,dc=example,dc=com\n"));
+	assert_non_null(
+	        strstr(buf, "\ndn: ou=Bench,dc=example,dc=com\nobjectClass: top\nobjectClass: organizationalunit\n"));
+	assert_int_equal(count_of(buf, "\ndn: uid=user"), 12);
+	assert_non_null(strstr(buf, "\ndn: uid=user02,ou=Bench,dc=example,dc=com\n"));
+	assert_non_null(strstr(buf, "\ndn: uid=user13,ou=Bench,dc=example,dc=com\n"));
+	assert_null(strstr(buf, "uid=user01,"));
+	assert_non_null(strstr(buf, "\nuserPassword: user13\n"));
+	assert_non_null(strstr(buf, "\nmail: 13@example.com\n"));
+	free(buf);
+
+	u.suffix = "uid=x,dc=com";
+	f = open_memstream(&buf, &len);
+	assert_int_equal(ldb_gen_users_write(&u, f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "ldifgen writes"));
+	fclose(f);
+	free(buf);
+}
+
 /* A large file: 200,000 users, every one there (speed is measured in bench/,
  * never asserted by a test). */
 static void test_large_count(void **state)
@@ -1297,6 +1346,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tree_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_large_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_api_ldifgen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_messages_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsafe_container_and_long_lines, setup, teardown),
 	};

@@ -1,0 +1,112 @@
+#!/bin/bash
+# The 389 DS guide's workflow end to end on the ctest fixture "dirsrv"
+# (tests/fixture/dirsrv.sh): the fixture's data is the real `dsctl ldifgen
+# users --generic` imported offline; its validation counts; `ldbench gen users
+# --generic` writes the same tree as dsctl ldifgen (diffed, random values
+# masked); an ldbench LDIF imported into a second backend the guide's way is
+# readable by a non-root account (ldifgen's ACIs).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../fixture/dirsrv.sh
+source "$here/../fixture/dirsrv.sh"
+# shellcheck source-path=SCRIPTDIR source=../fixture/assert.sh
+source "$here/../fixture/assert.sh"
+dirsrv_attach "${DS_STATE:?run through ctest (fixture dirsrv)}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-dsflow.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+w=$DS_WIDTH
+
+# 1. the guide's validation counts on the imported ldifgen data
+assert_eq "$DS_USERS" "$(dirsrv_count "$DS_PEOPLE" '(uid=user*)')" "imported users"
+first=$(printf "user%0${w}d" "$DS_FIRST") last=$(printf "user%0${w}d" "$DS_LAST")
+assert_eq 1 "$(dirsrv_count "$DS_PEOPLE" "(uid=$first)")" "lowest user $first"
+assert_eq 1 "$(dirsrv_count "$DS_PEOPLE" "(uid=$last)")" "highest user $last"
+assert_eq 0 "$(dirsrv_count "$DS_PEOPLE" "(uid=$(printf "user%0${w}d" 0))")" "no user 0"
+assert_eq 7 "$(dirsrv_count "$DS_BASE" '(objectClass=organizationalUnit)')" "ldifgen's seven OUs"
+# a non-root account finds entries: ldifgen's "Anonymous Access" ACI
+n=$(LDAPNOINIT=1 ldapsearch -x -H "$DS_URI" -D "uid=$first,$DS_PEOPLE" -w "$first" -b "$DS_PEOPLE" \
+	"(uid=$last)" 1.1 | grep -c '^dn:' || true)
+assert_eq 1 "$n" "an application account (uid=$first) reads $last"
+
+# 2. ldbench gen users --generic against dsctl ldifgen users --generic: the
+#    same entries in the same order with the same attributes; random values
+#    (names, places, titles, the ou attribute, constants of lib389's own) masked
+mask() {
+	awk 'BEGIN { RS = ""; FS = "\n" }
+	{
+		user = $1 ~ /^dn: (uid|cn)=/
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^ /) continue
+			n = $i; sub(/:.*/, "", n); v = substr($i, length(n) + 2)
+			if (user && tolower(n) ~ /^(sn|givenname|description|initials|l|title|ou|postaladdress|usercertificate;binary|homephone|telephonenumber|facsimiletelephonenumber|mobile|pager|roomnumber|carlicense)$/) v = "*"
+			print n ":" v
+		}
+		print ""
+	}' "$1"
+}
+for args in "--number 200 --suffix $DS_BASE --parent $DS_PEOPLE --start-idx 1" \
+	"--number 9 --suffix o=corp --parent ou=bench,o=corp" \
+	"--number 1000 --suffix dc=example,dc=com --parent ou=groups,dc=example,dc=com --start-idx 5"; do
+	# shellcheck disable=SC2086
+	PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen users --generic $args --ldif-file "$work/theirs.ldif" >/dev/null
+	# shellcheck disable=SC2086
+	"$LDBENCH" gen users --generic $args --ldif-file "$work/ours.ldif" >/dev/null
+	mask "$work/theirs.ldif" >"$work/theirs.masked"
+	mask "$work/ours.ldif" >"$work/ours.masked"
+	if ! diff "$work/theirs.masked" "$work/ours.masked" >"$work/diff"; then
+		head -20 "$work/diff" >&2
+		_fail "gen users --generic $args differs from dsctl ldifgen (above: < dsctl, > ldbench)"
+	fi
+	echo "ok: gen users --generic $args = dsctl ldifgen ($(grep -c '^dn:' "$work/ours.ldif") entries)"
+done
+# the seed guide's warning: with --start-idx 1 the first uid is user002 (200 users)
+"$LDBENCH" gen users --generic --number 200 --suffix "$DS_BASE" --parent "$DS_PEOPLE" --start-idx 1 >"$work/u.ldif"
+assert_eq "dn: uid=user002,$DS_PEOPLE" "$(grep -m1 '^dn: uid=' "$work/u.ldif")" "first user with --start-idx 1"
+assert_eq "dn: uid=user201,$DS_PEOPLE" "$(grep '^dn: uid=' "$work/u.ldif" | tail -1)" "last user with --start-idx 1"
+
+# 3. the guide's import of an ldbench file into a backend of its own (online
+#    import task), then validation counts and a non-root search
+"$LDBENCH" gen users --generic --number 500 --suffix o=ldb17 --parent ou=people,o=ldb17 \
+	--ldif-file "$work/bench.ldif" >/dev/null
+chmod 644 "$work/bench.ldif"
+PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend create --suffix o=ldb17 \
+	--be-name ldb17 >/dev/null
+PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend import ldb17 "$work/bench.ldif" \
+	>"$work/import.log" 2>&1 || { cat "$work/import.log" >&2; _fail "dsconf backend import"; }
+cleanup_backend() {
+	echo 'Yes I am sure' | PREFIX=$DS_PREFIX dsconf -D "$DS_ROOTDN" -y "$DS_PWFILE" "$DS_URI" backend delete ldb17 \
+		>/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup_backend EXIT
+# the import task may still be running when dsconf returns; searches then fail (1)
+for ((i = 0; i < 300; i++)); do
+	[[ $(dirsrv_count ou=people,o=ldb17 '(uid=user*)' 2>/dev/null) == 500 ]] && break
+	sleep 0.2
+done
+assert_eq 500 "$(dirsrv_count ou=people,o=ldb17 '(uid=user*)')" "users imported from ldbench gen"
+assert_eq 1 "$(dirsrv_count ou=people,o=ldb17 '(uid=user001)')" "user001"
+assert_eq 1 "$(dirsrv_count ou=people,o=ldb17 '(uid=user500)')" "user500"
+assert_eq 1 "$(dirsrv_count ou=people,o=ldb17 '(mail=42@example.com)')" "ldifgen's second mail value"
+run_ldbench "$work/out" -h 127.0.0.1 -p "$DS_PORT" -D uid=user001,ou=people,o=ldb17 -w user001 \
+	-b ou=people,o=ldb17 -f "uid=userXXX" -r1 -R500 -e esearch,random -n 2 -T 200
+assert_eq 0 "$RC" "search as an application account"
+assert_match 'search: attempted 400, completed 400, succeeded 400, counted 400, errors 0, entries 400' "$work/out" \
+	"every search as uid=user001 found its entry (ldifgen's ACI)"
+
+# 4. mod-load and groups with --generic pad as ldifgen does: the digits of the count
+PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen mod-load --num-users 50 --parent "$DS_PEOPLE" --add-users 5 \
+	--mod-users 2 --modrdn-users 0 --del-users 0 --ldif-file "$work/theirs.ldif" >/dev/null
+"$LDBENCH" gen mod-load --generic --num-users 50 --parent "$DS_PEOPLE" --add-users 5 --mod-users 2 \
+	--modrdn-users 0 --del-users 0 --ldif-file "$work/ours.ldif" >/dev/null
+assert_eq "$(grep '^dn:' "$work/theirs.ldif" | sort | tr '\n' ' ')" "$(grep '^dn:' "$work/ours.ldif" | sort | tr '\n' ' ')" \
+	"gen mod-load --generic: the DNs of dsctl ldifgen mod-load (user01.., addUser1..)"
+PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen groups g --num-members 50 --suffix "$DS_BASE" \
+	--member-parent "$DS_PEOPLE" --ldif-file "$work/theirs.ldif" >/dev/null
+"$LDBENCH" gen groups g --generic --num-members 50 --suffix "$DS_BASE" --member-parent "$DS_PEOPLE" \
+	--ldif-file "$work/ours.ldif" >/dev/null
+assert_eq "$(grep -i '^uniquemember:' "$work/theirs.ldif" | cut -d: -f2 | tr '\n' ' ')" \
+	"$(grep -i '^uniquemember:' "$work/ours.ldif" | cut -d: -f2 | tr '\n' ' ')" \
+	"gen groups --generic: the members of dsctl ldifgen groups (user01..user50)"
