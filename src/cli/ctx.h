@@ -71,6 +71,17 @@ enum {
 	OPT_TLS_RESUME
 };
 
+/* The capacity options (cli/capacity.c, issue 13). */
+enum {
+	OPT_FIND_MAX = 768,
+	OPT_FIND_MAX_TOLERANCE,
+	OPT_FIND_MAX_STEPS,
+	OPT_FIND_MAX_START,
+	OPT_RATE_PROFILE,
+	OPT_RAMP_UP,
+	OPT_CAPACITY_END
+};
+
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
 struct scen_map {
@@ -122,6 +133,10 @@ int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long 
 int cli_prepare_write(struct cli_ctx *x);
 int cli_compile_patterns(struct cli_ctx *x);
 int cli_cross_check(struct cli_ctx *x);
+
+/* capacity.c: --find-max, --rate-profile, --ramp-up, and their checks */
+int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_capacity_check(struct cli_ctx *x);
 
 /* tls_sasl.c: TLS and SASL options and their checks */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg);

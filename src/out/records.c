@@ -143,6 +143,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 		free(h);
 	}
 	fputc('}', f);
+	if (s->client != NULL)
+		ldb_client_put_json(f, s->client); /* issue 13 */
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);
@@ -159,6 +161,24 @@ int ldb_records_kind(const char *name)
 	return ldb_op_from_name(name, strlen(name), false);
 }
 
+/* Every summary record of a file (a --find-max file has one per step). */
+struct kept {
+	struct ldb_json **v;
+	int n;
+};
+
+static int keep_summary(struct kept *k, struct ldb_json *v)
+{
+	struct ldb_json **more = realloc(k->v, (size_t)(k->n + 1) * sizeof *more);
+	if (more == NULL) {
+		ldb_json_free(v);
+		return -1;
+	}
+	k->v = more;
+	k->v[k->n++] = v;
+	return 0;
+}
+
 int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "r");
@@ -167,6 +187,8 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 	ssize_t n;
 	long lineno = 0;
 	int rc = -1;
+	struct kept kept = { NULL, 0 };
+	long long chosen = 0;
 
 	*header = *summary = NULL;
 	if (f == NULL) {
@@ -203,8 +225,13 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 			goto out;
 		}
 		if (strcmp(type, "summary") == 0) {
-			ldb_json_free(*summary);
-			*summary = v;
+			if (keep_summary(&kept, v) != 0) {
+				snprintf(err, cap, "%s: out of memory", path);
+				goto out;
+			}
+		} else if (strcmp(type, "find_max") == 0) {
+			(void)ldb_json_ll(ldb_json_get(v, "summary_index"), &chosen);
+			ldb_json_free(v);
 		} else if (strcmp(type, "header") == 0 && *header == NULL) {
 			*header = v;
 		} else {
@@ -215,12 +242,21 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 		snprintf(err, cap, "%s: read error: %s", path, strerror(errno));
 		goto out;
 	}
+	/* a --find-max file: the summary of the step that met the objective */
+	if (kept.n > 0) {
+		int pick = chosen >= 1 && chosen <= kept.n ? (int)chosen - 1 : kept.n - 1;
+		*summary = kept.v[pick];
+		kept.v[pick] = NULL;
+	}
 	if (*summary == NULL) {
 		snprintf(err, cap, "%s: no summary record (did the run finish?)", path);
 		goto out;
 	}
 	rc = 0;
 out:
+	for (int i = 0; i < kept.n; i++)
+		ldb_json_free(kept.v[i]);
+	free(kept.v);
 	free(line);
 	fclose(f);
 	if (rc != 0) {

@@ -10,6 +10,7 @@
 #include "run/histogram.h"
 #include "out/monitor.h"
 #include "run/stats.h"
+#include "out/client.h"
 
 /* One interval. */
 struct ldb_sample {
@@ -22,7 +23,8 @@ struct ldb_sample {
 	                                          * with --rate from the intended start */
 	const struct ldb_hist *ulat[LDB_OP_COUNT]; /* with --rate: from the real send; else NULL */
 	int threads;
-	double rate_target; /* --rate, 0 without */
+	double rate_target;                  /* --rate, 0 without */
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
 };
 
 /* The whole run. */
@@ -36,9 +38,10 @@ struct ldb_summary {
 	double rate_target;
 	const struct ldb_monitor_snap *server; /* --monitor: the server's delta, or NULL */
 	int threads;
-	long long no_activity; /* "no activity" reports */
-	int dead;              /* threads that ended before the run did */
-	int status;            /* exit status */
+	long long no_activity;               /* "no activity" reports */
+	int dead;                            /* threads that ended before the run did */
+	int status;                          /* exit status */
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,7 +59,9 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	/* ldclt: without commoncounter each thread starts at low - 1 + step */
 	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
-	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	uint64_t t0 = ldb_now_ns();
+	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
 		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
@@ -79,6 +82,8 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 		cn->out = malloc(cn->out_cap);
 		cn->in = malloc(cn->in_cap);
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
+		/* --ramp-up: the clients' first connects spread over it */
+		cn->retry_at = t0 + c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
 			return -1;
 		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
@@ -336,6 +341,7 @@ void *ldb_runner_main(void *arg)
 	struct epoll_event evs[256];
 	int epfd, alive = r->nw;
 
+	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	if (runner_open(r, &epfd) != 0) {
 		for (int i = 0; i < r->nw; i++) {
 			worker_die(&r->w[i], LDB_EXIT_OTHER);

@@ -62,6 +62,9 @@ struct ldb_thread_stats {
 	uint64_t warm_completed;  /* operations completed during warm-up (set before measuring) */
 	int dead;                 /* the thread ended */
 	int status;               /* its exit status (ldclt's codes) */
+	/* the connection ramp (issue 13): connections up now, and being opened
+	 * now (TCP, TLS, bind), as wrapping counts; connect attempts begun */
+	uint64_t conns_up, conns_opening, connect_tries;
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -73,6 +76,8 @@ struct ldb_lat {
 	                                         * from the intended start (corrected) */
 	struct ldb_hist uop[LDB_OP_COUNT];      /* with --rate: from the real send (uncorrected) */
 	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
+	struct ldb_hist lag;                    /* --rate: how late sends were while their connection
+	                                         * had room (the schedule lag); else uninitialised */
 	int measuring;                          /* warm-up over: these restarted from zero */
 	int ended;                              /* the I/O thread has returned */
 };
@@ -95,6 +100,10 @@ struct ldb_totals {
 	struct ldb_opstats op[LDB_OP_COUNT];
 	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
 	int dead;
+	/* the ramp, over the clients: connections up, being opened; clients with
+	 * a connection up, clients that never began a connect */
+	int64_t conns_up, conns_opening;
+	int clients_up, clients_waiting;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);
 /* The sum of every code slot for one kind, and over all kinds. */
