@@ -28,7 +28,7 @@ void ldb_client_judge(struct ldb_client_fig *f)
 		f->limit = LDB_LIMIT_THROTTLE;
 	else if (f->busy_max > LDB_CLIENT_BUSY_LIMIT)
 		f->limit = LDB_LIMIT_BUSY;
-	else if (f->have_lag && f->lag_p99_ns > LDB_CLIENT_LAG_LIMIT_NS)
+	else if (f->have_lag && f->lag_p50_ns > LDB_CLIENT_LAG_LIMIT_NS)
 		f->limit = LDB_LIMIT_LAG;
 	else if (!reached(f) && !f->short_of_inflight && f->server_mean_ns > 0)
 		f->limit = LDB_LIMIT_SENDS;
@@ -51,13 +51,14 @@ void ldb_client_verdict(const struct ldb_client_fig *f, char *buf, size_t cap)
 		snprintf(buf, cap,
 		         "The client limited this run: I/O thread %d was busy %.0f%% of the time (%.0f%% on a CPU, "
 		         "%.0f%% waiting for one); %s.",
-		         f->busiest, 100 * f->busy_max, 100 * f->cpu_max, 100 * f->wait_max, remedy);
+		         f->busiest, 100 * f->busy_max, 100 * f->cpu_max, 100 * f->wait_max,
+		         f->wait_max > f->cpu_max ? "free the client host's CPUs or use more client hosts" : remedy);
 		return;
 	case LDB_LIMIT_LAG:
 		snprintf(buf, cap,
-		         "The client limited this run: its sends fell behind schedule (lag p99 %.3f ms, max %.3f ms) "
-		         "with room on the connections; %s.",
-		         (double)f->lag_p99_ns / 1e6, (double)f->lag_max_ns / 1e6, remedy);
+		         "The client limited this run: its sends fell behind schedule (lag p50 %.3f ms, p99 %.3f ms, "
+		         "max %.3f ms) with room on the connections; %s.",
+		         (double)f->lag_p50_ns / 1e6, (double)f->lag_p99_ns / 1e6, (double)f->lag_max_ns / 1e6, remedy);
 		return;
 	case LDB_LIMIT_SENDS:
 		snprintf(buf, cap,
@@ -77,8 +78,8 @@ void ldb_client_line(const struct ldb_client_fig *f, char *buf, size_t cap)
 	if (n < 0 || (size_t)n >= cap)
 		return;
 	if (f->have_lag)
-		n += snprintf(buf + n, cap - (size_t)n, ", schedule lag p99 %.3f ms max %.3f ms",
-		              (double)f->lag_p99_ns / 1e6, (double)f->lag_max_ns / 1e6);
+		n += snprintf(buf + n, cap - (size_t)n, ", schedule lag p50 %.3f ms p99 %.3f ms max %.3f ms",
+		              (double)f->lag_p50_ns / 1e6, (double)f->lag_p99_ns / 1e6, (double)f->lag_max_ns / 1e6);
 	if (n >= 0 && (size_t)n < cap && f->have_cgroup)
 		snprintf(buf + n, cap - (size_t)n, ", cgroup throttled %llu periods %.3f s",
 		         (unsigned long long)f->throttled_periods, f->throttled_seconds);
@@ -105,10 +106,10 @@ void ldb_client_put_json(FILE *f, const struct ldb_client_fig *x)
 	        "\"run_queue_max\":%.4f,\"busiest\":%d",
 	        x->nthreads, x->cpu_seconds, x->busy_max, x->cpu_max, x->wait_max, x->busiest);
 	if (x->have_lag)
-		fprintf(f, ",\"lag_p99_us\":%.3f,\"lag_max_us\":%.3f", (double)x->lag_p99_ns / 1e3,
-		        (double)x->lag_max_ns / 1e3);
+		fprintf(f, ",\"lag_p50_us\":%.3f,\"lag_p99_us\":%.3f,\"lag_max_us\":%.3f", (double)x->lag_p50_ns / 1e3,
+		        (double)x->lag_p99_ns / 1e3, (double)x->lag_max_ns / 1e3);
 	else
-		fputs(",\"lag_p99_us\":null,\"lag_max_us\":null", f);
+		fputs(",\"lag_p50_us\":null,\"lag_p99_us\":null,\"lag_max_us\":null", f);
 	if (x->have_cgroup)
 		fprintf(f, ",\"throttled_periods\":%llu,\"throttled_s\":%.6f", (unsigned long long)x->throttled_periods,
 		        x->throttled_seconds);

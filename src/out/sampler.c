@@ -138,6 +138,7 @@ static void client_ramp_fig(struct ldb_sampler *s, const struct ldb_totals *t, s
 static void client_lag_fig(const struct ldb_hist *h, struct ldb_client_fig *f)
 {
 	f->have_lag = h != NULL && ldb_hist_count(h) > 0;
+	f->lag_p50_ns = f->have_lag ? ldb_hist_percentile(h, 50) : 0;
 	f->lag_p99_ns = f->have_lag ? ldb_hist_percentile(h, 99) : 0;
 	f->lag_max_ns = f->have_lag ? h->max : 0;
 }
