@@ -100,8 +100,9 @@ static const struct ldb_result *run_step(struct search *s, double rate)
 		s->summaries++;
 	if (st > s->worst && st != LDB_EXIT_THRESHOLD)
 		s->worst = st;
-	if (r->server_mean_ns > 0)
-		s->lat_ns = r->server_mean_ns > s->lat_ns || rate == 0 ? r->server_mean_ns : s->lat_ns;
+	/* size later steps by a latency the server met, not by a failed step's queue */
+	if (r->server_mean_ns > 0 && (rate == 0 || step_passed(r)))
+		s->lat_ns = r->server_mean_ns;
 	s->nres++;
 	if (rate > 0) {
 		s->nsteps++;
@@ -182,8 +183,8 @@ static void final_record(const struct search *s, const char *objective)
 	        "\",\"steps\":%d,\"found\":%s,\"rate\":%.3f,\"achieved\":%.3f,\"lowest_failing\":%.3f,\"p99_us\":%.3f",
 	        s->nsteps, b ? "true" : "false", b ? b->rate_target : 0.0, b ? b->rate : 0.0, s->hi,
 	        b ? (double)b->p99_ns / 1e3 : 0.0);
-	fprintf(f, ",\"summary_index\":%d,\"status\":%d}\n", b ? b->summary_index : 0,
-	        b ? LDB_EXIT_OK : LDB_EXIT_NO_CAPACITY);
+	fprintf(f, ",\"threads\":%d,\"summary_index\":%d,\"status\":%d}\n", b ? b->threads : 0,
+	        b ? b->summary_index : 0, b ? LDB_EXIT_OK : LDB_EXIT_NO_CAPACITY);
 	if (f != stdout)
 		fclose(f);
 	else
