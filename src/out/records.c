@@ -179,6 +179,22 @@ static int keep_summary(struct kept *k, struct ldb_json *v)
 	return 0;
 }
 
+/* The summary a file stands for: the last one, or in a --find-max file the
+ * one its final record names (chosen, from 1); the rest are freed.  chosen
+ * -1: free them all. */
+static struct ldb_json *pick_summary(struct kept *k, long long chosen)
+{
+	int pick = chosen >= 1 && chosen <= k->n ? (int)chosen - 1 : chosen < 0 ? -1 : k->n - 1;
+	struct ldb_json *v = pick >= 0 ? k->v[pick] : NULL;
+	for (int i = 0; i < k->n; i++)
+		if (i != pick)
+			ldb_json_free(k->v[i]);
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+	return v;
+}
+
 int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "r");
@@ -242,21 +258,14 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 		snprintf(err, cap, "%s: read error: %s", path, strerror(errno));
 		goto out;
 	}
-	/* a --find-max file: the summary of the step that met the objective */
-	if (kept.n > 0) {
-		int pick = chosen >= 1 && chosen <= kept.n ? (int)chosen - 1 : kept.n - 1;
-		*summary = kept.v[pick];
-		kept.v[pick] = NULL;
-	}
+	*summary = pick_summary(&kept, chosen);
 	if (*summary == NULL) {
 		snprintf(err, cap, "%s: no summary record (did the run finish?)", path);
 		goto out;
 	}
 	rc = 0;
 out:
-	for (int i = 0; i < kept.n; i++)
-		ldb_json_free(kept.v[i]);
-	free(kept.v);
+	(void)pick_summary(&kept, -1);
 	free(line);
 	fclose(f);
 	if (rc != 0) {
