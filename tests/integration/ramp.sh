@@ -37,4 +37,26 @@ assert_no_match "Clients that never started" "$D/small.txt" "every client starte
 grep -q '"clients":50,"clients_connected":50,"connections_opening":0,"clients_not_started":0,' \
 	<(grep '^{"type":"summary"' "$D/small.json") || _fail "the -n 50 summary's ramp"
 assert_match "Connections: opened 50," "$D/small.txt" "50 connections"
+
+# --rate-profile: a step from 200/s to 600/s, each sample with its target
+run_ldbench "$D/prof.txt" "${common[@]}" -n 8 --rate-profile 200@1s,600@1s --duration 2s --interval 1s \
+	--json "$D/prof.json"
+assert_eq 0 "$RC" "exit status of a --rate-profile run"
+t1=$(grep '^{"type":"sample","index":1,' "$D/prof.json" | grep -oE '"rate":[0-9.]+,"rate_target":[0-9.]+')
+t2=$(grep '^{"type":"sample","index":2,' "$D/prof.json" | grep -oE '"rate":[0-9.]+,"rate_target":[0-9.]+')
+assert_eq 200.000 "${t1##*:}" "first sample's target"
+assert_eq 600.000 "${t2##*:}" "second sample's target"
+r1=$(sed -E 's/"rate":([0-9]+).*/\1/' <<<"$t1")
+r2=$(sed -E 's/"rate":([0-9]+).*/\1/' <<<"$t2")
+assert_le 400 "$r1" "first sample's rate follows its target"
+assert_ge 400 "$r2" "second sample's rate follows its target"
+assert_match "Target rate: 600.00/sec, achieved" "$D/prof.txt" "the sample's target line"
+printf 'format=rate-and-duration\nrepeat=no\n300,1s\n2X,1s\n' >"$D/profile.txt"
+run_ldbench "$D/prof2.txt" "${common[@]}" -n 8 --rate-profile "$D/profile.txt" --duration 2s --interval 1s \
+	--json "$D/prof2.json"
+assert_eq 0 "$RC" "exit status with a variable-rate file"
+grep -q '^{"type":"sample","index":2,.*"rate_target":600.000,' "$D/prof2.json" || _fail "the file's 2X step"
+run_ldbench "$D/prof3.txt" "${common[@]}" --rate-profile 100@1s --rate 100
+assert_eq 2 "$RC" "--rate-profile with --rate"
+assert_match "^ldbench: --rate and --rate-profile exclude each other" "$D/prof3.txt" "its message"
 echo "ok: ramp"
