@@ -13,7 +13,7 @@
 #define GROWTH 2.0        /* the geometric phase's factor */
 #define MAX_CLIENTS 2000  /* what a step may grow -n to */
 #define LAT_GUESS_NS 2e6  /* the latency assumed before any step */
-#define INFLIGHT_ROOM 4.0 /* requests in flight per rate x latency */
+#define INFLIGHT_ROOM 2.0 /* requests in flight per rate x latency */
 
 struct search {
 	struct ldb_config *c;

@@ -24,7 +24,9 @@ void ldb_client_judge(struct ldb_client_fig *f)
 	f->short_of_inflight = !reached(f) && !inflight_enough(f);
 	if (!f->have || f->seconds <= 0)
 		return;
-	if (f->have_cgroup && f->throttled_periods > 0 && f->throttled_seconds > LDB_CLIENT_THROTTLE_LIMIT * f->seconds)
+	if (f->have_cgroup && f->throttled_periods > 0 &&
+	    (f->throttled_seconds > LDB_CLIENT_THROTTLE_LIMIT * f->seconds ||
+	     (double)f->throttled_periods > LDB_CLIENT_THROTTLE_PERIODS * (double)f->quota_periods))
 		f->limit = LDB_LIMIT_THROTTLE;
 	else if (f->busy_max > LDB_CLIENT_BUSY_LIMIT)
 		f->limit = LDB_LIMIT_BUSY;
@@ -44,8 +46,9 @@ void ldb_client_verdict(const struct ldb_client_fig *f, char *buf, size_t cap)
 	case LDB_LIMIT_THROTTLE:
 		snprintf(buf, cap,
 		         "The client limited this run: its cgroup's CPU quota throttled it for %.0f%% of the time "
-		         "(%llu periods); raise the quota or use more client hosts.",
-		         100 * f->throttled_seconds / f->seconds, (unsigned long long)f->throttled_periods);
+		         "(%llu of %llu periods); raise the quota or use more client hosts.",
+		         100 * f->throttled_seconds / f->seconds, (unsigned long long)f->throttled_periods,
+		         (unsigned long long)f->quota_periods);
 		return;
 	case LDB_LIMIT_BUSY:
 		snprintf(buf, cap,
@@ -81,8 +84,9 @@ void ldb_client_line(const struct ldb_client_fig *f, char *buf, size_t cap)
 		n += snprintf(buf + n, cap - (size_t)n, ", schedule lag p50 %.3f ms p99 %.3f ms max %.3f ms",
 		              (double)f->lag_p50_ns / 1e6, (double)f->lag_p99_ns / 1e6, (double)f->lag_max_ns / 1e6);
 	if (n >= 0 && (size_t)n < cap && f->have_cgroup)
-		snprintf(buf + n, cap - (size_t)n, ", cgroup throttled %llu periods %.3f s",
-		         (unsigned long long)f->throttled_periods, f->throttled_seconds);
+		snprintf(buf + n, cap - (size_t)n, ", cgroup throttled %llu of %llu periods %.3f s",
+		         (unsigned long long)f->throttled_periods, (unsigned long long)f->quota_periods,
+		         f->throttled_seconds);
 }
 
 void ldb_client_ramp_line(const struct ldb_client_fig *f, char *buf, size_t cap)
@@ -111,10 +115,11 @@ void ldb_client_put_json(FILE *f, const struct ldb_client_fig *x)
 	else
 		fputs(",\"lag_p50_us\":null,\"lag_p99_us\":null,\"lag_max_us\":null", f);
 	if (x->have_cgroup)
-		fprintf(f, ",\"throttled_periods\":%llu,\"throttled_s\":%.6f", (unsigned long long)x->throttled_periods,
+		fprintf(f, ",\"quota_periods\":%llu,\"throttled_periods\":%llu,\"throttled_s\":%.6f",
+		        (unsigned long long)x->quota_periods, (unsigned long long)x->throttled_periods,
 		        x->throttled_seconds);
 	else
-		fputs(",\"throttled_periods\":null,\"throttled_s\":null", f);
+		fputs(",\"quota_periods\":null,\"throttled_periods\":null,\"throttled_s\":null", f);
 	fprintf(f, ",\"clients\":%d,\"clients_connected\":%d,\"connections_opening\":%lld,\"clients_not_started\":%d",
 	        x->clients, x->clients_up, x->conns_opening, x->clients_waiting);
 	fprintf(f, ",\"short_of_inflight\":%s,\"limited\":%s,\"limit\":\"%s\"}",

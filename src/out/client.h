@@ -9,8 +9,9 @@
 #include <stdio.h>
 
 /* Above these the client limited the run. */
-#define LDB_CLIENT_BUSY_LIMIT 0.90     /* an I/O thread on a CPU or waiting for one */
-#define LDB_CLIENT_THROTTLE_LIMIT 0.10 /* the cgroup's quota held the client back */
+#define LDB_CLIENT_BUSY_LIMIT 0.90       /* an I/O thread on a CPU or waiting for one */
+#define LDB_CLIENT_THROTTLE_LIMIT 0.10   /* the cgroup's quota held the client back this share of the time, */
+#define LDB_CLIENT_THROTTLE_PERIODS 0.20 /* or of its quota periods */
 #define LDB_CLIENT_LAG_LIMIT_NS \
 	10000000ULL             /* schedule lag p50 with room on the connections: behind
                                                * all along, not a hiccup of a loaded host */
@@ -27,13 +28,14 @@ enum ldb_client_limit {
 struct ldb_client_fig {
 	bool have; /* figures were read */
 	double seconds;
-	int nthreads;       /* I/O threads */
-	double cpu_seconds; /* their CPU in the span */
-	double busy_max;    /* the busiest one: (CPU + run-queue wait) / span */
-	double cpu_max;     /* its CPU alone / span */
-	double wait_max;    /* the longest run-queue wait / span */
-	int busiest;        /* its index */
-	bool have_cgroup;   /* throttling figures read */
+	int nthreads;           /* I/O threads */
+	double cpu_seconds;     /* their CPU in the span */
+	double busy_max;        /* the busiest one: (CPU + run-queue wait) / span */
+	double cpu_max;         /* its CPU alone / span */
+	double wait_max;        /* the longest run-queue wait / span */
+	int busiest;            /* its index */
+	bool have_cgroup;       /* throttling figures read */
+	uint64_t quota_periods; /* quota periods that elapsed */
 	uint64_t throttled_periods;
 	double throttled_seconds;
 	bool have_lag; /* open loop */

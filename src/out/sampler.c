@@ -60,13 +60,14 @@ static void client_read(struct ldb_sampler *s)
 		if (ldb_thread_run_delay_ns(tid, &v) == 0)
 			s->c_now.wait[i] = v;
 	}
-	(void)ldb_cgroup_throttled(&s->cg, &s->c_now.thr_periods, &s->c_now.thr_ns);
+	(void)ldb_cgroup_throttled(&s->cg, &s->c_now.thr_elapsed, &s->c_now.thr_periods, &s->c_now.thr_ns);
 }
 
 static void copy_cpu(struct ldb_sampler_cpu *d, const struct ldb_sampler_cpu *a, int n)
 {
 	memcpy(d->cpu, a->cpu, (size_t)n * sizeof(uint64_t));
 	memcpy(d->wait, a->wait, (size_t)n * sizeof(uint64_t));
+	d->thr_elapsed = a->thr_elapsed;
 	d->thr_periods = a->thr_periods;
 	d->thr_ns = a->thr_ns;
 }
@@ -100,6 +101,7 @@ static void client_cpu_fig(struct ldb_sampler *s, const struct ldb_sampler_cpu *
 			f->wait_max = wait / wall;
 	}
 	f->have_cgroup = s->cg.path[0] != '\0';
+	f->quota_periods = s->c_now.thr_elapsed - a->thr_elapsed;
 	f->throttled_periods = s->c_now.thr_periods - a->thr_periods;
 	f->throttled_seconds = (double)(s->c_now.thr_ns - a->thr_ns) / 1e9;
 }

@@ -40,7 +40,7 @@ struct ldb_sampler_src {
 /* The client's own counters at one moment, per I/O thread (issue 13). */
 struct ldb_sampler_cpu {
 	uint64_t *cpu, *wait; /* CPU time, run-queue wait (ns) */
-	uint64_t thr_periods, thr_ns;
+	uint64_t thr_elapsed, thr_periods, thr_ns;
 };
 
 /* A kind's latencies summed over the I/O threads: the running total, the

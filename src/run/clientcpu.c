@@ -79,7 +79,7 @@ int ldb_cgroup_find(struct ldb_cgroup_cpu *cg)
 	return cg->path[0] != '\0' ? 0 : -1;
 }
 
-int ldb_cgroup_throttled(const struct ldb_cgroup_cpu *cg, uint64_t *periods, uint64_t *ns)
+int ldb_cgroup_throttled(const struct ldb_cgroup_cpu *cg, uint64_t *elapsed, uint64_t *periods, uint64_t *ns)
 {
 	char key[64];
 	uint64_t v;
@@ -89,9 +89,11 @@ int ldb_cgroup_throttled(const struct ldb_cgroup_cpu *cg, uint64_t *periods, uin
 	FILE *f = fopen(cg->path, "r");
 	if (f == NULL)
 		return -1;
-	*periods = *ns = 0;
+	*elapsed = *periods = *ns = 0;
 	while (fscanf(f, "%63s %" SCNu64, key, &v) == 2) {
-		if (strcmp(key, "nr_throttled") == 0) {
+		if (strcmp(key, "nr_periods") == 0) {
+			*elapsed = v;
+		} else if (strcmp(key, "nr_throttled") == 0) {
 			*periods = v;
 			have = true;
 		} else if (strcmp(key, "throttled_usec") == 0) {

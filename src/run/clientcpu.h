@@ -21,9 +21,9 @@ struct ldb_cgroup_cpu {
  * cpu controller) under /sys/fs/cgroup.  @return 0, or -1 (then path is ""). */
 int ldb_cgroup_find(struct ldb_cgroup_cpu *cg);
 
-/* Its throttling so far: periods throttled and the time (ns).  @return 0, or
- * -1 when it cannot be read. */
-int ldb_cgroup_throttled(const struct ldb_cgroup_cpu *cg, uint64_t *periods, uint64_t *ns);
+/* Its throttling so far: quota periods elapsed, periods throttled and the
+ * time (ns).  @return 0, or -1 when it cannot be read. */
+int ldb_cgroup_throttled(const struct ldb_cgroup_cpu *cg, uint64_t *elapsed, uint64_t *periods, uint64_t *ns);
 
 /* A running thread's CPU time (ns).  @return 0, or -1 (it ended). */
 int ldb_thread_cpu_ns(pthread_t t, uint64_t *ns);

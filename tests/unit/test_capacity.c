@@ -132,9 +132,14 @@ static void test_verdicts(void **state)
 	        "--io-threads (now 2) or more client hosts.");
 	f = base();
 	f.have_cgroup = true;
+	f.quota_periods = 10;
 	f.throttled_periods = 9;
 	f.throttled_seconds = 0.8;
-	verdict(&f, LDB_LIMIT_THROTTLE, "its cgroup's CPU quota throttled it for 80% of the time (9 periods)");
+	verdict(&f, LDB_LIMIT_THROTTLE, "its cgroup's CPU quota throttled it for 80% of the time (9 of 10 periods)");
+	f.throttled_seconds = 0.05; /* a short time, but most periods */
+	verdict(&f, LDB_LIMIT_THROTTLE, "throttled it for 5% of the time");
+	f.throttled_periods = 1; /* one period of ten, briefly: not the limit */
+	verdict(&f, LDB_LIMIT_NONE, NULL);
 	f = base();
 	f.have_lag = true;
 	f.lag_p50_ns = 30000000;
