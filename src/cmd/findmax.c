@@ -112,6 +112,11 @@ static const struct ldb_result *run_step(struct search *s, double rate)
 	return r;
 }
 
+static bool fatal(const struct ldb_result *r)
+{
+	return r->status == LDB_EXIT_INIT || r->status == LDB_EXIT_OTHER || r->status == LDB_EXIT_CANNOT_BIND;
+}
+
 /* Record a step's outcome in the bracket. */
 static void bracket(struct search *s, const struct ldb_result *r)
 {
@@ -214,8 +219,15 @@ int ldb_find_max(struct ldb_config *c, FILE *out)
 	double target = first_target(&s);
 	while (target > 0) {
 		const struct ldb_result *r = run_step(&s, target);
-		if (r->status == LDB_EXIT_INIT || r->status == LDB_EXIT_OTHER || r->status == LDB_EXIT_CANNOT_BIND)
+		if (fatal(r))
 			break;
+		/* a failure counts once it is seen twice: one hiccup of a loaded
+		 * host must not end the growth early */
+		if (!step_passed(r) && s.nsteps < c->find_max_steps && s.nres < MAX_STEPS) {
+			r = run_step(&s, target);
+			if (fatal(r))
+				break;
+		}
 		bracket(&s, r);
 		target = next_target(&s, target);
 	}

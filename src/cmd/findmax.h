@@ -3,7 +3,8 @@
  * half a closed-loop probe's), then bisecting between the last passing and
  * the first failing step until the gap is under --find-max-tolerance or the
  * --find-max-steps budget is spent.  A step passes when every objective
- * expression holds and the achieved rate is within 5 % of the target.  Each
+ * expression holds and the achieved rate is within 5 % of the target; a
+ * failing step is run again once, and fails only if that fails too.  Each
  * step gets enough clients for its rate at the latency seen so far.  Then a
  * table of steps and the result; with --json a record per step and a final
  * one (docs/capacity.md). */

@@ -525,6 +525,7 @@ static int start_threads(struct load *l, struct pace *p)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	p->t_run = ldb_now_ns();
+	l->run.t_start = p->t_run; /* read by the I/O threads once created */
 	ldb_sampler_start(&l->smp, p->t_run);
 	for (; l->started < l->nr; l->started++) {
 		int rc = pthread_create(&l->r[l->started].thread, &attr, ldb_runner_main, &l->r[l->started]);

@@ -82,8 +82,6 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 		cn->out = malloc(cn->out_cap);
 		cn->in = malloc(cn->in_cap);
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
-		/* --ramp-up: the clients' first connects spread over it */
-		cn->retry_at = t0 + c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
 			return -1;
 		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
@@ -327,8 +325,11 @@ static int runner_open(struct ldb_runner *r, int *epfd)
 		w->epfd = *epfd;
 		w->runner = r;
 		ldb_timer_set(&w->pace, TM_PACE, w);
+		/* --ramp-up: the clients' first connects spread over it from the start */
+		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
+			w->conns[k].retry_at = w->run->t_start + ramp;
 			conn_wake(&w->conns[k]);
 		}
 	}

@@ -46,6 +46,7 @@ struct ldb_run {
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
 	uint64_t rate_step_ns;     /* the same now: --rate-profile moves it (main thread, relaxed) */
+	uint64_t t_start;          /* when the I/O threads were started (set before them): --ramp-up's origin */
 	/* shared, lock-free */
 	int stop;                           /* enum ldb_stop, set once */
 	int measuring;                      /* warm-up over: clients restart their counters */

