@@ -82,6 +82,8 @@ static int check_find_max(struct cli_ctx *x)
 	struct ldb_config *c = x->c;
 	if (c->rate > 0 || c->nrate_profile > 0 || c->nsweep > 0)
 		return cli_fail(x, "--find-max chooses each step's rate: leave out --rate, --rate-profile and --sweep");
+	if (c->nfail_if > 0)
+		return cli_fail(x, "--find-max's objective is what each step must meet: leave out --fail-if");
 	if (c->ops_per_thread > 0 || c->wait_sec > 0 || c->bindeach)
 		return cli_fail(x, "--find-max runs timed open-loop steps of persistent connections: leave out -T, -W "
 		                   "and bindeach");

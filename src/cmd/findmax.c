@@ -114,7 +114,8 @@ static const struct ldb_result *run_step(struct search *s, double rate)
 
 static bool fatal(const struct ldb_result *r)
 {
-	return r->status == LDB_EXIT_INIT || r->status == LDB_EXIT_OTHER || r->status == LDB_EXIT_CANNOT_BIND;
+	return r->interrupted || r->status == LDB_EXIT_INIT || r->status == LDB_EXIT_OTHER ||
+	       r->status == LDB_EXIT_CANNOT_BIND;
 }
 
 /* Record a step's outcome in the bracket. */
@@ -202,7 +203,7 @@ static double first_target(struct search *s)
 	if (s->c->find_max_start > 0)
 		return s->c->find_max_start;
 	const struct ldb_result *p = run_step(s, 0);
-	if (p->status != LDB_EXIT_OK && p->status != LDB_EXIT_THRESHOLD)
+	if (p->status != LDB_EXIT_OK || p->interrupted)
 		return 0;
 	return p->rate / 2 >= 1 ? p->rate / 2 : 1;
 }

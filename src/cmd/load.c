@@ -616,6 +616,8 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	int stop = join_threads(&l);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);
+	if (res != NULL)
+		res->interrupted = p.signalled; /* --find-max stops its search */
 	teardown(&l);
 	ldb_signals_settle(&l.sig);
 	return status;

@@ -27,6 +27,7 @@ struct ldb_result {
 	char missed[96];       /* the first that did not, with its value */
 	bool client_limited, short_of_inflight;
 	int summary_index; /* its summary record's place among a --json file's (1, 2, ...), 0: none */
+	bool interrupted;  /* SIGINT/SIGTERM ended it */
 };
 
 /* Run the load described by a checked config; text goes to out; res (may be

@@ -94,6 +94,10 @@ assert_eq 2 "$RC" "a bad objective"
 assert_match "^ldbench: --find-max 'p99<': expected a number" "$D/bad.txt" "its message"
 run_ldbench "$D/bad2.txt" "${common[@]}" --find-max 'p99<5ms' --rate 100
 assert_eq 2 "$RC" "--find-max with --rate"
+run_ldbench "$D/bad4.txt" "${common[@]}" --find-max 'p99<5ms' --fail-if 'errors>0'
+assert_eq 2 "$RC" "--find-max with --fail-if"
+assert_match "^ldbench: --find-max's objective is what each step must meet: leave out --fail-if$" "$D/bad4.txt" \
+	"its message"
 run_ldbench "$D/bad3.txt" "${common[@]}" --find-max-tolerance 5%
 assert_eq 2 "$RC" "a find-max option without --find-max"
 echo "ok: find-max"
