@@ -11,6 +11,7 @@
 #include "cmd/merge.h"
 #include "cmd/report.h"
 #include "cmd/sweep.h"
+#include "cmd/findmax.h"
 #include "cmd/genldif.h"
 #include "out/report.h"
 
@@ -53,7 +54,9 @@ int main(int argc, char **argv)
 	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-"))
 	                    ? stderr
 	                    : stdout;
-	int status = cfg.nsweep > 0 ? ldb_sweep(&cfg, out) : ldb_run_load(&cfg, out, NULL);
+	int status = cfg.nfind_max > 0 ? ldb_find_max(&cfg, out)
+	             : cfg.nsweep > 0  ? ldb_sweep(&cfg, out)
+	                               : ldb_run_load(&cfg, out, NULL);
 	ldb_config_free(&cfg);
 	return status;
 }

@@ -77,6 +77,16 @@ enum {
 
 /* issue 17's options */
 enum { OPT_NO_PREFLIGHT = 768, OPT_SET, OPT_DATASET };
+/* The capacity options (cli/capacity.c, issue 13). */
+enum {
+	OPT_FIND_MAX = 800,
+	OPT_FIND_MAX_TOLERANCE,
+	OPT_FIND_MAX_STEPS,
+	OPT_FIND_MAX_START,
+	OPT_RATE_PROFILE,
+	OPT_RAMP_UP,
+	OPT_CAPACITY_END
+};
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
@@ -136,6 +146,9 @@ int cli_cross_check(struct cli_ctx *x);
 /* keywords.c: the cross-checks of issue 16's keywords (string, ascii, v2,
  * deref, imagesdir) */
 int cli_check_issue16(struct cli_ctx *x);
+/* capacity.c: --find-max, --rate-profile, --ramp-up, and their checks */
+int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_capacity_check(struct cli_ctx *x);
 
 /* tls_sasl.c: TLS and SASL options and their checks */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg);

@@ -64,6 +64,13 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
 	                                   { "set", required_argument, NULL, OPT_SET },
 	                                   { "dataset", required_argument, NULL, OPT_DATASET },
+	                                   /* capacity (cli/capacity.c) */
+	                                   { "find-max", required_argument, NULL, OPT_FIND_MAX },
+	                                   { "find-max-tolerance", required_argument, NULL, OPT_FIND_MAX_TOLERANCE },
+	                                   { "find-max-steps", required_argument, NULL, OPT_FIND_MAX_STEPS },
+	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
+	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
+	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -516,6 +523,8 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
  * --help/--version was printed. */
 static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
+	if (opt >= OPT_FIND_MAX && opt < OPT_CAPACITY_END)
+		return cli_capacity_option(x, opt, arg);
 	if (opt >= OPT_HELP)
 		return handle_long_option(x, opt, arg, argv);
 	return handle_short_option(x, opt, arg, argv);
@@ -613,6 +622,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_compile_patterns(x);
 	if (rc == 0)
 		rc = cli_cross_check(x);
+	if (rc == 0)
+		rc = cli_capacity_check(x);
 	if (rc == 0)
 		rc = cli_check_tls_sasl(x);
 	if (rc == 0)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/rate_profile.h"
 #include "out/monitor.h"
 #include "out/preflight.h"
 #include "out/report.h"
@@ -90,6 +91,11 @@ static int setup_clients(struct load *l)
 	return 0;
 }
 
+static bool lag_used(const struct load *l)
+{
+	return l->cfg->rate > 0 && !l->cfg->bindeach;
+}
+
 static int init_lat(struct load *l, struct ldb_lat *lat)
 {
 	for (int j = 0; j < LDB_OP_COUNT; j++)
@@ -100,6 +106,8 @@ static int init_lat(struct load *l, struct ldb_lat *lat)
 		for (int j = 0; j < LDB_STAGE_COUNT; j++)
 			if (ldb_hist_init(&lat->stage[j]))
 				return -1;
+	if (lag_used(l) && ldb_hist_init(&lat->lag)) /* the schedule lag (issue 13) */
+		return -1;
 	return 0;
 }
 
@@ -135,7 +143,9 @@ static int setup_sampler(struct load *l)
 		                       .stages = l->cfg->bindeach,
 		                       .text = &l->text,
 		                       .rep = l->rep,
-		                       .nrep = l->nrep };
+		                       .nrep = l->nrep,
+		                       .runners = l->r,
+		                       .lag = lag_used(l) };
 	memcpy(src.used, l->used, sizeof src.used);
 	return ldb_sampler_init(&l->smp, &src);
 }
@@ -178,6 +188,7 @@ static void free_lat(struct ldb_lat *lat)
 	}
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		ldb_hist_free(&lat->stage[k]);
+	ldb_hist_free(&lat->lag);
 }
 
 static void teardown(struct load *l)
@@ -282,7 +293,35 @@ static void start_measuring(struct load *l, uint64_t warm_started)
 	ldb_sampler_start(&l->smp, now);
 }
 
-static void fill_result(struct ldb_result *res, const struct ldb_summary *sum, enum ldb_op k, int status)
+/* --find-max's view of a finished step: its objective, the client's verdict. */
+static void fill_find_max(const struct ldb_config *c, struct ldb_result *res, const struct ldb_summary *sum,
+                          enum ldb_op k)
+{
+	res->met = true;
+	res->missed[0] = '\0';
+	for (int i = 0; i < c->nfind_max && res->met; i++) {
+		const struct ldb_threshold *t = &c->find_max[i];
+		int kind = t->kind < 0 ? (int)k : t->kind;
+		double a = ldb_threshold_actual(t, sum, kind);
+		if (!ldb_threshold_holds(t, a)) {
+			char shown[64];
+			ldb_threshold_format(t, a, shown, sizeof shown);
+			res->met = false;
+			snprintf(res->missed, sizeof res->missed, "%s is %s", ldb_threshold_metric_name(t->metric),
+			         shown);
+		}
+	}
+	res->rate_target = sum->rate_target;
+	res->p999_ns = sum->lat[k] ? ldb_hist_percentile(sum->lat[k], 99.9) : 0;
+	if (sum->client != NULL) {
+		res->server_mean_ns = sum->client->server_mean_ns;
+		res->client_limited = sum->client->limit != LDB_LIMIT_NONE;
+		res->short_of_inflight = sum->client->short_of_inflight;
+	}
+}
+
+static void fill_result(const struct ldb_config *c, struct ldb_result *res, const struct ldb_summary *sum,
+                        enum ldb_op k, int status)
 {
 	const struct ldb_hist *h = sum->lat[k];
 	res->threads = sum->threads;
@@ -296,6 +335,7 @@ static void fill_result(struct ldb_result *res, const struct ldb_summary *sum, e
 	for (int j = 0; j < LDB_OP_COUNT; j++)
 		res->errors += ldb_opstats_errors(&sum->tot.op[j]);
 	res->status = status;
+	fill_find_max(c, res, sum, k);
 }
 
 /* ldclt's summary (periodic, or the last one with --monitor's figures,
@@ -327,15 +367,46 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		if (l->rep[i].end)
 			l->rep[i].end(l->rep[i].ctx, &sum);
 	if (res != NULL)
-		fill_result(res, &sum, l->run.main_op, status);
+		fill_result(l->cfg, res, &sum, l->run.main_op, status);
 	return status;
+}
+
+/* --rate-profile (issue 13): the target `ms` into the measurement, never
+ * below a thousandth of the profile's top (a rate of 0 is a near pause). */
+static double profile_rate(const struct load *l, uint64_t ms)
+{
+	double top = l->cfg->rate, r = ldb_rate_profile_at(l->cfg, ms);
+	return r < top / 1000 ? top / 1000 : r;
+}
+
+/* Every tick: the clients' interval follows the profile. */
+static void profile_tick(struct load *l, const struct pace *p, uint64_t now)
+{
+	if (l->cfg->nrate_profile == 0)
+		return;
+	uint64_t ms = p->warming || now < l->smp.t_start ? 0 : (now - l->smp.t_start) / 1000000ULL;
+	uint64_t step = (uint64_t)(1e9 * (double)l->cfg->threads / profile_rate(l, ms));
+	__atomic_store_n(&l->run.rate_step_ns, step, __ATOMIC_RELAXED);
+}
+
+/* A sample, its target the profile's mean over it. */
+static void take_sample(struct load *l, uint64_t now)
+{
+	if (l->cfg->nrate_profile > 0 && now > l->smp.t_last) {
+		uint64_t a = (l->smp.t_last - l->smp.t_start) / 1000000ULL, b = (now - l->smp.t_start) / 1000000ULL;
+		double sum = 0;
+		for (int i = 0; i < 16; i++)
+			sum += profile_rate(l, a + (b - a) * (uint64_t)(2 * i + 1) / 32);
+		l->smp.rate_target = sum / 16;
+	}
+	ldb_sampler_take(&l->smp, now);
 }
 
 /* A sample is due.  @return true when -N samples are done. */
 static bool sample_due(struct load *l, struct pace *p, uint64_t now)
 {
 	const struct ldb_config *c = l->cfg;
-	ldb_sampler_take(&l->smp, now);
+	take_sample(l, now);
 	p->samples++;
 	p->next += p->interval;
 	if (p->next <= now)
@@ -364,6 +435,7 @@ static bool step(struct load *l, struct pace *p)
 	uint64_t wait = until > now ? until - now : 0;
 	bool sig = ldb_signals_wait(&l->sig, wait > TICK_NS ? TICK_NS : wait);
 	now = ldb_now_ns();
+	profile_tick(l, p, now);
 	if (sig) {
 		p->signalled = true;
 		__atomic_store_n(&l->run.stop, LDB_STOP_SIGNAL, __ATOMIC_RELAXED);
@@ -375,7 +447,7 @@ static bool step(struct load *l, struct pace *p)
 		/* -T, noloop, or every thread failed: a last, shorter sample */
 		if (p->warming)
 			start_measuring(l, p->t_run);
-		ldb_sampler_take(&l->smp, now);
+		take_sample(l, now);
 		p->why = "All threads are dead - exit.";
 		return true;
 	}
@@ -389,7 +461,7 @@ static bool step(struct load *l, struct pace *p)
 	}
 	if (c->duration_ms > 0 && now >= l->smp.t_start + duration) {
 		if (now > l->smp.t_last)
-			ldb_sampler_take(&l->smp, now);
+			take_sample(l, now);
 		ldb_text_line(&l->text, "Duration reached. Bye-bye...");
 		p->why = "All threads are dead - exit.";
 		return true;
@@ -471,6 +543,7 @@ static int start_threads(struct load *l, struct pace *p)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	p->t_run = ldb_now_ns();
+	l->run.t_start = p->t_run; /* read by the I/O threads once created */
 	ldb_sampler_start(&l->smp, p->t_run);
 	for (; l->started < l->nr; l->started++) {
 		int rc = pthread_create(&l->r[l->started].thread, &attr, ldb_runner_main, &l->r[l->started]);
@@ -567,6 +640,8 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	int stop = join_threads(&l);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);
+	if (res != NULL)
+		res->interrupted = p.signalled; /* --find-max stops its search */
 	teardown(&l);
 	ldb_signals_settle(&l.sig);
 	return status;

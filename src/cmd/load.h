@@ -19,6 +19,15 @@ struct ldb_result {
 	uint64_t p50_ns, p99_ns;
 	uint64_t errors;
 	int status;
+	/* for --find-max (issue 13) */
+	double rate_target;
+	uint64_t p999_ns;
+	double server_mean_ns; /* from the real send */
+	bool met;              /* every --find-max expression held */
+	char missed[96];       /* the first that did not, with its value */
+	bool client_limited, short_of_inflight;
+	int summary_index; /* its summary record's place among a --json file's (1, 2, ...), 0: none */
+	bool interrupted;  /* SIGINT/SIGTERM ended it */
 };
 
 /* Run the load described by a checked config; text goes to out; res (may be

@@ -54,6 +54,8 @@ void ldb_config_init(struct ldb_config *c)
 	c->inactivity = 3;
 	c->max_errors = 1000;
 	c->interval_ms = 10000;
+	c->find_max_tolerance = 0.02;
+	c->find_max_steps = 12;
 	c->timestamp_fmt = dup_or_die("%s");
 }
 
@@ -77,6 +79,7 @@ void ldb_config_free(struct ldb_config *c)
 {
 	free_issue16(c);
 	free(c->cmdline);
+	free(c->rate_profile);
 	free(c->host);
 	free(c->uri);
 	free(c->tls_certdb);
@@ -143,6 +146,7 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 	case LDB_EXIT_OTHER: return "Other kind of error.";
 	case LDB_EXIT_THRESHOLD: return "Threshold exceeded (--fail-if).";
 	case LDB_EXIT_PREFLIGHT: return "The range does not match the data (pre-flight check).";
+	case LDB_EXIT_NO_CAPACITY: return "No rate met the objective (--find-max).";
 	default: return "Undocumented error - update source code.";
 	}
 }

@@ -33,8 +33,9 @@ enum ldb_exit {
 	LDB_EXIT_MAX_ERRORS = 3,
 	LDB_EXIT_CANNOT_BIND = 4,
 	LDB_EXIT_INIT = 7,
-	LDB_EXIT_THRESHOLD = 10, /* a --fail-if threshold held (ldbench's own) */
-	LDB_EXIT_PREFLIGHT = 11, /* the pre-flight check: the range does not match the data */
+	LDB_EXIT_THRESHOLD = 10,   /* a --fail-if threshold held (ldbench's own) */
+	LDB_EXIT_PREFLIGHT = 11,   /* the pre-flight check: the range does not match the data */
+	LDB_EXIT_NO_CAPACITY = 12, /* --find-max: no step's rate met the objective */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */
@@ -54,6 +55,13 @@ enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETOR
 
 /* -e value generation mode for the XXX of -f (and of the add/delete RDN). */
 enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
+
+/* --rate-profile: one segment, the target rate going from `from` to `to`
+ * (a hold when equal) over `ms`. */
+struct ldb_rate_seg {
+	double from, to; /* operations per second */
+	uint64_t ms;
+};
 
 struct ldb_config {
 	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
@@ -175,6 +183,17 @@ struct ldb_config {
 	int nsweep;
 	uint64_t seed; /* --seed, or fresh */
 	bool seed_given;
+
+	/* capacity and the client's own limits (issue 13) */
+	struct ldb_threshold find_max[8]; /* --find-max OBJECTIVE: what every step must meet */
+	int nfind_max;
+	double find_max_tolerance;         /* --find-max-tolerance: relative gap that ends the search (0.02) */
+	int find_max_steps;                /* --find-max-steps: the budget of steps (default 12) */
+	double find_max_start;             /* --find-max-start OPS: first step's rate; 0 = a closed-loop probe */
+	uint64_t ramp_up_ms;               /* --ramp-up DURATION: the clients' first connects spread over it */
+	struct ldb_rate_seg *rate_profile; /* --rate-profile: the target rate over time (owned) */
+	int nrate_profile;
+	bool rate_profile_repeat;
 
 	/* output */
 	int verbose;             /* -v 1, -V 2 */

@@ -168,6 +168,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 			used[k] = s->lat[k] != NULL;
 		ldb_monitor_put_json(f, s->server, &s->tot, used);
 	}
+	if (s->client != NULL)
+		ldb_client_put_json(f, s->client); /* issue 13 */
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);
@@ -184,6 +186,40 @@ int ldb_records_kind(const char *name)
 	return ldb_op_from_name(name, strlen(name), false);
 }
 
+/* Every summary record of a file (a --find-max file has one per step). */
+struct kept {
+	struct ldb_json **v;
+	int n;
+};
+
+static int keep_summary(struct kept *k, struct ldb_json *v)
+{
+	struct ldb_json **more = realloc(k->v, (size_t)(k->n + 1) * sizeof *more);
+	if (more == NULL) {
+		ldb_json_free(v);
+		return -1;
+	}
+	k->v = more;
+	k->v[k->n++] = v;
+	return 0;
+}
+
+/* The summary a file stands for: the last one, or in a --find-max file the
+ * one its final record names (chosen, from 1); the rest are freed.  chosen
+ * -1: free them all. */
+static struct ldb_json *pick_summary(struct kept *k, long long chosen)
+{
+	int pick = chosen >= 1 && chosen <= k->n ? (int)chosen - 1 : chosen < 0 ? -1 : k->n - 1;
+	struct ldb_json *v = pick >= 0 ? k->v[pick] : NULL;
+	for (int i = 0; i < k->n; i++)
+		if (i != pick)
+			ldb_json_free(k->v[i]);
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+	return v;
+}
+
 int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json **summary, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "r");
@@ -192,6 +228,8 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 	ssize_t n;
 	long lineno = 0;
 	int rc = -1;
+	struct kept kept = { NULL, 0 };
+	long long chosen = 0;
 
 	*header = *summary = NULL;
 	if (f == NULL) {
@@ -228,8 +266,13 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 			goto out;
 		}
 		if (strcmp(type, "summary") == 0) {
-			ldb_json_free(*summary);
-			*summary = v;
+			if (keep_summary(&kept, v) != 0) {
+				snprintf(err, cap, "%s: out of memory", path);
+				goto out;
+			}
+		} else if (strcmp(type, "find_max") == 0) {
+			(void)ldb_json_ll(ldb_json_get(v, "summary_index"), &chosen);
+			ldb_json_free(v);
 		} else if (strcmp(type, "header") == 0 && *header == NULL) {
 			*header = v;
 		} else {
@@ -240,12 +283,14 @@ int ldb_records_load(const char *path, struct ldb_json **header, struct ldb_json
 		snprintf(err, cap, "%s: read error: %s", path, strerror(errno));
 		goto out;
 	}
+	*summary = pick_summary(&kept, chosen);
 	if (*summary == NULL) {
 		snprintf(err, cap, "%s: no summary record (did the run finish?)", path);
 		goto out;
 	}
 	rc = 0;
 out:
+	(void)pick_summary(&kept, -1);
 	free(line);
 	fclose(f);
 	if (rc != 0) {

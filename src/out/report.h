@@ -10,6 +10,7 @@
 #include "run/histogram.h"
 #include "out/monitor.h"
 #include "run/stats.h"
+#include "out/client.h"
 
 /* One interval. */
 struct ldb_sample {
@@ -22,7 +23,8 @@ struct ldb_sample {
 	                                          * with --rate from the intended start */
 	const struct ldb_hist *ulat[LDB_OP_COUNT]; /* with --rate: from the real send; else NULL */
 	int threads;
-	double rate_target; /* --rate, 0 without */
+	double rate_target;                  /* --rate, 0 without */
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
 };
 
 /* The whole run. */
@@ -42,6 +44,7 @@ struct ldb_summary {
 	/* -a: each client's requests still unanswered when it ended (ldclt's
 	 * pendingNb), in the last summary only; NULL otherwise */
 	const uint64_t *pending;
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

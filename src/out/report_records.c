@@ -165,7 +165,10 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 		}
 		fputc('}', f);
 	}
-	fputs("}}\n", f);
+	fputc('}', f);
+	if (s->client != NULL)
+		ldb_client_put_json(f, s->client);
+	fputs("}\n", f);
 	fflush(f);
 }
 

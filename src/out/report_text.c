@@ -76,6 +76,45 @@ static void latency_line(struct ldb_text *t, bool stamp, const char *what, const
 		        ms(h->max));
 }
 
+/* The client's own lines (issue 13): the ramp while clients are not all
+ * connected, its figures (with -v, or in the summary), and the verdict when
+ * the client limited the run. */
+static void client_lines(struct ldb_text *t, const struct ldb_client_fig *f, bool stamp, bool summary)
+{
+	char line[400];
+	if (f == NULL || !f->have)
+		return;
+	if (!summary && (f->clients_up < f->clients || f->clients_waiting > 0) && !t->cfg->bindeach) {
+		ldb_client_ramp_line(f, line, sizeof line);
+		prefix(t, stamp);
+		fprintf(t->out, "%s\n", line);
+	}
+	if (summary && f->clients_waiting > 0) {
+		prefix(t, stamp);
+		fprintf(t->out,
+		        "Clients that never started: %d of %d (never began a connect: a longer run or --ramp-up)\n",
+		        f->clients_waiting, f->clients);
+	}
+	if (summary || t->cfg->verbose > 0) {
+		ldb_client_line(f, line, sizeof line);
+		prefix(t, stamp);
+		fprintf(t->out, "%s\n", line);
+	}
+	ldb_client_verdict(f, line, sizeof line);
+	if (line[0] != '\0') {
+		prefix(t, stamp);
+		fprintf(t->out, "%s\n", line);
+	}
+	if (f->short_of_inflight) {
+		prefix(t, stamp);
+		fprintf(t->out,
+		        "Target rate not reached: %lld requests in flight at %.3f ms each carry about %.0f/s; raise -n "
+		        "or "
+		        "-a\n",
+		        f->inflight_cap, f->server_mean_ns / 1e6, (double)f->inflight_cap / (f->server_mean_ns / 1e9));
+	}
+}
+
 void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
 {
 	double rate = s->seconds > 0 ? (double)s->counted / s->seconds : 0.0;
@@ -102,6 +141,7 @@ void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s)
 			fprintf(t->out, "%s errors: %llu\n", ldb_op_name(k), (unsigned long long)errs);
 		}
 	}
+	client_lines(t, s->client, true, false);
 	fflush(t->out);
 }
 
@@ -313,6 +353,7 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
 	summary_server(t, s);
 	summary_client(t, s);
+	client_lines(t, s->client, false, true);
 	fflush(t->out);
 }
 

@@ -14,6 +14,8 @@
 #include "out/report.h"
 #include "run/histogram.h"
 #include "run/stats.h"
+#include "run/clientcpu.h"
+#include "run/worker.h"
 
 /* Latencies kept per kind: the corrected (or plain) and, with --rate, the
  * uncorrected ones. */
@@ -31,6 +33,14 @@ struct ldb_sampler_src {
 	struct ldb_text *text;
 	const struct ldb_reporter *rep;
 	int nrep;
+	struct ldb_runner *runners; /* the I/O threads, for their CPU clocks (issue 13); may be NULL */
+	bool lag;                   /* their lag histograms are in use */
+};
+
+/* The client's own counters at one moment, per I/O thread (issue 13). */
+struct ldb_sampler_cpu {
+	uint64_t *cpu, *wait; /* CPU time, run-queue wait (ns) */
+	uint64_t thr_elapsed, thr_periods, thr_ns;
 };
 
 /* A kind's latencies summed over the I/O threads: the running total, the
@@ -50,6 +60,13 @@ struct ldb_sampler {
 	long long no_activity; /* "no activity" reports */
 	int nsamples;
 	uint64_t t_start, t_last; /* measurement started; last sample (ns) */
+	/* the client's own figures (issue 13) */
+	double rate_target;       /* this sample's target (the load sets it); cfg->rate at start */
+	struct ldb_cgroup_cpu cg; /* its cgroup's cpu.stat, if found */
+	struct ldb_sampler_cpu c_start, c_prev, c_now;
+	struct ldb_sampler_hset lag; /* the schedule lag over the I/O threads */
+	struct ldb_client_fig client, client_sum;
+	double target_integral; /* sum of each sample's target x its seconds (--rate-profile) */
 };
 
 /* @return 0, or -1 when memory ran out; free with ldb_sampler_free either way. */

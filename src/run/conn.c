@@ -78,7 +78,7 @@ void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 	if (cycle && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);
-	cn->state = CS_IDLE;
+	conn_set_state(cn, CS_IDLE);
 	schedule_retry(cn, now);
 }
 
@@ -104,7 +104,7 @@ static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);
-	cn->state = CS_IDLE;
+	conn_set_state(cn, CS_IDLE);
 	schedule_retry(cn, now);
 	if (!cn->ever_up)
 		fatal_note(w, kind == LDB_FAIL_TLS ? LDB_RC_CONNECT_ERROR : LDB_RC_SERVER_DOWN,
@@ -117,7 +117,8 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct ldb_run *run = w->run;
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
-	cn->state = CS_CONNECTING;
+	conn_set_state(cn, CS_CONNECTING);
+	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
 	if (fd < 0) {
 		char why[128];
@@ -174,7 +175,7 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 	}
 	ldb_hist_record(&w->lat->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
 	ldb_conn_close(cn, !run->cfg->close_sock);
-	cn->state = CS_IDLE;
+	conn_set_state(cn, CS_IDLE);
 	cn->retry_at = now;
 	w->outstanding--;
 }
@@ -183,7 +184,7 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_worker *w = cn->w;
-	cn->state = CS_OP;
+	conn_set_state(cn, CS_OP);
 	ldb_issue_now(cn, 0, ldb_pick_kind(w, 0), 0, SETUP_NONE, true, cn->cycle_v, cn->cycle_bv, now);
 }
 
@@ -199,7 +200,7 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	if (run->bind_on_connect) {
-		cn->state = CS_BINDING;
+		conn_set_state(cn, CS_BINDING);
 		ldb_issue_now(cn, 0, LDB_OP_BIND, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
 		return;
 	}
@@ -211,7 +212,8 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 		cycle_first_step(cn, now);
 		return;
 	}
-	cn->state = CS_READY;
+	conn_set_state(cn, CS_READY);
+	cn->t_freed = now;
 	ldb_conn_pump(cn, now);
 }
 
@@ -255,7 +257,7 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 		return;
 	}
 	cn->tls_on = true;
-	cn->state = CS_TLS;
+	conn_set_state(cn, CS_TLS);
 	tls_step(cn, now);
 }
 
@@ -270,7 +272,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 		tls_begin(cn, now);
 	} else if (c->starttls) {
 		cn->t_tls = now;
-		cn->state = CS_STARTTLS;
+		conn_set_state(cn, CS_STARTTLS);
 		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_STARTTLS, false, 0, 0, now);
 	} else {
 		conn_transport_ready(cn, now);
@@ -358,6 +360,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	struct ldb_slot done = *s;
 	s->used = 0;
 	cn->inflight--;
+	cn->t_freed = now;
 
 	if (done.setup != SETUP_BIND && !cn->proven)
 		conn_proven(cn);
@@ -380,12 +383,12 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 				ldb_errline(w, LDB_OP_BIND, rc);
 				fatal_note(w, rc, "bind", NULL);
 				ldb_conn_close(cn, false);
-				cn->state = CS_IDLE;
+				conn_set_state(cn, CS_IDLE);
 				schedule_retry(cn, now);
 				return;
 			}
 			conn_proven(cn);
-			cn->state = CS_READY;
+			conn_set_state(cn, CS_READY);
 			ldb_conn_pump(cn, now);
 			return;
 		}

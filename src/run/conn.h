@@ -75,6 +75,7 @@ struct ldb_conn {
 	uint64_t t_tls;
 	uint64_t t_cycle;
 	uint64_t t_due;            /* --rate: intended start of the operation being issued */
+	uint64_t t_freed;          /* --rate: a slot last came free (or the connection came up) */
 	int64_t cycle_v, cycle_bv; /* bindeach: the pass's numbers */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
@@ -152,6 +153,29 @@ static inline void arm_out(struct ldb_conn *cn)
 	cn->out_armed = true;
 }
 
+/* The ramp's counts (issue 13): a state's class, 0 idle, 1 being opened,
+ * 2 up; a change of class moves the client's counts. */
+static inline int cstate_class(enum cstate s)
+{
+	return s == CS_IDLE ? 0 : s == CS_READY || s == CS_OP ? 2 : 1;
+}
+static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
+{
+	int from = cstate_class(cn->state), to = cstate_class(s);
+	cn->state = s;
+	if (from == to)
+		return;
+	struct ldb_thread_stats *st = cn->w->st;
+	if (from == 1)
+		ldb_add(&st->conns_opening, (uint64_t)-1);
+	else if (from == 2)
+		ldb_add(&st->conns_up, (uint64_t)-1);
+	if (to == 1)
+		ldb_add(&st->conns_opening, 1);
+	else if (to == 2)
+		ldb_add(&st->conns_up, 1);
+}
+
 static inline void took_op(struct ldb_worker *w, uint64_t now)
 {
 	int ws = w->run->cfg->wait_sec;
@@ -160,7 +184,7 @@ static inline void took_op(struct ldb_worker *w, uint64_t now)
 	/* --rate: the schedule does not move when we fall behind, so the
 	 * latency of late operations includes their wait (no coordinated omission) */
 	if (w->run->rate_interval_ns > 0)
-		w->next_intended += w->run->rate_interval_ns;
+		w->next_intended += __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------ run/io.c: bytes in and out */

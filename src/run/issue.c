@@ -269,8 +269,13 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 	s->used = 1;
 	s->t_sent = now;
 	s->t0 = now;
-	if (w->run->rate_interval_ns > 0 && counts && step == 0)
+	if (w->run->rate_interval_ns > 0 && counts && step == 0) {
 		s->t0 = cn->t_due < now ? cn->t_due : now; /* open loop: from when it was due */
+		/* the schedule lag: late although the connection had room */
+		uint64_t from = cn->t_due > cn->t_freed ? cn->t_due : cn->t_freed;
+		if (w->lat->lag.counts != NULL)
+			ldb_hist_record(&w->lat->lag, now > from ? now - from : 0);
+	}
 	s->entries = 0;
 	cn->inflight++;
 	if (setup == SETUP_BIND)

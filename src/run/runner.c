@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,10 +59,12 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	/* ldclt: without commoncounter each thread starts at low - 1 + step */
 	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
-	w->next_intended = ldb_now_ns() + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	uint64_t t0 = ldb_now_ns();
+	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 	/* -W: ldclt waits before every operation, the first included */
 	if (c->wait_sec > 0)
-		w->next_op_at = ldb_now_ns() + (uint64_t)c->wait_sec * 1000000000ULL;
+		w->next_op_at = t0 + (uint64_t)c->wait_sec * 1000000000ULL;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
 		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
@@ -342,8 +345,11 @@ static int runner_open(struct ldb_runner *r, int *epfd)
 		w->epfd = *epfd;
 		w->runner = r;
 		ldb_timer_set(&w->pace, TM_PACE, w);
+		/* --ramp-up: the clients' first connects spread over it from the start */
+		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
+			w->conns[k].retry_at = w->run->t_start + ramp;
 			conn_wake(&w->conns[k]);
 		}
 	}
@@ -356,6 +362,7 @@ void *ldb_runner_main(void *arg)
 	struct epoll_event evs[256];
 	int epfd, alive = r->nw;
 
+	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	if (runner_open(r, &epfd) != 0) {
 		for (int i = 0; i < r->nw; i++) {
 			worker_die(&r->w[i], LDB_EXIT_OTHER);

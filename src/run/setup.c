@@ -115,6 +115,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
 		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);
+	run->rate_step_ns = run->rate_interval_ns;
 	run->measuring = c->warmup_ms == 0 && c->warmup_samples == 0;
 
 	if (ldb_ops_prepare(&run->ops, c, run->load_kind, err, cap) != 0)

@@ -35,6 +35,8 @@ void ldb_lat_reset(struct ldb_lat *lat)
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		if (lat->stage[k].counts != NULL)
 			ldb_hist_reset(&lat->stage[k]);
+	if (lat->lag.counts != NULL)
+		ldb_hist_reset(&lat->lag);
 }
 
 static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
@@ -74,6 +76,11 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->parent_retries += ldb_load(&s->parent_retries);
 		if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
 			t->dead++;
+		int64_t up = (int64_t)ldb_load(&s->conns_up), opening = (int64_t)ldb_load(&s->conns_opening);
+		t->conns_up += up;
+		t->conns_opening += opening;
+		t->clients_up += up > 0;
+		t->clients_waiting += ldb_load(&s->connect_tries) == 0;
 	}
 }
 

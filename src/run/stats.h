@@ -70,6 +70,10 @@ struct ldb_thread_stats {
 	 * missing), any other code */
 	uint64_t parent_exists, parent_noparent, parent_other;
 	uint64_t parent_retries; /* adds sent again once their parents were there */
+
+	/* the connection ramp (issue 13): connections up now, and being opened
+	 * now (TCP, TLS, bind), as wrapping counts; connect attempts begun */
+	uint64_t conns_up, conns_opening, connect_tries;
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -81,6 +85,8 @@ struct ldb_lat {
 	                                         * from the intended start (corrected) */
 	struct ldb_hist uop[LDB_OP_COUNT];      /* with --rate: from the real send (uncorrected) */
 	struct ldb_hist stage[LDB_STAGE_COUNT]; /* initialised only with bindeach */
+	struct ldb_hist lag;                    /* --rate: how late sends were while their connection
+	                                         * had room (the schedule lag); else uninitialised */
 	int measuring;                          /* warm-up over: these restarted from zero */
 	int ended;                              /* the I/O thread has returned */
 };
@@ -105,6 +111,10 @@ struct ldb_totals {
 	uint64_t parent_exists, parent_noparent, parent_other; /* the container adds' other results */
 	uint64_t parent_retries;
 	int dead;
+	/* the ramp, over the clients: connections up, being opened; clients with
+	 * a connection up, clients that never began a connect */
+	int64_t conns_up, conns_opening;
+	int clients_up, clients_waiting;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);
 /* The sum of every code slot for one kind, and over all kinds. */

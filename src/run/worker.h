@@ -46,6 +46,8 @@ struct ldb_run {
 	int depth;                    /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
+	uint64_t rate_step_ns;     /* the same now: --rate-profile moves it (main thread, relaxed) */
+	uint64_t t_start;          /* when the I/O threads were started (set before them): --ramp-up's origin */
 	/* shared, lock-free */
 	int stop;                           /* enum ldb_stop, set once */
 	int measuring;                      /* warm-up over: clients restart their counters */
@@ -116,6 +118,7 @@ struct ldb_runner {
 	struct ldb_timers timers;
 	struct ldb_conn *ready, **ready_tail;
 	char error[160]; /* set when the runner could not start */
+	int tid;         /* its kernel thread id once it runs (release), for the sampler's schedstat */
 };
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);
