@@ -54,7 +54,7 @@ assert_eq 0 "$RC" "exit status of a matching range"
 assert_match ': Pre-flight: search \(uid=user00001\) 1, \(uid=user00050\) 1, \(uid=user00100\) 1, \(uid=user00150\) 1, \(uid=user00200\) 1 entries$' "$out" "pre-flight line of a matching range"
 assert_match 'expected-result hits 100, misses 0$' "$out" "every search hit"
 assert_no_match '^ldbench\[[0-9]+\]: Warning: ' "$out" "no warning when nothing missed"
-assert_match ': Server \(cn=Monitor\): search completed 100 \(client: 100 completed\)$' "$out" "--monitor: the load's searches only"
+assert_match ': Server \(cn=Monitor\): search completed 100 \(client: 100 completed, 0 in flight\): agree$' "$out" "--monitor: the load's searches only"
 assert_eq 107 "$(fixture_monitor_delta "$snap" Search)" "the server saw the load's 100, the pre-flight's 5 and --monitor's 2 reads"
 
 # compare: misses as a count of the change side's runs

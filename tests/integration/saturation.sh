@@ -39,7 +39,7 @@ start_proxy() { # args...: sets PX_PORT
 	[ -s "$pf" ] || _fail "ldapproxy $* did not start"
 	PX_PORT=$(cat "$pf")
 }
-search=(-f "(uid=userXXXXX)" -e esearch,random -r1 -R1000)
+search=(-f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 --no-preflight) # the stand-in holds no entries
 
 # 1. the client is the limit: one I/O thread, 8 x 64 in flight, a server that
 # answers at once
