@@ -10,6 +10,7 @@
 #include "run/histogram.h"
 #include "out/monitor.h"
 #include "run/stats.h"
+#include "run/repl.h"
 
 /* One interval. */
 struct ldb_sample {
@@ -39,6 +40,9 @@ struct ldb_summary {
 	long long no_activity; /* "no activity" reports */
 	int dead;              /* threads that ended before the run did */
 	int status;            /* exit status */
+	/* -S: each consumer's figures over the run (NULL, 0 without) */
+	const struct ldb_repl_figs *repl;
+	int nrepl;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
@@ -57,6 +61,9 @@ struct ldb_reporter {
 	void (*sample)(void *ctx, const struct ldb_sample *s);
 	void (*end)(void *ctx, const struct ldb_summary *s);
 	void (*close)(void *ctx);
+	/* -S: the consumers' figures of sample `index` (an interval), or of the
+	 * whole run (index 0, after end()); NULL when not written */
+	void (*repl)(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n);
 };
 #define LDB_MAX_REPORTERS 4
 /* Open the reporters the config asks for (--json, --csv) into out[].
