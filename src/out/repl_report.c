@@ -162,3 +162,87 @@ void ldb_repl_put_csv(FILE *f, int index, double t_end, const struct ldb_repl_fi
 	}
 	fflush(f);
 }
+
+/* ------------------------------------------------------------ merge */
+
+static int merge_u64(const struct ldb_json *o, const char *name, uint64_t *dst)
+{
+	uint64_t v;
+	if (ldb_json_u64(ldb_json_get(o, name), &v) != 0)
+		return -1;
+	*dst += v;
+	return 0;
+}
+
+/* The entry of consumer `name`, added on first sight. */
+static struct ldb_repl_figs *merge_slot(struct ldb_repl_merge *mm, const char *name)
+{
+	for (int i = 0; i < mm->n; i++)
+		if (strcmp(mm->name[i], name) == 0)
+			return &mm->f[i];
+	if (mm->n == LDB_REPL_MERGE_MAX || strlen(name) >= sizeof mm->name[0])
+		return NULL;
+	struct ldb_repl_figs *f = &mm->f[mm->n];
+	snprintf(mm->name[mm->n], sizeof mm->name[0], "%s", name);
+	f->consumer = mm->name[mm->n];
+	f->state = LDB_REPL_DOWN;
+	if (ldb_hist_init(&f->delay) != 0)
+		return NULL;
+	mm->n++;
+	return f;
+}
+
+static int merge_one(struct ldb_repl_merge *mm, const struct ldb_json *o)
+{
+	const char *name = ldb_json_str(ldb_json_get(o, "consumer"));
+	const char *state = ldb_json_str(ldb_json_get(o, "state"));
+	const char *hist = ldb_json_str(ldb_json_get(o, "histogram"));
+	struct ldb_repl_figs *f = name != NULL ? merge_slot(mm, name) : NULL;
+	if (f == NULL || state == NULL || hist == NULL)
+		return -1;
+	if (strcmp(state, "up") == 0)
+		f->state = LDB_REPL_UP;
+	/* side by side: checked, seen, unseen, dropped and the backlogs add */
+	if (merge_u64(o, "checked", &f->checked) || merge_u64(o, "seen", &f->seen) ||
+	    merge_u64(o, "unseen", &f->unseen) || merge_u64(o, "dropped", &f->dropped) ||
+	    merge_u64(o, "backlog_max", &f->backlog_max) || merge_u64(o, "searches", &f->searches))
+		return -1;
+	if (!mm->tmp_init) {
+		if (ldb_hist_init(&mm->tmp) != 0)
+			return -1;
+		mm->tmp_init = true;
+	}
+	if (ldb_hist_decode(&mm->tmp, hist) != 0)
+		return -1;
+	ldb_hist_add(&f->delay, &mm->tmp);
+	return 0;
+}
+
+int ldb_repl_merge_add(struct ldb_repl_merge *mm, const struct ldb_json *sum, const char *path, char *err, size_t cap)
+{
+	const struct ldb_json *a = ldb_json_get(sum, "replication");
+	if (a == NULL)
+		return 0;
+	if (a->type != LDB_JSON_ARRAY) {
+		snprintf(err, cap, "%s: summary record: replication is not an array", path);
+		return -1;
+	}
+	for (const struct ldb_json *o = a->child; o != NULL; o = o->next)
+		if (o->type != LDB_JSON_OBJECT || merge_one(mm, o) != 0) {
+			snprintf(err, cap,
+			         "%s: summary record: a replication entry is malformed (or more than %d consumers)",
+			         path, LDB_REPL_MERGE_MAX);
+			return -1;
+		}
+	return 0;
+}
+
+void ldb_repl_merge_free(struct ldb_repl_merge *mm)
+{
+	for (int i = 0; i < mm->n; i++)
+		ldb_hist_free(&mm->f[i].delay);
+	if (mm->tmp_init)
+		ldb_hist_free(&mm->tmp);
+	mm->n = 0;
+	mm->tmp_init = false;
+}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "out/json.h"
 #include "out/report.h"
 #include "run/repl.h"
 
@@ -31,5 +32,19 @@ void ldb_repl_out_final(struct ldb_repl_out *o, struct ldb_text *t);
 void ldb_repl_put_consumers(FILE *f, const struct ldb_repl_figs *fg, int n, bool full);
 void ldb_repl_put_json(FILE *f, int index, double t_end, const struct ldb_repl_figs *fg, int n);
 void ldb_repl_put_csv(FILE *f, int index, double t_end, const struct ldb_repl_figs *fg, int n);
+
+/* `ldbench merge`: the summary records' "replication" arrays added, consumer
+ * by consumer (by name): counts and backlogs add, histograms add exactly. */
+#define LDB_REPL_MERGE_MAX 20
+struct ldb_repl_merge {
+	int n;
+	char name[LDB_REPL_MERGE_MAX][320];
+	struct ldb_repl_figs f[LDB_REPL_MERGE_MAX];
+	struct ldb_hist tmp;
+	bool tmp_init;
+};
+/* @return 0 (a record without "replication" adds nothing), or -1 with one line in err. */
+int ldb_repl_merge_add(struct ldb_repl_merge *mm, const struct ldb_json *sum, const char *path, char *err, size_t cap);
+void ldb_repl_merge_free(struct ldb_repl_merge *mm);
 
 #endif

@@ -75,7 +75,7 @@ assert_eq 0 "$(repl_count "$REPL_CURI" "$bench" '(objectClass=person)')" "delete
 (sleep 2 && kill -STOP "$REPL_CPID" && sleep 2 && kill -CONT "$REPL_CPID") &
 stopper=$!
 run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=sXXXX" -r1000 -R1599 -n 2 --io-threads 1 --rate 100 \
-	--interval 500ms -S "$REPL_CURI" --repl-sample 5 --fail-if 'repl.p99>1s' \
+	--interval 500ms -S "$REPL_CURI" --repl-sample 5 --fail-if 'repl.p99>1s' --json "$FIX_DIR/held.json" \
 	-e add,person,incr,commoncounter,noloop
 wait "$stopper"
 assert_eq 10 "$RC" "held back: the repl.p99 threshold holds"
@@ -93,6 +93,18 @@ after=$(awk -v at="$peak_at" '{ m = -1; for (i = at + 1; i <= NF; i++) if (m < 0
 assert_ge 20 "$peak" "held back: the backlog grew"
 assert_ge 0 "$after" "held back: a sample after the peak"
 assert_le $((peak - 1)) "$after" "held back: the backlog drained"
+
+# the records: the summary's replication figures equal the text's; merge adds them
+field() { grep -oE "\"$1\":(\"[^\"]*\"|[-0-9.]+|null)" | sed -n "${2:-1}p" | sed -E 's/^"[^"]*"://; s/^"(.*)"$/\1/'; }
+summ=$(tail -n 1 "$FIX_DIR/held.json")
+assert_eq summary "$(field type <<<"$summ")" "records: the summary is the last line"
+assert_eq 120 "$(grep -oE '"replication":\[.*' <<<"$summ" | field checked)" "records: summary's checked"
+assert_eq 120 "$(grep -oE '"replication":\[.*' <<<"$summ" | field seen)" "records: summary's seen"
+assert_ge 5 "$(grep -c '^{"type":"replication"' "$FIX_DIR/held.json")" "records: a replication record per sample"
+"$LDBENCH" merge "$FIX_DIR/held.json" "$FIX_DIR/held.json" >"$FIX_DIR/merged.json" 2>/dev/null
+merged=$(grep -oE '"replication":\[.*' "$FIX_DIR/merged.json")
+assert_eq 240 "$(field checked <<<"$merged")" "merge: checked add"
+assert_eq 240 "$(field count <<<"$merged")" "merge: the delay histograms add"
 
 # 3. not a replica: no add shows within --repl-timeout 1s (the standalone
 #    server holds the suffix, nothing under it)
