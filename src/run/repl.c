@@ -45,6 +45,7 @@ struct consumer {
 	/* written by the watcher, read by the main thread (relaxed) */
 	int state;
 	uint64_t seen, unseen, overflow, searches, backlog_max, backlog_peak;
+	uint64_t backlog_seen; /* the main thread's own: the largest backlog it read */
 	struct ldb_hist delay; /* single writer: the watcher */
 };
 
@@ -409,10 +410,13 @@ void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_f
 	f->checked = handed > overflow ? handed - overflow : 0;
 	uint64_t done = f->seen + f->unseen, now = f->checked > done ? f->checked - done : 0;
 	f->searches = get_u64(&cs->searches);
-	if (now > get_u64(&cs->backlog_max))
-		set_u64(&cs->backlog_max, now); /* a benign race with the watcher's own update */
+	/* the watcher's largest, and the largest the main thread read itself */
+	if (now > cs->backlog_seen)
+		cs->backlog_seen = now;
 	uint64_t peak =
 	        take_peak ? __atomic_exchange_n(&cs->backlog_peak, 0, __ATOMIC_RELAXED) : get_u64(&cs->backlog_max);
+	if (!take_peak && cs->backlog_seen > peak)
+		peak = cs->backlog_seen;
 	f->backlog_max = peak > now ? peak : now;
 	ldb_hist_reset(&f->delay);
 	ldb_hist_add(&f->delay, &cs->delay);
