@@ -12,6 +12,8 @@ ROOT=$PWD
 . "$ROOT/tests/fixture/packages.sh"
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
+# the replication tests (issue 12): 389 DS's pair (dscreate, dsconf), free ports (python3)
+install_missing tests/run.sh 389-ds-base python3
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)
