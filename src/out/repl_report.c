@@ -74,7 +74,7 @@ void ldb_repl_out_sample(struct ldb_repl_out *o, struct ldb_text *t, const struc
 		*p = *c;
 		p->delay = c->delay;
 		c->delay = ph;
-		if (t != NULL && !t->cfg->super_quiet)
+		if (t != NULL && !t->cfg->super_quiet && d->state != LDB_REPL_DOWN)
 			text_line(t, "Replication to", d);
 	}
 	for (int k = 0; k < nrep; k++)
