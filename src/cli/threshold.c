@@ -101,13 +101,12 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 		/* the replication check (-S): repl.LATENCY, repl.unseen */
 		if (t->kind < 0 && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
 			t->kind = LDB_THRESHOLD_REPL;
-			if (form->relative)
-				return refuse(err, cap, expr,
-				              "repl's figures are a run's thresholds (ldbench --fail-if)");
 			m = metric_named(dot + 1, n - 5);
 			if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
-				return refuse(err, cap, expr,
-				              "repl takes a latency (min, mean, p50 ... max) or unseen");
+				return refuse(err, cap, expr, "%s",
+				              form->relative
+				                      ? "repl takes p50 or p99 (e.g. 'repl.p99>+10%')"
+				                      : "repl takes a latency (min, mean, p50 ... max) or unseen");
 			t->metric = (enum ldb_metric)m;
 			return 0;
 		}

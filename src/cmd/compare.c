@@ -28,7 +28,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	memset(c, 0, sizeof *c);
 	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
 		return -1;
-	c->kind = t.kind;
+	c->kind = t.kind == LDB_THRESHOLD_REPL ? LDB_CMP_REPL : t.kind;
 	for (int m = 0; m < LDB_CMP_METRICS; m++)
 		if (shared_metric[m] == t.metric)
 			c->metric = (enum ldb_cmp_metric)m;
@@ -37,6 +37,40 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	c->pct = t.value;
 	snprintf(c->text, sizeof c->text, "%s", expr);
 	return 0;
+}
+
+/* -S: the "replication" array's worst consumer's p50 and p99 (the row "repl"). */
+static int repl_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
+{
+	const struct ldb_json *a = ldb_json_get(sum, "replication");
+	if (a == NULL)
+		return 0;
+	for (const struct ldb_json *o = a->type == LDB_JSON_ARRAY ? a->child : NULL; o != NULL; o = o->next) {
+		const struct ldb_json *lat = ldb_json_get(o, "latency_us");
+		static const char *const pn[] = { "p50", "p99" };
+		r->has[LDB_CMP_REPL] = true;
+		for (int i = 0; i < 2; i++) {
+			const struct ldb_json *pv = ldb_json_get(lat, pn[i]);
+			double v;
+			if (pv == NULL || pv->type == LDB_JSON_NULL)
+				continue;
+			if (ldb_json_double(pv, &v) != 0) {
+				snprintf(err, cap, "summary record: replication latency_us.%s is not a number", pn[i]);
+				return -1;
+			}
+			double *dst = &r->v[LDB_CMP_REPL][LDB_CMP_P50 + i];
+			if (!r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] || v > *dst)
+				*dst = v;
+			r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] = true;
+		}
+	}
+	return 0;
+}
+
+/* A row's name: the kind's, or "repl". */
+static const char *row_name(int k)
+{
+	return k == LDB_CMP_REPL ? "repl" : ldb_op_name((enum ldb_op)k);
 }
 
 int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
@@ -83,7 +117,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		(void)ldb_json_u64(ldb_json_get(o, "errors"), &errs);
 		r->has[k] = att > 0 || comp > 0 || errs > 0;
 	}
-	return 0;
+	return repl_from_record(sum, r, err, cap);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -123,7 +157,7 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
                      struct ldb_cmp_result *res)
 {
 	memset(res, 0, sizeof *res);
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		struct ldb_cmp_row *row = &res->op[k];
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
 			side_stat(base, nb, k, m, &row->base[m], &row->in_base);
@@ -142,7 +176,7 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
 
 bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *c, int *kind, double *pct)
 {
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
 		if ((c->kind >= 0 && c->kind != k) || !row->has_pct[c->metric])
 			continue;
@@ -175,9 +209,9 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
 	        "(min..max)", "change");
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
-		const char *kn = ldb_op_name((enum ldb_op)k);
+		const char *kn = row_name(k);
 		if (!row->in_base && !row->in_change)
 			continue;
 		if (!row->in_base || !row->in_change) {
@@ -202,7 +236,8 @@ static void usage(FILE *out)
 {
 	fputs("usage: ldbench compare [--fail-if COND]... BASE.json... -- CHANGE.json...\n"
 	      "Per operation kind: the median rate, p50 and p99 of each side's runs, their\n"
-	      "spread (min..max) and the change of the medians in percent.\n"
+	      "spread (min..max) and the change of the medians in percent; with -S records,\n"
+	      "a row \"repl\": the replication delay's p50 and p99 (the worst consumer's).\n"
 	      "COND: [KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
 	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' (repeatable)\n"
 	      "Exit status: 0 no condition holds, 1 a condition holds, 2 bad command line or input.\n",
@@ -291,7 +326,7 @@ int ldb_compare_main(int argc, char **argv)
 		int k;
 		double pct;
 		if (ldb_cmp_holds(&res, &conds[i], &k, &pct)) {
-			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, ldb_op_name((enum ldb_op)k),
+			printf("fail-if '%s': holds (%s %s %+.1f%%)\n", conds[i].text, row_name(k),
 			       ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {

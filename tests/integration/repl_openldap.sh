@@ -105,6 +105,13 @@ assert_ge 5 "$(grep -c '^{"type":"replication"' "$FIX_DIR/held.json")" "records:
 merged=$(grep -oE '"replication":\[.*' "$FIX_DIR/merged.json")
 assert_eq 240 "$(field checked <<<"$merged")" "merge: checked add"
 assert_eq 240 "$(field count <<<"$merged")" "merge: the delay histograms add"
+# compare: a "repl" row (the worst consumer's p50, p99); a run against itself changes by 0 %
+set +e
+"$LDBENCH" compare --fail-if 'repl.p99>+1%' "$FIX_DIR/held.json" -- "$FIX_DIR/held.json" >"$FIX_DIR/cmp.txt" 2>&1
+crc=$?
+set -e
+assert_eq 0 "$crc" "compare: repl.p99>+1% does not hold against itself"
+assert_match '^repl +p99 us .* \+0\.0%$' "$FIX_DIR/cmp.txt" "compare: the repl row"
 
 # 3. not a replica: no add shows within --repl-timeout 1s (the standalone
 #    server holds the suffix, nothing under it)

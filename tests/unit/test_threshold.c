@@ -276,8 +276,10 @@ static void test_repl(void **state)
 	t = ok("repl.unseen>0", r);
 	assert_int_equal(t.metric, LDB_M_UNSEEN);
 	refused("repl.rate<5", r, "--fail-if 'repl.rate<5': repl takes a latency (min, mean, p50 ... max) or unseen");
-	refused("repl.p99>+5%", &ldb_threshold_compare,
-	        "--fail-if 'repl.p99>+5%': repl's figures are a run's thresholds (ldbench --fail-if)");
+	t = ok("repl.p99>+5%", &ldb_threshold_compare);
+	assert_int_equal(t.kind, LDB_THRESHOLD_REPL);
+	refused("repl.rate<-5%", &ldb_threshold_compare,
+	        "--fail-if 'repl.rate<-5%': repl takes p50 or p99 (e.g. 'repl.p99>+10%')");
 	refused("search.unseen>0", r,
 	        "--fail-if 'search.unseen>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, "
 	        "p50, p90, p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=");
