@@ -20,6 +20,7 @@ command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm
 # the 389 DS fixture (tests/fixture/dirsrv.sh): dscreate/dsctl, lib389, certutil; ldclt
 # (tests/integration/ldclt_compat.sh)
 install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
+# (389 DS's replication pair, issue 12, uses the same)
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)

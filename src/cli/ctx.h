@@ -87,6 +87,8 @@ enum {
 	OPT_RAMP_UP,
 	OPT_CAPACITY_END
 };
+/* The replication check's long options (cli/repl.c). */
+enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
@@ -116,6 +118,10 @@ int cli_parse_int(struct cli_ctx *x, const char *opt, const char *arg, long long
 bool cli_dn_is_valid(const char *dn);
 /* ldap_str2dn: exactly one RDN of one attribute=value. */
 bool cli_rdn_is_valid(const char *s, size_t len);
+
+/* repl.c: -S, -P and the --repl-* options; their checks once all are read */
+int cli_handle_repl_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_check_repl(struct cli_ctx *x);
 
 /* options.c: the option tables */
 extern const struct option cli_long_options[];

@@ -71,9 +71,14 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
 	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
 	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
+	                                   /* the replication check (cli/repl.c) */
+	                                   { "repl-sample", required_argument, NULL, OPT_REPL_SAMPLE },
+	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },
+	                                   { "repl-bind", required_argument, NULL, OPT_REPL_BIND },
+	                                   { "repl-bind-pwfile", required_argument, NULL, OPT_REPL_BIND_PWFILE },
 	                                   { NULL, 0, NULL, 0 } };
 
-const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:qQr:R:s:S:t:T:vVw:W:y:Z:";
+const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";
 
 const char *cli_long_name(int val)
 {
@@ -416,7 +421,8 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 		x->high_given = true;
 		return 0;
 	case 's': return parse_scope(x, arg);
-	case 'S': return cli_fail(x, "-S (replication check) is not supported yet");
+	case 'S':
+	case 'P': return cli_handle_repl_option(x, opt, arg);
 	case 't': return cli_parse_int(x, "-t", arg, 1, INT_MAX, "the timeout (seconds)", &c->timeout_sec);
 	case 'T': return cli_parse_num(x, "-T", ' ', arg, 1, LLONG_MAX, "operations per thread", &c->ops_per_thread);
 	case 'v':
@@ -515,6 +521,10 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	case OPT_TLS_CIPHERS:
 	case OPT_TLS_INSECURE:
 	case OPT_TLS_RESUME: return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
+	case OPT_REPL_SAMPLE:
+	case OPT_REPL_TIMEOUT:
+	case OPT_REPL_BIND:
+	case OPT_REPL_BIND_PWFILE: return cli_handle_repl_option(x, opt, arg);
 	default: return option_problem(x, opt, argv);
 	}
 }
@@ -628,6 +638,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_check_tls_sasl(x);
 	if (rc == 0)
 		rc = cli_compile_objtmpl(x);
+	if (rc == 0)
+		rc = cli_check_repl(x);
 	if (rc == 0)
 		rc = build_cmdline(x, argc, orig);
 	return rc;

@@ -12,9 +12,20 @@
 #include "util/num.h"
 
 static const char *const metric_names[LDB_M_COUNT] = {
-	[LDB_M_RATE] = "rate",  [LDB_M_ERRORS] = "errors", [LDB_M_MIN] = "min",       [LDB_M_MEAN] = "mean",
-	[LDB_M_P50] = "p50",    [LDB_M_P90] = "p90",       [LDB_M_P95] = "p95",       [LDB_M_P99] = "p99",
-	[LDB_M_P999] = "p99.9", [LDB_M_MAX] = "max",       [LDB_M_MISSES] = "misses", [LDB_M_HITS] = "hits",
+	[LDB_M_RATE] = "rate",
+	[LDB_M_ERRORS] = "errors",
+	[LDB_M_MIN] = "min",
+	[LDB_M_MEAN] = "mean",
+	[LDB_M_P50] = "p50",
+	[LDB_M_P90] = "p90",
+	[LDB_M_P95] = "p95",
+	[LDB_M_P99] = "p99",
+	[LDB_M_P999] = "p99.9",
+	[LDB_M_MAX] = "max",
+	[LDB_M_MISSES] = "misses",
+	[LDB_M_HITS] = "hits",
+	/* the replication check's */
+	[LDB_M_UNSEEN] = "unseen",
 };
 
 #define M(x) (1u << (x))
@@ -35,7 +46,7 @@ const struct ldb_threshold_form ldb_threshold_compare = {
 
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS;
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN;
 }
 
 static bool is_latency(enum ldb_metric m)
@@ -96,6 +107,18 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 	const char *dot = memchr(name, '.', n);
 	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
 		t->kind = ldb_op_from_name(name, (size_t)(dot - name), true);
+		/* the replication check (-S): repl.LATENCY, repl.unseen */
+		if (t->kind < 0 && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
+			t->kind = LDB_THRESHOLD_REPL;
+			m = metric_named(dot + 1, n - 5);
+			if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
+				return refuse(err, cap, expr, "%s",
+				              form->relative
+				                      ? "repl takes p50 or p99 (e.g. 'repl.p99>+10%')"
+				                      : "repl takes a latency (min, mean, p50 ... max) or unseen");
+			t->metric = (enum ldb_metric)m;
+			return 0;
+		}
 		if (t->kind < 0) {
 			char kinds[200] = "";
 			for (int k = 0; k < LDB_OP_COUNT; k++)
@@ -106,7 +129,7 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 		}
 		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
 	}
-	if (m < 0 || !(form->metrics & (1u << m)))
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN)
 		return refuse(err, cap, expr, "%s", form->metric_help);
 	t->metric = (enum ldb_metric)m;
 	return 0;

@@ -32,7 +32,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	memset(c, 0, sizeof *c);
 	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
 		return -1;
-	c->kind = t.kind;
+	c->kind = t.kind == LDB_THRESHOLD_REPL ? LDB_CMP_REPL : t.kind;
 	for (int m = 0; m < LDB_CMP_METRICS; m++)
 		if (shared_metric[m] == t.metric)
 			c->metric = (enum ldb_cmp_metric)m;
@@ -54,6 +54,40 @@ static void expected_checks(const struct ldb_json *o, struct ldb_cmp_run *r, int
 	r->v[k][LDB_CMP_MISSES] = (double)miss;
 	r->v[k][LDB_CMP_HITS] = (double)hit;
 	r->valid[k][LDB_CMP_MISSES] = r->valid[k][LDB_CMP_HITS] = true;
+}
+
+/* -S: the "replication" array's worst consumer's p50 and p99 (the row "repl"). */
+static int repl_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
+{
+	const struct ldb_json *a = ldb_json_get(sum, "replication");
+	if (a == NULL)
+		return 0;
+	for (const struct ldb_json *o = a->type == LDB_JSON_ARRAY ? a->child : NULL; o != NULL; o = o->next) {
+		const struct ldb_json *lat = ldb_json_get(o, "latency_us");
+		static const char *const pn[] = { "p50", "p99" };
+		r->has[LDB_CMP_REPL] = true;
+		for (int i = 0; i < 2; i++) {
+			const struct ldb_json *pv = ldb_json_get(lat, pn[i]);
+			double v;
+			if (pv == NULL || pv->type == LDB_JSON_NULL)
+				continue;
+			if (ldb_json_double(pv, &v) != 0) {
+				snprintf(err, cap, "summary record: replication latency_us.%s is not a number", pn[i]);
+				return -1;
+			}
+			double *dst = &r->v[LDB_CMP_REPL][LDB_CMP_P50 + i];
+			if (!r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] || v > *dst)
+				*dst = v;
+			r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] = true;
+		}
+	}
+	return 0;
+}
+
+/* A row's name: the kind's, or "repl". */
+static const char *row_name(int k)
+{
+	return k == LDB_CMP_REPL ? "repl" : ldb_op_name((enum ldb_op)k);
 }
 
 int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
@@ -101,7 +135,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		r->has[k] = att > 0 || comp > 0 || errs > 0;
 		expected_checks(o, r, k);
 	}
-	return 0;
+	return repl_from_record(sum, r, err, cap);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -141,7 +175,7 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
                      struct ldb_cmp_result *res)
 {
 	memset(res, 0, sizeof *res);
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		struct ldb_cmp_row *row = &res->op[k];
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
 			side_stat(base, nb, k, m, &row->base[m], &row->in_base);
@@ -160,7 +194,7 @@ void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cm
 
 bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *c, int *kind, double *pct)
 {
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
 		bool have = c->count ? row->in_base && row->in_change && row->change[c->metric].runs > 0
 		                     : row->has_pct[c->metric];
@@ -196,9 +230,9 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
 	        "(min..max)", "change");
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
-		const char *kn = ldb_op_name((enum ldb_op)k);
+		const char *kn = row_name(k);
 		if (!row->in_base && !row->in_change)
 			continue;
 		if (!row->in_base || !row->in_change) {
@@ -228,7 +262,8 @@ static void usage(FILE *out)
 {
 	fputs("usage: ldbench compare [--fail-if COND]... BASE.json... -- CHANGE.json...\n"
 	      "Per operation kind: the median rate, p50 and p99 of each side's runs, their\n"
-	      "spread (min..max) and the change of the medians in percent (latencies in ms).\n"
+	      "spread (min..max) and the change of the medians in percent (latencies in ms);\n"
+	      "with -S records, a row \"repl\": the replication delay's p50 and p99 (the worst consumer's).\n"
 	      "COND: [KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
 	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' (repeatable)\n"
 	      "Options may come anywhere on the line (GNU style); the first -- splits BASE\n"
@@ -296,7 +331,7 @@ static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 		if (ldb_cmp_holds(res, &conds[i], &k, &pct)) {
 			printf(conds[i].count ? "fail-if '%s': holds (%s %s %.0f)\n"
 			                      : "fail-if '%s': holds (%s %s %+.1f%%)\n",
-			       conds[i].text, ldb_op_name((enum ldb_op)k), ldb_cmp_metric_name(conds[i].metric), pct);
+			       conds[i].text, row_name(k), ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {
 			printf("fail-if '%s': does not hold\n", conds[i].text);

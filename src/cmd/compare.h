@@ -39,10 +39,15 @@ enum ldb_cmp_metric { LDB_CMP_RATE, LDB_CMP_P50, LDB_CMP_P99, LDB_CMP_MISSES, LD
 const char *ldb_cmp_metric_name(enum ldb_cmp_metric m); /* "rate", "p50", "p99", "misses", "hits" */
 
 /* What compare takes from one run's summary record. */
+/* The rows: one per operation kind, then "repl" (-S: the replication delay,
+ * the worst consumer's p50 and p99; no rate). */
+#define LDB_CMP_REPL LDB_OP_COUNT
+#define LDB_CMP_ROWS (LDB_OP_COUNT + 1)
+
 struct ldb_cmp_run {
-	bool has[LDB_OP_COUNT];                    /* the kind ran (attempted, completed or errors) */
-	bool valid[LDB_OP_COUNT][LDB_CMP_METRICS]; /* false: latency null (nothing recorded) */
-	double v[LDB_OP_COUNT][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds; misses, hits */
+	bool has[LDB_CMP_ROWS];                    /* the kind ran (attempted, completed or errors) */
+	bool valid[LDB_CMP_ROWS][LDB_CMP_METRICS]; /* false: latency null (nothing recorded) */
+	double v[LDB_CMP_ROWS][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds; misses, hits */
 };
 
 /* One side's figures for one kind and metric. */
@@ -59,11 +64,11 @@ struct ldb_cmp_row {
 };
 
 struct ldb_cmp_result {
-	struct ldb_cmp_row op[LDB_OP_COUNT];
+	struct ldb_cmp_row op[LDB_CMP_ROWS];
 };
 
 struct ldb_cmp_cond {
-	int kind; /* enum ldb_op, or -1 for any kind */
+	int kind; /* enum ldb_op, LDB_CMP_REPL, or -1 for any kind */
 	enum ldb_cmp_metric metric;
 	enum ldb_cmp cmp;
 	char op[3]; /* "<", "<=", ">", ">=" */

@@ -11,6 +11,7 @@
 #include "cli/rate_profile.h"
 #include "out/monitor.h"
 #include "out/preflight.h"
+#include "out/repl_report.h"
 #include "out/report.h"
 #include "out/sampler.h"
 #include "out/verdict.h"
@@ -43,6 +44,10 @@ struct load {
 	struct ldb_monitor_snap mon_before, mon_delta;
 	bool have_mon;
 	struct ldb_preflight pf; /* what the pre-flight sent: not in --monitor's delta */
+	/* -S: the consumers' watchers and their reports */
+	struct ldb_repl *repl;
+	struct ldb_repl_out rout;
+	int repl_index;
 };
 
 /* The loop's clock and what ended it. */
@@ -150,6 +155,23 @@ static int setup_sampler(struct load *l)
 	return ldb_sampler_init(&l->smp, &src);
 }
 
+/* -S: a watcher per consumer, and each I/O thread's tap. */
+static int setup_repl(struct load *l)
+{
+	char err[512];
+	if (l->cfg->nrepl == 0)
+		return 0;
+	l->repl = ldb_repl_start(l->cfg, l->nr, stderr, err, sizeof err);
+	if (l->repl == NULL || ldb_repl_out_init(&l->rout, l->repl) != 0) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname,
+		        l->repl ? "out of memory for the replication check" : err);
+		return -1;
+	}
+	for (int k = 0; k < l->nr; k++)
+		l->r[k].repl = ldb_repl_tap(l->repl, k);
+	return 0;
+}
+
 static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 {
 	char err[512];
@@ -177,7 +199,7 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
-	return 0;
+	return setup_repl(l);
 }
 
 static void free_lat(struct ldb_lat *lat)
@@ -193,6 +215,9 @@ static void free_lat(struct ldb_lat *lat)
 
 static void teardown(struct load *l)
 {
+	ldb_repl_finish(l->repl);
+	ldb_repl_out_free(&l->rout);
+	ldb_repl_free(l->repl);
 	for (int i = 0; l->w && i < l->n; i++)
 		ldb_worker_free(&l->w[i]);
 	for (int i = 0; l->st && i < l->n; i++)
@@ -349,6 +374,10 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	sum.dead = l->ndead;
 	if (last && l->have_mon)
 		sum.server = &l->mon_delta;
+	if (last && l->repl != NULL) {
+		sum.repl = l->rout.cur;
+		sum.nrepl = l->rout.n;
+	}
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
 	uint64_t *pending = NULL;
@@ -400,6 +429,9 @@ static void take_sample(struct load *l, uint64_t now)
 		l->smp.rate_target = sum / 16;
 	}
 	ldb_sampler_take(&l->smp, now);
+	if (l->repl != NULL)
+		ldb_repl_out_sample(&l->rout, &l->text, l->rep, l->nrep, ++l->repl_index,
+		                    (double)(now - l->smp.t_start) / 1e9);
 }
 
 /* A sample is due.  @return true when -N samples are done. */
@@ -638,6 +670,11 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 			;
 	uint64_t t_end = ldb_now_ns();
 	int stop = join_threads(&l);
+	if (l.repl != NULL) {
+		/* the consumers' last pending writes: seen, or unseen at their timeout */
+		ldb_repl_finish(l.repl);
+		ldb_repl_out_final(&l.rout, &l.text);
+	}
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);
 	if (res != NULL)

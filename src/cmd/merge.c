@@ -165,7 +165,7 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 		    add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
 			return -1;
 	}
-	return 0;
+	return ldb_repl_merge_add(&m->repl, sum, path, err, cap);
 }
 
 static void usage(FILE *out)
@@ -257,10 +257,13 @@ void ldb_merge_finish(struct ldb_merged *m)
 			m->s.stage[k] = &m->stage[k];
 	m->s.tot = m->tot;
 	m->s.tot.counted = m->s.counted;
+	m->s.repl = m->repl.f;
+	m->s.nrepl = m->repl.n;
 }
 
 void ldb_merge_free(struct ldb_merged *m)
 {
+	ldb_repl_merge_free(&m->repl);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		ldb_hist_free(&m->lat[k]);
 		ldb_hist_free(&m->ulat[k]);

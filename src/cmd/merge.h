@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "out/records.h"
+#include "out/repl_report.h"
 
 /** The sum of summary records so far; `s` is the merged summary once
  *  ldb_merge_finish has pointed it at the merged histograms. */
@@ -32,6 +33,7 @@ struct ldb_merged {
 	bool lat_init[LDB_OP_COUNT], ulat_init[LDB_OP_COUNT], stage_init[LDB_STAGE_COUNT];
 	struct ldb_records_rates rates; /* the inputs' rates, added */
 	struct ldb_hist tmp;            /* a decoded input histogram */
+	struct ldb_repl_merge repl;     /* -S: the consumers' figures */
 };
 
 /** @return 0, or -1 (out of memory); free with ldb_merge_free either way. */

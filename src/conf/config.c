@@ -57,6 +57,9 @@ void ldb_config_init(struct ldb_config *c)
 	c->find_max_tolerance = 0.02;
 	c->find_max_steps = 12;
 	c->timestamp_fmt = dup_or_die("%s");
+	/* replication check */
+	c->repl_rate = 50;
+	c->repl_timeout_ms = 30000;
 }
 
 static void free_secret(char *s)
@@ -113,6 +116,9 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->binddn_file_dns);
 	free(c->binddn_file_pws);
 	free(c->timestamp_fmt);
+	/* replication check */
+	free(c->repl_bind_dn);
+	free_secret(c->repl_password);
 	/* write workloads */
 	free(c->object_file);
 	free(c->rdn_spec);

@@ -222,6 +222,17 @@ struct ldb_config {
 
 	/* the pre-flight check (out/preflight): off with --no-preflight */
 	bool no_preflight;
+
+	/* replication check (-S; run/repl): how long until each confirmed write,
+	 * or a sample of them, is visible on each consumer */
+	char *repl_consumer[20]; /* -S URL|HOST[:PORT], as given (not owned) */
+	int nrepl;
+	int repl_port;            /* -P: the port of -S hosts without one; 0 = -p's */
+	long long repl_every;     /* --repl-sample N: every Nth confirmed write (0: by rate) */
+	double repl_rate;         /* --repl-sample N/s (default 50/s) */
+	uint64_t repl_timeout_ms; /* --repl-timeout, default 30 s */
+	char *repl_bind_dn;       /* --repl-bind DN, NULL = -D's */
+	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 };
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */

@@ -32,8 +32,13 @@ enum ldb_metric {
 	/* expected-result checks (srchnentries): counts, like errors */
 	LDB_M_MISSES,
 	LDB_M_HITS,
+	/* the replication check's own (with the kind "repl") */
+	LDB_M_UNSEEN,
 	LDB_M_COUNT
 };
+/* The "kind" of a threshold on the replication check (-S): repl.p99>2s,
+ * repl.unseen>0; a latency is the worst consumer's. */
+#define LDB_THRESHOLD_REPL (-2)
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
 
 struct ldb_threshold {

@@ -110,6 +110,10 @@ extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
  * needs -e incr or -e random.  0, or -1 with the message in why. */
 int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name, char *why, size_t cap);
 
+/* rename with incr: the number whose RDN entry v is renamed to (v + step,
+ * wrapped into the range), as ldclt; ops/rename.c, also read by -S's watcher. */
+int64_t ldb_rename_next(const struct ldb_config *c, int64_t v);
+
 /* The option that asks for kind k, as a user writes it ("-e esearch"). */
 const char *ldb_op_option(enum ldb_op k, const struct ldb_config *c);
 

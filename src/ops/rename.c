@@ -14,16 +14,20 @@ static int check_numbered(const struct ldb_config *c, bool mix, char *why, size_
 /* The new RDN's number: ldclt draws a second number for it, so with incr
  * entry N becomes N + step (the counter moves on by two steps a rename, see
  * run/issue.c), with random another random number. */
-static int64_t new_number(const struct ldb_op_req *r)
+int64_t ldb_rename_next(const struct ldb_config *c, int64_t v)
 {
-	const struct ldb_config *c = r->ops->cfg;
-	int64_t lo = c->range_low, hi = c->range_high, x;
-	if (c->valmode == LDB_VAL_RANDOM)
-		return ldb_rng_range(r->rng, lo, hi);
-	x = r->v + c->incr_step;
+	int64_t lo = c->range_low, hi = c->range_high, x = v + c->incr_step;
 	if (x > hi && hi >= lo)
 		x = lo + (x - lo) % (hi - lo + 1);
 	return x;
+}
+
+static int64_t new_number(const struct ldb_op_req *r)
+{
+	const struct ldb_config *c = r->ops->cfg;
+	if (c->valmode == LDB_VAL_RANDOM)
+		return ldb_rng_range(r->rng, c->range_low, c->range_high);
+	return ldb_rename_next(c, r->v);
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)

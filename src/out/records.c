@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "out/repl_report.h"
 
 /* ------------------------------------------------------------ writer */
 
@@ -170,6 +171,11 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	}
 	if (s->client != NULL)
 		ldb_client_put_json(f, s->client); /* issue 13 */
+	/* -S: each consumer's figures over the run */
+	if (s->nrepl > 0) {
+		fputc(',', f);
+		ldb_repl_put_consumers(f, s->repl, s->nrepl, true);
+	}
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);

@@ -11,6 +11,7 @@
 #include "out/monitor.h"
 #include "run/stats.h"
 #include "out/client.h"
+#include "run/repl.h"
 
 /* One interval. */
 struct ldb_sample {
@@ -45,6 +46,9 @@ struct ldb_summary {
 	 * pendingNb), in the last summary only; NULL otherwise */
 	const uint64_t *pending;
 	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+	/* -S: each consumer's figures over the run (NULL, 0 without) */
+	const struct ldb_repl_figs *repl;
+	int nrepl;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
@@ -63,6 +67,9 @@ struct ldb_reporter {
 	void (*sample)(void *ctx, const struct ldb_sample *s);
 	void (*end)(void *ctx, const struct ldb_summary *s);
 	void (*close)(void *ctx);
+	/* -S: the consumers' figures of sample `index` (an interval), or of the
+	 * whole run (index 0, after end()); NULL when not written */
+	void (*repl)(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n);
 };
 #define LDB_MAX_REPORTERS 4
 /* Open the reporters the config asks for (--json, --csv) into out[].

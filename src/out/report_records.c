@@ -13,6 +13,7 @@
 #include "out/html.h"
 #include "out/json.h"
 #include "out/records.h"
+#include "out/repl_report.h"
 #include "proto/wire.h"
 #include "ops/ops.h"
 
@@ -240,6 +241,18 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
+/* ------------------------------------------------------------ -S (out/repl_report) */
+
+static void json_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
+{
+	ldb_repl_put_json(((struct rec_file *)ctx)->f, index, t_end, f, n);
+}
+
+static void csv_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
+{
+	ldb_repl_put_csv(((struct rec_file *)ctx)->f, index, t_end, f, n);
+}
+
 /* ------------------------------------------------------------ both */
 
 static void rec_close(void *ctx)
@@ -282,10 +295,12 @@ static int open_one(const struct ldb_config *c, const char *path, bool csv, bool
 	if (csv) {
 		out->begin = csv_begin;
 		out->sample = csv_sample;
+		out->repl = csv_repl;
 	} else {
 		out->begin = json_begin;
 		out->sample = json_sample;
 		out->end = json_end;
+		out->repl = json_repl;
 	}
 	return 0;
 }

@@ -164,6 +164,22 @@ static void print_entries(const struct ldb_config *c, FILE *out)
 		fprintf(out, KEY "%s%s\n", "Genldif file", c->genldif_file, c->genldif_append ? " (append)" : "");
 }
 
+/* -S: the consumers and how they are checked (never the password) */
+static void print_repl(const struct ldb_config *c, FILE *out)
+{
+	for (int i = 0; i < c->nrepl; i++)
+		fprintf(out, KEY "%s\n", "Replica to check", c->repl_consumer[i]);
+	if (c->nrepl == 0)
+		return;
+	if (c->repl_every > 0)
+		fprintf(out, KEY "1 write in %lld\n", "Replication sample", c->repl_every);
+	else
+		fprintf(out, KEY "%g writes/sec at most\n", "Replication sample", c->repl_rate);
+	fprintf(out, KEY "%.3f sec\n", "Replication timeout", (double)c->repl_timeout_ms / 1e3);
+	if (c->repl_bind_dn != NULL)
+		fprintf(out, KEY "%s\n", "Replication bind DN", c->repl_bind_dn);
+}
+
 void ldb_config_print(const struct ldb_config *c, FILE *out)
 {
 	print_target(c, out);
@@ -182,4 +198,5 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	fprintf(out, KEY "%d\n", "Connections/thread", c->conns_per_thread);
 	if (c->io_threads > 0)
 		fprintf(out, KEY "%d\n", "I/O threads", c->io_threads);
+	print_repl(c, out);
 }

@@ -38,6 +38,10 @@ void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, u
 	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
+		/* -S: the watchers look for a sample of the confirmed writes */
+		if (w->runner->repl != NULL &&
+		    (kind == LDB_OP_ADD || kind == LDB_OP_MODIFY || kind == LDB_OP_DELETE || kind == LDB_OP_RENAME))
+			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, now);
 		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);

@@ -16,6 +16,7 @@
 #include "values/rng.h"
 #include "run/stats.h"
 #include "run/timers.h"
+#include "run/repl.h"
 
 /* Why a run stops (main thread's view). */
 enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_ERRORS };
@@ -117,8 +118,9 @@ struct ldb_runner {
 	 * the heap (timeouts, back-offs, pacing), all set up by the thread. */
 	struct ldb_timers timers;
 	struct ldb_conn *ready, **ready_tail;
-	char error[160]; /* set when the runner could not start */
-	int tid;         /* its kernel thread id once it runs (release), for the sampler's schedstat */
+	char error[160];           /* set when the runner could not start */
+	int tid;                   /* its kernel thread id once it runs (release), for the sampler's schedstat */
+	struct ldb_repl_tap *repl; /* -S: where its confirmed writes are offered; NULL without */
 };
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);

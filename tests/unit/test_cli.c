@@ -610,6 +610,7 @@ struct bad_case {
 };
 
 #define ES "-e", "esearch", "-f", "cn=a"
+#define ADDW "-e", "add,person,incr", "-f", "cn=aXXX", "-r1", "-R9"
 #define DNW "-D", "cn=admin", "-w", PW
 
 static const struct bad_case bad_cases[] = {
@@ -757,14 +758,28 @@ static const struct bad_case bad_cases[] = {
 	{ { ES, DNW, "extra" }, "unexpected argument 'extra'" },
 	{ { ES, "--", "-n" }, "unexpected argument '-n'" },
 	{ { "-x", ES, DNW }, "unknown option '-x'" },
-	{ { "-P", "16000", ES }, "unknown option '-P'" },
+	{ { "-P", "16000", ES }, "-P gives the port of the -S consumers: it needs -S" },
 	{ { "--frobnicate=" PW, ES }, "unknown option '--frobnicate'" },
 	{ { "--help=3" }, "--help takes no value" },
 	{ { ES, "-n" }, "-n needs a value" },
 	{ { ES, "--seed" }, "--seed needs a value" },
 	{ { "-o", "mech=PLAIN", ES, DNW }, "-D and -o mech exclude each other" },
 	{ { "-o", "mech=DIGEST-MD5", ES }, "-o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN" },
-	{ { "-S", "replica1", ES }, "-S (replication check) is not supported yet" },
+	{ { "-S", "replica1", ES }, "-S checks writes: the run has no add, modify, delete or rename" },
+	/* the replication check (cli/repl.c) */
+	{ { "-S", "", ADDW }, "-S: empty consumer" },
+	{ { "-S", "h:0", ADDW }, "-S 0: the consumer's port" },
+	{ { "-S", "ftp://h", ADDW }, "-S 'ftp://h': only ldap:// and ldaps:// URLs are supported" },
+	{ { "-S", "ldap://", ADDW }, "-S 'ldap://': the URL names no host" },
+	{ { "-S", "h", "-e", "attreplace=sn:XXXX", "-f", "cn=aXXX", "-e", "random", "-r1", "-R9" },
+	  "-S checks a modify by the value it writes: use --modify OP:ATTR=PATTERN" },
+	{ { "-S", "h", "--repl-sample", "0/s", ADDW }, "--repl-sample '0/s': N/s with N above 0" },
+	{ { "-S", "h", "--repl-sample", "0", ADDW }, "--repl-sample 0" },
+	{ { "-S", "h", "--repl-timeout", "0", ADDW }, "--repl-timeout '0': not a duration" },
+	{ { "-S", "h", "--repl-bind", "cn=r", ADDW }, "--repl-bind needs a password" },
+	{ { "--repl-bind", "cn=r", ADDW }, "--repl-bind and --repl-bind-pwfile need -S" },
+	{ { "-S", "h", "--repl-bind-pwfile", "/nonexistent/pw", ADDW },
+	  "--repl-bind-pwfile /nonexistent/pw: cannot open" },
 	{ { "-y", "/nonexistent/pw.txt", ES, "-D", "cn=admin" }, "-y /nonexistent/pw.txt: cannot open" },
 	{ { "-y", "/", ES, "-D", "cn=admin" }, "-y /: cannot read" },
 	{ { "-w", PW, "-y", "/etc/passwd", ES }, "-w and -y exclude each other" },

@@ -300,6 +300,51 @@ static void test_actual(void **state)
 	ldb_hist_free(&f.search);
 }
 
+/* The replication check's thresholds (-S): repl.LATENCY is the worst
+ * consumer's, repl.unseen the sum; compare refuses them. */
+static void test_repl(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *r = &ldb_threshold_run;
+	struct ldb_threshold t = ok("repl.p99>2s", r);
+	assert_int_equal(t.kind, LDB_THRESHOLD_REPL);
+	assert_int_equal(t.metric, LDB_M_P99);
+	assert_true(t.value == 2e9);
+	t = ok("repl.unseen>0", r);
+	assert_int_equal(t.metric, LDB_M_UNSEEN);
+	refused("repl.rate<5", r, "--fail-if 'repl.rate<5': repl takes a latency (min, mean, p50 ... max) or unseen");
+	t = ok("repl.p99>+5%", &ldb_threshold_compare);
+	assert_int_equal(t.kind, LDB_THRESHOLD_REPL);
+	refused("repl.rate<-5%", &ldb_threshold_compare,
+	        "--fail-if 'repl.rate<-5%': repl takes p50 or p99 (e.g. 'repl.p99>+10%')");
+	refused("search.unseen>0", r,
+	        "--fail-if 'search.unseen>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, "
+	        "p50, p90, p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=");
+	refused("repl.unseen>1ms", r,
+	        "--fail-if 'repl.unseen>1ms': unexpected 'ms' after the count (errors take a plain number)");
+
+	struct ldb_summary sum;
+	memset(&sum, 0, sizeof sum);
+	struct ldb_repl_figs f[2];
+	memset(f, 0, sizeof f);
+	assert_int_equal(ldb_hist_init(&f[0].delay), 0);
+	assert_int_equal(ldb_hist_init(&f[1].delay), 0);
+	ldb_hist_record(&f[0].delay, 3000000);    /* 3 ms */
+	ldb_hist_record(&f[1].delay, 2500000000); /* 2.5 s */
+	f[0].unseen = 2;
+	f[1].unseen = 3;
+	sum.repl = f;
+	sum.nrepl = 2;
+	t = ok("repl.max>2s", r);
+	double a = ldb_threshold_actual(&t, &sum, LDB_THRESHOLD_REPL);
+	assert_true(a >= 2.49e9 && a <= 2.51e9);
+	assert_true(ldb_threshold_holds(&t, a));
+	t = ok("repl.unseen>0", r);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_THRESHOLD_REPL) == 5);
+	ldb_hist_free(&f[0].delay);
+	ldb_hist_free(&f[1].delay);
+}
+
 static void test_check(void **state)
 {
 	(void)state;
@@ -340,7 +385,7 @@ int main(void)
 		cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_compare_forms),
 		cmocka_unit_test(test_compare_refusals), cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_actual),           cmocka_unit_test(test_check),
-		cmocka_unit_test(test_expected_metrics),
+		cmocka_unit_test(test_expected_metrics), cmocka_unit_test(test_repl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

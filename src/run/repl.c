@@ -1,0 +1,453 @@
+/* The replication check's watchers: see repl.h and docs/design.md
+ * ("Replication delay").  One thread per consumer; nothing here runs in an
+ * I/O thread but ldb_repl_offer (repl.h). */
+#include "run/repl.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <ldap.h>
+
+#include "ops/dn.h"
+#include "ops/ops.h"
+#include "run/clock.h"
+
+#define QUEUE_MAX 65536          /* pending samples per consumer */
+#define POLL_NS 5000000ULL       /* a pending sample is looked at again after 5 ms at least, */
+#define POLL_MAX_NS 200000000ULL /* an eighth of its age, 200 ms at most */
+#define CHECKS_PER_ROUND 4       /* at most this many base searches per round ... */
+#define ROUND_NS 2000000ULL      /* ... and a round every 2 ms: <= 2,000 searches/s */
+#define RETRY_NS 1000000000ULL   /* a lost connection is retried each second */
+#define SEARCH_TIMEOUT_S 2       /* a search not answered in time: looked at again */
+
+struct pend {
+	struct ldb_repl_item it;
+	uint64_t next; /* when to look again */
+};
+
+struct consumer {
+	struct ldb_repl *rp;
+	const char *given; /* as -S has it */
+	char url[320];
+	pthread_t th;
+	bool started;
+	struct ldb_repl_ring *rings; /* [rp->nio]: one per I/O thread */
+	struct pend *q;
+	size_t qlen;
+	LDAP *ld;
+	uint64_t retry_at;
+	bool lost_said;
+	struct ldb_wctx wc;
+	char dn2[LDB_DN_MAX];
+	/* written by the watcher, read by the main thread (relaxed) */
+	int state;
+	uint64_t seen, unseen, overflow, searches, backlog_max, backlog_peak;
+	uint64_t backlog_seen; /* the main thread's own: the largest backlog it read */
+	struct ldb_hist delay; /* single writer: the watcher */
+};
+
+struct ldb_repl {
+	const struct ldb_config *cfg;
+	FILE *out;
+	int n, nio;
+	struct consumer *c;
+	struct ldb_repl_tap *taps;
+	struct ldb_repl_ring **tap_rings; /* [nio][n] */
+	int finishing;                    /* the load is over: drain, then stop */
+};
+
+static void set_u64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static uint64_t get_u64(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------ connection */
+
+/* -S HOST[:PORT] becomes ldap://HOST:PORT (-P's port, else -p's); URLs stay. */
+static void consumer_url(const struct ldb_config *c, const char *given, char *url, size_t cap)
+{
+	if (strstr(given, "://") != NULL) {
+		snprintf(url, cap, "%s", given);
+		return;
+	}
+	if (strchr(given, ':') != NULL)
+		snprintf(url, cap, "ldap://%s", given);
+	else
+		snprintf(url, cap, "ldap://%s:%d", given, c->repl_port > 0 ? c->repl_port : c->port);
+}
+
+static int bind_consumer(struct consumer *cs, char *why, size_t cap)
+{
+	const struct ldb_config *c = cs->rp->cfg;
+	int rc = ldap_initialize(&cs->ld, cs->url);
+	if (rc != LDAP_SUCCESS) {
+		snprintf(why, cap, "cannot use %s: %s", cs->url, ldap_err2string(rc));
+		return -1;
+	}
+	int v3 = LDAP_VERSION3;
+	struct timeval net = { 5, 0 };
+	ldap_set_option(cs->ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
+	ldap_set_option(cs->ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
+	ldap_set_option(cs->ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
+	const char *dn = c->repl_bind_dn != NULL ? c->repl_bind_dn : c->bind_dn;
+	const char *pw = c->repl_bind_dn != NULL ? c->repl_password : c->password;
+	struct berval cred = { pw ? strlen(pw) : 0, (char *)(pw ? pw : "") };
+	rc = ldap_sasl_bind_s(cs->ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
+	if (rc != LDAP_SUCCESS) {
+		snprintf(why, cap, "%s %s: %s", rc == LDAP_SERVER_DOWN ? "cannot connect to" : "bind refused by",
+		         cs->url, ldap_err2string(rc));
+		ldap_unbind_ext_s(cs->ld, NULL, NULL);
+		cs->ld = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void say(struct consumer *cs, const char *what)
+{
+	fprintf(cs->rp->out, "%s: -S %s: %s\n", cs->rp->cfg->progname, cs->given, what);
+	fflush(cs->rp->out);
+}
+
+/* ------------------------------------------------------------ checks */
+
+/* Does a base search of dn with filter find the entry?  1 yes, 0 no, -1 the
+ * connection is gone, -2 no answer in time. */
+static int exists(struct consumer *cs, const char *dn, const char *filter)
+{
+	char noattrs[] = LDAP_NO_ATTRS;
+	char *attrs[] = { noattrs, NULL };
+	struct timeval tv = { SEARCH_TIMEOUT_S, 0 };
+	LDAPMessage *res = NULL;
+	set_u64(&cs->searches, cs->searches + 1);
+	int rc = ldap_search_ext_s(cs->ld, dn, LDAP_SCOPE_BASE, filter, attrs, 1, NULL, NULL, &tv, 1, &res);
+	int n = res != NULL ? ldap_count_entries(cs->ld, res) : 0;
+	ldap_msgfree(res);
+	if (rc == LDAP_SUCCESS)
+		return n > 0;
+	if (rc == LDAP_NO_SUCH_OBJECT)
+		return 0;
+	if (rc == LDAP_TIMEOUT)
+		return -2;
+	if (rc == LDAP_SERVER_DOWN || rc == LDAP_CONNECT_ERROR)
+		return -1;
+	return 0; /* refused (access, ...): not visible */
+}
+
+/* (attr=value) with the value escaped (RFC 4515). */
+static int value_filter(const struct ldb_modspec *m, const char *val, size_t len, char *out, size_t cap)
+{
+	struct berval in = { len, (char *)val }, esc = { 0, NULL };
+	if (ldap_bv2escaped_filter_value(&in, &esc) != 0)
+		return -1;
+	int w = snprintf(out, cap, m->op == LDB_MOD_DELETE ? "(!(%s=%s))" : "(%s=%s)", m->attr, esc.bv_val);
+	ldap_memfree(esc.bv_val);
+	return w > 0 && (size_t)w < cap ? 0 : -1;
+}
+
+/* The DN a rename gives the entry of wc->dn (ops/rename.c's rule, incr only:
+ * the RDN of the next number, under --new-parent with withnewparent, else
+ * under the entry's own parent). */
+static int renamed_dn(struct consumer *cs, int64_t v, char *out, size_t cap)
+{
+	const struct ldb_config *c = cs->rp->cfg;
+	const char *dn = cs->wc.dn, *a, *val;
+	size_t dnlen = cs->wc.dnlen, alen, vlen;
+	ldb_dn_split_rdn(dn, dnlen, &a, &alen, &val, &vlen);
+	size_t rdnlen = (size_t)(val + vlen - dn);
+	const char *parent = dn + rdnlen + (rdnlen < dnlen);
+	if (c->withnewparent && c->new_parent != NULL)
+		parent = c->new_parent;
+	char rdn[1024];
+	size_t n = ldb_dn_put_pattern(&c->filter_pat, ldb_rename_next(c, v), rdn, sizeof rdn - 1);
+	if (n == 0)
+		return -1;
+	const char *r = rdn;
+	if (n >= 2 && rdn[0] == '(' && rdn[n - 1] == ')') {
+		r++;
+		n -= 2;
+	}
+	int w = snprintf(out, cap, "%.*s,%s", (int)n, r, parent);
+	return w > 0 && (size_t)w < cap ? 0 : -1;
+}
+
+/* Is the change of `it` visible?  1 yes, 0 not yet, -1 connection gone, -2 slow. */
+static int visible(struct consumer *cs, const struct ldb_repl_item *it)
+{
+	const struct ldb_config *c = cs->rp->cfg;
+	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, NULL, 0) != 0)
+		return 0;
+	switch (it->kind) {
+	case LDB_OP_ADD: return exists(cs, cs->wc.dn, "(objectClass=*)");
+	case LDB_OP_DELETE: {
+		int r = exists(cs, cs->wc.dn, "(objectClass=*)");
+		return r < 0 ? r : !r;
+	}
+	case LDB_OP_MODIFY: {
+		char val[1024], filter[3200];
+		size_t n = ldb_dn_put_pattern(&c->mods[0].val, it->v, val, sizeof val);
+		if (n == 0 || value_filter(&c->mods[0], val, n, filter, sizeof filter) != 0)
+			return 0;
+		return exists(cs, cs->wc.dn, filter);
+	}
+	case LDB_OP_RENAME: {
+		if (renamed_dn(cs, it->v, cs->dn2, sizeof cs->dn2) != 0)
+			return 0;
+		int r = exists(cs, cs->dn2, "(objectClass=*)");
+		if (r != 1)
+			return r;
+		r = exists(cs, cs->wc.dn, "(objectClass=*)");
+		return r < 0 ? r : !r;
+	}
+	default: return 1;
+	}
+}
+
+/* ------------------------------------------------------------ the watcher */
+
+/* Move what the I/O threads handed over into the queue. */
+static void take_samples(struct consumer *cs)
+{
+	for (int k = 0; k < cs->rp->nio; k++) {
+		struct ldb_repl_ring *r = &cs->rings[k];
+		uint64_t tail = r->tail, head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+		for (; tail != head; tail++) {
+			const struct ldb_repl_item *it = &r->item[tail & (LDB_REPL_RING - 1)];
+			if (cs->qlen == QUEUE_MAX) {
+				set_u64(&cs->overflow, cs->overflow + 1);
+				continue;
+			}
+			cs->q[cs->qlen++] = (struct pend){ *it, 0 };
+		}
+		__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+	}
+	if (cs->qlen > cs->backlog_max)
+		set_u64(&cs->backlog_max, cs->qlen);
+	if (cs->qlen > get_u64(&cs->backlog_peak))
+		set_u64(&cs->backlog_peak, cs->qlen);
+}
+
+/* A connection that broke: one line, and a new one tried each second. */
+static void lost(struct consumer *cs, uint64_t now)
+{
+	if (!cs->lost_said) {
+		say(cs, "connection lost; retrying each second (its pending writes age meanwhile)");
+		cs->lost_said = true;
+	}
+	ldap_unbind_ext_s(cs->ld, NULL, NULL);
+	cs->ld = NULL;
+	cs->retry_at = now + RETRY_NS;
+}
+
+/* One round over the queue: each due sample checked once (at most
+ * CHECKS_PER_ROUND), the seen and the timed-out ones taken out. */
+static void check_round(struct consumer *cs)
+{
+	const uint64_t timeout = cs->rp->cfg->repl_timeout_ms * 1000000ULL;
+	uint64_t now = ldb_now_ns();
+	int budget = CHECKS_PER_ROUND;
+	size_t keep = 0;
+	for (size_t i = 0; i < cs->qlen; i++) {
+		struct pend p = cs->q[i];
+		int r = 0;
+		if (now - p.it.t > timeout) {
+			set_u64(&cs->unseen, cs->unseen + 1);
+			continue;
+		}
+		if (cs->ld != NULL && budget > 0 && p.next <= now) {
+			budget--;
+			r = visible(cs, &p.it);
+			now = ldb_now_ns();
+			if (r == -1)
+				lost(cs, now);
+			/* the delay is known to within an eighth of itself (5 ms at least) */
+			uint64_t gap = (now - p.it.t) / 8;
+			p.next = now + (gap < POLL_NS ? POLL_NS : gap > POLL_MAX_NS ? POLL_MAX_NS : gap);
+		}
+		if (r == 1) {
+			ldb_hist_record(&cs->delay, now - p.it.t);
+			set_u64(&cs->seen, cs->seen + 1);
+			continue;
+		}
+		cs->q[keep++] = p;
+	}
+	cs->qlen = keep;
+}
+
+static void pause_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void *watch(void *arg)
+{
+	struct consumer *cs = arg;
+	char why[512];
+	if (bind_consumer(cs, why, sizeof why) != 0) {
+		__atomic_store_n(&cs->state, LDB_REPL_DOWN, __ATOMIC_RELAXED);
+		snprintf(why + strlen(why), sizeof why - strlen(why), "; not checked");
+		say(cs, why);
+		return NULL;
+	}
+	__atomic_store_n(&cs->state, LDB_REPL_UP, __ATOMIC_RELAXED);
+	for (;;) {
+		bool finishing = __atomic_load_n(&cs->rp->finishing, __ATOMIC_ACQUIRE);
+		take_samples(cs);
+		if (finishing && cs->qlen == 0)
+			break;
+		uint64_t now = ldb_now_ns();
+		if (cs->ld == NULL && now >= cs->retry_at && bind_consumer(cs, why, sizeof why) != 0)
+			cs->retry_at = now + RETRY_NS;
+		check_round(cs);
+		pause_ns(ROUND_NS);
+	}
+	if (cs->ld != NULL)
+		ldap_unbind_ext_s(cs->ld, NULL, NULL);
+	cs->ld = NULL;
+	return NULL;
+}
+
+/* ------------------------------------------------------------ set-up and figures */
+
+static int consumer_init(struct ldb_repl *rp, struct consumer *cs, int i)
+{
+	cs->rp = rp;
+	cs->given = rp->cfg->repl_consumer[i];
+	consumer_url(rp->cfg, cs->given, cs->url, sizeof cs->url);
+	cs->rings = aligned_alloc(64, sizeof(struct ldb_repl_ring) * (size_t)rp->nio);
+	cs->q = malloc(sizeof *cs->q * QUEUE_MAX);
+	if (cs->rings == NULL || cs->q == NULL || ldb_hist_init(&cs->delay) != 0 ||
+	    ldb_wctx_init(&cs->wc, rp->cfg) != 0)
+		return -1;
+	memset(cs->rings, 0, sizeof(struct ldb_repl_ring) * (size_t)rp->nio);
+	for (int k = 0; k < rp->nio; k++)
+		rp->tap_rings[k * rp->n + i] = &cs->rings[k];
+	return 0;
+}
+
+static void taps_init(struct ldb_repl *rp)
+{
+	const struct ldb_config *c = rp->cfg;
+	for (int k = 0; k < rp->nio; k++) {
+		struct ldb_repl_tap *t = &rp->taps[k];
+		t->rings = &rp->tap_rings[k * rp->n];
+		t->nrings = rp->n;
+		t->every = c->repl_every > 0 ? (uint64_t)c->repl_every : 0;
+		/* the rate is the whole run's: each I/O thread takes its share */
+		t->gap_ns = (uint64_t)(1e9 * rp->nio / (c->repl_rate > 0 ? c->repl_rate : 50));
+	}
+}
+
+struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap)
+{
+	struct ldb_repl *rp = calloc(1, sizeof *rp);
+	if (rp == NULL)
+		goto oom;
+	*rp = (struct ldb_repl){ .cfg = cfg, .out = out, .n = cfg->nrepl, .nio = nio };
+	rp->c = calloc((size_t)rp->n, sizeof *rp->c);
+	rp->taps = calloc((size_t)nio, sizeof *rp->taps);
+	rp->tap_rings = calloc((size_t)nio * (size_t)rp->n, sizeof *rp->tap_rings);
+	if (rp->c == NULL || rp->taps == NULL || rp->tap_rings == NULL)
+		goto oom;
+	for (int i = 0; i < rp->n; i++)
+		if (consumer_init(rp, &rp->c[i], i) != 0)
+			goto oom;
+	taps_init(rp);
+	for (int i = 0; i < rp->n; i++) {
+		int rc = pthread_create(&rp->c[i].th, NULL, watch, &rp->c[i]);
+		if (rc != 0) {
+			snprintf(err, cap, "cannot start the watcher of -S %s: %s", rp->c[i].given, strerror(rc));
+			ldb_repl_finish(rp);
+			ldb_repl_free(rp);
+			return NULL;
+		}
+		rp->c[i].started = true;
+	}
+	return rp;
+oom:
+	snprintf(err, cap, "out of memory for the replication check");
+	ldb_repl_free(rp);
+	return NULL;
+}
+
+struct ldb_repl_tap *ldb_repl_tap(struct ldb_repl *rp, int k)
+{
+	return rp != NULL && k < rp->nio ? &rp->taps[k] : NULL;
+}
+
+int ldb_repl_count(const struct ldb_repl *rp)
+{
+	return rp != NULL ? rp->n : 0;
+}
+
+void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_figs *f)
+{
+	struct consumer *cs = &rp->c[i];
+	f->consumer = cs->given;
+	f->state = __atomic_load_n(&cs->state, __ATOMIC_RELAXED);
+	/* read the verdicts first: what was handed over later is then at least as large */
+	f->seen = get_u64(&cs->seen);
+	f->unseen = get_u64(&cs->unseen);
+	f->dropped = get_u64(&cs->overflow);
+	uint64_t handed = 0;
+	for (int k = 0; k < rp->nio; k++) {
+		f->dropped += __atomic_load_n(&cs->rings[k].dropped, __ATOMIC_RELAXED);
+		handed += __atomic_load_n(&cs->rings[k].head, __ATOMIC_ACQUIRE);
+	}
+	/* checked: handed over (a watcher held up by its consumer has not taken
+	 * them yet, they are its backlog all the same) */
+	uint64_t overflow = get_u64(&cs->overflow);
+	f->checked = handed > overflow ? handed - overflow : 0;
+	uint64_t done = f->seen + f->unseen, now = f->checked > done ? f->checked - done : 0;
+	f->searches = get_u64(&cs->searches);
+	/* the watcher's largest, and the largest the main thread read itself */
+	if (now > cs->backlog_seen)
+		cs->backlog_seen = now;
+	uint64_t peak =
+	        take_peak ? __atomic_exchange_n(&cs->backlog_peak, 0, __ATOMIC_RELAXED) : get_u64(&cs->backlog_max);
+	if (!take_peak && cs->backlog_seen > peak)
+		peak = cs->backlog_seen;
+	f->backlog_max = peak > now ? peak : now;
+	ldb_hist_reset(&f->delay);
+	ldb_hist_add(&f->delay, &cs->delay);
+}
+
+void ldb_repl_finish(struct ldb_repl *rp)
+{
+	if (rp == NULL)
+		return;
+	__atomic_store_n(&rp->finishing, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < rp->n; i++)
+		if (rp->c[i].started) {
+			pthread_join(rp->c[i].th, NULL);
+			rp->c[i].started = false;
+		}
+}
+
+void ldb_repl_free(struct ldb_repl *rp)
+{
+	if (rp == NULL)
+		return;
+	for (int i = 0; rp->c != NULL && i < rp->n; i++) {
+		struct consumer *cs = &rp->c[i];
+		free(cs->rings);
+		free(cs->q);
+		ldb_hist_free(&cs->delay);
+		ldb_wctx_free(&cs->wc);
+	}
+	free(rp->c);
+	free(rp->taps);
+	free(rp->tap_rings);
+	free(rp);
+}
