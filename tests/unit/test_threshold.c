@@ -319,9 +319,10 @@ static void test_repl(void **state)
 	        "--fail-if 'repl.rate<-5%': repl takes p50 or p99 (e.g. 'repl.p99>+10%')");
 	refused("search.unseen>0", r,
 	        "--fail-if 'search.unseen>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, "
-	        "p50, p90, p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=");
+	        "p50, p90, p95, p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= "
+	        "> >=");
 	refused("repl.unseen>1ms", r,
-	        "--fail-if 'repl.unseen>1ms': unexpected 'ms' after the count (errors take a plain number)");
+	        "--fail-if 'repl.unseen>1ms': unexpected 'ms' after the count (unseen take a plain number)");
 
 	struct ldb_summary sum;
 	memset(&sum, 0, sizeof sum);
