@@ -13,7 +13,7 @@ ROOT=$PWD
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
 # issue 14: zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
-install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 dpkg apt
+install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 python3-pandas dpkg apt
 # Node.js and npm (hdr-histogram-js, the independent reader): Debian's, unless a Node.js that
 # brings its own npm is there already (Debian's npm package conflicts with such a nodejs)
 command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm

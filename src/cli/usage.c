@@ -76,7 +76,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --list-scenarios DIR        print the name and description of each DIR/*.scen, exit\n"
 	      "  --set NAME=VALUE            a scenario's parameter (its dataset: first, last, width, parent, count)\n"
 	      "  --dataset ldifgen|ldbench   a scenario's dataset by name, from --set count=N (ldifgen: dsctl\n"
-	      "                              ldifgen users --generic --start-idx 1: user002.., digits of N)\n"
+	      "                              ldifgen users, generic, start index 1: user002.., digits of N)\n"
 	      "  --no-preflight              no pre-flight check (by default the lowest, highest and three\n"
 	      "                              values of a search's -r/-R, the lowest and highest randombinddn,\n"
 	      "                              are tried before the load: exit 11 when they miss the data)\n"

@@ -176,8 +176,9 @@ bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_tota
 	out->client = o->completed;
 	if (ldb_ops[k]->connect_bind)
 		out->client += tot->setup_binds;
-	if (k == LDB_OP_ADD)
-		out->client += tot->parents_created;
+	if (k == LDB_OP_ADD) /* parent creation's container adds, and the adds it sent again */
+		out->client += tot->parents_created + tot->parent_exists + tot->parent_noparent + tot->parent_other +
+		               tot->parent_retries;
 	out->in_flight = o->attempted > o->completed ? o->attempted - o->completed : 0;
 	out->agree = out->server >= out->client && out->server - out->client <= out->in_flight;
 	return true;

@@ -48,7 +48,7 @@ assert_match 'search: attempted 600, completed 600, succeeded 600, counted 600, 
 	"every random uid matched one entry"
 agree search 600 600 "random searches agree"
 # searchops: the load and the two --monitor reads (each a cn=Operations probe and cn=snmp)
-assert_eq 604 "$(snmp_delta searchops "$s0")" "searchops of the run (load + --monitor's 4)"
+assert_eq 609 "$(snmp_delta searchops "$s0")" "searchops of the run (load + --monitor's 4 + the pre-flight's 5)"
 assert_match '"server":\{"source":"cn=snmp,cn=monitor","ops":\{"search":\{"server_completed":600,"client_completed":600,"in_flight":0,"agree":true\}' \
 	"$work/run.json" "JSON summary's server member"
 
@@ -69,7 +69,7 @@ assert_eq 0 "$RC" "exit status of random binds"
 assert_match 'bind: attempted 300, completed 300, succeeded 300' "$out" "every random bind succeeded"
 agree bind 302 302 "random binds and the 2 binds at connect agree"
 # --monitor reads anonymously here (the -D has XXX): no bind of its own
-assert_eq 302 "$(snmp_delta simpleauthbinds "$b0")" "server-side random binds and binds at connect"
+assert_eq 304 "$(snmp_delta simpleauthbinds "$b0")" "server-side random binds, binds at connect and the pre-flight's lowest and highest"
 
 # 5. LDAPS on the secure port, the server certificate verified against the instance CA
 run_ldbench "$out" -D "$DS_ROOTDN" -w "$DS_ROOTPW" -H "$DS_LDAPS_URI" --tls-cacert "$DS_CA" -b "$DS_PEOPLE" \
@@ -91,6 +91,9 @@ assert_eq 3 "$(dirsrv_count "ou=ldb17add,$DS_BASE" '(objectClass=organizationalU
 assert_match 'Intermediate nodes created: 3$' "$out" "three parents created"
 # 10 adds, 3 parents, and the failed attempts (the first add, Deep, Deeper: 32)
 assert_eq 16 "$(($(dirsrv_snmp addentryops) - a0))" "server-side adds, failed attempts included"
+# the client's side counts them too: 10 adds, 3 container adds, 3 adds sent again
+assert_match 'Server \(cn=snmp,cn=monitor\): add completed 16 \(client: 16 completed, 0 in flight\): agree$' "$out" \
+	"--monitor: adds with parent creation agree"
 
 # 7. lib389's populate command (Ldclt.create_users): object= and rdn=; 50 entries
 #    only: 389 DS hashes each userPassword with PBKDF2-SHA512 (about 20 adds/s here)

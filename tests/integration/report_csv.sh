@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --csv as other tools read it, unchanged: Python's csv module (one header row,
+# --csv as other tools read it, unchanged: Python's csv module, pandas (one header row,
 # every row of its width, every number a plain number: no unit suffix, no
 # quoting; epoch_s the wall clock of the run) and gnuplot (separator ',',
 # columns by header name; its sums equal the JSON records').
@@ -8,6 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
 command -v python3 >/dev/null || _fail "python3 is needed"
+# Debian's pandas goes with Debian's python3 (a python3 earlier in PATH may not have it)
+pandas_py=/usr/bin/python3
+"$pandas_py" -c 'import pandas' 2>/dev/null || _fail "pandas is needed (python3-pandas; tests/run.sh installs it)"
 command -v gnuplot >/dev/null || _fail "gnuplot is needed (gnuplot-nox; tests/run.sh installs it)"
 fixture_start --users 200
 D=$FIX_DIR
@@ -46,6 +49,21 @@ PY
 rows=$(awk '{ print $2 }' "$D/py.txt")
 counted=$(awk '{ print $4 }' "$D/py.txt")
 assert_eq 8 "$rows" "CSV rows: 4 samples x 2 kinds"
+
+# pandas (Debian's python3-pandas, installed by tests/run.sh): read_csv unchanged, the
+# numbers as numbers, the same search total, epoch_s as a time
+"$pandas_py" - "$D/a.csv" "$counted" >"$D/pd.txt" 2>&1 <<'PY' || _fail "pandas: $(cat "$D/pd.txt")"
+import sys
+import pandas
+df = pandas.read_csv(sys.argv[1])
+assert df['counted'].dtype.kind in 'iu', df['counted'].dtype
+assert df['lat_p99_us'].dtype.kind in 'iuf', df['lat_p99_us'].dtype
+assert int(df[df.kind == 'search']['counted'].sum()) == int(sys.argv[2])
+t = pandas.to_datetime(df.epoch_s, unit='s')
+assert t.is_monotonic_increasing
+print('pandas rows', len(df))
+PY
+assert_match '^pandas rows 8$' "$D/pd.txt" "pandas read every row"
 
 cat >"$D/g.gp" <<EOF
 set datafile separator ','
