@@ -272,20 +272,20 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int load_side(char **files, int n, struct ldb_cmp_run *runs)
+int ldb_cmp_load_runs(const char *prog, char **files, int n, struct ldb_cmp_run *runs)
 {
 	char err[700], e2[300];
 	for (int i = 0; i < n; i++) {
 		struct ldb_json *header, *sum;
 		if (ldb_records_load(files[i], &header, &sum, err, sizeof err) != 0) {
-			fprintf(stderr, PROG ": %s\n", err);
+			fprintf(stderr, "%s: %s\n", prog, err);
 			return -1;
 		}
 		int rc = ldb_cmp_run_from_record(sum, &runs[i], e2, sizeof e2);
 		ldb_json_free(header);
 		ldb_json_free(sum);
 		if (rc != 0) {
-			fprintf(stderr, PROG ": %s: %s\n", files[i], e2);
+			fprintf(stderr, "%s: %s: %s\n", prog, files[i], e2);
 			return -1;
 		}
 	}
@@ -368,7 +368,7 @@ int ldb_compare_main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}
-	if (load_side(a.arg, nb, rb) != 0 || load_side(a.arg + nb, nc, rc) != 0)
+	if (ldb_cmp_load_runs(PROG, a.arg, nb, rb) != 0 || ldb_cmp_load_runs(PROG, a.arg + nb, nc, rc) != 0)
 		goto done;
 	struct ldb_cmp_result res;
 	ldb_cmp_compute(rb, nb, rc, nc, &res);

@@ -84,6 +84,10 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 /** Fill `r` from a summary record. @return 0, or -1 with one line in err. */
 int ldb_cmp_run_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r, char *err, size_t cap);
 
+/** Each file's summary record into runs[0..n); a file that cannot be read or
+ * holds no usable summary is one line "PROG: ..." on stderr. @return 0 or -1. */
+int ldb_cmp_load_runs(const char *prog, char **files, int n, struct ldb_cmp_run *runs);
+
 /** Median of v[0..n) (n > 0; sorts v in place; the mean of the two middle values when n is even). */
 double ldb_cmp_median(double *v, int n);
 

@@ -53,13 +53,20 @@ static void why_failed(const struct ldb_result *r, char *buf, size_t cap)
 		snprintf(buf, cap, "fail (achieved %.0f%% of the target)", 100 * r->rate / r->rate_target);
 }
 
-/* One record line for the step (--json, appended after the step's own). */
-static void step_record(struct search *s, const struct ldb_result *r, int step)
+/* The --json file for one more record line (appended after the run's own),
+ * or NULL without --json or when it cannot be opened. */
+static FILE *json_append(const struct search *s)
 {
 	const char *path = s->c->json_path;
 	if (path == NULL)
-		return;
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
+		return NULL;
+	return strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
+}
+
+/* One record line for the step (--json, appended after the step's own). */
+static void step_record(struct search *s, const struct ldb_result *r, int step)
+{
+	FILE *f = json_append(s);
 	if (f == NULL)
 		return;
 	fprintf(f,
@@ -175,10 +182,7 @@ static void table(const struct search *s, const char *objective)
 
 static void final_record(const struct search *s, const char *objective)
 {
-	const char *path = s->c->json_path;
-	if (path == NULL)
-		return;
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
+	FILE *f = json_append(s);
 	if (f == NULL)
 		return;
 	const struct ldb_result *b = s->best >= 0 ? &s->res[s->best] : NULL;

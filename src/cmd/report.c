@@ -66,33 +66,13 @@ static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
 	fputs("</table>\n", o);
 }
 
-static int load_runs(char **files, int n, struct ldb_cmp_run *runs)
-{
-	char err[700], e2[300];
-	for (int i = 0; i < n; i++) {
-		struct ldb_json *header, *sum;
-		if (ldb_records_load(files[i], &header, &sum, err, sizeof err) != 0) {
-			fprintf(stderr, PROG ": %s\n", err);
-			return -1;
-		}
-		int rc = ldb_cmp_run_from_record(sum, &runs[i], e2, sizeof e2);
-		ldb_json_free(header);
-		ldb_json_free(sum);
-		if (rc != 0) {
-			fprintf(stderr, PROG ": %s: %s\n", files[i], e2);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* The compare fragment (malloc'ed) for base files[0..nb) and change files[nb..n). */
 static int compare_fragment(char **files, int nb, int n, char **frag)
 {
 	struct ldb_cmp_run *runs = calloc((size_t)n, sizeof *runs);
 	size_t len;
 	*frag = NULL;
-	if (runs == NULL || load_runs(files, n, runs) != 0) {
+	if (runs == NULL || ldb_cmp_load_runs(PROG, files, n, runs) != 0) {
 		free(runs);
 		return -1;
 	}

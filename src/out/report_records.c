@@ -309,30 +309,21 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 {
 	static int opens; /* reporters are opened by the main thread only */
 	int n = 0;
-	const char *paths[2] = { c->json_path, c->csv_path };
+	/* --json, --csv, then issue 14's --hdr-log and --html */
+	const char *paths[4] = { c->json_path, c->csv_path, c->hdrlog_path, c->html_path };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (paths[i] == NULL)
 			continue;
-		if (n >= max || open_one(c, paths[i], i == 1, opens > 0, &out[n], err, cap) != 0) {
-			if (n >= max)
-				snprintf(err, cap, "too many reporters");
-			for (int j = 0; j < n; j++)
-				out[j].close(out[j].ctx);
-			return -1;
-		}
-		n++;
-	}
-	/* issue 14: --hdr-log and --html */
-	for (int i = 0; i < 2; i++) {
-		if ((i == 0 ? c->hdrlog_path : c->html_path) == NULL)
-			continue;
-		int rc = n >= max ? -1
-		         : i == 0 ? ldb_hdrlog_open(c, opens > 0, &out[n], err, cap)
-		                  : ldb_html_open(c, &out[n], err, cap);
+		int rc = -1;
+		if (n >= max)
+			snprintf(err, cap, "too many reporters");
+		else if (i < 2)
+			rc = open_one(c, paths[i], i == 1, opens > 0, &out[n], err, cap);
+		else
+			rc = i == 2 ? ldb_hdrlog_open(c, opens > 0, &out[n], err, cap)
+			            : ldb_html_open(c, &out[n], err, cap);
 		if (rc != 0) {
-			if (n >= max)
-				snprintf(err, cap, "too many reporters");
 			for (int j = 0; j < n; j++)
 				out[j].close(out[j].ctx);
 			return -1;
