@@ -46,7 +46,7 @@ if [ "$doc_names" != "$test_names" ]; then
 fi
 echo "ok: ${#NAMES[@]} named differences, the same in the doc and the test"
 for n in "${NOT_MET[@]}"; do
-	printf '%s\n' "${NAMES[@]}" | grep -qx -- "$n" || _fail "NOT_MET names $n, which is not a difference"
+	grep -qx -- "$n" <<<"$(printf '%s\n' "${NAMES[@]}")" || _fail "NOT_MET names $n, which is not a difference"
 done
 
 LDCLT=${LDCLT:-/usr/bin/ldclt}
@@ -64,7 +64,7 @@ srv=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW")
 declare -A met=()
 
 allow() { # NAME: an exception of the doc, applied now
-	printf '%s\n' "${NAMES[@]}" | grep -qx -- "$1" || _fail "exception $1 is not one of the doc's names"
+	grep -qx -- "$1" <<<"$(printf '%s\n' "${NAMES[@]}")" || _fail "exception $1 is not one of the doc's names"
 	met[$1]=1
 }
 
@@ -191,6 +191,6 @@ compare down 4 compat-no-password compat-early-end -- -h 127.0.0.1 -p "$port" -D
 # 9. every difference is met by a case or listed as met elsewhere
 for n in "${NAMES[@]}"; do
 	[ -n "${met[$n]:-}" ] && continue
-	printf '%s\n' "${NOT_MET[@]}" | grep -qx -- "$n" || _fail "difference $n is met by no case and not in NOT_MET"
+	grep -qx -- "$n" <<<"$(printf '%s\n' "${NOT_MET[@]}")" || _fail "difference $n is met by no case and not in NOT_MET"
 done
 echo "ldclt_compat: all passed"
