@@ -60,6 +60,7 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->incr_next = c->range_low - 1 + c->incr_step;
 	/* clients start their schedules evenly spread over one interval */
 	uint64_t t0 = ldb_now_ns();
+	w->t_init = t0;
 	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
 	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 	/* -W: ldclt waits before every operation, the first included */
@@ -345,6 +346,14 @@ static int runner_open(struct ldb_runner *r, int *epfd)
 		w->epfd = *epfd;
 		w->runner = r;
 		ldb_timer_set(&w->pace, TM_PACE, w);
+		/* the open-loop schedule and -W's first wait begin with the threads,
+		 * not at set-up: --monitor's read, the pre-flight check and
+		 * --start-at come between, and a schedule already behind would
+		 * send a burst to catch up */
+		uint64_t shift = w->run->t_start > w->t_init ? w->run->t_start - w->t_init : 0;
+		w->next_intended += shift;
+		if (w->next_op_at != 0)
+			w->next_op_at += shift;
 		/* --ramp-up: the clients' first connects spread over it from the start */
 		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {

@@ -94,6 +94,7 @@ struct ldb_worker {
 	uint64_t outstanding;               /* operations issued, not finished */
 	uint64_t next_op_at;                /* -W pacing */
 	uint64_t next_intended;             /* --rate: intended start of the next operation */
+	uint64_t t_init;                    /* when ldb_worker_init set the schedule up */
 	struct ldb_wctx *wctx;              /* write requests' scratch, when the run writes */
 	struct ldb_tls_session tls_session; /* --tls-resume */
 	bool measuring;                     /* this client has seen the end of warm-up */
