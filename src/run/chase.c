@@ -18,6 +18,7 @@
 
 #include "ops/ops.h"
 #include "proto/der.h"
+#include "proto/deref.h"
 #include "run/conn.h"
 #include "run/stats.h"
 
@@ -268,8 +269,11 @@ static int chase_answer(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chas
 		if (r.msgid != id)
 			continue;
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
+			struct ldb_opstats *os = &cn->w->st->op[s->kind];
 			s->entries++;
-			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			ldb_add(&os->entries, 1);
+			if (cn->w->run->cfg->deref_attr != NULL)
+				ldb_add(&os->deref_values, ldb_deref_count(ch->in + ch->in_used - r.len, r.len));
 			continue;
 		}
 		if (r.result >= 0)
@@ -277,14 +281,12 @@ static int chase_answer(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chas
 	}
 }
 
-/* The connection to the URL's server (the cached one if it is that server's),
+/* The connection to the URL's server (the kept one if it is that server's),
  * the request, its answer.  @return the result code, or -1. */
-static int chase_url(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chase *ch, const LDAPURLDesc *lud, bool ref)
+static int chase_once(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chase *ch, const LDAPURLDesc *lud, bool ref)
 {
 	int port = lud->lud_port > 0 ? lud->lud_port : LDAP_PORT;
 
-	if (ch->fd >= 0 && (ch->port != port || strcmp(ch->host, lud->lud_host) != 0))
-		chase_close(ch);
 	if (ch->fd < 0) {
 		if (chase_open(ch, lud->lud_host, port) < 0)
 			return -1;
@@ -311,6 +313,22 @@ static int chase_url(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chase *
 		return -1;
 	}
 	return chase_answer(cn, s, ch, id);
+}
+
+/* A kept connection the server has closed meanwhile (its idle timeout) fails
+ * at once: then once more on a new one. */
+static int chase_url(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chase *ch, const LDAPURLDesc *lud, bool ref)
+{
+	int port = lud->lud_port > 0 ? lud->lud_port : LDAP_PORT;
+
+	if (ch->fd >= 0 && (ch->port != port || strcmp(ch->host, lud->lud_host) != 0))
+		chase_close(ch);
+	bool kept = ch->fd >= 0;
+	uint64_t entries = s->entries;
+	int rc = chase_once(cn, s, ch, lud, ref);
+	if (rc < 0 && kept && s->entries == entries)
+		rc = chase_once(cn, s, ch, lud, ref);
+	return rc;
 }
 
 static struct ldb_chase *chase_get(struct ldb_worker *w)
