@@ -437,13 +437,14 @@ static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const ch
 	case KW_REFERRAL:
 		if (strcmp(val, "off") == 0) {
 			c->referral_off = true;
+			c->referral_follow = LDB_REFERRAL_NONE;
 			break;
 		}
-		if (strcmp(val, "on") == 0 || strcmp(val, "rebind") == 0)
-			return cli_fail(x,
-			                "-e referral=%s: following referrals is not supported yet; referral=off "
-			                "counts them (search references and results 10) without following",
-			                val);
+		if (strcmp(val, "on") == 0 || strcmp(val, "rebind") == 0) {
+			c->referral_follow = val[0] == 'o' ? LDB_REFERRAL_ON : LDB_REFERRAL_REBIND;
+			c->referral_off = false;
+			break;
+		}
 		return cli_fail(x, "-e referral=%s: must be on, off or rebind", val);
 	case KW_IMAGESDIR:
 		if (c->imagesdir != NULL)
@@ -457,6 +458,21 @@ static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const ch
 		                k->name);
 	default: return apply_write_keyword(x, k, val);
 	}
+	return 0;
+}
+
+/* -e referral=rebind binds to the referred server with -D/-w as given */
+static int check_referral(struct cli_ctx *x)
+{
+	const struct ldb_config *c = x->c;
+
+	if (c->referral_follow != LDB_REFERRAL_REBIND)
+		return 0;
+	if (c->bind_dn == NULL || c->password == NULL)
+		return cli_fail(x, "-e referral=rebind needs -D and -w (the referred server is bound with them)");
+	if (c->randombinddn || c->sasl_mech != NULL)
+		return cli_fail(
+		        x, "-e referral=rebind binds with -D and -w as given: not with -e randombinddn or -o mech");
 	return 0;
 }
 
@@ -478,7 +494,7 @@ int cli_check_issue16(struct cli_ctx *x)
 		return cli_fail(x, "-e deref needs -e esearch (or -e add with inetOrgPerson)");
 	if (c->imagesdir != NULL && c->add_class != LDB_CLASS_EMAILPERSON && c->add_class != LDB_CLASS_INETORGPERSON)
 		return cli_fail(x, "-e imagesdir needs -e add with emailPerson or inetOrgPerson");
-	return 0;
+	return check_referral(x);
 }
 
 static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)

@@ -53,6 +53,9 @@ void ldb_version_line(char *buf, size_t cap, const char *progname);
 /* Object classes of -e add without object= (ldclt's person, emailPerson, inetOrgPerson). */
 enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETORGPERSON };
 
+/* -e referral=: not followed (the default, and off), followed anonymously, with -D/-w */
+enum { LDB_REFERRAL_NONE, LDB_REFERRAL_ON, LDB_REFERRAL_REBIND };
+
 /* -e value generation mode for the XXX of -f (and of the add/delete RDN). */
 enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
 
@@ -215,6 +218,8 @@ struct ldb_config {
 	bool referral_off;  /* -e referral=off: referrals counted, not followed (what ldbench does) */
 	char *imagesdir;    /* -e imagesdir=DIR: jpegPhoto values of emailPerson/inetOrgPerson
 	                     * adds, its files read at start-up (ops/add.c's prepare) */
+	/* -e referral=on|rebind: follow referrals (run/chase.c) */
+	int referral_follow; /* LDB_REFERRAL_* */
 
 	/* issue 14: more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */

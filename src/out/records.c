@@ -64,6 +64,10 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 		put_u64(f, "deref_values", o->deref_values, true);
 	if (o->referrals > 0) /* search references and referral results */
 		put_u64(f, "referrals", o->referrals, true);
+	if (o->referrals_followed > 0) { /* -e referral=on|rebind */
+		put_u64(f, "referrals_followed", o->referrals_followed, true);
+		put_u64(f, "referrals_followed_ok", o->referrals_followed_ok, true);
+	}
 	put_u64(f, "exp_hits", o->exp_hits, true);
 	put_u64(f, "exp_misses", o->exp_misses, true);
 	fprintf(f, ",\"rate\":%.3f,\"errors_by_code\":{", rate);

@@ -215,8 +215,11 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 			fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
 			        (unsigned long long)o->exp_misses);
 	}
-	if (o->referrals > 0 || c->referral_off) /* search references and results 10 */
-		fprintf(t->out, ", referrals %llu", (unsigned long long)o->referrals);
+	if (o->referrals > 0 || c->referral_off || c->referral_follow != LDB_REFERRAL_NONE)
+		fprintf(t->out, ", referrals %llu", (unsigned long long)o->referrals); /* references, results 10 */
+	if (c->referral_follow != LDB_REFERRAL_NONE)                                   /* -e referral=on|rebind */
+		fprintf(t->out, ", referrals followed %llu, followed ok %llu",
+		        (unsigned long long)o->referrals_followed, (unsigned long long)o->referrals_followed_ok);
 	fputc('\n', t->out);
 	if (ldb_ops[k]->entries && o->entries > 0) {
 		/* the old OpenLDAP-vs-Netscape comparison's "data read" rate */

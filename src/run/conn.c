@@ -15,6 +15,7 @@
 
 #include "proto/deref.h"
 #include "proto/wire.h"
+#include "run/chase.h"
 #include "run/clock.h"
 
 #define IN_MAX (64 * 1024 * 1024)
@@ -466,11 +467,18 @@ static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_
 		ldb_add(&cn->w->st->op[kind].deref_values, n);
 }
 
-/* A search reference or a referral result (10): counted as such, not
- * followed (-e referral=off is what ldbench does). */
-static void count_referral(struct ldb_conn *cn, int kind)
+/* A search reference or a referral result (10): counted as such; followed
+ * with -e referral=on|rebind (run/chase.c, off the hot path), where a
+ * result 10 becomes the referred server's result. */
+static void count_referral(struct ldb_conn *cn, int i, struct ldb_resp *r, uint64_t *now)
 {
-	ldb_add(&cn->w->st->op[kind].referrals, 1);
+	ldb_add(&cn->w->st->op[cn->slots[i].kind].referrals, 1);
+	if (cn->w->run->cfg->referral_follow == LDB_REFERRAL_NONE)
+		return;
+	int rc = ldb_chase(cn, i, r);
+	if (rc >= 0 && r->result == LDAP_REFERRAL)
+		r->result = rc;
+	*now = ldb_now_ns();
 }
 
 /* Every whole message in the input to its slot; what is left of a partial
@@ -500,7 +508,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue;
 		}
 		if (r.op == LDAP_RES_SEARCH_REFERENCE || r.result == LDAP_REFERRAL)
-			count_referral(cn, s->kind);
+			count_referral(cn, i, &r, &now);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
 		conn_result(cn, i, r.result, now);

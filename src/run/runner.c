@@ -2,6 +2,7 @@
  * restart of the counters, the end of its clients; and a client's set-up,
  * buffers sized from the run, and goodbye. */
 #include "run/conn.h"
+#include "run/chase.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -113,6 +114,7 @@ void ldb_worker_free(struct ldb_worker *w)
 		free(w->wctx);
 	}
 	ldb_tls_session_free(&w->tls_session);
+	ldb_chase_free(w);
 	memset(w, 0, sizeof *w);
 }
 

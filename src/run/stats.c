@@ -50,6 +50,8 @@ static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 	dst->entries += ldb_load(&src->entries);
 	dst->deref_values += ldb_load(&src->deref_values);
 	dst->referrals += ldb_load(&src->referrals);
+	dst->referrals_followed += ldb_load(&src->referrals_followed);
+	dst->referrals_followed_ok += ldb_load(&src->referrals_followed_ok);
 	for (int i = 0; i < LDB_CODE_SLOTS; i++)
 		dst->codes[i] += ldb_load(&src->codes[i]);
 	for (int i = 0; i < LDB_FAIL_COUNT; i++)

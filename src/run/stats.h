@@ -42,6 +42,8 @@ struct ldb_opstats {
 	uint64_t entries;               /* search entries received */
 	uint64_t deref_values;          /* -e deref: values the server dereferenced in them */
 	uint64_t referrals;             /* search references and referral results (10) received */
+	uint64_t referrals_followed;    /* -e referral=on|rebind: of those, sent on to the referred server */
+	uint64_t referrals_followed_ok; /* and answered there with a success */
 	uint64_t codes[LDB_CODE_SLOTS]; /* non-zero results and client codes */
 	uint64_t fails[LDB_FAIL_COUNT];
 };

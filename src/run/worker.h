@@ -72,6 +72,7 @@ struct ldb_errlim {
 };
 
 struct ldb_conn;
+struct ldb_chase;
 struct ldb_runner;
 
 /* One of ldclt's "threads" (-n): a logical client with its own connections,
@@ -101,6 +102,7 @@ struct ldb_worker {
 	char note[160];                     /* a line to print when the thread ends */
 	struct ldb_errlim errlim;           /* its error lines (run/errlines.c) */
 	uint64_t pending_at_end;            /* requests still unanswered when it ended */
+	struct ldb_chase *chase;            /* -e referral=on|rebind: its own connection (run/chase.c) */
 };
 
 /* Set up a run's shared part from a checked config (resolve the server,

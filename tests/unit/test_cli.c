@@ -651,7 +651,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,incr=0", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e incr=0: the step" },
 	/* -e syntax */
 	{ { "-e", "frobnicate", "-f", "cn=a" }, "-e frobnicate: unknown keyword" },
-	{ { "-e", "esearch,referral=on", "-f", "cn=a" }, "-e referral=on: following referrals is not supported yet" },
+	{ { "-e", "esearch,referral=rebind", "-f", "cn=a" },
+	  "-e referral=rebind needs -D and -w (the referred server is bound with them)" },
 	{ { "-e", "esearch,referral=maybe", "-f", "cn=a" }, "-e referral=maybe: must be on, off or rebind" },
 	{ { "-e", "esearch,scalab01", "-f", "cn=a" }, "-e scalab01: not supported yet" },
 	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" },
