@@ -95,6 +95,9 @@ struct ldb_conn {
 	size_t retry_len;
 	size_t retry_dnlen;
 	char retry_dn[LDB_DN_MAX];
+	/* -S with attreplace: each slot's random run, LDB_REPL_RUN bytes a slot
+	 * (the result path hands it to the watchers); NULL otherwise */
+	char *repl_run;
 };
 
 /* ------------------------------------------------ hot helpers, inlined */
@@ -198,7 +201,8 @@ int ldb_conn_flush(struct ldb_conn *cn);
 /* ------------------------------------------------ run/issue.c: requests and results */
 
 void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code);
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now);
+/* run: -S's copy of the slot's attreplace run (cn->repl_run), or NULL */
+void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
 bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv);
 enum ldb_op ldb_pick_kind(struct ldb_worker *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);

@@ -24,7 +24,7 @@ void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code)
 }
 
 /* An operation's result: the counters, the histogram, ldclt's count. */
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now)
+void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now)
 {
 	const struct ldb_config *c = w->run->cfg;
 	enum ldb_op kind = s->kind;
@@ -38,10 +38,12 @@ void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, u
 	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
-		/* -S: the watchers look for a sample of the confirmed writes */
-		if (w->runner->repl != NULL &&
+		/* -S: the watchers look for a sample of the measured confirmed
+		 * writes (none of the warm-up's) */
+		if (w->runner->repl != NULL && w->measuring &&
 		    (kind == LDB_OP_ADD || kind == LDB_OP_MODIFY || kind == LDB_OP_DELETE || kind == LDB_OP_RENAME))
-			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, now);
+			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, kind == LDB_OP_MODIFY ? run : NULL,
+			               c->attreplace_mask.width, now);
 		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);
@@ -193,6 +195,15 @@ static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
 	cn->retry_len = 0;
 }
 
+/* -S with attreplace: the random run this modify writes (attreplace puts
+ * its one value in the scratch's pm[0]: head, run, tail), kept with the slot
+ * until its result is offered to the watchers. */
+static void keep_repl_run(struct ldb_conn *cn, int i)
+{
+	const struct ldb_pattern *p = &cn->w->run->cfg->attreplace_mask;
+	memcpy(cn->repl_run + (size_t)i * LDB_REPL_RUN, cn->w->wctx->pm[0].val + p->head_len, p->width);
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -243,6 +254,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		}
 		if (n > 0 && d->parents && run->make_parents)
 			keep_for_parents(cn, dst, n);
+		if (n > 0 && cn->repl_run != NULL && s->kind == LDB_OP_MODIFY)
+			keep_repl_run(cn, i);
 	}
 	if (n <= 0)
 		return false;
