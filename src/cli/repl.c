@@ -140,7 +140,9 @@ static int check_modify(struct cli_ctx *x)
 }
 
 /* The writes of the run must be ones the watcher can see: it looks for the
- * entry by the DN an operation number gives, and for a modify's value. */
+ * entry by the DN an operation number gives (an object= rdn= add's RDN is
+ * carried to it, up to LDB_REPL_RUN bytes: a longer one is dropped), and for
+ * a modify's value. */
 static int check_kinds(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
@@ -148,9 +150,6 @@ static int check_kinds(struct cli_ctx *x)
 	           c->weight[LDB_OP_RENAME] > 0;
 	if (!any)
 		return cli_fail(x, "-S checks writes: the run has no add, modify, delete or rename");
-	if (c->weight[LDB_OP_ADD] > 0 && c->objtmpl != NULL)
-		return cli_fail(x, "-S: adds from an object= template cannot be checked (their RDN is not the "
-		                   "operation's number); use -f's RDN");
 	if (c->weight[LDB_OP_MODIFY] > 0 && check_modify(x) != 0)
 		return -1;
 	if (c->weight[LDB_OP_RENAME] > 0 && c->valmode == LDB_VAL_RANDOM)

@@ -214,7 +214,9 @@ static int renamed_dn(struct consumer *cs, int64_t v, char *out, size_t cap)
 static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 {
 	const struct ldb_config *c = cs->rp->cfg;
-	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, NULL, 0) != 0)
+	/* an object= rdn= add: the RDN it carried, else -f's with the number */
+	bool rdn = it->kind == LDB_OP_ADD && c->objtmpl != NULL && c->rdn_spec != NULL;
+	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, rdn ? it->run : NULL, it->len) != 0)
 		return 0;
 	switch (it->kind) {
 	case LDB_OP_ADD: return exists(cs, cs->wc.dn, "(objectClass=*)");

@@ -31,7 +31,7 @@ struct ldb_repl_item {
 	int64_t v, bv;          /* the operation's numbers */
 	uint8_t kind;           /* enum ldb_op */
 	uint8_t len;            /* bytes of run */
-	char run[LDB_REPL_RUN]; /* attreplace: the random run the modify wrote (conf/config.h) */
+	char run[LDB_REPL_RUN]; /* attreplace's random run, object= rdn='s RDN (conf/config.h) */
 };
 
 struct ldb_repl_ring {
@@ -51,8 +51,9 @@ struct ldb_repl_tap {
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
- * rule, then pushed to every consumer's ring.  run: attreplace's random run
- * of this modify (len <= LDB_REPL_RUN), else NULL. */
+ * rule, then pushed to every consumer's ring.  run: what it wrote that the
+ * watchers cannot rebuild (attreplace's random run, object= rdn='s RDN;
+ * longer than LDB_REPL_RUN: dropped), else NULL. */
 static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
                                   uint64_t now)
 {
@@ -68,7 +69,8 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 	for (int k = 0; k < t->nrings; k++) {
 		struct ldb_repl_ring *r = t->rings[k];
 		uint64_t head = r->head;
-		if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= LDB_REPL_RING) {
+		/* what it wrote does not fit an item (an RDN too long): never checked */
+		if (len > LDB_REPL_RUN || head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= LDB_REPL_RING) {
 			__atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
 			continue;
 		}

@@ -9,6 +9,7 @@
 #     a --mix of adds, modifies, deletes and searches: every checked write seen
 #     (checked = a fifth of the successful writes), the consumer as the provider;
 #     a warm-up: its writes are not checked (a fifth of the measured adds);
+#     object= template adds with rdn= (their RDN carried to the watcher);
 #  2. the consumer stopped for 2 s mid-run (SIGSTOP, SIGCONT): delays of at
 #     least 1.8 s, the backlog grows and drains (per-sample lines), all seen,
 #     and --fail-if repl.p99>1s holds (exit 10);
@@ -141,6 +142,15 @@ assert_eq 100 "$(succeeded "$out" add)" "warm-up: measured adds"
 assert_ge 50 "$(($(repl_count "$FIX_URI" "$bench" '(cn=w*)') - 100))" "warm-up: its own adds"
 assert_eq 20 "$(summary_field "$out" "$REPL_CURI" checked)" "warm-up: a fifth of the measured adds checked"
 assert_eq 20 "$(summary_field "$out" "$REPL_CURI" seen)" "warm-up: seen"
+# object= template adds, the RDN from rdn= (carried to the watcher): 100, every 5th checked
+printf 'objectClass: top\nobjectClass: person\nsn: t[A]\ndescription: template [A]\n' >"$FIX_DIR/tmpl.ldif"
+run_ldbench "$out" "${root[@]}" -b "$bench" -n 2 --io-threads 1 -S "$REPL_CURI" --repl-sample 5 \
+	--fail-if 'repl.unseen>0' -e add,commoncounter -e "object=$FIX_DIR/tmpl.ldif,rdn=cn:t[A=INCRNNOLOOP(5000;5099;4)]"
+assert_eq 0 "$RC" "object=: exit status"
+assert_eq 100 "$(succeeded "$out" add)" "object=: adds"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" checked)" "object=: writes checked"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" seen)" "object=: writes seen"
+assert_eq 0 "$(summary_field "$out" "$REPL_CURI" dropped)" "object=: none dropped"
 
 # 2. the consumer held back for 2 s: 600 adds at 100/s, every 5th checked
 (sleep 2 && kill -STOP "$REPL_CPID" && sleep 2 && kill -CONT "$REPL_CPID") &
