@@ -93,7 +93,7 @@ struct ldb_repl_figs {
 	uint64_t checked;      /* samples taken */
 	uint64_t seen;         /* of which visible within the timeout */
 	uint64_t unseen;       /* not visible within it */
-	uint64_t dropped;      /* refused by a full ring or queue: never checked */
+	uint64_t dropped;      /* refused by a full ring or queue, or too long to carry: never checked */
 	uint64_t backlog_max;  /* largest number confirmed but not yet seen (whole run, or the interval) */
 	uint64_t searches;     /* base searches sent to the consumer */
 	struct ldb_hist delay; /* delays of the seen ones (the caller's, initialised) */
