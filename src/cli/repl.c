@@ -115,8 +115,34 @@ int cli_handle_repl_option(struct cli_ctx *x, int opt, const char *arg)
 	}
 }
 
+/* A modify is checked by the value it writes: the first --modify's (a
+ * function of the number), attreplace's mask with the random run the I/O
+ * thread carries to the watcher (bounded: it lives in a ring item), or
+ * attreplacefile's file (bounded: the watcher's filter holds it). */
+static int check_modify(struct cli_ctx *x)
+{
+	const struct ldb_config *c = x->c;
+	if (c->nmods > 0) {
+		if (c->mods[0].val.text == NULL || c->mods[0].val.text[0] == '\0')
+			return cli_fail(x,
+			                "-S checks a modify by the value it writes: the first --modify needs a value");
+		return 0;
+	}
+	if (c->attreplace_attr != NULL && c->attreplace_mask.width > LDB_REPL_RUN)
+		return cli_fail(
+		        x, "-S checks an attreplace modify by its random run: at most %d X in the mask (%zu given)",
+		        LDB_REPL_RUN, c->attreplace_mask.width);
+	if (c->attreplace_attr == NULL && c->attreplacefile_attr != NULL && c->attreplacefile_len > LDB_REPL_FILE_MAX)
+		return cli_fail(x,
+		                "-S checks an attreplacefile modify by the file's value: at most %d bytes (%zu given)",
+		                LDB_REPL_FILE_MAX, c->attreplacefile_len);
+	return 0;
+}
+
 /* The writes of the run must be ones the watcher can see: it looks for the
- * entry by the DN an operation number gives, and for a modify's first value. */
+ * entry by the DN an operation number gives (an object= rdn= add's RDN is
+ * carried to it, up to LDB_REPL_RUN bytes: a longer one is dropped), and for
+ * a modify's value. */
 static int check_kinds(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
@@ -124,14 +150,8 @@ static int check_kinds(struct cli_ctx *x)
 	           c->weight[LDB_OP_RENAME] > 0;
 	if (!any)
 		return cli_fail(x, "-S checks writes: the run has no add, modify, delete or rename");
-	if (c->weight[LDB_OP_ADD] > 0 && c->objtmpl != NULL)
-		return cli_fail(x, "-S: adds from an object= template cannot be checked (their RDN is not the "
-		                   "operation's number); use -f's RDN");
-	if (c->weight[LDB_OP_MODIFY] > 0 && c->nmods == 0)
-		return cli_fail(x, "-S checks a modify by the value it writes: use --modify OP:ATTR=PATTERN "
-		                   "(attreplace's values are random)");
-	if (c->weight[LDB_OP_MODIFY] > 0 && (c->mods[0].val.text == NULL || c->mods[0].val.text[0] == '\0'))
-		return cli_fail(x, "-S checks a modify by the value it writes: the first --modify needs a value");
+	if (c->weight[LDB_OP_MODIFY] > 0 && check_modify(x) != 0)
+		return -1;
 	if (c->weight[LDB_OP_RENAME] > 0 && c->valmode == LDB_VAL_RANDOM)
 		return cli_fail(x, "-S checks a rename by its new RDN: with random the new number is drawn apart "
 		                   "(as ldclt); use incr");

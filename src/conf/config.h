@@ -240,6 +240,11 @@ struct ldb_config {
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 };
 
+/* -S's bounds on a checked modify's value (cli/repl refuses more, run/repl
+ * carries attreplace's random run in a ring item and searches for the file) */
+#define LDB_REPL_RUN 38        /* attreplace's run of X, at most */
+#define LDB_REPL_FILE_MAX 4096 /* attreplacefile's value, at most */
+
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */
 void ldb_config_free(struct ldb_config *c);
 bool ldb_config_ignored(const struct ldb_config *c, int code);

@@ -394,7 +394,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			return;
 		}
 		/* bindeach: the cycle's bind, then the pass */
-		ldb_record_result(w, &done, rc, now);
+		ldb_record_result(w, &done, NULL, rc, now);
 		if (rc != 0) {
 			fatal_note(w, rc, "bind", NULL);
 			ldb_cycle_end(cn, now);
@@ -413,7 +413,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			rc = LDAP_NO_SUCH_OBJECT; /* an ancestor could not be made */
 		s->used = 0;
 	}
-	ldb_record_result(w, &done, rc, now);
+	ldb_record_result(w, &done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
 	if (done.kind == LDB_OP_BIND && rc != 0 && !c->counteach)
 		fatal_note(w, rc, "bind", NULL);
 	ldb_pass_continue(cn, i, &done, now);

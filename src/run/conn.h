@@ -36,6 +36,7 @@
 #include "run/worker.h"
 
 #define RETRY_CAP (64 * 1024)
+#define REPL_SLOT (1 + LDB_REPL_RUN) /* cn->repl_run's bytes per slot */
 
 /* What a deadline entry belongs to. */
 enum { TM_CONN, TM_PACE };
@@ -95,6 +96,11 @@ struct ldb_conn {
 	size_t retry_len;
 	size_t retry_dnlen;
 	char retry_dn[LDB_DN_MAX];
+	/* -S with attreplace or object= rdn=: what each slot's request wrote that
+	 * the watchers cannot rebuild from its numbers (attreplace's random run,
+	 * the template's RDN), REPL_SLOT bytes a slot: its length (0: nothing;
+	 * 255: too long to carry), then the bytes; NULL otherwise */
+	char *repl_run;
 };
 
 /* ------------------------------------------------ hot helpers, inlined */
@@ -198,7 +204,8 @@ int ldb_conn_flush(struct ldb_conn *cn);
 /* ------------------------------------------------ run/issue.c: requests and results */
 
 void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code);
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now);
+/* run: -S's copy of what the slot's request wrote (cn->repl_run), or NULL */
+void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
 bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv);
 enum ldb_op ldb_pick_kind(struct ldb_worker *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);

@@ -24,7 +24,7 @@ void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code)
 }
 
 /* An operation's result: the counters, the histogram, ldclt's count. */
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, uint64_t now)
+void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now)
 {
 	const struct ldb_config *c = w->run->cfg;
 	enum ldb_op kind = s->kind;
@@ -38,10 +38,12 @@ void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, int rc, u
 	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
-		/* -S: the watchers look for a sample of the confirmed writes */
-		if (w->runner->repl != NULL &&
+		/* -S: the watchers look for a sample of the measured confirmed
+		 * writes (none of the warm-up's) */
+		if (w->runner->repl != NULL && w->measuring &&
 		    (kind == LDB_OP_ADD || kind == LDB_OP_MODIFY || kind == LDB_OP_DELETE || kind == LDB_OP_RENAME))
-			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, now);
+			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, run != NULL ? run + 1 : NULL,
+			               run != NULL ? (uint8_t)run[0] : 0, now);
 		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);
@@ -193,6 +195,31 @@ static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
 	cn->retry_len = 0;
 }
 
+/* -S: what this request writes that the watchers cannot rebuild from its
+ * numbers, kept with the slot until its result is offered to them: an
+ * attreplace modify's random run (attreplace puts its one value in the
+ * scratch's pm[0]: head, run, tail), an object= rdn= add's RDN (the DN's
+ * first, up to its first unescaped comma). */
+static void keep_repl_run(struct ldb_conn *cn, int i, enum ldb_op kind)
+{
+	const struct ldb_config *c = cn->w->run->cfg;
+	const struct ldb_wctx *wc = cn->w->wctx;
+	char *k = cn->repl_run + (size_t)i * REPL_SLOT;
+	const char *from = NULL;
+	size_t n = 0;
+	if (kind == LDB_OP_MODIFY && c->nmods == 0 && c->attreplace_attr != NULL) {
+		from = wc->pm[0].val + c->attreplace_mask.head_len;
+		n = c->attreplace_mask.width;
+	} else if (kind == LDB_OP_ADD && c->objtmpl != NULL && c->rdn_spec != NULL) {
+		from = wc->dn;
+		while (n < wc->dnlen && wc->dn[n] != ',')
+			n += wc->dn[n] == '\\' && n + 1 < wc->dnlen ? 2 : 1;
+	}
+	k[0] = (char)(n > LDB_REPL_RUN ? 255 : n);
+	if (n <= LDB_REPL_RUN && n > 0)
+		memcpy(k + 1, from, n);
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -243,6 +270,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		}
 		if (n > 0 && d->parents && run->make_parents)
 			keep_for_parents(cn, dst, n);
+		if (n > 0 && cn->repl_run != NULL)
+			keep_repl_run(cn, i, s->kind);
 	}
 	if (n <= 0)
 		return false;

@@ -16,13 +16,14 @@
 #include "ops/ops.h"
 #include "run/clock.h"
 
-#define QUEUE_MAX 65536          /* pending samples per consumer */
-#define POLL_NS 5000000ULL       /* a pending sample is looked at again after 5 ms at least, */
-#define POLL_MAX_NS 200000000ULL /* an eighth of its age, 200 ms at most */
-#define CHECKS_PER_ROUND 4       /* at most this many base searches per round ... */
-#define ROUND_NS 2000000ULL      /* ... and a round every 2 ms: <= 2,000 searches/s */
-#define RETRY_NS 1000000000ULL   /* a lost connection is retried each second */
-#define SEARCH_TIMEOUT_S 2       /* a search not answered in time: looked at again */
+#define QUEUE_MAX 65536                           /* pending samples per consumer */
+#define POLL_NS 5000000ULL                        /* a pending sample is looked at again after 5 ms at least, */
+#define POLL_MAX_NS 200000000ULL                  /* an eighth of its age, 200 ms at most */
+#define CHECKS_PER_ROUND 4                        /* at most this many base searches per round ... */
+#define ROUND_NS 2000000ULL                       /* ... and a round every 2 ms: <= 2,000 searches/s */
+#define RETRY_NS 1000000000ULL                    /* a lost connection is retried each second */
+#define SEARCH_TIMEOUT_S 2                        /* a search not answered in time: looked at again */
+#define FILTER_MAX (3 * LDB_REPL_FILE_MAX + 1024) /* an escaped value triples at most */
 
 struct pend {
 	struct ldb_repl_item it;
@@ -43,6 +44,8 @@ struct consumer {
 	bool lost_said;
 	struct ldb_wctx wc;
 	char dn2[LDB_DN_MAX];
+	char val[LDB_REPL_FILE_MAX + 1024];
+	char filter[FILTER_MAX];
 	/* written by the watcher, read by the main thread (relaxed) */
 	int state;
 	uint64_t seen, unseen, overflow, searches, backlog_max, backlog_peak;
@@ -143,15 +146,42 @@ static int exists(struct consumer *cs, const char *dn, const char *filter)
 	return 0; /* refused (access, ...): not visible */
 }
 
-/* (attr=value) with the value escaped (RFC 4515). */
-static int value_filter(const struct ldb_modspec *m, const char *val, size_t len, char *out, size_t cap)
+/* (attr=value) with the value escaped (RFC 4515); (!(...)) for a value delete. */
+static int value_filter(const char *attr, bool del, const char *val, size_t len, char *out, size_t cap)
 {
 	struct berval in = { len, (char *)val }, esc = { 0, NULL };
 	if (ldap_bv2escaped_filter_value(&in, &esc) != 0)
 		return -1;
-	int w = snprintf(out, cap, m->op == LDB_MOD_DELETE ? "(!(%s=%s))" : "(%s=%s)", m->attr, esc.bv_val);
+	int w = snprintf(out, cap, del ? "(!(%s=%s))" : "(%s=%s)", attr, esc.bv_val);
 	ldap_memfree(esc.bv_val);
 	return w > 0 && (size_t)w < cap ? 0 : -1;
+}
+
+/* The filter that matches the entry once the modify of `it` is there, by the
+ * value it wrote: the first --modify's pattern with the number, attreplace's
+ * mask with the run the I/O thread carried, or attreplacefile's file. */
+static int modify_filter(struct consumer *cs, const struct ldb_repl_item *it)
+{
+	const struct ldb_config *c = cs->rp->cfg;
+	if (c->nmods > 0) {
+		const struct ldb_modspec *m = &c->mods[0];
+		size_t n = ldb_dn_put_pattern(&m->val, it->v, cs->val, sizeof cs->val);
+		if (n == 0)
+			return -1;
+		return value_filter(m->attr, m->op == LDB_MOD_DELETE, cs->val, n, cs->filter, sizeof cs->filter);
+	}
+	if (c->attreplace_attr != NULL) {
+		const struct ldb_pattern *p = &c->attreplace_mask;
+		size_t n = p->head_len + it->len + p->tail_len;
+		if (n > sizeof cs->val)
+			return -1;
+		memcpy(cs->val, p->text, p->head_len);
+		memcpy(cs->val + p->head_len, it->run, it->len);
+		memcpy(cs->val + p->head_len + it->len, p->tail, p->tail_len);
+		return value_filter(c->attreplace_attr, false, cs->val, n, cs->filter, sizeof cs->filter);
+	}
+	return value_filter(c->attreplacefile_attr, false, c->attreplacefile_data, c->attreplacefile_len, cs->filter,
+	                    sizeof cs->filter);
 }
 
 /* The DN a rename gives the entry of wc->dn (ops/rename.c's rule, incr only:
@@ -184,7 +214,9 @@ static int renamed_dn(struct consumer *cs, int64_t v, char *out, size_t cap)
 static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 {
 	const struct ldb_config *c = cs->rp->cfg;
-	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, NULL, 0) != 0)
+	/* an object= rdn= add: the RDN it carried, else -f's with the number */
+	bool rdn = it->kind == LDB_OP_ADD && c->objtmpl != NULL && c->rdn_spec != NULL;
+	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, rdn ? it->run : NULL, it->len) != 0)
 		return 0;
 	switch (it->kind) {
 	case LDB_OP_ADD: return exists(cs, cs->wc.dn, "(objectClass=*)");
@@ -192,13 +224,10 @@ static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 		int r = exists(cs, cs->wc.dn, "(objectClass=*)");
 		return r < 0 ? r : !r;
 	}
-	case LDB_OP_MODIFY: {
-		char val[1024], filter[3200];
-		size_t n = ldb_dn_put_pattern(&c->mods[0].val, it->v, val, sizeof val);
-		if (n == 0 || value_filter(&c->mods[0], val, n, filter, sizeof filter) != 0)
+	case LDB_OP_MODIFY:
+		if (modify_filter(cs, it) != 0)
 			return 0;
-		return exists(cs, cs->wc.dn, filter);
-	}
+		return exists(cs, cs->wc.dn, cs->filter);
 	case LDB_OP_RENAME: {
 		if (renamed_dn(cs, it->v, cs->dn2, sizeof cs->dn2) != 0)
 			return 0;

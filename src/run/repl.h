@@ -3,9 +3,9 @@
  *
  * The I/O threads take a sample of their confirmed writes (--repl-sample: a
  * rate, or every Nth) and hand each one (kind, operation numbers, the
- * monotonic time of the supplier's result) to one watcher thread per
- * consumer through a single-producer single-consumer ring per (I/O thread,
- * consumer): no lock, no allocation; a full ring drops the sample and counts
+ * monotonic time of the supplier's result, attreplace's random run) to one
+ * watcher thread per consumer through a single-producer single-consumer ring
+ * per (I/O thread, consumer): no lock, no allocation; a full ring drops the sample and counts
  * it.  Each watcher has its own connection to its consumer (libldap,
  * synchronous) and polls every pending sample with base searches at a bounded
  * rate until the change shows (add: the entry exists; delete: it is gone;
@@ -18,16 +18,20 @@
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "conf/config.h"
 #include "run/histogram.h"
 
 #define LDB_REPL_RING 1024 /* samples in flight per (I/O thread, consumer); a power of two */
 
+/* 64 bytes: a cache line, no pointer, nothing to free. */
 struct ldb_repl_item {
-	uint64_t t;    /* the supplier's result (monotonic ns) */
-	int64_t v, bv; /* the operation's numbers */
-	uint32_t kind; /* enum ldb_op */
+	uint64_t t;             /* the supplier's result (monotonic ns) */
+	int64_t v, bv;          /* the operation's numbers */
+	uint8_t kind;           /* enum ldb_op */
+	uint8_t len;            /* bytes of run */
+	char run[LDB_REPL_RUN]; /* attreplace's random run, object= rdn='s RDN (conf/config.h) */
 };
 
 struct ldb_repl_ring {
@@ -36,6 +40,7 @@ struct ldb_repl_ring {
 	alignas(64) uint64_t dropped;
 	struct ldb_repl_item item[LDB_REPL_RING];
 };
+_Static_assert(sizeof(struct ldb_repl_item) == 64, "a ring item is one cache line");
 
 /* An I/O thread's side: its sampling state and its ring to each consumer. */
 struct ldb_repl_tap {
@@ -46,8 +51,11 @@ struct ldb_repl_tap {
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
- * rule, then pushed to every consumer's ring. */
-static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, uint64_t now)
+ * rule, then pushed to every consumer's ring.  run: what it wrote that the
+ * watchers cannot rebuild (attreplace's random run, object= rdn='s RDN;
+ * longer than LDB_REPL_RUN: dropped), else NULL. */
+static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
+                                  uint64_t now)
 {
 	if (t->every > 0) {
 		if (++t->count < t->every)
@@ -61,11 +69,19 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 	for (int k = 0; k < t->nrings; k++) {
 		struct ldb_repl_ring *r = t->rings[k];
 		uint64_t head = r->head;
-		if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= LDB_REPL_RING) {
+		/* what it wrote does not fit an item (an RDN too long): never checked */
+		if (len > LDB_REPL_RUN || head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= LDB_REPL_RING) {
 			__atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
 			continue;
 		}
-		r->item[head & (LDB_REPL_RING - 1)] = (struct ldb_repl_item){ now, v, bv, (uint32_t)kind };
+		struct ldb_repl_item *it = &r->item[head & (LDB_REPL_RING - 1)];
+		it->t = now;
+		it->v = v;
+		it->bv = bv;
+		it->kind = (uint8_t)kind;
+		it->len = run != NULL ? (uint8_t)len : 0;
+		if (run != NULL)
+			memcpy(it->run, run, len);
 		__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
 	}
 }
@@ -77,7 +93,7 @@ struct ldb_repl_figs {
 	uint64_t checked;      /* samples taken */
 	uint64_t seen;         /* of which visible within the timeout */
 	uint64_t unseen;       /* not visible within it */
-	uint64_t dropped;      /* refused by a full ring or queue: never checked */
+	uint64_t dropped;      /* refused by a full ring or queue, or too long to carry: never checked */
 	uint64_t backlog_max;  /* largest number confirmed but not yet seen (whole run, or the interval) */
 	uint64_t searches;     /* base searches sent to the consumer */
 	struct ldb_hist delay; /* delays of the seen ones (the caller's, initialised) */

@@ -76,6 +76,11 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
 		return -1;
+	/* -S checks an attreplace modify by the random run it wrote, an object=
+	 * rdn= add by its RDN */
+	bool repl_run =
+	        c->nrepl > 0 && ((c->weight[LDB_OP_MODIFY] > 0 && c->nmods == 0 && c->attreplace_attr != NULL) ||
+	                         (c->weight[LDB_OP_ADD] > 0 && c->objtmpl != NULL && c->rdn_spec != NULL));
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		cn->w = w;
@@ -90,6 +95,8 @@ int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ld
 		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
 			return -1;
 		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+			return -1;
+		if (repl_run && (cn->repl_run = calloc((size_t)cn->depth, REPL_SLOT)) == NULL)
 			return -1;
 	}
 	return 0;
@@ -107,6 +114,7 @@ void ldb_worker_free(struct ldb_worker *w)
 		free(cn->in);
 		free(cn->retry);
 		free(cn->slots);
+		free(cn->repl_run);
 	}
 	free(w->conns);
 	if (w->wctx != NULL) {

@@ -4,6 +4,12 @@
 #  1. adds, modifies, renames and deletes, every 5th checked: every checked
 #     write is seen, the delays are above 0 and below the run's length, the
 #     consumer holds what the provider holds, --fail-if repl.* passes;
+#     attreplace's random values and attreplacefile's file (a filter's
+#     specials in it) checked the same way, the consumer holding the values;
+#     a --mix of adds, modifies, deletes and searches: every checked write seen
+#     (checked = a fifth of the successful writes), the consumer as the provider;
+#     a warm-up: its writes are not checked (a fifth of the measured adds);
+#     object= template adds with rdn= (their RDN carried to the watcher);
 #  2. the consumer stopped for 2 s mid-run (SIGSTOP, SIGCONT): delays of at
 #     least 1.8 s, the backlog grows and drains (per-sample lines), all seen,
 #     and --fail-if repl.p99>1s holds (exit 10);
@@ -42,6 +48,21 @@ summary_delay() { # FILE CONSUMER min|max
 		awk -v w="$3" '{ v = (w == "min") ? $1 : $2; printf "%d\n", v * 1000 }'
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# the entries' ATTR values, sorted, on one server
+values() { # URI BASE FILTER ATTR
+	LDAPNOINIT=1 ldapsearch -x -H "$1" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -LLL -o ldif-wrap=no -b "$2" "$3" "$4" |
+		awk -v RS= '{ gsub(/\n/, " "); print }' | sort
+}
+# until the consumer holds what the provider holds (the unchecked writes too)
+wait_same() { # BASE FILTER ATTR WHAT
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ "$(values "$FIX_URI" "$1" "$2" "$3")" == "$(values "$REPL_CURI" "$1" "$2" "$3")" ]] && break
+		sleep 0.2
+	done
+	assert_eq "$(values "$FIX_URI" "$1" "$2" "$3")" "$(values "$REPL_CURI" "$1" "$2" "$3")" "$4"
+}
+succeeded() { sed -nE "s/.* $2: attempted [0-9]+, completed [0-9]+, succeeded ([0-9]+),.*/\1/p" "$1"; } # FILE KIND
 
 # 1. each write kind, every 5th of 200 (one I/O thread: exactly 40 checked)
 pass() { # NAME ARGS...
@@ -62,6 +83,15 @@ pass add -e add,person,incr,commoncounter,noloop
 repl_wait_count "$REPL_CURI" "$bench" '(objectClass=person)' 200
 pass modify -e incr,commoncounter,noloop --modify "replace:description=dXXXX"
 assert_eq 1 "$(repl_count "$REPL_CURI" "$bench" '(&(cn=r1042)(description=d1042))')" "modify: the consumer has the value"
+# attreplace: random values, the run carried to the watcher
+pass attreplace -e incr,commoncounter,noloop,attreplace=description:aXXXXXXXXXXz
+assert_eq 200 "$(repl_count "$FIX_URI" "$bench" '(description=a*z)')" "attreplace: the provider's values"
+wait_same "$bench" '(objectClass=person)' description "attreplace: the consumer holds the provider's values"
+# attreplacefile: the file's value (with a filter's specials) looked for
+printf 'file value (x)*\\' >"$FIX_DIR/value.txt"
+pass attreplacefile -e incr,commoncounter,noloop,attreplacefile=description:"$FIX_DIR/value.txt"
+assert_eq 200 "$(repl_count "$REPL_CURI" "$bench" '(description=file value \28x\29\2a\5c)')" \
+	"attreplacefile: the consumer has the value"
 # rename as ldclt: entry N becomes N+1, two numbers a rename; under ou=Moved
 # (N+1 exists beside N): 100 renames, every 5th checked
 ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
@@ -88,6 +118,39 @@ for b in "$bench" "ou=Moved,$bench"; do
 	assert_eq 20 "$(summary_field "$out" "$REPL_CURI" seen)" "delete under $b: writes seen"
 done
 assert_eq 0 "$(repl_count "$REPL_CURI" "$bench" '(objectClass=person)')" "delete: the consumer has none left"
+# a mix: m2000-m2299 exist; over m2000-m2599 an add succeeds above them, a
+# modify or a delete within (the others' errors ignored), each number once
+run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=mXXXX" -r2000 -R2299 -n 2 --io-threads 1 \
+	-e add,person,incr,commoncounter,noloop
+assert_eq 0 "$RC" "mix: the entries before"
+run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=mXXXX" -r2000 -R2599 -n 2 --io-threads 1 -I 32 -I 68 \
+	-S "$REPL_CURI" --repl-sample 5 --fail-if 'repl.unseen>0' -e person,incr,commoncounter,noloop \
+	--mix add:1,modify:1,delete:1,search:1 --modify replace:description=mXXXX
+assert_eq 0 "$RC" "mix: exit status"
+writes=$(($(succeeded "$out" add) + $(succeeded "$out" modify) + $(succeeded "$out" delete)))
+assert_ge 1 "$(succeeded "$out" search)" "mix: searches in it"
+assert_eq $((writes / 5)) "$(summary_field "$out" "$REPL_CURI" checked)" "mix: a fifth of its $writes writes checked"
+assert_ge 10 "$(summary_field "$out" "$REPL_CURI" checked)" "mix: writes checked"
+assert_eq "$(summary_field "$out" "$REPL_CURI" checked)" "$(summary_field "$out" "$REPL_CURI" seen)" "mix: every checked write seen"
+assert_ge 250 "$(repl_count "$FIX_URI" "$bench" '(cn=m*)')" "mix: the provider's entries"
+wait_same "$bench" '(cn=m*)' description "mix: the consumer holds what the provider holds"
+# a warm-up's writes are not checked: 1 s of adds at 200/s, then 100 measured
+run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=wXXXX" -r3000 -R3999 -n 1 --io-threads 1 --rate 200 \
+	--warmup 1s -T 100 -S "$REPL_CURI" --repl-sample 5 -e add,person,incr,commoncounter,noloop
+assert_eq 0 "$RC" "warm-up: exit status"
+assert_eq 100 "$(succeeded "$out" add)" "warm-up: measured adds"
+assert_ge 50 "$(($(repl_count "$FIX_URI" "$bench" '(cn=w*)') - 100))" "warm-up: its own adds"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" checked)" "warm-up: a fifth of the measured adds checked"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" seen)" "warm-up: seen"
+# object= template adds, the RDN from rdn= (carried to the watcher): 100, every 5th checked
+printf 'objectClass: top\nobjectClass: person\nsn: t[A]\ndescription: template [A]\n' >"$FIX_DIR/tmpl.ldif"
+run_ldbench "$out" "${root[@]}" -b "$bench" -n 2 --io-threads 1 -S "$REPL_CURI" --repl-sample 5 \
+	--fail-if 'repl.unseen>0' -e add,commoncounter -e "object=$FIX_DIR/tmpl.ldif,rdn=cn:t[A=INCRNNOLOOP(5000;5099;4)]"
+assert_eq 0 "$RC" "object=: exit status"
+assert_eq 100 "$(succeeded "$out" add)" "object=: adds"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" checked)" "object=: writes checked"
+assert_eq 20 "$(summary_field "$out" "$REPL_CURI" seen)" "object=: writes seen"
+assert_eq 0 "$(summary_field "$out" "$REPL_CURI" dropped)" "object=: none dropped"
 
 # 2. the consumer held back for 2 s: 600 adds at 100/s, every 5th checked
 (sleep 2 && kill -STOP "$REPL_CPID" && sleep 2 && kill -CONT "$REPL_CPID") &

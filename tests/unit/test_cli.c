@@ -772,8 +772,11 @@ static const struct bad_case bad_cases[] = {
 	{ { "-S", "h:0", ADDW }, "-S 0: the consumer's port" },
 	{ { "-S", "ftp://h", ADDW }, "-S 'ftp://h': only ldap:// and ldaps:// URLs are supported" },
 	{ { "-S", "ldap://", ADDW }, "-S 'ldap://': the URL names no host" },
-	{ { "-S", "h", "-e", "attreplace=sn:XXXX", "-f", "cn=aXXX", "-e", "random", "-r1", "-R9" },
-	  "-S checks a modify by the value it writes: use --modify OP:ATTR=PATTERN" },
+	{ { "-S", "h", "-e",
+	    "attreplace=sn:a"
+	    "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+	    "-f", "cn=aXXX", "-e", "random", "-r1", "-R9" },
+	  "-S checks an attreplace modify by its random run: at most 38 X in the mask (39 given)" },
 	{ { "-S", "h", "--repl-sample", "0/s", ADDW }, "--repl-sample '0/s': N/s with N above 0" },
 	{ { "-S", "h", "--repl-sample", "0", ADDW }, "--repl-sample 0" },
 	{ { "-S", "h", "--repl-timeout", "0", ADDW }, "--repl-timeout '0': not a duration" },
