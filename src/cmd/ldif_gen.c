@@ -2354,14 +2354,15 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
 	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
 	  "    --shape simple (the default without --generic) is the shape above.\n"
-	  "    groups and mod-load take --generic too: users from 1 padded to the digits of the count.\n" },
+	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n" },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
 	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
 	  "                  [--start-idx I] [--width W] [--ldif-file F]\n"
 	  "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
 	  "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
-	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n" },
+	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"
+	  "    --generic: dsctl ldifgen groups' records (members below SUFFIX, cn: the group DN, ACIs).\n" },
 	{ "mod-load", gen_modload_cmd,
 	  "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
 	  "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
@@ -2369,7 +2370,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
 	  "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
 	  "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
-	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n" },
+	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"
+	  "    --generic [--create-parent] [--randomize]: dsctl ldifgen mod-load's records, counting down.\n" },
 	{ "tree", gen_tree_cmd,
 	  "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
 	  "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
