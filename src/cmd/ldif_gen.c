@@ -931,7 +931,8 @@ static void lg_user(struct gen_out *o, struct ldb_rng *r, const char *rdn, const
 	const char *name = n->name, *first = n->first, *last = n->last, *ou = LG_PICK(r, lg_ous);
 	char buf[1024];
 
-	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, name, parent);
+	/* ldifgen's cn= RDN is the cn (the name, or "First Last" with random names) */
+	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, strcmp(rdn, "cn") == 0 ? n->cn : name, parent);
 	out_attr_str(o, "dn", buf);
 	if (change_add)
 		out_str(o, "changetype: add\n");
@@ -990,7 +991,7 @@ static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err,
 {
 	struct gen_out o;
 	struct ldb_rng r;
-	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH];
+	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH + 16], cn[64];
 
 	if (out_init(&o, f) != 0) {
 		gen_err(err, cap, "out of memory");
@@ -1014,8 +1015,15 @@ static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err,
 	}
 	for (uint64_t i = 1; i <= (uint64_t)u->number && !o.failed; i++) {
 		uint64_t idx = i + (uint64_t)u->start_idx;
-		lg_name(name, sizeof name, "user", idx, (uint64_t)u->number);
-		const struct lg_names nm = { name, name, LG_PICK(&r, lg_given), LG_PICK(&r, lg_family) };
+		struct lg_names nm = { name, name, LG_PICK(&r, lg_given), LG_PICK(&r, lg_family) };
+		if (u->random_names) { /* ldifgen without --generic: uid JSmith<i>, cn "John Smith" */
+			idx = i;
+			snprintf(name, sizeof name, "%c%s%llu", nm.first[0], nm.last, (unsigned long long)i);
+			snprintf(cn, sizeof cn, "%s %s", nm.first, nm.last);
+			nm.cn = cn;
+		} else {
+			lg_name(name, sizeof name, "user", idx, (uint64_t)u->number);
+		}
 		lg_user(&o, &r, u->rdn_cn ? "cn" : "uid", &nm, idx, parent, false);
 	}
 	return emit_finish(&o, false, err, cap);
@@ -1262,11 +1270,13 @@ static int opt_shape(void *dst, const char *val, int argc, char **argv, char *er
 {
 	(void)argc;
 	(void)argv;
-	if (strcmp(val, "simple") == 0 || strcmp(val, "ldifgen") == 0) {
-		*(bool *)dst = strcmp(val, "ldifgen") == 0;
+	struct ldb_gen_users *u = dst;
+	if (strcmp(val, "simple") == 0 || strcmp(val, "ldifgen") == 0 || strcmp(val, "ldifgen-random") == 0) {
+		u->ldifgen = strcmp(val, "simple") != 0;
+		u->random_names = strcmp(val, "ldifgen-random") == 0;
 		return 0;
 	}
-	gen_err(err, cap, "--shape: '%s' is neither simple nor ldifgen", val);
+	gen_err(err, cap, "--shape: '%s' is not simple, ldifgen or ldifgen-random", val);
 	return -1;
 }
 
@@ -1334,14 +1344,14 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct ldb_gen_users u = { .start_idx = -1 };
 	const char *file = NULL;
-	bool have_number = false, localize = false, rdn_cn = false, have_hash = false;
+	bool have_number = false, localize = false, rdn_cn = false, have_hash = false, generic = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &u.suffix },
 		{ "parent", GOPT_STR, &u.parent },
 		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
 		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
-		{ "generic", GOPT_FLAG, &u.ldifgen },
-		{ "shape", GOPT_CALL, &u.ldifgen, .fn = opt_shape },
+		{ "generic", GOPT_FLAG, &u.ldifgen, .seen = &generic },
+		{ "shape", GOPT_CALL, &u, .fn = opt_shape },
 		{ "rdn-cn", GOPT_FLAG, &rdn_cn },
 		{ "localize", GOPT_FLAG, &localize },
 	};
@@ -1354,6 +1364,11 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 		return missing("--suffix", err, cap);
 	if (!have_number)
 		return missing("--number", err, cap);
+	if (generic && u.random_names) {
+		gen_err(err, cap,
+		        "--generic and --shape ldifgen-random: the first names users user<idx>, the second not");
+		return LDB_EXIT_PARAMS;
+	}
 	if ((rc = users_shape_check(&u, localize, have_hash, rdn_cn, err, cap)) != 0)
 		return rc;
 	if (u.ldifgen)
@@ -2354,6 +2369,7 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
 	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
 	  "    --shape simple (the default without --generic) is the shape above.\n"
+	  "    --shape ldifgen-random: ldifgen users without --generic (uid JSmith<i>, cn \"John Smith\").\n"
 	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n" },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"

@@ -47,6 +47,9 @@
  *     idx@example.com, random sn, givenName, l, ou, title).  Without P every
  *     user goes below one of the seven OUs picked at random, as in ldifgen.
  *     --width and --hash do not apply; --localize is refused.
+ *     --shape ldifgen-random: ldifgen users without --generic: the same tree,
+ *     users uid=<given initial><family><i> (i = 1..N, --start-idx ignored as
+ *     ldifgen does), cn "Given Family" (the RDN with --rdn-cn).
  *
  *   ldbench gen groups NAME [--number N] [--num-members M] [--create-members]
  *                     --suffix S [--parent P] [--member-parent MP]
@@ -154,6 +157,7 @@ struct ldb_gen_users {
 	enum ldb_gen_hash hash; /* userPassword form (0: clear text) */
 	bool ldifgen;           /* --generic / --shape ldifgen: dsctl ldifgen's tree */
 	bool rdn_cn;            /* --rdn-cn (ldifgen shape): cn=user<idx> RDNs */
+	bool random_names;      /* --shape ldifgen-random: ldifgen without --generic */
 };
 
 /** Write the LDIF of `u` to `out` (no file handling, no success line).

@@ -67,6 +67,42 @@ for args in "--number 200 --suffix $DS_BASE --parent $DS_PEOPLE --start-idx 1" \
 	fi
 	echo "ok: gen users --generic $args = dsctl ldifgen ($(grep -c '^dn:' "$work/ours.ldif") entries)"
 done
+# ldifgen users without --generic (random names): ldbench gen users --shape
+# ldifgen-random, the same tree with the names masked, and in both files every
+# user is uid=<initial><family name><i>, cn "<given> <family>", mail <i>@...
+names_masked() {
+	sed -E 's/^dn: (uid|cn)=[^,]*,/dn: \1=*,/; s/^(cn|uid|userPassword): .*/\1: */; s/^mail: [^0-9].*/mail: */' "$1" \
+		>"$1.n"
+	mask "$1.n"
+}
+names_ok() { # the users whose names do not follow ldifgen's pattern
+	awk 'BEGIN { RS = ""; FS = "\n" } $1 ~ /^dn: uid=/ {
+		delete a; m = ""
+		for (i = 2; i <= NF; i++) { n = $i; sub(/: .*/, "", n); v = substr($i, length(n) + 3); a[n] = v
+			if (n == "mail" && v ~ /^[0-9]+@/) m = v }
+		sub(/@.*/, "", m)
+		if (a["uid"] != substr(a["givenName"], 1, 1) a["sn"] m || a["cn"] != a["givenName"] " " a["sn"] ||
+		    $1 != "dn: uid=" a["uid"] "," substr($1, index($1, ",") + 1) || m != ++k) print $1
+	}' "$1"
+}
+for args in "--number 300 --suffix $DS_BASE --parent $DS_PEOPLE" "--number 20 --suffix o=corp --start-idx 7"; do
+	# shellcheck disable=SC2086
+	PREFIX=$DS_PREFIX dsctl "$DS_NAME" ldifgen users $args --ldif-file "$work/theirs.ldif" >/dev/null
+	# shellcheck disable=SC2086
+	"$LDBENCH" gen users --shape ldifgen-random $args --ldif-file "$work/ours.ldif" >/dev/null
+	if [[ $args != *--parent* ]]; then # both put every user below one OU picked at random
+		sed -i -E 's/^(dn: uid=[^,]*),ou=[^,]*,/\1,ou=*,/' "$work/theirs.ldif" "$work/ours.ldif"
+	fi
+	names_masked "$work/theirs.ldif" >"$work/theirs.masked"
+	names_masked "$work/ours.ldif" >"$work/ours.masked"
+	if ! diff "$work/theirs.masked" "$work/ours.masked" >"$work/diff"; then
+		head -20 "$work/diff" >&2
+		_fail "gen users --shape ldifgen-random $args differs from dsctl ldifgen users (above: < dsctl, > ldbench)"
+	fi
+	echo "ok: gen users --shape ldifgen-random $args = dsctl ldifgen users, names masked"
+	assert_eq "" "$(names_ok "$work/theirs.ldif" | head -3)" "dsctl ldifgen users $args: uid = initial, family name, i"
+	assert_eq "" "$(names_ok "$work/ours.ldif" | head -3)" "gen users --shape ldifgen-random $args: the same names"
+done
 # the seed guide's warning: with --start-idx 1 the first uid is user002 (200 users)
 "$LDBENCH" gen users --generic --number 200 --suffix "$DS_BASE" --parent "$DS_PEOPLE" --start-idx 1 >"$work/u.ldif"
 assert_eq "dn: uid=user002,$DS_PEOPLE" "$(grep -m1 '^dn: uid=' "$work/u.ldif")" "first user with --start-idx 1"

@@ -1095,6 +1095,39 @@ static void test_modload_counts(void **state)
 	free(text);
 }
 
+/* --shape ldifgen-random: ldifgen users without --generic, uid <initial><family><i> */
+static void test_ldifgen_random_names(void **state)
+{
+	struct ctx *c = *state;
+	char *text;
+
+	assert_int_equal(run_gen(c, "gen", "users", "--shape", "ldifgen-random", "--number", "12", "--suffix", "o=corp",
+	                         "--parent", "ou=people,o=corp", "--start-idx", "5", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: uid="), 12);
+	/* the 12th user: uid = first initial + family name + 12, cn "Given Family" */
+	const char *p = strstr(text, "\nmail: 12@example.com\n");
+	assert_non_null(p);
+	while (p > text && strncmp(p, "\ndn: uid=", 9) != 0)
+		p--;
+	char uid[64], given[64], sn[64], cn[160], want[256];
+	assert_int_equal(sscanf(strstr(p, "\nuid: "), "\nuid: %63s", uid), 1);
+	assert_int_equal(sscanf(strstr(p, "\ngivenName: "), "\ngivenName: %63s", given), 1);
+	assert_int_equal(sscanf(strstr(p, "\nsn: "), "\nsn: %63s", sn), 1);
+	snprintf(want, sizeof want, "%c%s12", given[0], sn);
+	assert_string_equal(uid, want);
+	snprintf(cn, sizeof cn, "\ncn: %s %s\n", given, sn);
+	assert_non_null(strstr(p, cn));
+	snprintf(want, sizeof want, "\ndn: uid=%s,ou=people,o=corp\n", uid);
+	assert_true(strncmp(p, want, strlen(want)) == 0);
+	free(text);
+
+	assert_int_equal(run_gen(c, "gen", "users", "--shape", "ldifgen-random", "--generic", "--number", "1",
+	                         "--suffix", "o=corp", NULL),
+	                 2);
+}
+
 /* groups and mod-load --generic: the records of dsctl ldifgen (lib389
  * dbgen_groups, dbgen_mod_load), their order and their quirks */
 static void test_generic_groups_modload(void **state)
@@ -1419,6 +1452,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_modload_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modload_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_generic_groups_modload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ldifgen_random_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_large_count, setup, teardown),
