@@ -919,20 +919,26 @@ static void lg_node(struct gen_out *o, const char *dn, bool change_add)
 	out_str(o, "\n");
 }
 
-/* One ldifgen user: name is the RDN value (user<idx>), num its index unpadded. */
-static void lg_user(struct gen_out *o, struct ldb_rng *r, const char *rdn, const char *name, uint64_t num,
+/* A user's names: the RDN value, cn, givenName and sn. */
+struct lg_names {
+	const char *name, *cn, *first, *last;
+};
+
+/* One ldifgen user: n->name is the RDN value (user<idx>), num its index unpadded. */
+static void lg_user(struct gen_out *o, struct ldb_rng *r, const char *rdn, const struct lg_names *n, uint64_t num,
                     const char *parent, bool change_add)
 {
-	const char *first = LG_PICK(r, lg_given), *last = LG_PICK(r, lg_family), *ou = LG_PICK(r, lg_ous);
+	const char *name = n->name, *first = n->first, *last = n->last, *ou = LG_PICK(r, lg_ous);
 	char buf[1024];
 
-	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, name, parent);
+	/* ldifgen's cn= RDN is the cn (the name, or "First Last" with random names) */
+	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, strcmp(rdn, "cn") == 0 ? n->cn : name, parent);
 	out_attr_str(o, "dn", buf);
 	if (change_add)
 		out_str(o, "changetype: add\n");
 	out_str(o, "objectClass: top\nobjectClass: person\nobjectClass: organizationalPerson\n"
 	           "objectClass: inetOrgPerson\nobjectclass: inetUser\n");
-	out_attr_str(o, "cn", name);
+	out_attr_str(o, "cn", n->cn);
 	out_attr_str(o, "sn", last);
 	out_attr_str(o, "uid", name);
 	out_attr_str(o, "givenName", first);
@@ -985,7 +991,7 @@ static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err,
 {
 	struct gen_out o;
 	struct ldb_rng r;
-	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH];
+	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH + 16], cn[64];
 
 	if (out_init(&o, f) != 0) {
 		gen_err(err, cap, "out of memory");
@@ -1009,8 +1015,16 @@ static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err,
 	}
 	for (uint64_t i = 1; i <= (uint64_t)u->number && !o.failed; i++) {
 		uint64_t idx = i + (uint64_t)u->start_idx;
-		lg_name(name, sizeof name, "user", idx, (uint64_t)u->number);
-		lg_user(&o, &r, u->rdn_cn ? "cn" : "uid", name, idx, parent, false);
+		struct lg_names nm = { name, name, LG_PICK(&r, lg_given), LG_PICK(&r, lg_family) };
+		if (u->random_names) { /* ldifgen without --generic: uid JSmith<i>, cn "John Smith" */
+			idx = i;
+			snprintf(name, sizeof name, "%c%s%llu", nm.first[0], nm.last, (unsigned long long)i);
+			snprintf(cn, sizeof cn, "%s %s", nm.first, nm.last);
+			nm.cn = cn;
+		} else {
+			lg_name(name, sizeof name, "user", idx, (uint64_t)u->number);
+		}
+		lg_user(&o, &r, u->rdn_cn ? "cn" : "uid", &nm, idx, parent, false);
 	}
 	return emit_finish(&o, false, err, cap);
 }
@@ -1256,11 +1270,13 @@ static int opt_shape(void *dst, const char *val, int argc, char **argv, char *er
 {
 	(void)argc;
 	(void)argv;
-	if (strcmp(val, "simple") == 0 || strcmp(val, "ldifgen") == 0) {
-		*(bool *)dst = strcmp(val, "ldifgen") == 0;
+	struct ldb_gen_users *u = dst;
+	if (strcmp(val, "simple") == 0 || strcmp(val, "ldifgen") == 0 || strcmp(val, "ldifgen-random") == 0) {
+		u->ldifgen = strcmp(val, "simple") != 0;
+		u->random_names = strcmp(val, "ldifgen-random") == 0;
 		return 0;
 	}
-	gen_err(err, cap, "--shape: '%s' is neither simple nor ldifgen", val);
+	gen_err(err, cap, "--shape: '%s' is not simple, ldifgen or ldifgen-random", val);
 	return -1;
 }
 
@@ -1328,14 +1344,14 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct ldb_gen_users u = { .start_idx = -1 };
 	const char *file = NULL;
-	bool have_number = false, localize = false, rdn_cn = false, have_hash = false;
+	bool have_number = false, localize = false, rdn_cn = false, have_hash = false, generic = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &u.suffix },
 		{ "parent", GOPT_STR, &u.parent },
 		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
 		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
-		{ "generic", GOPT_FLAG, &u.ldifgen },
-		{ "shape", GOPT_CALL, &u.ldifgen, .fn = opt_shape },
+		{ "generic", GOPT_FLAG, &u.ldifgen, .seen = &generic },
+		{ "shape", GOPT_CALL, &u, .fn = opt_shape },
 		{ "rdn-cn", GOPT_FLAG, &rdn_cn },
 		{ "localize", GOPT_FLAG, &localize },
 	};
@@ -1348,6 +1364,11 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 		return missing("--suffix", err, cap);
 	if (!have_number)
 		return missing("--number", err, cap);
+	if (generic && u.random_names) {
+		gen_err(err, cap,
+		        "--generic and --shape ldifgen-random: the first names users user<idx>, the second not");
+		return LDB_EXIT_PARAMS;
+	}
 	if ((rc = users_shape_check(&u, localize, have_hash, rdn_cn, err, cap)) != 0)
 		return rc;
 	if (u.ldifgen)
@@ -1551,6 +1572,9 @@ static int generic_width(int *width, int64_t count, int64_t start, char *err, si
 	return 0;
 }
 
+static int groups_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap);
+static int groups_ldifgen_check(struct groups_opts *g, char *err, size_t cap);
+
 static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	struct groups_opts g = { .number = 1, .num_members = 10000, .start_idx = 1 };
@@ -1580,6 +1604,10 @@ static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 	}
 	if (g.suffix == NULL)
 		return missing("--suffix", err, cap);
+	if (generic) {
+		rc = groups_ldifgen_check(&g, err, cap);
+		return rc != 0 ? rc : gen_run(&g, groups_emit_ldifgen, file, err, cap);
+	}
 
 	struct groups_plan pl;
 	rc = groups_prepare(&g, &pl, err, cap);
@@ -1612,7 +1640,8 @@ struct modload_opts {
 	int width;
 	bool have_num_users, create_users, delete_users;
 	bool set_mod, set_modrdn, set_del; /* given on the command line */
-	bool generic;                      /* --generic: ldifgen's padding */
+	bool generic;                      /* --generic: ldifgen's records */
+	bool create_parent, randomize;     /* --generic only */
 	const char *attrs[GEN_MAX_MOD_ATTRS];
 	size_t nattrs;
 };
@@ -1810,6 +1839,9 @@ static int opt_mod_attrs(void *dst, const char *val, int argc, char **argv, char
 	return 0;
 }
 
+static int modload_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap);
+static int modload_ldifgen_check(struct modload_opts *m, char *err, size_t cap);
+
 static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 {
 	/* dsctl's defaults: 100 of each operation, description */
@@ -1827,6 +1859,8 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 		{ "del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
 		{ "mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs },
 		{ "generic", GOPT_FLAG, &m.generic },
+		{ "create-parent", GOPT_FLAG, &m.create_parent },
+		{ "randomize", GOPT_FLAG, &m.randomize },
 	};
 	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
@@ -1839,6 +1873,15 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 		return missing("--num-users", err, cap);
 	if (m.parent == NULL)
 		return missing("--parent", err, cap);
+	if (m.generic) {
+		rc = modload_ldifgen_check(&m, err, cap);
+		return rc != 0 ? rc : gen_run(&m, modload_emit_ldifgen, file, err, cap);
+	}
+	if (m.create_parent || m.randomize) {
+		gen_err(err, cap, "%s needs --generic (ldifgen's records; here --suffix writes the containers)",
+		        m.create_parent ? "--create-parent" : "--randomize");
+		return LDB_EXIT_PARAMS;
+	}
 
 	struct modload_plan pl;
 	rc = modload_prepare(&m, &pl, err, cap);
@@ -1846,6 +1889,249 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 		rc = gen_run(&pl, modload_emit, file, err, cap);
 	tree_free(&pl.tree);
 	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* groups and mod-load --generic: the records of `dsctl ldifgen groups` and
+ * `dsctl ldifgen mod-load`, in their order, with their quirks (a group's cn
+ * is its whole DN; a modrdn's newrdn is the whole new DN; mod-load counts
+ * down).  Their users are ldifgen's "generic user": cn "NAME EMAN", sn the
+ * name reversed, givenName the name. */
+
+/* One generic user prefix<idx> (padded to the digits of count) below parent. */
+static void lg_generic_user(struct gen_out *o, struct ldb_rng *r, const char *prefix, uint64_t idx, uint64_t count,
+                            const char *parent, bool change_add)
+{
+	char name[GEN_MAX_NAME + LDB_U64_DEC_MAX + GEN_MAX_WIDTH + 16], rev[sizeof name], cn[2 * sizeof name + 2];
+
+	lg_name(name, sizeof name, prefix, idx, count);
+	size_t n = strlen(name);
+	for (size_t i = 0; i < n; i++)
+		rev[i] = name[n - 1 - i];
+	rev[n] = '\0';
+	snprintf(cn, sizeof cn, "%s %s", name, rev);
+	const struct lg_names nm = { name, cn, name, rev };
+	lg_user(o, r, "uid", &nm, idx, parent, change_add);
+}
+
+/* The group head and its member values; k is the group's number. */
+static void lg_group(struct gen_out *o, const struct groups_opts *g, const char *parent, const char *mparent,
+                     uint64_t k)
+{
+	char dn[2 * GEN_MAX_NAME + 1024], name[GEN_MAX_NAME + 48];
+	uint64_t m = (uint64_t)g->num_members;
+
+	snprintf(dn, sizeof dn, "cn=%s-%llu,%s", g->name, (unsigned long long)k, parent);
+	out_attr_str(o, "dn", dn);
+	out_str(o, "objectclass: top\nobjectclass: groupOfUniqueNames\nobjectclass: groupOfNames\n"
+	           "objectclass: inetAdmin\n");
+	out_attr_str(o, "cn", dn);
+	for (uint64_t i = 1; i <= m && !o->failed; i++) {
+		char pre[GEN_MAX_NAME + 32];
+		if (g->create_members)
+			snprintf(pre, sizeof pre, "group_entry%llu-", (unsigned long long)k);
+		else
+			snprintf(pre, sizeof pre, "user");
+		lg_name(name, sizeof name, pre, i, m);
+		snprintf(dn, sizeof dn, "uid=%s,%s", name, mparent);
+		out_attr_str(o, g->member_attr, dn);
+	}
+	out_str(o, "\n");
+}
+
+static int groups_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct groups_opts *g = plan;
+	const char *parent = g->parent != NULL ? g->parent : g->suffix;
+	const char *mparent = g->member_parent != NULL ? g->member_parent : g->suffix;
+	struct gen_out o;
+	struct ldb_rng r;
+
+	if (out_init(&o, f) != 0) {
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
+	lg_node(&o, g->suffix, false);
+	/* as ldifgen: containers compared as strings, each written once */
+	if (strcmp(parent, g->suffix) != 0)
+		lg_node(&o, parent, false);
+	if (strcmp(mparent, g->suffix) != 0 && strcmp(mparent, parent) != 0)
+		lg_node(&o, mparent, false);
+	for (uint64_t k = 1; k <= (uint64_t)g->number && !o.failed; k++) {
+		char pre[GEN_MAX_NAME + 32];
+		snprintf(pre, sizeof pre, "group_entry%llu-", (unsigned long long)k);
+		for (uint64_t i = 1; g->create_members && i <= (uint64_t)g->num_members && !o.failed; i++)
+			lg_generic_user(&o, &r, pre, i, (uint64_t)g->num_members, mparent, false);
+		lg_group(&o, g, parent, mparent, k);
+	}
+	return emit_finish(&o, false, err, cap);
+}
+
+/* ldifgen's checks of its groups options (it checks no DN nesting). */
+static int groups_ldifgen_check(struct groups_opts *g, char *err, size_t cap)
+{
+	if (g->member_attr == NULL)
+		g->member_attr = "uniquemember";
+	if (!attr_desc_ok(g->member_attr)) {
+		gen_err(err, cap, "--member-attr: '%s' is not an attribute name", g->member_attr);
+		return LDB_EXIT_PARAMS;
+	}
+	if (check_group_name(g->name, err, cap) != 0 || !lg_dn_ok(g->suffix, "--suffix", err, cap) ||
+	    (g->parent != NULL && !lg_dn_ok(g->parent, "--parent", err, cap)) ||
+	    (g->member_parent != NULL && !lg_dn_ok(g->member_parent, "--member-parent", err, cap)))
+		return LDB_EXIT_PARAMS;
+	return 0;
+}
+
+/* mod-load --generic's random modify value: 10 to 30 characters. */
+static void lg_mod_value(struct ldb_rng *r, char *v)
+{
+	static const char chars[] =
+	        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_#@%&()?~$^*-=+{}|.,";
+	int64_t n = ldb_rng_range(r, 10, 30);
+
+	for (int64_t i = 0; i < n; i++)
+		v[i] = chars[ldb_rng_range(r, 0, (int64_t)sizeof chars - 2)];
+	v[n] = '\0';
+}
+
+enum lg_op { LG_ADD, LG_MOD, LG_MODRDN, LG_DEL };
+
+/* One mod-load record of kind op for user (or addUser) k. */
+static void lg_ml_record(struct gen_out *o, struct ldb_rng *r, const struct modload_opts *m, enum lg_op op, uint64_t k)
+{
+	char name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH], buf[1024], val[32];
+	uint64_t n = (uint64_t)m->num_users;
+
+	if (op == LG_ADD) {
+		lg_generic_user(o, r, "addUser", k, (uint64_t)m->add, m->parent, true);
+		return;
+	}
+	lg_name(name, sizeof name, "user", k, n);
+	snprintf(buf, sizeof buf, "uid=%s,%s", name, m->parent);
+	out_attr_str(o, "dn", buf);
+	if (op == LG_MOD) {
+		const char *attr = m->attrs[ldb_rng_range(r, 0, (int64_t)m->nattrs - 1)];
+		lg_mod_value(r, val);
+		out_str(o, "changetype: modify\n");
+		out_attr_str(o, "replace", attr);
+		out_attr_str(o, attr, val);
+	} else if (op == LG_MODRDN) {
+		snprintf(buf, sizeof buf, "cn=%s,%s", name, m->parent);
+		out_str(o, "changetype: modrdn\n");
+		out_attr_str(o, "newrdn", buf);
+		out_str(o, "deleteoldrdn: 1\n");
+	} else {
+		out_str(o, "changetype: delete\n");
+	}
+	out_str(o, "\n");
+}
+
+/* A delete record of rdn=<prefix><idx padded to count>,parent. */
+static void lg_ml_delete(struct gen_out *o, const char *rdn, const char *prefix, uint64_t idx, uint64_t count,
+                         const char *parent)
+{
+	char name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH], buf[1024];
+
+	lg_name(name, sizeof name, prefix, idx, count);
+	snprintf(buf, sizeof buf, "%s=%s,%s", rdn, name, parent);
+	out_attr_str(o, "dn", buf);
+	out_str(o, "changetype: delete\n\n");
+}
+
+/* The adds, modifies, modrdns and deletes, each kind counting down from its
+ * count; in sequence, or (--randomize) each next record of a kind picked at
+ * random among the kinds with records left.  seq (NULL: not kept) gets the
+ * kinds of the adds and modrdns in their order, for lg_ml_cleanup. */
+static void lg_ml_ops(struct gen_out *o, struct ldb_rng *r, const struct modload_opts *m, unsigned char *seq)
+{
+	uint64_t left[4] = { (uint64_t)m->add, (uint64_t)m->mod, (uint64_t)m->modrdn, (uint64_t)m->del };
+
+	if (!m->randomize) {
+		for (int op = LG_ADD; op <= LG_DEL; op++)
+			for (; left[op] > 0 && !o->failed; left[op]--)
+				lg_ml_record(o, r, m, (enum lg_op)op, left[op]);
+		return;
+	}
+	for (;;) {
+		int kinds[4], nk = 0;
+		for (int op = LG_ADD; op <= LG_DEL; op++)
+			if (left[op] > 0)
+				kinds[nk++] = op;
+		if (nk == 0 || o->failed)
+			return;
+		int op = kinds[ldb_rng_range(r, 0, nk - 1)];
+		if (seq != NULL && (op == LG_ADD || op == LG_MODRDN))
+			*seq++ = (unsigned char)op;
+		lg_ml_record(o, r, m, (enum lg_op)op, left[op]--);
+	}
+}
+
+/* --delete-users at the end: what ldifgen's list of entries still holds,
+ * in its order: the users neither renamed nor deleted, then the added users
+ * (uid=addUser<k>) and the renamed ones (cn=user<k>) as they came: all adds
+ * then all modrdns, or in the order seq kept (--randomize). */
+static void lg_ml_cleanup(struct gen_out *o, const struct modload_opts *m, const unsigned char *seq)
+{
+	uint64_t n = (uint64_t)m->num_users, gone = (uint64_t)(m->modrdn > m->del ? m->modrdn : m->del);
+	uint64_t add = (uint64_t)m->add, mrdn = (uint64_t)m->modrdn;
+
+	for (uint64_t k = gone + 1; k <= n && !o->failed; k++)
+		lg_ml_delete(o, "uid", "user", k, n, m->parent);
+	while ((add > 0 || mrdn > 0) && !o->failed) {
+		bool is_add = seq != NULL ? *seq++ == LG_ADD : add > 0;
+		if (is_add)
+			lg_ml_delete(o, "uid", "addUser", add--, (uint64_t)m->add, m->parent);
+		else
+			lg_ml_delete(o, "cn", "user", mrdn--, n, m->parent);
+	}
+}
+
+static int modload_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap)
+{
+	const struct modload_opts *m = plan;
+	struct gen_out o;
+	struct ldb_rng r;
+
+	if (out_init(&o, f) != 0) {
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
+	if (m->create_parent) /* as ldifgen: a plain entry, no changetype */
+		lg_node(&o, m->parent, false);
+	for (uint64_t k = 1; m->create_users && k <= (uint64_t)m->num_users && !o.failed; k++)
+		lg_generic_user(&o, &r, "user", k, (uint64_t)m->num_users, m->parent, true);
+	unsigned char *seq = NULL;
+	if (m->randomize && m->delete_users && (seq = malloc((size_t)(m->add + m->modrdn) + 1)) == NULL) {
+		out_finish(&o);
+		gen_err(err, cap, "out of memory");
+		return LDB_EXIT_OTHER;
+	}
+	lg_ml_ops(&o, &r, m, seq);
+	if (m->delete_users && !o.failed)
+		lg_ml_cleanup(&o, m, seq);
+	free(seq);
+	return emit_finish(&o, false, err, cap);
+}
+
+/* ldifgen's mod-load options: no --suffix (--create-parent writes the
+ * parent), counts may pass --num-users (those records name users that do not
+ * exist, as ldifgen's do). */
+static int modload_ldifgen_check(struct modload_opts *m, char *err, size_t cap)
+{
+	if (m->suffix != NULL) {
+		gen_err(err, cap, "--suffix does not apply to --generic (ldifgen writes the parent: --create-parent)");
+		return LDB_EXIT_PARAMS;
+	}
+	if (!lg_dn_ok(m->parent, "--parent", err, cap))
+		return LDB_EXIT_PARAMS;
+	if (m->nattrs == 0) {
+		m->attrs[0] = "description";
+		m->nattrs = 1;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2083,14 +2369,16 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
 	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
 	  "    --shape simple (the default without --generic) is the shape above.\n"
-	  "    groups and mod-load take --generic too: users from 1 padded to the digits of the count.\n" },
+	  "    --shape ldifgen-random: ldifgen users without --generic (uid JSmith<i>, cn \"John Smith\").\n"
+	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n" },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
 	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
 	  "                  [--start-idx I] [--width W] [--ldif-file F]\n"
 	  "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
 	  "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
-	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n" },
+	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"
+	  "    --generic: dsctl ldifgen groups' records (members below SUFFIX, cn: the group DN, ACIs).\n" },
 	{ "mod-load", gen_modload_cmd,
 	  "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
 	  "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
@@ -2098,7 +2386,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    ldapmodify records: (--suffix) adds of the containers, (--create-users) N user adds, A adds\n"
 	  "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
 	  "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
-	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n" },
+	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"
+	  "    --generic [--create-parent] [--randomize]: dsctl ldifgen mod-load's records, counting down.\n" },
 	{ "tree", gen_tree_cmd,
 	  "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
 	  "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"

@@ -47,6 +47,9 @@
  *     idx@example.com, random sn, givenName, l, ou, title).  Without P every
  *     user goes below one of the seven OUs picked at random, as in ldifgen.
  *     --width and --hash do not apply; --localize is refused.
+ *     --shape ldifgen-random: ldifgen users without --generic: the same tree,
+ *     users uid=<given initial><family><i> (i = 1..N, --start-idx ignored as
+ *     ldifgen does), cn "Given Family" (the RDN with --rdn-cn).
  *
  *   ldbench gen groups NAME [--number N] [--num-members M] [--create-members]
  *                     --suffix S [--parent P] [--member-parent MP]
@@ -84,14 +87,35 @@
  *     printed on stderr at the end (D 5, F 5, E 5: 3906 containers, 19530
  *     entries).
  *
- *   --generic on groups and mod-load: ldifgen's numbering, users from 1 padded
- *   to the digits of the count (--num-users 50: user01..user50; addUser1..
- *   padded to the digits of --add-users); no --width, no --start-idx.  The
- *   rest of those two shapes stays as above (ldifgen writes mod-load's
- *   records in descending order and deletes users 1..D; ldbench ascending and
- *   N-D+1..N; ldifgen's member parent defaults to the suffix).
+ *   ldbench gen groups NAME --generic --suffix S [--parent P] [--number N]
+ *                     [--num-members M] [--create-members] [--member-parent MP]
+ *                     [--member-attr ATTR] [--ldif-file F]
+ *     what `dsctl INSTANCE ldifgen groups` writes, record for record: S, P and
+ *     MP as ldifgen writes them (with the three ACIs; P and MP only when they
+ *     are not S, MP once), then per group k = 1..N: (--create-members) M
+ *     generic users uid=group_entry<k>-<i>,MP, then cn=NAME-k,P (P default
+ *     S): objectclass top, groupOfUniqueNames, groupOfNames, inetAdmin, "cn:"
+ *     the group's whole DN, M values ATTR (default uniquemember, as given):
+ *     those users, or uid=user<i>,MP (MP default S); i padded to the digits
+ *     of M.  ldifgen's generic user: cn "NAME EMAN", sn the name reversed,
+ *     givenName the name, ldifgen's attribute set.
  *
- * Exit statuses: 0 done; 2 (LDB_EXIT_PARAMS) bad command line, with one line on
+ *   ldbench gen mod-load --generic --num-users N --parent P [--create-parent]
+ *                     [--create-users] [--add-users A] [--mod-users M]
+ *                     [--modrdn-users R] [--del-users D] [--delete-users]
+ *                     [--mod-attrs ATTR...] [--randomize] [--ldif-file F]
+ *     what `dsctl INSTANCE ldifgen mod-load` writes, record for record:
+ *     (--create-parent) P with the ACIs and no changetype; (--create-users)
+ *     adds of user1..N; adds of addUserA..1; modifies of userM..1, each one
+ *     replace of an attribute picked from ATTR (default description) with a
+ *     random value; modrdns of userR..1, newrdn "cn=user<k>,P" (the whole DN,
+ *     as ldifgen); deletes of uid=userD..1; (--delete-users) deletes of the
+ *     users neither renamed nor deleted, then of the added and renamed ones in
+ *     the order they came.  --randomize interleaves the four kinds at random.
+ *     Counts may pass N.  One difference: delete records end with an empty
+ *     line (ldifgen: a line holding a space, which ldapmodify refuses).
+ *
+  * Exit statuses: 0 done; 2 (LDB_EXIT_PARAMS) bad command line, with one line on
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
  * could not be written or hashed (the partial file is removed).
  */
@@ -133,6 +157,7 @@ struct ldb_gen_users {
 	enum ldb_gen_hash hash; /* userPassword form (0: clear text) */
 	bool ldifgen;           /* --generic / --shape ldifgen: dsctl ldifgen's tree */
 	bool rdn_cn;            /* --rdn-cn (ldifgen shape): cn=user<idx> RDNs */
+	bool random_names;      /* --shape ldifgen-random: ldifgen without --generic */
 };
 
 /** Write the LDIF of `u` to `out` (no file handling, no success line).

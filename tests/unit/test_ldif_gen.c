@@ -465,6 +465,24 @@ static void test_bad_options(void **state)
 		{ "mod-load: junk count",
 		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--add-users", "-1" },
 		  "'-1' is negative" },
+		{ "mod-load --generic: suffix",
+		  { "gen", "mod-load", "--generic", "--num-users", "2", "--parent", "ou=P,dc=x", "--suffix", "dc=x" },
+		  "--suffix does not apply to --generic" },
+		{ "mod-load: create-parent without generic",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--create-parent" },
+		  "--create-parent needs --generic" },
+		{ "mod-load: randomize without generic",
+		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--randomize" },
+		  "--randomize needs --generic" },
+		{ "mod-load --generic: bad parent",
+		  { "gen", "mod-load", "--generic", "--num-users", "2", "--parent", "uid=P,dc=x" },
+		  "ldifgen writes c=, cn=, dc=, o= or ou= entries only" },
+		{ "groups --generic: width",
+		  { "gen", "groups", "g", "--generic", "--suffix", "dc=x", "--width", "3" },
+		  "no --width, no --start-idx" },
+		{ "groups --generic: bad member attr",
+		  { "gen", "groups", "g", "--generic", "--suffix", "dc=x", "--member-attr", "a b" },
+		  "'a b' is not an attribute name" },
 		{ "mod-load: parent outside suffix",
 		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--suffix", "dc=y" },
 		  "is not under --suffix" },
@@ -474,9 +492,6 @@ static void test_bad_options(void **state)
 		{ "mod-load: positional",
 		  { "gen", "mod-load", "extra", "--num-users", "200", "--parent", "ou=P,dc=x" },
 		  "unexpected argument 'extra'" },
-		{ "mod-load: randomize",
-		  { "gen", "mod-load", "--num-users", "200", "--parent", "ou=P,dc=x", "--randomize" },
-		  "'--randomize'" },
 		/* tree */
 		{ "tree: no depth", { "gen", "tree", "--fanout", "2", "--entries", "1" }, "--depth is required" },
 		{ "tree: no fanout", { "gen", "tree", "--depth", "2", "--entries", "1" }, "--fanout is required" },
@@ -1080,6 +1095,99 @@ static void test_modload_counts(void **state)
 	free(text);
 }
 
+/* --shape ldifgen-random: ldifgen users without --generic, uid <initial><family><i> */
+static void test_ldifgen_random_names(void **state)
+{
+	struct ctx *c = *state;
+	char *text;
+
+	assert_int_equal(run_gen(c, "gen", "users", "--shape", "ldifgen-random", "--number", "12", "--suffix", "o=corp",
+	                         "--parent", "ou=people,o=corp", "--start-idx", "5", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: uid="), 12);
+	/* the 12th user: uid = first initial + family name + 12, cn "Given Family" */
+	const char *p = strstr(text, "\nmail: 12@example.com\n");
+	assert_non_null(p);
+	while (p > text && strncmp(p, "\ndn: uid=", 9) != 0)
+		p--;
+	char uid[64], given[64], sn[64], cn[160], want[256];
+	assert_int_equal(sscanf(strstr(p, "\nuid: "), "\nuid: %63s", uid), 1);
+	assert_int_equal(sscanf(strstr(p, "\ngivenName: "), "\ngivenName: %63s", given), 1);
+	assert_int_equal(sscanf(strstr(p, "\nsn: "), "\nsn: %63s", sn), 1);
+	snprintf(want, sizeof want, "%c%s12", given[0], sn);
+	assert_string_equal(uid, want);
+	snprintf(cn, sizeof cn, "\ncn: %s %s\n", given, sn);
+	assert_non_null(strstr(p, cn));
+	snprintf(want, sizeof want, "\ndn: uid=%s,ou=people,o=corp\n", uid);
+	assert_true(strncmp(p, want, strlen(want)) == 0);
+	free(text);
+
+	assert_int_equal(run_gen(c, "gen", "users", "--shape", "ldifgen-random", "--generic", "--number", "1",
+	                         "--suffix", "o=corp", NULL),
+	                 2);
+}
+
+/* groups and mod-load --generic: the records of dsctl ldifgen (lib389
+ * dbgen_groups, dbgen_mod_load), their order and their quirks */
+static void test_generic_groups_modload(void **state)
+{
+	struct ctx *c = *state;
+	char *text;
+
+	assert_int_equal(run_gen(c, "gen", "groups", "g", "--generic", "--suffix", "o=corp", "--num-members", "2",
+	                         "--number", "2", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	/* the suffix as ldifgen writes it (ACIs), groups below it, members too */
+	static const char head[] = "dn: o=corp\nobjectClass: top\nobjectClass: organization\no: corp\naci: ";
+	assert_true(strncmp(text, head, sizeof head - 1) == 0);
+	assert_non_null(strstr(text, "\n\ndn: cn=g-1,o=corp\nobjectclass: top\nobjectclass: groupOfUniqueNames\n"
+	                             "objectclass: groupOfNames\nobjectclass: inetAdmin\ncn: cn=g-1,o=corp\n"
+	                             "uniquemember: uid=user1,o=corp\nuniquemember: uid=user2,o=corp\n\n"
+	                             "dn: cn=g-2,o=corp\n"));
+	free(text);
+
+	assert_int_equal(run_gen(c, "gen", "groups", "g", "--generic", "--suffix", "o=corp", "--num-members", "10",
+	                         "--create-members", "--member-parent", "ou=people,o=corp", "--member-attr", "member",
+	                         NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	assert_int_equal(count_prefix_lines(text, "dn: ou=people,o=corp\n"), 1);
+	/* ldifgen's generic user: cn "NAME EMAN", sn the name reversed */
+	assert_non_null(strstr(text, "dn: uid=group_entry1-01,ou=people,o=corp\nobjectClass: top\n"));
+	assert_non_null(strstr(text, "\ncn: group_entry1-01 10-1yrtne_puorg\nsn: 10-1yrtne_puorg\n"
+	                             "uid: group_entry1-01\ngivenName: group_entry1-01\n"));
+	assert_non_null(strstr(text, "\nmember: uid=group_entry1-10,ou=people,o=corp\n\n"));
+	assert_int_equal(count_prefix_lines(text, "member: "), 10);
+	free(text);
+
+	/* mod-load: each kind counting down, deletes of users D..1 */
+	assert_int_equal(run_gen(c, "gen", "mod-load", "--generic", "--num-users", "12", "--parent", "ou=p,o=corp",
+	                         "--add-users", "2", "--mod-users", "2", "--modrdn-users", "2", "--del-users", "3",
+	                         "--delete-users", NULL),
+	                 0);
+	text = slurp(c->out, NULL);
+	const char *a2 = strstr(text, "dn: uid=addUser2,ou=p,o=corp\nchangetype: add\n");
+	const char *a1 = strstr(text, "dn: uid=addUser1,ou=p,o=corp\nchangetype: add\n");
+	const char *m2 = strstr(text, "dn: uid=user02,ou=p,o=corp\nchangetype: modify\nreplace: description\n");
+	const char *r1 = strstr(text, "dn: uid=user01,ou=p,o=corp\nchangetype: modrdn\n"
+	                              "newrdn: cn=user01,ou=p,o=corp\ndeleteoldrdn: 1\n\n");
+	const char *d3 = strstr(text, "dn: uid=user03,ou=p,o=corp\nchangetype: delete\n\n"
+	                              "dn: uid=user02,ou=p,o=corp\nchangetype: delete\n\n"
+	                              "dn: uid=user01,ou=p,o=corp\nchangetype: delete\n\n"
+	                              "dn: uid=user04,ou=p,o=corp\nchangetype: delete\n\n");
+	assert_true(a2 != NULL && a1 > a2 && m2 > a1 && r1 > m2 && d3 > r1);
+	/* the cleanup: users 4..12, the added users, then the renamed ones */
+	assert_non_null(strstr(text, "dn: uid=user12,ou=p,o=corp\nchangetype: delete\n\n"
+	                             "dn: uid=addUser2,ou=p,o=corp\nchangetype: delete\n\n"
+	                             "dn: uid=addUser1,ou=p,o=corp\nchangetype: delete\n\n"
+	                             "dn: cn=user02,ou=p,o=corp\nchangetype: delete\n\n"
+	                             "dn: cn=user01,ou=p,o=corp\nchangetype: delete\n\n"));
+	assert_int_equal(count_prefix_lines(text, "changetype: delete"), 3 + 9 + 2 + 2);
+	free(text);
+}
+
 /* ------------------------------------------------------------------------ */
 /* tree */
 
@@ -1343,6 +1451,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_groups_create_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modload_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modload_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_generic_groups_modload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ldifgen_random_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_large_count, setup, teardown),
