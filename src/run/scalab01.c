@@ -172,6 +172,8 @@ static LDAP *open_bound(const struct ldb_config *c, const char *dn, const char *
 	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &version);
 	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
 	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
+	if (c->timeout_sec > 0) /* -t bounds every operation (ldclt's synchronous ones have none) */
+		ldap_set_option(ld, LDAP_OPT_TIMEOUT, &net);
 	struct berval cred = { strlen(pw), (char *)pw };
 	*rc = ldap_sasl_bind_s(ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
 	if (*rc != LDAP_SUCCESS) {
