@@ -621,11 +621,10 @@ static int join_threads(struct load *l)
 	return stop;
 }
 
-/* -e scalab01 after its clients' join: its control thread ends, its line. */
-static void scalab01_end(struct load *l)
+/* -e scalab01's own line, after the summary's others. */
+static void scalab01_line(struct load *l)
 {
-	struct ldb_s1_totals *t = &l->s1;
-	ldb_s1_end(t);
+	const struct ldb_s1_totals *t = &l->s1;
 	ldb_text_line(&l->text,
 	              "scalab01: logins %llu, users already logged in %llu, modem pool full %llu times, most in "
 	              "use %d of %d; control connection: sessions ended %llu (binds %llu, searches %llu, modifies "
@@ -682,6 +681,8 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	if (p->signalled)
 		fputc('\n', l->text.out);
 	status = summary(l, t_end, status, true, res);
+	if (c->scalab01)
+		scalab01_line(l);
 	if (p->signalled)
 		fprintf(l->text.out, "Catch SIGINT - exit...\n");
 	ldb_text_end(&l->text, status);
@@ -712,8 +713,8 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 			;
 	uint64_t t_end = ldb_now_ns();
 	int stop = join_threads(&l);
-	if (c->scalab01)
-		scalab01_end(&l);
+	if (c->scalab01) /* its control thread ends once the clients have */
+		ldb_s1_end(&l.s1);
 	if (l.repl != NULL) {
 		/* the consumers' last pending writes: seen, or unseen at their timeout */
 		ldb_repl_finish(l.repl);
