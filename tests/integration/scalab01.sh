@@ -85,11 +85,29 @@ if ((ended > 0)); then
 	assert_match 'ctrl: No accounting attribute for uid=user0000[1-5],.* - assume it is 0' "$out" "ldclt's line for a first session"
 fi
 
+# The sessions still open stay locked, as after ldclt: unlock users 1-5 for
+# the next runs (else a client may find every user logged in, and try forever).
+unlock() {
+	for i in 1 2 3 4 5; do
+		printf 'dn: uid=user%05d,%s\nchangetype: modify\nreplace: ntUserFlags\nntUserFlags: 0\n\n' "$i" "$FIX_PEOPLE"
+	done | LDAPNOINIT=1 ldapmodify -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null
+}
+
 # 2. -T: two logins a client, then the threads end
+unlock
 run_ldbench "$out" "${users[@]}" -e scalab01,scalab01_wait=1,scalab01_cnxduration=1 -n 2 -T 2
 assert_eq 0 "$RC" "scalab01 -T: exit status"
 assert_eq 4 "$(global_total "$out")" "scalab01 -T 2 -n 2: four logins"
 assert_match 'thread is dead' "$out" "the clients end at -T"
+
+# -V: ldclt's lines per step of a login, and -v's settings
+unlock
+run_ldbench "$out" "${users[@]}" -V -e scalab01,scalab01_wait=1,scalab01_maxcnxnb=7 -n 1 -T 1
+assert_eq 0 "$RC" "scalab01 -V: exit status"
+assert_match '^Running mode *= .*very_verbose randombinddn bind_each_operation scalab01$' "$out" "-v's mode words"
+assert_match '^Scalab01 max nb cnx= 7$' "$out" "-v's Scalab01 lines"
+assert_match 'T000: entry uid=user0000[1-5],ou=People,dc=example,dc=com lock written$' "$out" "-V: the lock written"
+assert_match 'T000: entry uid=user0000[1-5],.* login added duration +[0-9]+$' "$out" "-V: the session handed over"
 
 # 3. bad settings: one line, exit 2, nothing sent
 fixture_monitor_snapshot "$FIX_DIR/snap"
