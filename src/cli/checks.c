@@ -477,6 +477,8 @@ int cli_cross_check(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 
+	if (c->scalab01 && cli_check_scalab01(x) < 0)
+		return -1;
 	/* what to do */
 	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
 		return cli_fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "

@@ -152,6 +152,8 @@ int cli_cross_check(struct cli_ctx *x);
 /* keywords.c: the cross-checks of issue 16's keywords (string, ascii, v2,
  * deref, imagesdir) */
 int cli_check_issue16(struct cli_ctx *x);
+/* -e scalab01's checks and forced settings (cli/keywords.c); before the others */
+int cli_check_scalab01(struct cli_ctx *x);
 /* capacity.c: --find-max, --rate-profile, --ramp-up, and their checks */
 int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_capacity_check(struct cli_ctx *x);

@@ -59,6 +59,10 @@ enum kw_id {
 	KW_IMAGESDIR,
 	KW_NSS,
 	KW_REFERRAL,
+	KW_SCALAB01,
+	KW_S1_CNXDURATION,
+	KW_S1_MAXCNXNB,
+	KW_S1_WAIT,
 	KW_LATER
 };
 
@@ -122,11 +126,11 @@ static const struct kw keywords[] = {
 	{ "cltcertname", KW_NSS, ARG_OPT },
 	{ "keydbfile", KW_NSS, ARG_OPT },
 	{ "keydbpin", KW_NSS, ARG_OPT },
-	/* ldclt's modem-pool scenario: not built yet */
-	{ "scalab01", KW_LATER, ARG_OPT },
-	{ "scalab01_cnxduration", KW_LATER, ARG_OPT },
-	{ "scalab01_maxcnxnb", KW_LATER, ARG_OPT },
-	{ "scalab01_wait", KW_LATER, ARG_OPT },
+	/* ldclt's modem-pool scenario (run/scalab01.c); each setting turns it on, as in ldclt */
+	{ "scalab01", KW_SCALAB01, ARG_NONE },
+	{ "scalab01_cnxduration", KW_S1_CNXDURATION, ARG_NEED },
+	{ "scalab01_maxcnxnb", KW_S1_MAXCNXNB, ARG_NEED },
+	{ "scalab01_wait", KW_S1_WAIT, ARG_NEED },
 	{ "randomauthid", KW_RANDOMAUTHID, ARG_NONE },
 	{ "randomauthidlow", KW_RANDOMAUTHIDLOW, ARG_NEED },
 	{ "randomauthidhigh", KW_RANDOMAUTHIDHIGH, ARG_NEED },
@@ -424,6 +428,76 @@ static int parse_deref(struct cli_ctx *x, const char *val)
 	return cli_set_str(x, &c->deref_target, target);
 }
 
+/* scalab01 and its settings: each turns the scenario on (ldclt does so);
+ * ldclt refuses a setting <= 0. */
+static int apply_scalab01_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+{
+	struct ldb_config *c = x->c;
+	char opt[64];
+	long long v = 0;
+
+	c->scalab01 = true;
+	if (k->id == KW_SCALAB01)
+		return 0;
+	snprintf(opt, sizeof opt, "-e %s", k->name);
+	const char *what = k->id == KW_S1_MAXCNXNB ? "the modem pool's size" : "the time (whole seconds)";
+	if (cli_parse_num(x, opt, '=', val, 1, INT_MAX, what, &v) < 0)
+		return -1;
+	if (k->id == KW_S1_CNXDURATION)
+		c->s1_cnxduration = (int)v;
+	else if (k->id == KW_S1_MAXCNXNB)
+		c->s1_maxcnxnb = (int)v;
+	else
+		c->s1_wait = (int)v;
+	return 0;
+}
+
+/* The options a scalab01 run refuses: the scenario is its own loop of
+ * blocking binds, searches and modifies (run/scalab01.c). */
+static const char *scalab01_conflict(const struct ldb_config *c, const struct cli_ctx *x)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (ldb_op_given(c, (enum ldb_op)k))
+			return ldb_op_option((enum ldb_op)k, c);
+	return x->mix_given                     ? "--mix"
+	       : c->genldif_file != NULL        ? "-e genldif"
+	       : x->random_seen || x->incr_seen ? "-e random/incr (the bind DN's range is randombinddnlow/high)"
+	       : c->binddn_file != NULL         ? "-e randombinddnfromfile"
+	       : c->sasl_mech != NULL           ? "-o mech= (scalab01 binds with -D and -w)"
+	       : c->ldaps || c->starttls        ? "TLS (-Z, ldaps://, --starttls)"
+	       : (c->uri != NULL && strncmp(c->uri, "ldap://", 7)) ? "-H other than ldap://"
+	       : c->depth > 1                                      ? "-a"
+	       : c->rate > 0 || c->nrate_profile > 0               ? "--rate"
+	       : c->warmup_ms > 0 || c->warmup_samples > 0         ? "--warmup"
+	       : c->nrepl > 0                                      ? "-S"
+	       : c->conns_per_thread > 1                           ? "--connections-per-thread"
+	                                                           : NULL;
+}
+
+/* A scalab01 run: ldclt's settings, defaults and forced keywords (bindeach,
+ * randombinddn); -f is accepted and left unused (ldclt requires it). */
+int cli_check_scalab01(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	const char *bad = scalab01_conflict(c, x);
+
+	if (bad != NULL)
+		return cli_fail(x, "-e scalab01 runs its own scenario (bind, search, modify): leave out %s", bad);
+	if (c->filter != NULL && strchr(c->filter, '=') == NULL)
+		return cli_fail(x, "-f '%s': a filter must contain '='", c->filter);
+	free(c->filter);
+	c->filter = NULL;
+	c->s1_cnxduration = c->s1_cnxduration > 0 ? c->s1_cnxduration : 3600;
+	c->s1_maxcnxnb = c->s1_maxcnxnb > 0 ? c->s1_maxcnxnb : 5000;
+	c->s1_wait = c->s1_wait > 0 ? c->s1_wait : 10;
+	c->bindeach = true;
+	c->randombinddn = true;
+	if (c->bind_dn == NULL || c->password == NULL)
+		return cli_fail(x, "-e scalab01 needs -D with an XXX placeholder and -w (its users bind at random)");
+	c->weight[LDB_OP_BIND] = 1; /* the login's bind: the checks of bindonly, with bindeach */
+	return 0;
+}
+
 /* ldclt's keywords of issue 16 that set options. */
 static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 {
@@ -456,6 +530,10 @@ static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const ch
 		                "-e %s: ldbench reads no NSS database; give the client certificate and its key as PEM "
 		                "files: --tls-cert FILE --tls-key FILE (with -o mech=EXTERNAL to bind with it)",
 		                k->name);
+	case KW_SCALAB01:
+	case KW_S1_CNXDURATION:
+	case KW_S1_MAXCNXNB:
+	case KW_S1_WAIT: return apply_scalab01_keyword(x, k, val);
 	default: return apply_write_keyword(x, k, val);
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include "out/verdict.h"
 #include "run/clock.h"
 #include "run/iothreads.h"
+#include "run/scalab01.h"
 #include "run/signals.h"
 #include "run/worker.h"
 
@@ -48,6 +49,8 @@ struct load {
 	struct ldb_repl *repl;
 	struct ldb_repl_out rout;
 	int repl_index;
+	/* -e scalab01: its threads replace the I/O threads (run/scalab01) */
+	struct ldb_s1_totals s1;
 };
 
 /* The loop's clock and what ended it. */
@@ -77,6 +80,8 @@ static void plan_histograms(struct load *l)
 	if (c->rate > 0)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			l->used[LDB_H_ULAT][k] = l->used[LDB_H_LAT][k];
+	if (c->scalab01) /* a login: a bind, a search, a modify */
+		l->used[LDB_H_LAT][LDB_OP_SEARCH] = l->used[LDB_H_LAT][LDB_OP_MODIFY] = true;
 }
 
 static int setup_clients(struct load *l)
@@ -120,6 +125,8 @@ static int init_lat(struct load *l, struct ldb_lat *lat)
 static int setup_runners(struct load *l)
 {
 	l->nr = ldb_io_threads(l->cfg, l->n, l->run.depth, sysconf(_SC_NPROCESSORS_ONLN));
+	if (l->cfg->scalab01)
+		l->nr = l->n; /* a thread per client, as ldclt */
 	l->r = calloc((size_t)l->nr, sizeof *l->r);
 	l->lat = calloc((size_t)l->nr, sizeof *l->lat);
 	if (l->r == NULL || l->lat == NULL)
@@ -577,8 +584,15 @@ static int start_threads(struct load *l, struct pace *p)
 	p->t_run = ldb_now_ns();
 	l->run.t_start = p->t_run; /* read by the I/O threads once created */
 	ldb_sampler_start(&l->smp, p->t_run);
+	void *(*main_fn)(void *) = l->cfg->scalab01 ? ldb_s1_client_main : ldb_runner_main;
+	char err[512];
+	if (l->cfg->scalab01 && ldb_s1_begin(&l->run, &status, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
+		pthread_attr_destroy(&attr);
+		return status;
+	}
 	for (; l->started < l->nr; l->started++) {
-		int rc = pthread_create(&l->r[l->started].thread, &attr, ldb_runner_main, &l->r[l->started]);
+		int rc = pthread_create(&l->r[l->started].thread, &attr, main_fn, &l->r[l->started]);
 		if (rc != 0) {
 			fprintf(stderr, "%s: cannot start I/O thread %d of %d: %s\n", l->cfg->progname, l->started + 1,
 			        l->nr, strerror(rc));
@@ -607,6 +621,29 @@ static int join_threads(struct load *l)
 	return stop;
 }
 
+/* -e scalab01's own line, after the summary's others. */
+static void scalab01_line(struct load *l)
+{
+	const struct ldb_s1_totals *t = &l->s1;
+	ldb_text_line(&l->text,
+	              "scalab01: logins %llu, users already logged in %llu, modem pool full %llu times, most in "
+	              "use %d of %d; control connection: sessions ended %llu (binds %llu, searches %llu, modifies "
+	              "%llu, errors %llu), sessions still open %llu (their users stay locked)",
+	              (unsigned long long)t->logins, (unsigned long long)t->locked, (unsigned long long)t->modem_waits,
+	              t->most_in_use, l->cfg->s1_maxcnxnb, (unsigned long long)t->ended,
+	              (unsigned long long)t->ctrl_ops[LDB_OP_BIND], (unsigned long long)t->ctrl_ops[LDB_OP_SEARCH],
+	              (unsigned long long)t->ctrl_ops[LDB_OP_MODIFY], (unsigned long long)t->ctrl_errors,
+	              (unsigned long long)t->open_at_end);
+}
+
+static uint64_t scalab01_ctrl_total(const struct ldb_s1_totals *t)
+{
+	uint64_t n = 1; /* its unbind */
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		n += t->ctrl_ops[k];
+	return n;
+}
+
 /* After the join: the status, the last lines, the server's figures, the
  * summary.  @return the exit status. */
 static int finish(struct load *l, const struct pace *p, int status, int stop, uint64_t t_end, struct ldb_result *res)
@@ -615,6 +652,8 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	for (int i = 0; i < l->n; i++)
 		if (l->st[i]->status > status)
 			status = l->st[i]->status;
+	if (l->s1.status > status)
+		status = l->s1.status;
 	/* smoothshutdown: ldclt's threads end one by one, each says so */
 	if (c->smoothshutdown && stop != LDB_STOP_SIGNAL && stop != LDB_STOP_MAX_ERRORS)
 		reap(l);
@@ -632,6 +671,8 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 		if (ldb_monitor_read(c, &after, err, sizeof err) == 0) {
 			ldb_monitor_delta(&l->mon_before, &after, c->bind_dn != NULL, &l->mon_delta);
 			ldb_monitor_discount(&l->mon_delta, l->pf.own, l->pf.total);
+			if (c->scalab01) /* the control connection's, with its unbind */
+				ldb_monitor_discount(&l->mon_delta, l->s1.ctrl_ops, scalab01_ctrl_total(&l->s1));
 			l->have_mon = true;
 		} else {
 			ldb_text_line(&l->text, "%s", err);
@@ -640,6 +681,8 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	if (p->signalled)
 		fputc('\n', l->text.out);
 	status = summary(l, t_end, status, true, res);
+	if (c->scalab01)
+		scalab01_line(l);
 	if (p->signalled)
 		fprintf(l->text.out, "Catch SIGINT - exit...\n");
 	ldb_text_end(&l->text, status);
@@ -670,6 +713,8 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 			;
 	uint64_t t_end = ldb_now_ns();
 	int stop = join_threads(&l);
+	if (c->scalab01) /* its control thread ends once the clients have */
+		ldb_s1_end(&l.s1);
 	if (l.repl != NULL) {
 		/* the consumers' last pending writes: seen, or unseen at their timeout */
 		ldb_repl_finish(l.repl);

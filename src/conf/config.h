@@ -221,6 +221,12 @@ struct ldb_config {
 	/* -e referral=on|rebind: follow referrals (run/chase.c) */
 	int referral_follow; /* LDB_REFERRAL_* */
 
+	/* -e scalab01: ldclt's modem-pool scenario (run/scalab01.c) */
+	bool scalab01;
+	int s1_cnxduration; /* scalab01_cnxduration=: a session's longest time (s), default 3600 */
+	int s1_maxcnxnb;    /* scalab01_maxcnxnb=: the modem pool's size, default 5000 */
+	int s1_wait;        /* scalab01_wait=: the longest sleep between attempts (s), default 10 */
+
 	/* issue 14: more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */

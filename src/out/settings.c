@@ -91,9 +91,12 @@ static void print_mode(const struct ldb_config *c, FILE *out)
 		fputs(" smoothshutdown", out);
 	if (c->dontsleeponserverdown)
 		fputs(" dontsleeponserverdown", out);
-	ldb_ops_print_mode(c, out);
+	if (!c->scalab01) /* its bind is the login's, not bindonly */
+		ldb_ops_print_mode(c, out);
 	if (c->genldif_file != NULL)
 		fputs(" genldif", out);
+	if (c->scalab01)
+		fputs(" scalab01", out);
 	if (c->genldif_append)
 		fputs(" append", out);
 	if (c->random_attrlist)
@@ -184,6 +187,11 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 {
 	print_target(c, out);
 	print_mode(c, out);
+	if (c->scalab01) { /* ldclt's three lines */
+		fprintf(out, "Scalab01 cnx dur.  = %d sec\n", c->s1_cnxduration);
+		fprintf(out, "Scalab01 max nb cnx= %d\n", c->s1_maxcnxnb);
+		fprintf(out, "Scalab01 wait time = %d sec\n", c->s1_wait);
+	}
 	fprintf(out, KEY "%d sec\n", "LDAP oper. timeout", c->timeout_sec);
 	if (c->interval_ms % 1000 == 0)
 		fprintf(out, KEY "%" PRIu64 " sec\n", "Sampling interval", c->interval_ms / 1000);

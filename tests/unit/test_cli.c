@@ -654,7 +654,12 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "esearch,referral=rebind", "-f", "cn=a" },
 	  "-e referral=rebind needs -D and -w (the referred server is bound with them)" },
 	{ { "-e", "esearch,referral=maybe", "-f", "cn=a" }, "-e referral=maybe: must be on, off or rebind" },
-	{ { "-e", "esearch,scalab01", "-f", "cn=a" }, "-e scalab01: not supported yet" },
+	{ { "-e", "esearch,scalab01", "-f", "cn=a" },
+	  "-e scalab01 runs its own scenario (bind, search, modify): leave out -e esearch" },
+	{ { "-e", "scalab01_maxcnxnb=0", "-D", "uid=uXX", "-w", "pw" },
+	  "-e scalab01_maxcnxnb=0: the modem pool's size must be at least 1" },
+	{ { "-e", "scalab01", "-D", "uid=u", "-w", "pw" }, "-e randombinddn needs -D with an XXX placeholder" },
+	{ { "-e", "scalab01" }, "-e scalab01 needs -D with an XXX placeholder and -w" },
 	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" },
 	  "-e imagesdir needs -e add with emailPerson or inetOrgPerson" },
 	/* issue 16's keywords */
