@@ -28,6 +28,7 @@
 #ifndef LDBENCH_RUN_CONN_H
 #define LDBENCH_RUN_CONN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -219,6 +220,9 @@ void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, 
 /* ------------------------------------------------ run/errlines.c: ldclt's error lines */
 
 void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code);
+/* One line "PREFIXWHO: TEXT" on the run's text output in one write(2), from a
+ * stack buffer (cut at 2 KiB, still one line); errlines and scalab01 use it. */
+void ldb_run_vline(const struct ldb_run *run, const char *who, const char *fmt, va_list ap);
 void ldb_errlines_flush(struct ldb_worker *w);
 
 /* ------------------------------------------------ run/conn.c: the state machine */

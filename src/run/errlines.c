@@ -17,15 +17,12 @@
 #define LINES_PER_SEC 10
 #define WINDOW_NS 1000000000ULL
 
-__attribute__((format(printf, 3, 4))) static void put_line(const struct ldb_run *run, int id, const char *fmt, ...)
+void ldb_run_vline(const struct ldb_run *run, const char *who, const char *fmt, va_list ap)
 {
 	char buf[2048];
-	int n = snprintf(buf, sizeof buf, "%sT%03d: ", run->line_prefix, id);
-	va_list ap;
-	va_start(ap, fmt);
+	int n = snprintf(buf, sizeof buf, "%s%s: ", run->line_prefix, who);
 	if (n > 0 && (size_t)n < sizeof buf)
 		n += vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof buf - 1)
@@ -37,6 +34,16 @@ __attribute__((format(printf, 3, 4))) static void put_line(const struct ldb_run 
 			return;
 		off += (size_t)k;
 	}
+}
+
+__attribute__((format(printf, 3, 4))) static void put_line(const struct ldb_run *run, int id, const char *fmt, ...)
+{
+	char who[16];
+	snprintf(who, sizeof who, "T%03d", id);
+	va_list ap;
+	va_start(ap, fmt);
+	ldb_run_vline(run, who, fmt, ap);
+	va_end(ap);
 }
 
 static void say_held(const struct ldb_worker *w, int code, uint64_t held)

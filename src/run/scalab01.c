@@ -67,20 +67,10 @@ static bool nap(long ms)
 /* A line in ldclt's form ("NAME[PID]: T000: ..."), one write(2). */
 __attribute__((format(printf, 2, 3))) static void say(const char *who, const char *fmt, ...)
 {
-	char buf[2048];
-	int n = snprintf(buf, sizeof buf, "%s%s: ", s1.run->line_prefix, who);
 	va_list ap;
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof buf)
-		n += vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+	ldb_run_vline(s1.run, who, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof buf - 1)
-		n = (int)sizeof buf - 2;
-	buf[n++] = '\n';
-	if (write(s1.run->line_fd, buf, (size_t)n) < 0)
-		return;
 }
 
 /* A client's error lines: at most LINES_PER_SEC a second (a failing modify
