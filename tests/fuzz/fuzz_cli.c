@@ -94,9 +94,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	ldb_config_init(&c);
 	enum ldb_cli_result r = ldb_cli_parse(&c, argc, argv, err, sizeof err);
-	if (r != LDB_CLI_RUN && r != LDB_CLI_EXIT_OK && r != LDB_CLI_ERROR)
+	if (r != LDB_CLI_RUN && r != LDB_CLI_EXIT_OK && r != LDB_CLI_ERROR && r != LDB_CLI_INIT_ERROR)
 		abort();
-	if (r == LDB_CLI_ERROR && err[0] == '\0')
+	if ((r == LDB_CLI_ERROR || r == LDB_CLI_INIT_ERROR) && err[0] == '\0')
 		abort();
 	if (memchr(err, '\0', sizeof err) == NULL)
 		abort();
