@@ -201,7 +201,8 @@ done
 echo "samples: ${s[*]}"
 assert_ge 1 "$max" "best sample"
 assert_le $((max / 2)) "$min" "the dip: worst sample <= half the best"
-assert_ge $((max * 3 / 10)) "${s[5]}" "recovery: last sample >= 30 % of the best"
+# (20 %: a slapd just restarted, cold, under a sanitizer build, was seen at 26 % in its first full second)
+assert_ge $((max * 2 / 10)) "${s[5]}" "recovery: last sample >= 20 % of the best"
 down=$(fails "$out" down) conn=$(fails "$out" connect) tmo=$(fails "$out" timeout)
 assert_ge 1 $((down + conn)) "server-down + connect failures counted"
 # ldclt's codes: a refused connect is -1 too (server down); -11 only for TLS
