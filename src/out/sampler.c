@@ -45,16 +45,24 @@ static void client_free(struct ldb_sampler *s)
 	ldb_hist_free(&s->lag.delta);
 }
 
-/* Read every I/O thread's clocks into c_now (a thread not started yet, or
- * ended, keeps what was read last), and the cgroup's throttling. */
+/* Read every I/O thread's clocks into c_now (a thread not started yet keeps
+ * what was read last; an ended one gives what it left as it ended), and the
+ * cgroup's throttling. */
 static void client_read(struct ldb_sampler *s)
 {
 	for (int i = 0; s->src.runners && i < s->src.nlat; i++) {
 		struct ldb_runner *r = &s->src.runners[i];
 		int tid = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE);
 		uint64_t v;
-		if (tid == 0 || __atomic_load_n(&r->lat.ended, __ATOMIC_ACQUIRE))
+		if (tid == 0)
 			continue;
+		if (__atomic_load_n(&r->lat.ended, __ATOMIC_ACQUIRE)) {
+			if ((v = __atomic_load_n(&r->cpu_end_ns, __ATOMIC_RELAXED)) != 0)
+				s->c_now.cpu[i] = v;
+			if ((v = __atomic_load_n(&r->wait_end_ns, __ATOMIC_RELAXED)) != 0)
+				s->c_now.wait[i] = v;
+			continue;
+		}
 		if (ldb_thread_cpu_ns(r->thread, &v) == 0)
 			s->c_now.cpu[i] = v;
 		if (ldb_thread_run_delay_ns(tid, &v) == 0)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run/clock.h"
+#include "run/clientcpu.h"
 
 #define OUT_MIN 4096       /* a connection's output buffer at least */
 #define WRITE_TYPICAL 1024 /* room per write in a window (a write reserves RETRY_CAP) */
@@ -415,6 +416,13 @@ void *ldb_runner_main(void *arg)
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = -1;
 	ldb_timers_free(&r->timers);
+	/* the sampler reads an ended thread's figures from here: its clocks are
+	 * gone once it has returned */
+	uint64_t v;
+	if (ldb_thread_cpu_ns(pthread_self(), &v) == 0)
+		__atomic_store_n(&r->cpu_end_ns, v, __ATOMIC_RELAXED);
+	if (ldb_thread_run_delay_ns(r->tid, &v) == 0)
+		__atomic_store_n(&r->wait_end_ns, v, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->lat.ended, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

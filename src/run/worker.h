@@ -121,9 +121,10 @@ struct ldb_runner {
 	 * the heap (timeouts, back-offs, pacing), all set up by the thread. */
 	struct ldb_timers timers;
 	struct ldb_conn *ready, **ready_tail;
-	char error[160];           /* set when the runner could not start */
-	int tid;                   /* its kernel thread id once it runs (release), for the sampler's schedstat */
-	struct ldb_repl_tap *repl; /* -S: where its confirmed writes are offered; NULL without */
+	char error[160];                  /* set when the runner could not start */
+	int tid;                          /* its kernel thread id once it runs (release), for the sampler's schedstat */
+	uint64_t cpu_end_ns, wait_end_ns; /* its own CPU and run-queue wait as it ended (before lat.ended) */
+	struct ldb_repl_tap *repl;        /* -S: where its confirmed writes are offered; NULL without */
 };
 
 int ldb_worker_init(struct ldb_worker *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);
