@@ -446,6 +446,25 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	}
 }
 
+/* --json, --csv, --hdr-log, --html FILE (argv outlives the config: not copied). */
+static int parse_result_file(struct cli_ctx *x, int opt, char *arg)
+{
+	struct ldb_config *c = x->c;
+	if (opt == OPT_HDR_LOG || opt == OPT_HTML) {
+		if (arg[0] == '\0' || strcmp(arg, "-") == 0)
+			return cli_fail(x, "--%s: needs a file name", cli_long_name(opt));
+		*(opt == OPT_HDR_LOG ? &c->hdrlog_path : &c->html_path) = arg;
+		return 0;
+	}
+	if (arg[0] == '\0')
+		return cli_fail(x, "--%s: empty file name", cli_long_name(opt));
+	*(opt == OPT_JSON ? &c->json_path : &c->csv_path) = arg;
+	if (c->json_path != NULL && c->csv_path != NULL && strcmp(c->json_path, "-") == 0 &&
+	    strcmp(c->csv_path, "-") == 0)
+		return cli_fail(x, "--json - and --csv - cannot both write to stdout");
+	return 0;
+}
+
 /* ldbench's long options. */
 static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
@@ -489,19 +508,8 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 		return cli_parse_int(x, "--io-threads", arg, 1, MAX_THREADS, "I/O threads", &c->io_threads);
 	case OPT_JSON:
 	case OPT_CSV:
-		if (arg[0] == '\0')
-			return cli_fail(x, "--%s: empty file name", cli_long_name(opt));
-		*(opt == OPT_JSON ? &c->json_path : &c->csv_path) = arg; /* argv outlives the config */
-		if (c->json_path != NULL && c->csv_path != NULL && strcmp(c->json_path, "-") == 0 &&
-		    strcmp(c->csv_path, "-") == 0)
-			return cli_fail(x, "--json - and --csv - cannot both write to stdout");
-		return 0;
 	case OPT_HDR_LOG:
-	case OPT_HTML:
-		if (arg[0] == '\0' || strcmp(arg, "-") == 0)
-			return cli_fail(x, "--%s: needs a file name", cli_long_name(opt));
-		*(opt == OPT_HDR_LOG ? &c->hdrlog_path : &c->html_path) = arg; /* argv outlives the config */
-		return 0;
+	case OPT_HTML: return parse_result_file(x, opt, arg);
 	case OPT_MODIFY: return cli_parse_modify(x, arg);
 	case OPT_COMPARE: return cli_parse_compare(x, arg);
 	case OPT_DELETE_AFTER_ADD: c->delete_after_add = true; return 0;
