@@ -14,6 +14,7 @@
 #define MAX_CLIENTS 2000  /* what a step may grow -n to */
 #define LAT_GUESS_NS 2e6  /* the latency assumed before any step */
 #define INFLIGHT_ROOM 2.0 /* requests in flight per rate x latency */
+#define RETRY_ROOM 4      /* a step short of requests in flight is run again with this many times the clients */
 
 struct search {
 	struct ldb_config *c;
@@ -33,12 +34,13 @@ static bool step_passed(const struct ldb_result *r)
 	return r->status == LDB_EXIT_OK && r->met && r->rate >= REACHED * r->rate_target;
 }
 
-/* Enough clients that rate x latency requests fit in flight, with room. */
-static int clients_for(const struct search *s, double rate)
+/* Enough clients that rate x latency requests fit in flight, with room,
+ * `times` over. */
+static int clients_for(const struct search *s, double rate, int times)
 {
 	const struct ldb_config *c = s->c;
 	double per = (double)c->conns_per_thread * (c->depth > 0 ? c->depth : 1);
-	double need = ceil(rate * s->lat_ns / 1e9 * INFLIGHT_ROOM / per);
+	double need = times * ceil(rate * s->lat_ns / 1e9 * INFLIGHT_ROOM / per);
 	int n = need > MAX_CLIENTS ? MAX_CLIENTS : (int)need;
 	return n > s->base_threads ? n : s->base_threads;
 }
@@ -50,7 +52,7 @@ static void why_failed(const struct ldb_result *r, char *buf, size_t cap)
 	else if (!r->met)
 		snprintf(buf, cap, "fail (%s)", r->missed);
 	else
-		snprintf(buf, cap, "fail (achieved %.0f%% of the target)", 100 * r->rate / r->rate_target);
+		snprintf(buf, cap, "fail (achieved %.1f%% of the target)", 100 * r->rate / r->rate_target);
 }
 
 /* The --json file for one more record line (appended after the run's own),
@@ -83,14 +85,15 @@ static void step_record(struct search *s, const struct ldb_result *r, int step)
 		fflush(f);
 }
 
-/* Run one load at `rate` (0: the closed-loop probe). */
-static const struct ldb_result *run_step(struct search *s, double rate)
+/* Run one load at `rate` (0: the closed-loop probe) with `times` the clients
+ * its rate needs. */
+static const struct ldb_result *run_step(struct search *s, double rate, int times)
 {
 	struct ldb_config *c = s->c;
 	struct ldb_result *r = &s->res[s->nres];
 	memset(r, 0, sizeof *r);
 	c->rate = rate;
-	c->threads = rate > 0 ? clients_for(s, rate) : s->base_threads;
+	c->threads = rate > 0 ? clients_for(s, rate, times) : s->base_threads;
 	if (rate > 0)
 		fprintf(s->out, "%s[%d]: Find-max step %d: target %.2f/s with %d clients\n", c->progname, s->pid,
 		        s->nsteps + 1, rate, c->threads);
@@ -206,7 +209,7 @@ static double first_target(struct search *s)
 {
 	if (s->c->find_max_start > 0)
 		return s->c->find_max_start;
-	const struct ldb_result *p = run_step(s, 0);
+	const struct ldb_result *p = run_step(s, 0, 1);
 	if (p->status != LDB_EXIT_OK || p->interrupted)
 		return 0;
 	return p->rate / 2 >= 1 ? p->rate / 2 : 1;
@@ -223,13 +226,16 @@ int ldb_find_max(struct ldb_config *c, FILE *out)
 	objective_text(c, objective, sizeof objective);
 	double target = first_target(&s);
 	while (target > 0) {
-		const struct ldb_result *r = run_step(&s, target);
+		const struct ldb_result *r = run_step(&s, target, 1);
 		if (fatal(r))
 			break;
 		/* a failure counts once it is seen twice: one hiccup of a loaded
-		 * host must not end the growth early */
+		 * host must not end the growth early.  When every request slot was
+		 * taken (Little's law: too few in flight for the target at the
+		 * latency seen), the second run has more clients: a server that is
+		 * the limit fails again, a step the client's slots held back not. */
 		if (!step_passed(r) && s.nsteps < c->find_max_steps && s.nres < MAX_STEPS) {
-			r = run_step(&s, target);
+			r = run_step(&s, target, r->short_of_inflight ? RETRY_ROOM : 1);
 			if (fatal(r))
 				break;
 		}

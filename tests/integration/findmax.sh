@@ -3,7 +3,7 @@
 # objective the server can meet it finds a rate R (exit 0, the table, the JSON
 # records that compare and merge accept); plain --rate runs confirm the
 # objective holds at R and fails at 1.5 R; an impossible objective ends with
-# status 12.  The objective is generous on latency (p99 < 1 s) so that what
+# status 12.  The objective is generous on latency (p99 < 300 ms) so that what
 # breaks it above R is the server's saturation (the rate not reached, a queue
 # that grows), not noise on this loaded machine; R is the best of several
 # steps near the edge, so the confirmation at R allows five tries (and 90 % of
@@ -19,64 +19,76 @@ common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_P
 step=(--warmup 500ms --duration 2s)
 
 # 1. a meetable objective
-run_ldbench "$D/fm.txt" "${common[@]}" "${step[@]}" --find-max 'p99<1s,errors<1' --find-max-steps 8 \
-	--find-max-tolerance 10% --json "$D/fm.json"
-assert_eq 0 "$RC" "exit status of a find-max that found a rate"
-assert_match "Find-max probe: closed loop with 4 clients" "$D/fm.txt" "the closed-loop probe"
+findmax_round() { # $1: the round; sets R (the rate found) and N (its clients)
+	run_ldbench "$D/fm$1.txt" "${common[@]}" "${step[@]}" --find-max 'p99<300ms,errors<1' --find-max-steps 8 \
+		--find-max-tolerance 10% --json "$D/fm$1.json"
+	assert_eq 0 "$RC" "exit status of a find-max that found a rate"
+	final=$(grep '^{"type":"find_max"' "$D/fm$1.json")
+	grep -q '"found":true' <<<"$final" || _fail "final record: $final"
+	R=$(grep -oE '"rate":[0-9.]+' <<<"$final" | head -n 1 | cut -d: -f2)
+	N=$(grep -oE '"threads":[0-9]+' <<<"$final" | cut -d: -f2)
+	echo "round $1: found R = $R/s with $N clients"
+	sed -n '/Find-max of/,/Highest rate/p' "$D/fm$1.txt" # the steps, for a reader of a failure
+}
+findmax_round 1
+assert_match "Find-max probe: closed loop with 4 clients" "$D/fm1.txt" "the closed-loop probe"
 assert_match "^Step	Target \(ops/s\)	Achieved \(ops/s\)	Clients	p50 \(ms\)	p99 \(ms\)	p99.9 \(ms\)	Errors	Result$" \
-	"$D/fm.txt" "the table's header"
-assert_match "^1	[0-9.]+	[0-9.]+	[0-9]+	[0-9.]+	[0-9.]+	[0-9.]+	[0-9]+	(pass|fail)" "$D/fm.txt" "the first step's row"
-assert_match "Highest rate that met the objective: [0-9.]+/s" "$D/fm.txt" "the result line"
-final=$(grep '^{"type":"find_max"' "$D/fm.json")
-grep -q '"found":true' <<<"$final" || _fail "final record: $final"
-R=$(grep -oE '"rate":[0-9.]+' <<<"$final" | head -n 1 | cut -d: -f2)
-N=$(grep -oE '"threads":[0-9]+' <<<"$final" | cut -d: -f2)
-nsteps=$(grep -c '^{"type":"find_max_step"' "$D/fm.json")
+	"$D/fm1.txt" "the table's header"
+assert_match "^1	[0-9.]+	[0-9.]+	[0-9]+	[0-9.]+	[0-9.]+	[0-9.]+	[0-9]+	(pass|fail)" "$D/fm1.txt" "the first step's row"
+assert_match "Highest rate that met the objective: [0-9.]+/s" "$D/fm1.txt" "the result line"
+nsteps=$(grep -c '^{"type":"find_max_step"' "$D/fm1.json")
 assert_eq "$nsteps" "$(grep -oE '"steps":[0-9]+' <<<"$final" | cut -d: -f2)" "a record per step"
 assert_ge 2 "$nsteps" "steps"
 assert_le 8 "$nsteps" "steps within the budget"
-passed=$(grep '^{"type":"find_max_step".*"passed":true' "$D/fm.json" | grep -c "\"target\":$R,") || true
+passed=$(grep '^{"type":"find_max_step".*"passed":true' "$D/fm1.json" | grep -c "\"target\":$R,") || true
 assert_eq 1 "$passed" "the step at R passed"
-echo "found R = $R/s with $N clients"
 # every step but the probe's summary is there, and compare/merge take the file
-assert_eq "$((nsteps + 1))" "$(grep -c '^{"type":"summary"' "$D/fm.json")" "a summary per step and the probe"
-run_ldbench "$D/cmp.txt" compare "$D/fm.json" -- "$D/fm.json"
+assert_eq "$((nsteps + 1))" "$(grep -c '^{"type":"summary"' "$D/fm1.json")" "a summary per step and the probe"
+run_ldbench "$D/cmp.txt" compare "$D/fm1.json" -- "$D/fm1.json"
 assert_eq 0 "$RC" "compare accepts the find-max records"
-run_ldbench "$D/merge.txt" merge "$D/fm.json" "$D/fm.json"
+run_ldbench "$D/merge.txt" merge "$D/fm1.json" "$D/fm1.json"
 assert_eq 0 "$RC" "merge accepts the find-max records"
 
 # 2. at R the objective holds, at 1.5 R it fails: --fail-if states its negation.
 # A sanitizer build's client is several times slower and its speed moves: its
 # R says nothing about the server, so the confirmations run in normal builds.
-confirm() {
-# (the confirmation at R allows 90 % of the rate where a step needs 95 %: the
-# load of this machine moves between the search and the confirmation)
-lo=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 0.90 }')
-R15=$(awk -v r="$R" 'BEGIN { printf "%.2f", r * 1.5 }')
-lo15=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 1.5 * 0.95 }')
-held=0
-for try in 1 2 3 4 5; do
-	run_ldbench "$D/atR.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R" \
-		--fail-if 'p99>=1s' --fail-if 'errors>=1' --fail-if "rate<$lo"
-	if [ "$RC" = 0 ]; then held=1; break; fi
-	grep -E "Threshold failed|limited|Target rate: .* \(" "$D/atR.txt" || true
-	assert_eq 10 "$RC" "a --rate run at R either holds or fails its threshold"
-done
-assert_eq 1 "$held" "the objective holds at R = $R/s"
-broke=0
-for try in 1 2 3; do
-	run_ldbench "$D/at15.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R15" \
-		--fail-if 'p99>=1s' --fail-if 'errors>=1' --fail-if "rate<$lo15"
-	if [ "$RC" = 10 ]; then broke=1; break; fi
-	assert_eq 0 "$RC" "a --rate run at 1.5 R either holds or fails its threshold"
-done
-assert_eq 1 "$broke" "the objective fails at 1.5 R = $R15/s"
-assert_match "Threshold failed: " "$D/at15.txt" "the failing threshold named"
+# The server's capacity on this 2-core machine moves with what else runs (by
+# half, measured with a compiler beside it), so a round whose R the --rate runs
+# do not confirm is followed by a new find-max and its confirmation, three
+# rounds at most: the test fails when find-max is wrong three times running.
+confirm() { # 0 when R holds (five tries) and 1.5 R fails (three tries)
+	local lo R15 lo15 try
+	# (the confirmation at R allows 90 % of the rate where a step needs 95 %)
+	lo=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 0.90 }')
+	R15=$(awk -v r="$R" 'BEGIN { printf "%.2f", r * 1.5 }')
+	lo15=$(awk -v r="$R" 'BEGIN { printf "%.0f", r * 1.5 * 0.95 }')
+	for try in 1 2 3 4 5 0; do
+		[ "$try" != 0 ] || { echo "round: the objective did not hold at R = $R/s"; return 1; }
+		run_ldbench "$D/atR.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R" \
+			--fail-if 'p99>=300ms' --fail-if 'errors>=1' --fail-if "rate<$lo"
+		[ "$RC" = 0 ] && break
+		grep -E "Threshold failed|limited|Target rate: .* \(" "$D/atR.txt" || true
+		assert_eq 10 "$RC" "a --rate run at R either holds or fails its threshold"
+	done
+	for try in 1 2 3 0; do
+		[ "$try" != 0 ] || { echo "round: the objective held at 1.5 R = $R15/s"; return 1; }
+		run_ldbench "$D/at15.txt" "${common[@]}" "${step[@]}" -n "$N" --rate "$R15" \
+			--fail-if 'p99>=300ms' --fail-if 'errors>=1' --fail-if "rate<$lo15"
+		[ "$RC" = 10 ] && break
+		assert_eq 0 "$RC" "a --rate run at 1.5 R either holds or fails its threshold"
+	done
+	assert_match "Threshold failed: " "$D/at15.txt" "the failing threshold named"
+	echo "ok: the objective holds at R = $R/s and fails at 1.5 R = $R15/s"
 }
 if [ "${LDBENCH_TIME_FACTOR:-1}" -gt 1 ]; then
 	echo "SKIP: sanitizer build: no confirmation of R at R and 1.5 R"
 else
-	confirm
+	confirmed=0
+	for round in 1 2 3; do
+		[ "$round" = 1 ] || findmax_round "$round"
+		if confirm; then confirmed=$round; break; fi
+	done
+	assert_ge 1 "$confirmed" "the round whose R the --rate runs confirmed"
 fi
 
 # 3. an impossible objective: the distinct status
