@@ -23,7 +23,7 @@
 
 #define MAX_THREADS 10000
 #define MAX_CONNS_PER_THREAD 1000
-#define MAX_DEPTH 1024
+
 #define MIN_INTERVAL_MS 100
 #define PW_MASK "*****"
 
@@ -386,7 +386,7 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	long long v;
 
 	switch (opt) {
-	case 'a': return cli_parse_int(x, "-a", arg, 1, MAX_DEPTH, "requests in flight", &c->depth);
+	case 'a': return cli_parse_int(x, "-a", arg, 1, LDB_MAX_DEPTH, "requests in flight", &c->depth);
 	case 'b': return cli_set_str(x, &c->base, arg);
 	case 'D':
 		if (arg[0] == '\0')

@@ -20,7 +20,7 @@ struct search {
 	struct ldb_config *c;
 	FILE *out;
 	int pid;
-	int base_threads;
+	int base_threads, base_depth; /* -n and -a as given */
 	struct ldb_result res[MAX_STEPS];
 	int nres, nsteps; /* results (probe included); steps */
 	int summaries;    /* summary records written so far to --json */
@@ -35,14 +35,22 @@ static bool step_passed(const struct ldb_result *r)
 }
 
 /* Enough clients that rate x latency requests fit in flight, with room,
- * `times` over. */
-static int clients_for(const struct search *s, double rate, int times)
+ * `times` over: more clients at -a's depth, and past MAX_CLIENTS a deeper
+ * pipeline (up to -a's own limit) on each. */
+static void size_step(struct search *s, double rate, int times)
 {
-	const struct ldb_config *c = s->c;
-	double per = (double)c->conns_per_thread * (c->depth > 0 ? c->depth : 1);
-	double need = times * ceil(rate * s->lat_ns / 1e9 * INFLIGHT_ROOM / per);
-	int n = need > MAX_CLIENTS ? MAX_CLIENTS : (int)need;
-	return n > s->base_threads ? n : s->base_threads;
+	struct ldb_config *c = s->c;
+	double slots = times * ceil(rate * s->lat_ns / 1e9 * INFLIGHT_ROOM);
+	double per = (double)c->conns_per_thread * s->base_depth;
+	double need = ceil(slots / per);
+	c->depth = s->base_depth;
+	c->threads = need > MAX_CLIENTS ? MAX_CLIENTS : (int)need;
+	if (c->threads < s->base_threads)
+		c->threads = s->base_threads;
+	if (need > MAX_CLIENTS) {
+		double depth = ceil(slots / ((double)c->conns_per_thread * MAX_CLIENTS));
+		c->depth = depth > LDB_MAX_DEPTH ? LDB_MAX_DEPTH : (int)depth;
+	}
 }
 
 static void why_failed(const struct ldb_result *r, char *buf, size_t cap)
@@ -73,9 +81,10 @@ static void step_record(struct search *s, const struct ldb_result *r, int step)
 		return;
 	fprintf(f,
 	        "{\"type\":\"find_max_step\",\"step\":%d,\"summary_index\":%d,\"target\":%.3f,\"achieved\":%.3f,"
-	        "\"threads\":%d,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,\"errors\":%llu,\"passed\":%s,"
+	        "\"threads\":%d,\"depth\":%d,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,\"errors\":%llu,"
+	        "\"passed\":%s,"
 	        "\"client_limited\":%s,\"short_of_inflight\":%s,\"status\":%d}\n",
-	        step, s->summaries, r->rate_target, r->rate, r->threads, (double)r->p50_ns / 1e3,
+	        step, s->summaries, r->rate_target, r->rate, r->threads, r->depth, (double)r->p50_ns / 1e3,
 	        (double)r->p99_ns / 1e3, (double)r->p999_ns / 1e3, (unsigned long long)r->errors,
 	        step_passed(r) ? "true" : "false", r->client_limited ? "true" : "false",
 	        r->short_of_inflight ? "true" : "false", r->status);
@@ -93,8 +102,14 @@ static const struct ldb_result *run_step(struct search *s, double rate, int time
 	struct ldb_result *r = &s->res[s->nres];
 	memset(r, 0, sizeof *r);
 	c->rate = rate;
-	c->threads = rate > 0 ? clients_for(s, rate, times) : s->base_threads;
+	c->threads = s->base_threads;
+	c->depth = s->base_depth;
 	if (rate > 0)
+		size_step(s, rate, times);
+	if (rate > 0 && c->depth != s->base_depth)
+		fprintf(s->out, "%s[%d]: Find-max step %d: target %.2f/s with %d clients, %d requests in flight each\n",
+		        c->progname, s->pid, s->nsteps + 1, rate, c->threads, c->depth);
+	else if (rate > 0)
 		fprintf(s->out, "%s[%d]: Find-max step %d: target %.2f/s with %d clients\n", c->progname, s->pid,
 		        s->nsteps + 1, rate, c->threads);
 	else
@@ -105,6 +120,7 @@ static const struct ldb_result *run_step(struct search *s, double rate, int time
 	r->status = st;
 	r->summary_index = c->json_path != NULL && st != LDB_EXIT_INIT ? s->summaries + 1 : 0;
 	r->threads = c->threads;
+	r->depth = c->depth;
 	r->rate_target = rate;
 	if (c->json_path != NULL && st != LDB_EXIT_INIT)
 		s->summaries++;
@@ -196,8 +212,8 @@ static void final_record(const struct search *s, const char *objective)
 	        "\",\"steps\":%d,\"found\":%s,\"rate\":%.3f,\"achieved\":%.3f,\"lowest_failing\":%.3f,\"p99_us\":%.3f",
 	        s->nsteps, b ? "true" : "false", b ? b->rate_target : 0.0, b ? b->rate : 0.0, s->hi,
 	        b ? (double)b->p99_ns / 1e3 : 0.0);
-	fprintf(f, ",\"threads\":%d,\"summary_index\":%d,\"status\":%d}\n", b ? b->threads : 0,
-	        b ? b->summary_index : 0, b ? LDB_EXIT_OK : LDB_EXIT_NO_CAPACITY);
+	fprintf(f, ",\"threads\":%d,\"depth\":%d,\"summary_index\":%d,\"status\":%d}\n", b ? b->threads : 0,
+	        b ? b->depth : 0, b ? b->summary_index : 0, b ? LDB_EXIT_OK : LDB_EXIT_NO_CAPACITY);
 	if (f != stdout)
 		fclose(f);
 	else
@@ -220,9 +236,13 @@ int ldb_find_max(struct ldb_config *c, FILE *out)
 	static struct search s; /* a hundred results: not on the stack */
 	char objective[800];
 	memset(&s, 0, sizeof s);
-	s = (struct search){
-		.c = c, .out = out, .pid = (int)getpid(), .base_threads = c->threads, .best = -1, .lat_ns = LAT_GUESS_NS
-	};
+	s = (struct search){ .c = c,
+		             .out = out,
+		             .pid = (int)getpid(),
+		             .base_threads = c->threads,
+		             .base_depth = c->depth,
+		             .best = -1,
+		             .lat_ns = LAT_GUESS_NS };
 	objective_text(c, objective, sizeof objective);
 	double target = first_target(&s);
 	while (target > 0) {

@@ -20,6 +20,7 @@ struct ldb_result {
 	uint64_t errors;
 	int status;
 	/* for --find-max (issue 13) */
+	int depth; /* the -a it ran with */
 	double rate_target;
 	uint64_t p999_ns;
 	double server_mean_ns; /* from the real send */

@@ -49,6 +49,7 @@ void ldb_version_line(char *buf, size_t cap, const char *progname);
 
 #define LDB_MAX_IGNORE 20
 #define LDB_MAX_ATTRS 40
+#define LDB_MAX_DEPTH 1024 /* -a, at most */
 
 /* Object classes of -e add without object= (ldclt's person, emailPerson, inetOrgPerson). */
 enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETORGPERSON };

@@ -89,6 +89,21 @@ else
 		if confirm; then confirmed=$round; break; fi
 	done
 	assert_ge 1 "$confirmed" "the round whose R the --rate runs confirmed"
+
+	# a target past 2,000 clients' slots: the clients stop at 2,000, each with a deeper
+	# pipeline (2 x 1.5 M/s x 2 ms guessed = 6,000 slots: 3 each; the retry 4 times that);
+	# the server's binds say every client connected (and one pre-flight bind a step)
+	fixture_monitor_snapshot "$D/snap"
+	run_ldbench "$D/deep.txt" "${common[@]}" --warmup 200ms --duration 1s --find-max 'p99<1s' \
+		--find-max-start 1500000 --find-max-steps 2 --json "$D/deep.json"
+	assert_eq 12 "$RC" "exit status of an unreachable target"
+	assert_match "Find-max step 1: target 1500000.00/s with 2000 clients, 3 requests in flight each$" "$D/deep.txt" \
+		"the first step's clients and depth"
+	assert_match "Find-max step 2: target 1500000.00/s with 2000 clients, 12 requests in flight each$" "$D/deep.txt" \
+		"the retry's: four times the slots"
+	assert_eq 2 "$(grep -c '^{"type":"find_max_step".*"threads":2000,"depth":\(3\|12\),' "$D/deep.json")" \
+		"the step records' clients and depth"
+	assert_eq 4002 "$(fixture_monitor_delta "$D/snap" Bind)" "server-side binds of two steps of 2,000 clients"
 fi
 
 # 3. an impossible objective: the distinct status
