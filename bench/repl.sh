@@ -1,67 +1,115 @@
 #!/usr/bin/env bash
-# What the replication check (-S) costs the write load: the same modify load on
-# a syncprov provider (tests/fixture/slapd_repl.sh, a refreshAndPersist consumer
-# beside it) without -S and with -S on the consumer at the default sampling
-# (--repl-sample 50/s), runs alternating (off, on, on, off, ...) so that drift
-# on the machine falls on both.  The issue's bar: the rate with -S within 10 %
-# of the rate without.  No traffic leaves 127.0.0.1.
+# What the replication check (-S) costs the write load (issue 12's bar: the
+# rate with -S on one consumer within 10 % of the same run without it, at the
+# default sampling).  The same modify load on a supplier, without -S and with -S
+# on its consumer, in alternating pairs (off on, on off, off on, ...) so that
+# drift on the machine falls on both; each run has its own warm-up, left out of
+# its rate.  Servers:
+#   slapd   tests/fixture/slapd_repl.sh: a syncprov provider and a
+#           refreshAndPersist consumer, 1,000 users
+#   389ds   tests/fixture/dirsrv_repl.sh: two 389 DS instances and one
+#           agreement; 1,000 entries added through ldbench and replicated first
+# No traffic leaves 127.0.0.1.
 #
-#   bench/repl.sh [--seconds S] [--pairs K] [--threads N] [--sample SPEC]
-#     --seconds S   load per run (default 5)
-#     --pairs K     off/on pairs (default 3); the table shows medians
+#   bench/repl.sh [--server slapd|389ds|all] [--seconds S] [--pairs K]
+#                 [--threads N] [--sample SPEC] [--warmup D]
+#     --server      which pair (default all: both, one after the other)
+#     --seconds S   measured load per run (default 8)
+#     --pairs K     off/on pairs (default 4)
 #     --threads N   -n (default 4)
 #     --sample SPEC --repl-sample of the "on" runs (default: none given, 50/s)
+#     --warmup D    each run's warm-up (default 2s)
 #
-# Prints each run's rate, then the medians, on/off, and the replication
-# figures of the last "on" run.  The machine's load average is printed first:
-# run it on a quiet machine.
+# Prints each run's rate and each pair's on/off ratio, then per server the
+# median and range of the pair ratios (the figure the bar is read on: a pair's
+# two runs are next to each other in time), the medians of the rates, and the
+# replication figures of the last "on" run.  The machine's load average is
+# printed first: run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-secs=5 pairs=3 threads=4 sample=
+servers=all secs=8 pairs=4 threads=4 sample= warmup=2s
 while (($# > 0)); do
 	case $1 in
+	--server) servers=${2:?--server needs a value}; shift 2 ;;
 	--seconds) secs=${2:?--seconds needs a value}; shift 2 ;;
 	--pairs) pairs=${2:?--pairs needs a value}; shift 2 ;;
 	--threads) threads=${2:?--threads needs a value}; shift 2 ;;
 	--sample) sample=${2:?--sample needs a value}; shift 2 ;;
+	--warmup) warmup=${2:?--warmup needs a value}; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "repl: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
+case $servers in
+all) servers="slapd 389ds" ;;
+slapd | 389ds) ;;
+*) echo "repl: --server: slapd, 389ds or all" >&2; exit 2 ;;
+esac
 . bench/lib.sh
 echo "repl: load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 bench_build "$ROOT" "$ROOT/build-bench"
 export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
-. tests/fixture/slapd_repl.sh
-repl_start --users 1000
-load=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "uid=userXXXXX"
-	-r1 -R1000 -e random --modify "replace:description=dXXXXX" -n "$threads" --duration "${secs}s"
-	--interval "${secs}s")
-on=(-S "$REPL_CURI")
-[[ -n "$sample" ]] && on+=(--repl-sample "$sample")
+
 rate_of() { sed -nE 's/.*Global average rate: .*\(([0-9.]+)\/sec\).*/\1/p' "$1" | tail -n 1; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-out=$FIX_DIR/run.txt
-declare -a off_rates on_rates
-run() { # off|on
-	local extra=()
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# one run: off|on; prints its rate
+run() {
+	local extra=() out=$work/run.txt
 	[[ "$1" == on ]] && extra=("${on[@]}")
 	"$LDBENCH" "${load[@]}" "${extra[@]}" >"$out" 2>&1 || { cat "$out" >&2; exit 1; }
-	local r
-	r=$(rate_of "$out")
-	echo "repl: $1 $r/s"
-	if [[ "$1" == on ]]; then
-		on_rates+=("$r")
-		grep 'Replication summary' "$out" >"$FIX_DIR/last_on.txt" || true
-	else
-		off_rates+=("$r")
-	fi
+	[[ "$1" == on ]] && { grep 'Replication summary' "$out" >"$work/last_on.txt" || true; }
+	rate_of "$out"
 }
-for ((i = 0; i < pairs; i++)); do
-	if ((i % 2 == 0)); then run off; run on; else run on; run off; fi
+
+# the pairs on the pair of servers set up: the table of one server
+measure() { # LABEL
+	local i a b r ratios=() offs=() ons=()
+	for ((i = 0; i < pairs; i++)); do
+		if ((i % 2 == 0)); then a=$(run off); b=$(run on); else b=$(run on); a=$(run off); fi
+		r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
+		echo "repl: $1 pair $((i + 1)): off $a/s, on $b/s, on/off $r"
+		ratios+=("$r") offs+=("$a") ons+=("$b")
+	done
+	local lo hi
+	lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -n 1)
+	hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -n 1)
+	echo "repl: $1: on/off median of $pairs pairs $(printf '%s\n' "${ratios[@]}" | median) (range $lo..$hi);" \
+		"median rate without -S $(printf '%s\n' "${offs[@]}" | median)/s, with -S $(printf '%s\n' "${ons[@]}" | median)/s"
+	sed "s/^/repl: $1: last run with -S: /" "$work/last_on.txt"
+}
+
+for server in $servers; do
+	if [[ $server == slapd ]]; then
+		(
+			. tests/fixture/slapd_repl.sh
+			repl_start --users 1000
+			work=$FIX_DIR
+			load=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "uid=userXXXXX"
+				-r1 -R1000 -e random --modify "replace:description=dXXXXX" -n "$threads" --warmup "$warmup"
+				--duration "${secs}s" --interval "${secs}s")
+			on=(-S "$REPL_CURI")
+			[[ -n "$sample" ]] && on+=(--repl-sample "$sample")
+			measure "slapd (syncprov, refreshAndPersist)"
+		)
+	else
+		(
+			. tests/fixture/dirsrv_repl.sh
+			dsrepl_start
+			work=$DSR_DIR
+			sup=(-h 127.0.0.1 -p "$DSR_SPORT" -D "$DSR_ROOTDN" -w "$DSR_ROOTPW" -b "$DSR_BASE")
+			"$LDBENCH" "${sup[@]}" -f "cn=dXXXX" -r0 -R999 -n 2 -e add,person,incr,commoncounter,noloop \
+				>"$work/populate.txt" 2>&1 || { cat "$work/populate.txt" >&2; exit 1; }
+			for ((i = 0; i < 120; i++)); do
+				[[ "$(dsrepl_count "$DSR_CURI" "$DSR_BASE" '(objectClass=person)')" == 1000 ]] && break
+				sleep 0.5
+			done
+			load=("${sup[@]}" -f "cn=dXXXX" -r0 -R999 -e random --modify "replace:description=dXXXXX"
+				-n "$threads" --warmup "$warmup" --duration "${secs}s" --interval "${secs}s")
+			on=(-S "127.0.0.1:$DSR_CPORT")
+			[[ -n "$sample" ]] && on+=(--repl-sample "$sample")
+			measure "389 DS (one agreement)"
+		)
+	fi
 done
-off=$(printf '%s\n' "${off_rates[@]}" | median)
-onm=$(printf '%s\n' "${on_rates[@]}" | median)
-echo "repl: median without -S $off/s, with -S $onm/s, on/off $(awk -v a="$onm" -v b="$off" 'BEGIN { printf "%.3f", a / b }')"
-sed 's/^/repl: last run with -S: /' "$FIX_DIR/last_on.txt"
