@@ -2,7 +2,10 @@
  * (RFC 4511 4.11), counted when sent.  The server answers the abandon with
  * nothing (and the search, if at all, before the abandon reached it: those
  * answers match no request in flight and are dropped), so the operation is
- * done once it is on the wire: the kind without a response. */
+ * done once it is on the wire: the kind without a response.  Nothing then
+ * slows a client but the server's progress: each connection waits for a
+ * WhoAmI's answer after every 32 of them, and before its Unbind (SYNC_EVERY,
+ * run/conn.h), so that slapd takes up every abandon counted. */
 #include "ops/ops.h"
 
 #include <ldap.h>

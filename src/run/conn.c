@@ -375,6 +375,12 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		tls_begin(cn, now);
 		return;
 	}
+	if (done.setup == SETUP_SYNC) {
+		/* the server has taken up every request sent before it: new
+		 * operations may go (ldb_conn_events wakes the connection) */
+		cn->syncing = false;
+		return;
+	}
 	if (cn->state == CS_BINDING) {
 		if (done.setup == SETUP_BIND) {
 			/* a persistent connection's opening bind: not an operation,

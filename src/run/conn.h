@@ -44,8 +44,20 @@ enum { TM_CONN, TM_PACE };
 
 enum cstate { CS_IDLE, CS_CONNECTING, CS_STARTTLS, CS_TLS, CS_BINDING, CS_READY, CS_OP };
 
-/* What a slot's request is, besides an operation of the load. */
-enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS };
+/* What a slot's request is, besides an operation of the load (SETUP_SYNC:
+ * the WhoAmI that paces kinds without a response, below). */
+enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS, SETUP_SYNC };
+
+/* A kind without a response (abandon) is paced by the server's progress:
+ * after this many of them a connection sends a WhoAmI (the run's marker) and
+ * issues no new operation until its answer, which slapd sends only once it
+ * has worked through every request before it.  slapd closes a connection
+ * with more than conn_max_pending requests waiting (100 anonymous, 1000
+ * bound), dropping them; an abandon operation is two requests (the search,
+ * its abandon), so 32 of them, the WhoAmI and a pipeline's passes still
+ * under way stay below the smaller limit, and the round trip is paid once
+ * per 64 requests.  Not tied to -a: an abandon holds no slot. */
+#define SYNC_EVERY 32
 
 struct ldb_slot {
 	int32_t msgid;
@@ -91,7 +103,9 @@ struct ldb_conn {
 	struct ldb_slot *slots;
 	int depth; /* slots in use at most */
 	int inflight;
-	int32_t id_span; /* message ids cycle in [1, id_span] */
+	uint16_t unsynced; /* operations without a response sent since the last sync */
+	bool syncing;      /* a sync (SETUP_SYNC) is in flight: no new operation */
+	int32_t id_span;   /* message ids cycle in [1, id_span] */
 	/* last: the hot fields above share a few cache lines, 10,000 connections too */
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;

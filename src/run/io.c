@@ -29,6 +29,8 @@ void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 	for (int i = 0; i < cn->depth; i++)
 		cn->slots[i].used = 0;
 	cn->inflight = 0;
+	cn->unsynced = 0;
+	cn->syncing = false;
 }
 
 /* Plain or TLS send: >0 bytes, 0 try later, -1 broken. */

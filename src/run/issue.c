@@ -234,12 +234,13 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	long n;
 
 	*exhausted = false;
-	if (s->setup == SETUP_STARTTLS) {
+	if (s->setup == SETUP_STARTTLS || s->setup == SETUP_SYNC) {
+		/* a fixed extended request: StartTLS, or the sync's WhoAmI */
+		const struct ldb_reqset *x = s->setup == SETUP_SYNC ? &run->marker : &run->starttls;
 		int64_t vals[LDB_FIELD_COUNT] = { 0 };
-		if (!room_for(cn, run->starttls.maxlen))
+		if (!room_for(cn, x->maxlen))
 			return false;
-		n = (long)ldb_req_render(&run->starttls, 0, vals, msgid, cn->out + cn->out_len,
-		                         cn->out_cap - cn->out_len);
+		n = (long)ldb_req_render(x, 0, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
 	} else if (s->aux > 0) {
 		/* an ancestor of an add (add_missing_parents) */
 		if (!room_for(cn, RETRY_CAP))
@@ -321,6 +322,7 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		record_sent(w, &done);
 		s->used = 0;
 		cn->inflight--;
+		cn->unsynced++; /* ldb_conn_pump sends the sync that paces them */
 		ldb_pass_continue(cn, i, &done, now);
 	}
 	return true;
@@ -361,6 +363,19 @@ void ldb_pace_later(struct ldb_worker *w, uint64_t now)
 		(void)ldb_timer_arm_before(&w->runner->timers, &w->pace, due);
 }
 
+/* SYNC_EVERY operations without a response went out: the sync (a WhoAmI on
+ * a free slot, not an operation of the load); the connection starts no new
+ * operation until its answer (run/conn.c conn_result).  false when it could
+ * not be rendered now (no room yet: the next pump tries again). */
+static bool send_sync(struct ldb_conn *cn, int i, uint64_t now)
+{
+	if (!issue(cn, i, cn->w->run->main_op, 0, SETUP_SYNC, false, 0, 0, now))
+		return false;
+	cn->syncing = true;
+	cn->unsynced = 0;
+	return true;
+}
+
 /* Fill a ready persistent connection up to its depth with new passes, then
  * write once. */
 void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
@@ -370,12 +385,16 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 	 * then carries several requests (closed loop only: --rate and -W issue
 	 * on their schedule). */
 	int batch = cn->depth >= 8 && w->run->rate_interval_ns == 0 && w->run->cfg->wait_sec == 0 ? cn->depth / 2 : 1;
-	if (cn->inflight > 0 && cn->depth - cn->inflight < batch)
+	if (cn->syncing || (cn->inflight > 0 && cn->depth - cn->inflight < batch))
 		return;
 	conn_watch(cn, timeout_at(cn, now));
 	while (cn->inflight < cn->depth && ldb_may_issue(w, now)) {
 		int i = free_slot(cn);
 		int64_t v, bv;
+		if (i >= 0 && cn->unsynced >= SYNC_EVERY) {
+			(void)send_sync(cn, i, now);
+			break;
+		}
 		if (i < 0 || !ldb_pass_values(w, &v, &bv))
 			break;
 		cn->t_due = w->next_intended;

@@ -170,13 +170,15 @@ static int marker_answered(struct ldb_conn *cn)
 	return rc < 0 || cn->in_len == cn->in_cap ? -1 : 0;
 }
 
-/* The goodbye of a run whose requests go unanswered (abandon): they were
- * counted when rendered, so what is still in the output buffer goes first,
- * then a WhoAmI whose answer says the server has reached the end of them
+/* The goodbye of a connection with requests that go unanswered (abandon)
+ * since its last sync (or with a sync in flight): they were counted when
+ * rendered, so what is still in the output buffer goes first, then the final
+ * sync, a WhoAmI whose answer says the server has reached the end of them
  * (slapd works a connection's requests in order, defers those beyond what it
  * runs at once, and drops what it still holds when an Unbind ends the
  * connection), then the Unbind, and the server ends the connection.  At most
- * a second for each wait; the answers read are discarded. */
+ * a second for each wait (the pacing keeps at most SYNC_EVERY operations
+ * ahead of the server); the answers read are discarded. */
 static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 {
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
@@ -209,7 +211,7 @@ static void worker_close_all(struct ldb_worker *w)
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
-		if (polite && run->unanswered) {
+		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
 			goodbye_unanswered(cn, run);
 		} else if (polite) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
@@ -282,7 +284,7 @@ void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive)
 {
 	uint64_t pending = 0;
 	for (int k = 0; k < w->nconns; k++)
-		pending += (uint64_t)w->conns[k].inflight;
+		pending += (uint64_t)(w->conns[k].inflight - w->conns[k].syncing); /* a sync is no operation */
 	w->pending_at_end = pending; /* read by the main thread after the join */
 	ldb_errlines_flush(w);
 	worker_close_all(w);

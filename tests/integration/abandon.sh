@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # -e abandon (issue 16): as ldclt, each operation is a search abandoned at once,
 # counted when sent.  The server's cn=Monitor counts one Abandon per operation:
-# ldbench's count must equal it, with several threads, with pipelining, and
-# combined with an exact search in one pass.  The runs are paced (--rate): slapd
-# defers the requests beyond the few it runs at once on a connection and drops
-# what it still holds when the client unbinds, so an unpaced flood of requests
-# that nothing answers can end with the server's count below the client's.
+# ldbench's count must equal it, paced (--rate) and unpaced, with several
+# threads, with pipelining, with -N, and combined with an exact search in one
+# pass.  slapd defers the requests beyond the few it runs at once on a
+# connection, closes a connection with more than conn_max_pending of them
+# waiting and drops what it still holds when the client unbinds, and nothing
+# answers an abandon: so every connection sends a WhoAmI after every 32
+# abandons and waits for its answer before it sends more, and a last one before
+# its Unbind (cn=Monitor's Extended count pins that pacing in the -T cases).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -45,7 +48,44 @@ assert_match 'abandon: attempted 200, completed 200, succeeded 200, counted 200,
 	"the pass's abandons"
 assert_match '^Running mode       = .* exact_search abandon$' "$out" "-v names both"
 
-# 4. its checks
+# 4. unpaced (no --rate), several threads: exact, and 2000/32 = 62 syncs and a
+# final one per connection (the WhoAmIs in cn=Monitor's Extended)
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e abandon,random -r1 -R200 -n 3 -T 2000
+assert_eq 0 "$RC" "exit status of an unpaced abandon run"
+assert_eq 6000 "$(global_total "$out")" "unpaced total"
+assert_eq 6000 "$(fixture_monitor_delta "$FIX_DIR/snap" Abandon)" "server-side unpaced abandons"
+assert_eq 6000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side unpaced searches"
+assert_eq 189 "$(fixture_monitor_delta "$FIX_DIR/snap" Extended)" "the syncs: 63 WhoAmIs per connection"
+assert_match 'abandon: attempted 6000, completed 6000, succeeded 6000, counted 6000, errors 0$' "$out" \
+	"unpaced abandon counters"
+assert_match 'Connections: opened 3, reconnects 0,' "$out" "no connection closed by the server"
+
+# 5. unpaced and pipelined (-a 8), with --monitor
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=user00042)" -e abandon -a 8 -n 2 -T 2000 --monitor
+assert_eq 0 "$RC" "exit status of an unpaced pipelined abandon run"
+assert_eq 4000 "$(global_total "$out")" "unpaced pipelined total"
+assert_eq 4000 "$(fixture_monitor_delta "$FIX_DIR/snap" Abandon)" "server-side unpaced pipelined abandons"
+assert_eq 126 "$(fixture_monitor_delta "$FIX_DIR/snap" Extended)" "the pipelined run's syncs"
+assert_match 'abandon: attempted 4000, completed 4000, succeeded 4000, counted 4000, errors 0$' "$out" \
+	"unpaced pipelined abandon counters"
+assert_match 'Server \(cn=Monitor\): abandon completed 4000 \(client: 4000 completed, 0 in flight\): agree$' "$out" \
+	"--monitor's abandon line, unpaced"
+assert_match 'T000: pendingNb=0$' "$out" "a sync in flight is no pending operation"
+
+# 6. unpaced until -N: whatever was sent when the run stopped, the server took up
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e abandon,random -r1 -R200 -n 2 -N 2 --interval 500ms
+assert_eq 0 "$RC" "exit status of an unpaced -N abandon run"
+total=$(global_total "$out")
+[[ $total -gt 0 ]] || _fail "the -N run sent no abandon"
+assert_eq "$total" "$(fixture_monitor_delta "$FIX_DIR/snap" Abandon)" "server-side abandons of the -N run"
+assert_eq "$total" "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches of the -N run"
+assert_match "abandon: attempted $total, completed $total, succeeded $total, counted $total, errors 0\$" "$out" \
+	"-N abandon counters"
+
+# 7. its checks
 run_ldbench "$out" "${common[@]}" -e abandon,bindeach -f "(uid=user00042)"
 assert_eq 2 "$RC" "abandon with bindeach"
 assert_match 'abandon and -e bindeach exclude each other' "$out" "abandon with bindeach: why"
