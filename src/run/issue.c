@@ -333,9 +333,11 @@ bool ldb_may_issue(struct ldb_worker *w, uint64_t now)
 	const struct ldb_config *c = w->run->cfg;
 	if (w->exhausted || run_stopping(w->run))
 		return false;
-	/* -T counts measured operations: none during warm-up */
+	/* -T counts measured operations: none during warm-up.  A pass under
+	 * way may count each of its steps (counted as they end, so this errs
+	 * low until the last passes end, then issues what is missing) */
 	if (c->ops_per_thread > 0 && w->measuring &&
-	    ldb_load(&w->st->counted) + w->outstanding >= (uint64_t)c->ops_per_thread)
+	    ldb_load(&w->st->counted) + w->outstanding * (uint64_t)pass_length(w->run) >= (uint64_t)c->ops_per_thread)
 		return false;
 	if (c->wait_sec > 0 && now < w->next_op_at)
 		return false;

@@ -74,6 +74,15 @@ assert_match 'Server \(cn=Monitor\): abandon completed 4000 \(client: 4000 compl
 	"--monitor's abandon line, unpaced"
 assert_match 'T000: pendingNb=0$' "$out" "a sync in flight is no pending operation"
 
+# 5b. unpaced, pipelined, a pass of two steps: -T stops at its count exactly
+# (a pass under way counts both its steps; it once overshot by a few passes)
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${common[@]}" -f "(uid=user00042)" -e esearch,abandon,srchnentries=1 -a 8 -n 2 -T 2000
+assert_eq 0 "$RC" "exit status of an unpaced pipelined esearch,abandon run"
+assert_eq 4000 "$(global_total "$out")" "unpaced pipelined pass total"
+assert_eq 2000 "$(fixture_monitor_delta "$FIX_DIR/snap" Abandon)" "server-side abandons of the pipelined pass"
+assert_eq 4000 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches of the pipelined pass"
+
 # 6. unpaced until -N: whatever was sent when the run stopped, the server took up
 fixture_monitor_snapshot "$FIX_DIR/snap"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e abandon,random -r1 -R200 -n 2 -N 2 --interval 500ms
