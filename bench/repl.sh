@@ -23,7 +23,10 @@
 # Prints each run's rate and each pair's on/off ratio, then per server the
 # median and range of the pair ratios (the figure the bar is read on: a pair's
 # two runs are next to each other in time), the medians of the rates, and the
-# replication figures of the last "on" run.  The machine's load average is
+# replication figures of the last "on" run.  Beside the rates, the CPU each
+# write cost the client and the two servers together (ldbench's user+system
+# time, the servers' from /proc), which the host's noise moves less than a
+# rate, and the CPU time the host stole from this machine during each run.  The machine's load average is
 # printed first: run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +50,7 @@ slapd | 389ds) ;;
 *) echo "repl: --server: slapd, 389ds or all" >&2; exit 2 ;;
 esac
 . bench/lib.sh
+warmup_s=$(awk -v w="$warmup" 'BEGIN { v = w + 0; if (w ~ /ms$/) v /= 1000; print v }')
 echo "repl: load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 bench_build "$ROOT" "$ROOT/build-bench"
 export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
@@ -54,29 +58,54 @@ export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
 rate_of() { sed -nE 's/.*Global average rate: .*\(([0-9.]+)\/sec\).*/\1/p' "$1" | tail -n 1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# one run: off|on; prints its rate
+# CPU ticks of the servers (supplier and consumer) and the machine's steal
+server_ticks() { echo $(($(bench_proc_ticks "$spid") + $(bench_proc_ticks "$cpid"))); }
+steal_ticks() { awk '$1 == "cpu" { print $9; exit }' /proc/stat; }
+
+# one run: off|on; prints "RATE CLIENT_US SERVERS_US STEAL_S": the rate, the CPU
+# per write of ldbench and of both servers (over the whole run, warm-up
+# included: writes = rate x (warm-up + measured time)), the host's steal
 run() {
-	local extra=() out=$work/run.txt
-	[[ "$1" == on ]] && extra=("${on[@]}")
-	"$LDBENCH" "${load[@]}" "${extra[@]}" >"$out" 2>&1 || { cat "$out" >&2; exit 1; }
-	[[ "$1" == on ]] && { grep 'Replication summary' "$out" >"$work/last_on.txt" || true; }
-	rate_of "$out"
+	local extra=() out=$work/run.txt s0 s1 t0 t1
+	[[ "$1" == on ]] && extra=("${on[@]}" --json "$work/on.json")
+	rm -f "$work/on.json"
+	s0=$(server_ticks) t0=$(steal_ticks)
+	/usr/bin/time -f '%U %S' -o "$work/time.txt" "$LDBENCH" "${load[@]}" "${extra[@]}" >"$out" 2>&1 ||
+		{ cat "$out" >&2; exit 1; }
+	s1=$(server_ticks) t1=$(steal_ticks)
+	if [[ "$1" == on ]]; then
+		grep 'Replication summary' "$out" >"$work/last_on.txt" || true
+		# the watcher's own load on the consumer: its base searches over the run
+		grep '^{"type":"summary"' "$work/on.json" | grep -oE '"searches":[0-9]+' | tail -n 1 | cut -d: -f2 |
+			awk -v s="$secs" '{ printf "watcher: %d base searches on the consumer (%.0f/s)\n", $1, $1 / s }' \
+				>>"$work/last_on.txt"
+	fi
+	local r
+	r=$(rate_of "$out")
+	awk -v r="$r" -v secs="$secs" -v w="$warmup_s" -v sb=$((s1 - s0)) -v st=$((t1 - t0)) -v hz="$(bench_hz)" \
+		'{ n = r * (secs + w); printf "%s %.1f %.1f %.2f\n", r, ($1 + $2) * 1e6 / n, sb / hz * 1e6 / n, st / hz }' \
+		"$work/time.txt"
 }
 
 # the pairs on the pair of servers set up: the table of one server
 measure() { # LABEL
-	local i a b r ratios=() offs=() ons=()
+	local i a b r c ratios=() offs=() ons=() cpus=()
 	for ((i = 0; i < pairs; i++)); do
-		if ((i % 2 == 0)); then a=$(run off); b=$(run on); else b=$(run on); a=$(run off); fi
-		r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
-		echo "repl: $1 pair $((i + 1)): off $a/s, on $b/s, on/off $r"
-		ratios+=("$r") offs+=("$a") ons+=("$b")
+		if ((i % 2 == 0)); then a=($(run off)); b=($(run on)); else b=($(run on)); a=($(run off)); fi
+		r=$(awk -v a="${a[0]}" -v b="${b[0]}" 'BEGIN { printf "%.3f", b / a }')
+		c=$(awk -v a="${a[1]}" -v b="${a[2]}" -v x="${b[1]}" -v y="${b[2]}" 'BEGIN { printf "%.3f", (x + y) / (a + b) }')
+		echo "repl: $1 pair $((i + 1)): off ${a[0]}/s, on ${b[0]}/s, on/off $r;" \
+			"CPU per write (client + servers) off ${a[1]} + ${a[2]} us, on ${b[1]} + ${b[2]} us, on/off $c;" \
+			"steal ${a[3]} s, ${b[3]} s"
+		ratios+=("$r") offs+=("${a[0]}") ons+=("${b[0]}") cpus+=("$c")
 	done
 	local lo hi
 	lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -n 1)
 	hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -n 1)
 	echo "repl: $1: on/off median of $pairs pairs $(printf '%s\n' "${ratios[@]}" | median) (range $lo..$hi);" \
 		"median rate without -S $(printf '%s\n' "${offs[@]}" | median)/s, with -S $(printf '%s\n' "${ons[@]}" | median)/s"
+	echo "repl: $1: CPU per write on/off, median of $pairs pairs $(printf '%s\n' "${cpus[@]}" | median)" \
+		"(range $(printf '%s\n' "${cpus[@]}" | sort -g | head -n 1)..$(printf '%s\n' "${cpus[@]}" | sort -g | tail -n 1))"
 	sed "s/^/repl: $1: last run with -S: /" "$work/last_on.txt"
 }
 
@@ -85,7 +114,7 @@ for server in $servers; do
 		(
 			. tests/fixture/slapd_repl.sh
 			repl_start --users 1000
-			work=$FIX_DIR
+			work=$FIX_DIR spid=$FIX_PID cpid=$REPL_CPID
 			load=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "uid=userXXXXX"
 				-r1 -R1000 -e random --modify "replace:description=dXXXXX" -n "$threads" --warmup "$warmup"
 				--duration "${secs}s" --interval "${secs}s")
@@ -98,6 +127,7 @@ for server in $servers; do
 			. tests/fixture/dirsrv_repl.sh
 			dsrepl_start
 			work=$DSR_DIR
+			spid=$(pgrep -f "slapd-$DSR_SNAME" | head -n 1) cpid=$(pgrep -f "slapd-$DSR_CNAME" | head -n 1)
 			sup=(-h 127.0.0.1 -p "$DSR_SPORT" -D "$DSR_ROOTDN" -w "$DSR_ROOTPW" -b "$DSR_BASE")
 			"$LDBENCH" "${sup[@]}" -f "cn=dXXXX" -r0 -R999 -n 2 -e add,person,incr,commoncounter,noloop \
 				>"$work/populate.txt" 2>&1 || { cat "$work/populate.txt" >&2; exit 1; }

@@ -47,7 +47,7 @@ struct ldb_repl_tap {
 	struct ldb_repl_ring **rings; /* [nrings] */
 	int nrings;
 	uint64_t every, count;    /* every Nth write, or */
-	uint64_t gap_ns, next_at; /* one sample per gap */
+	uint64_t gap_ns, next_at; /* one sample per gap (next_at: read by the watchers, relaxed) */
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
@@ -64,7 +64,8 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 	} else {
 		if (now < t->next_at)
 			return;
-		t->next_at = now + t->gap_ns;
+		/* the watchers read it to sleep until the next sample may come */
+		__atomic_store_n(&t->next_at, now + t->gap_ns, __ATOMIC_RELAXED);
 	}
 	for (int k = 0; k < t->nrings; k++) {
 		struct ldb_repl_ring *r = t->rings[k];
