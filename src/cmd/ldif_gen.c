@@ -803,6 +803,18 @@ static int users_emit(const struct users_plan *pl, FILE *f, char *err, size_t ca
 	return emit_end(&w, &o, err, cap);
 }
 
+/* An ldifgen-shaped emitter's output buffer and its random numbers (a fresh
+ * seed, as dsctl's). */
+static int lg_start(struct gen_out *o, struct ldb_rng *r, FILE *f, char *err, size_t cap)
+{
+	if (out_init(o, f) != 0) {
+		gen_err(err, cap, "out of memory");
+		return -1;
+	}
+	ldb_rng_seed(r, ldb_rng_fresh_seed(), 0);
+	return 0;
+}
+
 static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err, size_t cap);
 static bool lg_dn_ok(const char *s, const char *opt, char *err, size_t cap);
 
@@ -993,11 +1005,8 @@ static int users_emit_ldifgen(const struct ldb_gen_users *u, FILE *f, char *err,
 	struct ldb_rng r;
 	char parent_buf[1024], name[GEN_PREFIX_MAX + LDB_U64_DEC_MAX + GEN_MAX_WIDTH + 16], cn[64];
 
-	if (out_init(&o, f) != 0) {
-		gen_err(err, cap, "out of memory");
+	if (lg_start(&o, &r, f, err, cap) != 0)
 		return LDB_EXIT_OTHER;
-	}
-	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
 	lg_node(&o, u->suffix, false);
 	for (size_t i = 0; i < sizeof lg_ous / sizeof lg_ous[0]; i++) {
 		snprintf(parent_buf, sizeof parent_buf, "ou=%s,%s", lg_ous[i], u->suffix);
@@ -1947,11 +1956,8 @@ static int groups_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap)
 	struct gen_out o;
 	struct ldb_rng r;
 
-	if (out_init(&o, f) != 0) {
-		gen_err(err, cap, "out of memory");
+	if (lg_start(&o, &r, f, err, cap) != 0)
 		return LDB_EXIT_OTHER;
-	}
-	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
 	lg_node(&o, g->suffix, false);
 	/* as ldifgen: containers compared as strings, each written once */
 	if (strcmp(parent, g->suffix) != 0)
@@ -2094,11 +2100,8 @@ static int modload_emit_ldifgen(const void *plan, FILE *f, char *err, size_t cap
 	struct gen_out o;
 	struct ldb_rng r;
 
-	if (out_init(&o, f) != 0) {
-		gen_err(err, cap, "out of memory");
+	if (lg_start(&o, &r, f, err, cap) != 0)
 		return LDB_EXIT_OTHER;
-	}
-	ldb_rng_seed(&r, ldb_rng_fresh_seed(), 0);
 	if (m->create_parent) /* as ldifgen: a plain entry, no changetype */
 		lg_node(&o, m->parent, false);
 	for (uint64_t k = 1; m->create_users && k <= (uint64_t)m->num_users && !o.failed; k++)
