@@ -5,15 +5,15 @@
 
 #include "cli/cli.h"
 #include "conf/config.h"
-#include "cmd/compare.h"
+#include "cmd/compare_runs.h"
 #include "cmd/ldif_gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
-#include "cmd/report.h"
+#include "cmd/report_page.h"
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
-#include "cmd/genldif.h"
-#include "out/report.h"
+#include "cmd/add_ldif.h"
+#include "report/reporter.h"
 
 int main(int argc, char **argv)
 {

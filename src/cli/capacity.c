@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/rate_profile.h"
-#include "cli/threshold.h"
+#include "cli/fail_if.h"
 #include "util/num.h"
 
 #define FIND_MAX_STEP_MS 5000   /* a step's measured time without --duration or -N */

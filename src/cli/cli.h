@@ -1,6 +1,6 @@
 /* The command line: ldclt's flags and -e keywords, ldbench's long options. */
-#ifndef LDBENCH_CLI_H
-#define LDBENCH_CLI_H
+#ifndef LDBENCH_CLI_CLI_H
+#define LDBENCH_CLI_CLI_H
 
 #include <stddef.h>
 #include "conf/config.h"

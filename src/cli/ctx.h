@@ -87,7 +87,7 @@ enum {
 	OPT_RAMP_UP,
 	OPT_CAPACITY_END
 };
-/* The replication check's long options (cli/repl.c). */
+/* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]

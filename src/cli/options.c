@@ -17,7 +17,7 @@
 #include <ldap.h>
 
 #include "values/rng.h"
-#include "cli/threshold.h"
+#include "cli/fail_if.h"
 #include "util/num.h"
 #include "proto/wire.h"
 
@@ -71,7 +71,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
 	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
 	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
-	                                   /* the replication check (cli/repl.c) */
+	                                   /* the replication check (cli/repl_options.c) */
 	                                   { "repl-sample", required_argument, NULL, OPT_REPL_SAMPLE },
 	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },
 	                                   { "repl-bind", required_argument, NULL, OPT_REPL_BIND },

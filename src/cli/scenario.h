@@ -13,8 +13,8 @@
  * starts a comment.  The first comment line with text is the scenario's
  * one-line description.  Which options exist, and which take a value, is the
  * command line's business (cli/scenario_merge.c): this module only splits the file. */
-#ifndef LDBENCH_SCENARIO_H
-#define LDBENCH_SCENARIO_H
+#ifndef LDBENCH_CLI_SCENARIO_H
+#define LDBENCH_CLI_SCENARIO_H
 
 #include <stddef.h>
 

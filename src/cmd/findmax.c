@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/threshold.h"
+#include "cli/fail_if.h"
 #include "cmd/load.h"
 
 #define MAX_STEPS 101     /* the budget's top, and the probe */

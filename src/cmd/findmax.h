@@ -8,8 +8,8 @@
  * step gets enough clients for its rate at the latency seen so far.  Then a
  * table of steps and the result; with --json a record per step and a final
  * one (docs/capacity.md). */
-#ifndef LDBENCH_FINDMAX_H
-#define LDBENCH_FINDMAX_H
+#ifndef LDBENCH_CMD_FINDMAX_H
+#define LDBENCH_CMD_FINDMAX_H
 
 #include <stdio.h>
 

@@ -9,17 +9,17 @@
 #include <unistd.h>
 
 #include "cli/rate_profile.h"
-#include "out/monitor.h"
-#include "out/preflight.h"
-#include "out/repl_report.h"
-#include "out/report.h"
-#include "out/sampler.h"
-#include "out/verdict.h"
+#include "server/monitor.h"
+#include "server/preflight.h"
+#include "report/repl_lines.h"
+#include "report/reporter.h"
+#include "report/sampler.h"
+#include "report/verdict.h"
 #include "run/clock.h"
-#include "run/iothreads.h"
+#include "run/iothread_plan.h"
 #include "run/scalab01.h"
 #include "run/signals.h"
-#include "run/worker.h"
+#include "run/run.h"
 
 #define TICK_NS 20000000ULL   /* how often stop conditions are checked */
 #define GLOBAL_STATS_EVERY 90 /* samples between ldclt's periodic summaries */
@@ -28,11 +28,11 @@
 struct load {
 	const struct ldb_config *cfg;
 	struct ldb_run run;
-	struct ldb_worker *w;         /* the clients */
+	struct ldb_client *w;         /* the clients */
 	struct ldb_thread_stats **st; /* their counters */
 	int n;
-	struct ldb_runner *r; /* the I/O threads */
-	struct ldb_lat **lat; /* their histograms, for the sampler */
+	struct ldb_iothread *r; /* the I/O threads */
+	struct ldb_lat **lat;   /* their histograms, for the sampler */
 	int nr, started;
 	struct ldb_text text;
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
@@ -95,7 +95,7 @@ static int setup_clients(struct load *l)
 		if (posix_memalign((void **)&l->st[i], 64, sizeof *l->st[i]) != 0)
 			return -1;
 		memset(l->st[i], 0, sizeof *l->st[i]);
-		if (ldb_worker_init(&l->w[i], &l->run, i, l->st[i]) != 0)
+		if (ldb_client_init(&l->w[i], &l->run, i, l->st[i]) != 0)
 			return -1;
 	}
 	return 0;
@@ -132,7 +132,7 @@ static int setup_runners(struct load *l)
 	if (l->r == NULL || l->lat == NULL)
 		return -1;
 	for (int k = 0; k < l->nr; k++) {
-		struct ldb_runner *r = &l->r[k];
+		struct ldb_iothread *r = &l->r[k];
 		int first, count = ldb_io_share(l->n, l->nr, k, &first);
 		r->w = &l->w[first];
 		r->nw = count;
@@ -226,7 +226,7 @@ static void teardown(struct load *l)
 	ldb_repl_out_free(&l->rout);
 	ldb_repl_free(l->repl);
 	for (int i = 0; l->w && i < l->n; i++)
-		ldb_worker_free(&l->w[i]);
+		ldb_client_free(&l->w[i]);
 	for (int i = 0; l->st && i < l->n; i++)
 		free(l->st[i]);
 	for (int i = 0; l->r && i < l->nr; i++)
@@ -532,6 +532,12 @@ static int wait_for_start(struct load *l, time_t at)
 
 /* Before the threads: the server's figures, the banner, the reporters'
  * headers, --start-at.  @return -1 to go on, else the run's exit status. */
+/* The text reporter's line, for the readers of server state. */
+static void say_text(void *arg, const char *text)
+{
+	ldb_text_line(arg, "%s", text);
+}
+
 static int begin(struct load *l, const struct pace *p)
 {
 	const struct ldb_config *c = l->cfg;
@@ -543,7 +549,8 @@ static int begin(struct load *l, const struct pace *p)
 		}
 	}
 	ldb_text_banner(&l->text);
-	int pf = ldb_preflight_run(c, &l->text, &l->pf);
+	const struct ldb_say say = { say_text, &l->text };
+	int pf = ldb_preflight_run(c, &say, &l->pf);
 	if (pf != LDB_EXIT_OK) {
 		ldb_text_end(&l->text, pf);
 		return pf;
@@ -584,7 +591,7 @@ static int start_threads(struct load *l, struct pace *p)
 	p->t_run = ldb_now_ns();
 	l->run.t_start = p->t_run; /* read by the I/O threads once created */
 	ldb_sampler_start(&l->smp, p->t_run);
-	void *(*main_fn)(void *) = l->cfg->scalab01 ? ldb_s1_client_main : ldb_runner_main;
+	void *(*main_fn)(void *) = l->cfg->scalab01 ? ldb_s1_client_main : ldb_iothread_main;
 	char err[512];
 	if (l->cfg->scalab01 && ldb_s1_begin(&l->run, &status, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);

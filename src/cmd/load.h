@@ -2,8 +2,8 @@
  * every interval (out/sampler), watch the stop conditions (-N, -T, noloop,
  * -E, --duration, dead threads, SIGINT/SIGTERM), join them, and finish with
  * the summary, --monitor's server figures and --fail-if's verdict. */
-#ifndef LDBENCH_LOAD_H
-#define LDBENCH_LOAD_H
+#ifndef LDBENCH_CMD_LOAD_H
+#define LDBENCH_CMD_LOAD_H
 
 #include <stdint.h>
 #include <stdio.h>

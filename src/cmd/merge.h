@@ -16,13 +16,13 @@
  * malformed file, no summary record, other schema version), one line on
  * stderr; 99 the output could not be written.
  */
-#ifndef LDBENCH_MERGE_H
-#define LDBENCH_MERGE_H
+#ifndef LDBENCH_CMD_MERGE_H
+#define LDBENCH_CMD_MERGE_H
 
 #include <stdio.h>
 
-#include "out/records.h"
-#include "out/repl_report.h"
+#include "report/records.h"
+#include "report/repl_lines.h"
 
 /** The sum of summary records so far; `s` is the merged summary once
  *  ldb_merge_finish has pointed it at the merged histograms. */

@@ -1,7 +1,7 @@
 /* --sweep: the same load at each thread count, one after the other, then one
  * table (concurrency, rate, p50, p99, errors) like the back-wt benchmark's. */
-#ifndef LDBENCH_SWEEP_H
-#define LDBENCH_SWEEP_H
+#ifndef LDBENCH_CMD_SWEEP_H
+#define LDBENCH_CMD_SWEEP_H
 
 #include <stdio.h>
 

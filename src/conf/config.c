@@ -1,4 +1,4 @@
-/* struct ldb_config: ldclt's defaults, clean-up, exit texts (the -v block is out/settings.c). */
+/* struct ldb_config: ldclt's defaults, clean-up, exit texts (the -v block is report/settings.c). */
 #include "conf/config.h"
 
 #include <inttypes.h>

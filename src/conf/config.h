@@ -1,7 +1,7 @@
 /* struct ldb_config: everything a run needs, filled by the command line parser
  * (src/cli/), checked there, and read-only once the workers start. */
-#ifndef LDBENCH_CONFIG_H
-#define LDBENCH_CONFIG_H
+#ifndef LDBENCH_CONF_CONFIG_H
+#define LDBENCH_CONF_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 
 #include "values/objtmpl.h"
 #include "values/pattern.h"
-#include "conf/threshold.h"
+#include "conf/fail_if_types.h"
 
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */

@@ -14,8 +14,8 @@
  * Every function appends to the entry and returns 0, or -1 when the values or
  * the text storage are full or the input is refused (the entry is then
  * incomplete: discard it). */
-#ifndef LDBENCH_ENTRY_H
-#define LDBENCH_ENTRY_H
+#ifndef LDBENCH_LDIF_ENTRY_H
+#define LDBENCH_LDIF_ENTRY_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * "type: value" / "type:: base64" lines, shared by every LDIF writer (gen,
  * -e genldif).  Lines are never folded: every reader we feed (slapadd,
  * ldapadd, ldapmodify, dsctl ldif2db) takes long lines. */
-#ifndef LDBENCH_LDIF_H
-#define LDBENCH_LDIF_H
+#ifndef LDBENCH_LDIF_LDIF_H
+#define LDBENCH_LDIF_LDIF_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* What the write kinds share: a client's scratch (struct ldb_wctx) and the
  * entry DN of one operation number (RDN from -f, then -b). */
-#ifndef LDBENCH_DN_H
-#define LDBENCH_DN_H
+#ifndef LDBENCH_OPS_DN_H
+#define LDBENCH_OPS_DN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * request, the success rule, ldclt's expected failures, the -v lines.  The
  * configuration holds a weight per kind (struct ldb_config's weight[]).
  * docs/design.md ("Operations: one table") says how to add a kind. */
-#ifndef LDBENCH_OPS_H
-#define LDBENCH_OPS_H
+#ifndef LDBENCH_OPS_OPS_H
+#define LDBENCH_OPS_OPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * Patch points are found by encoding the request twice, with the digit run
  * filled with '0' and with '1': the bytes that differ are where the number goes.
  */
-#ifndef LDBENCH_REQUEST_H
-#define LDBENCH_REQUEST_H
+#ifndef LDBENCH_OPS_REQUEST_H
+#define LDBENCH_OPS_REQUEST_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* Internal: the minimal definite (DER) forms of BER lengths and INTEGERs that
  * libldap sends, shared by the hot-path writers (wire.c's ldb_wire_frame and
  * wire_put.c).  No allocation, no bounds checks: callers size first. */
-#ifndef LDBENCH_SRC_DER_H
-#define LDBENCH_SRC_DER_H
+#ifndef LDBENCH_PROTO_DER_H
+#define LDBENCH_PROTO_DER_H
 
 #include <stddef.h>
 #include <stdint.h>

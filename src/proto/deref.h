@@ -2,8 +2,8 @@
  * 1.3.6.1.4.1.4203.666.5.16): the request's Controls for -e deref, encoded once
  * at start-up, and the count of dereferenced values in a search entry's
  * response control, read in the hot path without allocation. */
-#ifndef LDBENCH_DEREF_H
-#define LDBENCH_DEREF_H
+#ifndef LDBENCH_PROTO_DEREF_H
+#define LDBENCH_PROTO_DEREF_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -11,8 +11,8 @@
  * The bytes of ldb_wire_frame(id, ldb_wire_encode_X(args)) equal what libldap
  * sends for the same call with the same message id (tested byte for byte).
  */
-#ifndef LDBENCH_WIRE_H
-#define LDBENCH_WIRE_H
+#ifndef LDBENCH_PROTO_WIRE_H
+#define LDBENCH_PROTO_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

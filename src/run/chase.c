@@ -331,7 +331,7 @@ static int chase_url(struct ldb_conn *cn, struct ldb_slot *s, struct ldb_chase *
 	return rc;
 }
 
-static struct ldb_chase *chase_get(struct ldb_worker *w)
+static struct ldb_chase *chase_get(struct ldb_client *w)
 {
 	if (w->chase != NULL)
 		return w->chase;
@@ -351,7 +351,7 @@ static struct ldb_chase *chase_get(struct ldb_worker *w)
 
 int ldb_chase(struct ldb_conn *cn, int i, const struct ldb_resp *r)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_slot *s = &cn->slots[i];
 	struct ldb_opstats *os = &w->st->op[s->kind];
 	struct ldb_chase *ch;
@@ -373,7 +373,7 @@ int ldb_chase(struct ldb_conn *cn, int i, const struct ldb_resp *r)
 	return rc;
 }
 
-void ldb_chase_free(struct ldb_worker *w)
+void ldb_chase_free(struct ldb_client *w)
 {
 	struct ldb_chase *ch = w->chase;
 	if (ch == NULL)

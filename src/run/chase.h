@@ -12,7 +12,7 @@
 #include "proto/wire.h"
 
 struct ldb_conn;
-struct ldb_worker;
+struct ldb_client;
 
 /* Follow the referral in r (a message for slot i of cn, whose request is
  * still there) once.  Entries the referred server returns are counted as
@@ -23,6 +23,6 @@ struct ldb_worker;
 int ldb_chase(struct ldb_conn *cn, int i, const struct ldb_resp *r);
 
 /* The client's chase connection and buffers, if any. */
-void ldb_chase_free(struct ldb_worker *w);
+void ldb_chase_free(struct ldb_client *w);
 
 #endif

@@ -4,8 +4,8 @@
  * throttling the kernel reports for the process's cgroup (cgroup v2
  * cpu.stat nr_throttled/throttled_usec, v1 cpu.stat nr_throttled/
  * throttled_time). */
-#ifndef LDBENCH_CLIENTCPU_H
-#define LDBENCH_CLIENTCPU_H
+#ifndef LDBENCH_RUN_CLIENTCPU_H
+#define LDBENCH_RUN_CLIENTCPU_H
 
 #include <pthread.h>
 #include <stdbool.h>

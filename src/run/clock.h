@@ -1,6 +1,6 @@
 /* The one clock of a run: CLOCK_MONOTONIC in nanoseconds. */
-#ifndef LDBENCH_CLOCK_H
-#define LDBENCH_CLOCK_H
+#ifndef LDBENCH_RUN_CLOCK_H
+#define LDBENCH_RUN_CLOCK_H
 
 #include <stdint.h>
 

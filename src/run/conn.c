@@ -28,7 +28,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now);
 
 /* A client failure of an operation of `kind`, its line printed as one of
  * `shown` (a failed connect: the bind, or the operation, that met it). */
-static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f, enum ldb_op shown)
+static void note_fail(struct ldb_client *w, enum ldb_op kind, enum ldb_fail f, enum ldb_op shown)
 {
 	/* libldap's (and so ldclt's) codes: a TCP connect that fails is -1
 	 * (server down), a TLS set-up that fails -11 (connect error) */
@@ -41,7 +41,7 @@ static void note_fail(struct ldb_worker *w, enum ldb_op kind, enum ldb_fail f, e
 
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	uint32_t b = cn->backoff_ms ? cn->backoff_ms : BACKOFF_MIN_MS;
 	/* jitter: 75 % .. 125 % */
 	uint64_t ms = b * 3 / 4 + (uint64_t)ldb_rng_range(&w->rng, 0, b / 2);
@@ -59,7 +59,7 @@ static void schedule_retry(struct ldb_conn *cn, uint64_t now)
  * One whose TCP connect never proved to work failed to connect. */
 void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	bool cycle = w->run->cfg->bindeach;
 	if (cn->unconfirmed) {
 		for (int i = 0; i < cn->depth; i++)
@@ -83,7 +83,7 @@ void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 	schedule_retry(cn, now);
 }
 
-static void fatal_note(struct ldb_worker *w, int rc, const char *what, const char *why)
+static void fatal_note(struct ldb_client *w, int rc, const char *what, const char *why)
 {
 	const struct ldb_config *c = w->run->cfg;
 	if (ldb_config_ignored(c, rc))
@@ -100,7 +100,7 @@ static void fatal_note(struct ldb_worker *w, int rc, const char *what, const cha
  * trying (the server went away). */
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	note_fail(w, w->run->main_op, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
@@ -114,7 +114,7 @@ static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind
 
 static void conn_connect(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
@@ -165,7 +165,7 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 /* bindeach: end of one cycle. */
 void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	if (!run->cfg->close_sock && cn->fd >= 0) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
@@ -184,7 +184,7 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 /* The first step of the cycle's pass (bindeach), after connect and bind. */
 static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	conn_set_state(cn, CS_OP);
 	ldb_issue_now(cn, 0, ldb_pick_kind(w, 0), 0, SETUP_NONE, true, cn->cycle_v, cn->cycle_bv, now);
 }
@@ -192,7 +192,7 @@ static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
 /* Transport ready (TCP, and TLS when asked): bind, or go. */
 static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
 	if (cycle && ldb_pick_kind(w, 0) == LDB_OP_BIND && run->mix_total == 0) {
@@ -220,7 +220,7 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 
 static void tls_step(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	char why[256] = "";
 	int rc = ldb_tls_handshake(&cn->tc, why, sizeof why);
 	if (rc == LDB_TLS_OK) {
@@ -249,7 +249,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 
 static void tls_begin(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	char why[256] = "";
 	cn->t_tls = now;
 	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, w->run->cfg->tls_resume ? &w->tls_session : NULL, why,
@@ -265,7 +265,7 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 /* The TCP connection is up. */
 static void conn_connected(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
 	(void)w;
@@ -281,7 +281,7 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 }
 
 /* A container add's result (slot aux > 0), by what the server said. */
-static void count_parent_result(struct ldb_worker *w, int rc)
+static void count_parent_result(struct ldb_client *w, int rc)
 {
 	uint64_t *n = rc == LDAP_SUCCESS          ? &w->st->parents_created
 	              : rc == LDAP_ALREADY_EXISTS ? &w->st->parent_exists
@@ -294,7 +294,7 @@ static void count_parent_result(struct ldb_worker *w, int rc)
  * (ldclt does the same).  @return true when that is under way. */
 static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, int rc, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	if (!w->run->make_parents || cn->retry_dnlen == 0)
 		return false;
 	if (s->aux == 0 && rc != LDAP_NO_SUCH_OBJECT)
@@ -342,7 +342,7 @@ static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, 
  * and a connection that was up before counts as a reconnect. */
 static void conn_proven(struct ldb_conn *cn)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	cn->proven = true;
 	cn->backoff_ms = 0;
 	if (!cn->ever_up)
@@ -354,7 +354,7 @@ static void conn_proven(struct ldb_conn *cn)
 /* One complete result for slot i. */
 static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
 	struct ldb_slot *s = &cn->slots[i];
@@ -618,7 +618,7 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 		conn_watch(cn, next);
 }
 
-static bool worker_finished(const struct ldb_worker *w)
+static bool worker_finished(const struct ldb_client *w)
 {
 	const struct ldb_config *c = w->run->cfg;
 	if (w->outstanding > 0)
@@ -629,7 +629,7 @@ static bool worker_finished(const struct ldb_worker *w)
 }
 
 /* The pacing deadline passed: the connections that wait for it. */
-static void worker_paced(struct ldb_worker *w)
+static void worker_paced(struct ldb_client *w)
 {
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
@@ -642,7 +642,7 @@ static void worker_paced(struct ldb_worker *w)
  * it can take more requests. */
 static void conn_step(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
 
@@ -688,25 +688,25 @@ void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now)
 
 /* Step the connections that were on the ready list when the round began
  * (those it wakes again wait for the next round). */
-void ldb_drain_ready(struct ldb_runner *r, uint64_t now, int *alive)
+void ldb_drain_ready(struct ldb_iothread *r, uint64_t now, int *alive)
 {
 	struct ldb_conn *cn = r->ready;
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
 	while (cn != NULL) {
 		struct ldb_conn *next = cn->ready_next;
-		struct ldb_worker *w = cn->w;
+		struct ldb_client *w = cn->w;
 		cn->queued = false;
 		if (!w->ended && !worker_finished(w))
 			conn_step(cn, now);
 		if (!w->ended && worker_finished(w))
-			ldb_worker_end(r, w, alive);
+			ldb_client_end(r, w, alive);
 		cn = next;
 	}
 }
 
 /* Every deadline due at `now`. */
-void ldb_fire_deadlines(struct ldb_runner *r, uint64_t now)
+void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now)
 {
 	struct ldb_timer *e;
 	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {

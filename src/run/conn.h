@@ -34,7 +34,7 @@
 #include <sys/epoll.h>
 #include <sys/types.h>
 
-#include "run/worker.h"
+#include "run/run.h"
 
 #define RETRY_CAP (64 * 1024)
 #define REPL_SLOT (1 + LDB_REPL_RUN) /* cn->repl_run's bytes per slot */
@@ -75,7 +75,7 @@ struct ldb_slot {
 };
 
 struct ldb_conn {
-	struct ldb_worker *w;
+	struct ldb_client *w;
 	int fd;
 	enum cstate state;
 	bool ever_up;     /* connected (and bound) once: the next one is a reconnect */
@@ -125,7 +125,7 @@ static inline bool run_stopping(const struct ldb_run *run)
 	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) != LDB_STOP_NONE;
 }
 
-static inline void worker_die(struct ldb_worker *w, int status)
+static inline void worker_die(struct ldb_client *w, int status)
 {
 	if (status > w->st->status)
 		w->st->status = status;
@@ -141,7 +141,7 @@ static inline int pass_length(const struct ldb_run *run)
  * this round of events and deadlines is over. */
 static inline void conn_wake(struct ldb_conn *cn)
 {
-	struct ldb_runner *r = cn->w->runner;
+	struct ldb_iothread *r = cn->w->runner;
 	if (cn->queued)
 		return;
 	cn->queued = true;
@@ -197,7 +197,7 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_up, 1);
 }
 
-static inline void took_op(struct ldb_worker *w, uint64_t now)
+static inline void took_op(struct ldb_client *w, uint64_t now)
 {
 	int ws = w->run->cfg->wait_sec;
 	if (ws > 0)
@@ -218,14 +218,14 @@ int ldb_conn_flush(struct ldb_conn *cn);
 
 /* ------------------------------------------------ run/issue.c: requests and results */
 
-void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code);
+void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code);
 /* run: -S's copy of what the slot's request wrote (cn->repl_run), or NULL */
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
-bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv);
-enum ldb_op ldb_pick_kind(struct ldb_worker *w, int step);
+void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
+bool ldb_pass_values(struct ldb_client *w, int64_t *v, int64_t *bv);
+enum ldb_op ldb_pick_kind(struct ldb_client *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);
-bool ldb_may_issue(struct ldb_worker *w, uint64_t now);
-void ldb_pace_later(struct ldb_worker *w, uint64_t now);
+bool ldb_may_issue(struct ldb_client *w, uint64_t now);
+void ldb_pace_later(struct ldb_client *w, uint64_t now);
 void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
 void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
                    int64_t bv, uint64_t now);
@@ -233,11 +233,11 @@ void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, 
 
 /* ------------------------------------------------ run/errlines.c: ldclt's error lines */
 
-void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code);
+void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code);
 /* One line "PREFIXWHO: TEXT" on the run's text output in one write(2), from a
  * stack buffer (cut at 2 KiB, still one line); errlines and scalab01 use it. */
 void ldb_run_vline(const struct ldb_run *run, const char *who, const char *fmt, va_list ap);
-void ldb_errlines_flush(struct ldb_worker *w);
+void ldb_errlines_flush(struct ldb_client *w);
 
 /* ------------------------------------------------ run/conn.c: the state machine */
 
@@ -246,11 +246,11 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
 /* An I/O thread's round, one call each (the per-connection work is inlined
  * into them): its epoll events, its ready list, its due deadlines. */
 void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now);
-void ldb_drain_ready(struct ldb_runner *r, uint64_t now, int *alive);
-void ldb_fire_deadlines(struct ldb_runner *r, uint64_t now);
+void ldb_drain_ready(struct ldb_iothread *r, uint64_t now, int *alive);
+void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now);
 
-/* ------------------------------------------------ run/runner.c: the I/O thread */
+/* ------------------------------------------------ run/iothread.c: the I/O thread */
 
-void ldb_worker_end(struct ldb_runner *r, struct ldb_worker *w, int *alive);
+void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive);
 
 #endif

@@ -46,7 +46,7 @@ __attribute__((format(printf, 3, 4))) static void put_line(const struct ldb_run 
 	va_end(ap);
 }
 
-static void say_held(const struct ldb_worker *w, int code, uint64_t held)
+static void say_held(const struct ldb_client *w, int code, uint64_t held)
 {
 	if (held == 0)
 		return;
@@ -56,7 +56,7 @@ static void say_held(const struct ldb_worker *w, int code, uint64_t held)
 }
 
 /* Say what was held back; a new window starts. */
-void ldb_errlines_flush(struct ldb_worker *w)
+void ldb_errlines_flush(struct ldb_client *w)
 {
 	struct ldb_errlim *e = &w->errlim;
 	for (int i = 0; i < LDB_ERRLIM_CODES; i++) {
@@ -68,7 +68,7 @@ void ldb_errlines_flush(struct ldb_worker *w)
 
 /* The entry of this code in the window, another code's if the table is full
  * (its held lines said first).  @return whether a line may be printed. */
-static bool may_print(struct ldb_worker *w, int code, uint64_t now)
+static bool may_print(struct ldb_client *w, int code, uint64_t now)
 {
 	struct ldb_errlim *e = &w->errlim;
 	if (now - e->window >= WINDOW_NS) {
@@ -105,7 +105,7 @@ static const char *bind_dn(const struct ldb_config *c)
 
 /* The line of one failed operation of kind `kind` (its request the last one
  * the client rendered when the run has one request at a time). */
-void ldb_errline(struct ldb_worker *w, enum ldb_op kind, int code)
+void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code)
 {
 	const struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;

@@ -12,8 +12,8 @@
  * A reader sees every count that was stored before its load, possibly not the
  * newest few: good enough for interval reports, exact after the writer joined.
  */
-#ifndef LDBENCH_HISTOGRAM_H
-#define LDBENCH_HISTOGRAM_H
+#ifndef LDBENCH_RUN_HISTOGRAM_H
+#define LDBENCH_RUN_HISTOGRAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

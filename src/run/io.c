@@ -89,7 +89,7 @@ ssize_t ldb_conn_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 /* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
 void ldb_conn_confirm(struct ldb_conn *cn)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	if (!cn->unconfirmed)
 		return;
 	cn->unconfirmed = false;

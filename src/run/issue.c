@@ -9,7 +9,7 @@
 
 #include "proto/wire.h"
 
-void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code)
+void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code)
 {
 	struct ldb_run *run = w->run;
 	int slot = ldb_code_slot(code);
@@ -24,7 +24,7 @@ void ldb_note_error(struct ldb_worker *w, enum ldb_op kind, int code)
 }
 
 /* An operation's result: the counters, the histogram, ldclt's count. */
-void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now)
+void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now)
 {
 	const struct ldb_config *c = w->run->cfg;
 	enum ldb_op kind = s->kind;
@@ -64,7 +64,7 @@ void ldb_record_result(struct ldb_worker *w, const struct ldb_slot *s, const cha
 
 /* A kind without a response is done once sent (ldclt counts each send);
  * there is no latency to record. */
-static void record_sent(struct ldb_worker *w, const struct ldb_slot *s)
+static void record_sent(struct ldb_client *w, const struct ldb_slot *s)
 {
 	struct ldb_opstats *o = &w->st->op[s->kind];
 
@@ -77,7 +77,7 @@ static void record_sent(struct ldb_worker *w, const struct ldb_slot *s)
 }
 
 /* The next number for -f's XXX.  false when noloop has reached the top. */
-static bool next_value(struct ldb_worker *w, int64_t *v)
+static bool next_value(struct ldb_client *w, int64_t *v)
 {
 	const struct ldb_config *c = w->run->cfg;
 	int64_t lo = c->range_low, hi = c->range_high, x;
@@ -114,7 +114,7 @@ static bool next_value(struct ldb_worker *w, int64_t *v)
 }
 
 /* The numbers of a new pass.  false when noloop has reached the top. */
-bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv)
+bool ldb_pass_values(struct ldb_client *w, int64_t *v, int64_t *bv)
 {
 	const struct ldb_config *c = w->run->cfg;
 	if (!next_value(w, v)) {
@@ -126,7 +126,7 @@ bool ldb_pass_values(struct ldb_worker *w, int64_t *v, int64_t *bv)
 }
 
 /* The kind of step `step` of a pass (with --mix, drawn now). */
-enum ldb_op ldb_pick_kind(struct ldb_worker *w, int step)
+enum ldb_op ldb_pick_kind(struct ldb_client *w, int step)
 {
 	struct ldb_run *run = w->run;
 	if (run->mix_total == 0)
@@ -225,7 +225,7 @@ static void keep_repl_run(struct ldb_conn *cn, int i, enum ldb_op kind)
  * entry template passed its top. */
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	struct ldb_slot *s = &cn->slots[i];
 	const struct ldb_opdesc *d = ldb_ops[s->kind];
@@ -285,7 +285,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v, int64_t bv,
                   uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_slot *s = &cn->slots[i];
 	s->kind = (uint8_t)kind;
 	s->step = (uint8_t)step;
@@ -328,7 +328,7 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 	return true;
 }
 
-bool ldb_may_issue(struct ldb_worker *w, uint64_t now)
+bool ldb_may_issue(struct ldb_client *w, uint64_t now)
 {
 	const struct ldb_config *c = w->run->cfg;
 	if (w->exhausted || run_stopping(w->run))
@@ -347,7 +347,7 @@ bool ldb_may_issue(struct ldb_worker *w, uint64_t now)
 }
 
 /* When this client may start its next operation (for the epoll timeout). */
-static uint64_t next_due(const struct ldb_worker *w)
+static uint64_t next_due(const struct ldb_client *w)
 {
 	if (w->run->cfg->wait_sec > 0)
 		return w->next_op_at;
@@ -358,7 +358,7 @@ static uint64_t next_due(const struct ldb_worker *w)
 
 /* A client may start its next operation only later (-W, --rate): its
  * pacing deadline wakes its connections then. */
-void ldb_pace_later(struct ldb_worker *w, uint64_t now)
+void ldb_pace_later(struct ldb_client *w, uint64_t now)
 {
 	uint64_t due = next_due(w);
 	if (due > now && !w->exhausted)
@@ -382,7 +382,7 @@ static bool send_sync(struct ldb_conn *cn, int i, uint64_t now)
  * write once. */
 void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	/* With a deep window, refill once a quarter of it is free: one write
 	 * then carries several requests (closed loop only: --rate and -W issue
 	 * on their schedule). */
@@ -421,7 +421,7 @@ void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int s
 /* The pass goes on with its next step, on the same slot, or ends. */
 void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now)
 {
-	struct ldb_worker *w = cn->w;
+	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
 	int next = done->step + 1;

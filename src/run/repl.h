@@ -12,8 +12,8 @@
  * modify: the value written matches; rename: the new DN exists and the old
  * one is gone) or --repl-timeout passes (docs/design.md, "Replication delay").
  * The write load's own connections are never touched. */
-#ifndef LDBENCH_REPL_H
-#define LDBENCH_REPL_H
+#ifndef LDBENCH_RUN_REPL_H
+#define LDBENCH_RUN_REPL_H
 
 #include <stdalign.h>
 #include <stdbool.h>

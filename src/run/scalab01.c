@@ -205,7 +205,7 @@ static int write_attr(LDAP *ld, const char *dn, const char *attr, const char *va
 /* ------------------------------------------------------------ a client */
 
 /* One operation of a client: its counters and latency. */
-static void count(struct ldb_worker *w, enum ldb_op k, int rc, uint64_t t0)
+static void count(struct ldb_client *w, enum ldb_op k, int rc, uint64_t t0)
 {
 	struct ldb_opstats *o = &w->st->op[k];
 	ldb_add(&o->attempted, 1);
@@ -223,7 +223,7 @@ static void count(struct ldb_worker *w, enum ldb_op k, int rc, uint64_t t0)
 }
 
 struct client {
-	struct ldb_worker *w;
+	struct ldb_client *w;
 	const struct ldb_config *c;
 	char who[8]; /* "T000" */
 	char dn[DN_MAX], pw[DN_MAX];
@@ -361,7 +361,7 @@ static int login(struct client *k)
 
 void *ldb_s1_client_main(void *arg)
 {
-	struct ldb_runner *r = arg;
+	struct ldb_iothread *r = arg;
 	struct client k = { .w = &r->w[0], .c = s1.run->cfg };
 	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	snprintf(k.who, sizeof k.who, "T%03d", k.w->id);

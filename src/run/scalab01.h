@@ -14,12 +14,12 @@
  * ends the sessions whose time is up: it adds their duration to
  * ntUserUnitsPerWeek (read, then replaced), writes ntUserFlags: 0 and gives
  * the modem back.  See docs/migrating-from-ldclt.md for what differs. */
-#ifndef LDBENCH_SCALAB01_H
-#define LDBENCH_SCALAB01_H
+#ifndef LDBENCH_RUN_SCALAB01_H
+#define LDBENCH_RUN_SCALAB01_H
 
 #include <stdint.h>
 
-#include "run/worker.h"
+#include "run/run.h"
 
 /* What the scenario did beside the clients' counters, read after the end. */
 struct ldb_s1_totals {
@@ -34,7 +34,7 @@ struct ldb_s1_totals {
 /* Bind the control connection and start its thread; -1 with one line in err
  * (status: the exit status). */
 int ldb_s1_begin(struct ldb_run *run, int *status, char *err, size_t cap);
-/* A client's thread (pthread start routine): arg is its ldb_runner, which
+/* A client's thread (pthread start routine): arg is its ldb_iothread, which
  * carries exactly one client. */
 void *ldb_s1_client_main(void *arg);
 /* After the clients' join: stop the control thread, its totals.  The

@@ -1,6 +1,6 @@
 /* A run's shared part, set up once before the I/O threads start: the
  * server's address, the pass or mix, the depth, and the request templates. */
-#include "run/worker.h"
+#include "run/run.h"
 
 #include <ldap.h>
 #include <netdb.h>

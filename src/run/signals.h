@@ -1,8 +1,8 @@
 /* SIGINT and SIGTERM during a run: the main thread takes them (blocked, then
  * waited for with a timeout), so the I/O threads it starts never see them;
  * SIGPIPE is ignored (a peer that closes is an error return, not a death). */
-#ifndef LDBENCH_SIGNALS_H
-#define LDBENCH_SIGNALS_H
+#ifndef LDBENCH_RUN_SIGNALS_H
+#define LDBENCH_RUN_SIGNALS_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* Per-thread counters: single writer (the worker), read by the sampler with
  * relaxed atomic loads.  No lock anywhere; no read-modify-write atomics in the
  * hot path either: the owner loads, adds and stores. */
-#ifndef LDBENCH_STATS_H
-#define LDBENCH_STATS_H
+#ifndef LDBENCH_RUN_STATS_H
+#define LDBENCH_RUN_STATS_H
 
 #include <stdalign.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * knowing its place, so arming, re-arming and cancelling cost O(log n) and the
  * next deadline O(1).  The heap's array is allocated once, for every entry the
  * thread will ever hold; nothing allocates afterwards. */
-#ifndef LDBENCH_TIMERS_H
-#define LDBENCH_TIMERS_H
+#ifndef LDBENCH_RUN_TIMERS_H
+#define LDBENCH_RUN_TIMERS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -17,8 +17,8 @@
  * SSL object's buffers.  Opening a connection allocates its SSL object; a
  * failure message is only formatted on failure.
  */
-#ifndef LDBENCH_TLS_H
-#define LDBENCH_TLS_H
+#ifndef LDBENCH_RUN_TLS_H
+#define LDBENCH_RUN_TLS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * with a dash).  One helper for every subcommand that reads its own argv
  * (compare, merge); the run's options and `gen` go through getopt_long, which
  * permutes the same way. */
-#ifndef LDBENCH_ARGV_H
-#define LDBENCH_ARGV_H
+#ifndef LDBENCH_UTIL_ARGV_H
+#define LDBENCH_UTIL_ARGV_H
 
 #include <stdbool.h>
 

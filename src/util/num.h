@@ -3,8 +3,8 @@
  * the command lines print, durations with units, decimal reals.  One grammar
  * for every caller (the run's options and -e keywords, `ldbench gen`, the
  * records that compare and merge read). */
-#ifndef LDBENCH_NUM_H
-#define LDBENCH_NUM_H
+#ifndef LDBENCH_UTIL_NUM_H
+#define LDBENCH_UTIL_NUM_H
 
 #include <stddef.h>
 #include <stdint.h>

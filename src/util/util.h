@@ -1,7 +1,7 @@
 /* Small helpers shared by several modules: decimal formatting and reading a
  * file whole. */
-#ifndef LDBENCH_UTIL_H
-#define LDBENCH_UTIL_H
+#ifndef LDBENCH_UTIL_UTIL_H
+#define LDBENCH_UTIL_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * RNDFROMFILE(file), INCRFROMFILE(file), INCRFROMFILENOLOOP(file).
  * The rdn spec "attr:value" uses the same syntax.
  */
-#ifndef LDBENCH_OBJTMPL_H
-#define LDBENCH_OBJTMPL_H
+#ifndef LDBENCH_VALUES_OBJTMPL_H
+#define LDBENCH_VALUES_OBJTMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * Compiled once at start-up; rendered in the hot loop into a caller's buffer
  * with no allocation.  Unlike ldclt, a range whose values do not fit the run is
  * refused by ldb_pattern_check_range() instead of being silently truncated. */
-#ifndef LDBENCH_PATTERN_H
-#define LDBENCH_PATTERN_H
+#ifndef LDBENCH_VALUES_PATTERN_H
+#define LDBENCH_VALUES_PATTERN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Per-thread pseudo-random generator (xoshiro256**), seeded with splitmix64.
  * One per worker; never shared, never locked. */
-#ifndef LDBENCH_RNG_H
-#define LDBENCH_RNG_H
+#ifndef LDBENCH_VALUES_RNG_H
+#define LDBENCH_VALUES_RNG_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* Unit tests for issue 13's pure parts: --rate-profile's inline specs and
  * UnboundID-style files (src/cli/rate_profile.c), the target at a time, and
- * the client's verdict (src/out/client.c) on crafted figures: a busy thread,
+ * the client's verdict (src/report/client_figures.c) on crafted figures: a busy thread,
  * a throttled cgroup, lag, a missed target with and without enough requests in
  * flight, and a slow server with an idle client (no verdict). */
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 
 #include "cli/rate_profile.h"
 #include "conf/config.h"
-#include "out/client.h"
+#include "report/client_figures.h"
 
 static void parse_ok(struct ldb_config *c, const char *arg)
 {

@@ -15,7 +15,7 @@
 #include "conf/config.h"
 #include "proto/wire.h"
 #include "cli_run.h"
-#include "out/settings.h"
+#include "report/settings.h"
 #include "ops/ops.h"
 
 #define PW "Zq7pSecretPw"
@@ -772,7 +772,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-o", "mech=PLAIN", ES, DNW }, "-D and -o mech exclude each other" },
 	{ { "-o", "mech=DIGEST-MD5", ES }, "-o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN" },
 	{ { "-S", "replica1", ES }, "-S checks writes: the run has no add, modify, delete or rename" },
-	/* the replication check (cli/repl.c) */
+	/* the replication check (cli/repl_options.c) */
 	{ { "-S", "", ADDW }, "-S: empty consumer" },
 	{ { "-S", "h:0", ADDW }, "-S 0: the consumer's port" },
 	{ { "-S", "ftp://h", ADDW }, "-S 'ftp://h': only ldap:// and ldaps:// URLs are supported" },

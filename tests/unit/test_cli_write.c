@@ -15,11 +15,11 @@
 
 #include "cli/cli.h"
 #include "conf/config.h"
-#include "cmd/genldif.h"
+#include "cmd/add_ldif.h"
 #include "values/objtmpl.h"
 #include "proto/wire.h"
 #include "cli_run.h"
-#include "out/settings.h"
+#include "report/settings.h"
 
 /* Files the cases name through placeholders (paths hold the pid, so parallel
  * runs of this test do not collide):

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "cmd/compare.h"
+#include "cmd/compare_runs.h"
 
 /* One kind's member of a crafted summary record; p50/p99 < 0 mean null. */
 static int kind_json(char *buf, size_t cap, const char *kind, double rate, double p50, double p99, int attempted)

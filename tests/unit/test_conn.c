@@ -25,7 +25,7 @@
 #include "run/clock.h"
 #include "run/histogram.h"
 #include "run/stats.h"
-#include "run/worker.h"
+#include "run/run.h"
 
 #define WAIT_MS 10000 /* a peer step that takes longer has failed */
 
@@ -35,8 +35,8 @@ struct client {
 	struct ldb_config c;
 	struct ldb_run run;
 	struct ldb_thread_stats *st;
-	struct ldb_worker w;
-	struct ldb_runner r;
+	struct ldb_client w;
+	struct ldb_iothread r;
 	char *argv[32];
 	int argc;
 };
@@ -88,13 +88,13 @@ static void client_start(struct client *k, int port, const char *const *opts)
 	k->run.measuring = 1; /* no warm-up */
 	assert_int_equal(posix_memalign((void **)&k->st, 64, sizeof *k->st), 0);
 	memset(k->st, 0, sizeof *k->st);
-	assert_int_equal(ldb_worker_init(&k->w, &k->run, 0, k->st), 0);
+	assert_int_equal(ldb_client_init(&k->w, &k->run, 0, k->st), 0);
 	k->r.w = &k->w;
 	k->r.nw = 1;
 	assert_int_equal(ldb_hist_init(&k->r.lat.op[LDB_OP_SEARCH]), 0);
 	assert_int_equal(ldb_hist_init(&k->r.lat.uop[LDB_OP_SEARCH]), 0); /* --rate's */
 	k->w.lat = &k->r.lat;
-	assert_int_equal(pthread_create(&k->r.thread, NULL, ldb_runner_main, &k->r), 0);
+	assert_int_equal(pthread_create(&k->r.thread, NULL, ldb_iothread_main, &k->r), 0);
 }
 
 /* Wait for the client to end by itself (-T). */
@@ -108,7 +108,7 @@ static void client_join(struct client *k)
 
 static void client_free(struct client *k)
 {
-	ldb_worker_free(&k->w);
+	ldb_client_free(&k->w);
 	ldb_hist_free(&k->r.lat.op[LDB_OP_SEARCH]);
 	ldb_hist_free(&k->r.lat.uop[LDB_OP_SEARCH]);
 	ldb_run_free(&k->run);

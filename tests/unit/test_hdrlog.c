@@ -1,5 +1,5 @@
-/* Unit tests for --hdr-log's encoding (src/out/hdrlog.c) and the report
- * page's reader and writer (src/out/html.c): an encoded histogram, taken apart
+/* Unit tests for --hdr-log's encoding (src/report/hdrlog.c) and the report
+ * page's reader and writer (src/report/html.c): an encoded histogram, taken apart
  * again by hand (base64, the 8-byte compressed header, zlib, the 40-byte V2
  * header, ZigZag LEB128 counts with zero runs), gives back every count at its
  * index; records group into runs (a --sweep file into several); the page holds
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "out/hdrlog.h"
-#include "out/html.h"
+#include "report/hdrlog.h"
+#include "report/html.h"
 
 static size_t unbase64(const char *s, unsigned char *out)
 {

@@ -1,5 +1,5 @@
 /* Unit tests for the I/O-thread policy and the descriptor need
- * (src/run/iothreads.c). */
+ * (src/run/iothread_plan.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "run/iothreads.h"
+#include "run/iothread_plan.h"
 
 static void test_policy(void **state)
 {

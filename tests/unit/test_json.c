@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "out/json.h"
+#include "report/json.h"
 
 static struct ldb_json *parse(const char *s)
 {

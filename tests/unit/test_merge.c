@@ -1,5 +1,5 @@
 /* Unit tests for `ldbench merge`'s adding (src/cmd/merge.c) over the records
- * writer and reader (src/out/records.c): two summary records add into one
+ * writer and reader (src/report/records.c): two summary records add into one
  * exactly (counts, error codes, client failures, connections, rates, the
  * longest time, histograms slot by slot), the merged record reads back the
  * same, and malformed members are refused with a clear line. */

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "ops/ops.h"
-#include "out/monitor.h"
+#include "server/monitor.h"
 
 static void snap389(struct ldb_monitor_snap *s, uint64_t search, uint64_t bind, bool bound)
 {

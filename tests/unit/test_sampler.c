@@ -1,4 +1,4 @@
-/* Unit tests for the sampler's arithmetic (src/out/sampler.c): the difference
+/* Unit tests for the sampler's arithmetic (src/report/sampler.c): the difference
  * of two snapshots, samples over the time measured since the previous one,
  * the interval's latencies alone, the run's summary, "no activity", a restart
  * after warm-up, and no nan when nothing has been measured yet. */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "out/sampler.h"
+#include "report/sampler.h"
 
 #define S 1000000000ULL
 #define MS 1000000ULL

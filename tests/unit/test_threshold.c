@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "conf/config.h"
-#include "out/report.h"
-#include "cli/threshold.h"
-#include "out/verdict.h"
+#include "report/reporter.h"
+#include "cli/fail_if.h"
+#include "report/verdict.h"
 
 static struct ldb_threshold ok(const char *expr, const struct ldb_threshold_form *form)
 {

@@ -1,0 +1,260 @@
+/* --fail-if's grammar: see threshold.h. */
+#include "cli/fail_if.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ops/ops.h"
+#include "util/num.h"
+
+static const char *const metric_names[LDB_M_COUNT] = {
+	[LDB_M_RATE] = "rate",
+	[LDB_M_ERRORS] = "errors",
+	[LDB_M_MIN] = "min",
+	[LDB_M_MEAN] = "mean",
+	[LDB_M_P50] = "p50",
+	[LDB_M_P90] = "p90",
+	[LDB_M_P95] = "p95",
+	[LDB_M_P99] = "p99",
+	[LDB_M_P999] = "p99.9",
+	[LDB_M_MAX] = "max",
+	[LDB_M_MISSES] = "misses",
+	[LDB_M_HITS] = "hits",
+	/* the replication check's */
+	[LDB_M_UNSEEN] = "unseen",
+};
+
+#define M(x) (1u << (x))
+const struct ldb_threshold_form ldb_threshold_run = {
+	.metrics = M(LDB_M_COUNT) - 1,
+	.relative = false,
+	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, p99, "
+	               "p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
+};
+const struct ldb_threshold_form ldb_threshold_compare = {
+	.metrics = M(LDB_M_RATE) | M(LDB_M_P50) | M(LDB_M_P99) | M(LDB_M_MISSES) | M(LDB_M_HITS),
+	.relative = true,
+	.counts = M(LDB_M_MISSES) | M(LDB_M_HITS),
+	.metric_help = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50, p99, misses or hits (e.g. "
+	               "'rate<-5%'; misses and hits also take a count: 'misses>0')",
+};
+#undef M
+
+static bool is_count(enum ldb_metric m)
+{
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN;
+}
+
+static bool is_latency(enum ldb_metric m)
+{
+	return m != LDB_M_RATE && !is_count(m);
+}
+
+const char *ldb_threshold_metric_name(enum ldb_metric m)
+{
+	return (unsigned)m < LDB_M_COUNT ? metric_names[m] : "?";
+}
+
+const char *ldb_threshold_cmp_text(enum ldb_cmp c)
+{
+	static const char *const text[] = { "<", "<=", ">", ">=" };
+	return (unsigned)c < 4 ? text[c] : "?";
+}
+
+static int metric_named(const char *name, size_t n)
+{
+	for (int m = 0; m < LDB_M_COUNT; m++)
+		if (strlen(metric_names[m]) == n && strncasecmp(metric_names[m], name, n) == 0)
+			return m;
+	return -1;
+}
+
+/* One refusal, always in the same shape. */
+static int refuse(char *err, size_t cap, const char *expr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int refuse(char *err, size_t cap, const char *expr, const char *fmt, ...)
+{
+	char why[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	snprintf(err, cap, "--fail-if '%s': %s", expr, why);
+	return -1;
+}
+
+static const char *skip_blanks(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* "[KIND.]METRIC": letters, digits and dots up to the operator.  A whole
+ * metric name comes first (p99.9 has a dot of its own). */
+static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form, const char *expr,
+                      char *err, size_t cap)
+{
+	const char *name = *pp, *p = name;
+	while (isalnum((unsigned char)*p) || *p == '.')
+		p++;
+	*pp = p;
+	size_t n = (size_t)(p - name);
+	int m = metric_named(name, n);
+	const char *dot = memchr(name, '.', n);
+	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
+		t->kind = ldb_op_from_name(name, (size_t)(dot - name), true);
+		/* the replication check (-S): repl.LATENCY, repl.unseen */
+		if (t->kind < 0 && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
+			t->kind = LDB_THRESHOLD_REPL;
+			m = metric_named(dot + 1, n - 5);
+			if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
+				return refuse(err, cap, expr, "%s",
+				              form->relative
+				                      ? "repl takes p50 or p99 (e.g. 'repl.p99>+10%')"
+				                      : "repl takes a latency (min, mean, p50 ... max) or unseen");
+			t->metric = (enum ldb_metric)m;
+			return 0;
+		}
+		if (t->kind < 0) {
+			char kinds[200] = "";
+			for (int k = 0; k < LDB_OP_COUNT; k++)
+				snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
+				         ldb_op_name((enum ldb_op)k));
+			return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)(dot - name), name,
+			              kinds);
+		}
+		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
+	}
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN)
+		return refuse(err, cap, expr, "%s", form->metric_help);
+	t->metric = (enum ldb_metric)m;
+	return 0;
+}
+
+static int parse_cmp(struct ldb_threshold *t, const char **pp, const char *expr, char *err, size_t cap)
+{
+	const char *p = *pp;
+	if (*p != '<' && *p != '>')
+		return refuse(err, cap, expr, "expected an operator (<, <=, > or >=) after %s",
+		              metric_names[t->metric]);
+	bool eq = p[1] == '=';
+	t->cmp = *p == '<' ? (eq ? LDB_LE : LDB_LT) : (eq ? LDB_GE : LDB_GT);
+	*pp = p + 1 + eq;
+	return 0;
+}
+
+/* The number of a value: an optional sign, then digits or a point (util/num's
+ * real).  @return 0, or -1 when there is none. */
+static int parse_number(const char **pp, double *v)
+{
+	return ldb_num_real(*pp, pp, v);
+}
+
+/* An absolute value's unit: latencies ns/us/µs/ms/s (ms without one), a rate
+ * per second, errors a plain count. */
+static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const char *expr, char *err, size_t cap)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} lat[] = { { "", 1e6 }, { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	if (n == 1 && unit[0] == '%')
+		return refuse(err, cap, expr,
+		              "a change in percent is for ldbench compare; a run's threshold is absolute "
+		              "(e.g. 'p99>5ms', 'rate<1000')");
+	if (t->value < 0)
+		return refuse(err, cap, expr, "a negative value; a run's threshold is absolute (e.g. 'rate<1000')");
+	if (t->metric == LDB_M_RATE) {
+		if (n == 0 || (n == 2 && memcmp(unit, "/s", 2) == 0))
+			return 0;
+		return refuse(err, cap, expr,
+		              "unknown unit '%.*s' (a rate is per second: 'rate<1000' or 'rate<1000/s')", (int)n, unit);
+	}
+	if (is_count(t->metric)) {
+		if (n == 0)
+			return 0;
+		return refuse(err, cap, expr, "unexpected '%.*s' after the count (%s take a plain number)", (int)n,
+		              unit, metric_names[t->metric]);
+	}
+	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
+		if (strlen(lat[i].name) == n && memcmp(lat[i].name, unit, n) == 0) {
+			t->value *= lat[i].scale;
+			return 0;
+		}
+	return refuse(err, cap, expr, "unknown unit '%.*s' (latencies take ns, us, ms or s; ms without a unit)", (int)n,
+	              unit);
+}
+
+/* VALUE and its unit, then the end. */
+static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_threshold_form *form, const char *expr,
+                       char *err, size_t cap)
+{
+	const char *op = ldb_threshold_cmp_text(t->cmp);
+	if (parse_number(&p, &t->value) != 0)
+		return form->relative ? refuse(err, cap, expr, "expected a percentage after '%s' (e.g. -5%%)", op)
+		                      : refuse(err, cap, expr, "expected a number after '%s' (e.g. 5ms)", op);
+	p = skip_blanks(p);
+	const char *unit = p;
+	if (*p == '%')
+		p++;
+	else
+		while (*p != '\0' && !isspace((unsigned char)*p))
+			p++;
+	size_t n = (size_t)(p - unit);
+	t->relative = n == 1 && unit[0] == '%';
+	bool count = form->relative && !t->relative && (form->counts & (1u << t->metric));
+	if (form->relative && !t->relative && !count)
+		return refuse(err, cap, expr, "the value must end with '%%' (a change in percent)");
+	if ((!form->relative || count) && apply_unit(t, unit, n, expr, err, cap) != 0)
+		return -1;
+	p = skip_blanks(p);
+	if (*p != '\0')
+		return refuse(err, cap, expr, "unexpected '%s' after the %s", p,
+		              form->relative ? "percentage" : "value");
+	return 0;
+}
+
+int ldb_threshold_parse_form(struct ldb_threshold *t, const char *expr, const struct ldb_threshold_form *form,
+                             char *err, size_t cap)
+{
+	const char *p = skip_blanks(expr);
+	memset(t, 0, sizeof *t);
+	t->kind = -1;
+	snprintf(t->text, sizeof t->text, "%s", expr);
+	if (parse_name(t, &p, form, expr, err, cap) != 0)
+		return -1;
+	p = skip_blanks(p);
+	if (parse_cmp(t, &p, expr, err, cap) != 0)
+		return -1;
+	return parse_value(t, skip_blanks(p), form, expr, err, cap);
+}
+
+int ldb_threshold_parse(struct ldb_threshold *t, const char *expr, char *err, size_t cap)
+{
+	return ldb_threshold_parse_form(t, expr, &ldb_threshold_run, err, cap);
+}
+
+bool ldb_threshold_holds(const struct ldb_threshold *t, double a)
+{
+	switch (t->cmp) {
+	case LDB_LT: return a < t->value;
+	case LDB_LE: return a <= t->value;
+	case LDB_GT: return a > t->value;
+	case LDB_GE: return a >= t->value;
+	}
+	return false;
+}
+
+void ldb_threshold_format(const struct ldb_threshold *t, double a, char *buf, size_t cap)
+{
+	if (is_latency(t->metric))
+		snprintf(buf, cap, "%.3f ms", a / 1e6);
+	else if (t->metric == LDB_M_RATE)
+		snprintf(buf, cap, "%.2f/s", a);
+	else
+		snprintf(buf, cap, "%.0f", a);
+}

@@ -1,0 +1,177 @@
+/* `ldbench report` (report.h): records files to one HTML page. */
+#include "cmd/report_page.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/compare_runs.h"
+#include "ops/ops.h"
+#include "report/html.h"
+#include "report/records.h"
+#include "report/svg.h"
+
+#define PROG "ldbench report"
+
+static void usage(FILE *out)
+{
+	fputs("usage: ldbench report [-o OUT.html] FILE.json... [-- CHANGE.json...]\n"
+	      "One self-contained HTML page (inline SVG, no network) of --json records: run headers,\n"
+	      "rate and latency per sample, the percentile spectrum, errors by code, --sweep curves;\n"
+	      "several files overlaid, with compare's table (base: the files before --, or the first).\n"
+	      "Default output: report.html.  Exit status: 0 written, 2 bad input, 7 cannot write.\n",
+	      out);
+}
+
+static void stat_cell(FILE *o, const struct ldb_cmp_stat *s, int prec)
+{
+	if (s->runs == 0)
+		fputs("<td class=\"n\">-</td><td class=\"n\"></td>", o);
+	else
+		fprintf(o, "<td class=\"n\">%.*f</td><td class=\"n\">%.*f..%.*f</td>", prec, s->median, prec, s->min,
+		        prec, s->max);
+}
+
+/* compare's table as HTML, from ldb_cmp_compute's result. */
+static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
+{
+	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 &micro;s", "p99 &micro;s" };
+	fprintf(o,
+	        "<h2>Compare</h2>\n<p class=\"note\">%d base run%s against %d change run%s: medians, their "
+	        "spread and the change of the medians (as <code>ldbench compare</code>).</p>\n",
+	        nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+	fputs("<table class=\"compare\"><tr><th>kind</th><th>metric</th><th>base median</th><th>min..max</th>"
+	      "<th>change median</th><th>min..max</th><th>change %</th></tr>\n",
+	      o);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		const struct ldb_cmp_row *row = &res->op[k];
+		const char *kn = ldb_op_name((enum ldb_op)k);
+		if (!row->in_base && !row->in_change)
+			continue;
+		if (!row->in_base || !row->in_change) {
+			fprintf(o, "<tr><td>%s</td><td colspan=\"6\">only in the %s runs: not compared</td></tr>\n", kn,
+			        row->in_base ? "base" : "change");
+			continue;
+		}
+		for (int m = 0; m < LDB_CMP_METRICS; m++) {
+			fprintf(o, "<tr data-kind=\"%s\" data-metric=\"%s\"><td>%s</td><td>%s</td>", kn,
+			        ldb_cmp_metric_name((enum ldb_cmp_metric)m), kn, label[m]);
+			stat_cell(o, &row->base[m], m == LDB_CMP_RATE ? 2 : 1);
+			stat_cell(o, &row->change[m], m == LDB_CMP_RATE ? 2 : 1);
+			if (row->has_pct[m])
+				fprintf(o, "<td class=\"n\">%+.1f%%</td></tr>\n", row->pct[m]);
+			else
+				fputs("<td class=\"n\">n/a</td></tr>\n", o);
+		}
+	}
+	fputs("</table>\n", o);
+}
+
+/* The compare fragment (malloc'ed) for base files[0..nb) and change files[nb..n). */
+static int compare_fragment(char **files, int nb, int n, char **frag)
+{
+	struct ldb_cmp_run *runs = calloc((size_t)n, sizeof *runs);
+	size_t len;
+	*frag = NULL;
+	if (runs == NULL || ldb_cmp_load_runs(PROG, files, n, runs) != 0) {
+		free(runs);
+		return -1;
+	}
+	struct ldb_cmp_result res;
+	ldb_cmp_compute(runs, nb, runs + nb, n - nb, &res);
+	FILE *m = open_memstream(frag, &len);
+	if (m != NULL) {
+		cmp_table(m, &res, nb, n - nb);
+		fclose(m);
+	}
+	free(runs);
+	return 0;
+}
+
+static int read_files(char **names, int n, struct ldb_html_file *files)
+{
+	char err[700];
+	for (int i = 0; i < n; i++) {
+		FILE *in = fopen(names[i], "r");
+		if (in == NULL) {
+			fprintf(stderr, PROG ": %s: cannot read\n", names[i]);
+			return -1;
+		}
+		int rc = ldb_html_read(&files[i], names[i], in, err, sizeof err);
+		fclose(in);
+		if (rc != 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* argv to the output name, the files (in order) and where the change begins. */
+static int parse_args(int argc, char **argv, const char **out, char **names, int *n, int *nb)
+{
+	bool sep = false;
+	*nb = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!sep && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+			usage(stdout);
+			return 0;
+		} else if (!sep && !strcmp(a, "-o")) {
+			if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+				fprintf(stderr, PROG ": -o needs a file name\n");
+				return 2;
+			}
+			*out = argv[++i];
+		} else if (!sep && !strcmp(a, "--")) {
+			sep = true;
+			*nb = *n;
+		} else if (!sep && a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
+			return 2;
+		} else {
+			names[(*n)++] = argv[i];
+		}
+	}
+	if (*n == 0 || (sep && (*nb == 0 || *nb == *n))) {
+		fprintf(stderr, PROG ": need records files (usage: ldbench report [-o OUT] FILE... [-- CHANGE...])\n");
+		return 2;
+	}
+	if (*nb < 0)
+		*nb = 1;
+	return -1;
+}
+
+int ldb_report_main(int argc, char **argv)
+{
+	const char *outp = "report.html";
+	char **names = calloc((size_t)argc + 1, sizeof *names), *frag = NULL;
+	struct ldb_html_file *files = calloc((size_t)argc + 1, sizeof *files);
+	int n = 0, nb = 1, status = 2;
+	if (names == NULL || files == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto done;
+	}
+	if ((status = parse_args(argc, argv, &outp, names, &n, &nb)) >= 0)
+		goto done;
+	status = 2;
+	if (read_files(names, n, files) != 0 || (n > 1 && compare_fragment(names, nb, n, &frag) != 0))
+		goto done;
+	FILE *out = fopen(outp, "w");
+	int rc = out ? ldb_html_write(out, files, n, frag) : -1;
+	if (out != NULL && fclose(out) != 0)
+		rc = -1;
+	if (rc != 0) {
+		fprintf(stderr, PROG ": %s: cannot write\n", outp);
+		status = 7;
+		goto done;
+	}
+	printf("%s: %d file%s, written to %s\n", PROG, n, n == 1 ? "" : "s", outp);
+	status = 0;
+done:
+	for (int i = 0; files && i < n; i++)
+		ldb_html_file_free(&files[i]);
+	free(files);
+	free(names);
+	free(frag);
+	return status;
+}

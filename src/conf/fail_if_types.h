@@ -1,0 +1,61 @@
+/* --fail-if's types (the parser is cli/threshold): one grammar for a run's thresholds and compare's conditions.
+ *
+ *   [KIND.]METRIC OP VALUE
+ *
+ * KIND an operation kind (any case), METRIC one of rate, errors, min, mean,
+ * p50, p90, p95, p99, p99.9, max, misses, hits (the expected-result checks
+ * of srchnentries), OP one of < <= > >=, VALUE a number that is
+ * either absolute, with the metric's unit ('p99>5ms', 'errors>0', 'rate<1000',
+ * 'search.p99.9>=20ms'), or a signed change in percent ('rate<-5%',
+ * 'p99>+10%').  Blanks may separate the parts.  Each caller says which metrics
+ * and which kind of value it takes (struct ldb_threshold_form): a plain run
+ * takes absolute values on every metric, compare relative changes of rate,
+ * p50, p99, misses and hits, and for misses and hits also a plain count (the
+ * change side's median: 'misses>0').  Any threshold that holds at the end of a run makes it exit
+ * with LDB_EXIT_THRESHOLD; compare exits 1. */
+#ifndef LDBENCH_CONF_FAIL_IF_TYPES_H
+#define LDBENCH_CONF_FAIL_IF_TYPES_H
+
+#include <stdbool.h>
+
+enum ldb_metric {
+	LDB_M_RATE,
+	LDB_M_ERRORS,
+	LDB_M_MIN,
+	LDB_M_MEAN,
+	LDB_M_P50,
+	LDB_M_P90,
+	LDB_M_P95,
+	LDB_M_P99,
+	LDB_M_P999,
+	LDB_M_MAX,
+	/* expected-result checks (srchnentries): counts, like errors */
+	LDB_M_MISSES,
+	LDB_M_HITS,
+	/* the replication check's own (with the kind "repl") */
+	LDB_M_UNSEEN,
+	LDB_M_COUNT
+};
+/* The "kind" of a threshold on the replication check (-S): repl.p99>2s,
+ * repl.unseen>0; a latency is the worst consumer's. */
+#define LDB_THRESHOLD_REPL (-2)
+enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
+
+struct ldb_threshold {
+	int kind; /* enum ldb_op, or -1: the run's main operation (compare: any kind) */
+	enum ldb_metric metric;
+	enum ldb_cmp cmp;
+	bool relative; /* value is a change in percent */
+	double value;  /* absolute: latencies in ns, rate in ops/s, errors in count */
+	char text[96]; /* as given */
+};
+
+/* The forms a caller takes. */
+struct ldb_threshold_form {
+	unsigned metrics;        /* (1u << enum ldb_metric) for each metric taken */
+	bool relative;           /* values are signed changes in percent; else absolute, with units */
+	unsigned counts;         /* relative form: the metrics that also take a plain count */
+	const char *metric_help; /* the refusal when the metric is missing or not taken */
+};
+
+#endif

@@ -1,0 +1,45 @@
+/* The report page (docs/results.md "The report page"): one self-contained
+ * HTML file (inline CSS and SVG, a content security policy that allows no
+ * fetch) drawn from JSON lines records: each run's header; per operation kind
+ * the rate and latency percentiles over time (one point per sample); the
+ * whole run's percentile spectrum (p50 to max, log-scaled as wrk2 draws it);
+ * errors by code over time; for --sweep records, concurrency against rate and
+ * p99.  Several files are overlaid, one colour per run.  Used by `ldbench
+ * report` (cmd/report_page.c, which adds the compare table) and by --html. */
+#ifndef LDBENCH_REPORT_HTML_H
+#define LDBENCH_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "report/json.h"
+#include "report/reporter.h"
+
+/* One run: a header, its samples, its summary (any may be missing). */
+struct ldb_html_run {
+	struct ldb_json *header, *summary;
+	struct ldb_json **samples;
+	int nsamples, cap;
+};
+
+/* One records file: its runs in order (several with --sweep). */
+struct ldb_html_file {
+	char label[128]; /* the file's name without its directory */
+	struct ldb_html_run *runs;
+	int nruns;
+};
+
+/** Read JSON lines records from `in` (name: for errors and the label).
+ *  @return 0, or -1 with one line in err ("FILE:LINE: not JSON: ..."). */
+int ldb_html_read(struct ldb_html_file *f, const char *name, FILE *in, char *err, size_t cap);
+void ldb_html_file_free(struct ldb_html_file *f);
+
+/** Write the page for files[0..n); `extra`: an HTML fragment placed after
+ *  the run headers (the compare table), or NULL.  @return 0, or -1 when
+ *  writing failed. */
+int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const char *extra);
+
+/** The --html reporter: keeps the run's JSON records in memory (every run of
+ *  a --sweep) and writes the page at each run's end.  @return 0, or -1. */
+int ldb_html_open(const struct ldb_config *c, struct ldb_reporter *out, char *err, size_t cap);
+
+#endif

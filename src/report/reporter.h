@@ -1,0 +1,96 @@
+/* Reporters: what the sampler hands them, and the ldclt-style text reporter. */
+#ifndef LDBENCH_REPORT_REPORTER_H
+#define LDBENCH_REPORT_REPORTER_H
+
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "conf/config.h"
+#include "run/histogram.h"
+#include "server/monitor.h"
+#include "run/stats.h"
+#include "report/client_figures.h"
+#include "run/repl.h"
+
+/* One interval. */
+struct ldb_sample {
+	int index;                                 /* 1, 2, ... */
+	double t_end;                              /* seconds since the run started (monotonic) */
+	double seconds;                            /* measured length */
+	uint64_t counted;                          /* ldclt's count in it */
+	struct ldb_totals delta;                   /* counters in it */
+	const struct ldb_hist *lat[LDB_OP_COUNT];  /* latencies in it; NULL when the kind is unused;
+	                                          * with --rate from the intended start */
+	const struct ldb_hist *ulat[LDB_OP_COUNT]; /* with --rate: from the real send; else NULL */
+	int threads;
+	double rate_target;                  /* --rate, 0 without */
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+};
+
+/* The whole run. */
+struct ldb_summary {
+	double seconds; /* measured time of the run */
+	uint64_t counted;
+	struct ldb_totals tot;
+	const struct ldb_hist *lat[LDB_OP_COUNT];
+	const struct ldb_hist *ulat[LDB_OP_COUNT];     /* with --rate, else NULL */
+	const struct ldb_hist *stage[LDB_STAGE_COUNT]; /* NULL unless bindeach */
+	double rate_target;
+	const struct ldb_monitor_snap *server; /* --monitor: the server's delta, or NULL */
+	int threads;
+	long long no_activity; /* "no activity" reports */
+	int dead;              /* threads that ended before the run did */
+	int status;            /* exit status */
+	/* -a: each client's requests still unanswered when it ended (ldclt's
+	 * pendingNb), in the last summary only; NULL otherwise */
+	const uint64_t *pending;
+	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+	/* -S: each consumer's figures over the run (NULL, 0 without) */
+	const struct ldb_repl_figs *repl;
+	int nrepl;
+};
+
+/* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
+ * calls beside the text.  begin() once before the I/O threads start, sample()
+ * per interval, end() once with the summary; close() frees.  None of them runs
+ * in an I/O thread. */
+struct ldb_run_info {
+	const struct ldb_config *cfg;
+	uint64_t seed;
+	time_t started; /* wall clock, for the header */
+	int io_threads;
+};
+struct ldb_reporter {
+	void *ctx;
+	void (*begin)(void *ctx, const struct ldb_run_info *info);
+	void (*sample)(void *ctx, const struct ldb_sample *s);
+	void (*end)(void *ctx, const struct ldb_summary *s);
+	void (*close)(void *ctx);
+	/* -S: the consumers' figures of sample `index` (an interval), or of the
+	 * whole run (index 0, after end()); NULL when not written */
+	void (*repl)(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n);
+};
+#define LDB_MAX_REPORTERS 4
+/* Open the reporters the config asks for (--json, --csv) into out[].
+ * @return how many, or -1 with one line in err (a file that cannot be created). */
+int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);
+/* issue 14: the JSON lines reporter on a stream the caller owns and closes. @return 0, or -1. */
+int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out);
+
+struct ldb_text {
+	const struct ldb_config *cfg;
+	FILE *out;
+	pid_t pid;
+};
+
+void ldb_text_banner(struct ldb_text *t);      /* version line, -v block */
+void ldb_text_init_failed(struct ldb_text *t); /* version, Ending and "Exit status 7" lines */
+void ldb_text_started(struct ldb_text *t);     /* "Starting at ..." */
+void ldb_text_sample(struct ldb_text *t, const struct ldb_sample *s);
+/* A free-form line with the NAME[PID]: prefix (and the timestamp when asked). */
+void ldb_text_line(struct ldb_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s);
+void ldb_text_end(struct ldb_text *t, int status);
+
+#endif

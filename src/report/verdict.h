@@ -1,0 +1,18 @@
+/* A run's verdict: its --fail-if thresholds (cli/threshold) evaluated on its
+ * summary. */
+#ifndef LDBENCH_REPORT_VERDICT_H
+#define LDBENCH_REPORT_VERDICT_H
+
+#include "cli/fail_if.h"
+#include "report/reporter.h"
+
+/* The value a run's summary gives t's metric for the operation kind `kind`. */
+double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind);
+/* A run's --fail-if on its summary (main_op stands for thresholds without a
+ * kind).  text non-NULL: one line per threshold that holds ("Threshold
+ * failed: ..."), and with -v per one that does not.  @return status, or
+ * LDB_EXIT_THRESHOLD when one holds and status is LDB_EXIT_OK. */
+int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *sum, int main_op, int status,
+                         struct ldb_text *text);
+
+#endif

@@ -1,0 +1,430 @@
+/* The I/O thread: its epoll set and deadline heap, its rounds, warm-up's
+ * restart of the counters, the end of its clients; and a client's set-up,
+ * buffers sized from the run, and goodbye. */
+#include "run/conn.h"
+#include "run/chase.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/clock.h"
+#include "run/clientcpu.h"
+
+#define OUT_MIN 4096       /* a connection's output buffer at least */
+#define WRITE_TYPICAL 1024 /* room per write in a window (a write reserves RETRY_CAP) */
+#define IN_PER 4096        /* input per request in flight: most responses fit */
+#define IN_MIN (16 * 1024)
+#define IN_START_MAX (256 * 1024)
+#define TICK_MS 50
+
+/* A connection's output holds a window of its largest requests (a write
+ * reserves RETRY_CAP, its size known only once rendered, beside a window of
+ * ordinary writes); its input a window of ordinary responses.  Both grow
+ * when one message needs more. */
+static size_t out_size(const struct ldb_run *run)
+{
+	size_t per = run->unbind.maxlen > run->starttls.maxlen ? run->unbind.maxlen : run->starttls.maxlen;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		/* a write's room is a reservation, not its size: count a typical one */
+		size_t r = run->ops.room[k] >= LDB_OP_WRITE_ROOM ? WRITE_TYPICAL : run->ops.room[k];
+		if (run->load_kind[k] && r > per)
+			per = r;
+	}
+	if (run->bind_on_connect && run->ops.bind.maxlen > per)
+		per = run->ops.bind.maxlen;
+	size_t cap = (size_t)run->depth * per + (run->writes ? RETRY_CAP : 0);
+	return cap < OUT_MIN ? OUT_MIN : cap;
+}
+
+static size_t in_size(const struct ldb_run *run)
+{
+	size_t cap = (size_t)run->depth * IN_PER;
+	return cap < IN_MIN ? IN_MIN : cap > IN_START_MAX ? IN_START_MAX : cap;
+}
+
+int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
+{
+	const struct ldb_config *c = run->cfg;
+	memset(w, 0, sizeof *w);
+	w->id = id;
+	w->run = run;
+	w->st = st;
+	w->epfd = -1;
+	ldb_rng_seed(&w->rng, c->seed, (uint64_t)id);
+	/* ldclt: without commoncounter each thread starts at low - 1 + step */
+	w->incr_next = c->range_low - 1 + c->incr_step;
+	/* clients start their schedules evenly spread over one interval */
+	uint64_t t0 = ldb_now_ns();
+	w->t_init = t0;
+	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
+	/* -W: ldclt waits before every operation, the first included */
+	if (c->wait_sec > 0)
+		w->next_op_at = t0 + (uint64_t)c->wait_sec * 1000000000ULL;
+	if (run->writes) {
+		w->wctx = malloc(sizeof *w->wctx);
+		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
+			return -1;
+	}
+	w->nconns = c->conns_per_thread;
+	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
+	if (w->conns == NULL)
+		return -1;
+	/* -S checks an attreplace modify by the random run it wrote, an object=
+	 * rdn= add by its RDN */
+	bool repl_run =
+	        c->nrepl > 0 && ((c->weight[LDB_OP_MODIFY] > 0 && c->nmods == 0 && c->attreplace_attr != NULL) ||
+	                         (c->weight[LDB_OP_ADD] > 0 && c->objtmpl != NULL && c->rdn_spec != NULL));
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		cn->w = w;
+		cn->fd = -1;
+		cn->depth = run->depth;
+		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
+		cn->out_cap = out_size(run);
+		cn->in_cap = in_size(run);
+		cn->out = malloc(cn->out_cap);
+		cn->in = malloc(cn->in_cap);
+		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
+		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
+			return -1;
+		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+			return -1;
+		if (repl_run && (cn->repl_run = calloc((size_t)cn->depth, REPL_SLOT)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+void ldb_client_free(struct ldb_client *w)
+{
+	for (int k = 0; w->conns != NULL && k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		if (cn->tls_on)
+			ldb_tls_conn_free(&cn->tc);
+		if (cn->fd >= 0)
+			close(cn->fd);
+		free(cn->out);
+		free(cn->in);
+		free(cn->retry);
+		free(cn->slots);
+		free(cn->repl_run);
+	}
+	free(w->conns);
+	if (w->wctx != NULL) {
+		ldb_wctx_free(w->wctx);
+		free(w->wctx);
+	}
+	ldb_tls_session_free(&w->tls_session);
+	ldb_chase_free(w);
+	memset(w, 0, sizeof *w);
+}
+
+#define MARKER_ID 0x7ffffffe
+
+/* One pass of a goodbye: send what is buffered, read what came (kept in the
+ * connection's input when keep, else dropped), wait a little when neither
+ * moved.  @return -1 once the server has ended the connection (or it broke). */
+static int goodbye_io(struct ldb_conn *cn, bool keep, uint64_t end, uint64_t now)
+{
+	uint8_t drop[4096];
+	uint8_t *dst = keep ? cn->in + cn->in_len : drop;
+	size_t room = keep ? cn->in_cap - cn->in_len : sizeof drop;
+	ssize_t r = room > 0 ? ldb_conn_recv(cn, dst, room) : 0, n = 0;
+	if (r < 0)
+		return -1;
+	if (keep)
+		cn->in_len += (size_t)r;
+	if (cn->out_off < cn->out_len && (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+		return -1;
+	cn->out_off += (size_t)n;
+	if (r == 0 && n == 0) {
+		struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+		if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether the marker's answer is among the whole messages read so far (the
+ * others are dropped).  -1: the input cannot be framed, or it is full. */
+static int marker_answered(struct ldb_conn *cn)
+{
+	size_t off = 0;
+	struct ldb_resp resp;
+	int rc;
+	while ((rc = ldb_wire_parse(cn->in + off, cn->in_len - off, &resp, NULL)) == 1) {
+		off += resp.len;
+		if (resp.msgid == MARKER_ID)
+			return 1;
+	}
+	memmove(cn->in, cn->in + off, cn->in_len - off);
+	cn->in_len -= off;
+	return rc < 0 || cn->in_len == cn->in_cap ? -1 : 0;
+}
+
+/* The goodbye of a connection with requests that go unanswered (abandon)
+ * since its last sync (or with a sync in flight): they were counted when
+ * rendered, so what is still in the output buffer goes first, then the final
+ * sync, a WhoAmI whose answer says the server has reached the end of them
+ * (slapd works a connection's requests in order, defers those beyond what it
+ * runs at once, and drops what it still holds when an Unbind ends the
+ * connection), then the Unbind, and the server ends the connection.  At most
+ * a second for each wait (the pacing keeps at most SYNC_EVERY operations
+ * ahead of the server); the answers read are discarded. */
+static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
+{
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	uint64_t end = ldb_now_ns() + 1000000000ULL;
+
+	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
+	cn->out_len -= cn->out_off;
+	cn->out_off = 0;
+	cn->out_len +=
+	        ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
+		if (goodbye_io(cn, true, end, now) < 0)
+			return;
+		if (marker_answered(cn) != 0)
+			break;
+	}
+	cn->out_len = cn->out_off = 0;
+	cn->out_len += ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+	end = ldb_now_ns() + 1000000000ULL;
+	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns())
+		if (goodbye_io(cn, false, end, now) < 0)
+			return;
+}
+
+/* Polite goodbye on persistent connections. */
+static void worker_close_all(struct ldb_client *w)
+{
+	struct ldb_run *run = w->run;
+	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
+	for (int k = 0; k < w->nconns; k++) {
+		struct ldb_conn *cn = &w->conns[k];
+		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
+		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
+			goodbye_unanswered(cn, run);
+		} else if (polite) {
+			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+			if (n > 0)
+				(void)ldb_conn_send(cn, cn->out, n);
+		}
+		ldb_conn_close(cn, polite);
+	}
+}
+
+static void zero_opstats(struct ldb_opstats *o)
+{
+	uint64_t *p = (uint64_t *)o;
+	for (size_t i = 0; i < sizeof *o / sizeof(uint64_t); i++)
+		if (ldb_load(&p[i]) != 0)
+			__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
+}
+
+/* Warm-up is over: the I/O thread's histograms start again from zero (it is
+ * their only writer); its clients then restart their counters. */
+static void lat_start_measuring(struct ldb_lat *lat)
+{
+	ldb_lat_reset(lat);
+	__atomic_store_n(&lat->measuring, 1, __ATOMIC_RELEASE);
+}
+
+/* Warm-up is over: this client's figures start again from zero (it is their
+ * only writer, so it does it itself), then it tells the sampler. */
+static void worker_start_measuring(struct ldb_client *w)
+{
+	struct ldb_thread_stats *st = w->st;
+	uint64_t warm = 0;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		warm += ldb_load(&st->op[k].completed);
+	st->warm_completed = warm; /* read by the sampler after the release below */
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		zero_opstats(&st->op[k]);
+	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
+	w->measuring = true;
+	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
+}
+
+#define DRAIN_NS 1000000000ULL /* -N, --duration: at most this long for the results in flight */
+
+/* The run stops: a client ends now, or once what it has in flight is back:
+ * 20 s at most with smoothshutdown, and when the run ended on its own terms
+ * (-N, --duration) a second at most (or -t, if shorter), so that the count is
+ * what the server completed.  A signal or -E ends it now.  @return true when
+ * it ends now. */
+static bool worker_stopping(struct ldb_client *w, uint64_t now)
+{
+	const struct ldb_run *run = w->run;
+	if (w->outstanding == 0)
+		return true;
+	uint64_t limit = 20000000000ULL;
+	if (!run->cfg->smoothshutdown) {
+		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED) != LDB_STOP_DONE)
+			return true;
+		limit = run->timeout_ns > 0 && run->timeout_ns < DRAIN_NS ? run->timeout_ns : DRAIN_NS;
+	}
+	if (w->smooth_deadline == 0)
+		w->smooth_deadline = now + limit;
+	else if (now > w->smooth_deadline)
+		return true;
+	w->exhausted = true;
+	return false;
+}
+
+void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive)
+{
+	uint64_t pending = 0;
+	for (int k = 0; k < w->nconns; k++)
+		pending += (uint64_t)(w->conns[k].inflight - w->conns[k].syncing); /* a sync is no operation */
+	w->pending_at_end = pending; /* read by the main thread after the join */
+	ldb_errlines_flush(w);
+	worker_close_all(w);
+	ldb_timer_cancel(&r->timers, &w->pace);
+	for (int k = 0; k < w->nconns; k++)
+		ldb_timer_cancel(&r->timers, &w->conns[k].tm);
+	w->ended = true;
+	(*alive)--;
+	__atomic_store_n(&w->st->dead, 1, __ATOMIC_RELEASE);
+}
+
+/* What the run's shared flags ask of every client: start measuring (once),
+ * and, once the run stops, end (checked on every wake-up from then on). */
+static void runner_flags(struct ldb_iothread *r, const struct ldb_run *run, uint64_t now, int *alive)
+{
+	if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE)) {
+		lat_start_measuring(&r->lat);
+		for (int i = 0; i < r->nw; i++) {
+			struct ldb_client *w = &r->w[i];
+			if (w->ended || w->measuring)
+				continue;
+			worker_start_measuring(w);
+			for (int k = 0; k < w->nconns; k++)
+				conn_wake(&w->conns[k]); /* -T counts again from zero */
+		}
+	}
+	if (!run_stopping(run))
+		return;
+	for (int i = 0; i < r->nw; i++)
+		if (!r->w[i].ended && worker_stopping(&r->w[i], now))
+			ldb_client_end(r, &r->w[i], alive);
+}
+
+/* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
+ * --rate schedules need better than epoll_wait's milliseconds. */
+static int wait_events(int epfd, struct epoll_event *evs, int max, uint64_t ns)
+{
+	static int have_pwait2 = 1;
+	if (__atomic_load_n(&have_pwait2, __ATOMIC_RELAXED)) {
+		struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+		int n = epoll_pwait2(epfd, evs, max, &ts, NULL);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		__atomic_store_n(&have_pwait2, 0, __ATOMIC_RELAXED);
+	}
+	return epoll_wait(epfd, evs, max, (int)((ns + 999999) / 1000000));
+}
+
+/* The thread's set-up: its epoll set and its deadline heap, with room for
+ * every connection's deadline and every client's pacing; every connection
+ * starts on the ready list.  @return 0, or -1 with r->error set. */
+static int runner_open(struct ldb_iothread *r, int *epfd)
+{
+	uint32_t entries = 0;
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*epfd < 0) {
+		snprintf(r->error, sizeof r->error, "cannot create an epoll set: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < r->nw; i++)
+		entries += (uint32_t)r->w[i].nconns + 1;
+	if (ldb_timers_init(&r->timers, entries) != 0) {
+		snprintf(r->error, sizeof r->error, "out of memory for %u deadlines", entries);
+		close(*epfd);
+		*epfd = -1;
+		return -1;
+	}
+	r->ready = NULL;
+	r->ready_tail = &r->ready;
+	for (int i = 0; i < r->nw; i++) {
+		struct ldb_client *w = &r->w[i];
+		w->epfd = *epfd;
+		w->runner = r;
+		ldb_timer_set(&w->pace, TM_PACE, w);
+		/* the open-loop schedule and -W's first wait begin with the threads,
+		 * not at set-up: --monitor's read, the pre-flight check and
+		 * --start-at come between, and a schedule already behind would
+		 * send a burst to catch up */
+		uint64_t shift = w->run->t_start > w->t_init ? w->run->t_start - w->t_init : 0;
+		w->next_intended += shift;
+		if (w->next_op_at != 0)
+			w->next_op_at += shift;
+		/* --ramp-up: the clients' first connects spread over it from the start */
+		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
+		for (int k = 0; k < w->nconns; k++) {
+			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
+			w->conns[k].retry_at = w->run->t_start + ramp;
+			conn_wake(&w->conns[k]);
+		}
+	}
+	return 0;
+}
+
+void *ldb_iothread_main(void *arg)
+{
+	struct ldb_iothread *r = arg;
+	struct epoll_event evs[256];
+	int epfd, alive = r->nw;
+
+	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (runner_open(r, &epfd) != 0) {
+		for (int i = 0; i < r->nw; i++) {
+			worker_die(&r->w[i], LDB_EXIT_OTHER);
+			__atomic_store_n(&r->w[i].st->dead, 1, __ATOMIC_RELEASE);
+		}
+		return NULL;
+	}
+	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
+		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
+	uint64_t now = ldb_now_ns();
+	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
+	while (alive > 0) {
+		runner_flags(r, run, now, &alive);
+		ldb_drain_ready(r, now, &alive);
+		if (alive == 0)
+			break;
+		uint64_t wake = now + TICK_MS * 1000000ULL, due = ldb_timers_next(&r->timers);
+		if (r->ready != NULL)
+			wake = now;
+		else if (due < wake)
+			wake = due;
+		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
+		now = ldb_now_ns();
+		ldb_conn_events(evs, n, now);
+		if (ldb_timers_next(&r->timers) <= now) {
+			now = ldb_now_ns(); /* reads may have stamped operations later than `now` */
+			ldb_fire_deadlines(r, now);
+		}
+	}
+	close(epfd);
+	for (int i = 0; i < r->nw; i++)
+		r->w[i].epfd = -1;
+	ldb_timers_free(&r->timers);
+	/* the sampler reads an ended thread's figures from here: its clocks are
+	 * gone once it has returned */
+	uint64_t v;
+	if (ldb_thread_cpu_ns(pthread_self(), &v) == 0)
+		__atomic_store_n(&r->cpu_end_ns, v, __ATOMIC_RELAXED);
+	if (ldb_thread_run_delay_ns(r->tid, &v) == 0)
+		__atomic_store_n(&r->wait_end_ns, v, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->lat.ended, 1, __ATOMIC_RELEASE);
+	return NULL;
+}

@@ -1,0 +1,216 @@
+/* --monitor: see monitor.h. */
+#include "server/monitor.h"
+
+#include "ops/ops.h"
+
+#include <ldap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint64_t first_u64(LDAP *ld, LDAPMessage *e, const char *attr)
+{
+	struct berval **v = ldap_get_values_len(ld, e, attr);
+	uint64_t n = 0;
+	if (v != NULL && v[0] != NULL) {
+		char buf[32];
+		size_t len = v[0]->bv_len < sizeof buf - 1 ? v[0]->bv_len : sizeof buf - 1;
+		memcpy(buf, v[0]->bv_val, len);
+		buf[len] = '\0';
+		n = strtoull(buf, NULL, 10);
+	}
+	ldap_value_free_len(v);
+	return n;
+}
+
+static int read_openldap(LDAP *ld, struct ldb_monitor_snap *s)
+{
+	static char a_cn[] = "cn", a_opc[] = "monitorOpCompleted";
+	char *attrs[] = { a_cn, a_opc, NULL };
+	LDAPMessage *res = NULL;
+	struct timeval tv = { 10, 0 };
+	int rc = ldap_search_ext_s(ld, "cn=Operations,cn=Monitor", LDAP_SCOPE_ONELEVEL, "(objectClass=*)", attrs, 0,
+	                           NULL, NULL, &tv, 0, &res);
+	if (rc != LDAP_SUCCESS) {
+		ldap_msgfree(res);
+		return rc;
+	}
+	int found = 0;
+	for (LDAPMessage *e = ldap_first_entry(ld, res); e != NULL; e = ldap_next_entry(ld, e)) {
+		struct berval **cn = ldap_get_values_len(ld, e, "cn");
+		if (cn != NULL && cn[0] != NULL) {
+			uint64_t n = first_u64(ld, e, "monitorOpCompleted");
+			s->total += n;
+			for (int k = 0; k < LDB_OP_COUNT; k++)
+				if (strlen(ldb_ops[k]->monitor) == cn[0]->bv_len &&
+				    strncasecmp(cn[0]->bv_val, ldb_ops[k]->monitor, cn[0]->bv_len) == 0) {
+					s->completed[k] = n;
+					s->have[k] = true;
+					found++;
+				}
+		}
+		ldap_value_free_len(cn);
+	}
+	ldap_msgfree(res);
+	if (found == 0)
+		return LDAP_NO_SUCH_OBJECT;
+	s->kind = LDB_MON_OPENLDAP;
+	return LDAP_SUCCESS;
+}
+
+/* cn=snmp,cn=monitor: one counter per kind (the op table's .snmp).  Every
+ * simple bind counts in simpleauthbinds (anonymous and failed ones too:
+ * anonymousbinds and bindsecurityerrors count them again); SASL binds count
+ * in strongauthbinds. */
+static int read_389ds(LDAP *ld, struct ldb_monitor_snap *s)
+{
+	static char a_all[] = "*";
+	char *attrs[] = { a_all, NULL };
+	LDAPMessage *res = NULL;
+	struct timeval tv = { 10, 0 };
+	int rc = ldap_search_ext_s(ld, "cn=snmp,cn=monitor", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0, NULL, NULL,
+	                           &tv, 0, &res);
+	LDAPMessage *e = rc == LDAP_SUCCESS ? ldap_first_entry(ld, res) : NULL;
+	if (rc == LDAP_SUCCESS && e == NULL)
+		rc = LDAP_NO_SUCH_OBJECT;
+	if (e != NULL) {
+		struct berval **v = ldap_get_values_len(ld, e, "searchops");
+		if (v == NULL)
+			rc = LDAP_NO_SUCH_ATTRIBUTE;
+		ldap_value_free_len(v);
+	}
+	if (rc == LDAP_SUCCESS) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (ldb_ops[k]->snmp == NULL)
+				continue;
+			s->completed[k] = first_u64(ld, e, ldb_ops[k]->snmp);
+			if (k == LDB_OP_BIND)
+				s->completed[k] += first_u64(ld, e, "strongauthbinds");
+			s->have[k] = true;
+			s->total += s->completed[k];
+		}
+		s->kind = LDB_MON_389DS;
+	}
+	ldap_msgfree(res);
+	return rc;
+}
+
+int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, char *err, size_t cap)
+{
+	char url[512];
+	LDAP *ld = NULL;
+	memset(s, 0, sizeof *s);
+	if (c->uri != NULL)
+		snprintf(url, sizeof url, "%s", c->uri);
+	else
+		snprintf(url, sizeof url, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host, c->port);
+	int rc = ldap_initialize(&ld, url);
+	if (rc != LDAP_SUCCESS) {
+		snprintf(err, cap, "--monitor: cannot use %s: %s", url, ldap_err2string(rc));
+		return -1;
+	}
+	int v3 = LDAP_VERSION3;
+	struct timeval net = { (time_t)c->timeout_sec, 0 };
+	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
+	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
+	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
+	if (c->ldaps) {
+		int never = LDAP_OPT_X_TLS_NEVER, zero = 0;
+		ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &never);
+		ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &zero);
+	}
+	/* the root DN, or whoever -D is: the bind DN must not have an XXX */
+	if (c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat)) {
+		struct berval cred = { c->password ? strlen(c->password) : 0, c->password };
+		rc = ldap_sasl_bind_s(ld, c->bind_dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
+		if (rc != LDAP_SUCCESS) {
+			snprintf(err, cap, "--monitor: cannot bind as %s: %s", c->bind_dn, ldap_err2string(rc));
+			ldap_unbind_ext_s(ld, NULL, NULL);
+			return -1;
+		}
+	}
+	bool bound = c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat);
+	rc = read_openldap(ld, s);
+	if (rc != LDAP_SUCCESS) {
+		memset(s, 0, sizeof *s);
+		s->probes = 1; /* the cn=Operations search: 389 DS counts it */
+		rc = read_389ds(ld, s);
+	}
+	s->bound = bound;
+	ldap_unbind_ext_s(ld, NULL, NULL);
+	if (rc != LDAP_SUCCESS) {
+		snprintf(err, cap, "--monitor: cannot read the server's counters (cn=Monitor)%s: %s",
+		         c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat) ? "" : " anonymously",
+		         ldap_err2string(rc));
+		return -1;
+	}
+	return 0;
+}
+
+void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monitor_snap *a, bool binds,
+                       struct ldb_monitor_snap *d)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = a->kind;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		d->have[k] = a->have[k];
+		d->completed[k] = a->completed[k] - b->completed[k];
+	}
+	/* the reads' own traffic (see monitor.h) */
+	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0;
+	d->completed[LDB_OP_SEARCH] -=
+	        d->completed[LDB_OP_SEARCH] > own_search ? own_search : d->completed[LDB_OP_SEARCH];
+	d->completed[LDB_OP_BIND] -= d->completed[LDB_OP_BIND] > own_bind ? own_bind : d->completed[LDB_OP_BIND];
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		d->total += d->have[k] ? d->completed[k] : 0;
+}
+
+bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_totals *tot, int k,
+                         struct ldb_monitor_cmp *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!d->have[k])
+		return false;
+	const struct ldb_opstats *o = &tot->op[k];
+	out->server = d->completed[k];
+	out->client = o->completed;
+	if (ldb_ops[k]->connect_bind)
+		out->client += tot->setup_binds;
+	if (k == LDB_OP_ADD) /* parent creation's container adds, and the adds it sent again */
+		out->client += tot->parents_created + tot->parent_exists + tot->parent_noparent + tot->parent_other +
+		               tot->parent_retries;
+	out->in_flight = o->attempted > o->completed ? o->attempted - o->completed : 0;
+	out->agree = out->server >= out->client && out->server - out->client <= out->in_flight;
+	return true;
+}
+
+const char *ldb_monitor_source(const struct ldb_monitor_snap *s)
+{
+	return s->kind == LDB_MON_389DS ? "cn=snmp,cn=monitor" : "cn=Monitor";
+}
+
+void ldb_monitor_put_json(FILE *f, const struct ldb_monitor_snap *d, const struct ldb_totals *tot,
+                          const bool used[LDB_OP_COUNT])
+{
+	fprintf(f, ",\"server\":{\"source\":\"%s\",\"ops\":{", ldb_monitor_source(d));
+	bool first = true;
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		struct ldb_monitor_cmp m;
+		if (!used[k] || !ldb_monitor_compare(d, tot, k, &m))
+			continue;
+		fprintf(f,
+		        "%s\"%s\":{\"server_completed\":%llu,\"client_completed\":%llu,\"in_flight\":%llu,"
+		        "\"agree\":%s}",
+		        first ? "" : ",", ldb_op_name((enum ldb_op)k), (unsigned long long)m.server,
+		        (unsigned long long)m.client, (unsigned long long)m.in_flight, m.agree ? "true" : "false");
+		first = false;
+	}
+	fputs("}}", f);
+}
+
+void ldb_monitor_discount(struct ldb_monitor_snap *d, const uint64_t own[LDB_OP_COUNT], uint64_t total)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		d->completed[k] = d->completed[k] > own[k] ? d->completed[k] - own[k] : 0;
+	d->total = d->total > total ? d->total - total : 0;
+}

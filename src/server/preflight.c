@@ -1,0 +1,225 @@
+/* The pre-flight check: see preflight.h. */
+#include "server/preflight.h"
+
+#include "proto/wire.h"
+
+#include <ldap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NVALS 5 /* the lowest, three in between, the highest */
+#define LINE 1024
+
+/* A run that also adds, deletes or renames changes the data it searches:
+ * its misses may be the point.  With -e string the X run is random bytes,
+ * not numbers: there is no lowest or highest value to look for. */
+static bool search_wanted(const struct ldb_config *c)
+{
+	if (c->weight[LDB_OP_ADD] > 0 || c->weight[LDB_OP_DELETE] > 0 || c->weight[LDB_OP_RENAME] > 0 || c->rnd_string)
+		return false;
+	return c->weight[LDB_OP_SEARCH] > 0 && c->valmode != LDB_VAL_FIXED && c->range_low >= 0 && c->range_high >= 0 &&
+	       ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat);
+}
+
+static bool bind_wanted(const struct ldb_config *c)
+{
+	return (c->randombinddn && !c->randomauthid && ldb_pattern_has_var(&c->bind_dn_pat)) || c->binddn_file_n > 0;
+}
+
+bool ldb_preflight_wanted(const struct ldb_config *c)
+{
+	return !c->no_preflight && c->sasl_mech == NULL && (search_wanted(c) || bind_wanted(c));
+}
+
+/* The connection, as --monitor's: the run's address, no certificate check
+ * (the load itself checks it), StartTLS when the run uses it. */
+static LDAP *open_conn(const struct ldb_config *c, struct ldb_preflight *pf)
+{
+	char url[512];
+	LDAP *ld = NULL;
+	if (c->uri != NULL)
+		snprintf(url, sizeof url, "%s", c->uri);
+	else
+		snprintf(url, sizeof url, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host, c->port);
+	if (ldap_initialize(&ld, url) != LDAP_SUCCESS)
+		return NULL;
+	int v3 = LDAP_VERSION3, never = LDAP_OPT_X_TLS_NEVER, zero = 0;
+	struct timeval net = { (time_t)c->timeout_sec, 0 };
+	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
+	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
+	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
+	if (c->ldaps || c->starttls) {
+		ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &never);
+		ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &zero);
+	}
+	if (c->starttls)
+		pf->total++; /* the StartTLS extended operation */
+	if (c->starttls && ldap_start_tls_s(ld, NULL, NULL) != LDAP_SUCCESS) {
+		ldap_unbind_ext_s(ld, NULL, NULL);
+		return NULL;
+	}
+	return ld;
+}
+
+static int simple_bind(LDAP *ld, const char *dn, const char *pw, struct ldb_preflight *pf)
+{
+	struct berval cred = { pw ? strlen(pw) : 0, (char *)pw };
+	pf->own[LDB_OP_BIND]++;
+	pf->total++;
+	return ldap_sasl_bind_s(ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
+}
+
+/* The DN and password of bind check i (0 the lowest, 1 the highest). */
+static void bind_identity(const struct ldb_config *c, int i, char *dn, char *pw, size_t cap)
+{
+	if (c->binddn_file_n > 0) {
+		size_t at = i == 0 ? 0 : c->binddn_file_n - 1;
+		snprintf(dn, cap, "%s", c->binddn_file_dns[at]);
+		snprintf(pw, cap, "%s", c->binddn_file_pws[at] ? c->binddn_file_pws[at] : "");
+		return;
+	}
+	long long v = i == 0 ? c->binddn_low : c->binddn_high;
+	ldb_pattern_render_cstr(&c->bind_dn_pat, v, dn, cap);
+	if (ldb_pattern_has_var(&c->password_pat))
+		ldb_pattern_render_cstr(&c->password_pat, v, pw, cap);
+	else
+		snprintf(pw, cap, "%s", c->password ? c->password : "");
+}
+
+/* The server could not be asked: the load reports it, in ldclt's words. */
+static bool unreachable(int rc)
+{
+	return rc == LDAP_SERVER_DOWN || rc == LDAP_CONNECT_ERROR || rc == LDAP_TIMEOUT || rc == LDAP_UNAVAILABLE ||
+	       rc == LDAP_BUSY;
+}
+
+/* Bind as the lowest and the highest.  @return the exit status (-1: the
+ * server could not be asked); the connection stays bound as the lowest when
+ * both worked (the searches then run as the load's first identity). */
+static int check_binds(const struct ldb_config *c, LDAP *ld, const struct ldb_say *t, struct ldb_preflight *pf)
+{
+	char dn[2][512], pw[512];
+	int rc[2];
+	for (int i = 1; i >= 0; i--) {
+		bind_identity(c, i, dn[i], pw, sizeof pw);
+		rc[i] = simple_bind(ld, dn[i], pw, pf);
+	}
+	if (unreachable(rc[0]) || unreachable(rc[1]))
+		return -1; /* the load reports it */
+	ldb_say(t, "Pre-flight: bind as %s: %s; as %s: %s", dn[0], ldap_err2string(rc[0]), dn[1],
+	        ldap_err2string(rc[1]));
+	for (int i = 0; i < 2; i++)
+		if (rc[i] == LDAP_INVALID_CREDENTIALS || rc[i] == LDAP_NO_SUCH_OBJECT ||
+		    rc[i] == LDAP_INVALID_DN_SYNTAX) {
+			ldb_say(t,
+			        "Pre-flight failed: the %s bind DN %s does not bind (%s): the %s does not match "
+			        "the data (--no-preflight runs anyway)",
+			        i == 0 ? "lowest" : "highest", dn[i], ldap_err2string(rc[i]),
+			        c->binddn_file_n > 0 ? "randombinddnfromfile file" : "randombinddn range");
+			return LDB_EXIT_PREFLIGHT;
+		}
+	return LDB_EXIT_OK;
+}
+
+/* The filter at value v, with the parentheses libldap wants. */
+static void filter_at(const struct ldb_config *c, long long v, char *buf, size_t cap)
+{
+	char f[LINE];
+	ldb_pattern_render_cstr(&c->filter_pat, v, f, sizeof f);
+	snprintf(buf, cap, f[0] == '(' ? "%s" : "(%s)", f);
+}
+
+/* Entries the filter at value v returns; -1 with the result code in *rc when
+ * the search failed (a size limit is not a failure: at least that many). */
+static long long count_entries(const struct ldb_config *c, LDAP *ld, const char *filter, int *rc,
+                               struct ldb_preflight *pf)
+{
+	static char none[] = LDAP_NO_ATTRS;
+	char *attrs[] = { none, NULL };
+	LDAPMessage *res = NULL;
+	struct timeval tv = { (time_t)c->timeout_sec, 0 };
+	static const int scope[] = { [LDB_SCOPE_BASE] = LDAP_SCOPE_BASE,
+		                     [LDB_SCOPE_ONE] = LDAP_SCOPE_ONELEVEL,
+		                     [LDB_SCOPE_SUB] = LDAP_SCOPE_SUBTREE };
+	pf->own[LDB_OP_SEARCH]++;
+	pf->total++;
+	*rc = ldap_search_ext_s(ld, c->base, scope[c->scope], filter, attrs, 0, NULL, NULL, &tv, 0, &res);
+	long long n = res ? ldap_count_entries(ld, res) : 0;
+	ldap_msgfree(res);
+	if (*rc == LDAP_SIZELIMIT_EXCEEDED || *rc == LDAP_ADMINLIMIT_EXCEEDED)
+		*rc = LDAP_SUCCESS;
+	return *rc == LDAP_SUCCESS || *rc == LDAP_NO_SUCH_OBJECT ? n : -1;
+}
+
+/* The filter at the lowest, the highest and three values in between.  A
+ * search that fails (not for want of entries) is shown, not held against
+ * the range: the load's errors will say what is wrong. */
+static int check_searches(const struct ldb_config *c, LDAP *ld, const struct ldb_say *t, struct ldb_preflight *pf)
+{
+	char line[LINE], filter[LINE];
+	long long lo = c->range_low, hi = c->range_high, prev = -1, bad = -1, got = 0;
+	int rc = LDAP_SUCCESS;
+	size_t len = (size_t)snprintf(line, sizeof line, "Pre-flight: search");
+	for (int i = 0; i < NVALS; i++) {
+		long long v = lo + (long long)((double)(hi - lo) * i / (NVALS - 1));
+		if (v == prev)
+			continue;
+		prev = v;
+		filter_at(c, v, filter, sizeof filter);
+		long long n = count_entries(c, ld, filter, &rc, pf);
+		if (n < 0 && unreachable(rc))
+			return LDB_EXIT_OK;
+		if (n >= 0 && !(c->expect_entries >= 0 ? n == c->expect_entries : n > 0) && bad < 0) {
+			bad = v;
+			got = n;
+		}
+		if (len >= sizeof line)
+			continue;
+		if (n >= 0)
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %lld", i ? "," : "", filter, n);
+		else
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s %s error %d (%s)", i ? "," : "",
+			                        filter, rc, ldap_err2string(rc));
+	}
+	ldb_say(t, "%s entries", line);
+	if (bad < 0)
+		return LDB_EXIT_OK;
+	filter_at(c, bad, filter, sizeof filter);
+	char want[64];
+	snprintf(want, sizeof want, c->expect_entries >= 0 ? "%lld (srchnentries)" : "at least 1", c->expect_entries);
+	ldb_say(t,
+	        "Pre-flight failed: the filter %s (value %lld of -r %lld -R %lld) returns %lld entries, "
+	        "expected %s: the range does not match the data under %s (--no-preflight runs anyway)",
+	        filter, bad, lo, hi, got, want, c->base);
+	return LDB_EXIT_PREFLIGHT;
+}
+
+int ldb_preflight_run(const struct ldb_config *c, const struct ldb_say *t, struct ldb_preflight *pf)
+{
+	memset(pf, 0, sizeof *pf);
+	if (!ldb_preflight_wanted(c))
+		return LDB_EXIT_OK;
+	/* a server that cannot be reached is the load's to report, in ldclt's words */
+	LDAP *ld = open_conn(c, pf);
+	if (ld == NULL)
+		return LDB_EXIT_OK;
+	int status = LDB_EXIT_OK;
+	if (bind_wanted(c)) {
+		status = check_binds(c, ld, t, pf);
+	} else if (c->bind_dn != NULL) {
+		int rc = simple_bind(ld, c->bind_dn, c->password, pf);
+		if (rc != LDAP_SUCCESS) {
+			/* the load's own bind fails the same way: it says so */
+			ldap_unbind_ext_s(ld, NULL, NULL);
+			pf->total++;
+			return LDB_EXIT_OK;
+		}
+	}
+	if (status == LDB_EXIT_OK && search_wanted(c))
+		status = check_searches(c, ld, t, pf);
+	if (status < 0)
+		status = LDB_EXIT_OK;
+	ldap_unbind_ext_s(ld, NULL, NULL);
+	pf->total++; /* the unbind */
+	return status;
+}
