@@ -28,8 +28,14 @@ int vp_fail(const struct vp_err *e, size_t col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (e->err != NULL && e->cap > 0)
-		snprintf(e->err, e->cap, "pattern '%s' column %zu: %s", e->text, col, msg);
+	if (e->err == NULL || e->cap == 0)
+		return -1;
+	/* the pattern shown with at most 60 bytes; one line: control characters as '?' */
+	snprintf(e->err, e->cap, "pattern '%.60s%s' column %zu: %s", e->text, strlen(e->text) > 60 ? "..." : "", col,
+	         msg);
+	for (char *c = e->err; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -1;
 }
 
@@ -73,9 +79,10 @@ static size_t ndigits(uint64_t v)
 {
 	size_t n = 1;
 
-	while (v >= 10) {
-		v /= 10;
+	for (uint64_t p = 10; v >= p; p *= 10) {
 		n++;
+		if (p > UINT64_MAX / 10)
+			break;
 	}
 	return n;
 }
@@ -93,23 +100,36 @@ static size_t num_len(int64_t v, size_t width)
 	return (v < 0) + (d > width ? d : width);
 }
 
+/* v with zero padding to width, written from its end two digits at a time. */
 static size_t put_num(char *dst, int64_t v, size_t width)
 {
-	char tmp[24];
-	size_t n = 0, o = 0;
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                            "8081828384858687888990919293949596979899";
 	uint64_t u = magnitude(v);
+	size_t nd = ndigits(u), o = 0, len;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
 	if (v < 0)
 		dst[o++] = '-';
-	for (size_t i = n; i < width; i++)
+	while (nd + o < width + (v < 0))
 		dst[o++] = '0';
-	while (n > 0)
-		dst[o++] = tmp[--n];
-	return o;
+	len = o + nd;
+	char *p = dst + len;
+
+	while (u >= 100) {
+		uint64_t r = u % 100;
+
+		u /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	return len;
 }
 
 /* "%" and a DecimalFormat made of '#'s then '0's: the zero padding. */
@@ -291,6 +311,7 @@ static int parse_ref(struct ldb_vp *p, struct vp_node *nd, const char *t, size_t
 		               nd->bracket == 1 ? "s" : "");
 	nd->op = VP_REF;
 	nd->ref = (int)k - 1;
+	p->has_refs = true;
 	nd->maxlen = p->node[p->bracket_node[nd->ref]].maxlen;
 	return 0;
 }
@@ -636,7 +657,7 @@ size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb
 		} else {
 			n = put_node(nd, st, rng, out + o);
 		}
-		if (nd->bracket >= 0) {
+		if (nd->bracket >= 0 && p->has_refs) {
 			off[nd->bracket] = o;
 			len[nd->bracket] = n;
 		}

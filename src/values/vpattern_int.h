@@ -74,6 +74,7 @@ struct ldb_vp {
 	int nnodes;
 	int nbrackets;
 	int nslots;
+	bool has_refs;                         /* render remembers where each bracket's value is */
 	int bracket_node[LDB_VP_MAX_BRACKETS]; /* each bracket's node */
 	size_t maxlen;
 };

@@ -635,6 +635,8 @@ static void test_errors(void **state)
 	for (int i = 0; i <= LDB_VP_MAX_BRACKETS; i++)
 		strcat(many, "[uuid]");
 	expect_error(many, "column 385:", "more than 64 bracket expressions");
+	expect_error("a\nb[1-\n", "column 4:", "unterminated bracket"); /* one line all the same */
+	expect_error("[1-5%0\n]", "column 5:", "bad format '%0?'");
 }
 
 static void test_state(void **state)
