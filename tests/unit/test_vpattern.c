@@ -6,6 +6,7 @@
  * clock, back-references, --seed reproducibility, the length bound, and every
  * compile error's one line. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -639,6 +640,77 @@ static void test_errors(void **state)
 	expect_error("[1-5%0\n]", "column 5:", "bad format '%0?'");
 }
 
+/* Four clients in four threads share one program: each renders its share of
+ * the sequence and its slice of the stream; together, one lap each. */
+struct worker {
+	const struct ldb_vp *p;
+	unsigned client;
+	unsigned char seen[1001], line[1000];
+	int bad;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct ldb_vp_state *st;
+	struct ldb_rng rng;
+	char err[256], buf[256];
+
+	if (ldb_vp_state_new(w->p, w->client, 4, &st, err, sizeof(err)) != 0)
+		return NULL;
+	ldb_rng_seed(&rng, 5, w->client);
+	for (int i = 0; i < 250; i++) {
+		size_t n = ldb_vp_render(w->p, st, &rng, buf, sizeof(buf) - 1);
+		int a, b, c;
+
+		buf[n] = '\0';
+		if (sscanf(buf, "%d line%d %d", &a, &b, &c) != 3 || a < 1 || a > 1000 || b < 0 || b > 999 || c < 1 ||
+		    c > 9) {
+			w->bad++;
+		} else {
+			w->seen[a]++;
+			w->line[b]++;
+		}
+	}
+	ldb_vp_state_free(st);
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	static char big[1000 * 12];
+	size_t o = 0;
+	char text[300], err[512];
+	struct ldb_vp *p;
+	pthread_t t[4];
+	static struct worker w[4];
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		o += (size_t)sprintf(big + o, "line%04d\n", i); /* equal lines: equal slices */
+	snprintf(text, sizeof(text), "[1:1000] [streamfile:%s] [1-9]", put_file("shared", big));
+	assert_int_equal(ldb_vp_compile(&p, text, err, sizeof(err)), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].p = p;
+		w[i].client = i;
+		assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	for (int v = 1; v <= 1000; v++) {
+		int n = w[0].seen[v] + w[1].seen[v] + w[2].seen[v] + w[3].seen[v];
+
+		if (n != 1)
+			fail_msg("value %d rendered %d times by the four clients", v, n);
+		n = w[0].line[v - 1] + w[1].line[v - 1] + w[2].line[v - 1] + w[3].line[v - 1];
+		if (n != 1)
+			fail_msg("line%d streamed %d times by the four clients", v - 1, n);
+	}
+	assert_int_equal(w[0].bad + w[1].bad + w[2].bad + w[3].bad, 0);
+	ldb_vp_free(p);
+}
+
 static void test_state(void **state)
 {
 	struct ldb_vp *p;
@@ -673,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_seed),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_state),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
