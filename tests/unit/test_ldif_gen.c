@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "cmd/ldif_gen.h"
+#include "gen/gen.h"
 
 struct ctx {
 	char dir[64];

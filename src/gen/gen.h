@@ -119,8 +119,8 @@
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
  * could not be written or hashed (the partial file is removed).
  */
-#ifndef LDBENCH_CMD_LDIF_GEN_H
-#define LDBENCH_CMD_LDIF_GEN_H
+#ifndef LDBENCH_GEN_GEN_H
+#define LDBENCH_GEN_GEN_H
 
 #include <stdbool.h>
 #include <stdint.h>
