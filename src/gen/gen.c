@@ -35,9 +35,13 @@ static int opt_hash(void *dst, const char *val, int argc, char **argv, char *err
 	return gen_hash_parse(val, dst, err, cap);
 }
 
-/* The simple shape's entries carry no ACI (issue 17): imported into 389 DS,
- * a non-root account's searches succeed with 0 entries.  On stderr, so that
- * the LDIF on stdout stays clean. */
+/* The simple shape's entries carry no ACI: imported into 389 DS, a non-root
+ * account's searches succeed with 0 entries (OpenLDAP's access rules live in
+ * slapd's configuration, not in the data).  Said only when the simple shape
+ * was named with --shape, the switch between it and dsctl ldifgen's shapes:
+ * the file is then meant for 389 DS; a plain `gen users` (OpenLDAP's
+ * fixture, the demo) prints nothing but the LDIF.  On stderr, so that the
+ * LDIF on stdout stays clean. */
 static void gen_aci_note(void)
 {
 	fputs("ldbench gen users: note: these entries carry no ACI; on 389 DS a search by any account but the "
@@ -107,13 +111,14 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 	struct ldb_gen_users u = { .start_idx = -1 };
 	const char *file = NULL;
 	bool have_number = false, localize = false, rdn_cn = false, have_hash = false, generic = false;
+	bool shape_named = false;
 	const struct gen_opt opts[] = {
 		{ "suffix", GOPT_STR, &u.suffix },
 		{ "parent", GOPT_STR, &u.parent },
 		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
 		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
 		{ "generic", GOPT_FLAG, &u.ldifgen, .seen = &generic },
-		{ "shape", GOPT_CALL, &u, .fn = opt_shape },
+		{ "shape", GOPT_CALL, &u, .fn = opt_shape, .seen = &shape_named },
 		{ "rdn-cn", GOPT_FLAG, &rdn_cn },
 		{ "localize", GOPT_FLAG, &localize },
 	};
@@ -141,7 +146,7 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 	if (rc == 0)
 		rc = gen_run(&pl, gen_users_emit, file, err, cap);
 	gen_users_plan_free(&pl);
-	if (rc == 0)
+	if (rc == 0 && shape_named)
 		gen_aci_note();
 	return rc;
 }
@@ -338,7 +343,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    what `dsctl INST ldifgen users --generic` writes: the suffix with its three ACIs, seven OUs\n"
 	  "    (accounting ... people, groups), PARENT, users uid=user<1+I..N+I> (I default 0) padded to\n"
 	  "    the digits of N (200 users: user001..user200), ldifgen's attributes, password = uid.\n"
-	  "    --shape simple (the default without --generic) is the shape above.\n"
+	  "    --shape simple (the default without --generic) is the shape above; named, it also says on\n"
+	  "    stderr that its entries carry no ACI, which 389 DS needs for non-root searches.\n"
 	  "    --shape ldifgen-random: ldifgen users without --generic (uid JSmith<i>, cn \"John Smith\").\n"
 	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n" },
 	{ "groups", gen_groups_cmd,

@@ -40,15 +40,29 @@ static void test_first_entries_exact(void **state)
 	assert_null(strstr(text, "user00000"));
 	/* the file ends with the blank line after the last entry */
 	assert_string_equal(text + len - 25, "userPassword: user00003\n\n");
-	free(text);
 
 	char *out = slurp(c->out, NULL);
 	char expect_out[256];
 	snprintf(expect_out, sizeof(expect_out), "Successfully created LDIF file: %s\n", c->ldif);
 	assert_string_equal(out, expect_out);
 	free(out);
-	/* stderr: only the note that 389 DS needs an ACI for these entries */
+	/* stderr: nothing (the 389 DS note is for --shape simple named) */
 	char *err = slurp(c->errf, NULL);
+	assert_string_equal(err, "");
+	free(err);
+
+	/* --shape simple named: the same file, and on stderr only the note that
+	 * 389 DS needs an ACI for these entries */
+	rc = run_gen(c, "gen", "users", "--shape", "simple", "--suffix", "dc=example,dc=com", "--parent",
+	             "ou=People,dc=example,dc=com", "--number", "3", "--ldif-file", c->ldif, NULL);
+	assert_int_equal(rc, 0);
+	size_t len2;
+	char *text2 = slurp(c->ldif, &len2);
+	assert_int_equal(len2, len);
+	assert_memory_equal(text2, text, len);
+	free(text2);
+	free(text);
+	err = slurp(c->errf, NULL);
 	assert_ptr_equal(strstr(err, "ldbench gen users: note: these entries carry no ACI; on 389 DS"), err);
 	assert_int_equal(count_prefix_lines(err, "ldbench gen users: note:"), 1);
 	assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
