@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "conf/config.h"
 #include "cmd/compare_runs.h"
-#include "cmd/ldif_gen.h"
+#include "gen/gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
 #include "cmd/report_page.h"

@@ -1,6 +1,7 @@
-/* -e genldif=FILE: the entries of the add workload written as LDIF instead of
- * being added.  The entries come from the entry module (ldif/entry.h), as the
- * add workload's do, so the two always agree. */
+/* -e genldif=FILE (ldclt's keyword, a mode of the load command; the datasets
+ * of `ldbench gen` are src/gen/): the entries of the add workload written as
+ * LDIF instead of being added.  The entries come from the entry module
+ * (ldif/entry.h), as the add workload's do, so the two always agree. */
 #ifndef LDBENCH_CMD_ADD_LDIF_H
 #define LDBENCH_CMD_ADD_LDIF_H
 

@@ -113,6 +113,29 @@ out=$("$LDBENCH" gen users --suffix "$FIX_BASE" --number 3 --ldif-file "$FIX_DIR
 check "success line" "Successfully created LDIF file: $FIX_DIR/three.ldif" "$out"
 check "three users in the file" 3 "$(grep -c '^dn: uid=user' "$FIX_DIR/three.ldif")"
 
+# The 389 DS note (the simple shape carries no ACI) only where it applies.  A plain `gen users`,
+# the command of this fixture and of scenarios/demo.sh: nothing on stderr; and on OpenLDAP, whose
+# access rules are in slapd.conf (here the default, read for all), a non-root account reads the
+# entries such a file made.
+"$LDBENCH" gen users --suffix "$FIX_BASE" --parent "$FIX_PEOPLE" --number 3 \
+	--ldif-file "$FIX_DIR/plain.ldif" >/dev/null 2>"$FIX_DIR/plain.err"
+check "plain gen users: nothing on stderr" "" "$(cat "$FIX_DIR/plain.err")"
+check "a non-root account reads the generated users on OpenLDAP" 10 \
+	"$(LDAPNOINIT=1 ldapsearch -x -H "$FIX_URI" -D "uid=user00042,$FIX_PEOPLE" -w user00042 \
+		-b "$FIX_PEOPLE" -LLL '(uid=user0004*)' dn | grep -c '^dn: ')"
+# --shape simple named (chosen over ldifgen's 389 DS shapes): the same LDIF, and the note, one
+# line on stderr
+"$LDBENCH" gen users --shape simple --suffix "$FIX_BASE" --parent "$FIX_PEOPLE" --number 3 \
+	--ldif-file "$FIX_DIR/named.ldif" >/dev/null 2>"$FIX_DIR/named.err"
+check "--shape simple: the same LDIF" "" "$(cmp "$FIX_DIR/plain.ldif" "$FIX_DIR/named.ldif" 2>&1)"
+check "--shape simple: the 389 DS note" 1 \
+	"$(grep -c '^ldbench gen users: note: these entries carry no ACI; on 389 DS a search by any account but the Directory Manager finds none of them until an ACI allows it' "$FIX_DIR/named.err")"
+check "--shape simple: nothing else on stderr" 1 "$(wc -l <"$FIX_DIR/named.err")"
+# ldifgen's shape carries its own ACIs: no note
+"$LDBENCH" gen users --generic --suffix "$FIX_BASE" --number 3 >"$FIX_DIR/generic.ldif" 2>"$FIX_DIR/generic.err"
+check "--generic: nothing on stderr" "" "$(cat "$FIX_DIR/generic.err")"
+check "--generic: the suffix's three ACIs in the file" 3 "$(grep -c '^aci: ' "$FIX_DIR/generic.ldif")"
+
 if ((fails > 0)); then
 	echo "$fails check(s) failed" >&2
 	exit 1

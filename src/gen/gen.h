@@ -28,7 +28,9 @@
  *                                    8 random salt bytes per user)
  *     slapd checks {SSHA} itself; {SSHA256}/{SSHA512} need `moduleload pw-sha2`.
  *     This simple shape has no ACIs: a 389 DS backend it is imported into
- *     answers non-root searches with nothing until one is added.
+ *     answers non-root searches with nothing until one is added.  With
+ *     --shape simple named (the switch between it and ldifgen's 389 DS
+ *     shapes) a note on stderr says so; without --shape, nothing but the LDIF.
  *
  *   ldbench gen users --generic|--shape ldifgen --suffix S [--parent P]
  *                     --number N [--start-idx I] [--rdn-cn] [--ldif-file F]
@@ -119,8 +121,8 @@
  * stderr naming the problem and nothing written; 99 (LDB_EXIT_OTHER) the output
  * could not be written or hashed (the partial file is removed).
  */
-#ifndef LDBENCH_CMD_LDIF_GEN_H
-#define LDBENCH_CMD_LDIF_GEN_H
+#ifndef LDBENCH_GEN_GEN_H
+#define LDBENCH_GEN_GEN_H
 
 #include <stdbool.h>
 #include <stdint.h>
