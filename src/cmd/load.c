@@ -387,6 +387,11 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	}
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
+	char where[512], why[128];
+	if (last && sum.tot.connects == 0 && ldb_run_connect_error(&l->run, where, sizeof where, why, sizeof why)) {
+		sum.unreachable = where;
+		sum.unreachable_why = why;
+	}
 	uint64_t *pending = NULL;
 	if (last && l->cfg->depth > 1 && (pending = calloc((size_t)l->n, sizeof *pending)) != NULL) {
 		for (int i = 0; i < l->n; i++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "report/json.h"
 #include "report/repl_lines.h"
 
 /* ------------------------------------------------------------ writer */
@@ -109,6 +110,22 @@ static void put_parents(FILE *f, const struct ldb_totals *t)
 	        (unsigned long long)t->parent_retries);
 }
 
+/* ,"unreachable":{"address":...,"reason":...} when no connection could be
+ * opened, else null */
+static void put_unreachable(FILE *f, const struct ldb_summary *s)
+{
+	fputs(",\"unreachable\":", f);
+	if (s->unreachable == NULL) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"address\":", f);
+	ldb_json_put_string(f, s->unreachable);
+	fputs(",\"reason\":", f);
+	ldb_json_put_string(f, s->unreachable_why);
+	fputc('}', f);
+}
+
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
 {
@@ -120,9 +137,11 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	fprintf(f, ",\"rate_target\":%.3f", s->rate_target);
 	fprintf(f, ",\"threads\":%d,\"no_activity\":%lld,\"dead_threads\":%d,\"status\":%d", s->threads, s->no_activity,
 	        s->dead, s->status);
-	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu}",
+	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
+	put_unreachable(f, s);
+	fputc('}', f);
 	put_parents(f, &s->tot);
 	fputs(",\"ops\":{", f);
 	bool first = true;

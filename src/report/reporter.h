@@ -49,6 +49,9 @@ struct ldb_summary {
 	/* -S: each consumer's figures over the run (NULL, 0 without) */
 	const struct ldb_repl_figs *repl;
 	int nrepl;
+	/* no connection could be opened: to where ("127.0.0.1:389") and why
+	 * (the first failed connect's reason), in the last summary; else NULL */
+	const char *unreachable, *unreachable_why;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

@@ -293,6 +293,10 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 	fprintf(t->out, "Connections: opened %llu, reconnects %llu, binds at connect %llu\n",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
+	if (s->unreachable != NULL) {
+		prefix(t, false);
+		fprintf(t->out, "No connection could be opened to %s: %s\n", s->unreachable, s->unreachable_why);
+	}
 	if (s->tot.parents_created > 0) {
 		prefix(t, false);
 		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);

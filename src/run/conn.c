@@ -39,6 +39,21 @@ static void note_fail(struct ldb_client *w, enum ldb_op kind, enum ldb_fail f, e
 	ldb_errline(w, shown, code[f]);
 }
 
+/* Why a TCP connect failed (err: an errno, or 0 to ask the socket, then its
+ * last failed send or receive; -1 when neither knows: the server closed it
+ * before answering), kept for the run's summary when it is the first (a
+ * failure path: one atomic, no lock). */
+static void note_connect_error(struct ldb_conn *cn, int err)
+{
+	socklen_t len = sizeof err;
+	if (err == 0 && cn->fd >= 0 && getsockopt(cn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+		err = 0;
+	if (err == 0)
+		err = cn->sock_errno != 0 ? cn->sock_errno : -1;
+	int none = 0;
+	__atomic_compare_exchange_n(&cn->w->run->connect_error, &none, err, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
@@ -65,6 +80,7 @@ void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 		for (int i = 0; i < cn->depth; i++)
 			if (cn->slots[i].used && cn->slots[i].counts && !cycle)
 				w->outstanding--;
+		note_connect_error(cn, 0);
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 		return;
 	}
@@ -118,12 +134,14 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct ldb_run *run = w->run;
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
+	cn->sock_errno = 0;
 	conn_set_state(cn, CS_CONNECTING);
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
 	if (fd < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
+		note_connect_error(cn, errno);
 		connect_failed(cn, now, LDB_FAIL_CONNECT, why);
 		return;
 	}
@@ -137,6 +155,7 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	}
 	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
+		note_connect_error(cn, errno);
 		close(fd);
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
 		return;
@@ -147,6 +166,7 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	cn->out_armed = false;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		note_connect_error(cn, errno);
 		close(fd);
 		cn->fd = -1;
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
@@ -594,10 +614,11 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 		return;
 	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
 		if (now > cn->t_connect && now - cn->t_connect > t) {
-			if (cn->unconfirmed)
+			if (cn->unconfirmed) {
+				note_connect_error(cn, ETIMEDOUT);
 				ldb_conn_fail(cn, LDB_FAIL_CONNECT,
 				              now); /* a connect failure, in-flight requests too */
-			else
+			} else
 				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
 			return;
 		}

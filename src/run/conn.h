@@ -81,6 +81,7 @@ struct ldb_conn {
 	bool ever_up;     /* connected (and bound) once: the next one is a reconnect */
 	bool proven;      /* this connection has had an answer (or a bind) */
 	bool unconfirmed; /* TCP connect not yet known to have worked */
+	int sock_errno;   /* the errno of its last failed plain send or receive */
 	bool out_armed;   /* EPOLLOUT added to the socket's events */
 	bool tls_on;      /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;

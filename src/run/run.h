@@ -28,6 +28,7 @@ struct ldb_run {
 	const struct ldb_config *cfg;
 	struct sockaddr_storage addr; /* the server, resolved once */
 	socklen_t addrlen;
+	char host_name[256];    /* the server's name as given (-h, or -H's host) */
 	struct ldb_ops_run ops; /* the operations' templates (search, bind) */
 	struct ldb_reqset unbind, starttls;
 	struct ldb_reqset marker; /* with an unanswered kind: a WhoAmI sent before the goodbye */
@@ -57,6 +58,7 @@ struct ldb_run {
 	int64_t common_counter;             /* commoncounter's next value */
 	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
 	int max_error_code;                 /* the code that passed -E */
+	int connect_error; /* why the first TCP connect failed: an errno, -1 closed before answering; set once */
 	/* ldclt's line per failed operation (run/errlines.c) */
 	char line_prefix[80]; /* "NAME[PID]: " */
 	int line_fd;          /* where the text output goes (stdout by default) */
@@ -111,6 +113,12 @@ struct ldb_client {
  * build the request templates).  @return 0, or -1 with one line in err. */
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *cfg, char *err, size_t cap);
 void ldb_run_free(struct ldb_run *run);
+
+/* Why connects failed, for a run that could open none: the server as
+ * "NAME (ADDRESS:PORT)" (or "ADDRESS:PORT" when the name is the address)
+ * and the first failed connect's reason ("Connection refused").  @return
+ * false when no connect failed. */
+bool ldb_run_connect_error(const struct ldb_run *run, char *where, size_t wcap, char *why, size_t ycap);
 
 /* An I/O thread: one epoll set over the connections of its workers. */
 struct ldb_iothread {

@@ -25,8 +25,29 @@ static int resolve(struct ldb_run *run, const char *host, int port, char *err, s
 	}
 	memcpy(&run->addr, res->ai_addr, res->ai_addrlen);
 	run->addrlen = res->ai_addrlen;
+	snprintf(run->host_name, sizeof run->host_name, "%s", host);
 	freeaddrinfo(res);
 	return 0;
+}
+
+bool ldb_run_connect_error(const struct ldb_run *run, char *where, size_t wcap, char *why, size_t ycap)
+{
+	int err = __atomic_load_n(&run->connect_error, __ATOMIC_ACQUIRE);
+	char addr[NI_MAXHOST], port[NI_MAXSERV];
+	if (err == 0)
+		return false;
+	if (getnameinfo((const struct sockaddr *)&run->addr, run->addrlen, addr, sizeof addr, port, sizeof port,
+	                NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		snprintf(addr, sizeof addr, "?");
+	const char *fmt = run->addr.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s";
+	char numeric[NI_MAXHOST + NI_MAXSERV + 4];
+	snprintf(numeric, sizeof numeric, fmt, addr, port);
+	if (strcmp(run->host_name, addr) == 0)
+		snprintf(where, wcap, "%s", numeric);
+	else
+		snprintf(where, wcap, "%s (%s)", run->host_name, numeric);
+	snprintf(why, ycap, "%s", err > 0 ? strerror(err) : "the server closed the connection before answering");
+	return true;
 }
 
 /* The pass (ldclt's order of combined operations) or the mix. */

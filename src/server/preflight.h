@@ -9,7 +9,9 @@
  *   - writes are not checked (re-adding existing entries, or deleting what
  *     an earlier run added, is often the point; a missing parent is made on
  *     32), nor the searches of a run that also adds, deletes or renames (the
- *     data changes under them), nor SASL binds, nor a -b with an XXX.
+ *     data changes under them), nor SASL binds, nor a -b with an XXX;
+ *   - a result code given with -I is expected (the load counts it and goes
+ *     on): the line shows it "(ignored: -I 49)" and it fails nothing.
  *
  * The searches and binds it sent are counted (struct ldb_preflight) so that
  * --monitor can leave them out of the server's delta. */

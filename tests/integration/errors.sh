@@ -41,7 +41,7 @@ assert_match 'Global error 32 \(No such object\) occurs' "$out" "ignored errors 
 # 5. a port where nothing listens: a clear line, exit 4, fast
 port=$FIX_PORT
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.json"' EXIT
 fixture_stop
 start=$(date +%s%N)
 run_ldbench "$out" -h 127.0.0.1 -p "$port" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_BASE" -f "(uid=x)" -e esearch -n 3 -T 10
@@ -52,4 +52,25 @@ assert_match '^ldbench\[[0-9]+\]: T000: Cannot ldap_simple_bind_s \(cn=admin,dc=
 assert_match '^ldbench\[[0-9]+\]: Global error -1 \(Can.t contact LDAP server\) occurs +3 times$' "$out" "connect errors tallied"
 assert_le $((3000 * ${LDBENCH_TIME_FACTOR:-1})) "$ms" "milliseconds to give up"
 assert_no_match 'nan' "$out" "no nan before the first sample"
+
+# 6. no connection could be opened: ldclt's lines and status stay, and one line of
+# ldbench's own says to where and why, once, before the Ending line; JSON too
+nolisten="No connection could be opened to 127.0.0.1:$port: Connection refused"
+assert_match "^ldbench\[[0-9]+\]: $nolisten\$" "$out" "the unreachable line (-D)"
+run_ldbench "$out" -h 127.0.0.1 -p "$port" -b "$FIX_BASE" -f "(uid=x)" -e esearch -T 10 --json "$out.json"
+assert_eq 4 "$RC" "exit status without a server and without -D"
+assert_eq 10 "$(grep -cE '^ldbench\[[0-9]+\]: T00[0-9]: Cannot ldap_search\(\), error=-1 \(Can.t contact LDAP server\)$' "$out")" \
+	"ldclt's ten error lines (-n 10)"
+assert_match '^ldbench\[[0-9]+\]: Exit status 4 - Cannot bind\.$' "$out" "ldclt's exit line"
+assert_eq 1 "$(grep -c 'No connection could be opened' "$out")" "the unreachable line, once"
+assert_match "^ldbench\[[0-9]+\]: $nolisten\$" "$out" "the unreachable line (no -D)"
+[ "$(grep -n 'No connection could be opened' "$out" | cut -d: -f1)" -lt "$(grep -n ' Ending at ' "$out" | cut -d: -f1)" ] ||
+	_fail "the unreachable line comes after the Ending line"
+assert_match "\"connections\":\\{\"opened\":0,\"reconnects\":0,\"setup_binds\":0,\"unreachable\":\\{\"address\":\"127\\.0\\.0\\.1:$port\",\"reason\":\"Connection refused\"\\}\\}" \
+	"$out.json" "the unreachable address and reason in the JSON summary"
+# a name that resolves, nothing listening behind it: the name and the address
+run_ldbench "$out" -h localhost -p "$port" -b "$FIX_BASE" -f "(uid=x)" -e esearch -n 2 -T 10
+assert_eq 4 "$RC" "exit status for a name without a server"
+assert_match "^ldbench\[[0-9]+\]: No connection could be opened to localhost \((127\.0\.0\.1|\[::1\]):$port\): Connection refused\$" \
+	"$out" "the unreachable line names the host and its address"
 echo "errors: all passed"

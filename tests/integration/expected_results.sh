@@ -78,6 +78,33 @@ run_ldbench "$out" "${pat[@]}" -e randombinddnlow=150,randombinddnhigh=250 -n 1 
 assert_eq 11 "$RC" "exit status of a bind range past the data"
 assert_match ": Pre-flight: bind as uid=user00150,$FIX_PEOPLE: Success; as uid=user00250,$FIX_PEOPLE: Invalid credentials\$" "$out" "pre-flight bind line"
 assert_match ": Pre-flight failed: the highest bind DN uid=user00250,$FIX_PEOPLE does not bind \\(Invalid credentials\\): the randombinddn range does not match the data \\(--no-preflight runs anyway\\)\$" "$out" "pre-flight bind failure line"
+# binds past the last user expected to fail, their codes ignored on purpose (-I): the
+# pre-flight says so and the run goes on, as ldclt's does; without -I it still stops
+ign=(-h 127.0.0.1 -p "$FIX_PORT" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX -b "$FIX_PEOPLE" -f "(uid=user00001)"
+	-e esearch,bindeach,randombinddn,randombinddnlow=195,randombinddnhigh=205 -n 2 -N 1 -e sampinterval=1)
+run_ldbench "$out" "${ign[@]}" -I 49 -I 32
+assert_eq 0 "$RC" "exit status of a bind range past the data with -I 49"
+assert_match ": Pre-flight: bind as uid=user00195,$FIX_PEOPLE: Success; as uid=user00205,$FIX_PEOPLE: Invalid credentials \\(ignored: -I 49\\)\$" "$out" "pre-flight bind line with the ignored code"
+assert_no_match "Pre-flight failed" "$out" "no pre-flight failure"
+assert_match "Global error 49 \\(Invalid credentials\\) occurs +[0-9]+ times\$" "$out" "the load ran and met its ignored failures"
+assert_match "^ldbench\[[0-9]+\]: Exit status 0 - No problem during execution\.\$" "$out" "ldclt's exit line"
+if [ -x "${LDCLT:-/usr/bin/ldclt}" ]; then
+	set +e
+	timeout 60 "${LDCLT:-/usr/bin/ldclt}" "${ign[@]}" -I 49 -I 32 >"$FIX_DIR/ldclt.txt" 2>&1
+	rc=$?
+	set -e
+	assert_eq 0 "$rc" "ldclt's exit status for the same command"
+else
+	echo "SKIP: ldclt is not installed: its exit status for the same command not compared"
+fi
+run_ldbench "$out" "${ign[@]}" -I 32
+assert_eq 11 "$RC" "exit status of the same range with 49 not ignored"
+assert_match ": Pre-flight failed: the highest bind DN uid=user00205,$FIX_PEOPLE does not bind \\(Invalid credentials\\)" "$out" "its failure line"
+# a search base that -I 32 expects to be missing: not a range that misses the data
+run_ldbench "$out" "${root[@]}" -b "ou=Nowhere,$FIX_BASE" -f "(uid=userXXXXX)" -e esearch,random -r 1 -R 9 -I 32 \
+	-n 1 -N 1 -e sampinterval=1
+assert_eq 0 "$RC" "exit status of searches under a missing base with -I 32"
+assert_match ": Pre-flight: search \\(uid=user00001\\) 0 \\(ignored: -I 32\\), \\(uid=user00003\\) 0 \\(ignored: -I 32\\)," "$out" "pre-flight search line with the ignored code"
 fixture_monitor_snapshot "$snap"
 run_ldbench "$out" "${pat[@]}" -e randombinddnlow=1,randombinddnhigh=200 -n 1 -T 5
 assert_eq 0 "$RC" "exit status of a matching bind range"

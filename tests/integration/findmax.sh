@@ -29,6 +29,7 @@ findmax_round() { # $1: the round; sets R (the rate found) and N (its clients)
 	N=$(grep -oE '"threads":[0-9]+' <<<"$final" | cut -d: -f2)
 	echo "round $1: found R = $R/s with $N clients"
 	sed -n '/Find-max of/,/Highest rate/p' "$D/fm$1.txt" # the steps, for a reader of a failure
+	assert_match "Find-max stopped: (the tolerance is reached|the step budget is spent)" "$D/fm$1.txt" "the stop line"
 }
 findmax_round 1
 assert_match "Find-max probe: closed loop with 4 clients" "$D/fm1.txt" "the closed-loop probe"

@@ -5,11 +5,15 @@
  *       forwards every connection to 127.0.0.1:PORT and holds each chunk of
  *       the server's answers N ms before passing it on: a slow server whose
  *       client stays idle;
- *   ldapproxy --answer --port-file FILE
+ *   ldapproxy --answer [--capacity OPS] --port-file FILE
  *       answers every request itself at once with success and no entries
  *       (bind, search, modify, add, delete, rename, compare, extended; an
  *       unbind closes; an abandon gets nothing): a server faster than any
- *       client, so that the client is the limit.
+ *       client, so that the client is the limit.  With --capacity, a server
+ *       with one worker instead: each request takes 1/OPS s of it, in the
+ *       order they came over all connections, and is answered when its turn
+ *       is done: below OPS a request waits 1/OPS s, above it the requests
+ *       queue (a saturated server, whatever the client's CPU).
  *
  * Binds 127.0.0.1 on an ephemeral port and writes it to FILE (via FILE.tmp
  * and a rename) once it listens.  A thread per connection and direction,
@@ -29,6 +33,9 @@
 #include <unistd.h>
 
 static int delay_ms, upstream_port;
+static double capacity;         /* --capacity: requests a second, 0: none */
+static uint64_t worker_free_ns; /* when the one worker is free */
+static pthread_mutex_t worker = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t now_ns(void)
 {
@@ -157,6 +164,24 @@ static int answer(const uint8_t *m, size_t n, uint8_t *out)
 	return (int)(o - out);
 }
 
+/* --capacity: the worker's turn for one more request; when it is done. */
+static uint64_t take_turn(void)
+{
+	uint64_t now = now_ns(), per = (uint64_t)(1e9 / capacity);
+	pthread_mutex_lock(&worker);
+	uint64_t done = (worker_free_ns > now ? worker_free_ns : now) + per;
+	worker_free_ns = done;
+	pthread_mutex_unlock(&worker);
+	return done;
+}
+
+static void sleep_until(uint64_t due)
+{
+	struct timespec ts = { (time_t)(due / 1000000000ULL), (long)(due % 1000000000ULL) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 /* Answer mode: read what came, answer every whole message in one send. */
 static void *serve(void *arg)
 {
@@ -172,13 +197,18 @@ static void *serve(void *arg)
 		len += (size_t)r;
 		size_t off = 0, olen = 0, m;
 		int a = 0;
+		uint64_t due = 0;
 		while ((m = message_len(in + off, len - off)) > 0 && olen + 64 < cap) {
 			a = answer(in + off, m, out + olen);
 			if (a < 0)
 				break;
+			if (a > 0 && capacity > 0)
+				due = take_turn();
 			olen += (size_t)a;
 			off += m;
 		}
+		if (due > 0)
+			sleep_until(due);
 		if ((olen > 0 && write_all(c, out, olen) != 0) || a < 0 || (off == 0 && len == cap))
 			break;
 		memmove(in, in + off, len - off);
@@ -214,9 +244,12 @@ int main(int argc, char **argv)
 			port_file = argv[++i];
 		else if (strcmp(argv[i], "--answer") == 0)
 			answer_mode = true;
+		else if (strcmp(argv[i], "--capacity") == 0 && i + 1 < argc)
+			capacity = atof(argv[++i]);
 	}
 	if (port_file == NULL || (!answer_mode && upstream_port <= 0)) {
-		fprintf(stderr, "usage: ldapproxy (--delay-ms N --upstream PORT | --answer) --port-file FILE\n");
+		fprintf(stderr, "usage: ldapproxy (--delay-ms N --upstream PORT | --answer [--capacity OPS]) "
+		                "--port-file FILE\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
