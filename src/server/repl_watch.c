@@ -1,7 +1,7 @@
-/* The replication check's watchers: see repl.h and docs/design.md
+/* The replication check's watchers: see repl_watch.h, run/repl.h and docs/design.md
  * ("Replication delay").  One thread per consumer; nothing here runs in an
- * I/O thread but ldb_repl_offer (repl.h). */
-#include "run/repl.h"
+ * I/O thread but ldb_repl_offer (run/repl.h). */
+#include "server/repl_watch.h"
 
 #include <errno.h>
 #include <pthread.h>
