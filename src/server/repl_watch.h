@@ -33,9 +33,12 @@ struct ldb_repl;
 
 /* Start one watcher per consumer of cfg (cfg->nrepl > 0) for nio I/O
  * threads.  A consumer that cannot be reached or bound is reported in one
- * line on `out` by its watcher and left alone.  @return NULL with one line in
- * err (out of memory, a thread that cannot start). */
-struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap);
+ * line on `out` by its watcher and left alone; one whose TLS handshake
+ * fails (a certificate that does not verify) stops the run.  Returns once
+ * each watcher tried its first connection.  @return NULL with one line in
+ * err and *status the exit status (4: a consumer's TLS failed, as the load's
+ * would; 7: out of memory, a thread that cannot start). */
+struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap, int *status);
 /* I/O thread k's side. */
 struct ldb_repl_tap *ldb_repl_tap(struct ldb_repl *rp, int k);
 int ldb_repl_count(const struct ldb_repl *rp);
