@@ -24,6 +24,8 @@
 #define ROUND_NS 2000000ULL                       /* ... and a round every 2 ms at most: <= 2,000 searches/s */
 #define IDLE_NS 20000000ULL                       /* the longest sleep (the end of the load is seen by then) */
 #define RETRY_NS 1000000000ULL                    /* a lost connection is retried each second */
+#define CONNECT_TIMEOUT_S 5                       /* a consumer's connect and TLS handshake */
+#define FIRST_WAIT_NS 6000000000ULL               /* the start waits this long for the first connections */
 #define SEARCH_TIMEOUT_S 2                        /* a search not answered in time: looked at again */
 #define FILTER_MAX (3 * LDB_REPL_FILE_MAX + 1024) /* an escaped value triples at most */
 
@@ -37,6 +39,7 @@ struct consumer {
 	const char *given; /* as -S has it */
 	char url[512];
 	char why[768]; /* its line */
+	int handoff;   /* 0: the start waits for the first connection; 1: gave up; 2: a TLS failure for it to say */
 	int fatal;     /* the exit status of a TLS failure: the run stops (ldb_repl_start) */
 	pthread_t th;
 	bool started;
@@ -91,7 +94,9 @@ static int bind_consumer(struct consumer *cs, char *why, size_t cap)
 		who = (struct ldb_side_who){ .dn = c->repl_bind_dn, .password = c->repl_password };
 	else if (c->sasl_mech != NULL)
 		ldb_side_run_who(c, &who);
-	const struct ldb_side_opts o = { .server = cs->given, .port = c->repl_port, .net_timeout_s = 5, .who = &who };
+	const struct ldb_side_opts o = {
+		.server = cs->given, .port = c->repl_port, .net_timeout_s = CONNECT_TIMEOUT_S, .who = &who
+	};
 	struct ldb_side side;
 	int rc = ldb_side_open(&side, c, &o, why, cap);
 	memcpy(cs->url, side.url, sizeof cs->url);
@@ -337,7 +342,9 @@ static void *watch(void *arg)
 	struct consumer *cs = arg;
 	char why[768];
 	if (bind_consumer(cs, why, sizeof why) != 0) {
-		if (cs->fatal != 0) /* ldb_repl_start says it and stops the run */
+		int waiting = 0; /* ldb_repl_start, still waiting, says it and stops the run */
+		if (cs->fatal != 0 &&
+		    __atomic_compare_exchange_n(&cs->handoff, &waiting, 2, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			snprintf(cs->why, sizeof cs->why, "%s", why);
 		else {
 			snprintf(why + strlen(why), sizeof why - strlen(why), "; not checked");
@@ -402,11 +409,24 @@ static void taps_init(struct ldb_repl *rp)
  * bind has said so and is left out. */
 static int first_connections(struct ldb_repl *rp, char *err, size_t cap, int *status)
 {
+	/* a consumer that takes the connection but never answers the bind is
+	 * not waited for longer: its watcher goes on as before */
+	uint64_t until = ldb_now_ns() + FIRST_WAIT_NS;
 	for (int i = 0; i < rp->n; i++)
-		while (__atomic_load_n(&rp->c[i].state, __ATOMIC_ACQUIRE) == LDB_REPL_CONNECTING)
+		while (__atomic_load_n(&rp->c[i].state, __ATOMIC_ACQUIRE) == LDB_REPL_CONNECTING &&
+		       ldb_now_ns() < until)
 			pause_ns(1000000);
+	for (int i = 0; i < rp->n; i++) {
+		struct consumer *cs = &rp->c[i];
+		int waiting = 0;
+		if (__atomic_load_n(&cs->state, __ATOMIC_ACQUIRE) != LDB_REPL_CONNECTING ||
+		    __atomic_compare_exchange_n(&cs->handoff, &waiting, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue; /* done, or left to its watcher */
+		while (__atomic_load_n(&cs->state, __ATOMIC_ACQUIRE) == LDB_REPL_CONNECTING)
+			pause_ns(1000000); /* it is handing its line over */
+	}
 	for (int i = 0; i < rp->n; i++)
-		if (rp->c[i].fatal != 0) {
+		if (__atomic_load_n(&rp->c[i].handoff, __ATOMIC_ACQUIRE) == 2) {
 			snprintf(err, cap, "-S %s: %s", rp->c[i].given, rp->c[i].why);
 			*status = rp->c[i].fatal;
 			return -1;
