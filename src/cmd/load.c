@@ -162,17 +162,19 @@ static int setup_sampler(struct load *l)
 	return ldb_sampler_init(&l->smp, &src);
 }
 
-/* -S: a watcher per consumer, and each I/O thread's tap. */
+/* -S: a watcher per consumer, and each I/O thread's tap.  @return 0, or the
+ * exit status. */
 static int setup_repl(struct load *l)
 {
-	char err[512];
+	char err[1024];
+	int status = LDB_EXIT_INIT;
 	if (l->cfg->nrepl == 0)
 		return 0;
-	l->repl = ldb_repl_start(l->cfg, l->nr, stderr, err, sizeof err);
+	l->repl = ldb_repl_start(l->cfg, l->nr, stderr, err, sizeof err, &status);
 	if (l->repl == NULL || ldb_repl_out_init(&l->rout, l->repl) != 0) {
 		fprintf(stderr, "%s: %s\n", l->cfg->progname,
 		        l->repl ? "out of memory for the replication check" : err);
-		return -1;
+		return l->repl ? LDB_EXIT_INIT : status;
 	}
 	for (int k = 0; k < l->nr; k++)
 		l->r[k].repl = ldb_repl_tap(l->repl, k);
@@ -548,9 +550,10 @@ static int begin(struct load *l, const struct pace *p)
 	const struct ldb_config *c = l->cfg;
 	if (c->monitor) {
 		char err[512];
-		if (ldb_monitor_read(c, &l->mon_before, err, sizeof err) != 0) {
+		int st = ldb_monitor_read(c, &l->mon_before, err, sizeof err);
+		if (st != 0) {
 			fprintf(stderr, "%s: %s\n", c->progname, err);
-			return LDB_EXIT_INIT;
+			return st;
 		}
 	}
 	ldb_text_banner(&l->text);
@@ -681,7 +684,7 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 		char err[512];
 		struct ldb_monitor_snap after;
 		if (ldb_monitor_read(c, &after, err, sizeof err) == 0) {
-			ldb_monitor_delta(&l->mon_before, &after, c->bind_dn != NULL, &l->mon_delta);
+			ldb_monitor_delta(&l->mon_before, &after, true, &l->mon_delta);
 			ldb_monitor_discount(&l->mon_delta, l->pf.own, l->pf.total);
 			if (c->scalab01) /* the control connection's, with its unbind */
 				ldb_monitor_discount(&l->mon_delta, l->s1.ctrl_ops, scalab01_ctrl_total(&l->s1));
@@ -706,9 +709,10 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	struct load l;
 	struct pace p;
 
-	if (setup(&l, c, out) != 0) {
+	int st = setup(&l, c, out);
+	if (st != 0) {
 		teardown(&l);
-		return LDB_EXIT_INIT;
+		return st > 0 ? st : LDB_EXIT_INIT;
 	}
 	/* Workers never see SIGINT/SIGTERM: the main thread takes them here. */
 	ldb_signals_take(&l.sig);

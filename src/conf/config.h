@@ -235,7 +235,7 @@ struct ldb_config {
 	/* the pre-flight check (out/preflight): off with --no-preflight */
 	bool no_preflight;
 
-	/* replication check (-S; run/repl): how long until each confirmed write,
+	/* replication check (-S; run/repl, server/repl_watch): how long until each confirmed write,
 	 * or a sample of them, is visible on each consumer */
 	char *repl_consumer[20]; /* -S URL|HOST[:PORT], as given (not owned) */
 	int nrepl;
@@ -247,7 +247,7 @@ struct ldb_config {
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 };
 
-/* -S's bounds on a checked modify's value (cli/repl refuses more, run/repl
+/* -S's bounds on a checked modify's value (cli/repl refuses more, server/repl_watch
  * carries attreplace's random run in a ring item and searches for the file) */
 #define LDB_REPL_RUN 38        /* attreplace's run of X, at most */
 #define LDB_REPL_FILE_MAX 4096 /* attreplacefile's value, at most */

@@ -1,6 +1,6 @@
 /* The replication check's reports (-S): per sample and at the end, a text
  * line per consumer, and the JSON and CSV records' parts (docs/results.md).
- * Runs in the main thread; the figures come from run/repl. */
+ * Runs in the main thread; the figures come from server/repl_watch. */
 #ifndef LDBENCH_REPORT_REPL_LINES_H
 #define LDBENCH_REPORT_REPL_LINES_H
 
@@ -9,7 +9,7 @@
 
 #include "report/json.h"
 #include "report/reporter.h"
-#include "run/repl.h"
+#include "server/repl_watch.h"
 
 struct ldb_repl_out {
 	struct ldb_repl *rp;

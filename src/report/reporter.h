@@ -11,7 +11,7 @@
 #include "server/monitor.h"
 #include "run/stats.h"
 #include "report/client_figures.h"
-#include "run/repl.h"
+#include "server/repl_watch.h"
 
 /* One interval. */
 struct ldb_sample {

@@ -1,17 +1,14 @@
-/* The replication check (-S): how long after the supplier confirmed a write
- * the change is visible on each consumer.
+/* The replication check (-S), the I/O threads' side: how long after the
+ * supplier confirmed a write the change is visible on each consumer.
  *
  * The I/O threads take a sample of their confirmed writes (--repl-sample: a
  * rate, or every Nth) and hand each one (kind, operation numbers, the
  * monotonic time of the supplier's result, attreplace's random run) to one
- * watcher thread per consumer through a single-producer single-consumer ring
- * per (I/O thread, consumer): no lock, no allocation; a full ring drops the sample and counts
- * it.  Each watcher has its own connection to its consumer (libldap,
- * synchronous) and polls every pending sample with base searches at a bounded
- * rate until the change shows (add: the entry exists; delete: it is gone;
- * modify: the value written matches; rename: the new DN exists and the old
- * one is gone) or --repl-timeout passes (docs/design.md, "Replication delay").
- * The write load's own connections are never touched. */
+ * watcher thread per consumer (server/repl_watch) through a single-producer
+ * single-consumer ring per (I/O thread, consumer): no lock, no allocation; a
+ * full ring drops the sample and counts it.  The watchers poll the consumers
+ * (docs/design.md, "Replication delay"); the write load's own connections are
+ * never touched. */
 #ifndef LDBENCH_RUN_REPL_H
 #define LDBENCH_RUN_REPL_H
 
@@ -21,7 +18,6 @@
 #include <string.h>
 
 #include "conf/config.h"
-#include "run/histogram.h"
 
 #define LDB_REPL_RING 1024 /* samples in flight per (I/O thread, consumer); a power of two */
 
@@ -86,39 +82,5 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 		__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
 	}
 }
-
-/* One consumer's figures, cumulative (a sample is the difference of two). */
-struct ldb_repl_figs {
-	const char *consumer;  /* as given to -S */
-	int state;             /* LDB_REPL_UP ... */
-	uint64_t checked;      /* samples taken */
-	uint64_t seen;         /* of which visible within the timeout */
-	uint64_t unseen;       /* not visible within it */
-	uint64_t dropped;      /* refused by a full ring or queue, or too long to carry: never checked */
-	uint64_t backlog_max;  /* largest number confirmed but not yet seen (whole run, or the interval) */
-	uint64_t searches;     /* base searches sent to the consumer */
-	struct ldb_hist delay; /* delays of the seen ones (the caller's, initialised) */
-};
-
-enum { LDB_REPL_CONNECTING, LDB_REPL_UP, LDB_REPL_DOWN };
-
-struct ldb_repl;
-
-/* Start one watcher per consumer of cfg (cfg->nrepl > 0) for nio I/O
- * threads.  A consumer that cannot be reached or bound is reported in one
- * line on `out` by its watcher and left alone.  @return NULL with one line in
- * err (out of memory, a thread that cannot start). */
-struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap);
-/* I/O thread k's side. */
-struct ldb_repl_tap *ldb_repl_tap(struct ldb_repl *rp, int k);
-int ldb_repl_count(const struct ldb_repl *rp);
-/* Consumer i's figures now; the interval's largest backlog is taken (reset)
- * when take_peak, else the run's.  f->delay must be initialised (it is
- * replaced by a copy). */
-void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_figs *f);
-/* The load is over: each watcher finishes its pending samples (seen, or unseen
- * once their timeout passed), then stops. */
-void ldb_repl_finish(struct ldb_repl *rp);
-void ldb_repl_free(struct ldb_repl *rp);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "run/clock.h"
 #include "run/conn.h"
+#include "side/ldapconn.h"
 
 #define LOCK_ATTR "ntUserFlags"
 #define ACC_ATTR "ntUserUnitsPerWeek"
@@ -145,32 +146,20 @@ static void user_release(int id)
 
 /* ------------------------------------------------------------ LDAP calls */
 
-/* A connection bound as dn: NULL with *rc the bind's (or the connect's) code. */
-static LDAP *open_bound(const struct ldb_config *c, const char *dn, const char *pw, int *rc)
+/* A side connection (side/ldapconn: the run's address and TLS; -t on every
+ * operation) bound as dn: NULL with *rc the bind's (or the connect's) code
+ * and one line in err. */
+static LDAP *open_bound(const struct ldb_config *c, const char *dn, const char *pw, int *rc, char *err, size_t cap)
 {
-	char url[512];
-	LDAP *ld = NULL;
-	if (c->uri != NULL)
-		snprintf(url, sizeof url, "%s", c->uri);
-	else
-		snprintf(url, sizeof url, "ldap://%s:%d", c->host, c->port);
-	*rc = ldap_initialize(&ld, url);
-	if (*rc != LDAP_SUCCESS)
-		return NULL;
-	int version = c->ldap_v2 ? LDAP_VERSION2 : LDAP_VERSION3;
-	struct timeval net = { (time_t)c->timeout_sec, 0 };
-	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &version);
-	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
-	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
-	if (c->timeout_sec > 0) /* -t bounds every operation (ldclt's synchronous ones have none) */
-		ldap_set_option(ld, LDAP_OPT_TIMEOUT, &net);
-	struct berval cred = { strlen(pw), (char *)pw };
-	*rc = ldap_sasl_bind_s(ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
-	if (*rc != LDAP_SUCCESS) {
-		ldap_unbind_ext_s(ld, NULL, NULL);
+	const struct ldb_side_who who = { .dn = dn, .password = pw };
+	const struct ldb_side_opts o = { .op_timeout = true, .v2 = c->ldap_v2, .who = &who };
+	struct ldb_side side;
+	if (ldb_side_open(&side, c, &o, err, cap) != 0) {
+		*rc = side.rc != LDAP_SUCCESS ? side.rc : LDAP_OTHER;
 		return NULL;
 	}
-	return ld;
+	*rc = LDAP_SUCCESS;
+	return side.ld;
 }
 
 /* The value of attr in entry dn ("" when it has none), as ldclt reads it:
@@ -253,10 +242,11 @@ static int login_bind(struct client *k)
 	else
 		snprintf(k->pw, sizeof k->pw, "%s", c->password);
 	int rc;
+	char why[512]; /* ldclt's line says it (ldb_errline) */
 	uint64_t t0 = ldb_now_ns();
 	ldb_add(&k->w->st->connects, 1);
 	ldb_add(&k->w->st->connect_tries, 1);
-	k->ld = open_bound(c, k->dn, k->pw, &rc);
+	k->ld = open_bound(c, k->dn, k->pw, &rc, why, sizeof why);
 	count(k->w, LDB_OP_BIND, rc, t0);
 	if (rc == LDAP_SUCCESS) {
 		ldb_add(&k->w->st->conns_up, 1);
@@ -486,12 +476,16 @@ int ldb_s1_begin(struct ldb_run *run, int *status, char *err, size_t cap)
 		return -1;
 	}
 	snprintf(dn, sizeof dn, "%s,%s", SUPER_RDN, c->base);
-	s1.ld = open_bound(c, dn, SUPER_PW, &rc);
+	char why[512];
+	s1.ld = open_bound(c, dn, SUPER_PW, &rc, why, sizeof why);
 	ctrl_op(LDB_OP_BIND, rc);
 	if (s1.ld == NULL) {
 		*status = LDB_EXIT_CANNOT_BIND;
-		snprintf(err, cap, "scalab01: the control connection cannot bind as %s: error=%d (%s)", dn, rc,
-		         ldap_err2string(rc));
+		if (rc == LDAP_SERVER_DOWN || rc == LDAP_CONNECT_ERROR) /* the connection or its TLS */
+			snprintf(err, cap, "scalab01: the control connection: %s", why);
+		else
+			snprintf(err, cap, "scalab01: the control connection cannot bind as %s: error=%d (%s)", dn, rc,
+			         ldap_err2string(rc));
 		return -1;
 	}
 	if ((rc = pthread_create(&s1.ctrl, NULL, ctrl_main, NULL)) != 0) {

@@ -2,6 +2,7 @@
 #include "server/monitor.h"
 
 #include "ops/ops.h"
+#include "side/ldapconn.h"
 
 #include <ldap.h>
 #include <stdlib.h>
@@ -97,52 +98,29 @@ static int read_389ds(LDAP *ld, struct ldb_monitor_snap *s)
 
 int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, char *err, size_t cap)
 {
-	char url[512];
-	LDAP *ld = NULL;
+	char why[768];
+	struct ldb_side side;
+	struct ldb_side_who who;
 	memset(s, 0, sizeof *s);
-	if (c->uri != NULL)
-		snprintf(url, sizeof url, "%s", c->uri);
-	else
-		snprintf(url, sizeof url, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host, c->port);
-	int rc = ldap_initialize(&ld, url);
-	if (rc != LDAP_SUCCESS) {
-		snprintf(err, cap, "--monitor: cannot use %s: %s", url, ldap_err2string(rc));
-		return -1;
+	/* the run's identity, unless it has an XXX (then anonymously) */
+	bool bound = ldb_side_run_who(c, &who);
+	const struct ldb_side_opts o = { .who = bound ? &who : NULL };
+	if (ldb_side_open(&side, c, &o, why, sizeof why) != 0) {
+		snprintf(err, cap, "--monitor: %s", why);
+		return ldb_side_exit_status(side.fail);
 	}
-	int v3 = LDAP_VERSION3;
-	struct timeval net = { (time_t)c->timeout_sec, 0 };
-	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
-	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
-	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
-	if (c->ldaps) {
-		int never = LDAP_OPT_X_TLS_NEVER, zero = 0;
-		ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &never);
-		ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &zero);
-	}
-	/* the root DN, or whoever -D is: the bind DN must not have an XXX */
-	if (c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat)) {
-		struct berval cred = { c->password ? strlen(c->password) : 0, c->password };
-		rc = ldap_sasl_bind_s(ld, c->bind_dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
-		if (rc != LDAP_SUCCESS) {
-			snprintf(err, cap, "--monitor: cannot bind as %s: %s", c->bind_dn, ldap_err2string(rc));
-			ldap_unbind_ext_s(ld, NULL, NULL);
-			return -1;
-		}
-	}
-	bool bound = c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat);
-	rc = read_openldap(ld, s);
+	int rc = read_openldap(side.ld, s);
 	if (rc != LDAP_SUCCESS) {
 		memset(s, 0, sizeof *s);
 		s->probes = 1; /* the cn=Operations search: 389 DS counts it */
-		rc = read_389ds(ld, s);
+		rc = read_389ds(side.ld, s);
 	}
 	s->bound = bound;
-	ldap_unbind_ext_s(ld, NULL, NULL);
+	ldb_side_close(&side);
 	if (rc != LDAP_SUCCESS) {
 		snprintf(err, cap, "--monitor: cannot read the server's counters (cn=Monitor)%s: %s",
-		         c->bind_dn != NULL && !ldb_pattern_has_var(&c->bind_dn_pat) ? "" : " anonymously",
-		         ldap_err2string(rc));
-		return -1;
+		         bound ? "" : " anonymously", ldap_err2string(rc));
+		return LDB_EXIT_INIT;
 	}
 	return 0;
 }

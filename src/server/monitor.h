@@ -48,7 +48,10 @@ const char *ldb_monitor_source(const struct ldb_monitor_snap *s);
 void ldb_monitor_put_json(FILE *f, const struct ldb_monitor_snap *delta, const struct ldb_totals *tot,
                           const bool used[LDB_OP_COUNT]);
 
-/* @return 0, or -1 with one line in err (cannot connect, bind, or read). */
+/* On a side connection (side/ldapconn: the run's address and TLS, bound as
+ * -D or -o mech unless they have an XXX).  @return 0, or the exit status
+ * with one line in err: 4 when the connection, its TLS or the bind failed
+ * (as the load's first connection), 7 when the counters cannot be read. */
 int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, char *err, size_t cap);
 
 /* The server-side delta, less the reads' own traffic: each read is one bind

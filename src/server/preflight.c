@@ -2,6 +2,7 @@
 #include "server/preflight.h"
 
 #include "proto/wire.h"
+#include "side/ldapconn.h"
 
 #include <ldap.h>
 #include <stdlib.h>
@@ -31,34 +32,26 @@ bool ldb_preflight_wanted(const struct ldb_config *c)
 	return !c->no_preflight && c->sasl_mech == NULL && (search_wanted(c) || bind_wanted(c));
 }
 
-/* The connection, as --monitor's: the run's address, no certificate check
- * (the load itself checks it), StartTLS when the run uses it. */
-static LDAP *open_conn(const struct ldb_config *c, struct ldb_preflight *pf)
+/* The connection (side/ldapconn: the run's address and TLS, not bound yet).
+ * A server that cannot be reached is the load's to report, in ldclt's words
+ * (NULL, nothing said); a TLS handshake that fails (a certificate that does
+ * not verify) stops the run here, as it would stop the load's clients: one
+ * line and *status 4. */
+static LDAP *open_conn(const struct ldb_config *c, const struct ldb_say *t, struct ldb_preflight *pf, int *status)
 {
-	char url[512];
-	LDAP *ld = NULL;
-	if (c->uri != NULL)
-		snprintf(url, sizeof url, "%s", c->uri);
-	else
-		snprintf(url, sizeof url, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host, c->port);
-	if (ldap_initialize(&ld, url) != LDAP_SUCCESS)
-		return NULL;
-	int v3 = LDAP_VERSION3, never = LDAP_OPT_X_TLS_NEVER, zero = 0;
-	struct timeval net = { (time_t)c->timeout_sec, 0 };
-	ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
-	ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
-	ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
-	if (c->ldaps || c->starttls) {
-		ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &never);
-		ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &zero);
-	}
-	if (c->starttls)
+	struct ldb_side side;
+	char why[768];
+	const struct ldb_side_opts o = { .who = NULL };
+	int rc = ldb_side_open(&side, c, &o, why, sizeof why);
+	if (side.starttls)
 		pf->total++; /* the StartTLS extended operation */
-	if (c->starttls && ldap_start_tls_s(ld, NULL, NULL) != LDAP_SUCCESS) {
-		ldap_unbind_ext_s(ld, NULL, NULL);
-		return NULL;
+	if (rc == 0)
+		return side.ld;
+	if (side.fail == LDB_SIDE_TLS) {
+		ldb_say(t, "Pre-flight: %s", why);
+		*status = ldb_side_exit_status(side.fail);
 	}
-	return ld;
+	return NULL;
 }
 
 static int simple_bind(LDAP *ld, const char *dn, const char *pw, struct ldb_preflight *pf)
@@ -220,10 +213,10 @@ int ldb_preflight_run(const struct ldb_config *c, const struct ldb_say *t, struc
 	if (!ldb_preflight_wanted(c))
 		return LDB_EXIT_OK;
 	/* a server that cannot be reached is the load's to report, in ldclt's words */
-	LDAP *ld = open_conn(c, pf);
-	if (ld == NULL)
-		return LDB_EXIT_OK;
 	int status = LDB_EXIT_OK;
+	LDAP *ld = open_conn(c, t, pf, &status);
+	if (ld == NULL)
+		return status;
 	if (bind_wanted(c)) {
 		status = check_binds(c, ld, t, pf);
 	} else if (c->bind_dn != NULL) {

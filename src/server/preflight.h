@@ -36,8 +36,9 @@ bool ldb_preflight_wanted(const struct ldb_config *c);
 /* Run the checks; one line per check kind through `say` ("Pre-flight: search
  * (uid=user00001) 1 entry, ..."), and one line saying what does not match.
  * @return LDB_EXIT_OK, LDB_EXIT_PREFLIGHT when the range does not match the
- * data, LDB_EXIT_INIT when the server cannot be reached for it (the line
- * says so). */
+ * data, LDB_EXIT_CANNOT_BIND when its connection's TLS handshake failed (a
+ * certificate that does not verify: the line says so, as the load's clients
+ * would fail); a server that cannot be reached is left to the load. */
 int ldb_preflight_run(const struct ldb_config *c, const struct ldb_say *say, struct ldb_preflight *pf);
 
 #endif

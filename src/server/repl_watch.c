@@ -1,7 +1,7 @@
-/* The replication check's watchers: see repl.h and docs/design.md
+/* The replication check's watchers: see repl_watch.h, run/repl.h and docs/design.md
  * ("Replication delay").  One thread per consumer; nothing here runs in an
- * I/O thread but ldb_repl_offer (repl.h). */
-#include "run/repl.h"
+ * I/O thread but ldb_repl_offer (run/repl.h). */
+#include "server/repl_watch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +14,7 @@
 
 #include "ops/dn.h"
 #include "ops/ops.h"
+#include "side/ldapconn.h"
 #include "run/clock.h"
 
 #define QUEUE_MAX 65536                           /* pending samples per consumer */
@@ -23,6 +24,8 @@
 #define ROUND_NS 2000000ULL                       /* ... and a round every 2 ms at most: <= 2,000 searches/s */
 #define IDLE_NS 20000000ULL                       /* the longest sleep (the end of the load is seen by then) */
 #define RETRY_NS 1000000000ULL                    /* a lost connection is retried each second */
+#define CONNECT_TIMEOUT_S 5                       /* a consumer's connect and TLS handshake */
+#define FIRST_WAIT_NS 6000000000ULL               /* the start waits this long for the first connections */
 #define SEARCH_TIMEOUT_S 2                        /* a search not answered in time: looked at again */
 #define FILTER_MAX (3 * LDB_REPL_FILE_MAX + 1024) /* an escaped value triples at most */
 
@@ -34,7 +37,10 @@ struct pend {
 struct consumer {
 	struct ldb_repl *rp;
 	const char *given; /* as -S has it */
-	char url[320];
+	char url[512];
+	char why[768]; /* its line */
+	int handoff;   /* 0: the start waits for the first connection; 1: gave up; 2: a TLS failure for it to say */
+	int fatal;     /* the exit status of a TLS failure: the run stops (ldb_repl_start) */
 	pthread_t th;
 	bool started;
 	struct ldb_repl_ring *rings; /* [rp->nio]: one per I/O thread */
@@ -76,44 +82,28 @@ static uint64_t get_u64(const uint64_t *p)
 
 /* ------------------------------------------------------------ connection */
 
-/* -S HOST[:PORT] becomes ldap://HOST:PORT (-P's port, else -p's); URLs stay. */
-static void consumer_url(const struct ldb_config *c, const char *given, char *url, size_t cap)
-{
-	if (strstr(given, "://") != NULL) {
-		snprintf(url, cap, "%s", given);
-		return;
-	}
-	if (strchr(given, ':') != NULL)
-		snprintf(url, cap, "ldap://%s", given);
-	else
-		snprintf(url, cap, "ldap://%s:%d", given, c->repl_port > 0 ? c->repl_port : c->port);
-}
-
+/* The consumer's connection (side/ldapconn: -S HOST[:PORT] with -P's port,
+ * else -p's, and the run's scheme and TLS; a URL as given), bound with
+ * --repl-bind, else as the load (-D, or -o mech's SASL).  A TLS handshake
+ * that fails is said by ldb_repl_start (fatal), not here. */
 static int bind_consumer(struct consumer *cs, char *why, size_t cap)
 {
 	const struct ldb_config *c = cs->rp->cfg;
-	int rc = ldap_initialize(&cs->ld, cs->url);
-	if (rc != LDAP_SUCCESS) {
-		snprintf(why, cap, "cannot use %s: %s", cs->url, ldap_err2string(rc));
-		return -1;
-	}
-	int v3 = LDAP_VERSION3;
-	struct timeval net = { 5, 0 };
-	ldap_set_option(cs->ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
-	ldap_set_option(cs->ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
-	ldap_set_option(cs->ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
-	const char *dn = c->repl_bind_dn != NULL ? c->repl_bind_dn : c->bind_dn;
-	const char *pw = c->repl_bind_dn != NULL ? c->repl_password : c->password;
-	struct berval cred = { pw ? strlen(pw) : 0, (char *)(pw ? pw : "") };
-	rc = ldap_sasl_bind_s(cs->ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
-	if (rc != LDAP_SUCCESS) {
-		snprintf(why, cap, "%s %s: %s", rc == LDAP_SERVER_DOWN ? "cannot connect to" : "bind refused by",
-		         cs->url, ldap_err2string(rc));
-		ldap_unbind_ext_s(cs->ld, NULL, NULL);
-		cs->ld = NULL;
-		return -1;
-	}
-	return 0;
+	struct ldb_side_who who = { .dn = c->bind_dn, .password = c->password };
+	if (c->repl_bind_dn != NULL)
+		who = (struct ldb_side_who){ .dn = c->repl_bind_dn, .password = c->repl_password };
+	else if (c->sasl_mech != NULL)
+		ldb_side_run_who(c, &who);
+	const struct ldb_side_opts o = {
+		.server = cs->given, .port = c->repl_port, .net_timeout_s = CONNECT_TIMEOUT_S, .who = &who
+	};
+	struct ldb_side side;
+	int rc = ldb_side_open(&side, c, &o, why, cap);
+	memcpy(cs->url, side.url, sizeof cs->url);
+	cs->ld = side.ld;
+	if (rc != 0 && side.fail == LDB_SIDE_TLS && cs->fatal == 0)
+		__atomic_store_n(&cs->fatal, ldb_side_exit_status(side.fail), __ATOMIC_RELAXED);
+	return rc;
 }
 
 static void say(struct consumer *cs, const char *what)
@@ -350,11 +340,17 @@ static void pause_ns(uint64_t ns)
 static void *watch(void *arg)
 {
 	struct consumer *cs = arg;
-	char why[512];
+	char why[768];
 	if (bind_consumer(cs, why, sizeof why) != 0) {
-		__atomic_store_n(&cs->state, LDB_REPL_DOWN, __ATOMIC_RELAXED);
-		snprintf(why + strlen(why), sizeof why - strlen(why), "; not checked");
-		say(cs, why);
+		int waiting = 0; /* ldb_repl_start, still waiting, says it and stops the run */
+		if (cs->fatal != 0 &&
+		    __atomic_compare_exchange_n(&cs->handoff, &waiting, 2, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			snprintf(cs->why, sizeof cs->why, "%s", why);
+		else {
+			snprintf(why + strlen(why), sizeof why - strlen(why), "; not checked");
+			say(cs, why);
+		}
+		__atomic_store_n(&cs->state, LDB_REPL_DOWN, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	__atomic_store_n(&cs->state, LDB_REPL_UP, __ATOMIC_RELAXED);
@@ -382,7 +378,6 @@ static int consumer_init(struct ldb_repl *rp, struct consumer *cs, int i)
 {
 	cs->rp = rp;
 	cs->given = rp->cfg->repl_consumer[i];
-	consumer_url(rp->cfg, cs->given, cs->url, sizeof cs->url);
 	cs->rings = aligned_alloc(64, sizeof(struct ldb_repl_ring) * (size_t)rp->nio);
 	cs->q = malloc(sizeof *cs->q * QUEUE_MAX);
 	if (cs->rings == NULL || cs->q == NULL || ldb_hist_init(&cs->delay) != 0 ||
@@ -407,8 +402,41 @@ static void taps_init(struct ldb_repl *rp)
 	}
 }
 
-struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap)
+/* Each watcher's first connection tried (at the same time, each within its
+ * connect timeout): a consumer whose TLS handshake failed (a certificate
+ * that does not verify) stops the run before the load, with one line and
+ * the load's status for the same failure; one that is down or refuses the
+ * bind has said so and is left out. */
+static int first_connections(struct ldb_repl *rp, char *err, size_t cap, int *status)
 {
+	/* a consumer that takes the connection but never answers the bind is
+	 * not waited for longer: its watcher goes on as before */
+	uint64_t until = ldb_now_ns() + FIRST_WAIT_NS;
+	for (int i = 0; i < rp->n; i++)
+		while (__atomic_load_n(&rp->c[i].state, __ATOMIC_ACQUIRE) == LDB_REPL_CONNECTING &&
+		       ldb_now_ns() < until)
+			pause_ns(1000000);
+	for (int i = 0; i < rp->n; i++) {
+		struct consumer *cs = &rp->c[i];
+		int waiting = 0;
+		if (__atomic_load_n(&cs->state, __ATOMIC_ACQUIRE) != LDB_REPL_CONNECTING ||
+		    __atomic_compare_exchange_n(&cs->handoff, &waiting, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue; /* done, or left to its watcher */
+		while (__atomic_load_n(&cs->state, __ATOMIC_ACQUIRE) == LDB_REPL_CONNECTING)
+			pause_ns(1000000); /* it is handing its line over */
+	}
+	for (int i = 0; i < rp->n; i++)
+		if (__atomic_load_n(&rp->c[i].handoff, __ATOMIC_ACQUIRE) == 2) {
+			snprintf(err, cap, "-S %s: %s", rp->c[i].given, rp->c[i].why);
+			*status = rp->c[i].fatal;
+			return -1;
+		}
+	return 0;
+}
+
+struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out, char *err, size_t cap, int *status)
+{
+	*status = LDB_EXIT_INIT;
 	struct ldb_repl *rp = calloc(1, sizeof *rp);
 	if (rp == NULL)
 		goto oom;
@@ -431,6 +459,11 @@ struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out
 			return NULL;
 		}
 		rp->c[i].started = true;
+	}
+	if (first_connections(rp, err, cap, status) != 0) {
+		ldb_repl_finish(rp);
+		ldb_repl_free(rp);
+		return NULL;
 	}
 	return rp;
 oom:
