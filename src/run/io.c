@@ -53,7 +53,10 @@ ssize_t ldb_conn_send(struct ldb_conn *cn, const uint8_t *buf, size_t len)
 			return n > 0 ? n : -1;
 		if (errno == EINTR)
 			continue;
-		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		cn->sock_err = errno; /* a connect that failed says why here, once */
+		return -1;
 	}
 }
 
@@ -82,7 +85,10 @@ ssize_t ldb_conn_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 			return -1;
 		if (errno == EINTR)
 			continue;
-		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		cn->sock_err = errno; /* a connect that failed says why here, once */
+		return -1;
 	}
 }
 
