@@ -63,6 +63,9 @@ struct pace {
 	bool signalled;
 	const char *why; /* the last line, or NULL */
 	const char *bye; /* why the run ended ("Number of samples achieved"), printed after the join */
+	uint64_t t_end;  /* the end of the measurement (0 until the run stops) */
+	bool last_due;   /* -N, --duration: the last sample, taken at t_end once the clients have
+	                  * drained their results, so that it holds them */
 };
 
 /* ------------------------------------------------------------ set-up */
@@ -299,6 +302,7 @@ static uint64_t zero_ended(struct load *l)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			warm += st->op[k].completed;
 		memset(st->op, 0, sizeof st->op);
+		memset(&st->setup, 0, sizeof st->setup);
 		st->counted = 0;
 	}
 	for (int i = 0; i < l->nr; i++)
@@ -368,6 +372,7 @@ static void fill_result(const struct ldb_config *c, struct ldb_result *res, cons
 	res->errors = 0;
 	for (int j = 0; j < LDB_OP_COUNT; j++)
 		res->errors += ldb_opstats_errors(&sum->tot.op[j]);
+	res->errors += ldb_setup_errors(&sum->tot.setup);
 	res->status = status;
 	fill_find_max(c, res, sum, k);
 }
@@ -378,6 +383,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 {
 	struct ldb_summary sum;
 	int main_op = (int)l->run.main_op;
+	if (last) /* the records' intervals add up to the summary */
+		ldb_sampler_final(&l->smp, now);
 	ldb_sampler_summary(&l->smp, now, &sum);
 	sum.status = status;
 	sum.dead = l->ndead;
@@ -452,16 +459,19 @@ static void take_sample(struct load *l, uint64_t now)
 static bool sample_due(struct load *l, struct pace *p, uint64_t now)
 {
 	const struct ldb_config *c = l->cfg;
+	if (c->samples > 0 && p->samples + 1 >= c->samples) {
+		p->samples++;
+		p->last_due = true;
+		p->t_end = now;
+		p->bye = "Number of samples achieved. Bye-bye...";
+		p->why = "All threads are dead - exit.";
+		return true;
+	}
 	take_sample(l, now);
 	p->samples++;
 	p->next += p->interval;
 	if (p->next <= now)
 		p->next = now + p->interval;
-	if (c->samples > 0 && p->samples >= c->samples) {
-		p->bye = "Number of samples achieved. Bye-bye...";
-		p->why = "All threads are dead - exit.";
-		return true;
-	}
 	if (!c->noglobalstats && --p->global_cnt == 0) {
 		summary(l, now, LDB_EXIT_OK, false, NULL);
 		p->global_cnt = GLOBAL_STATS_EVERY;
@@ -482,6 +492,8 @@ static bool step(struct load *l, struct pace *p)
 	bool sig = ldb_signals_wait(&l->sig, wait > TICK_NS ? TICK_NS : wait);
 	now = ldb_now_ns();
 	profile_tick(l, p, now);
+	if (sig || __atomic_load_n(&l->run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+		p->t_end = now;
 	if (sig) {
 		p->signalled = true;
 		__atomic_store_n(&l->run.stop, LDB_STOP_SIGNAL, __ATOMIC_RELAXED);
@@ -494,6 +506,7 @@ static bool step(struct load *l, struct pace *p)
 		if (p->warming)
 			start_measuring(l, p->t_run);
 		take_sample(l, now);
+		p->t_end = now;
 		p->why = "All threads are dead - exit.";
 		return true;
 	}
@@ -506,9 +519,9 @@ static bool step(struct load *l, struct pace *p)
 		return false;
 	}
 	if (c->duration_ms > 0 && now >= l->smp.t_start + duration) {
-		if (now > l->smp.t_last)
-			take_sample(l, now);
-		ldb_text_line(&l->text, "Duration reached. Bye-bye...");
+		p->last_due = now > l->smp.t_last;
+		p->t_end = now;
+		p->bye = "Duration reached. Bye-bye...";
 		p->why = "All threads are dead - exit.";
 		return true;
 	}
@@ -727,8 +740,10 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	if (status == LDB_EXIT_OK)
 		while (!step(&l, &p))
 			;
-	uint64_t t_end = ldb_now_ns();
+	uint64_t t_end = p.t_end != 0 ? p.t_end : ldb_now_ns();
 	int stop = join_threads(&l);
+	if (p.last_due) /* after the drain: the last sample holds every result */
+		take_sample(&l, t_end);
 	if (c->scalab01) /* its control thread ends once the clients have */
 		ldb_s1_end(&l.s1);
 	if (l.repl != NULL) {

@@ -112,6 +112,42 @@ static int add_kind(struct ldb_merged *m, int k, const struct ldb_json *o, const
 	return add_hist(m, o, &m->lat[k], &m->lat_init[k], path, kn, err, cap);
 }
 
+/* An optional count (records written before it existed have none). */
+static void opt_u64(const struct ldb_json *o, const char *name, uint64_t *out)
+{
+	uint64_t v;
+	if (o != NULL && ldb_json_u64(ldb_json_get(o, name), &v) == 0)
+		*out += v;
+}
+
+static void opt_int(const struct ldb_json *o, const char *name, int *out)
+{
+	uint64_t v = 0;
+	opt_u64(o, name, &v);
+	*out += (int)v;
+}
+
+/* connections.never_connected and connections.setup_failures add. */
+static void add_setups(struct ldb_merged *m, const struct ldb_json *conn)
+{
+	const struct ldb_json *nc = ldb_json_get(conn, "never_connected");
+	opt_int(nc, "not_started", &m->tot.clients_waiting);
+	opt_int(nc, "pending", &m->tot.clients_pending);
+	opt_int(nc, "refused", &m->tot.clients_refused);
+	opt_int(nc, "timed_out", &m->tot.clients_timed_out);
+	opt_int(nc, "failed", &m->tot.clients_failed);
+	const struct ldb_json *su = ldb_json_get(conn, "setup_failures");
+	for (int f = 0; f < LDB_FAIL_COUNT; f++)
+		opt_u64(su, ldb_records_fail_names[f], &m->tot.setup.fails[f]);
+	opt_u64(su, "bind_refused", &m->tot.setup.bind_refused);
+	const struct ldb_json *codes = ldb_json_get(su, "errors_by_code");
+	for (const struct ldb_json *c = codes ? codes->child : NULL; c != NULL; c = c->next) {
+		int slot = code_slot(c->key);
+		if (slot >= 0)
+			opt_u64(codes, c->key, &m->tot.setup.codes[slot]);
+	}
+}
+
 int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
 {
 	double secs, rate;
@@ -132,6 +168,7 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 	    get_u64(conn, "reconnects", &m->tot.reconnects, path, "connections", err, cap) ||
 	    get_u64(conn, "setup_binds", &m->tot.setup_binds, path, "connections", err, cap))
 		return -1;
+	add_setups(m, conn);
 	if (secs > m->s.seconds)
 		m->s.seconds = secs;
 	m->rates.rate += rate;

@@ -169,6 +169,8 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 	fputc('}', f);
 	if (s->client != NULL)
 		ldb_client_put_json(f, s->client);
+	if (s->final)
+		fputs(",\"final\":true", f); /* the partial interval after the last sample line */
 	fputs("}\n", f);
 	fflush(f);
 }

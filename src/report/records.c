@@ -98,6 +98,34 @@ static char *encode(const struct ldb_hist *h)
 	return b;
 }
 
+/* "never_connected" (clients by reason) and "setup_failures" (with their
+ * codes), members of "connections" */
+static void put_setups(FILE *f, const struct ldb_totals *t)
+{
+	fprintf(f,
+	        ",\"never_connected\":{\"total\":%d,\"not_started\":%d,\"pending\":%d,\"refused\":%d,"
+	        "\"timed_out\":%d,\"failed\":%d}",
+	        ldb_totals_never_connected(t), t->clients_waiting, t->clients_pending, t->clients_refused,
+	        t->clients_timed_out, t->clients_failed);
+	const struct ldb_setupstats *u = &t->setup;
+	fputs(",\"setup_failures\":{", f);
+	for (int k = 0; k < LDB_FAIL_COUNT; k++)
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "", ldb_records_fail_names[k], (unsigned long long)u->fails[k]);
+	fprintf(f, ",\"bind_refused\":%llu,\"errors\":%llu,\"errors_by_code\":{", (unsigned long long)u->bind_refused,
+	        (unsigned long long)ldb_setup_errors(u));
+	bool first = true;
+	for (int code = LDB_CODE_MIN; code <= LDB_CODE_MAX; code++) {
+		uint64_t n = u->codes[ldb_code_slot(code)];
+		if (n == 0)
+			continue;
+		fprintf(f, "%s\"%d\":%llu", first ? "" : ",", code, (unsigned long long)n);
+		first = false;
+	}
+	if (u->codes[LDB_CODE_ILLEGAL] != 0)
+		fprintf(f, "%s\"illegal\":%llu", first ? "" : ",", (unsigned long long)u->codes[LDB_CODE_ILLEGAL]);
+	fputs("}}", f);
+}
+
 /* parent creation's container adds, by result */
 static void put_parents(FILE *f, const struct ldb_totals *t)
 {
@@ -141,6 +169,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
 	put_unreachable(f, s);
+	put_setups(f, &s->tot);
 	fputc('}', f);
 	put_parents(f, &s->tot);
 	fputs(",\"ops\":{", f);

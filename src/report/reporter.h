@@ -26,6 +26,7 @@ struct ldb_sample {
 	int threads;
 	double rate_target;                  /* --rate, 0 without */
 	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+	bool final; /* the run's last, partial interval: from the last sample to its end (no text line) */
 };
 
 /* The whole run. */

@@ -302,6 +302,15 @@ void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const st
 	d->conns_opening = a->conns_opening;
 	d->clients_up = a->clients_up;
 	d->clients_waiting = a->clients_waiting;
+	d->clients_pending = a->clients_pending;
+	d->clients_refused = a->clients_refused;
+	d->clients_timed_out = a->clients_timed_out;
+	d->clients_failed = a->clients_failed;
+	for (int i = 0; i < LDB_FAIL_COUNT; i++)
+		d->setup.fails[i] = a->setup.fails[i] - b->setup.fails[i];
+	d->setup.bind_refused = a->setup.bind_refused - b->setup.bind_refused;
+	for (int i = 0; i < LDB_CODE_SLOTS; i++)
+		d->setup.codes[i] = a->setup.codes[i] - b->setup.codes[i];
 }
 
 /* "No activity" per client, as ldclt: a client whose count has not moved for
@@ -333,19 +342,18 @@ static void watch_activity(struct ldb_sampler *s)
 	}
 }
 
-void ldb_sampler_take(struct ldb_sampler *s, uint64_t now)
+/* The interval from the last sample to `now` into smp (cur: the counters now). */
+static void interval(struct ldb_sampler *s, uint64_t now, struct ldb_totals *cur, struct ldb_sample *smp)
 {
-	struct ldb_totals cur, d;
-	if (now < s->t_last) /* a clock read before ldb_sampler_start: an empty span, not 584 years */
-		now = s->t_last;
-	ldb_totals_collect(&cur, s->src.st, s->src.n);
-	ldb_sampler_diff(&d, &cur, &s->prev);
+	struct ldb_totals d;
+	ldb_totals_collect(cur, s->src.st, s->src.n);
+	ldb_sampler_diff(&d, cur, &s->prev);
 	aggregate(s);
-	struct ldb_sample smp = { .seconds = (double)(now - s->t_last) / 1e9,
-		                  .counted = d.counted,
-		                  .delta = d,
-		                  .threads = s->src.n,
-		                  .rate_target = s->rate_target };
+	*smp = (struct ldb_sample){ .seconds = (double)(now - s->t_last) / 1e9,
+		                    .counted = d.counted,
+		                    .delta = d,
+		                    .threads = s->src.n,
+		                    .rate_target = s->rate_target };
 	for (int which = 0; which < LDB_H_COUNT; which++)
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			if (!s->src.used[which][k])
@@ -353,19 +361,16 @@ void ldb_sampler_take(struct ldb_sampler *s, uint64_t now)
 			struct ldb_sampler_hset *h = &s->h[which][k];
 			ldb_hist_sub(&h->delta, &h->agg, &h->prev);
 			if (which == LDB_H_LAT)
-				smp.lat[k] = &h->delta;
+				smp->lat[k] = &h->delta;
 			else
-				smp.ulat[k] = &h->delta;
+				smp->ulat[k] = &h->delta;
 		}
-	watch_activity(s);
-	client_sample(s, &smp, &cur);
-	smp.index = ++s->nsamples;
-	smp.t_end = (double)(now - s->t_start) / 1e9;
-	ldb_text_sample(s->src.text, &smp);
-	for (int i = 0; i < s->src.nrep; i++)
-		if (s->src.rep[i].sample)
-			s->src.rep[i].sample(s->src.rep[i].ctx, &smp);
-	s->prev = cur;
+}
+
+/* The interval is over: the next starts from here. */
+static void interval_done(struct ldb_sampler *s, uint64_t now, const struct ldb_totals *cur)
+{
+	s->prev = *cur;
 	for (int which = 0; which < LDB_H_COUNT; which++)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			if (s->src.used[which][k]) {
@@ -373,6 +378,47 @@ void ldb_sampler_take(struct ldb_sampler *s, uint64_t now)
 				ldb_hist_add(&s->h[which][k].prev, &s->h[which][k].agg);
 			}
 	s->t_last = now;
+}
+
+static void to_reporters(struct ldb_sampler *s, const struct ldb_sample *smp)
+{
+	for (int i = 0; i < s->src.nrep; i++)
+		if (s->src.rep[i].sample)
+			s->src.rep[i].sample(s->src.rep[i].ctx, smp);
+}
+
+void ldb_sampler_take(struct ldb_sampler *s, uint64_t now)
+{
+	struct ldb_totals cur;
+	struct ldb_sample smp;
+	if (now < s->t_last) /* a clock read before ldb_sampler_start: an empty span, not 584 years */
+		now = s->t_last;
+	interval(s, now, &cur, &smp);
+	watch_activity(s);
+	client_sample(s, &smp, &cur);
+	smp.index = ++s->nsamples;
+	smp.t_end = (double)(now - s->t_start) / 1e9;
+	ldb_text_sample(s->src.text, &smp);
+	to_reporters(s, &smp);
+	interval_done(s, now, &cur);
+}
+
+void ldb_sampler_final(struct ldb_sampler *s, uint64_t now)
+{
+	struct ldb_totals cur;
+	struct ldb_sample smp;
+	if (now < s->t_last)
+		now = s->t_last;
+	interval(s, now, &cur, &smp);
+	bool moved = memcmp(cur.op, s->prev.op, sizeof cur.op) != 0 || cur.counted != s->prev.counted;
+	if (now == s->t_last && !moved)
+		return;
+	client_sample(s, &smp, &cur);
+	smp.index = ++s->nsamples;
+	smp.t_end = (double)(now - s->t_start) / 1e9;
+	smp.final = true;
+	to_reporters(s, &smp);
+	interval_done(s, now, &cur);
 }
 
 void ldb_sampler_summary(struct ldb_sampler *s, uint64_t now, struct ldb_summary *sum)

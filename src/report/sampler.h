@@ -81,6 +81,13 @@ void ldb_sampler_start(struct ldb_sampler *s, uint64_t now);
  * "no activity" lines), each reporter's sample. */
 void ldb_sampler_take(struct ldb_sampler *s, uint64_t now);
 
+/* The run's end at `now`, once its clients are done: what completed since the
+ * last sample (the results drained after it, or the time up to a signal) as
+ * a last, partial interval to the reporters, not to the text (ldclt prints no
+ * such line), so that the records' intervals add up to the summary.  Nothing
+ * when that span is empty. */
+void ldb_sampler_final(struct ldb_sampler *s, uint64_t now);
+
 /* The whole run's figures from its start to `now` into sum: seconds,
  * counters, latencies (pointing into s), threads, "no activity", --rate's
  * target.  The caller adds the status, the dead threads and the server's. */

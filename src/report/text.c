@@ -157,6 +157,8 @@ static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		for (int i = 0; i < LDB_CODE_SLOTS; i++)
 			codes[i] += s->tot.op[k].codes[i];
+	for (int i = 0; i < LDB_CODE_SLOTS; i++) /* ldclt counts a failed connect or bind at connect too */
+		codes[i] += s->tot.setup.codes[i];
 	bool found = false;
 	/* 0, 1, ... LDB_CODE_MAX, then -1, -2, ... LDB_CODE_MIN */
 	for (int i = 0; i <= LDB_CODE_MAX - LDB_CODE_MIN; i++) {
@@ -277,6 +279,34 @@ static void summary_parents(struct ldb_text *t, const struct ldb_summary *s)
 	        (unsigned long long)o->parent_retries);
 }
 
+/* Connection set-ups that failed, and the clients that never completed a
+ * TCP connect with the reason (those that never began one have their line
+ * in client_lines). */
+static void summary_setups(struct ldb_text *t, const struct ldb_summary *s)
+{
+	const struct ldb_totals *o = &s->tot;
+	const uint64_t *f = o->setup.fails;
+	if (ldb_setup_errors(&o->setup) > 0) {
+		prefix(t, false);
+		fprintf(t->out,
+		        "Connection set-ups failed (no operation went on them): connect %llu, tls %llu, timeout %llu, "
+		        "server down %llu, bind refused %llu\n",
+		        (unsigned long long)f[LDB_FAIL_CONNECT], (unsigned long long)f[LDB_FAIL_TLS],
+		        (unsigned long long)f[LDB_FAIL_TIMEOUT], (unsigned long long)f[LDB_FAIL_SERVER_DOWN],
+		        (unsigned long long)o->setup.bind_refused);
+	}
+	int never = ldb_totals_never_connected(o);
+	if (never > o->clients_waiting) {
+		prefix(t, false);
+		fprintf(t->out,
+		        "Clients that never connected: %d of %d (connect still under way at the end %d, refused %d, "
+		        "timed "
+		        "out %d, failed otherwise %d, never began one %d)\n",
+		        never, s->threads, o->clients_pending, o->clients_refused, o->clients_timed_out,
+		        o->clients_failed, o->clients_waiting);
+	}
+}
+
 /* client failures, connections, parents, TLS */
 static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 {
@@ -285,6 +315,8 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		for (int f = 0; f < LDB_FAIL_COUNT; f++)
 			fails[f] += s->tot.op[k].fails[f];
+	for (int f = 0; f < LDB_FAIL_COUNT; f++) /* the operations' and the set-ups' */
+		fails[f] += s->tot.setup.fails[f];
 	prefix(t, false);
 	fprintf(t->out, "Client failures: connect %llu, tls %llu, timeout %llu, server down %llu\n",
 	        (unsigned long long)fails[LDB_FAIL_CONNECT], (unsigned long long)fails[LDB_FAIL_TLS],
@@ -297,6 +329,7 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 		prefix(t, false);
 		fprintf(t->out, "No connection could be opened to %s: %s\n", s->unreachable, s->unreachable_why);
 	}
+	summary_setups(t, s);
 	if (s->tot.parents_created > 0) {
 		prefix(t, false);
 		fprintf(t->out, "Intermediate nodes created: %llu\n", (unsigned long long)s->tot.parents_created);

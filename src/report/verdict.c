@@ -56,6 +56,7 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 		uint64_t n = 0;
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			n += ldb_opstats_errors(&sum->tot.op[k]);
+		n += ldb_setup_errors(&sum->tot.setup); /* every error of the run: its set-ups' too */
 		return t->kind < 0 ? (double)n : (double)ldb_opstats_errors(&sum->tot.op[kind]);
 	}
 	case LDB_M_MIN: return h && ldb_hist_count(h) ? (double)h->min : 0;

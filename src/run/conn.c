@@ -23,35 +23,55 @@
 #define BACKOFF_MAX_MS 1000
 #define MAX_PARENT_LEVELS 8
 
-static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why);
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted);
 static void conn_connected(struct ldb_conn *cn, uint64_t now);
+
+/* libldap's (and so ldclt's) codes: a TCP connect that fails is -1 (server
+ * down), a TLS set-up that fails -11 (connect error) */
+static const int fail_code[LDB_FAIL_COUNT] = { LDB_RC_SERVER_DOWN, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
+	                                       LDB_RC_SERVER_DOWN };
 
 /* A client failure of an operation of `kind`, its line printed as one of
  * `shown` (a failed connect: the bind, or the operation, that met it). */
 static void note_fail(struct ldb_client *w, enum ldb_op kind, enum ldb_fail f, enum ldb_op shown)
 {
-	/* libldap's (and so ldclt's) codes: a TCP connect that fails is -1
-	 * (server down), a TLS set-up that fails -11 (connect error) */
-	static const int code[LDB_FAIL_COUNT] = { LDB_RC_SERVER_DOWN, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
-		                                  LDB_RC_SERVER_DOWN };
 	ldb_add(&w->st->op[kind].fails[f], 1);
-	ldb_note_error(w, kind, code[f]);
-	ldb_errline(w, shown, code[f]);
+	ldb_note_error(w, kind, fail_code[f]);
+	ldb_errline(w, shown, fail_code[f]);
 }
 
-/* Why a TCP connect failed (err: an errno, or 0 to ask the socket, then its
- * last failed send or receive; -1 when neither knows: the server closed it
- * before answering), kept for the run's summary when it is the first (a
- * failure path: one atomic, no lock). */
-static void note_connect_error(struct ldb_conn *cn, int err)
+/* A connection's set-up failed (no operation of the load was on it): its own
+ * counts, its line printed as one of `shown`. */
+static void note_setup_fail(struct ldb_client *w, enum ldb_fail f, enum ldb_op shown)
 {
-	socklen_t len = sizeof err;
-	if (err == 0 && cn->fd >= 0 && getsockopt(cn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-		err = 0;
-	if (err == 0)
-		err = cn->sock_errno != 0 ? cn->sock_errno : -1;
+	ldb_add(&w->st->setup.fails[f], 1);
+	ldb_note_setup_error(w, fail_code[f]);
+	ldb_errline(w, shown, fail_code[f]);
+}
+
+/* How a TCP connect that did not complete ended (err: its errno, 0 when
+ * nothing says: the server closed it before answering): the client's last
+ * connect end by reason, and the run's first reason for the summary's "No
+ * connection could be opened" line (a failure path: atomics, no lock). */
+static void note_connect_end(struct ldb_conn *cn, int err)
+{
+	int end = err == ECONNREFUSED ? LDB_CONNECT_END_REFUSED
+	          : err == ETIMEDOUT  ? LDB_CONNECT_END_TIMEOUT
+	                              : LDB_CONNECT_END_FAILED;
+	__atomic_store_n(&cn->w->st->connect_end, end, __ATOMIC_RELAXED);
 	int none = 0;
-	__atomic_compare_exchange_n(&cn->w->run->connect_error, &none, err, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&cn->w->run->connect_error, &none, err != 0 ? err : -1, false, __ATOMIC_RELEASE,
+	                            __ATOMIC_RELAXED);
+}
+
+/* The error a socket's failed connect left (0 if none). */
+static int socket_error(int fd)
+{
+	int err = 0;
+	socklen_t len = sizeof err;
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+		return 0;
+	return err;
 }
 
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
@@ -70,25 +90,38 @@ static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 		conn_watch(cn, cn->retry_at);
 }
 
-/* The connection broke (or timed out): every operation in flight on it fails.
- * One whose TCP connect never proved to work failed to connect. */
+/* The connection broke (or timed out): every operation in flight on it fails
+ * (a set-up request on it: the set-up fails).  One whose TCP connect never
+ * proved to work failed to connect (LDB_FAIL_TIMEOUT: in -t); the operations
+ * already put into it fail with it, and without any the set-up failed. */
 void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	bool cycle = w->run->cfg->bindeach;
 	if (cn->unconfirmed) {
-		for (int i = 0; i < cn->depth; i++)
-			if (cn->slots[i].used && cn->slots[i].counts && !cycle)
+		bool noted = false;
+		for (int i = 0; i < cn->depth; i++) {
+			struct ldb_slot *s = &cn->slots[i];
+			if (s->used && s->setup == SETUP_NONE) {
+				note_fail(w, s->kind, LDB_FAIL_CONNECT, s->kind);
+				noted = true;
+			}
+			if (s->used && s->counts && !cycle)
 				w->outstanding--;
-		note_connect_error(cn, 0);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		}
+		int err = why == LDB_FAIL_TIMEOUT ? ETIMEDOUT : socket_error(cn->fd);
+		note_connect_end(cn, err != 0 ? err : cn->sock_err);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, noted);
 		return;
 	}
 	for (int i = 0; i < cn->depth; i++) {
 		struct ldb_slot *s = &cn->slots[i];
 		if (!s->used)
 			continue;
-		note_fail(w, s->kind, why, s->kind);
+		if (s->setup == SETUP_NONE)
+			note_fail(w, s->kind, why, s->kind);
+		else
+			note_setup_fail(w, why, s->kind);
 		if (s->counts && !cycle)
 			w->outstanding--;
 	}
@@ -114,10 +147,11 @@ static void fatal_note(struct ldb_client *w, int rc, const char *what, const cha
  * connection that never came up, with a code not ignored (-I -11), ends the
  * thread, as ldclt's failed first bind does; one that was up before goes on
  * trying (the server went away). */
-static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why)
+static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted)
 {
 	struct ldb_client *w = cn->w;
-	note_fail(w, w->run->main_op, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
+	if (!noted)
+		note_setup_fail(w, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);
@@ -134,15 +168,15 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct ldb_run *run = w->run;
 	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
-	cn->sock_errno = 0;
 	conn_set_state(cn, CS_CONNECTING);
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
+	cn->sock_err = 0;
 	if (fd < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
-		note_connect_error(cn, errno);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, why);
+		note_connect_end(cn, errno);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, why, false);
 		return;
 	}
 	/* Nagle only ever delays a write that follows unanswered ones: with one
@@ -155,9 +189,9 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	}
 	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
-		note_connect_error(cn, errno);
+		note_connect_end(cn, errno);
 		close(fd);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
 		return;
 	}
 	cn->fd = fd;
@@ -166,10 +200,10 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
 	cn->out_armed = false;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		note_connect_error(cn, errno);
+		note_connect_end(cn, errno);
 		close(fd);
 		cn->fd = -1;
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
 		return;
 	}
 	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
@@ -264,7 +298,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		arm_out(cn);
 		return;
 	}
-	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed");
+	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed", false);
 }
 
 static void tls_begin(struct ldb_conn *cn, uint64_t now)
@@ -274,7 +308,7 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 	cn->t_tls = now;
 	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, w->run->cfg->tls_resume ? &w->tls_session : NULL, why,
 	                      sizeof why) != 0) {
-		connect_failed(cn, now, LDB_FAIL_TLS, why);
+		connect_failed(cn, now, LDB_FAIL_TLS, why, false);
 		return;
 	}
 	cn->tls_on = true;
@@ -389,7 +423,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		if (rc != LDAP_SUCCESS) {
 			char why[96];
 			snprintf(why, sizeof why, "StartTLS refused, error=%d (%s)", rc, ldap_err2string(rc));
-			connect_failed(cn, now, LDB_FAIL_TLS, why);
+			connect_failed(cn, now, LDB_FAIL_TLS, why, false);
 			return;
 		}
 		tls_begin(cn, now);
@@ -406,7 +440,8 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			/* a persistent connection's opening bind: not an operation,
 			 * but its failures are tallied with the binds' */
 			if (rc != 0) {
-				ldb_note_error(w, LDB_OP_BIND, rc);
+				ldb_add(&w->st->setup.bind_refused, 1);
+				ldb_note_setup_error(w, rc);
 				ldb_errline(w, LDB_OP_BIND, rc);
 				fatal_note(w, rc, "bind", NULL);
 				ldb_conn_close(cn, false);
@@ -580,7 +615,8 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_confirm(cn); /* connected */
 	if (cn->state == CS_TLS) {
 		if (ev & (EPOLLERR | EPOLLHUP) && !(ev & EPOLLIN)) {
-			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake");
+			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake",
+			               false);
 			return;
 		}
 		tls_step(cn, now);
@@ -614,12 +650,10 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 		return;
 	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
 		if (now > cn->t_connect && now - cn->t_connect > t) {
-			if (cn->unconfirmed) {
-				note_connect_error(cn, ETIMEDOUT);
-				ldb_conn_fail(cn, LDB_FAIL_CONNECT,
-				              now); /* a connect failure, in-flight requests too */
-			} else
-				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)");
+			if (cn->unconfirmed)
+				ldb_conn_fail(cn, LDB_FAIL_TIMEOUT, now); /* a connect that timed out */
+			else
+				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)", false);
 			return;
 		}
 		next = cn->t_connect + t + 1;

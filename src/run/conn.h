@@ -81,7 +81,7 @@ struct ldb_conn {
 	bool ever_up;     /* connected (and bound) once: the next one is a reconnect */
 	bool proven;      /* this connection has had an answer (or a bind) */
 	bool unconfirmed; /* TCP connect not yet known to have worked */
-	int sock_errno;   /* the errno of its last failed plain send or receive */
+	int sock_err;     /* the errno of its last failed send or receive */
 	bool out_armed;   /* EPOLLOUT added to the socket's events */
 	bool tls_on;      /* I/O goes through tc */
 	bool tls_read_wants_write, tls_write_wants_read;
@@ -220,6 +220,8 @@ int ldb_conn_flush(struct ldb_conn *cn);
 /* ------------------------------------------------ run/issue.c: requests and results */
 
 void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code);
+/* The same for a connection's set-up (struct ldb_setupstats): no operation's error. */
+void ldb_note_setup_error(struct ldb_client *w, int code);
 /* run: -S's copy of what the slot's request wrote (cn->repl_run), or NULL */
 void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
 bool ldb_pass_values(struct ldb_client *w, int64_t *v, int64_t *bv);

@@ -55,7 +55,7 @@ ssize_t ldb_conn_send(struct ldb_conn *cn, const uint8_t *buf, size_t len)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return 0;
-		cn->sock_errno = errno;
+		cn->sock_err = errno; /* a connect that failed says why here, once */
 		return -1;
 	}
 }
@@ -87,7 +87,7 @@ ssize_t ldb_conn_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return 0;
-		cn->sock_errno = errno;
+		cn->sock_err = errno; /* a connect that failed says why here, once */
 		return -1;
 	}
 }

@@ -222,12 +222,16 @@ static void worker_close_all(struct ldb_client *w)
 	}
 }
 
-static void zero_opstats(struct ldb_opstats *o)
+static void zero_u64(uint64_t *p, size_t n)
 {
-	uint64_t *p = (uint64_t *)o;
-	for (size_t i = 0; i < sizeof *o / sizeof(uint64_t); i++)
+	for (size_t i = 0; i < n; i++)
 		if (ldb_load(&p[i]) != 0)
 			__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
+}
+
+static void zero_opstats(struct ldb_opstats *o)
+{
+	zero_u64((uint64_t *)o, sizeof *o / sizeof(uint64_t));
 }
 
 /* Warm-up is over: the I/O thread's histograms start again from zero (it is
@@ -249,6 +253,15 @@ static void worker_start_measuring(struct ldb_client *w)
 	st->warm_completed = warm; /* read by the sampler after the release below */
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		zero_opstats(&st->op[k]);
+	zero_u64((uint64_t *)&st->setup, sizeof st->setup / sizeof(uint64_t));
+	/* the operations in flight now end in the measurement: they count as
+	 * attempted in it, so that completed never exceeds attempted */
+	for (int k = 0; k < w->nconns; k++)
+		for (int i = 0; i < w->conns[k].depth; i++) {
+			const struct ldb_slot *s = &w->conns[k].slots[i];
+			if (s->used && s->setup == SETUP_NONE)
+				ldb_add(&st->op[s->kind].attempted, 1);
+		}
 	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
 	w->measuring = true;
 	__atomic_store_n(&st->measuring, 1, __ATOMIC_RELEASE);
@@ -286,6 +299,9 @@ void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive)
 	for (int k = 0; k < w->nconns; k++)
 		pending += (uint64_t)(w->conns[k].inflight - w->conns[k].syncing); /* a sync is no operation */
 	w->pending_at_end = pending; /* read by the main thread after the join */
+	for (int k = 0; k < w->nconns; k++)
+		if (w->conns[k].unconfirmed && w->conns[k].fd >= 0) /* its connect was still under way */
+			__atomic_store_n(&w->st->connect_end, LDB_CONNECT_END_PENDING, __ATOMIC_RELAXED);
 	ldb_errlines_flush(w);
 	worker_close_all(w);
 	ldb_timer_cancel(&r->timers, &w->pace);

@@ -9,11 +9,12 @@
 
 #include "proto/wire.h"
 
-void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code)
+/* A code into `codes` and the run's -E tally. */
+static void note_code(struct ldb_client *w, uint64_t *codes, int code)
 {
 	struct ldb_run *run = w->run;
 	int slot = ldb_code_slot(code);
-	ldb_add(&w->st->op[kind].codes[slot], 1);
+	ldb_add(&codes[slot], 1);
 	uint64_t n = __atomic_add_fetch(&run->err_total[slot], 1, __ATOMIC_RELAXED);
 	if ((long long)n > run->cfg->max_errors && !ldb_config_ignored(run->cfg, code)) {
 		int none = LDB_STOP_NONE;
@@ -21,6 +22,16 @@ void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code)
 		                                __ATOMIC_RELAXED))
 			__atomic_store_n(&run->max_error_code, code, __ATOMIC_RELAXED);
 	}
+}
+
+void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code)
+{
+	note_code(w, w->st->op[kind].codes, code);
+}
+
+void ldb_note_setup_error(struct ldb_client *w, int code)
+{
+	note_code(w, w->st->setup.codes, code);
 }
 
 /* An operation's result: the counters, the histogram, ldclt's count. */

@@ -58,6 +58,29 @@ static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 		dst->fails[i] += ldb_load(&src->fails[i]);
 }
 
+static void add_setup(struct ldb_setupstats *dst, const struct ldb_setupstats *src)
+{
+	for (int i = 0; i < LDB_FAIL_COUNT; i++)
+		dst->fails[i] += ldb_load(&src->fails[i]);
+	dst->bind_refused += ldb_load(&src->bind_refused);
+	for (int i = 0; i < LDB_CODE_SLOTS; i++)
+		dst->codes[i] += ldb_load(&src->codes[i]);
+}
+
+/* A client that never completed a TCP connect but began one: why. */
+static void count_unconnected(struct ldb_totals *t, const struct ldb_thread_stats *s)
+{
+	if (ldb_load(&s->connects) > 0 || ldb_load(&s->connect_tries) == 0)
+		return;
+	switch (__atomic_load_n(&s->connect_end, __ATOMIC_RELAXED)) {
+	case LDB_CONNECT_END_NONE:
+	case LDB_CONNECT_END_PENDING: t->clients_pending++; break;
+	case LDB_CONNECT_END_REFUSED: t->clients_refused++; break;
+	case LDB_CONNECT_END_TIMEOUT: t->clients_timed_out++; break;
+	default: t->clients_failed++; break;
+	}
+}
+
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n)
 {
 	memset(t, 0, sizeof *t);
@@ -83,6 +106,8 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->conns_opening += opening;
 		t->clients_up += up > 0;
 		t->clients_waiting += ldb_load(&s->connect_tries) == 0;
+		count_unconnected(t, s);
+		add_setup(&t->setup, &s->setup);
 	}
 }
 
@@ -92,4 +117,17 @@ uint64_t ldb_opstats_errors(const struct ldb_opstats *s)
 	for (int i = 0; i < LDB_CODE_SLOTS; i++)
 		n += s->codes[i];
 	return n;
+}
+
+uint64_t ldb_setup_errors(const struct ldb_setupstats *s)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < LDB_CODE_SLOTS; i++)
+		n += s->codes[i];
+	return n;
+}
+
+int ldb_totals_never_connected(const struct ldb_totals *t)
+{
+	return t->clients_waiting + t->clients_pending + t->clients_refused + t->clients_timed_out + t->clients_failed;
 }

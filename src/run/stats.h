@@ -31,6 +31,26 @@ static inline int ldb_code_slot(int code)
 enum ldb_fail { LDB_FAIL_CONNECT, LDB_FAIL_TLS, LDB_FAIL_TIMEOUT, LDB_FAIL_SERVER_DOWN, LDB_FAIL_COUNT };
 const char *ldb_fail_name(enum ldb_fail f);
 
+/* How a client's last TCP connect that did not complete ended (a client that
+ * never completed one is named by this in the summary). */
+enum ldb_connect_end {
+	LDB_CONNECT_END_NONE,    /* none failed: under way */
+	LDB_CONNECT_END_PENDING, /* under way when the client ended */
+	LDB_CONNECT_END_REFUSED,
+	LDB_CONNECT_END_TIMEOUT, /* -t, or the system's own connect timeout */
+	LDB_CONNECT_END_FAILED,  /* any other error */
+};
+
+/* A connection's set-up that failed before any operation of the load went on
+ * it: the TCP connect, TLS, the bind that opens it, or a set-up request lost
+ * with the connection.  Not an operation's error: its own counts, its codes
+ * still in ldclt's "Global error" lines. */
+struct ldb_setupstats {
+	uint64_t fails[LDB_FAIL_COUNT]; /* the server never answered: connect (and its -t), tls, timeout, server down */
+	uint64_t bind_refused;          /* the bind that opens a connection answered with an error */
+	uint64_t codes[LDB_CODE_SLOTS]; /* their codes */
+};
+
 /* Counters of one operation kind. */
 struct ldb_opstats {
 	uint64_t attempted; /* requests sent */
@@ -76,6 +96,8 @@ struct ldb_thread_stats {
 	/* the connection ramp (issue 13): connections up now, and being opened
 	 * now (TCP, TLS, bind), as wrapping counts; connect attempts begun */
 	uint64_t conns_up, conns_opening, connect_tries;
+	int connect_end; /* enum ldb_connect_end: the last TCP connect that failed */
+	struct ldb_setupstats setup;
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -117,9 +139,18 @@ struct ldb_totals {
 	 * a connection up, clients that never began a connect */
 	int64_t conns_up, conns_opening;
 	int clients_up, clients_waiting;
+	/* clients that never completed a TCP connect, beside those that never
+	 * began one (clients_waiting): a connect still under way, or the last
+	 * one refused, timed out (-t), failed otherwise */
+	int clients_pending, clients_refused, clients_timed_out, clients_failed;
+	struct ldb_setupstats setup;
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);
 /* The sum of every code slot for one kind, and over all kinds. */
 uint64_t ldb_opstats_errors(const struct ldb_opstats *s);
+/* The errors of connection set-ups (the sum of their codes). */
+uint64_t ldb_setup_errors(const struct ldb_setupstats *s);
+/* Clients that never completed a TCP connect, whatever the reason. */
+int ldb_totals_never_connected(const struct ldb_totals *t);
 
 #endif

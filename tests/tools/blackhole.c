@@ -1,13 +1,17 @@
 /* blackhole: a TCP listener on 127.0.0.1 that misbehaves on purpose, for the
  * fault tests (tests/integration/faults.sh, signals.sh).
  *
- *   blackhole --mode silent|close --port-file FILE
+ *   blackhole --mode silent|close|full --port-file FILE
  *
  * Binds 127.0.0.1 on an ephemeral port, writes the port number (and a newline)
  * to FILE once it listens (written to FILE.tmp, then renamed, so a reader never
  * sees half a number), then accepts forever:
  *   silent  keeps every connection open and never reads nor answers;
- *   close   closes every connection as soon as it is accepted.
+ *   close   closes every connection as soon as it is accepted;
+ *   full    never accepts: its accept queue (backlog 0) is filled at once by
+ *           one connection of its own, so the kernel drops every SYN that
+ *           comes after and each client's connect stays under way (SYN_SENT)
+ *           for as long as the system retries it (about two minutes).
  * Exits 0 on SIGTERM or SIGINT.  Raises its own descriptor limit to the hard
  * limit so that silent can hold thousands of clients.  Prints the number of
  * connections it accepted to stderr when it exits.
@@ -33,7 +37,7 @@ static void on_stop(int sig)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: blackhole --mode silent|close --port-file FILE\n");
+	fprintf(stderr, "usage: blackhole --mode silent|close|full --port-file FILE\n");
 }
 
 static int write_port_file(const char *path, int port)
@@ -50,6 +54,17 @@ static int write_port_file(const char *path, int port)
 	return rename(tmp, path);
 }
 
+/* full: one connection of its own, left in the accept queue (kept open). */
+static int fill_queue(const struct sockaddr_in *a)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (const struct sockaddr *)a, sizeof *a) != 0)
+		return -1;
+	struct timespec ts = { 0, 100 * 1000 * 1000 }; /* its handshake's last ACK is queued */
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = NULL, *port_file = NULL;
@@ -63,11 +78,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (mode == NULL || port_file == NULL || (strcmp(mode, "silent") != 0 && strcmp(mode, "close") != 0)) {
+	if (mode == NULL || port_file == NULL ||
+	    (strcmp(mode, "silent") != 0 && strcmp(mode, "close") != 0 && strcmp(mode, "full") != 0)) {
 		usage();
 		return 2;
 	}
-	int silent = strcmp(mode, "silent") == 0;
+	int silent = strcmp(mode, "silent") == 0, full = strcmp(mode, "full") == 0;
 
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -95,14 +111,24 @@ int main(int argc, char **argv)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	a.sin_port = 0;
 	socklen_t alen = sizeof a;
-	if (bind(lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(lfd, 4096) != 0 ||
+	if (bind(lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(lfd, full ? 0 : 4096) != 0 ||
 	    getsockname(lfd, (struct sockaddr *)&a, &alen) != 0) {
 		perror("blackhole: bind/listen");
+		return 1;
+	}
+	if (full && fill_queue(&a) != 0) {
+		perror("blackhole: cannot fill its accept queue");
 		return 1;
 	}
 	if (write_port_file(port_file, ntohs(a.sin_port)) != 0) {
 		perror("blackhole: cannot write the port file");
 		return 1;
+	}
+	if (full) {
+		while (!stop_flag)
+			pause();
+		fprintf(stderr, "blackhole: full mode, nothing accepted\n");
+		return 0;
 	}
 
 	unsigned long accepted = 0, dropped = 0;

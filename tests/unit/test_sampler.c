@@ -1,7 +1,8 @@
 /* Unit tests for the sampler's arithmetic (src/report/sampler.c): the difference
  * of two snapshots, samples over the time measured since the previous one,
  * the interval's latencies alone, the run's summary, "no activity", a restart
- * after warm-up, and no nan when nothing has been measured yet. */
+ * after warm-up, the run's last partial interval, and no nan when nothing has
+ * been measured yet. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -215,6 +216,37 @@ static void test_samples(void **state)
 	assert_true(ldb_rate(sum.counted, sum.seconds) == 4.75);
 }
 
+/* The run's last, partial interval: to the reporters only, with what came
+ * after the last sample; nothing when that span is empty. */
+static void test_final(void **state)
+{
+	struct rig *r = *state;
+	ldb_sampler_start(&r->smp, 0);
+	searches(r, 0, 6, 1 * MS);
+	ldb_sampler_take(&r->smp, 1 * S);
+	size_t len = strlen(text(r));
+	ldb_sampler_final(&r->smp, 1 * S); /* an empty span: no record */
+	assert_int_equal(r->seen.n, 1);
+	searches(r, 1, 3, 2 * MS);
+	ldb_sampler_final(&r->smp, 1 * S); /* no time, but results (a drain): a record */
+	assert_int_equal(r->seen.n, 2);
+	assert_true(r->seen.last.final);
+	assert_int_equal(r->seen.last.index, 2);
+	assert_true(r->seen.last.seconds == 0.0);
+	assert_int_equal(r->seen.last.delta.op[LDB_OP_SEARCH].completed, 3);
+	assert_int_equal(r->seen.lat_count, 3);
+	assert_int_equal(strlen(text(r)), len); /* no text line */
+	searches(r, 1, 2, 2 * MS);
+	ldb_sampler_final(&r->smp, 1 * S + 250 * MS); /* a signal between two samples */
+	assert_int_equal(r->seen.n, 3);
+	assert_true(r->seen.last.seconds == 0.25);
+	assert_int_equal(r->seen.last.counted, 2);
+	struct ldb_summary sum;
+	ldb_sampler_summary(&r->smp, 1 * S + 250 * MS, &sum);
+	assert_int_equal(sum.counted, 6 + 3 + 2); /* the intervals add up to it */
+	assert_int_equal(ldb_hist_count(sum.lat[LDB_OP_SEARCH]), 11);
+}
+
 /* Nothing measured yet: no time, no operation; every figure 0, never nan. */
 static void test_no_sample_yet(void **state)
 {
@@ -305,6 +337,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_sample_yet, rig_setup, rig_teardown),
 		cmocka_unit_test_setup_teardown(test_no_activity, rig_setup, rig_teardown),
 		cmocka_unit_test_setup_teardown(test_restart, rig_setup, rig_teardown),
+		cmocka_unit_test_setup_teardown(test_final, rig_setup, rig_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
