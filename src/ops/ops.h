@@ -1,9 +1,11 @@
 /* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
- * of cli/config.h's enum ldb_op, each kind's code in its own file
- * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c).
- * Everything that differs between kinds is here: names, what the server's
- * counters call it, the option checks, start-up preparation, rendering of one
- * request, the success rule, ldclt's expected failures, the -v lines.  The
+ * of conf/config.h's enum ldb_op, each kind's code in its own file
+ * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c,
+ * abandon.c).  Everything that differs between kinds is here: names, what
+ * the server's counters call it, the option checks, start-up preparation,
+ * rendering of one request, the success rule, ldclt's expected failures and
+ * error line, what -S carries and looks for, the -v lines; code outside
+ * src/ops/ names no kind (tests/integration/kind_names.sh).  The
  * configuration holds a weight per kind (struct ldb_config's weight[]).
  * docs/design.md ("Operations: one table") says how to add a kind. */
 #ifndef LDBENCH_OPS_OPS_H
