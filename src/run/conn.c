@@ -409,7 +409,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		cycle_first_step(cn, now);
 		return;
 	}
-	if (ldb_ops[done.kind]->parents && (done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT)) {
+	if ((done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT) && ldb_ops[done.kind]->parents) {
 		*s = done;
 		s->used = 0;
 		if (add_missing_parents(cn, i, s, rc, now))
@@ -420,7 +420,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		s->used = 0;
 	}
 	ldb_record_result(w, &done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
-	if (ldb_ops[done.kind]->fatal && rc != 0 && !c->counteach)
+	if (rc != 0 && ldb_ops[done.kind]->fatal && !c->counteach)
 		fatal_note(w, rc, ldb_ops[done.kind]->name, NULL);
 	ldb_pass_continue(cn, i, &done, now);
 }
