@@ -371,10 +371,11 @@ static void test_roles_from_rows(void **state)
 static void test_error_lines(void **state)
 {
 	struct ldb_config c;
-	char out[256], dn[] = "cn=m";
+	char out[256];
 	(void)state;
 	ldb_config_init(&c);
-	c.bind_dn = dn;
+	free(c.bind_dn);
+	c.bind_dn = strdup("cn=m");
 	struct ldb_op_failure known = { &c, true, "cn=a,o=b", 8, "cn=z", 32, "No such object" };
 	struct ldb_op_failure unknown = { &c, false, "", 0, "", 68, "Already exists" };
 	ldb_ops[LDB_OP_ADD]->errline(&known, out, sizeof out);
@@ -388,6 +389,7 @@ static void test_error_lines(void **state)
 	ldb_ops[LDB_OP_BIND]->errline(&known, out, sizeof out);
 	assert_string_equal(out, "Cannot ldap_simple_bind_s (cn=m, *), error=32 (No such object)");
 	assert_null(ldb_ops[LDB_OP_COMPARE]->errline); /* "Cannot compare, ...": run/errlines.c */
+	ldb_config_free(&c);
 }
 
 /* An option of a kind the run does not do names the kind it needs. */
