@@ -300,15 +300,17 @@ static int check_genldif(struct cli_ctx *x, bool shape)
 }
 
 /* the entries' shape: a class, or a template (with or without rdn=) */
-static int check_shape(struct cli_ctx *x, bool shape)
+static int check_shape(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
-	const char *shape_kw = c->object_file != NULL ? "object" : c->rdn_spec != NULL ? "rdn" : x->class_kw;
+	char why[512];
 
 	if (c->add_class != LDB_CLASS_NONE && c->object_file != NULL)
 		return cli_fail(x, "-e %s and -e object exclude each other", x->class_kw);
-	if ((shape || c->rdn_spec != NULL) && c->weight[LDB_OP_ADD] == 0 && c->genldif_file == NULL)
-		return cli_fail(x, "-e %s needs -e add (or genldif=FILE, or add in --mix)", shape_kw);
+	/* each kind's options given without it (its row's stray: the entries'
+	 * shape is an add's) */
+	if (ldb_ops_strays(c, why, sizeof why) < 0)
+		return cli_fail(x, "%s", why);
 	if (c->rdn_spec != NULL && c->object_file == NULL)
 		return cli_fail(x, "-e rdn needs -e object=FILE");
 	if (c->rdn_spec != NULL) {
@@ -334,10 +336,6 @@ static int check_mix(struct cli_ctx *x)
 
 	if (nmod > 1)
 		return cli_fail(x, "--mix modify: give one of --modify, -e attreplace, -e attreplacefile");
-	if (c->weight[LDB_OP_MODIFY] == 0 && nmod > 0)
-		return cli_fail(x, "%s needs modify in --mix", ldb_op_option(LDB_OP_MODIFY, c));
-	if (c->weight[LDB_OP_COMPARE] == 0 && c->compare_attr != NULL)
-		return cli_fail(x, "--compare needs compare in --mix");
 	if (ldb_ops_check(c, LDB_CHECK_MIX, why, sizeof why) < 0)
 		return cli_fail(x, "%s", why);
 	return 0;
@@ -351,7 +349,7 @@ static int check_write(struct cli_ctx *x)
 	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
 	char why[512];
 
-	if (check_genldif(x, shape) < 0 || check_shape(x, shape) < 0)
+	if (check_genldif(x, shape) < 0 || check_shape(x) < 0)
 		return -1;
 	/* numbering (ldclt's rule) and the RDN pattern */
 	if (c->genldif_file != NULL && c->valmode == LDB_VAL_FIXED && c->rdn_spec == NULL)
@@ -362,12 +360,8 @@ static int check_write(struct cli_ctx *x)
 		return cli_fail(x, "%s needs -f with the entries' RDN (e.g. -f uid=userXXX)", first_rdn_user(c));
 
 	/* rename, delete-after-add */
-	if (c->withnewparent && c->weight[LDB_OP_RENAME] == 0)
-		return cli_fail(x, "-e withnewparent needs -e rename");
 	if (c->new_parent != NULL && !c->withnewparent)
 		return cli_fail(x, "--new-parent needs -e rename,withnewparent");
-	if (c->delete_after_add && c->weight[LDB_OP_ADD] == 0)
-		return cli_fail(x, "--delete-after-add needs -e add (or add in --mix)");
 	if (x->mix_given && check_mix(x) < 0)
 		return -1;
 
@@ -493,10 +487,6 @@ int cli_cross_check(struct cli_ctx *x)
 		return cli_fail(x, "-e commoncounter needs -e incr (or an object= template)");
 	if (c->close_sock && !c->bindeach)
 		return cli_fail(x, "-e close needs -e bindeach");
-	if (c->nattrs > 0 && c->weight[LDB_OP_SEARCH] == 0)
-		return cli_fail(x, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
-	if (c->expect_entries >= 0 && c->weight[LDB_OP_SEARCH] == 0)
-		return cli_fail(x, "-e srchnentries needs -e esearch");
 	if (c->rate > 0 && c->wait_sec > 0)
 		return cli_fail(x, "--rate and -W exclude each other (-W sleeps whole seconds between operations)");
 	if (c->duration_ms > 0 && c->samples > 0)

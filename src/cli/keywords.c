@@ -568,8 +568,6 @@ int cli_check_issue16(struct cli_ctx *x)
 		return cli_fail(x, "-e v2 and -o mech exclude each other (LDAPv2 has no SASL bind)");
 	if (c->ldap_v2 && c->starttls)
 		return cli_fail(x, "-e v2 and --starttls exclude each other (StartTLS is LDAPv3's)");
-	if (c->deref_attr != NULL && c->weight[LDB_OP_SEARCH] == 0 && c->weight[LDB_OP_ADD] == 0)
-		return cli_fail(x, "-e deref needs -e esearch (or -e add with inetOrgPerson)");
 	if (c->imagesdir != NULL && c->add_class != LDB_CLASS_EMAILPERSON && c->add_class != LDB_CLASS_INETORGPERSON)
 		return cli_fail(x, "-e imagesdir needs -e add with emailPerson or inetOrgPerson");
 	return check_referral(x);

@@ -4,6 +4,7 @@
  * (--repl-bind-pwfile FILE or LDBENCH_REPL_PASSWORD).  What run/repl checks
  * of each kind decides what a run with -S may write. */
 #include "cli/ctx.h"
+#include "ops/ops.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -115,30 +116,6 @@ int cli_handle_repl_option(struct cli_ctx *x, int opt, const char *arg)
 	}
 }
 
-/* A modify is checked by the value it writes: the first --modify's (a
- * function of the number), attreplace's mask with the random run the I/O
- * thread carries to the watcher (bounded: it lives in a ring item), or
- * attreplacefile's file (bounded: the watcher's filter holds it). */
-static int check_modify(struct cli_ctx *x)
-{
-	const struct ldb_config *c = x->c;
-	if (c->nmods > 0) {
-		if (c->mods[0].val.text == NULL || c->mods[0].val.text[0] == '\0')
-			return cli_fail(x,
-			                "-S checks a modify by the value it writes: the first --modify needs a value");
-		return 0;
-	}
-	if (c->attreplace_attr != NULL && c->attreplace_mask.width > LDB_REPL_RUN)
-		return cli_fail(
-		        x, "-S checks an attreplace modify by its random run: at most %d X in the mask (%zu given)",
-		        LDB_REPL_RUN, c->attreplace_mask.width);
-	if (c->attreplace_attr == NULL && c->attreplacefile_attr != NULL && c->attreplacefile_len > LDB_REPL_FILE_MAX)
-		return cli_fail(x,
-		                "-S checks an attreplacefile modify by the file's value: at most %d bytes (%zu given)",
-		                LDB_REPL_FILE_MAX, c->attreplacefile_len);
-	return 0;
-}
-
 /* The writes of the run must be ones the watcher can see: it looks for the
  * entry by the DN an operation number gives (an object= rdn= add's RDN is
  * carried to it, up to LDB_REPL_RUN bytes: a longer one is dropped), and for
@@ -146,15 +123,16 @@ static int check_modify(struct cli_ctx *x)
 static int check_kinds(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
-	bool any = c->weight[LDB_OP_ADD] > 0 || c->weight[LDB_OP_MODIFY] > 0 || c->weight[LDB_OP_DELETE] > 0 ||
-	           c->weight[LDB_OP_RENAME] > 0;
+	char why[512];
+	bool any = false;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->changes != LDB_CHANGES_NOTHING) {
+			any = true;
+			if (ldb_ops[k]->repl_check != NULL && ldb_ops[k]->repl_check(c, why, sizeof why) != 0)
+				return cli_fail(x, "%s", why);
+		}
 	if (!any)
 		return cli_fail(x, "-S checks writes: the run has no add, modify, delete or rename");
-	if (c->weight[LDB_OP_MODIFY] > 0 && check_modify(x) != 0)
-		return -1;
-	if (c->weight[LDB_OP_RENAME] > 0 && c->valmode == LDB_VAL_RANDOM)
-		return cli_fail(x, "-S checks a rename by its new RDN: with random the new number is drawn apart "
-		                   "(as ldclt); use incr");
 	if (c->rnd_string)
 		return cli_fail(x, "-S finds an entry by the DN its number gives: -e string's random bytes cannot be "
 		                   "rebuilt");

@@ -79,12 +79,12 @@ static void plan_histograms(struct load *l)
 		if (l->run.load_kind[k])
 			l->used[LDB_H_LAT][k] = true;
 	if (l->run.bind_on_connect || c->bindeach)
-		l->used[LDB_H_LAT][LDB_OP_BIND] = true;
+		l->used[LDB_H_LAT][LDB_OPS_WITH(connect_bind)] = true;
 	if (c->rate > 0)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			l->used[LDB_H_ULAT][k] = l->used[LDB_H_LAT][k];
 	if (c->scalab01) /* a login: a bind, a search, a modify */
-		l->used[LDB_H_LAT][LDB_OP_SEARCH] = l->used[LDB_H_LAT][LDB_OP_MODIFY] = true;
+		ldb_s1_kinds(l->used[LDB_H_LAT]);
 }
 
 static int setup_clients(struct load *l)

@@ -10,7 +10,7 @@
 void ldb_sweep_table(FILE *out, const char *progname, int pid, const struct ldb_result *res, int n)
 {
 	fprintf(out, "%s[%d]: Sweep of %d runs (%s latency):\n", progname, pid, n,
-	        ldb_op_name(n > 0 ? res[0].main_op : LDB_OP_SEARCH));
+	        ldb_op_name(n > 0 ? (enum ldb_op)res[0].main_op : LDB_OPS_WITH(fallback)));
 	fprintf(out, "Concurrency\tRate (ops/s)\tp50 (ms)\tp99 (ms)\tErrors\n");
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%d\t%.2f\t%.3f\t%.3f\t%llu\n", res[i].threads, res[i].rate, (double)res[i].p50_ns / 1e6,

@@ -205,6 +205,66 @@ size_t ldb_add_render_parent(const char *dn, size_t dnlen, int level, int32_t ms
 	return ldb_wire_put_add(dst, cap, msgid, anc, anclen, e.v, e.n);
 }
 
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	if (f->dn_known)
+		return snprintf(out, cap, "Cannot add (%.*s), error=%d (%s)", f->dnlen, f->dn, f->code, f->text);
+	return snprintf(out, cap, "Cannot add(), error=%d (%s)", f->code, f->text);
+}
+
+/* -S: an object= rdn= add is found by the RDN it carried (its template's
+ * fields are not the operation's numbers) */
+static bool repl_carries(const struct ldb_config *c)
+{
+	return c->objtmpl != NULL && c->rdn_spec != NULL;
+}
+
+/* the RDN: the DN's first, up to its first unescaped comma */
+static size_t repl_carry(const struct ldb_config *c, const struct ldb_wctx *wc, const char **from)
+{
+	size_t n = 0;
+	if (!repl_carries(c))
+		return 0;
+	*from = wc->dn;
+	while (n < wc->dnlen && wc->dn[n] != ',')
+		n += wc->dn[n] == '\\' && n + 1 < wc->dnlen ? 2 : 1;
+	return n;
+}
+
+/* -S: the entry exists (an object= rdn= add: the RDN it carried, else -f's
+ * with the number) */
+static int repl_looks(const struct ldb_config *c, const struct ldb_repl_change *ch, struct ldb_repl_view *v)
+{
+	bool rdn = repl_carries(c);
+	if (ldb_dn_build(c, ch->v, ch->bv, NULL, &v->wc, rdn ? ch->run : NULL, ch->len) != 0)
+		return -1;
+	v->look[0] = (struct ldb_repl_look){ .dn = v->wc.dn, .present = true };
+	return 1;
+}
+
+/* the entries' shape (a class, object=, rdn=) and --delete-after-add are an
+ * add's; genldif writes such entries too */
+static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	static const char *const class_kw[] = { [LDB_CLASS_PERSON] = "person",
+		                                [LDB_CLASS_EMAILPERSON] = "emailPerson",
+		                                [LDB_CLASS_INETORGPERSON] = "inetOrgPerson" };
+	(void)mix;
+	bool shape = c->add_class != LDB_CLASS_NONE || c->object_file != NULL;
+	if ((shape || c->rdn_spec != NULL) && c->genldif_file == NULL) {
+		const char *kw = c->object_file != NULL ? "object"
+		                 : c->rdn_spec != NULL  ? "rdn"
+		                                        : class_kw[c->add_class];
+		snprintf(why, cap, "-e %s needs -e add (or genldif=FILE, or add in --mix)", kw);
+		return -1;
+	}
+	if (c->delete_after_add) {
+		snprintf(why, cap, "--delete-after-add needs -e add (or add in --mix)");
+		return -1;
+	}
+	return 0;
+}
+
 const struct ldb_opdesc ldb_op_add = {
 	.name = "add",
 	.json = "add",
@@ -213,6 +273,7 @@ const struct ldb_opdesc ldb_op_add = {
 	.snmp = "addentryops",
 	.response = true,
 	.parents = true,
+	.changes = LDB_CHANGES_ENTRIES,
 	.pass_rank = 0,
 	.print_rank = 2,
 	.expected = { LDAP_ALREADY_EXISTS },
@@ -222,5 +283,10 @@ const struct ldb_opdesc ldb_op_add = {
 	.prepare = prepare,
 	.writes = true,
 	.render = render,
+	.errline = errline,
+	.repl_carries = repl_carries,
+	.repl_carry = repl_carry,
+	.repl_looks = repl_looks,
+	.stray = stray,
 	.mode = " add_entries",
 };

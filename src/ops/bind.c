@@ -33,12 +33,24 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_req_render(&r->ops->bind, variant, vals, r->msgid, dst, cap);
 }
 
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	if (f->cfg->sasl_mech != NULL)
+		return snprintf(out, cap, "Cannot ldap_sasl_bind_s, error=%d (%s)", f->code, f->text);
+	/* ldclt prints the password here; ldbench never does */
+	return snprintf(out, cap, "Cannot ldap_simple_bind_s (%s, *), error=%d (%s)",
+	                f->cfg->bind_dn != NULL ? f->cfg->bind_dn : "", f->code, f->text);
+}
+
 const struct ldb_opdesc ldb_op_bind = {
 	.name = "bind",
 	.json = "bind",
 	.keyword = "bindonly",
 	.monitor = "Bind",
 	.snmp = "simpleauthbinds",
+	.snmp_also = "strongauthbinds",
+	.config_word = true,
+	.fatal = true,
 	.response = true,
 	.alone = true,
 	.connect_bind = true,
@@ -50,5 +62,6 @@ const struct ldb_opdesc ldb_op_bind = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
+	.errline = errline,
 	.mode = " bindonly",
 };

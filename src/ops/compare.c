@@ -35,6 +35,15 @@ static void print(const struct ldb_config *c, FILE *out)
 	        c->compare_val.text ? c->compare_val.text : "");
 }
 
+/* with --mix, --compare needs compare in it */
+static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	if (!mix || c->compare_attr == NULL)
+		return 0;
+	snprintf(why, cap, "--compare needs compare in --mix");
+	return -1;
+}
+
 const struct ldb_opdesc ldb_op_compare = {
 	.name = "compare",
 	.json = "compare",
@@ -52,5 +61,6 @@ const struct ldb_opdesc ldb_op_compare = {
 	.check = check,
 	.writes = true,
 	.render = render,
+	.stray = stray,
 	.print = print,
 };

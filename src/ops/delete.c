@@ -16,6 +16,23 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return (long)ldb_wire_put_delete(dst, cap, r->msgid, wc->dn, wc->dnlen);
 }
 
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	if (f->dn_known)
+		return snprintf(out, cap, "Cannot ldap_delete (%.*s), error=%d (%s)", f->dnlen, f->dn, f->code,
+		                f->text);
+	return snprintf(out, cap, "Cannot ldap_delete(), error=%d (%s)", f->code, f->text);
+}
+
+/* -S: the entry is gone */
+static int repl_looks(const struct ldb_config *c, const struct ldb_repl_change *ch, struct ldb_repl_view *v)
+{
+	if (ldb_dn_build(c, ch->v, ch->bv, NULL, &v->wc, NULL, 0) != 0)
+		return -1;
+	v->look[0] = (struct ldb_repl_look){ .dn = v->wc.dn, .present = false };
+	return 1;
+}
+
 const struct ldb_opdesc ldb_op_delete = {
 	.name = "delete",
 	.json = "delete",
@@ -23,6 +40,7 @@ const struct ldb_opdesc ldb_op_delete = {
 	.monitor = "Delete",
 	.snmp = "removeentryops",
 	.response = true,
+	.changes = LDB_CHANGES_ENTRIES,
 	.pass_rank = 3,
 	.print_rank = 3,
 	.expected = { LDAP_NO_SUCH_OBJECT },
@@ -31,5 +49,7 @@ const struct ldb_opdesc ldb_op_delete = {
 	.check = check_numbered,
 	.writes = true,
 	.render = render,
+	.errline = errline,
+	.repl_looks = repl_looks,
 	.mode = " delete_entries",
 };

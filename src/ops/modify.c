@@ -108,12 +108,103 @@ static const char *option(const struct ldb_config *c)
 	                                        : "--modify";
 }
 
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	return snprintf(out, cap, "Cannot modify (%.*s), error=%d (%s)", f->dnlen, f->dn, f->code, f->text);
+}
+
+/* -S: an attreplace modify is found by the random run it wrote */
+static bool repl_carries(const struct ldb_config *c)
+{
+	return c->nmods == 0 && c->attreplace_attr != NULL;
+}
+
+/* the run: attreplace puts its one value in the scratch's pm[0] (head, run, tail) */
+static size_t repl_carry(const struct ldb_config *c, const struct ldb_wctx *wc, const char **from)
+{
+	if (!repl_carries(c))
+		return 0;
+	*from = wc->pm[0].val + c->attreplace_mask.head_len;
+	return c->attreplace_mask.width;
+}
+
+/* -S: the entry holds the value written: the first --modify's pattern with
+ * the number (a value delete: no longer holds it), attreplace's mask with the
+ * run carried, or attreplacefile's file */
+static int repl_looks(const struct ldb_config *c, const struct ldb_repl_change *ch, struct ldb_repl_view *v)
+{
+	struct ldb_repl_look *l = &v->look[0];
+	if (ldb_dn_build(c, ch->v, ch->bv, NULL, &v->wc, NULL, 0) != 0)
+		return -1;
+	*l = (struct ldb_repl_look){ .dn = v->wc.dn, .present = true };
+	if (c->nmods > 0) {
+		const struct ldb_modspec *m = &c->mods[0];
+		size_t n = ldb_dn_put_pattern(&m->val, ch->v, v->val, sizeof v->val);
+		if (n == 0)
+			return -1;
+		l->attr = m->attr;
+		l->negate = m->op == LDB_MOD_DELETE;
+		l->val = v->val;
+		l->vlen = n;
+	} else if (c->attreplace_attr != NULL) {
+		const struct ldb_pattern *p = &c->attreplace_mask;
+		size_t n = p->head_len + ch->len + p->tail_len;
+		if (n > sizeof v->val)
+			return -1;
+		memcpy(v->val, p->text, p->head_len);
+		memcpy(v->val + p->head_len, ch->run, ch->len);
+		memcpy(v->val + p->head_len + ch->len, p->tail, p->tail_len);
+		l->attr = c->attreplace_attr;
+		l->val = v->val;
+		l->vlen = n;
+	} else {
+		l->attr = c->attreplacefile_attr;
+		l->val = c->attreplacefile_data;
+		l->vlen = c->attreplacefile_len;
+	}
+	return 1;
+}
+
+/* -S: a modify is checked by the value it writes: the first --modify's (a
+ * function of the number), attreplace's mask with the random run the I/O
+ * thread carries to the watcher (bounded: it lives in a ring item), or
+ * attreplacefile's file (bounded: the watcher's filter holds it). */
+static int repl_check(const struct ldb_config *c, char *why, size_t cap)
+{
+	if (c->nmods > 0) {
+		if (c->mods[0].val.text != NULL && c->mods[0].val.text[0] != '\0')
+			return 0;
+		snprintf(why, cap, "-S checks a modify by the value it writes: the first --modify needs a value");
+	} else if (c->attreplace_attr != NULL && c->attreplace_mask.width > LDB_REPL_RUN)
+		snprintf(why, cap,
+		         "-S checks an attreplace modify by its random run: at most %d X in the mask (%zu given)",
+		         LDB_REPL_RUN, c->attreplace_mask.width);
+	else if (c->attreplace_attr == NULL && c->attreplacefile_attr != NULL &&
+	         c->attreplacefile_len > LDB_REPL_FILE_MAX)
+		snprintf(why, cap,
+		         "-S checks an attreplacefile modify by the file's value: at most %d bytes (%zu given)",
+		         LDB_REPL_FILE_MAX, c->attreplacefile_len);
+	else
+		return 0;
+	return -1;
+}
+
+/* with --mix, --modify, attreplace and attreplacefile need modify in it */
+static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	if (!mix || !asked(c))
+		return 0;
+	snprintf(why, cap, "%s needs modify in --mix", option(c));
+	return -1;
+}
+
 const struct ldb_opdesc ldb_op_modify = {
 	.name = "modify",
 	.json = "modify",
 	.monitor = "Modify",
 	.snmp = "modifyentryops",
 	.response = true,
+	.changes = LDB_CHANGES_VALUES,
 	.pass_rank = 1,
 	.print_rank = 5,
 	.check_at = LDB_CHECK_MIX,
@@ -124,6 +215,12 @@ const struct ldb_opdesc ldb_op_modify = {
 	.check = check,
 	.writes = true,
 	.render = render,
+	.errline = errline,
+	.repl_carries = repl_carries,
+	.repl_carry = repl_carry,
+	.repl_looks = repl_looks,
+	.repl_check = repl_check,
+	.stray = stray,
 	.print_mode = print_mode,
 	.print = print,
 };

@@ -53,8 +53,16 @@ int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT])
 			if (in[k] && ldb_ops[k]->pass_rank == rank)
 				pass[n++] = (uint8_t)k;
 	if (n == 0)
-		pass[n++] = LDB_OP_SEARCH;
+		pass[n++] = (uint8_t)LDB_OPS_WITH(fallback);
 	return n;
+}
+
+int ldb_ops_flagged(size_t flag)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (*(const bool *)((const char *)ldb_ops[k] + flag))
+			return k;
+	return -1;
 }
 
 int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap)
@@ -67,6 +75,14 @@ int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why
 		    ldb_ops[k]->check(c, c->mix, why, cap) != 0)
 			return -1;
 	}
+	return 0;
+}
+
+int ldb_ops_strays(const struct ldb_config *c, char *why, size_t cap)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] == 0 && ldb_ops[k]->stray != NULL && ldb_ops[k]->stray(c, c->mix, why, cap) != 0)
+			return -1;
 	return 0;
 }
 

@@ -1,9 +1,11 @@
 /* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
- * of cli/config.h's enum ldb_op, each kind's code in its own file
- * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c).
- * Everything that differs between kinds is here: names, what the server's
- * counters call it, the option checks, start-up preparation, rendering of one
- * request, the success rule, ldclt's expected failures, the -v lines.  The
+ * of conf/config.h's enum ldb_op, each kind's code in its own file
+ * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c,
+ * abandon.c).  Everything that differs between kinds is here: names, what
+ * the server's counters call it, the option checks, start-up preparation,
+ * rendering of one request, the success rule, ldclt's expected failures and
+ * error line, what -S carries and looks for, the -v lines; code outside
+ * src/ops/ names no kind (tests/integration/kind_names.sh).  The
  * configuration holds a weight per kind (struct ldb_config's weight[]).
  * docs/design.md ("Operations: one table") says how to add a kind. */
 #ifndef LDBENCH_OPS_OPS_H
@@ -47,6 +49,54 @@ typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t c
 
 #define LDB_OP_CODES 4
 
+/* What a kind changes on the server. */
+enum ldb_op_change {
+	LDB_CHANGES_NOTHING,
+	LDB_CHANGES_VALUES,  /* an entry's values (modify) */
+	LDB_CHANGES_ENTRIES, /* which entries exist, and where (add, delete, rename) */
+};
+
+/* A failed request, for ldclt's line about it (run/errlines.c). */
+struct ldb_op_failure {
+	const struct ldb_config *cfg;
+	bool dn_known;   /* one request at a time: dn is the failed request's entry */
+	const char *dn;  /* "" when not known */
+	int dnlen;       /* 0 when not known */
+	const char *aux; /* rename: the new RDN (NUL-ended), "" when not known */
+	int code;
+	const char *text; /* the code's text (ldap_err2string) */
+};
+
+/* The replication check (-S) sees a change by base searches on a consumer:
+ * each look searches dn with (attr=value), or (!(attr=value)) when negate,
+ * or any entry when attr is NULL; the change is visible when every look
+ * finds the entry (present) or does not (!present), in order. */
+#define LDB_REPL_LOOKS 2
+struct ldb_repl_look {
+	const char *dn;
+	const char *attr; /* NULL: (objectClass=*) */
+	const char *val;
+	size_t vlen;
+	bool negate;
+	bool present;
+};
+
+/* A watcher's scratch for one change: the DNs and the value the looks point into. */
+struct ldb_repl_view {
+	struct ldb_wctx wc; /* the DN the operation's numbers give */
+	char dn2[LDB_DN_MAX];
+	char val[LDB_REPL_FILE_MAX + 1024];
+	struct ldb_repl_look look[LDB_REPL_LOOKS];
+};
+
+/* One sampled change: the operation's numbers, and what its request carried
+ * that its numbers cannot rebuild (run[0..len)). */
+struct ldb_repl_change {
+	int64_t v, bv;
+	const char *run;
+	size_t len;
+};
+
 /* Where among the cli's cross-checks a kind's own checks run: with the
  * entries' (shape, numbering), with the filter's, with the bind DN's; with
  * --mix, all but the entries' run with the mix's. */
@@ -65,6 +115,16 @@ struct ldb_opdesc {
 	const char *keyword;        /* the -e keyword that runs it ("esearch"), NULL: its options do */
 	const char *monitor;        /* OpenLDAP cn=Operations,cn=Monitor entry ("Search") */
 	const char *snmp;           /* 389 DS cn=snmp,cn=monitor attribute ("searchops"); NULL: none */
+	const char *snmp_also;      /* a second one the server counts it in ("strongauthbinds"); NULL: none */
+	bool reads;                 /* the readers of server state (--monitor, the pre-flight check) search:
+	                            * the server counts their searches as this kind */
+	bool fallback;              /* a run that asks for no kind does this one (ldclt's default: a search) */
+	bool config_word;           /* its keyword is the records' config "operation" (the first such
+	                            * kind of the run in pass order; none: "none") */
+	bool fatal;                 /* a failure ends its client, unless counteach (ldclt's bind) */
+	bool pair;                  /* with incr and no --mix, a pass takes two numbers (rename: the
+	                            * entry and its new name) */
+	uint8_t changes;            /* enum ldb_op_change: what it changes (-S follows those that do) */
 	bool response;              /* the server answers it (a slot completes on its result);
 	                            * false: done once sent, and counted then */
 	uint8_t msgids;             /* message ids one request takes (0 or 1: one) */
@@ -93,10 +153,28 @@ struct ldb_opdesc {
 	/* the cross-checks of its options once the kinds are known (mix: named in
 	 * --mix): 0, or -1 with a message (no program name) in why */
 	int (*check)(const struct ldb_config *c, bool mix, char *why, size_t cap);
+	/* its options given while the run does not do it (mix: --mix names it
+	 * not): 0, or -1 with a message in why ("-e attrlist needs -e esearch") */
+	int (*stray)(const struct ldb_config *c, bool mix, char *why, size_t cap);
 	/* start-up: templates in o (o->cfg set); 0, or -1 with one line in err;
 	 * NULL: nothing to build (a write kind's room and scratch are set for it) */
 	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
 	ldb_op_render_fn *render;
+	/* ldclt's line for a failed request, after the "NAME[PID]: T000: "
+	 * prefix: its length, as snprintf; NULL: "Cannot NAME, error=..." */
+	int (*errline)(const struct ldb_op_failure *f, char *out, size_t cap);
+	/* -S: under these options its request writes something its numbers
+	 * cannot rebuild (attreplace's random run, an object= rdn= add's RDN);
+	 * repl_carry (hot path, one call per request) points *from at it:
+	 * its length, 0 for none */
+	bool (*repl_carries)(const struct ldb_config *c);
+	size_t (*repl_carry)(const struct ldb_config *c, const struct ldb_wctx *wc, const char **from);
+	/* -S: the looks that see the change ch on a consumer, built in v: their
+	 * number, or -1 when they cannot be built (never visible); NULL: seen at once */
+	int (*repl_looks)(const struct ldb_config *c, const struct ldb_repl_change *ch, struct ldb_repl_view *v);
+	/* -S: can the watchers see its changes under these options?  0, or -1
+	 * with a message in why (cli/repl_options.c) */
+	int (*repl_check)(const struct ldb_config *c, char *why, size_t cap);
 	void (*print_mode)(const struct ldb_config *c, FILE *out);  /* its words of -v's "Running mode"
 	                                                            * when they depend on options */
 	void (*print_ldclt)(const struct ldb_config *c, FILE *out); /* its lines among ldclt's -v lines */
@@ -113,6 +191,12 @@ int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name
 /* rename with incr: the number whose RDN entry v is renamed to (v + step,
  * wrapped into the range), as ldclt; ops/rename.c, also read by -S's watcher. */
 int64_t ldb_rename_next(const struct ldb_config *c, int64_t v);
+
+/* The first kind (in table order) whose row has the flag at offset `flag`
+ * (offsetof(struct ldb_opdesc, reads), ...), or -1: the readers of server
+ * state find the kind of their searches, the bind that opens connections. */
+int ldb_ops_flagged(size_t flag);
+#define LDB_OPS_WITH(field) ((enum ldb_op)ldb_ops_flagged(offsetof(struct ldb_opdesc, field)))
 
 /* The option that asks for kind k, as a user writes it ("-e esearch"). */
 const char *ldb_op_option(enum ldb_op k, const struct ldb_config *c);
@@ -156,6 +240,10 @@ int ldb_ops_pass(const struct ldb_config *c, uint8_t pass[LDB_OP_COUNT]);
 
 /* The option checks of every used kind that checks at `at` (in table order). */
 int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why, size_t cap);
+
+/* The options of a kind the run does not do (stray): 0, or -1 with the
+ * first kind's message (in table order). */
+int ldb_ops_strays(const struct ldb_config *c, char *why, size_t cap);
 
 /* Start-up: prepare every kind in use (used[k]).  @return 0, or -1 with err. */
 int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,

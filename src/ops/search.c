@@ -51,6 +51,27 @@ static void print(const struct ldb_config *c, FILE *out)
 	fprintf(out, LDB_VKEY "%d\n", "Attrsonly", c->attrsonly);
 }
 
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	return snprintf(out, cap, "Cannot ldap_search(), error=%d (%s)", f->code, f->text);
+}
+
+/* attrlist, srchnentries and deref are a search's (deref also an
+ * inetOrgPerson add's) */
+static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	(void)mix;
+	if (c->nattrs > 0)
+		snprintf(why, cap, "-e %s needs -e esearch", c->random_attrlist ? "randomattrlist" : "attrlist");
+	else if (c->expect_entries >= 0)
+		snprintf(why, cap, "-e srchnentries needs -e esearch");
+	else if (c->deref_attr != NULL && c->weight[LDB_OP_ADD] == 0)
+		snprintf(why, cap, "-e deref needs -e esearch (or -e add with inetOrgPerson)");
+	else
+		return 0;
+	return -1;
+}
+
 const struct ldb_opdesc ldb_op_search = {
 	.name = "search",
 	.json = "search",
@@ -60,6 +81,9 @@ const struct ldb_opdesc ldb_op_search = {
 	.response = true,
 	.filter = true,
 	.entries = true,
+	.reads = true,
+	.fallback = true,
+	.config_word = true,
 	.pass_rank = 5,
 	.print_rank = 1,
 	.check_at = LDB_CHECK_FILTER,
@@ -68,6 +92,8 @@ const struct ldb_opdesc ldb_op_search = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
+	.errline = errline,
+	.stray = stray,
 	.mode = " exact_search",
 	.print_ldclt = print,
 };

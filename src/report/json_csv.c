@@ -62,6 +62,17 @@ static void put_opt_ll(FILE *f, const char *name, long long v)
 
 /* ------------------------------------------------------------ JSON reporter */
 
+/* The config's "operation": the keyword of the run's first kind (in pass
+ * order) whose row has config_word (bindonly, esearch), else "none". */
+static const char *config_operation(const struct ldb_config *c)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->weight[k] > 0 && ldb_ops[k]->config_word && ldb_ops[k]->pass_rank == rank)
+				return ldb_ops[k]->keyword;
+	return "none";
+}
+
 static const char *scope_text(int scope)
 {
 	switch (scope) {
@@ -108,10 +119,7 @@ static void json_begin(void *ctx, const struct ldb_run_info *info)
 		         c->port);
 	fputs("\"server\":", f);
 	ldb_json_put_string(f, server);
-	put_str(f, "operation",
-	        c->weight[LDB_OP_BIND] > 0     ? "bindonly"
-	        : c->weight[LDB_OP_SEARCH] > 0 ? "esearch"
-	                                       : "none");
+	put_str(f, "operation", config_operation(c));
 	fprintf(f, ",\"bindeach\":%s", c->bindeach ? "true" : "false");
 	put_str(f, "bind_dn", c->bind_dn);
 	put_str(f, "base", c->base);

@@ -151,7 +151,7 @@ static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind
 {
 	struct ldb_client *w = cn->w;
 	if (!noted)
-		note_setup_fail(w, kind, w->run->bind_on_connect ? LDB_OP_BIND : w->run->main_op);
+		note_setup_fail(w, kind, w->run->bind_on_connect ? w->run->bind_kind : w->run->main_op);
 	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
 		w->outstanding--;
 	ldb_conn_close(cn, false);
@@ -249,14 +249,14 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
-	if (cycle && ldb_pick_kind(w, 0) == LDB_OP_BIND && run->mix_total == 0) {
+	if (cycle && ldb_pick_kind(w, 0) == run->bind_kind && run->mix_total == 0) {
 		/* bindeach,bindonly: the cycle's bind is the operation */
 		cycle_first_step(cn, now);
 		return;
 	}
 	if (run->bind_on_connect) {
 		conn_set_state(cn, CS_BINDING);
-		ldb_issue_now(cn, 0, LDB_OP_BIND, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
+		ldb_issue_now(cn, 0, run->bind_kind, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
 		return;
 	}
 	/* without a bind, the connection proves itself with its first answer
@@ -442,7 +442,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			if (rc != 0) {
 				ldb_add(&w->st->setup.bind_refused, 1);
 				ldb_note_setup_error(w, rc);
-				ldb_errline(w, LDB_OP_BIND, rc);
+				ldb_errline(w, w->run->bind_kind, rc);
 				fatal_note(w, rc, "bind", NULL);
 				ldb_conn_close(cn, false);
 				conn_set_state(cn, CS_IDLE);
@@ -464,7 +464,7 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		cycle_first_step(cn, now);
 		return;
 	}
-	if (done.kind == LDB_OP_ADD && (done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT)) {
+	if ((done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT) && ldb_ops[done.kind]->parents) {
 		*s = done;
 		s->used = 0;
 		if (add_missing_parents(cn, i, s, rc, now))
@@ -475,8 +475,8 @@ static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		s->used = 0;
 	}
 	ldb_record_result(w, &done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
-	if (done.kind == LDB_OP_BIND && rc != 0 && !c->counteach)
-		fatal_note(w, rc, "bind", NULL);
+	if (rc != 0 && ldb_ops[done.kind]->fatal && !c->counteach)
+		fatal_note(w, rc, ldb_ops[done.kind]->name, NULL);
 	ldb_pass_continue(cn, i, &done, now);
 }
 

@@ -98,13 +98,9 @@ static bool may_print(struct ldb_client *w, int code, uint64_t now)
 	return false;
 }
 
-static const char *bind_dn(const struct ldb_config *c)
-{
-	return c->bind_dn != NULL ? c->bind_dn : "";
-}
-
 /* The line of one failed operation of kind `kind` (its request the last one
- * the client rendered when the run has one request at a time). */
+ * the client rendered when the run has one request at a time), in the
+ * kind's words (its row's errline). */
 void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code)
 {
 	const struct ldb_run *run = w->run;
@@ -113,44 +109,17 @@ void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code)
 		return;
 	if (!may_print(w, code, ldb_now_ns()))
 		return;
-	const char *txt = ldap_err2string(code);
 	const struct ldb_wctx *wc = w->wctx;
 	/* one request at a time on one connection: the last DN rendered is the
 	 * failed one's; else ldclt's asynchronous forms, without the DN */
 	bool dn = wc != NULL && run->depth == 1 && c->conns_per_thread == 1 && wc->dnlen > 0;
-	int len = dn ? (int)wc->dnlen : 0;
-	const char *d = dn ? wc->dn : "";
-	switch (kind) {
-	case LDB_OP_SEARCH: put_line(run, w->id, "Cannot ldap_search(), error=%d (%s)", code, txt); break;
-	case LDB_OP_BIND:
-		if (c->sasl_mech != NULL) {
-			put_line(run, w->id, "Cannot ldap_sasl_bind_s, error=%d (%s)", code, txt);
-			break;
-		}
-		/* ldclt prints the password here; ldbench never does */
-		put_line(run, w->id, "Cannot ldap_simple_bind_s (%s, *), error=%d (%s)", bind_dn(c), code, txt);
-		break;
-	case LDB_OP_ADD:
-		if (dn)
-			put_line(run, w->id, "Cannot add (%.*s), error=%d (%s)", len, d, code, txt);
-		else
-			put_line(run, w->id, "Cannot add(), error=%d (%s)", code, txt);
-		break;
-	case LDB_OP_DELETE:
-		if (dn)
-			put_line(run, w->id, "Cannot ldap_delete (%.*s), error=%d (%s)", len, d, code, txt);
-		else
-			put_line(run, w->id, "Cannot ldap_delete(), error=%d (%s)", code, txt);
-		break;
-	case LDB_OP_MODIFY: put_line(run, w->id, "Cannot modify (%.*s), error=%d (%s)", len, d, code, txt); break;
-	case LDB_OP_RENAME: {
-		/* old DN, new RDN (kept NUL-ended in aux), the new name's parent */
-		const char *comma = dn ? memchr(d, ',', wc->dnlen) : NULL;
-		const char *parent = c->new_parent != NULL ? c->new_parent : comma != NULL ? comma + 1 : "";
-		put_line(run, w->id, "Cannot rename (%.*s, %s, %s), error=%d (%s)", len, d, dn ? wc->aux : "", parent,
-		         code, txt);
-		break;
-	}
-	default: put_line(run, w->id, "Cannot %s, error=%d (%s)", ldb_op_name(kind), code, txt); break;
-	}
+	struct ldb_op_failure f = {
+		c, dn, dn ? wc->dn : "", dn ? (int)wc->dnlen : 0, dn ? wc->aux : "", code, ldap_err2string(code)
+	};
+	char text[2048];
+	if (ldb_ops[kind]->errline != NULL)
+		ldb_ops[kind]->errline(&f, text, sizeof text);
+	else
+		snprintf(text, sizeof text, "Cannot %s, error=%d (%s)", ldb_op_name(kind), code, f.text);
+	put_line(run, w->id, "%s", text);
 }

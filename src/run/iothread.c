@@ -77,11 +77,12 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
 		return -1;
-	/* -S checks an attreplace modify by the random run it wrote, an object=
-	 * rdn= add by its RDN */
-	bool repl_run =
-	        c->nrepl > 0 && ((c->weight[LDB_OP_MODIFY] > 0 && c->nmods == 0 && c->attreplace_attr != NULL) ||
-	                         (c->weight[LDB_OP_ADD] > 0 && c->objtmpl != NULL && c->rdn_spec != NULL));
+	/* -S checks some writes by what they carried (an attreplace modify's
+	 * random run, an object= rdn= add's RDN: the rows' repl_carries) */
+	bool repl_run = false;
+	for (int k = 0; k < LDB_OP_COUNT && c->nrepl > 0; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->repl_carries != NULL && ldb_ops[k]->repl_carries(c))
+			repl_run = true;
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		cn->w = w;

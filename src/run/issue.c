@@ -51,8 +51,7 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 		counts = true;
 		/* -S: the watchers look for a sample of the measured confirmed
 		 * writes (none of the warm-up's) */
-		if (w->runner->repl != NULL && w->measuring &&
-		    (kind == LDB_OP_ADD || kind == LDB_OP_MODIFY || kind == LDB_OP_DELETE || kind == LDB_OP_RENAME))
+		if (w->runner->repl != NULL && w->measuring && ldb_ops[kind]->changes != LDB_CHANGES_NOTHING)
 			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, run != NULL ? run + 1 : NULL,
 			               run != NULL ? (uint8_t)run[0] : 0, now);
 		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
@@ -207,25 +206,14 @@ static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
 }
 
 /* -S: what this request writes that the watchers cannot rebuild from its
- * numbers, kept with the slot until its result is offered to them: an
- * attreplace modify's random run (attreplace puts its one value in the
- * scratch's pm[0]: head, run, tail), an object= rdn= add's RDN (the DN's
- * first, up to its first unescaped comma). */
+ * numbers (its row's repl_carry: attreplace's random run, an object= rdn=
+ * add's RDN), kept with the slot until its result is offered to them. */
 static void keep_repl_run(struct ldb_conn *cn, int i, enum ldb_op kind)
 {
-	const struct ldb_config *c = cn->w->run->cfg;
-	const struct ldb_wctx *wc = cn->w->wctx;
+	const struct ldb_opdesc *d = ldb_ops[kind];
 	char *k = cn->repl_run + (size_t)i * REPL_SLOT;
 	const char *from = NULL;
-	size_t n = 0;
-	if (kind == LDB_OP_MODIFY && c->nmods == 0 && c->attreplace_attr != NULL) {
-		from = wc->pm[0].val + c->attreplace_mask.head_len;
-		n = c->attreplace_mask.width;
-	} else if (kind == LDB_OP_ADD && c->objtmpl != NULL && c->rdn_spec != NULL) {
-		from = wc->dn;
-		while (n < wc->dnlen && wc->dn[n] != ',')
-			n += wc->dn[n] == '\\' && n + 1 < wc->dnlen ? 2 : 1;
-	}
+	size_t n = d->repl_carry != NULL ? d->repl_carry(cn->w->run->cfg, cn->w->wctx, &from) : 0;
 	k[0] = (char)(n > LDB_REPL_RUN ? 255 : n);
 	if (n <= LDB_REPL_RUN && n > 0)
 		memcpy(k + 1, from, n);

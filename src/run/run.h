@@ -36,13 +36,14 @@ struct ldb_run {
 	/* What one operation of the load is: a pass through these kinds (ldclt's
 	 * combined -e operations, in its order), each step with the same number;
 	 * or, with --mix, one kind drawn by weight. */
-	uint8_t pass[8];
+	uint8_t pass[LDB_OP_COUNT];
 	int npass;
 	uint32_t mix_cum[LDB_OP_COUNT]; /* cumulative weights */
 	uint32_t mix_total;
 	bool load_kind[LDB_OP_COUNT]; /* kinds that count as operations */
 	enum ldb_op main_op;          /* the first (or heaviest) of them */
 	bool bind_on_connect;         /* a bind opens each connection */
+	enum ldb_op bind_kind;        /* the kind of that bind (the row with connect_bind) */
 	bool writes;                  /* some kind renders through the write scratch (ops/dn.h) */
 	bool make_parents;            /* an add that gets 32 creates its parents first */
 	bool unanswered;              /* a kind gets no response: the goodbye waits for the server */

@@ -524,3 +524,8 @@ void ldb_s1_end(struct ldb_s1_totals *t)
 	pthread_mutex_destroy(&s1.mu);
 	memset(&s1, 0, sizeof s1);
 }
+
+void ldb_s1_kinds(bool used[LDB_OP_COUNT])
+{
+	used[LDB_OP_SEARCH] = used[LDB_OP_MODIFY] = true;
+}

@@ -41,5 +41,8 @@ void *ldb_s1_client_main(void *arg);
  * sessions still open are left as they are (their users stay locked), as
  * ldclt leaves them. */
 void ldb_s1_end(struct ldb_s1_totals *t);
+/* The kinds a login does beside its bind (a search, a modify): their
+ * latency histograms are in use. */
+void ldb_s1_kinds(bool used[LDB_OP_COUNT]);
 
 #endif

@@ -118,11 +118,14 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 		return -1;
 
 	plan_operations(run, c);
+	run->bind_kind = LDB_OPS_WITH(connect_bind);
 	run->bind_on_connect = c->bind_dn != NULL || c->binddn_file_n > 0 || c->sasl_mech != NULL;
 	/* A bind must be alone on its connection (RFC 4511 4.2.1); parents
 	 * are created as ldclt does, on one request at a time. */
 	run->depth = c->depth;
-	run->rename_pair = c->weight[LDB_OP_RENAME] > 0 && !c->mix;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->pair && !c->mix)
+			run->rename_pair = true;
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (run->load_kind[k] && ldb_ops[k]->alone)
 			run->depth = 1;

@@ -85,8 +85,8 @@ static int read_389ds(LDAP *ld, struct ldb_monitor_snap *s)
 			if (ldb_ops[k]->snmp == NULL)
 				continue;
 			s->completed[k] = first_u64(ld, e, ldb_ops[k]->snmp);
-			if (k == LDB_OP_BIND)
-				s->completed[k] += first_u64(ld, e, "strongauthbinds");
+			if (ldb_ops[k]->snmp_also != NULL)
+				s->completed[k] += first_u64(ld, e, ldb_ops[k]->snmp_also);
 			s->have[k] = true;
 			s->total += s->completed[k];
 		}
@@ -136,9 +136,9 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 	}
 	/* the reads' own traffic (see monitor.h) */
 	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0;
-	d->completed[LDB_OP_SEARCH] -=
-	        d->completed[LDB_OP_SEARCH] > own_search ? own_search : d->completed[LDB_OP_SEARCH];
-	d->completed[LDB_OP_BIND] -= d->completed[LDB_OP_BIND] > own_bind ? own_bind : d->completed[LDB_OP_BIND];
+	enum ldb_op search = LDB_OPS_WITH(reads), bind = LDB_OPS_WITH(connect_bind);
+	d->completed[search] -= d->completed[search] > own_search ? own_search : d->completed[search];
+	d->completed[bind] -= d->completed[bind] > own_bind ? own_bind : d->completed[bind];
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		d->total += d->have[k] ? d->completed[k] : 0;
 }
@@ -154,7 +154,7 @@ bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_tota
 	out->client = o->completed;
 	if (ldb_ops[k]->connect_bind)
 		out->client += tot->setup_binds;
-	if (k == LDB_OP_ADD) /* parent creation's container adds, and the adds it sent again */
+	if (ldb_ops[k]->parents) /* parent creation's container adds, and the adds it sent again */
 		out->client += tot->parents_created + tot->parent_exists + tot->parent_noparent + tot->parent_other +
 		               tot->parent_retries;
 	out->in_flight = o->attempted > o->completed ? o->attempted - o->completed : 0;

@@ -1,6 +1,7 @@
 /* The pre-flight check: see preflight.h. */
 #include "server/preflight.h"
 
+#include "ops/ops.h"
 #include "proto/wire.h"
 #include "side/ldapconn.h"
 
@@ -11,15 +12,19 @@
 #define NVALS 5 /* the lowest, three in between, the highest */
 #define LINE 1024
 
-/* A run that also adds, deletes or renames changes the data it searches:
- * its misses may be the point.  With -e string the X run is random bytes,
- * not numbers: there is no lowest or highest value to look for. */
+/* A run that also adds, deletes or renames (changes which entries exist)
+ * changes the data it searches: its misses may be the point.  With -e string
+ * the X run is random bytes, not numbers: there is no lowest or highest value
+ * to look for.  Its searches are of the readers' kind (ops.h). */
 static bool search_wanted(const struct ldb_config *c)
 {
-	if (c->weight[LDB_OP_ADD] > 0 || c->weight[LDB_OP_DELETE] > 0 || c->weight[LDB_OP_RENAME] > 0 || c->rnd_string)
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (c->weight[k] > 0 && ldb_ops[k]->changes == LDB_CHANGES_ENTRIES)
+			return false;
+	if (c->rnd_string)
 		return false;
-	return c->weight[LDB_OP_SEARCH] > 0 && c->valmode != LDB_VAL_FIXED && c->range_low >= 0 && c->range_high >= 0 &&
-	       ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat);
+	return c->weight[LDB_OPS_WITH(reads)] > 0 && c->valmode != LDB_VAL_FIXED && c->range_low >= 0 &&
+	       c->range_high >= 0 && ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat);
 }
 
 static bool bind_wanted(const struct ldb_config *c)
@@ -57,7 +62,7 @@ static LDAP *open_conn(const struct ldb_config *c, const struct ldb_say *t, stru
 static int simple_bind(LDAP *ld, const char *dn, const char *pw, struct ldb_preflight *pf)
 {
 	struct berval cred = { pw ? strlen(pw) : 0, (char *)pw };
-	pf->own[LDB_OP_BIND]++;
+	pf->own[LDB_OPS_WITH(connect_bind)]++;
 	pf->total++;
 	return ldap_sasl_bind_s(ld, dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
 }
@@ -151,7 +156,7 @@ static long long count_entries(const struct ldb_config *c, LDAP *ld, const char 
 	static const int scope[] = { [LDB_SCOPE_BASE] = LDAP_SCOPE_BASE,
 		                     [LDB_SCOPE_ONE] = LDAP_SCOPE_ONELEVEL,
 		                     [LDB_SCOPE_SUB] = LDAP_SCOPE_SUBTREE };
-	pf->own[LDB_OP_SEARCH]++;
+	pf->own[LDB_OPS_WITH(reads)]++;
 	pf->total++;
 	*rc = ldap_search_ext_s(ld, c->base, scope[c->scope], filter, attrs, 0, NULL, NULL, &tv, 0, &res);
 	long long n = res ? ldap_count_entries(ld, res) : 0;

@@ -49,9 +49,7 @@ struct consumer {
 	LDAP *ld;
 	uint64_t retry_at;
 	bool lost_said;
-	struct ldb_wctx wc;
-	char dn2[LDB_DN_MAX];
-	char val[LDB_REPL_FILE_MAX + 1024];
+	struct ldb_repl_view view; /* the looks of one change (ops.h) */
 	char filter[FILTER_MAX];
 	/* written by the watcher, read by the main thread (relaxed) */
 	int state;
@@ -148,88 +146,30 @@ static int value_filter(const char *attr, bool del, const char *val, size_t len,
 	return w > 0 && (size_t)w < cap ? 0 : -1;
 }
 
-/* The filter that matches the entry once the modify of `it` is there, by the
- * value it wrote: the first --modify's pattern with the number, attreplace's
- * mask with the run the I/O thread carried, or attreplacefile's file. */
-static int modify_filter(struct consumer *cs, const struct ldb_repl_item *it)
-{
-	const struct ldb_config *c = cs->rp->cfg;
-	if (c->nmods > 0) {
-		const struct ldb_modspec *m = &c->mods[0];
-		size_t n = ldb_dn_put_pattern(&m->val, it->v, cs->val, sizeof cs->val);
-		if (n == 0)
-			return -1;
-		return value_filter(m->attr, m->op == LDB_MOD_DELETE, cs->val, n, cs->filter, sizeof cs->filter);
-	}
-	if (c->attreplace_attr != NULL) {
-		const struct ldb_pattern *p = &c->attreplace_mask;
-		size_t n = p->head_len + it->len + p->tail_len;
-		if (n > sizeof cs->val)
-			return -1;
-		memcpy(cs->val, p->text, p->head_len);
-		memcpy(cs->val + p->head_len, it->run, it->len);
-		memcpy(cs->val + p->head_len + it->len, p->tail, p->tail_len);
-		return value_filter(c->attreplace_attr, false, cs->val, n, cs->filter, sizeof cs->filter);
-	}
-	return value_filter(c->attreplacefile_attr, false, c->attreplacefile_data, c->attreplacefile_len, cs->filter,
-	                    sizeof cs->filter);
-}
-
-/* The DN a rename gives the entry of wc->dn (ops/rename.c's rule, incr only:
- * the RDN of the next number, under --new-parent with withnewparent, else
- * under the entry's own parent). */
-static int renamed_dn(struct consumer *cs, int64_t v, char *out, size_t cap)
-{
-	const struct ldb_config *c = cs->rp->cfg;
-	const char *dn = cs->wc.dn, *a, *val;
-	size_t dnlen = cs->wc.dnlen, alen, vlen;
-	ldb_dn_split_rdn(dn, dnlen, &a, &alen, &val, &vlen);
-	size_t rdnlen = (size_t)(val + vlen - dn);
-	const char *parent = dn + rdnlen + (rdnlen < dnlen);
-	if (c->withnewparent && c->new_parent != NULL)
-		parent = c->new_parent;
-	char rdn[1024];
-	size_t n = ldb_dn_put_pattern(&c->filter_pat, ldb_rename_next(c, v), rdn, sizeof rdn - 1);
-	if (n == 0)
-		return -1;
-	const char *r = rdn;
-	if (n >= 2 && rdn[0] == '(' && rdn[n - 1] == ')') {
-		r++;
-		n -= 2;
-	}
-	int w = snprintf(out, cap, "%.*s,%s", (int)n, r, parent);
-	return w > 0 && (size_t)w < cap ? 0 : -1;
-}
-
-/* Is the change of `it` visible?  1 yes, 0 not yet, -1 connection gone, -2 slow. */
+/* Is the change of `it` visible?  1 yes, 0 not yet, -1 connection gone, -2
+ * slow.  Its kind's row says which base searches see it (ops.h). */
 static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 {
-	const struct ldb_config *c = cs->rp->cfg;
-	/* an object= rdn= add: the RDN it carried, else -f's with the number */
-	bool rdn = it->kind == LDB_OP_ADD && c->objtmpl != NULL && c->rdn_spec != NULL;
-	if (ldb_dn_build(c, it->v, it->bv, NULL, &cs->wc, rdn ? it->run : NULL, it->len) != 0)
+	const struct ldb_opdesc *d = ldb_ops[it->kind];
+	if (d->repl_looks == NULL)
+		return 1;
+	struct ldb_repl_change ch = { it->v, it->bv, it->run, it->len };
+	int n = d->repl_looks(cs->rp->cfg, &ch, &cs->view);
+	if (n < 0)
 		return 0;
-	switch (it->kind) {
-	case LDB_OP_ADD: return exists(cs, cs->wc.dn, "(objectClass=*)");
-	case LDB_OP_DELETE: {
-		int r = exists(cs, cs->wc.dn, "(objectClass=*)");
-		return r < 0 ? r : !r;
+	for (int i = 0; i < n; i++) {
+		const struct ldb_repl_look *l = &cs->view.look[i];
+		const char *filter = "(objectClass=*)";
+		if (l->attr != NULL) {
+			if (value_filter(l->attr, l->negate, l->val, l->vlen, cs->filter, sizeof cs->filter) != 0)
+				return 0;
+			filter = cs->filter;
+		}
+		int r = exists(cs, l->dn, filter);
+		if (r < 0 || r != (int)l->present)
+			return r < 0 ? r : 0;
 	}
-	case LDB_OP_MODIFY:
-		if (modify_filter(cs, it) != 0)
-			return 0;
-		return exists(cs, cs->wc.dn, cs->filter);
-	case LDB_OP_RENAME: {
-		if (renamed_dn(cs, it->v, cs->dn2, sizeof cs->dn2) != 0)
-			return 0;
-		int r = exists(cs, cs->dn2, "(objectClass=*)");
-		if (r != 1)
-			return r;
-		r = exists(cs, cs->wc.dn, "(objectClass=*)");
-		return r < 0 ? r : !r;
-	}
-	default: return 1;
-	}
+	return 1;
 }
 
 /* ------------------------------------------------------------ the watcher */
@@ -381,7 +321,7 @@ static int consumer_init(struct ldb_repl *rp, struct consumer *cs, int i)
 	cs->rings = aligned_alloc(64, sizeof(struct ldb_repl_ring) * (size_t)rp->nio);
 	cs->q = malloc(sizeof *cs->q * QUEUE_MAX);
 	if (cs->rings == NULL || cs->q == NULL || ldb_hist_init(&cs->delay) != 0 ||
-	    ldb_wctx_init(&cs->wc, rp->cfg) != 0)
+	    ldb_wctx_init(&cs->view.wc, rp->cfg) != 0)
 		return -1;
 	memset(cs->rings, 0, sizeof(struct ldb_repl_ring) * (size_t)rp->nio);
 	for (int k = 0; k < rp->nio; k++)
@@ -535,7 +475,7 @@ void ldb_repl_free(struct ldb_repl *rp)
 		free(cs->rings);
 		free(cs->q);
 		ldb_hist_free(&cs->delay);
-		ldb_wctx_free(&cs->wc);
+		ldb_wctx_free(&cs->view.wc);
 	}
 	free(rp->c);
 	free(rp->taps);

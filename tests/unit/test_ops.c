@@ -347,13 +347,85 @@ static void test_parent_shapes(void **state)
 	assert_int_equal(ldb_add_render_parent("uid=a,x=b", 9, 1, 5, got, sizeof got), 0);
 }
 
+/* The rows that name a kind for the rest of the program: the readers'
+ * search, the bind that opens connections, the default, what each changes. */
+static void test_roles_from_rows(void **state)
+{
+	(void)state;
+	assert_int_equal(LDB_OPS_WITH(reads), LDB_OP_SEARCH);
+	assert_int_equal(LDB_OPS_WITH(connect_bind), LDB_OP_BIND);
+	assert_int_equal(LDB_OPS_WITH(fallback), LDB_OP_SEARCH);
+	assert_int_equal(LDB_OPS_WITH(pair), LDB_OP_RENAME);
+	assert_int_equal(LDB_OPS_WITH(fatal), LDB_OP_BIND);
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		bool write = k == LDB_OP_ADD || k == LDB_OP_MODIFY || k == LDB_OP_DELETE || k == LDB_OP_RENAME;
+		assert_int_equal(ldb_ops[k]->changes != LDB_CHANGES_NOTHING, write);
+		assert_int_equal(ldb_ops[k]->repl_looks != NULL, write); /* -S sees every change */
+		assert_int_equal(ldb_ops[k]->repl_carry != NULL, ldb_ops[k]->repl_carries != NULL);
+	}
+	assert_int_equal(ldb_ops[LDB_OP_MODIFY]->changes, LDB_CHANGES_VALUES);
+	assert_string_equal(ldb_ops[LDB_OP_BIND]->snmp_also, "strongauthbinds");
+}
+
+/* ldclt's line for a failed request, in each kind's words. */
+static void test_error_lines(void **state)
+{
+	struct ldb_config c;
+	char out[256];
+	(void)state;
+	ldb_config_init(&c);
+	free(c.bind_dn);
+	c.bind_dn = strdup("cn=m");
+	struct ldb_op_failure known = { &c, true, "cn=a,o=b", 8, "cn=z", 32, "No such object" };
+	struct ldb_op_failure unknown = { &c, false, "", 0, "", 68, "Already exists" };
+	ldb_ops[LDB_OP_ADD]->errline(&known, out, sizeof out);
+	assert_string_equal(out, "Cannot add (cn=a,o=b), error=32 (No such object)");
+	ldb_ops[LDB_OP_ADD]->errline(&unknown, out, sizeof out);
+	assert_string_equal(out, "Cannot add(), error=68 (Already exists)");
+	ldb_ops[LDB_OP_RENAME]->errline(&known, out, sizeof out);
+	assert_string_equal(out, "Cannot rename (cn=a,o=b, cn=z, o=b), error=32 (No such object)");
+	ldb_ops[LDB_OP_MODIFY]->errline(&unknown, out, sizeof out);
+	assert_string_equal(out, "Cannot modify (), error=68 (Already exists)");
+	ldb_ops[LDB_OP_BIND]->errline(&known, out, sizeof out);
+	assert_string_equal(out, "Cannot ldap_simple_bind_s (cn=m, *), error=32 (No such object)");
+	assert_null(ldb_ops[LDB_OP_COMPARE]->errline); /* "Cannot compare, ...": run/errlines.c */
+	ldb_config_free(&c);
+}
+
+/* An option of a kind the run does not do names the kind it needs. */
+static void test_strays(void **state)
+{
+	struct run t;
+	(void)state;
+	assert_int_equal(PARSE(&t, "-e", "bindonly,attrlist=cn", "-D", "cn=m", "-w", "x"), LDB_CLI_ERROR);
+	assert_string_equal(t.err, "ldbench: -e attrlist needs -e esearch");
+	done(&t);
+	assert_int_equal(PARSE(&t, "-e", "esearch,person", "-f", "cn=u"), LDB_CLI_ERROR);
+	assert_string_equal(t.err, "ldbench: -e person needs -e add (or genldif=FILE, or add in --mix)");
+	done(&t);
+	OK(&t, "-e", "esearch", "-f", "cn=u");
+	char why[256] = "";
+	assert_int_equal(ldb_ops_strays(&t.c, why, sizeof why), 0);
+	t.c.withnewparent = true;
+	assert_int_equal(ldb_ops_strays(&t.c, why, sizeof why), -1);
+	assert_string_equal(why, "-e withnewparent needs -e rename");
+	done(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),      cmocka_unit_test(test_rows_filled),
-		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
-		cmocka_unit_test(test_weights_from_mix),      cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_parent_shapes),         cmocka_unit_test(test_abandon_render),
+		cmocka_unit_test(test_names_round_trip),
+		cmocka_unit_test(test_rows_filled),
+		cmocka_unit_test(test_success_and_counteach),
+		cmocka_unit_test(test_pass_from_e),
+		cmocka_unit_test(test_weights_from_mix),
+		cmocka_unit_test(test_render_through_row),
+		cmocka_unit_test(test_parent_shapes),
+		cmocka_unit_test(test_abandon_render),
+		cmocka_unit_test(test_roles_from_rows),
+		cmocka_unit_test(test_error_lines),
+		cmocka_unit_test(test_strays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
