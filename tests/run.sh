@@ -12,7 +12,7 @@ ROOT=$PWD
 . "$ROOT/tests/fixture/packages.sh"
 install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
-# issue 14: zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
+# zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
 install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 python3-pandas dpkg apt
 # Node.js and npm (hdr-histogram-js, the independent reader): Debian's, unless a Node.js that
 # brings its own npm is there already (Debian's npm package conflicts with such a nodejs)
@@ -20,7 +20,7 @@ command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm
 # the 389 DS fixture (tests/fixture/dirsrv.sh): dscreate/dsctl, lib389, certutil; ldclt
 # (tests/integration/ldclt_compat.sh)
 install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
-# (389 DS's replication pair, issue 12, uses the same)
+# (389 DS's replication pair, tests/fixture/dirsrv_repl.sh, uses the same)
 
 variants=("$@")
 ((${#variants[@]})) || variants=(normal asan tsan)

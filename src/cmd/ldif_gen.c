@@ -1263,7 +1263,7 @@ static int opt_hash(void *dst, const char *val, int argc, char **argv, char *err
 	return parse_hash(val, dst, err, cap);
 }
 
-/* The simple shape's entries carry no ACI (issue 17): imported into 389 DS,
+/* The simple shape's entries carry no ACI: imported into 389 DS,
  * a non-root account's searches succeed with 0 entries.  On stderr, so that
  * the LDIF on stdout stays clean. */
 static void gen_aci_note(void)

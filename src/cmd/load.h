@@ -19,7 +19,7 @@ struct ldb_result {
 	uint64_t p50_ns, p99_ns;
 	uint64_t errors;
 	int status;
-	/* for --find-max (issue 13) */
+	/* for --find-max */
 	int depth; /* the -a it ran with */
 	double rate_target;
 	uint64_t p999_ns;

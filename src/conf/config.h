@@ -188,7 +188,7 @@ struct ldb_config {
 	uint64_t seed; /* --seed, or fresh */
 	bool seed_given;
 
-	/* capacity and the client's own limits (issue 13) */
+	/* capacity and the client's own limits (docs/capacity.md) */
 	struct ldb_threshold find_max[8]; /* --find-max OBJECTIVE: what every step must meet */
 	int nfind_max;
 	double find_max_tolerance;         /* --find-max-tolerance: relative gap that ends the search (0.02) */
@@ -210,7 +210,7 @@ struct ldb_config {
 	char *json_path; /* --json FILE: JSON lines */
 	char *csv_path;  /* --csv FILE: one row per sample and kind */
 
-	/* ldclt's -e keywords of issue 16 (cli/keywords.c) */
+	/* ldclt's value and protocol -e keywords (cli/keywords.c) */
 	bool ldap_v2;       /* -e v2: binds say version 2 */
 	bool rnd_string;    /* -e string: with random, -f's X run is random bytes */
 	bool rnd_ascii;     /* -e ascii: those bytes are 7-bit */
@@ -228,7 +228,7 @@ struct ldb_config {
 	int s1_maxcnxnb;    /* scalab01_maxcnxnb=: the modem pool's size, default 5000 */
 	int s1_wait;        /* scalab01_wait=: the longest sleep between attempts (s), default 10 */
 
-	/* issue 14: more result files (argv, not owned) */
+	/* more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
 

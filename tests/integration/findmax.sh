@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --find-max against the fixture slapd (issue 13, docs/capacity.md): with an
+# --find-max against the fixture slapd (docs/capacity.md): with an
 # objective the server can meet it finds a rate R (exit 0, the table, the JSON
 # records that compare and merge accept); plain --rate runs confirm the
 # objective holds at R and fails at 1.5 R; an impossible objective ends with

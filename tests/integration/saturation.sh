@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The client tells on itself (issue 13, docs/capacity.md):
+# The client tells on itself (docs/capacity.md):
 #  1. one I/O thread with deep pipelines against a server faster than any
 #     client (tests/tools/ldapproxy --answer) is reported as the limit, in the
 #     samples, the summary and the JSON;
