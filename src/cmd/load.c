@@ -1,6 +1,6 @@
 /* The load command: see load.h.  The main thread's part of a run: set-up of
  * the clients and I/O threads, the loop that samples and watches for the end,
- * the join and the summary.  The arithmetic of samples is out/sampler's. */
+ * the join and the summary.  The arithmetic of samples is report/sampler's. */
 #include "cmd/load.h"
 
 #include <stdlib.h>

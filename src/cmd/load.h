@@ -1,5 +1,5 @@
 /* The load command (ldbench's default): start the I/O threads, sample them
- * every interval (out/sampler), watch the stop conditions (-N, -T, noloop,
+ * every interval (report/sampler), watch the stop conditions (-N, -T, noloop,
  * -E, --duration, dead threads, SIGINT/SIGTERM), join them, and finish with
  * the summary, --monitor's server figures and --fail-if's verdict. */
 #ifndef LDBENCH_CMD_LOAD_H

@@ -232,7 +232,7 @@ struct ldb_config {
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
 
-	/* the pre-flight check (out/preflight): off with --no-preflight */
+	/* the pre-flight check (server/preflight): off with --no-preflight */
 	bool no_preflight;
 
 	/* replication check (-S; run/repl): how long until each confirmed write,
@@ -247,7 +247,7 @@ struct ldb_config {
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 };
 
-/* -S's bounds on a checked modify's value (cli/repl refuses more, run/repl
+/* -S's bounds on a checked modify's value (cli/repl_options refuses more, run/repl
  * carries attreplace's random run in a ring item and searches for the file) */
 #define LDB_REPL_RUN 38        /* attreplace's run of X, at most */
 #define LDB_REPL_FILE_MAX 4096 /* attreplacefile's value, at most */

@@ -1,5 +1,5 @@
 /* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
- * of cli/config.h's enum ldb_op, each kind's code in its own file
+ * of conf/config.h's enum ldb_op, each kind's code in its own file
  * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c).
  * Everything that differs between kinds is here: names, what the server's
  * counters call it, the option checks, start-up preparation, rendering of one
@@ -23,7 +23,7 @@
  * once the I/O threads start. */
 struct ldb_ops_run {
 	const struct ldb_config *cfg;
-	struct ldb_reqset search, bind; /* encoded once (proto/request) */
+	struct ldb_reqset search, bind; /* encoded once (ops/request) */
 	size_t room[LDB_OP_COUNT];      /* output space one request of a kind needs at most */
 	bool scratch;                   /* a kind of the run renders through struct ldb_wctx */
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */

@@ -241,7 +241,7 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
-/* ------------------------------------------------------------ -S (out/repl_report) */
+/* ------------------------------------------------------------ -S (report/repl_lines) */
 
 static void json_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
 {

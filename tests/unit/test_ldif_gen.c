@@ -1,4 +1,4 @@
-/* Unit tests of `ldbench gen users | groups | mod-load | tree` (src/ldif_gen.c),
+/* Unit tests of `ldbench gen users | groups | mod-load | tree` (src/cmd/ldif_gen.c),
  * through ldb_gen_main. */
 #include <fcntl.h>
 #include <setjmp.h>
