@@ -58,27 +58,23 @@ echo "ok: no function over 80 lines (the usage text aside)"
 # The comments of the code, tests, benchmarks and build files, one line per
 # comment line: "FILE:LINE: text" (C: /* */ and whole-line //; the rest: #).
 comment_lines() {
-	local f
-	for f in "$@"; do
-		case $f in
-		*.c | *.h)
-			awk -v F="$f" '{
-				line = $0; out = ""
-				while (line != "") {
-					if (inc) {
-						i = index(line, "*/")
-						if (i) { out = out " " substr(line, 1, i - 1); line = substr(line, i + 2); inc = 0 }
-						else { out = out " " line; line = "" }
-					} else if ((i = index(line, "/*")) > 0) { line = substr(line, i + 2); inc = 1 }
-					else if (match(line, /^[ \t]*\/\//)) { out = out " " substr(line, RLENGTH + 1); line = "" }
-					else line = ""
-				}
-				if (out != "") print F ":" FNR ":" out
-			}' "$f"
-			;;
-		*) awk -v F="$f" 'match($0, /(^|[ \t])#/) { print F ":" FNR ":" substr($0, RSTART + RLENGTH) }' "$f" ;;
-		esac
-	done
+	local c=() other=() f
+	for f in "$@"; do case $f in *.c | *.h) c+=("$f") ;; *) other+=("$f") ;; esac; done
+	awk 'FNR == 1 { inc = 0 }
+	{
+		line = $0; out = ""
+		while (line != "") {
+			if (inc) {
+				i = index(line, "*/")
+				if (i) { out = out " " substr(line, 1, i - 1); line = substr(line, i + 2); inc = 0 }
+				else { out = out " " line; line = "" }
+			} else if ((i = index(line, "/*")) > 0) { line = substr(line, i + 2); inc = 1 }
+			else if (match(line, /^[ \t]*\/\//)) { out = out " " substr(line, RLENGTH + 1); line = "" }
+			else line = ""
+		}
+		if (out != "") print FILENAME ":" FNR ":" out
+	}' "${c[@]}"
+	awk 'match($0, /(^|[ \t])#/) { print FILENAME ":" FNR ":" substr($0, RSTART + RLENGTH) }' "${other[@]}"
 }
 commented=(src/main.c src/*/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c tests/tools/*.c tests/integration/*.sh
 	tests/fixture/*.sh tests/run.sh tests/CMakeLists.txt CMakeLists.txt bench/*.c bench/*.sh packaging/*)
