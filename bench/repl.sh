@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the replication check (-S) costs the write load (issue 12's bar: the
+# What the replication check (-S) costs the write load (the bar: the
 # rate with -S on one consumer within 10 % of the same run without it, at the
 # default sampling).  The same modify load on a supplier, without -S and with -S
 # on its consumer, in alternating pairs (off on, on off, off on, ...) so that

@@ -1,4 +1,4 @@
-/* The capacity options (issue 13): --find-max and its tolerance, budget and
+/* The capacity options (docs/capacity.md): --find-max and its tolerance, budget and
  * start, --rate-profile, --ramp-up; and their checks against the rest. */
 #include "cli/ctx.h"
 

@@ -493,7 +493,7 @@ int cli_cross_check(struct cli_ctx *x)
 		return cli_fail(x, "--duration and -N exclude each other");
 	if (c->warmup_ms > 0 && c->warmup_samples > 0)
 		return cli_fail(x, "--warmup takes a duration or a sample count, not both");
-	if (check_filter_values(x) < 0 || cli_check_issue16(x) < 0)
+	if (check_filter_values(x) < 0 || cli_check_keyword_needs(x) < 0)
 		return -1;
 	return check_binder_base(x);
 }

@@ -58,7 +58,7 @@ enum {
 	OPT_MIX,
 	OPT_SCENARIO,
 	OPT_LIST_SCENARIOS,
-	/* issue 14 */
+	/* result files beyond --json and --csv */
 	OPT_HDR_LOG,
 	OPT_HTML
 };
@@ -75,9 +75,9 @@ enum {
 	OPT_TLS_RESUME
 };
 
-/* issue 17's options */
+/* --no-preflight, and a scenario's dataset parameters (--set, --dataset) */
 enum { OPT_NO_PREFLIGHT = 768, OPT_SET, OPT_DATASET };
-/* The capacity options (cli/capacity.c, issue 13). */
+/* The capacity options (cli/capacity.c, docs/capacity.md). */
 enum {
 	OPT_FIND_MAX = 800,
 	OPT_FIND_MAX_TOLERANCE,
@@ -149,9 +149,9 @@ int cli_prepare_write(struct cli_ctx *x);
 int cli_compile_patterns(struct cli_ctx *x);
 int cli_cross_check(struct cli_ctx *x);
 
-/* keywords.c: the cross-checks of issue 16's keywords (string, ascii, v2,
- * deref, imagesdir) */
-int cli_check_issue16(struct cli_ctx *x);
+/* keywords.c: what -e string, ascii, v2, deref, imagesdir and referral=rebind
+ * need, and what excludes them */
+int cli_check_keyword_needs(struct cli_ctx *x);
 /* -e scalab01's checks and forced settings (cli/keywords.c); before the others */
 int cli_check_scalab01(struct cli_ctx *x);
 /* capacity.c: --find-max, --rate-profile, --ramp-up, and their checks */

@@ -116,7 +116,7 @@ static const struct kw keywords[] = {
 	{ "person", KW_PERSON, ARG_NONE },
 	{ "emailPerson", KW_EMAILPERSON, ARG_NONE },
 	{ "inetOrgPerson", KW_INETORGPERSON, ARG_NONE },
-	/* issue 16's keywords (apply_issue16_keyword) */
+	/* values and protocol (apply_value_proto_keyword; cli_check_keyword_needs) */
 	{ "string", KW_STRING, ARG_NONE },
 	{ "ascii", KW_ASCII, ARG_NONE },
 	{ "deref", KW_DEREF, ARG_OPT },
@@ -498,8 +498,9 @@ int cli_check_scalab01(struct cli_ctx *x)
 	return 0;
 }
 
-/* ldclt's keywords of issue 16 that set options. */
-static int apply_issue16_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
+/* ldclt's value and protocol keywords (v2, string, ascii, deref, referral,
+ * imagesdir, the NSS ones); then scalab01's, then the write kinds'. */
+static int apply_value_proto_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 {
 	struct ldb_config *c = x->c;
 
@@ -554,7 +555,7 @@ static int check_referral(struct cli_ctx *x)
 	return 0;
 }
 
-int cli_check_issue16(struct cli_ctx *x)
+int cli_check_keyword_needs(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
 
@@ -635,7 +636,7 @@ static int apply_keyword(struct cli_ctx *x, const struct kw *k, const char *val)
 	case KW_RANDOMAUTHIDLOW: return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the low bound", &c->authid_low);
 	case KW_RANDOMAUTHIDHIGH:
 		return cli_parse_num(x, opt, '=', val, 0, LLONG_MAX, "the high bound", &c->authid_high);
-	default: return apply_issue16_keyword(x, k, val);
+	default: return apply_value_proto_keyword(x, k, val);
 	case KW_LATER: return cli_fail(x, "-e %s: not supported yet", k->name);
 	}
 	return 0;

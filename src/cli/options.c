@@ -58,7 +58,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "mix", required_argument, NULL, OPT_MIX },
 	                                   { "scenario", required_argument, NULL, OPT_SCENARIO },
 	                                   { "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
-	                                   /* issue 14: result files */
+	                                   /* result files */
 	                                   { "hdr-log", required_argument, NULL, OPT_HDR_LOG },
 	                                   { "html", required_argument, NULL, OPT_HTML },
 	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },

@@ -11,7 +11,7 @@
  * (misses and hits also take a plain count, held by the change side's median:
  * 'misses>0'); OP one of
  * < <= > >=; VALUE a signed number ("rate<-5%", "p99>+10%", "search.p50>=20%");
- * the grammar is a run's --fail-if's (out/threshold.h), in its relative form.
+ * the grammar is a run's --fail-if's (cli/fail_if.h), in its relative form.
  * It holds when the change of that metric satisfies OP VALUE for KIND, or,
  * without KIND, for any kind.  A kind that only one side has, or whose base
  * median is 0, is not compared and satisfies no condition.

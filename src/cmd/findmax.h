@@ -1,4 +1,4 @@
-/* --find-max OBJECTIVE (issue 13): open-loop steps of target rate, each with
+/* --find-max OBJECTIVE (docs/capacity.md): open-loop steps of target rate, each with
  * its warm-up and measured time, growing geometrically from a start rate (or
  * half a closed-loop probe's), then bisecting between the last passing and
  * the first failing step until the gap is under --find-max-tolerance or the

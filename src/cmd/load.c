@@ -1,6 +1,6 @@
 /* The load command: see load.h.  The main thread's part of a run: set-up of
  * the clients and I/O threads, the loop that samples and watches for the end,
- * the join and the summary.  The arithmetic of samples is out/sampler's. */
+ * the join and the summary.  The arithmetic of samples is report/sampler's. */
 #include "cmd/load.h"
 
 #include <stdlib.h>
@@ -119,7 +119,7 @@ static int init_lat(struct load *l, struct ldb_lat *lat)
 		for (int j = 0; j < LDB_STAGE_COUNT; j++)
 			if (ldb_hist_init(&lat->stage[j]))
 				return -1;
-	if (lag_used(l) && ldb_hist_init(&lat->lag)) /* the schedule lag (issue 13) */
+	if (lag_used(l) && ldb_hist_init(&lat->lag)) /* the schedule lag */
 		return -1;
 	return 0;
 }
@@ -421,7 +421,7 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	return status;
 }
 
-/* --rate-profile (issue 13): the target `ms` into the measurement, never
+/* --rate-profile: the target `ms` into the measurement, never
  * below a thousandth of the profile's top (a rate of 0 is a near pause). */
 static double profile_rate(const struct load *l, uint64_t ms)
 {

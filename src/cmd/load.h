@@ -1,5 +1,5 @@
 /* The load command (ldbench's default): start the I/O threads, sample them
- * every interval (out/sampler), watch the stop conditions (-N, -T, noloop,
+ * every interval (report/sampler), watch the stop conditions (-N, -T, noloop,
  * -E, --duration, dead threads, SIGINT/SIGTERM), join them, and finish with
  * the summary, --monitor's server figures and --fail-if's verdict. */
 #ifndef LDBENCH_CMD_LOAD_H
@@ -19,7 +19,7 @@ struct ldb_result {
 	uint64_t p50_ns, p99_ns;
 	uint64_t errors;
 	int status;
-	/* for --find-max (issue 13) */
+	/* for --find-max */
 	int depth; /* the -a it ran with */
 	double rate_target;
 	uint64_t p999_ns;

@@ -70,8 +70,8 @@ static void free_secret(char *s)
 	}
 }
 
-/* issue 16's keywords */
-static void free_issue16(struct ldb_config *c)
+/* -e deref's and imagesdir's strings */
+static void free_keyword_values(struct ldb_config *c)
 {
 	free(c->deref_attr);
 	free(c->deref_target);
@@ -80,7 +80,7 @@ static void free_issue16(struct ldb_config *c)
 
 void ldb_config_free(struct ldb_config *c)
 {
-	free_issue16(c);
+	free_keyword_values(c);
 	free(c->cmdline);
 	free(c->rate_profile);
 	free(c->host);

@@ -188,7 +188,7 @@ struct ldb_config {
 	uint64_t seed; /* --seed, or fresh */
 	bool seed_given;
 
-	/* capacity and the client's own limits (issue 13) */
+	/* capacity and the client's own limits (docs/capacity.md) */
 	struct ldb_threshold find_max[8]; /* --find-max OBJECTIVE: what every step must meet */
 	int nfind_max;
 	double find_max_tolerance;         /* --find-max-tolerance: relative gap that ends the search (0.02) */
@@ -210,7 +210,7 @@ struct ldb_config {
 	char *json_path; /* --json FILE: JSON lines */
 	char *csv_path;  /* --csv FILE: one row per sample and kind */
 
-	/* ldclt's -e keywords of issue 16 (cli/keywords.c) */
+	/* ldclt's value and protocol -e keywords (cli/keywords.c) */
 	bool ldap_v2;       /* -e v2: binds say version 2 */
 	bool rnd_string;    /* -e string: with random, -f's X run is random bytes */
 	bool rnd_ascii;     /* -e ascii: those bytes are 7-bit */
@@ -228,11 +228,11 @@ struct ldb_config {
 	int s1_maxcnxnb;    /* scalab01_maxcnxnb=: the modem pool's size, default 5000 */
 	int s1_wait;        /* scalab01_wait=: the longest sleep between attempts (s), default 10 */
 
-	/* issue 14: more result files (argv, not owned) */
+	/* more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
 
-	/* the pre-flight check (out/preflight): off with --no-preflight */
+	/* the pre-flight check (server/preflight): off with --no-preflight */
 	bool no_preflight;
 
 	/* replication check (-S; run/repl, server/repl_watch): how long until each confirmed write,
@@ -247,7 +247,7 @@ struct ldb_config {
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 };
 
-/* -S's bounds on a checked modify's value (cli/repl refuses more, server/repl_watch
+/* -S's bounds on a checked modify's value (cli/repl_options refuses more, server/repl_watch
  * carries attreplace's random run in a ring item and searches for the file) */
 #define LDB_REPL_RUN 38        /* attreplace's run of X, at most */
 #define LDB_REPL_FILE_MAX 4096 /* attreplacefile's value, at most */

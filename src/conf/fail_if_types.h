@@ -1,4 +1,4 @@
-/* --fail-if's types (the parser is cli/threshold): one grammar for a run's thresholds and compare's conditions.
+/* --fail-if's types (the parser is cli/fail_if): one grammar for a run's thresholds and compare's conditions.
  *
  *   [KIND.]METRIC OP VALUE
  *

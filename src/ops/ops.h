@@ -25,7 +25,7 @@
  * once the I/O threads start. */
 struct ldb_ops_run {
 	const struct ldb_config *cfg;
-	struct ldb_reqset search, bind; /* encoded once (proto/request) */
+	struct ldb_reqset search, bind; /* encoded once (ops/request) */
 	size_t room[LDB_OP_COUNT];      /* output space one request of a kind needs at most */
 	bool scratch;                   /* a kind of the run renders through struct ldb_wctx */
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */

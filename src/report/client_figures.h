@@ -1,4 +1,4 @@
-/* The client tells on itself (issue 13): its own figures over a span (a
+/* The client tells on itself (docs/capacity.md): its own figures over a span (a
  * sample, or the run), the verdict "the client limited the run" with its
  * remedy, and their text and JSON forms.  The sampler fills them. */
 #ifndef LDBENCH_REPORT_CLIENT_FIGURES_H

@@ -26,7 +26,7 @@ struct rec_file {
 	const char *path; /* as given; "-" = stdout */
 	const struct ldb_config *cfg;
 	bool csv_header; /* CSV: write the header row (not when appending) */
-	bool borrowed;   /* issue 14: f belongs to the caller (--html's buffer) */
+	bool borrowed;   /* f belongs to the caller (--html's buffer) */
 };
 
 /* ------------------------------------------------------------ JSON parts */
@@ -246,12 +246,12 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 		}
 		if (o->codes[LDB_CODE_ILLEGAL] != 0)
 			fprintf(f, "%sillegal:%llu", first ? "" : ";", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
-		fprintf(f, ",%.3f\n", epoch); /* issue 14: wall clock, for pandas and gnuplot */
+		fprintf(f, ",%.3f\n", epoch); /* wall clock, for pandas and gnuplot */
 	}
 	fflush(f);
 }
 
-/* ------------------------------------------------------------ -S (out/repl_report) */
+/* ------------------------------------------------------------ -S (report/repl_lines) */
 
 static void json_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
 {
@@ -319,7 +319,7 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 {
 	static int opens; /* reporters are opened by the main thread only */
 	int n = 0;
-	/* --json, --csv, then issue 14's --hdr-log and --html */
+	/* --json, --csv, --hdr-log, --html */
 	const char *paths[4] = { c->json_path, c->csv_path, c->hdrlog_path, c->html_path };
 
 	for (int i = 0; i < 4; i++) {
@@ -344,7 +344,7 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 	return n;
 }
 
-/* issue 14: the JSON reporter writing into a stream the caller owns (--html
+/* The JSON reporter writing into a stream the caller owns (--html
  * keeps the records of every run in memory). */
 int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out)
 {

@@ -222,7 +222,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 		ldb_monitor_put_json(f, s->server, &s->tot, used);
 	}
 	if (s->client != NULL)
-		ldb_client_put_json(f, s->client); /* issue 13 */
+		ldb_client_put_json(f, s->client); /* the client's own figures */
 	/* -S: each consumer's figures over the run */
 	if (s->nrepl > 0) {
 		fputc(',', f);

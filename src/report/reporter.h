@@ -25,7 +25,7 @@ struct ldb_sample {
 	const struct ldb_hist *ulat[LDB_OP_COUNT]; /* with --rate: from the real send; else NULL */
 	int threads;
 	double rate_target;                  /* --rate, 0 without */
-	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
 	bool final; /* the run's last, partial interval: from the last sample to its end (no text line) */
 };
 
@@ -46,7 +46,7 @@ struct ldb_summary {
 	/* -a: each client's requests still unanswered when it ended (ldclt's
 	 * pendingNb), in the last summary only; NULL otherwise */
 	const uint64_t *pending;
-	const struct ldb_client_fig *client; /* the client's own figures (issue 13), or NULL */
+	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
 	/* -S: each consumer's figures over the run (NULL, 0 without) */
 	const struct ldb_repl_figs *repl;
 	int nrepl;
@@ -79,7 +79,7 @@ struct ldb_reporter {
 /* Open the reporters the config asks for (--json, --csv) into out[].
  * @return how many, or -1 with one line in err (a file that cannot be created). */
 int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);
-/* issue 14: the JSON lines reporter on a stream the caller owns and closes. @return 0, or -1. */
+/* The JSON lines reporter on a stream the caller owns and closes. @return 0, or -1. */
 int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out);
 
 struct ldb_text {

@@ -9,7 +9,7 @@ static struct ldb_hist *lat_hist(struct ldb_lat *lat, int which, int k)
 	return which == LDB_H_LAT ? &lat->op[k] : &lat->uop[k];
 }
 
-/* ------------------------------------------------------------ the client's own figures (issue 13) */
+/* ------------------------------------------------------------ the client's own figures (docs/capacity.md) */
 
 static void cpu_free(struct ldb_sampler_cpu *c)
 {

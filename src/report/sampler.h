@@ -33,11 +33,11 @@ struct ldb_sampler_src {
 	struct ldb_text *text;
 	const struct ldb_reporter *rep;
 	int nrep;
-	struct ldb_iothread *runners; /* the I/O threads, for their CPU clocks (issue 13); may be NULL */
+	struct ldb_iothread *runners; /* the I/O threads, for their CPU clocks; may be NULL */
 	bool lag;                     /* their lag histograms are in use */
 };
 
-/* The client's own counters at one moment, per I/O thread (issue 13). */
+/* The client's own counters at one moment, per I/O thread (docs/capacity.md). */
 struct ldb_sampler_cpu {
 	uint64_t *cpu, *wait; /* CPU time, run-queue wait (ns) */
 	uint64_t thr_elapsed, thr_periods, thr_ns;
@@ -60,7 +60,7 @@ struct ldb_sampler {
 	long long no_activity; /* "no activity" reports */
 	int nsamples;
 	uint64_t t_start, t_last; /* measurement started; last sample (ns) */
-	/* the client's own figures (issue 13) */
+	/* the client's own figures: CPU, cgroup throttling, schedule lag */
 	double rate_target;       /* this sample's target (the load sets it); cfg->rate at start */
 	struct ldb_cgroup_cpu cg; /* its cgroup's cpu.stat, if found */
 	struct ldb_sampler_cpu c_start, c_prev, c_now;

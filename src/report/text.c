@@ -76,7 +76,7 @@ static void latency_line(struct ldb_text *t, bool stamp, const char *what, const
 		        ms(h->max));
 }
 
-/* The client's own lines (issue 13): the ramp while clients are not all
+/* The client's own lines (docs/capacity.md): the ramp while clients are not all
  * connected, its figures (with -v, or in the summary), and the verdict when
  * the client limited the run. */
 static void client_lines(struct ldb_text *t, const struct ldb_client_fig *f, bool stamp, bool summary)

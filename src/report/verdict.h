@@ -1,4 +1,4 @@
-/* A run's verdict: its --fail-if thresholds (cli/threshold) evaluated on its
+/* A run's verdict: its --fail-if thresholds (cli/fail_if) evaluated on its
  * summary. */
 #ifndef LDBENCH_REPORT_VERDICT_H
 #define LDBENCH_REPORT_VERDICT_H

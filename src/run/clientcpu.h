@@ -1,4 +1,4 @@
-/* The client's own figures (issue 13), read by the sampler from the main
+/* The client's own figures (docs/capacity.md), read by the sampler from the main
  * thread, never by the I/O threads: each I/O thread's CPU time (its thread
  * CPU clock) and run-queue delay (/proc/self/task/TID/schedstat), and the CPU
  * throttling the kernel reports for the process's cgroup (cgroup v2

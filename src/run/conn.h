@@ -175,7 +175,7 @@ static inline void arm_out(struct ldb_conn *cn)
 	cn->out_armed = true;
 }
 
-/* The ramp's counts (issue 13): a state's class, 0 idle, 1 being opened,
+/* The connection ramp's counts: a state's class, 0 idle, 1 being opened,
  * 2 up; a change of class moves the client's counts. */
 static inline int cstate_class(enum cstate s)
 {

@@ -93,7 +93,7 @@ struct ldb_thread_stats {
 	uint64_t parent_exists, parent_noparent, parent_other;
 	uint64_t parent_retries; /* adds sent again once their parents were there */
 
-	/* the connection ramp (issue 13): connections up now, and being opened
+	/* the connection ramp (docs/capacity.md): connections up now, and being opened
 	 * now (TCP, TLS, bind), as wrapping counts; connect attempts begun */
 	uint64_t conns_up, conns_opening, connect_tries;
 	int connect_end; /* enum ldb_connect_end: the last TCP connect that failed */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# -e abandon (issue 16): as ldclt, each operation is a search abandoned at once,
+# -e abandon: as ldclt, each operation is a search abandoned at once,
 # counted when sent.  The server's cn=Monitor counts one Abandon per operation:
 # ldbench's count must equal it, paced (--rate) and unpaced, with several
 # threads, with pipelining, with -N, and combined with an exact search in one

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The CMake options a packager or a plain user meets (no server needed):
 # - a build without CMocka still makes ldbench and registers no unit test;
+#   where CMocka ships its CMake package, the build found it through that;
+# - a source in a sub-folder of src/LAYER/ is built, not silently left out;
 # - -DLDBENCH_SERVER_TESTS=OFF registers no integration test;
 # - the floor probe is built only on request;
 # - optimised builds carry the hardening flags (stack protector, _FORTIFY_SOURCE,
@@ -13,13 +15,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../fixture/assert.sh"
 src=${LDBENCH_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
 if [[ "${LDBENCH_TIME_FACTOR:-1}" != 1 ]]; then
-	echo "skip: sanitizer build (hardening is off there by design)"
-	exit 0
+	echo "build_options: SKIPPED: sanitizer build (hardening is off there by design)"
+	exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cmake -S "$src" -B "$tmp/b" -DCMAKE_BUILD_TYPE=Release -DCMOCKA_LIBRARY=OFF -DLDBENCH_SERVER_TESTS=OFF \
+cmake -S "$src" -B "$tmp/b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON -DCMOCKA_LIBRARY=OFF -DLDBENCH_SERVER_TESTS=OFF \
 	-DLDBENCH_LDCLT_LINK=ON >"$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log" >&2; _fail "configure"; }
 assert_match 'CMocka not found \(libcmocka-dev\): the unit tests are not built' "$tmp/configure.log" \
 	"configure without CMocka says the unit tests are left out"
@@ -47,4 +49,25 @@ assert_eq ldbench "$(readlink "$tmp/root/usr/bin/ldclt")" "the ldclt link points
 echo "ok: man page installed"
 "$tmp/root/usr/bin/ldclt" -h >"$tmp/link.out" 2>&1 -e nosuchkeyword || true
 assert_match '^ldclt' "$tmp/link.out" "through the link the program calls itself ldclt"
+
+# CMocka through its CMake package where it ships one: this build's cache names it
+cfg=$(ls /usr/lib/*/cmake/cmocka/cmocka-config.cmake /usr/lib/cmake/cmocka/cmocka-config.cmake 2>/dev/null | head -n 1 || true)
+cache=$(dirname "${LDBENCH:-$src/build/ldbench}")/CMakeCache.txt
+if [[ -n "$cfg" ]]; then
+	[[ -f "$cache" ]] || _fail "no build cache at $cache (LDBENCH names the build's ldbench)"
+	assert_eq "$(dirname "$cfg")" "$(sed -n 's/^cmocka_DIR:PATH=//p' "$cache")" "the build's CMocka package (cmocka_DIR)"
+else
+	echo "ok: no CMocka CMake package here: the build searched for the library (find_library)"
+fi
+
+# a source one folder deeper than src/LAYER/ is compiled into the core (configure only)
+mkdir -p "$tmp/tree/src/util/deeper"
+cp -r "$src/CMakeLists.txt" "$src/packaging" "$tmp/tree/"
+cp -r "$src/src/." "$tmp/tree/src/"
+echo 'int ldb_deeper_probe(void);
+int ldb_deeper_probe(void) { return 1; }' >"$tmp/tree/src/util/deeper/probe.c"
+cmake -S "$tmp/tree" -B "$tmp/tb" -DLDBENCH_TESTS=OFF >"$tmp/tree.log" 2>&1 || { cat "$tmp/tree.log" >&2; _fail "configure (deeper source)"; }
+grep -q 'src/util/deeper/probe\.c\.o:' "$tmp/tb/CMakeFiles/ldbench_core.dir/build.make" ||
+	_fail "src/util/deeper/probe.c is not among ldbench_core's sources"
+echo "ok: a source in a sub-folder of a layer is built"
 echo "build_options: all passed"

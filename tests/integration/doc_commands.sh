@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every ldbench command the documentation shows runs here, against the fixture
-# slapd, with its exit status and key output lines asserted (issue 15).
+# slapd, with its exit status and key output lines asserted.
 #
 # What is extracted, automatically (a newly documented command is picked up
 # without editing this file):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs that cannot silently measure nothing (issue 17), against a real slapd:
+# Runs that cannot silently measure nothing, against a real slapd:
 # the pre-flight check of a search range and of a randombinddn range (its
 # lines, exit 11, --no-preflight), the warning after ldclt's "no error" line
 # when searches missed, misses and hits as --fail-if metrics, --monitor's

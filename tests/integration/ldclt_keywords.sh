@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ldclt's -e keywords of issue 16 that ldbench used to refuse: v2, string and
+# ldclt's -e keywords that ldbench used to refuse: v2, string and
 # ascii, deref, imagesdir, random strings from ldclt's printable set, and the
 # NSS client-certificate keywords (refused, naming the PEM options).  Each is
 # checked by what the server saw: cn=Monitor counts, entries present

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The connection ramp (issue 13, docs/capacity.md): per sample how many
+# The connection ramp (docs/capacity.md): per sample how many
 # clients are connected, how many connections are being opened and how many
 # clients have not started; at the end how many never started.  -n 10000 with
 # --ramp-up 40s in a 2 s run: only about a twentieth of the clients begin a

@@ -11,12 +11,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/dirsrv_repl.sh"
 . "$here/../fixture/assert.sh"
 if ((${LDBENCH_TIME_FACTOR:-1} > 1)); then
-	echo "repl_dirsrv: skipped in a sanitizer build (see the header)"
-	exit 0
+	echo "repl_dirsrv: SKIPPED in a sanitizer build (see the header)"
+	exit 77
 fi
 if ! command -v dscreate >/dev/null; then
-	echo "repl_dirsrv: skipped: 389-ds-base is not installed"
-	exit 0
+	echo "repl_dirsrv: SKIPPED: 389-ds-base is not installed"
+	exit 77
 fi
 LDBENCH=${LDBENCH:-$here/../../build/ldbench}
 dsrepl_start

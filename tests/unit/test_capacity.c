@@ -1,4 +1,4 @@
-/* Unit tests for issue 13's pure parts: --rate-profile's inline specs and
+/* Unit tests for the capacity features' pure parts: --rate-profile's inline specs and
  * UnboundID-style files (src/cli/rate_profile.c), the target at a time, and
  * the client's verdict (src/report/client_figures.c) on crafted figures: a busy thread,
  * a throttled cgroup, lag, a missed target with and without enough requests in

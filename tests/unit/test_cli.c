@@ -662,7 +662,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-e", "scalab01" }, "-e scalab01 needs -D with an XXX placeholder and -w" },
 	{ { "-e", "esearch", "-e", "imagesdir=/tmp", "-f", "cn=a" },
 	  "-e imagesdir needs -e add with emailPerson or inetOrgPerson" },
-	/* issue 16's keywords */
+	/* the value and protocol keywords: what each needs */
 	{ { "-e", "esearch,incr,string", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e string needs -e random" },
 	{ { "-e", "esearch,random,ascii", "-f", "cn=X", "-r", "0", "-R", "9" }, "-e ascii needs -e string" },
 	{ { "-e", "esearch,string=1", "-f", "cn=a" }, "-e string takes no value" },

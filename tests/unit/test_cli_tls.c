@@ -1,5 +1,5 @@
 /* The TLS and SASL options of the command line (src/cli/), and the SASL bind
- * templates they lead to (src/request.c). */
+ * templates they lead to (src/ops/request.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

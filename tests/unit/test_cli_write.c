@@ -1,7 +1,7 @@
-/* Unit tests for the write workloads' command line (src/cli.c: add, delete,
+/* Unit tests for the write workloads' command line (src/cli/: add, delete,
  * rename, attreplace, attreplacefile, object=/rdn=, genldif, --modify,
  * --compare, --delete-after-add, --new-parent, --mix), their config lines,
- * and src/genldif.c (the class entry shapes and the LDIF writer). */
+ * and src/cmd/add_ldif.c (the class entry shapes and the LDIF writer). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

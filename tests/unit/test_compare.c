@@ -1,4 +1,4 @@
-/* Unit tests for `ldbench compare`'s logic (src/compare.c): --fail-if
+/* Unit tests for `ldbench compare`'s logic (src/cmd/compare_runs.c): --fail-if
  * expressions, medians and spreads of several runs, kinds on one side only,
  * and the verdict, on crafted summary records. */
 #include <setjmp.h>

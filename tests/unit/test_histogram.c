@@ -1,4 +1,4 @@
-/* Unit tests for the log-linear latency histogram (src/histogram.c). */
+/* Unit tests for the log-linear latency histogram (src/run/histogram.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the small JSON reader (src/json.c). */
+/* Unit tests for the small JSON reader (src/report/json.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

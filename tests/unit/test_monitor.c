@@ -1,4 +1,4 @@
-/* out/monitor: the delta of two reads less their own traffic, and the
+/* server/monitor: the delta of two reads less their own traffic, and the
  * per-kind agreement rule (client <= server <= client + in flight). */
 #include <setjmp.h>
 #include <stdarg.h>

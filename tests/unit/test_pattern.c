@@ -1,4 +1,4 @@
-/* Unit tests for ldclt XXX patterns (src/pattern.c). */
+/* Unit tests for ldclt XXX patterns (src/values/pattern.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

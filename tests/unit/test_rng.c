@@ -1,4 +1,4 @@
-/* Unit tests for the per-thread generator (src/rng.c). */
+/* Unit tests for the per-client generator (src/values/rng.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

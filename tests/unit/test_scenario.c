@@ -1,4 +1,4 @@
-/* Unit tests for scenario files: the splitter (src/scenario.c) and how
+/* Unit tests for scenario files: the splitter (src/cli/scenario.c) and how
  * --scenario merges a file with the command line (src/cli/scenario_merge.c). */
 #include <setjmp.h>
 #include <stdarg.h>

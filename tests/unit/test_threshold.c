@@ -1,7 +1,7 @@
-/* Unit tests for the one --fail-if grammar (src/out/threshold.c): the forms a
+/* Unit tests for the one --fail-if grammar (src/cli/fail_if.c): the forms a
  * plain run takes (absolute values with units) and those compare takes
  * (relative changes in percent), every refusal's message in both, and the
- * check of a run's thresholds on a crafted summary. */
+ * check of a run's thresholds on a crafted summary (src/report/verdict.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
