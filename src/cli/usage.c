@@ -117,7 +117,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --fail-if takes repl.p99>2s (any latency; the worst consumer's) and repl.unseen>0\n"
 	      "\n"
 	      "TLS (with -Z, -H ldaps:// or --starttls; the server certificate and its host\n"
-	      "name, or IP address, are verified unless --tls-insecure):\n"
+	      "name, or IP address, are verified unless --tls-insecure, or -Z without --tls-cacert\n"
+	      "or --tls-cacertdir):\n"
 	      "  --starttls                  StartTLS on each ldap:// connection before binding\n"
 	      "  --tls-cacert FILE           trusted CA certificates (PEM); default: the system's\n"
 	      "  --tls-cacertdir DIR         directory of hashed CA certificates (openssl rehash)\n"
@@ -197,11 +198,13 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  scalab01_maxcnxnb=N      sessions at once, the modem pool (default 5000)\n"
 	      "  scalab01_wait=S          longest sleep between attempts (default 10 s)\n"
 	      "\n"
-	      "Subcommands: gen, compare, merge (each with --help).  The run and every\n"
+	      "Subcommands: gen, compare, merge, report (each with --help).  The run and every\n"
 	      "subcommand take their options anywhere on the line (GNU style); -- ends them.\n"
 	      "\n"
 	      "The password may also come from the LDBENCH_PASSWORD environment variable.\n"
 	      "Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"
-	      "4 cannot bind, 7 cannot initialize, 99 other error.\n",
+	      "4 cannot bind (or connect), 7 cannot initialize, 10 a --fail-if threshold held,\n"
+	      "11 the pre-flight check found that the range does not match the data,\n"
+	      "12 --find-max found no rate that met its objective, 99 other error.\n",
 	      out);
 }

@@ -23,8 +23,24 @@ const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
 /* compare's metrics in the shared grammar's terms. */
 static const enum ldb_metric shared_metric[LDB_CMP_METRICS] = { LDB_M_RATE, LDB_M_P50, LDB_M_P99, LDB_M_MISSES,
 	                                                        LDB_M_HITS };
-/* the table's labels */
-static const char *const metric_label[LDB_CMP_METRICS] = { "rate /s", "p50 ms", "p99 ms", "misses", "hits" };
+/* the table's labels, one per metric (the array's size and the check below keep them complete) */
+static const char *const metric_label[] = { "rate /s", "p50 ms", "p99 ms", "misses", "hits" };
+_Static_assert(sizeof metric_label / sizeof metric_label[0] == LDB_CMP_METRICS, "a label for every metric");
+
+const char *ldb_cmp_metric_label(enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_METRICS ? metric_label[m] : "?";
+}
+
+double ldb_cmp_metric_value(enum ldb_cmp_metric m, double v)
+{
+	return m == LDB_CMP_P50 || m == LDB_CMP_P99 ? v / 1e3 : v; /* the records' us to the table's ms */
+}
+
+int ldb_cmp_metric_decimals(enum ldb_cmp_metric m)
+{
+	return m == LDB_CMP_RATE ? 2 : m >= LDB_CMP_MISSES ? 0 : 3;
+}
 
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
 {
@@ -84,8 +100,7 @@ static int repl_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 	return 0;
 }
 
-/* A row's name: the kind's, or "repl". */
-static const char *row_name(int k)
+const char *ldb_cmp_row_name(int k)
 {
 	return k == LDB_CMP_REPL ? "repl" : ldb_op_name((enum ldb_op)k);
 }
@@ -213,16 +228,23 @@ bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 	return false;
 }
 
-/* One side's median and spread; scale turns the record's unit into the table's. */
-static void put_stat(FILE *out, const struct ldb_cmp_stat *s, int prec, double scale)
+bool ldb_cmp_row_shows(const struct ldb_cmp_row *row, enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_MISSES || row->base[m].runs > 0 || row->change[m].runs > 0;
+}
+
+/* One side's median and spread, in the table's unit. */
+static void put_stat(FILE *out, const struct ldb_cmp_stat *s, enum ldb_cmp_metric m)
 {
 	char spread[64];
+	int prec = ldb_cmp_metric_decimals(m);
 	if (s->runs == 0) {
 		fprintf(out, " %12s  %-25s", "-", "");
 		return;
 	}
-	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, s->min * scale, prec, s->max * scale);
-	fprintf(out, " %12.*f  %-25s", prec, s->median * scale, spread);
+	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, ldb_cmp_metric_value(m, s->min), prec,
+	         ldb_cmp_metric_value(m, s->max));
+	fprintf(out, " %12.*f  %-25s", prec, ldb_cmp_metric_value(m, s->median), spread);
 }
 
 void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
@@ -232,7 +254,7 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
 	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
-		const char *kn = row_name(k);
+		const char *kn = ldb_cmp_row_name(k);
 		if (!row->in_base && !row->in_change)
 			continue;
 		if (!row->in_base || !row->in_change) {
@@ -240,14 +262,11 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
 			continue;
 		}
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
-			if (m >= LDB_CMP_MISSES && row->base[m].runs == 0 && row->change[m].runs == 0)
+			if (!ldb_cmp_row_shows(row, (enum ldb_cmp_metric)m))
 				continue; /* no srchnentries checks on either side */
 			fprintf(out, "%-8s %-8s", kn, metric_label[m]);
-			/* the records' latencies are in us; every text table says ms */
-			int prec = m == LDB_CMP_RATE ? 2 : m >= LDB_CMP_MISSES ? 0 : 3;
-			double scale = m == LDB_CMP_P50 || m == LDB_CMP_P99 ? 1e-3 : 1.0;
-			put_stat(out, &row->base[m], prec, scale);
-			put_stat(out, &row->change[m], prec, scale);
+			put_stat(out, &row->base[m], (enum ldb_cmp_metric)m);
+			put_stat(out, &row->change[m], (enum ldb_cmp_metric)m);
 			if (row->has_pct[m])
 				fprintf(out, " %+7.1f%%\n", row->pct[m]);
 			else
@@ -331,7 +350,7 @@ static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 		if (ldb_cmp_holds(res, &conds[i], &k, &pct)) {
 			printf(conds[i].count ? "fail-if '%s': holds (%s %s %.0f)\n"
 			                      : "fail-if '%s': holds (%s %s %+.1f%%)\n",
-			       conds[i].text, row_name(k), ldb_cmp_metric_name(conds[i].metric), pct);
+			       conds[i].text, ldb_cmp_row_name(k), ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {
 			printf("fail-if '%s': does not hold\n", conds[i].text);

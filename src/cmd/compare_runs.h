@@ -37,6 +37,12 @@
 /* misses and hits: the srchnentries checks, valid in a run that made some */
 enum ldb_cmp_metric { LDB_CMP_RATE, LDB_CMP_P50, LDB_CMP_P99, LDB_CMP_MISSES, LDB_CMP_HITS, LDB_CMP_METRICS };
 const char *ldb_cmp_metric_name(enum ldb_cmp_metric m); /* "rate", "p50", "p99", "misses", "hits" */
+/* How compare's table shows a metric, in the text (ldb_cmp_print) and on the report page alike:
+ * its label ("rate /s", "p50 ms", "p99 ms", "misses", "hits"), a record's value in the
+ * label's unit (the records' latencies are in microseconds, the tables' in ms), and its decimals. */
+const char *ldb_cmp_metric_label(enum ldb_cmp_metric m);
+double ldb_cmp_metric_value(enum ldb_cmp_metric m, double v);
+int ldb_cmp_metric_decimals(enum ldb_cmp_metric m);
 
 /* What compare takes from one run's summary record. */
 /* The rows: one per operation kind, then "repl" (-S: the replication delay,
@@ -66,6 +72,12 @@ struct ldb_cmp_row {
 struct ldb_cmp_result {
 	struct ldb_cmp_row op[LDB_CMP_ROWS];
 };
+
+/* A row's name: the operation kind's, or "repl". */
+const char *ldb_cmp_row_name(int k);
+/* Whether the table has a line for metric m of this row: misses and hits only
+ * when a side made srchnentries checks. */
+bool ldb_cmp_row_shows(const struct ldb_cmp_row *row, enum ldb_cmp_metric m);
 
 struct ldb_cmp_cond {
 	int kind; /* enum ldb_op, LDB_CMP_REPL, or -1 for any kind */

@@ -1,11 +1,10 @@
-/* `ldbench report` (report.h): records files to one HTML page. */
+/* `ldbench report` (report_page.h): records files to one HTML page. */
 #include "cmd/report_page.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/compare_runs.h"
-#include "ops/ops.h"
 #include "report/html.h"
 #include "report/records.h"
 #include "report/svg.h"
@@ -22,19 +21,22 @@ static void usage(FILE *out)
 	      out);
 }
 
-static void stat_cell(FILE *o, const struct ldb_cmp_stat *s, int prec)
+/* One side's median and spread, in the unit of the metric's label (as the text's table). */
+static void stat_cell(FILE *o, const struct ldb_cmp_stat *s, enum ldb_cmp_metric m)
 {
+	int prec = ldb_cmp_metric_decimals(m);
 	if (s->runs == 0)
 		fputs("<td class=\"n\">-</td><td class=\"n\"></td>", o);
 	else
-		fprintf(o, "<td class=\"n\">%.*f</td><td class=\"n\">%.*f..%.*f</td>", prec, s->median, prec, s->min,
-		        prec, s->max);
+		fprintf(o, "<td class=\"n\">%.*f</td><td class=\"n\">%.*f..%.*f</td>", prec,
+		        ldb_cmp_metric_value(m, s->median), prec, ldb_cmp_metric_value(m, s->min), prec,
+		        ldb_cmp_metric_value(m, s->max));
 }
 
-/* compare's table as HTML, from ldb_cmp_compute's result. */
+/* compare's table as HTML, from ldb_cmp_compute's result: the rows, labels,
+ * units and decimals of the text's (ldb_cmp_print). */
 static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
 {
-	static const char *const label[LDB_CMP_METRICS] = { "rate /s", "p50 &micro;s", "p99 &micro;s" };
 	fprintf(o,
 	        "<h2>Compare</h2>\n<p class=\"note\">%d base run%s against %d change run%s: medians, their "
 	        "spread and the change of the medians (as <code>ldbench compare</code>).</p>\n",
@@ -42,9 +44,9 @@ static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
 	fputs("<table class=\"compare\"><tr><th>kind</th><th>metric</th><th>base median</th><th>min..max</th>"
 	      "<th>change median</th><th>min..max</th><th>change %</th></tr>\n",
 	      o);
-	for (int k = 0; k < LDB_OP_COUNT; k++) {
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
 		const struct ldb_cmp_row *row = &res->op[k];
-		const char *kn = ldb_op_name((enum ldb_op)k);
+		const char *kn = ldb_cmp_row_name(k);
 		if (!row->in_base && !row->in_change)
 			continue;
 		if (!row->in_base || !row->in_change) {
@@ -53,10 +55,15 @@ static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
 			continue;
 		}
 		for (int m = 0; m < LDB_CMP_METRICS; m++) {
-			fprintf(o, "<tr data-kind=\"%s\" data-metric=\"%s\"><td>%s</td><td>%s</td>", kn,
-			        ldb_cmp_metric_name((enum ldb_cmp_metric)m), kn, label[m]);
-			stat_cell(o, &row->base[m], m == LDB_CMP_RATE ? 2 : 1);
-			stat_cell(o, &row->change[m], m == LDB_CMP_RATE ? 2 : 1);
+			enum ldb_cmp_metric em = (enum ldb_cmp_metric)m;
+			if (!ldb_cmp_row_shows(row, em))
+				continue;
+			fprintf(o, "<tr data-kind=\"%s\" data-metric=\"%s\"><td>%s</td><td>", kn,
+			        ldb_cmp_metric_name(em), kn);
+			ldb_html_escape(o, ldb_cmp_metric_label(em));
+			fputs("</td>", o);
+			stat_cell(o, &row->base[m], em);
+			stat_cell(o, &row->change[m], em);
 			if (row->has_pct[m])
 				fprintf(o, "<td class=\"n\">%+.1f%%</td></tr>\n", row->pct[m]);
 			else

@@ -141,20 +141,15 @@ static void run_name(const struct ldb_html_file *f, int ri, char *buf, size_t ca
 		snprintf(buf, cap, "%s", f->label);
 }
 
-/* Latencies are collected in microseconds; a chart whose values reach 10 ms
- * is drawn in milliseconds. */
-static const char *latency_unit(struct ldb_svg_chart *c, const char *what, char *buf, size_t cap)
+/* The records' latencies are in microseconds; the whole page says them in
+ * milliseconds, as the text does: a latency chart's values to ms, and its
+ * axis label saying so. */
+static const char *latency_ms(struct ldb_svg_chart *c, const char *what, char *buf, size_t cap)
 {
-	double mx = 0;
 	for (int i = 0; i < c->ns; i++)
 		for (int j = 0; j < c->s[i].n; j++)
-			mx = fmax(mx, c->s[i].y[j]);
-	bool ms = mx >= 1e4;
-	if (ms)
-		for (int i = 0; i < c->ns; i++)
-			for (int j = 0; j < c->s[i].n; j++)
-				c->s[i].y[j] /= 1e3;
-	snprintf(buf, cap, "%s (%s%s)", what, ms ? "ms" : "\xc2\xb5s", c->ylog ? ", log scale" : "");
+			c->s[i].y[j] /= 1e3;
+	snprintf(buf, cap, "%s (ms%s)", what, c->ylog ? ", log scale" : "");
 	return buf;
 }
 
@@ -226,6 +221,22 @@ static void cell(FILE *o, const struct ldb_json *v, const char *path)
 	fputs("</td>", o);
 }
 
+/* The run's target rate as the text's summary says it: the mean target over
+ * the run (with --rate-profile, the profile's mean; the header's config.rate
+ * is its peak, shown too, labelled); "-" for a closed-loop run. */
+static void rate_target_cell(FILE *o, const struct ldb_html_run *r)
+{
+	double peak = num(r->header, "config.rate", 0), mean = num(r->summary, "rate_target", peak);
+	if (mean <= 0) {
+		fputs("<td class=\"n\" data-col=\"rate-target\">-</td>", o);
+		return;
+	}
+	fprintf(o, "<td class=\"n\" data-col=\"rate-target\">%.2f", mean);
+	if (peak > 0 && fabs(peak - mean) >= 0.005)
+		fprintf(o, " (mean; peak %.2f)", peak);
+	fputs("</td>", o);
+}
+
 static void run_headers(struct page *p)
 {
 	static const char *const cols[][2] = {
@@ -237,7 +248,7 @@ static void run_headers(struct page *p)
 		{ "filter", "config.filter" },
 		{ "clients", "config.threads" },
 		{ "depth", "config.depth" },
-		{ "rate target /s", "config.rate" },
+		{ "rate target /s", NULL }, /* rate_target_cell */
 		{ "seed", "seed" },
 		{ "ldbench", "ldbench" },
 	};
@@ -255,7 +266,10 @@ static void run_headers(struct page *p)
 		ldb_html_escape(o, name);
 		fputs("</td>", o);
 		for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-			cell(o, r->header, cols[i][1]);
+			if (cols[i][1] != NULL)
+				cell(o, r->header, cols[i][1]);
+			else
+				rate_target_cell(o, r);
 		cell(o, r->summary, "seconds");
 		cell(o, r->summary, "status");
 		fputs("</tr>\n", o);
@@ -281,7 +295,13 @@ static void summary_rows(FILE *o, const char *name, const struct ldb_json *ops)
 			/* p99.9 holds a dot: reach it by hand */
 			const struct ldb_json *v =
 			        i == 4 ? ldb_json_get(ldb_json_get(k, "latency_us"), "p99.9") : ldb_json_path(k, f[i]);
-			fprintf(o, "<td class=\"n\">%s</td>", v && v->type == LDB_JSON_NUMBER ? v->text : "-");
+			double d;
+			if (v == NULL || v->type != LDB_JSON_NUMBER)
+				fputs("<td class=\"n\">-</td>", o);
+			else if (i >= 2 && i <= 5 && ldb_json_double(v, &d) == 0) /* latencies: us to ms, as the text */
+				fprintf(o, "<td class=\"n\">%.3f</td>", d / 1e3);
+			else
+				fprintf(o, "<td class=\"n\">%s</td>", v->text);
 		}
 		fputs("</tr>\n", o);
 	}
@@ -291,8 +311,8 @@ static void summaries(struct page *p)
 {
 	FILE *o = p->out;
 	fputs("<h2>Totals</h2>\n<table class=\"totals\"><tr><th>run</th><th>kind</th><th>counted</th>"
-	      "<th>rate /s</th><th>p50 &micro;s</th><th>p99 &micro;s</th><th>p99.9 &micro;s</th>"
-	      "<th>max &micro;s</th><th>errors</th></tr>\n",
+	      "<th>rate /s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th>"
+	      "<th>max ms</th><th>errors</th></tr>\n",
 	      o);
 	FOR_RUNS(p, fi, ri, color)
 	{
@@ -309,8 +329,8 @@ static void over_time(struct page *p, int k)
 {
 	const char *kn = ldb_op_name((enum ldb_op)k);
 	char title[96], ylab[64];
-	struct ldb_svg_chart rate = { .xlabel = "time since start (s)", .ylabel = "rate (ops/s)" };
-	struct ldb_svg_chart lat = { .xlabel = "time since start (s)", .ylog = true };
+	struct ldb_svg_chart rate = { .xlabel = "time since start (s)", .ylabel = "rate (ops/s)", .xtime = true };
+	struct ldb_svg_chart lat = { .xlabel = "time since start (s)", .ylog = true, .xtime = true };
 	snprintf(title, sizeof title, "%s: rate per sample", kn);
 	rate.title = title;
 	FOR_RUNS(p, fi, ri, color)
@@ -344,14 +364,15 @@ static void over_time(struct page *p, int k)
 	ldb_svg_write(p->out, &rate);
 	snprintf(title, sizeof title, "%s: latency per sample", kn);
 	lat.title = title;
-	lat.ylabel = latency_unit(&lat, "latency", ylab, sizeof ylab);
+	lat.ylabel = latency_ms(&lat, "latency", ylab, sizeof ylab);
 	ldb_svg_write(p->out, &lat);
 	fputs("</div>\n", p->out);
 	ldb_svg_free(&rate);
 	ldb_svg_free(&lat);
 }
 
-/* The spectrum of one histogram text: p50 to max on the 1/(1-p) log axis. */
+/* The spectrum of one histogram text (nanoseconds): p50 to max on the 1/(1-p)
+ * log axis, in microseconds as the records' other latencies. */
 static void spectrum_series(struct ldb_svg_series *s, const char *text, struct ldb_hist *h)
 {
 	ldb_hist_reset(h);
@@ -389,7 +410,7 @@ static void spectrum(struct page *p, int k, struct ldb_hist *h)
 		if (u != NULL && (s = ldb_svg_add(&c, 140, color, 2, kn, "spectrum-uncorrected", nm)) != NULL)
 			spectrum_series(s, ldb_json_str(ldb_json_get(u, "histogram")), h);
 	}
-	c.ylabel = latency_unit(&c, "latency", ylab, sizeof ylab);
+	c.ylabel = latency_ms(&c, "latency", ylab, sizeof ylab);
 	ldb_svg_write(p->out, &c);
 	ldb_svg_free(&c);
 }
@@ -431,7 +452,8 @@ static void errors_over_time(struct page *p)
 {
 	struct ldb_svg_chart c = { .title = "errors by result code, per sample",
 		                   .xlabel = "time since start (s)",
-		                   .ylabel = "errors per sample (count)" };
+		                   .ylabel = "errors per sample (count)",
+		                   .xtime = true };
 	fputs("<h2>Errors</h2>\n", p->out);
 	FOR_RUNS(p, fi, ri, color)
 	{
@@ -493,7 +515,7 @@ static void sweep(struct page *p)
 	if (rate.ns > 0) {
 		fputs("<h2>Sweep</h2>\n<div class=\"grid-2\">\n", p->out);
 		ldb_svg_write(p->out, &rate);
-		lat.ylabel = latency_unit(&lat, "p99 latency", ylab, sizeof ylab);
+		lat.ylabel = latency_ms(&lat, "p99 latency", ylab, sizeof ylab);
 		ldb_svg_write(p->out, &lat);
 		fputs("</div>\n", p->out);
 	}
@@ -522,7 +544,7 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 	}
 	errors_over_time(&p);
 	fputs("<p class=\"note\">Written by ldbench " LDBENCH_VERSION
-	      ". Rates are over measured time; latencies in microseconds unless an axis says ms; with a "
+	      ". Rates are over measured time; latencies in milliseconds (the records hold microseconds); with a "
 	      "target rate, corrected latency is timed from the intended start and uncorrected from the "
 	      "real send.</p>\n</body>\n</html>\n",
 	      out);

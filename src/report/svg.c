@@ -107,6 +107,8 @@ static void bounds(const struct ldb_svg_chart *c, struct axes *a)
 	if (!any || !isfinite(a->y0))
 		a->x0 = 0, a->x1 = 1, a->y0 = c->ylog ? 1 : 0, a->y1 = c->ylog ? 10 : 1;
 	a->ylog = c->ylog;
+	if (c->xtime) /* from the start to a whole second past the last point */
+		a->x0 = 0, a->x1 = fmax(1.0, ceil(a->x1 - 1e-9));
 	if (c->xspectrum)
 		a->x0 = log10(2.0), a->x1 = fmax(a->x1, 2.0);
 	if (a->x1 <= a->x0)
@@ -174,7 +176,7 @@ static void axes_write(FILE *out, const struct ldb_svg_chart *c, const struct ax
 			xtick(out, a, d, pl[d]);
 	} else {
 		double st = nice_step(a->x1 - a->x0, 6);
-		if (c->xint && st < 1)
+		if ((c->xint || c->xtime) && st < 1)
 			st = 1;
 		for (double v = ceil(a->x0 / st) * st; v <= a->x1 + st * 1e-9; v += st)
 			xtick(out, a, v, NULL);
@@ -190,6 +192,21 @@ static void axes_write(FILE *out, const struct ldb_svg_chart *c, const struct ax
 	        (MT + H - MB) / 2);
 	ldb_html_escape(out, c->ylabel);
 	fputs("</text>\n", out);
+}
+
+/* Few points: each gets a marker, large enough to see alone. */
+static bool sparse(const struct ldb_svg_series *s)
+{
+	return s->n <= 12;
+}
+
+/* A marker's look: filled with the series' colour (hollow for a dashed or
+ * dotted series, so that p50 and p99 at one point stay apart), a white rim. */
+static void mark_style(FILE *out, const struct ldb_svg_series *s)
+{
+	const char *col = palette[s->color % 8];
+	fprintf(out, "r=\"%.1f\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%.1f\"", s->n == 1 ? 5.0 : 4.0,
+	        s->dash > 0 ? "#fff" : col, s->dash > 0 ? col : "#fff", s->dash > 0 ? 2.0 : 1.0);
 }
 
 static void series_write(FILE *out, const struct ldb_svg_series *s, const struct axes *a)
@@ -208,10 +225,14 @@ static void series_write(FILE *out, const struct ldb_svg_series *s, const struct
 	for (int j = 0; j < s->n; j++)
 		fprintf(out, "%s%.1f,%.1f", j ? " " : "", px(a, s->x[j]), py(a, s->y[j]));
 	fputs("\"/>\n", out);
-	/* markers where points are few (a sweep's runs; a lone point shows no line) */
-	for (int j = 0; s->n <= 12 && j < s->n; j++)
-		fprintf(out, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", px(a, s->x[j]),
-		        py(a, s->y[j]), palette[s->color % 8]);
+	/* markers where points are few (a sweep's runs; a lone point draws no line) */
+	for (int j = 0; sparse(s) && j < s->n; j++) {
+		fprintf(out, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" ", px(a, s->x[j]), py(a, s->y[j]));
+		mark_style(out, s);
+		fputs(" data-name=\"", out);
+		ldb_html_escape(out, s->name);
+		fputs("\"/>\n", out);
+	}
 }
 
 static void legend_write(FILE *out, const struct ldb_svg_chart *c)
@@ -225,7 +246,13 @@ static void legend_write(FILE *out, const struct ldb_svg_chart *c)
 		        palette[s->color % 8]);
 		if (s->dash > 0)
 			fprintf(out, " stroke-dasharray=\"%s\"", dashes[s->dash % 3]);
-		fputs("/></svg> ", out);
+		fputs("/>", out);
+		if (sparse(s)) {
+			fputs("<circle cx=\"13\" cy=\"5\" ", out);
+			mark_style(out, s);
+			fputs("/>", out);
+		}
+		fputs("</svg> ", out);
 		ldb_html_escape(out, s->name);
 		fputs("</span>\n", out);
 	}

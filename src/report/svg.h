@@ -1,7 +1,9 @@
 /* Line charts as inline SVG for the report page (report/html.c): axes with
  * ticks and labels, one polyline per series, a legend.  Each series is
  * written as <polyline class="series" data-name=... data-points=N>, so a test
- * can count the points against the records. */
+ * can count the points against the records.  A sparse series (a few points,
+ * which draw little or no line) also gets a marker on each point,
+ * <circle class="mark" data-name=...>, and one in its legend entry. */
 #ifndef LDBENCH_REPORT_SVG_H
 #define LDBENCH_REPORT_SVG_H
 
@@ -25,6 +27,8 @@ struct ldb_svg_chart {
 	bool xspectrum; /* x holds log10(1 / (1 - p)); ticks read 50%, 90%, 99%, ... */
 	bool ylog;      /* logarithmic y axis (values must be > 0) */
 	bool xint;      /* x holds whole numbers (clients): ticks too */
+	bool xtime;     /* x holds seconds since the start: the axis starts at 0 and ends on a whole
+	                 * second (at least 1), its ticks on whole seconds */
 	int ns;
 	struct ldb_svg_series s[LDB_SVG_MAX_SERIES];
 };

@@ -58,6 +58,30 @@ for sub in "gen users" "gen groups" "gen mod-load" "gen tree" "ldbench compare" 
 	assert_match "$sub" "$tmp/man.txt" "subcommand $sub described"
 done
 
+# --help's exit-status and subcommand lists, against their sources of truth: the exit
+# statuses of enum ldb_exit (src/conf/config.h) are the man page's EXIT STATUS tags, are in
+# design.md's "Exit status", and each is in --help's "Exit status:" list; every subcommand
+# main.c dispatches is in --help's "Subcommands:" line and has its man page synopsis
+codes=$(sed -nE 's/^[[:space:]]*LDB_EXIT_[A-Z_]+ = ([0-9]+).*/\1/p' "$src/src/conf/config.h" | sort -n | tr '\n' ' ')
+assert_ge 9 "$(wc -w <<<"$codes")" "exit statuses in enum ldb_exit"
+man_codes=$(awk '/^\.SH "?EXIT STATUS/ { on = 1; next } /^\.SH / { on = 0 } on && /^\.TP/ { t = 1; next }
+	on && t { t = 0; sub(/^\.B /, ""); print }' "$man1" | sort -n | tr '\n' ' ')
+assert_eq "$codes" "$man_codes" "the man page's EXIT STATUS tags are enum ldb_exit's"
+help_codes=$(awk '/^Exit status:/ { on = 1 } on' "$tmp/help.txt" | grep -oE '(^|[ :])[0-9]+ ' | tr -d ' :' |
+	sort -n | tr '\n' ' ')
+assert_eq "$codes" "$help_codes" "--help's exit-status list is enum ldb_exit's"
+design_status=$(awk '/^## Exit status/ { on = 1; next } /^## / { on = 0 } on' "$src/docs/design.md")
+for c in $codes; do
+	grep -qE "(^|[^0-9])$c [a-z\`]" <<<"$design_status" || _fail "docs/design.md's Exit status does not name $c"
+done
+subs=$(grep -oE 'strcmp\(argv\[1\], "[a-z-]+"\) == 0' "$src/src/main.c" | sed -E 's/.*"(.*)".*/\1/')
+assert_ge 4 "$(wc -w <<<"$subs")" "subcommands main.c dispatches"
+help_subs=$(sed -nE 's/^Subcommands: ([^(]*).*/\1/p' "$tmp/help.txt" | tr -d ',')
+for sub in $subs; do
+	grep -qw -- "$sub" <<<"$help_subs" || _fail "--help's Subcommands line ($help_subs) leaves out $sub"
+	assert_match "^\\.B ldbench $sub\$" "$man1" "man page synopsis of $sub"
+done
+
 # --- 2. the man page renders cleanly -----------------------------------------
 warn=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=w -l "$man1" 2>&1 >/dev/null || true)
 assert_eq "" "$warn" "man -l --warnings: no warning"

@@ -64,6 +64,81 @@ p = P(); p.feed(open(dom, encoding='utf-8').read()); print(p.found)
 PY
 }
 nsamples() { grep -c '^{"type":"sample"' "$1"; }
+# ms_only PAGE: one unit for latency on the whole page, ms as the text, said in every header and axis
+ms_only() {
+	assert_no_match 'µs|&micro;' "$D/$1.html.dom" "$1.html: no latency in microseconds"
+	assert_match '<th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th>' "$D/$1.html.dom" "$1.html: totals in ms"
+	charts "$D/$1.html.dom" | awk -F'|' -v p="$1" '$1 ~ /latency/ && $2 !~ /^(p99 )?latency \(ms(, log scale)?\)$/ {
+		print p ".html: chart \"" $1 "\" has the axis \"" $2 "\""; bad = 1 } END { exit bad }' || _fail "a latency axis not in ms"
+}
+# compare's table, one line per row: KIND|LABEL|BASE MEDIAN|CHANGE MEDIAN|CHANGE %, from the
+# page's DOM (table.compare) or from `ldbench compare`'s text (cmp_rows dom|text FILE)
+cmp_rows() {
+	python3 - "$@" <<'PY'
+import html.parser, re, sys
+how, path = sys.argv[1:3]
+src = open(path, encoding='utf-8').read()
+if how == 'text':
+    for l in src.splitlines()[2:]:
+        if l.startswith('('):
+            continue
+        if 'only in the' in l:
+            print('%s|%s' % (l[:8].strip(), l[9:].strip())); continue
+        f = l[18:].split()
+        print('|'.join([l[:8].strip(), l[9:17].strip(), f[0], f[2], f[4]]))
+    sys.exit(0)
+class P(html.parser.HTMLParser):
+    on = False; row = None; rows = []
+    def handle_starttag(self, tag, attrs):
+        if tag == 'table' and ('class', 'compare') in attrs: self.on = True
+        elif self.on and tag == 'tr': self.row = []
+        elif self.on and tag == 'td' and self.row is not None: self.row.append('')
+    def handle_endtag(self, tag):
+        if tag == 'table': self.on = False
+        elif self.on and tag == 'tr' and self.row: self.rows.append(self.row); self.row = None
+    def handle_data(self, d):
+        if self.on and self.row: self.row[-1] += d
+p = P(); p.feed(src)
+for r in p.rows:
+    r = [c.strip() for c in r]
+    print('|'.join(r if len(r) == 2 else [r[0], r[1], r[2], r[4], r[6]]))
+PY
+}
+# The charts of a DOM, one line each: TITLE|AXIS LABEL (y)|x tick labels (space separated)|
+# y tick values low..high|markers: NAME=RADIUS,... (the circles of sparse series)
+charts() {
+	python3 - "$1" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    cur = None; text = None; charts = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'svg' and 'chart' in (a.get('class') or ''):
+            self.cur = {'title': '', 'ylabel': '', 'x': [], 'y': [], 'marks': []}
+        elif self.cur is not None and tag == 'text':
+            cls = a.get('class'); rot = 'rotate' in (a.get('transform') or '')
+            self.text = ['', cls, a.get('text-anchor'), rot]
+        elif self.cur is not None and tag == 'circle' and a.get('class') == 'mark':
+            self.cur['marks'].append('%s=%s' % (a.get('data-name'), a.get('r')))
+    def handle_data(self, d):
+        if self.text is not None: self.text[0] += d
+    def handle_endtag(self, tag):
+        if tag == 'text' and self.text is not None and self.cur is not None:
+            t, cls, anchor, rot = self.text; self.text = None
+            if cls == 'title': self.cur['title'] = t
+            elif cls == 'label' and rot: self.cur['ylabel'] = t
+            elif cls == 'tick' and anchor == 'middle': self.cur['x'].append(t)
+            elif cls == 'tick' and anchor == 'end': self.cur['y'].append(t)
+        elif tag == 'svg' and self.cur is not None and self.cur['title']:
+            self.charts.append(self.cur); self.cur = None
+def val(t):
+    return float(t[:-1]) * 1e3 if t.endswith('k') else float(t[:-1]) * 1e6 if t.endswith('M') else float(t)
+p = P(); p.feed(open(sys.argv[1], encoding='utf-8').read())
+for c in p.charts:
+    ys = sorted(val(v) for v in c['y'])
+    print('%s|%s|%s|%g..%g|%s' % (c['title'], c['ylabel'], ' '.join(c['x']), ys[0], ys[-1], ','.join(c['marks'])))
+PY
+}
 # samples of FILE whose KIND has a non-null p50
 nlat() {
 	python3 -c 'import json, sys
@@ -71,16 +146,24 @@ print(sum(1 for l in open(sys.argv[1]) if l.strip() and (r := json.loads(l))["ty
           and r["ops"][sys.argv[2]]["latency_us"]["count"] > 0))' "$1" "$2"
 }
 
-# the runs: closed loop, --rate (corrected and uncorrected), a sweep with --html, errors
-run_ldbench "$D/a.txt" "${common[@]}" -n 2 -N 5 --json "$D/a.json"
+# the runs: closed loop, --rate (corrected and uncorrected), a sweep with --html, errors;
+# a and b check srchnentries=1 over 250 uids of 200 users: hits and misses (--no-preflight:
+# the misses are the point), which compare's table shows
+nentries=(-e srchnentries=1 -R250 --no-preflight)
+run_ldbench "$D/a.txt" "${common[@]}" "${nentries[@]}" -n 2 -N 5 --json "$D/a.json"
 assert_eq 0 "$RC" "run a"
-run_ldbench "$D/b.txt" "${common[@]}" -n 2 -N 4 --rate 1500 --json "$D/b.json"
+run_ldbench "$D/b.txt" "${common[@]}" "${nentries[@]}" -n 2 -N 4 --rate 1500 --json "$D/b.json"
 assert_eq 0 "$RC" "run b (--rate)"
 run_ldbench "$D/s.txt" "${common[@]}" -N 3 --sweep 1,2,3 --json "$D/s.json" --html "$D/s.html"
 assert_eq 0 "$RC" "sweep with --html"
 # (--no-preflight: the point is a run whose searches all fail, which the pre-flight would stop)
 run_ldbench "$D/e.txt" "${common[@]}" -n 1 -N 3 -b ou=nothere,dc=example,dc=com -E 1000000 --no-preflight --json "$D/e.json"
 assert_eq 0 "$RC" "run e (every search fails: no such object)"
+# a run of one sample; a --rate-profile run (its mean target is not its peak)
+run_ldbench "$D/one.txt" "${common[@]}" -n 1 -N 1 --json "$D/one.json"
+assert_eq 0 "$RC" "run one (a single sample)"
+run_ldbench "$D/p.txt" "${common[@]}" -n 2 --rate-profile 500-1000@1s --duration 1s --interval 250ms --json "$D/p.json"
+assert_eq 0 "$RC" "run p (--rate-profile)"
 
 # 1. two files overlaid, with the compare table
 "$LDBENCH" report -o "$D/m.html" "$D/a.json" -- "$D/b.json" >"$D/r.txt" || _fail "report: $(cat "$D/r.txt")"
@@ -108,6 +191,13 @@ assert_match '<tr data-kind="search" data-metric="p99"><td>search</td>' "$D/m.ht
 pct=$(awk '$1 == "search" && $2 == "rate" { print $NF }' "$D/c.txt")
 grep -q "data-metric=\"rate\">.*<td class=\"n\">$pct</td></tr>" "$D/m.html.dom" || _fail "compare's rate change $pct not in the page"
 assert_match 'id="no-errors"' "$D/m.html.dom" "no errors: said so"
+# the page's compare table is the text's, row for row: kind, label (misses and hits with
+# srchnentries), the medians in the same unit, the change
+assert_eq "search|rate /s search|p50 ms search|p99 ms search|misses search|hits" \
+	"$(cmp_rows text "$D/c.txt" | cut -d'|' -f1,2 | tr '\n' ' ' | sed 's/ $//')" "compare's text rows with srchnentries"
+assert_eq "$(cmp_rows text "$D/c.txt")" "$(cmp_rows dom "$D/m.html.dom")" \
+	"compare table: the page's rows (labels, medians, change) are the text's"
+ms_only m
 
 # 2. the sweep's page, written by --html: one point per run on each curve
 render "$D/s.html"
@@ -116,19 +206,62 @@ assert_eq 3 "$(points "$D/s.html.dom" 'this run' sweep rate)" "sweep: rate by co
 assert_eq 3 "$(points "$D/s.html.dom" 'this run' sweep p99)" "sweep: p99 by concurrency"
 n2=$(awk '/"type":"header"/ { r++ } /"type":"sample"/ && r == 2 { n++ } END { print n }' "$D/s.json")
 assert_eq "$n2" "$(points "$D/s.html.dom" 'this run n=2' search rate)" "sweep: the n=2 run's samples"
+ms_only s
 
-# 3. errors by code over time: code 32 (no such object), one point per sample
-"$LDBENCH" report -o "$D/e.html" "$D/e.json" >/dev/null
+# 3. a run of one sample: a marker a person sees, an axis of whole seconds from 0, the values in ms
+"$LDBENCH" report -o "$D/one.html" "$D/one.json" >/dev/null
+render "$D/one.html" noshot
+assert_eq "" "$(page_errors "$D/one.html")" "one.html: no script error"
+assert_eq 1 "$(nsamples "$D/one.json")" "one sample"
+ms_only one
+charts "$D/one.html.dom" >"$D/one.charts"
+cat "$D/one.charts"
+rate_chart=$(grep '^search: rate per sample|' "$D/one.charts")
+assert_eq "0 1" "$(cut -d'|' -f3 <<<"$rate_chart")" "one sample: the time axis reads 0 to 1 s, whole seconds"
+assert_eq "one.json=5.0" "$(cut -d'|' -f5 <<<"$rate_chart")" "one sample: the lone rate point has a marker (radius 5)"
+lat_chart=$(grep '^search: latency per sample|' "$D/one.charts")
+assert_eq "0 1" "$(cut -d'|' -f3 <<<"$lat_chart")" "one sample: the latency chart's time axis"
+assert_eq "one.json p50=5.0,one.json p99=5.0" "$(cut -d'|' -f5 <<<"$lat_chart")" "one sample: p50 and p99 markers"
+# the y axes hold the values in ms: the log axis spans the sample's p50..p99 within a decade
+# each side, and the spectrum's reaches the run's max
+read -r p50 p99 < <(python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if "\"sample\"" in l][0]["ops"]["search"]["latency_us"]
+print(s["p50"] / 1e3, s["p99"] / 1e3)' "$D/one.json")
+mx=$(python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][0]["ops"]["search"]["latency_us"]
+print(s["max"] / 1e3)' "$D/one.json")
+in_decade() { # LOW..HIGH VMIN VMAX: LOW <= VMIN, VMAX <= HIGH, within a decade
+	awk -v r="$1" -v a="$2" -v b="$3" 'BEGIN { split(r, x, /\.\./); exit !(x[1] <= a && a < 10 * x[1] && b <= x[2] && x[2] <= 10 * b) }'
+}
+in_decade "$(cut -d'|' -f4 <<<"$lat_chart")" "$p50" "$p99" ||
+	_fail "one sample: latency axis $(cut -d'|' -f4 <<<"$lat_chart") does not hold p50 $p50 ms, p99 $p99 ms"
+spec_chart=$(grep '^search: latency by percentile' "$D/one.charts")
+awk -v r="$(cut -d'|' -f4 <<<"$spec_chart")" -v m="$mx" 'BEGIN { split(r, x, /\.\./); exit !(m <= x[2] && x[2] <= 10 * m) }' ||
+	_fail "spectrum axis $(cut -d'|' -f4 <<<"$spec_chart") does not end within a decade above the max $mx ms"
+want=$(python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][0]["ops"]["search"]["latency_us"]
+print("<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>" % (s["p50"] / 1e3, s["p99"] / 1e3))' "$D/one.json")
+assert_match "$want" "$D/one.html.dom" "totals: p50 and p99 in ms"
+
+# 4. errors by code over time: code 32 (no such object), one point per sample; on the same page,
+# a --rate-profile run: the page's target is the text's (the mean target over the run), the peak labelled
+"$LDBENCH" report -o "$D/e.html" "$D/e.json" "$D/p.json" >/dev/null
 render "$D/e.html" noshot
 assert_eq "" "$(page_errors "$D/e.html")" "e.html: no script error"
 assert_eq "$(nsamples "$D/e.json")" "$(points "$D/e.html.dom" 'e.json code 32' errors 32)" "errors of code 32 per sample"
+ms_only e
+target=$(sed -nE 's/.*Target rate: ([0-9.]+)\/sec, achieved .*\(.*/\1/p' "$D/p.txt" | tail -n 1)
+assert_match "data-col=\"rate-target\">$target \(mean; peak 1000.00\)</td>" "$D/e.html.dom" \
+	"rate-profile: the mean target $target as the text, the peak labelled"
+assert_match 'data-col="rate-target">1500.00</td>' "$D/m.html.dom" "--rate 1500: the target, no peak"
+assert_match 'data-col="rate-target">-</td>' "$D/m.html.dom" "closed loop: no target"
 
-# 4. the hook is not blind: a page with a broken script reports it
+# 5. the hook is not blind: a page with a broken script reports it
 sed 's|</body>|<script>no_such_function();</script></body>|' "$D/e.html" >"$D/broken.html"
 render "$D/broken.html" noshot
 assert_match 'no_such_function' <(page_errors "$D/broken.html") "a script error is seen"
 
-# 5. bad input: exit 2, one line; an output that cannot be written: 7
+# 6. bad input: exit 2, one line; an output that cannot be written: 7
 set +e
 "$LDBENCH" report >"$D/x.txt" 2>&1; rc1=$?
 echo 'not json' >"$D/bad.json"

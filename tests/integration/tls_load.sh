@@ -40,6 +40,30 @@ run_ldbench "$out" "${ldaps[@]}" --tls-insecure "${search[@]}" -n 2 -T 10; keep
 assert_eq 0 "$RC" "exit status with --tls-insecure"
 assert_match 'server certificate NOT verified' "$out" "insecure said"
 
+# 3b. -Z as ldclt's: ldaps without verification unless a CA is given, said by a warning and the
+# TLS line; with --tls-cacert it verifies (an unknown CA is refused).  README.md says exactly this.
+zdb=$FIX_DIR/no-such-nss-db
+run_ldbench "$out" -h 127.0.0.1 -p "$FIX_LDAPS_PORT" -Z "$zdb" "${search[@]}" -n 2 -T 10; keep
+assert_eq 0 "$RC" "-Z without a CA: connects (the fixture's CA is not in the system's store)"
+assert_match 'Global no error occurs during this session\.$' "$out" "-Z: no error"
+assert_match "^ldbench: warning: -Z: the server certificate is NOT verified \\(as with ldclt\\); give --tls-cacert FILE \\(PEM\\) to verify it\$" \
+	"$out" "-Z: the warning line"
+assert_match 'TLS: handshakes 2, resumed [0-9]+, server certificate NOT verified \(--tls-insecure or -Z without a CA\)$' \
+	"$out" "-Z: the TLS line says NOT verified"
+run_ldbench "$out" -h 127.0.0.1 -p "$FIX_LDAPS_PORT" -Z "$zdb" --tls-cacert "$FIX_OTHER_CA" "${search[@]}" -n 2 -T 10; keep
+assert_eq 4 "$RC" "-Z with an unknown CA: refused"
+assert_match 'Cannot connect \(TLS\): certificate verify failed: ' "$out" "-Z --tls-cacert: verified"
+assert_no_match 'warning: -Z' "$out" "-Z --tls-cacert: no warning"
+run_ldbench "$out" -h 127.0.0.1 -p "$FIX_LDAPS_PORT" -Z "$zdb" --tls-cacert "$FIX_CA" "${search[@]}" -n 2 -T 10; keep
+assert_eq 0 "$RC" "-Z with the server's CA"
+assert_match 'TLS: handshakes 2, resumed [0-9]+, server certificate verified$' "$out" "-Z --tls-cacert: the TLS line"
+readme=$(tr -s ' \n' '  ' <"${LDBENCH_SOURCE_DIR:-$here/../..}/README.md")
+for said in "-Z FILE\` gives ldaps (port 636 by default) as ldclt's does, and as ldclt's it does not verify the server certificate unless \`--tls-cacert\` or \`--tls-cacertdir\` is given" \
+	"the run says so in a warning and in its \`TLS:\` line"; do
+	grep -qF -- "$said" <<<"$readme" || _fail "README.md does not say what -Z does, as tested here: '$said'"
+done
+echo "ok: README.md says what -Z does"
+
 # 4. a host name the certificate does not carry (127.0.0.2 is loopback too)
 run_ldbench "$out" -H "ldaps://127.0.0.2:$FIX_LDAPS_PORT" --tls-cacert "$FIX_CA" "${search[@]}" -n 1 -T 5; keep
 assert_eq 4 "$RC" "exit status with a wrong host name"
