@@ -62,7 +62,7 @@ fi
 
 # a source one folder deeper than src/LAYER/ is compiled into the core (configure only)
 mkdir -p "$tmp/tree/src/util/deeper"
-cp -r "$src/CMakeLists.txt" "$src/packaging" "$tmp/tree/"
+cp -r "$src/CMakeLists.txt" "$src/packaging" "$src/bench" "$tmp/tree/"
 cp -r "$src/src/." "$tmp/tree/src/"
 echo 'int ldb_deeper_probe(void);
 int ldb_deeper_probe(void) { return 1; }' >"$tmp/tree/src/util/deeper/probe.c"

@@ -66,7 +66,7 @@ assert_eq 1 "$(grep -c 'No connection could be opened' "$out")" "the unreachable
 assert_match "^ldbench\[[0-9]+\]: $nolisten\$" "$out" "the unreachable line (no -D)"
 [ "$(grep -n 'No connection could be opened' "$out" | cut -d: -f1)" -lt "$(grep -n ' Ending at ' "$out" | cut -d: -f1)" ] ||
 	_fail "the unreachable line comes after the Ending line"
-assert_match "\"connections\":\\{\"opened\":0,\"reconnects\":0,\"setup_binds\":0,\"unreachable\":\\{\"address\":\"127\\.0\\.0\\.1:$port\",\"reason\":\"Connection refused\"\\}\\}" \
+assert_match "\"connections\":\\{\"opened\":0,\"reconnects\":0,\"setup_binds\":0,\"unreachable\":\\{\"address\":\"127\\.0\\.0\\.1:$port\",\"reason\":\"Connection refused\"\\}[,}]" \
 	"$out.json" "the unreachable address and reason in the JSON summary"
 # a name that resolves, nothing listening behind it: the name and the address
 run_ldbench "$out" -h localhost -p "$port" -b "$FIX_BASE" -f "(uid=x)" -e esearch -n 2 -T 10
