@@ -53,8 +53,9 @@ struct consumer {
 	char filter[FILTER_MAX];
 	/* written by the watcher, read by the main thread (relaxed) */
 	int state;
-	uint64_t seen, unseen, overflow, searches, backlog_max, backlog_peak;
+	uint64_t seen, unseen, superseded, overflow, searches, backlog_max, backlog_peak;
 	uint64_t backlog_seen; /* the main thread's own: the largest backlog it read */
+	uint64_t shown_to;     /* the watcher's own: the latest supplier time of a write seen here */
 	struct ldb_hist delay; /* single writer: the watcher */
 };
 
@@ -65,6 +66,8 @@ struct ldb_repl {
 	struct consumer *c;
 	struct ldb_repl_tap *taps;
 	struct ldb_repl_ring **tap_rings; /* [nio][n] */
+	uint64_t *last;                   /* the last-write table (run/repl.h) */
+	uint64_t t0;                      /* its time origin */
 	int finishing;                    /* the load is over: drain, then stop */
 };
 
@@ -172,6 +175,21 @@ static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 	return 1;
 }
 
+/* Was the sample's entry written again, that write confirmed by the
+ * supplier after it, and has the consumer shown a write confirmed later
+ * still?  Then the consumer applied the later change over the sample's, so
+ * what the sample wrote never shows: superseded, not unseen.  The last
+ * condition keeps a consumer that shows nothing (not a replica, stopped)
+ * from calling its writes superseded. */
+static bool superseded(const struct consumer *cs, const struct ldb_repl_item *it)
+{
+	const struct ldb_repl *rp = cs->rp;
+	uint64_t w = __atomic_load_n(&rp->last[ldb_repl_last_slot(it->v)], __ATOMIC_RELAXED);
+	uint64_t mine = ldb_repl_last_word(it->v, it->t, rp->t0);
+	uint64_t later = w & LDB_REPL_LAST_TIME, shown = ldb_repl_last_word(0, cs->shown_to, rp->t0);
+	return w >> 40 == mine >> 40 && later > (mine & LDB_REPL_LAST_TIME) && later <= shown;
+}
+
 /* ------------------------------------------------------------ the watcher */
 
 /* Move what the I/O threads handed over into the queue. */
@@ -221,7 +239,10 @@ static bool check_round(struct consumer *cs)
 		struct pend p = cs->q[i];
 		int r = 0;
 		if (now - p.it.t > timeout) {
-			set_u64(&cs->unseen, cs->unseen + 1);
+			if (superseded(cs, &p.it))
+				set_u64(&cs->superseded, cs->superseded + 1);
+			else
+				set_u64(&cs->unseen, cs->unseen + 1);
 			continue;
 		}
 		if (cs->ld != NULL && budget > 0 && p.next <= now) {
@@ -237,6 +258,14 @@ static bool check_round(struct consumer *cs)
 		if (r == 1) {
 			ldb_hist_record(&cs->delay, now - p.it.t);
 			set_u64(&cs->seen, cs->seen + 1);
+			if (p.it.t > cs->shown_to)
+				cs->shown_to = p.it.t;
+			continue;
+		}
+		/* looked at once at least, not there, and written again since:
+		 * not waited for */
+		if (r == 0 && p.next != 0 && superseded(cs, &p.it)) {
+			set_u64(&cs->superseded, cs->superseded + 1);
 			continue;
 		}
 		cs->q[keep++] = p;
@@ -339,6 +368,8 @@ static void taps_init(struct ldb_repl *rp)
 		t->every = c->repl_every > 0 ? (uint64_t)c->repl_every : 0;
 		/* the rate is the whole run's: each I/O thread takes its share */
 		t->gap_ns = (uint64_t)(1e9 * rp->nio / (c->repl_rate > 0 ? c->repl_rate : 50));
+		t->last = rp->last;
+		t->t0 = rp->t0;
 	}
 }
 
@@ -384,7 +415,9 @@ struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out
 	rp->c = calloc((size_t)rp->n, sizeof *rp->c);
 	rp->taps = calloc((size_t)nio, sizeof *rp->taps);
 	rp->tap_rings = calloc((size_t)nio * (size_t)rp->n, sizeof *rp->tap_rings);
-	if (rp->c == NULL || rp->taps == NULL || rp->tap_rings == NULL)
+	rp->last = calloc((size_t)1 << LDB_REPL_LAST_BITS, sizeof *rp->last);
+	rp->t0 = ldb_now_ns();
+	if (rp->c == NULL || rp->taps == NULL || rp->tap_rings == NULL || rp->last == NULL)
 		goto oom;
 	for (int i = 0; i < rp->n; i++)
 		if (consumer_init(rp, &rp->c[i], i) != 0)
@@ -430,6 +463,7 @@ void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_f
 	/* read the verdicts first: what was handed over later is then at least as large */
 	f->seen = get_u64(&cs->seen);
 	f->unseen = get_u64(&cs->unseen);
+	f->superseded = get_u64(&cs->superseded);
 	f->dropped = get_u64(&cs->overflow);
 	uint64_t handed = 0;
 	for (int k = 0; k < rp->nio; k++) {
@@ -440,7 +474,7 @@ void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_f
 	 * them yet, they are its backlog all the same) */
 	uint64_t overflow = get_u64(&cs->overflow);
 	f->checked = handed > overflow ? handed - overflow : 0;
-	uint64_t done = f->seen + f->unseen, now = f->checked > done ? f->checked - done : 0;
+	uint64_t done = f->seen + f->unseen + f->superseded, now = f->checked > done ? f->checked - done : 0;
 	f->searches = get_u64(&cs->searches);
 	/* the watcher's largest, and the largest the main thread read itself */
 	if (now > cs->backlog_seen)
@@ -480,5 +514,6 @@ void ldb_repl_free(struct ldb_repl *rp)
 	free(rp->c);
 	free(rp->taps);
 	free(rp->tap_rings);
+	free(rp->last);
 	free(rp);
 }
