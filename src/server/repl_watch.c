@@ -175,19 +175,22 @@ static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 	return 1;
 }
 
-/* Was the sample's entry written again, that write confirmed by the
- * supplier after it, and has the consumer shown a write confirmed later
- * still?  Then the consumer applied the later change over the sample's, so
- * what the sample wrote never shows: superseded, not unseen.  The last
- * condition keeps a consumer that shows nothing (not a replica, stopped)
- * from calling its writes superseded. */
-static bool superseded(const struct consumer *cs, const struct ldb_repl_item *it)
+/* A look that did not find the sample's change, made when the consumer had
+ * already shown a write confirmed after the sample's (shown: the latest
+ * such write's supplier time before the look): the consumer applied the
+ * sample's change (replication keeps the supplier's order) and something
+ * replaced it since.  When the last-write table says that the entry was
+ * written again, confirmed after the sample, the sample is superseded, not
+ * unseen.  A consumer that shows nothing (not a replica, stopped) never
+ * gets there. */
+static bool superseded(const struct consumer *cs, const struct ldb_repl_item *it, uint64_t shown)
 {
 	const struct ldb_repl *rp = cs->rp;
+	if (shown <= it->t)
+		return false;
 	uint64_t w = __atomic_load_n(&rp->last[ldb_repl_last_slot(it->v)], __ATOMIC_RELAXED);
 	uint64_t mine = ldb_repl_last_word(it->v, it->t, rp->t0);
-	uint64_t later = w & LDB_REPL_LAST_TIME, shown = ldb_repl_last_word(0, cs->shown_to, rp->t0);
-	return w >> 40 == mine >> 40 && later > (mine & LDB_REPL_LAST_TIME) && later <= shown;
+	return w >> 40 == mine >> 40 && (w & LDB_REPL_LAST_TIME) > (mine & LDB_REPL_LAST_TIME);
 }
 
 /* ------------------------------------------------------------ the watcher */
@@ -239,15 +242,17 @@ static bool check_round(struct consumer *cs)
 		struct pend p = cs->q[i];
 		int r = 0;
 		if (now - p.it.t > timeout) {
-			if (superseded(cs, &p.it))
-				set_u64(&cs->superseded, cs->superseded + 1);
-			else
-				set_u64(&cs->unseen, cs->unseen + 1);
+			set_u64(&cs->unseen, cs->unseen + 1);
 			continue;
 		}
+		uint64_t shown = cs->shown_to;
 		if (cs->ld != NULL && budget > 0 && p.next <= now) {
 			budget--;
 			r = visible(cs, &p.it);
+			if (r == 0 && superseded(cs, &p.it, shown)) {
+				set_u64(&cs->superseded, cs->superseded + 1);
+				continue;
+			}
 			now = ldb_now_ns();
 			if (r == -1)
 				lost(cs, now);
@@ -260,12 +265,6 @@ static bool check_round(struct consumer *cs)
 			set_u64(&cs->seen, cs->seen + 1);
 			if (p.it.t > cs->shown_to)
 				cs->shown_to = p.it.t;
-			continue;
-		}
-		/* looked at once at least, not there, and written again since:
-		 * not waited for */
-		if (r == 0 && p.next != 0 && superseded(cs, &p.it)) {
-			set_u64(&cs->superseded, cs->superseded + 1);
 			continue;
 		}
 		cs->q[keep++] = p;
