@@ -48,10 +48,11 @@ static void text_line(struct ldb_text *t, const char *what, const struct ldb_rep
 		snprintf(delay, sizeof delay, "delay min/p50/p95/p99/max %.3f/%.3f/%.3f/%.3f/%.3f ms", ms(h->min),
 		         ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
 		         ms(h->max));
-	ldb_text_line(t, "%s %s: checked %llu, seen %llu, unseen %llu, dropped %llu, backlog max %llu, %s", what,
-	              f->consumer, (unsigned long long)f->checked, (unsigned long long)f->seen,
-	              (unsigned long long)f->unseen, (unsigned long long)f->dropped, (unsigned long long)f->backlog_max,
-	              delay);
+	ldb_text_line(
+	        t, "%s %s: checked %llu, seen %llu, unseen %llu, superseded %llu, dropped %llu, backlog max %llu, %s",
+	        what, f->consumer, (unsigned long long)f->checked, (unsigned long long)f->seen,
+	        (unsigned long long)f->unseen, (unsigned long long)f->superseded, (unsigned long long)f->dropped,
+	        (unsigned long long)f->backlog_max, delay);
 }
 
 void ldb_repl_out_sample(struct ldb_repl_out *o, struct ldb_text *t, const struct ldb_reporter *rep, int nrep,
@@ -66,6 +67,7 @@ void ldb_repl_out_sample(struct ldb_repl_out *o, struct ldb_text *t, const struc
 		d->checked = c->checked - p->checked;
 		d->seen = c->seen - p->seen;
 		d->unseen = c->unseen - p->unseen;
+		d->superseded = c->superseded - p->superseded;
 		d->dropped = c->dropped - p->dropped;
 		d->searches = c->searches - p->searches;
 		ldb_hist_sub(&d->delay, &c->delay, &p->delay);
@@ -111,11 +113,12 @@ void ldb_repl_put_consumers(FILE *f, const struct ldb_repl_figs *fg, int n, bool
 		fputs(i ? ",{\"consumer\":" : "{\"consumer\":", f);
 		ldb_json_put_string(f, r->consumer);
 		fprintf(f,
-		        ",\"state\":\"%s\",\"checked\":%llu,\"seen\":%llu,\"unseen\":%llu,\"dropped\":%llu,"
-		        "\"backlog_max\":%llu,\"searches\":%llu,",
+		        ",\"state\":\"%s\",\"checked\":%llu,\"seen\":%llu,\"unseen\":%llu,\"superseded\":%llu,"
+		        "\"dropped\":%llu,\"backlog_max\":%llu,\"searches\":%llu,",
 		        state_name(r->state), (unsigned long long)r->checked, (unsigned long long)r->seen,
-		        (unsigned long long)r->unseen, (unsigned long long)r->dropped,
-		        (unsigned long long)r->backlog_max, (unsigned long long)r->searches);
+		        (unsigned long long)r->unseen, (unsigned long long)r->superseded,
+		        (unsigned long long)r->dropped, (unsigned long long)r->backlog_max,
+		        (unsigned long long)r->searches);
 		/* the same "latency_us" object as the kinds' (delays here) */
 		ldb_records_put_latency(f, &r->delay, full);
 		if (full) {
@@ -157,8 +160,9 @@ void ldb_repl_put_csv(FILE *f, int index, double t_end, const struct ldb_repl_fi
 			fprintf(f, "%llu,%.3f,%.3f,%.3f,%.3f,%.3f,", (unsigned long long)c, (double)h->min / 1e3,
 			        (double)ldb_hist_percentile(h, 50) / 1e3, (double)ldb_hist_percentile(h, 95) / 1e3,
 			        (double)ldb_hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
-		fprintf(f, "0,0,0,0,backlog_max:%llu;dropped:%llu\n", (unsigned long long)r->backlog_max,
-		        (unsigned long long)r->dropped);
+		fprintf(f, "0,0,0,0,backlog_max:%llu;dropped:%llu;superseded:%llu\n",
+		        (unsigned long long)r->backlog_max, (unsigned long long)r->dropped,
+		        (unsigned long long)r->superseded);
 	}
 	fflush(f);
 }
@@ -207,6 +211,8 @@ static int merge_one(struct ldb_repl_merge *mm, const struct ldb_json *o)
 	    merge_u64(o, "unseen", &f->unseen) || merge_u64(o, "dropped", &f->dropped) ||
 	    merge_u64(o, "backlog_max", &f->backlog_max) || merge_u64(o, "searches", &f->searches))
 		return -1;
+	if (ldb_json_get(o, "superseded") != NULL && merge_u64(o, "superseded", &f->superseded))
+		return -1; /* files written before it counted none */
 	if (!mm->tmp_init) {
 		if (ldb_hist_init(&mm->tmp) != 0)
 			return -1;

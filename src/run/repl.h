@@ -21,6 +21,27 @@
 
 #define LDB_REPL_RING 1024 /* samples in flight per (I/O thread, consumer); a power of two */
 
+/* The last confirmed write of each entry, for the watchers to tell a write
+ * that a later one superseded from one that never showed: a table of 2^20
+ * words (8 MiB) indexed by a hash of the operation's number, each word the
+ * number's low 24 bits (which entry holds the word) and the write's time in
+ * microseconds since the check began (40 bits: 12 days).  Every confirmed
+ * write of the measured run stores its word (one relaxed store); an entry
+ * whose word another entry overwrote is only not known to be superseded. */
+#define LDB_REPL_LAST_BITS 20
+#define LDB_REPL_LAST_TIME ((1ULL << 40) - 1)
+
+static inline size_t ldb_repl_last_slot(int64_t v)
+{
+	return (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> (64 - LDB_REPL_LAST_BITS));
+}
+
+static inline uint64_t ldb_repl_last_word(int64_t v, uint64_t t, uint64_t t0)
+{
+	uint64_t us = t > t0 ? (t - t0) / 1000 : 0;
+	return ((uint64_t)v & 0xffffff) << 40 | (us & LDB_REPL_LAST_TIME);
+}
+
 /* 64 bytes: a cache line, no pointer, nothing to free. */
 struct ldb_repl_item {
 	uint64_t t;             /* the supplier's result (monotonic ns) */
@@ -44,15 +65,19 @@ struct ldb_repl_tap {
 	int nrings;
 	uint64_t every, count;    /* every Nth write, or */
 	uint64_t gap_ns, next_at; /* one sample per gap (next_at: read by the watchers, relaxed) */
+	uint64_t *last;           /* the last-write table, shared by the taps (relaxed stores) */
+	uint64_t t0;              /* its time origin (monotonic ns) */
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
- * rule, then pushed to every consumer's ring.  run: what it wrote that the
+ * rule, then pushed to every consumer's ring; its entry's word in the
+ * last-write table in any case.  run: what it wrote that the
  * watchers cannot rebuild (attreplace's random run, object= rdn='s RDN;
  * longer than LDB_REPL_RUN: dropped), else NULL. */
 static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
                                   uint64_t now)
 {
+	__atomic_store_n(&t->last[ldb_repl_last_slot(v)], ldb_repl_last_word(v, now, t->t0), __ATOMIC_RELAXED);
 	if (t->every > 0) {
 		if (++t->count < t->every)
 			return;

@@ -53,8 +53,9 @@ struct consumer {
 	char filter[FILTER_MAX];
 	/* written by the watcher, read by the main thread (relaxed) */
 	int state;
-	uint64_t seen, unseen, overflow, searches, backlog_max, backlog_peak;
+	uint64_t seen, unseen, superseded, overflow, searches, backlog_max, backlog_peak;
 	uint64_t backlog_seen; /* the main thread's own: the largest backlog it read */
+	uint64_t shown_to;     /* the watcher's own: the latest supplier time of a write seen here */
 	struct ldb_hist delay; /* single writer: the watcher */
 };
 
@@ -65,6 +66,8 @@ struct ldb_repl {
 	struct consumer *c;
 	struct ldb_repl_tap *taps;
 	struct ldb_repl_ring **tap_rings; /* [nio][n] */
+	uint64_t *last;                   /* the last-write table (run/repl.h) */
+	uint64_t t0;                      /* its time origin */
 	int finishing;                    /* the load is over: drain, then stop */
 };
 
@@ -172,6 +175,24 @@ static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 	return 1;
 }
 
+/* A look that did not find the sample's change, made when the consumer had
+ * already shown a write confirmed after the sample's (shown: the latest
+ * such write's supplier time before the look): the consumer applied the
+ * sample's change (replication keeps the supplier's order) and something
+ * replaced it since.  When the last-write table says that the entry was
+ * written again, confirmed after the sample, the sample is superseded, not
+ * unseen.  A consumer that shows nothing (not a replica, stopped) never
+ * gets there. */
+static bool superseded(const struct consumer *cs, const struct ldb_repl_item *it, uint64_t shown)
+{
+	const struct ldb_repl *rp = cs->rp;
+	if (shown <= it->t)
+		return false;
+	uint64_t w = __atomic_load_n(&rp->last[ldb_repl_last_slot(it->v)], __ATOMIC_RELAXED);
+	uint64_t mine = ldb_repl_last_word(it->v, it->t, rp->t0);
+	return w >> 40 == mine >> 40 && (w & LDB_REPL_LAST_TIME) > (mine & LDB_REPL_LAST_TIME);
+}
+
 /* ------------------------------------------------------------ the watcher */
 
 /* Move what the I/O threads handed over into the queue. */
@@ -224,9 +245,14 @@ static bool check_round(struct consumer *cs)
 			set_u64(&cs->unseen, cs->unseen + 1);
 			continue;
 		}
+		uint64_t shown = cs->shown_to;
 		if (cs->ld != NULL && budget > 0 && p.next <= now) {
 			budget--;
 			r = visible(cs, &p.it);
+			if (r == 0 && superseded(cs, &p.it, shown)) {
+				set_u64(&cs->superseded, cs->superseded + 1);
+				continue;
+			}
 			now = ldb_now_ns();
 			if (r == -1)
 				lost(cs, now);
@@ -237,6 +263,8 @@ static bool check_round(struct consumer *cs)
 		if (r == 1) {
 			ldb_hist_record(&cs->delay, now - p.it.t);
 			set_u64(&cs->seen, cs->seen + 1);
+			if (p.it.t > cs->shown_to)
+				cs->shown_to = p.it.t;
 			continue;
 		}
 		cs->q[keep++] = p;
@@ -339,6 +367,8 @@ static void taps_init(struct ldb_repl *rp)
 		t->every = c->repl_every > 0 ? (uint64_t)c->repl_every : 0;
 		/* the rate is the whole run's: each I/O thread takes its share */
 		t->gap_ns = (uint64_t)(1e9 * rp->nio / (c->repl_rate > 0 ? c->repl_rate : 50));
+		t->last = rp->last;
+		t->t0 = rp->t0;
 	}
 }
 
@@ -384,7 +414,9 @@ struct ldb_repl *ldb_repl_start(const struct ldb_config *cfg, int nio, FILE *out
 	rp->c = calloc((size_t)rp->n, sizeof *rp->c);
 	rp->taps = calloc((size_t)nio, sizeof *rp->taps);
 	rp->tap_rings = calloc((size_t)nio * (size_t)rp->n, sizeof *rp->tap_rings);
-	if (rp->c == NULL || rp->taps == NULL || rp->tap_rings == NULL)
+	rp->last = calloc((size_t)1 << LDB_REPL_LAST_BITS, sizeof *rp->last);
+	rp->t0 = ldb_now_ns();
+	if (rp->c == NULL || rp->taps == NULL || rp->tap_rings == NULL || rp->last == NULL)
 		goto oom;
 	for (int i = 0; i < rp->n; i++)
 		if (consumer_init(rp, &rp->c[i], i) != 0)
@@ -430,6 +462,7 @@ void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_f
 	/* read the verdicts first: what was handed over later is then at least as large */
 	f->seen = get_u64(&cs->seen);
 	f->unseen = get_u64(&cs->unseen);
+	f->superseded = get_u64(&cs->superseded);
 	f->dropped = get_u64(&cs->overflow);
 	uint64_t handed = 0;
 	for (int k = 0; k < rp->nio; k++) {
@@ -440,7 +473,7 @@ void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_f
 	 * them yet, they are its backlog all the same) */
 	uint64_t overflow = get_u64(&cs->overflow);
 	f->checked = handed > overflow ? handed - overflow : 0;
-	uint64_t done = f->seen + f->unseen, now = f->checked > done ? f->checked - done : 0;
+	uint64_t done = f->seen + f->unseen + f->superseded, now = f->checked > done ? f->checked - done : 0;
 	f->searches = get_u64(&cs->searches);
 	/* the watcher's largest, and the largest the main thread read itself */
 	if (now > cs->backlog_seen)
@@ -480,5 +513,6 @@ void ldb_repl_free(struct ldb_repl *rp)
 	free(rp->c);
 	free(rp->taps);
 	free(rp->tap_rings);
+	free(rp->last);
 	free(rp);
 }

@@ -16,14 +16,15 @@
 
 /* One consumer's figures, cumulative (a sample is the difference of two). */
 struct ldb_repl_figs {
-	const char *consumer;  /* as given to -S */
-	int state;             /* LDB_REPL_UP ... */
-	uint64_t checked;      /* samples taken */
-	uint64_t seen;         /* of which visible within the timeout */
-	uint64_t unseen;       /* not visible within it */
-	uint64_t dropped;      /* refused by a full ring or queue, or too long to carry: never checked */
-	uint64_t backlog_max;  /* largest number confirmed but not yet seen (whole run, or the interval) */
-	uint64_t searches;     /* base searches sent to the consumer */
+	const char *consumer; /* as given to -S */
+	int state;            /* LDB_REPL_UP ... */
+	uint64_t checked;     /* samples taken */
+	uint64_t seen;        /* of which visible within the timeout */
+	uint64_t unseen;      /* not visible within it, and not superseded */
+	uint64_t superseded;  /* not visible, but its entry was written again (and confirmed) since: never waited for */
+	uint64_t dropped;     /* refused by a full ring or queue, or too long to carry: never checked */
+	uint64_t backlog_max; /* largest number confirmed but not yet seen (whole run, or the interval) */
+	uint64_t searches;    /* base searches sent to the consumer */
 	struct ldb_hist delay; /* delays of the seen ones (the caller's, initialised) */
 };
 
@@ -46,8 +47,8 @@ int ldb_repl_count(const struct ldb_repl *rp);
  * when take_peak, else the run's.  f->delay must be initialised (it is
  * replaced by a copy). */
 void ldb_repl_read(struct ldb_repl *rp, int i, bool take_peak, struct ldb_repl_figs *f);
-/* The load is over: each watcher finishes its pending samples (seen, or unseen
- * once their timeout passed), then stops. */
+/* The load is over: each watcher finishes its pending samples (seen,
+ * superseded, or unseen once their timeout passed), then stops. */
 void ldb_repl_finish(struct ldb_repl *rp);
 void ldb_repl_free(struct ldb_repl *rp);
 

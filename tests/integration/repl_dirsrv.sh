@@ -2,7 +2,9 @@
 # -S against real 389 DS replication (tests/fixture/dirsrv_repl.sh: a supplier
 # and a consumer, one agreement): adds then deletes on the supplier, every 5th
 # checked on the consumer: every checked write is seen, the delays are above 0
-# and below the run's length, and the consumer holds what the supplier holds.
+# and below the run's length, and the consumer holds what the supplier holds;
+# between them random modifies with the consumer held back for 2 s: the
+# writes modified again before they showed are superseded, none unseen.
 # About a minute, most of it dscreate and instance removal: left out of the
 # sanitizer builds (LDBENCH_TIME_FACTOR > 1), where the OpenLDAP pair
 # (repl_openldap.sh) covers the same code.
@@ -31,7 +33,37 @@ delay_us() { # 1 = min, 2 = max
 		awk -v i="$1" '{ printf "%d\n", $i * 1000 }'
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-for kind in add delete; do
+# the consumer's ns-slapd (its pid file names it), to hold it back
+consumer_pid() {
+	local f
+	for f in /run/dirsrv/slapd-"$DSR_CNAME".pid /var/run/dirsrv/slapd-"$DSR_CNAME".pid; do
+		[[ -s $f ]] && { cat "$f"; return; }
+	done
+	pgrep -f "ns-slapd .*slapd-$DSR_CNAME( |\$)" | head -n 1
+}
+for kind in add superseded delete; do
+	if [[ $kind == superseded ]]; then
+		# random values on the 100 entries at about 300 modifies/s for 6 s,
+		# the consumer held back from 2 s to 4 s: the samples modified again
+		# before they showed are superseded, none unseen, no wait for them
+		cpid=$(consumer_pid)
+		[[ -n $cpid ]] || _fail "superseded: the consumer's process"
+		(sleep 2 && kill -STOP "$cpid" && sleep 2 && kill -CONT "$cpid") &
+		stopper=$!
+		t0=$(now_ms)
+		run_ldbench "$out" -h 127.0.0.1 -p "$DSR_SPORT" -D "$DSR_ROOTDN" -w "$DSR_ROOTPW" -b "$DSR_BASE" \
+			-f "cn=dXXXX" -r1000 -R1099 -n 2 --io-threads 1 --rate 300 --duration 6s \
+			-S "127.0.0.1:$DSR_CPORT" --repl-timeout 60s -e random,attreplace=description:vXXXXXXXX
+		t1=$(now_ms)
+		wait "$stopper"
+		assert_eq 0 "$RC" "superseded: exit status"
+		assert_eq 0 "$(summary unseen)" "superseded: writes unseen"
+		assert_ge 1 "$(summary superseded)" "superseded: writes superseded"
+		assert_eq "$(summary checked)" "$(($(summary seen) + $(summary superseded)))" \
+			"superseded: checked = seen + superseded"
+		assert_le 30000 $((t1 - t0)) "superseded: the run ended well before --repl-timeout (ms)"
+		continue
+	fi
 	t0=$(now_ms)
 	if [[ $kind == add ]]; then
 		run_ldbench "$out" "${sup[@]}" -e add,person,incr,commoncounter,noloop

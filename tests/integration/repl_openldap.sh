@@ -13,8 +13,12 @@
 #  2. the consumer stopped for 2 s mid-run (SIGSTOP, SIGCONT): delays of at
 #     least 1.8 s, the backlog grows and drains (per-sample lines), all seen,
 #     and --fail-if repl.p99>1s holds (exit 10);
+#     random modifies on 200 entries with the consumer held back: the checked
+#     writes modified again before they showed are superseded, none unseen,
+#     and the run ends without waiting for them;
 #  3. a server that is not a replica: every checked write unseen within
-#     --repl-timeout, the line that says so, --fail-if repl.unseen>0 holds;
+#     --repl-timeout (random modifies too: superseded needs a consumer that
+#     shows a later write), the line that says so, --fail-if repl.unseen>0 holds;
 #  4. a consumer that is down: one line, the load unchanged (cn=Monitor).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +35,7 @@ LDIF
 bench="ou=Bench,$FIX_BASE"
 repl_wait_count "$REPL_CURI" "$bench" '(objectClass=*)' 1
 
-# "Replication summary X: checked N, seen N, unseen N, dropped N, backlog max N, delay .../MAX ms"
+# "Replication summary X: checked N, seen N, unseen N, superseded N, dropped N, backlog max N, delay .../MAX ms"
 summary_field() { # FILE CONSUMER FIELD
 	awk -v c="$2" -v f="$3" '
 		index($0, "Replication summary " c ":") {
@@ -194,6 +198,33 @@ set -e
 assert_eq 0 "$crc" "compare: repl.p99>+1% does not hold against itself"
 assert_match '^repl +p99 ms .* \+0\.0%$' "$FIX_DIR/cmp.txt" "compare: the repl row"
 
+# 2b. superseded, not lost: random values on 200 of the entries above at about
+#     300 modifies/s for 6 s, the consumer held back from 2 s to 4 s.  The
+#     samples whose entry was modified again (and confirmed) before the check
+#     saw them never show, by design: superseded, never unseen, and the run
+#     does not wait for them (--repl-timeout 60s: it would, before).
+(sleep 2 && kill -STOP "$REPL_CPID" && sleep 2 && kill -CONT "$REPL_CPID") &
+stopper=$!
+t0=$(now_ms)
+run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=sXXXX" -r1000 -R1199 -n 2 --io-threads 1 --rate 300 \
+	--duration 6s -S "$REPL_CURI" --repl-timeout 60s --json "$FIX_DIR/superseded.json" \
+	-e random,attreplace=description:vXXXXXXXX
+t1=$(now_ms)
+wait "$stopper"
+assert_eq 0 "$RC" "superseded: exit status"
+assert_eq 0 "$(summary_field "$out" "$REPL_CURI" unseen)" "superseded: writes unseen"
+assert_ge 1 "$(summary_field "$out" "$REPL_CURI" superseded)" "superseded: writes superseded"
+assert_ge 1 "$(summary_field "$out" "$REPL_CURI" seen)" "superseded: writes seen"
+assert_eq "$(summary_field "$out" "$REPL_CURI" checked)" \
+	"$(($(summary_field "$out" "$REPL_CURI" seen) + $(summary_field "$out" "$REPL_CURI" superseded)))" \
+	"superseded: checked = seen + superseded"
+assert_le 30000 $((t1 - t0)) "superseded: the run ended well before --repl-timeout (ms)"
+summ=$(tail -n 1 "$FIX_DIR/superseded.json")
+assert_eq "$(summary_field "$out" "$REPL_CURI" superseded)" \
+	"$(grep -oE '"replication":\[.*' <<<"$summ" | grep -oE '"superseded":[0-9]+' | cut -d: -f2)" \
+	"superseded: the summary record's count"
+wait_same "$bench" '(description=v*)' description "superseded: the consumer holds the provider's values"
+
 # 3. not a replica: no add shows within --repl-timeout 1s (the standalone
 #    server holds the suffix, nothing under it)
 run_ldbench "$out" "${root[@]}" -b "$bench" -f "cn=uXXXX" -r1000 -R1099 -n 2 --io-threads 1 \
@@ -205,6 +236,20 @@ assert_eq 0 "$(summary_field "$out" "127.0.0.1:$REPL_SPORT" seen)" "not a replic
 assert_eq 10 "$(summary_field "$out" "127.0.0.1:$REPL_SPORT" unseen)" "not a replica: writes unseen"
 assert_match "Replication to 127.0.0.1:$REPL_SPORT: none of 10 checked writes became visible within 1.000 s" "$out" \
 	"not a replica: the line that says so"
+# random modifies of 5 entries there (the standalone server gets them too,
+# under its suffix entry): each written again soon, yet nothing shows, so
+# unseen, not superseded
+for i in 0 1 2 3 4; do printf 'dn: cn=x%d,%s\nobjectClass: person\ncn: x%d\nsn: x\n\n' $i "$FIX_BASE" $i; done >"$FIX_DIR/x.ldif"
+printf 'dn: %s\nobjectClass: organization\nobjectClass: dcObject\no: x\ndc: %s\n\n' "$FIX_BASE" \
+	"$(sed -E 's/^dc=([^,]*).*/\1/' <<<"$FIX_BASE")" | cat - "$FIX_DIR/x.ldif" |
+	ldapadd -x -H "ldap://127.0.0.1:$REPL_SPORT" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null
+ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -f "$FIX_DIR/x.ldif" >/dev/null
+run_ldbench "$out" "${root[@]}" -b "$FIX_BASE" -f "cn=xX" -r0 -R4 -n 2 --io-threads 1 --rate 100 -T 50 \
+	-S "127.0.0.1:$REPL_SPORT" --repl-sample 10 --repl-timeout 1s -e random,attreplace=description:vXXXXXX
+assert_eq 0 "$RC" "not a replica, random modifies: exit status"
+assert_eq 0 "$(summary_field "$out" "127.0.0.1:$REPL_SPORT" seen)" "not a replica, random modifies: seen"
+assert_eq 0 "$(summary_field "$out" "127.0.0.1:$REPL_SPORT" superseded)" "not a replica, random modifies: superseded"
+assert_eq 10 "$(summary_field "$out" "127.0.0.1:$REPL_SPORT" unseen)" "not a replica, random modifies: unseen"
 
 # 4. a consumer that is down (-P gives its port): one line, the load as without it
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
