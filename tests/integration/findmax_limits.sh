@@ -16,28 +16,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
-PROXY=${LDBENCH_LDAPPROXY:-$(dirname "${LDBENCH:-build/ldbench}")/tests/ldapproxy}
-[ -x "$PROXY" ] || _fail "ldapproxy tool '$PROXY' not found (set LDBENCH_LDAPPROXY)"
-PX_PIDS=()
+. "$here/../fixture/ldapproxy.sh"
 fm_cleanup() {
-	local p
-	for p in "${PX_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	proxy_stop_all
 	fixture_stop
 }
 fixture_start --users 100
 trap fm_cleanup EXIT
 D=$FIX_DIR
-start_proxy() { # args...: sets PX_PORT
-	local pf=$D/px.$RANDOM i
-	"$PROXY" "$@" --port-file "$pf" 2>>"$D/proxy.log" &
-	PX_PIDS+=("$!")
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$pf" ] && break
-		sleep 0.05
-	done
-	[ -s "$pf" ] || _fail "ldapproxy $* did not start"
-	PX_PORT=$(cat "$pf")
-}
 common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)"
 	-e esearch,random -r1 -R100 -n 1 --interval 1s --warmup 200ms --duration 1s)
 

@@ -14,13 +14,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
-PROXY=${LDBENCH_LDAPPROXY:-$(dirname "${LDBENCH:-build/ldbench}")/tests/ldapproxy}
-[ -x "$PROXY" ] || _fail "ldapproxy tool '$PROXY' not found (set LDBENCH_LDAPPROXY)"
-PX_PIDS=()
+. "$here/../fixture/ldapproxy.sh"
 CG=""
 sat_cleanup() {
-	local p
-	for p in "${PX_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	proxy_stop_all
 	if [ -n "$CG" ] && [ -d "$CG" ]; then rmdir "$CG" 2>/dev/null || true; fi
 }
 trap sat_cleanup EXIT
@@ -28,17 +25,6 @@ fixture_start --users 1000
 D=$FIX_DIR
 LIMITED='The client limited this run'
 
-start_proxy() { # args...: sets PX_PORT
-	local pf=$D/px.$RANDOM i
-	"$PROXY" "$@" --port-file "$pf" 2>>"$D/proxy.log" &
-	PX_PIDS+=("$!")
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$pf" ] && break
-		sleep 0.05
-	done
-	[ -s "$pf" ] || _fail "ldapproxy $* did not start"
-	PX_PORT=$(cat "$pf")
-}
 search=(-f "(uid=userXXXXX)" -e esearch,random -r1 -R1000 --no-preflight) # the stand-in holds no entries
 
 # 1. the client is the limit: one I/O thread, 8 x 64 in flight, a server that
