@@ -154,6 +154,18 @@ static void put_unreachable(FILE *f, const struct ldb_summary *s)
 	fputc('}', f);
 }
 
+/* "connections": opened, reconnects, the binds that opened them, why none
+ * could be opened, the set-ups that failed. */
+static void put_connections(FILE *f, const struct ldb_summary *s)
+{
+	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu",
+	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
+	        (unsigned long long)s->tot.setup_binds);
+	put_unreachable(f, s);
+	put_setups(f, &s->tot);
+	fputc('}', f);
+}
+
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
 {
@@ -165,12 +177,7 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	fprintf(f, ",\"rate_target\":%.3f", s->rate_target);
 	fprintf(f, ",\"threads\":%d,\"no_activity\":%lld,\"dead_threads\":%d,\"status\":%d", s->threads, s->no_activity,
 	        s->dead, s->status);
-	fprintf(f, ",\"connections\":{\"opened\":%llu,\"reconnects\":%llu,\"setup_binds\":%llu",
-	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
-	        (unsigned long long)s->tot.setup_binds);
-	put_unreachable(f, s);
-	put_setups(f, &s->tot);
-	fputc('}', f);
+	put_connections(f, s);
 	put_parents(f, &s->tot);
 	fputs(",\"ops\":{", f);
 	bool first = true;
