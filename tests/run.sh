@@ -85,18 +85,28 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
 		failed=$((failed + 1))
 		fail=1
 	else
-		echo "=== fuzz runs (${LDBENCH_FUZZ_SECONDS:-20} s each)"
-		for src in "$ROOT"/tests/fuzz/fuzz_*.c; do
-			name=$(basename "$src" .c)
-			corpus=$fdir/corpus/$name
+		echo "=== fuzz runs (${LDBENCH_FUZZ_SECONDS:-20} s each, $jobs at a time)"
+		fuzz_one() { # name: runs one target from its corpus; its log in $fdir/NAME.log
+			local name=$1 corpus=$fdir/corpus/$1
 			mkdir -p "$corpus" "$fdir/artifacts/$name"
 			if [ -d "$ROOT/tests/fuzz/corpus/$name" ]; then
 				cp -n "$ROOT/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
 			fi
-			if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 				"$fdir/tests/$name" -max_total_time="${LDBENCH_FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=2048 \
 				-max_len=4096 -print_final_stats=1 -artifact_prefix="$fdir/artifacts/$name/" "$corpus" \
-				>"$fdir/$name.log" 2>&1; then
+				>"$fdir/$name.log" 2>&1
+		}
+		names=() pids=()
+		for src in "$ROOT"/tests/fuzz/fuzz_*.c; do
+			names+=("$(basename "$src" .c)")
+			fuzz_one "${names[-1]}" &
+			pids+=("$!")
+			while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+		done
+		for k in "${!names[@]}"; do
+			name=${names[$k]}
+			if wait "${pids[$k]}"; then
 				echo "fuzz: $name ok ($(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$fdir/$name.log" | grep -oE '[0-9]+$') runs)"
 				passed=$((passed + 1))
 			else
