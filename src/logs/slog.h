@@ -25,9 +25,10 @@
  *
  * Times: integer nanoseconds since the epoch, UTC.  389 DS's and ISO
  * timestamps carry their offset, applied.  A timestamp without a zone
- * (traditional syslog, ISO without offset) is local time of the zone in
- * opts.tz (a POSIX TZ string, as TZ=...; NULL: the process's TZ), DST
- * resolved by mktime per hour (cached: no mktime per line).  A timestamp
+ * (traditional syslog, ISO without offset) is read at opts.utc_offset_s
+ * when opts.utc_offset_set, else as local time of the process's time zone
+ * (TZ), DST resolved by mktime once per hour of the log (cached: no mktime
+ * per line; an hour repeated at the end of DST is taken as its first).  A timestamp
  * without a year (traditional syslog) takes opts.year, or else the year of
  * the file's modification time, minus one for a month after that time's
  * month (a log spanning new year).  ev.time_res_ns says the timestamp's
@@ -198,7 +199,8 @@ struct ldb_slog_stats {
 struct ldb_slog_opts {
 	size_t max_line; /* 0: 64 KiB; at most 16 MiB */
 	int year;        /* year of yearless timestamps; 0: from the file's mtime */
-	const char *tz;  /* zone of zoneless timestamps (TZ syntax); NULL: TZ */
+	bool utc_offset_set;
+	int utc_offset_s; /* zoneless timestamps: local = UTC + this (east +) */
 };
 
 struct ldb_slog;
