@@ -230,9 +230,10 @@ const char *ldb_slog_prefix(struct ldb_slog_tctx *t, const char *p, const char *
 		m = stamp_hex(p, end, ns, res);
 	else if (*p == '<')
 		m = stamp_5424(t, p, end, ns, res);
-	else if ((unsigned)(*p - '0') <= 9)
+	else if ((unsigned)(*p - '0') <= 9) {
 		m = stamp_iso(t, p, end, ns, res);
-	else if ((unsigned)(*p - 'A') < 26)
+		m = m ? syslog_tag(m, end) : NULL;
+	} else if ((unsigned)(*p - 'A') < 26)
 		m = stamp_trad(t, p, end, ns, res);
 	if (m)
 		*fmt = LDB_SLOG_FMT_OPENLDAP;
