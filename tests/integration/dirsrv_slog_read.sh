@@ -181,3 +181,18 @@ assert_ge 1 "$stats" "STAT lines written with nsslapd-statlog-level 1"
 assert_eq "$stats" "$(get "skipped known" "$work/st.stat")" "every STAT line skipped as known"
 assert_eq 1 "$(get "request search" "$work/st.stat")" "the search counted once"
 assert_eq 2 "$(get paired "$work/st.stat")" "its bind and search paired with their results"
+
+# A SASL bind: 389 DS writes "etime=0.000445402, SASL bind in progress" on
+# its first step's result.
+settled
+n0=$(wc -l <"$log")
+ldapwhoami -H "$DS_URI" -Y DIGEST-MD5 -U "$u3" -w "$u3" >/dev/null 2>&1 || true
+settled
+tail -n +$((n0 + 1)) "$log" >"$work/sasl"
+"$STAT" --events "$work/sasl" >"$work/ev.sasl"
+"$STAT" "$work/sasl" >"$work/st.sasl"
+assert_match '^event request .* type=bind dn="" method="sasl" mech="DIGEST-MD5"$' "$work/ev.sasl" "a SASL bind's mechanism"
+assert_match '^event result .* tag=97 err=14 nentries=0 etime=[0-9]+ ' "$work/ev.sasl" \
+	"its first step: err 14 and its etime (the text after the comma aside)"
+assert_eq 0 "$(get "skipped bad-field" "$work/st.sasl")" "no SASL result line refused"
+assert_eq "$(get result "$work/st.sasl")" "$(get paired "$work/st.sasl")" "every SASL result paired"
