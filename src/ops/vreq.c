@@ -69,6 +69,7 @@ struct bctx {
 	const struct ldb_config *c;
 	int holes[LDB_VPATS_MAX];
 	size_t extra; /* the most the holes and the lengths may add */
+	int closed;   /* nodes below are inside closed elements: no literal joins them */
 };
 
 static int push(struct bctx *x, struct ldb_vnode nd)
@@ -84,7 +85,8 @@ static int lit(struct bctx *x, size_t off, size_t len)
 	struct ldb_vreq *q = x->q;
 	if (len == 0)
 		return 0;
-	if (q->n > 0 && q->node[q->n - 1].kind == LDB_VN_LIT && q->node[q->n - 1].off + q->node[q->n - 1].len == off) {
+	if (q->n > x->closed && q->node[q->n - 1].kind == LDB_VN_LIT &&
+	    q->node[q->n - 1].off + q->node[q->n - 1].len == off) {
 		q->node[q->n - 1].len += (uint32_t)len;
 		return 0;
 	}
@@ -170,6 +172,7 @@ static int walk(struct bctx *x, size_t s, size_t e)
 				return -1;
 		} else {
 			x->q->node[n0].end = (uint16_t)x->q->n;
+			x->closed = x->q->n;
 			x->extra += 4; /* a longer length */
 		}
 		total += h;
