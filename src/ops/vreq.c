@@ -280,6 +280,7 @@ size_t ldb_vreq_render(const struct ldb_vreq *q, struct ldb_vpc *v, struct ldb_r
 	size_t total = 1 + ldb_der_len_size(content) + content;
 	if (total > cap)
 		return 0;
-	emit(q, v, 0, q->n, dst + (total - body));
-	return ldb_wire_frame(dst, cap, msgid, dst + (total - body), body);
+	/* the envelope (as ldb_wire_frame writes it), then the body in place */
+	emit(q, v, 0, q->n, ldb_der_put_int(ldb_der_put_tl(dst, 0x30, content), msgid));
+	return total;
 }
