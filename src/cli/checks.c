@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "values/pattern.h"
+#include "values/vpattern.h"
 #include "util/util.h"
 #include "proto/wire.h"
 #include "ops/ops.h"
@@ -28,13 +29,35 @@ int cli_check_range_given(struct cli_ctx *x, const char *kw, long long lo, long 
 	return 0;
 }
 
+/* A value pattern's first value for one client (seed 1): a real sample to check. */
+static char *sample_alloc(struct cli_ctx *x, const struct ldb_pattern *p)
+{
+	size_t cap = ldb_vp_max_len(p->vp) + 1;
+	struct ldb_vp_state *st = NULL;
+	struct ldb_rng rng;
+	char err[256], *s = malloc(cap);
+
+	if (s == NULL || ldb_vp_state_new(p->vp, 0, 1, &st, err, sizeof err) != 0) {
+		free(s);
+		cli_fail(x, "%s", s == NULL ? "out of memory" : err);
+		return NULL;
+	}
+	ldb_rng_seed(&rng, 1, 0);
+	s[ldb_vp_render(p->vp, st, &rng, s, cap)] = '\0';
+	ldb_vp_state_free(st);
+	return s;
+}
+
 /* Render p with v into a fresh string (start-up use); with subst false the
  * text is taken as it is (its X are literal). */
 static char *render_alloc(struct cli_ctx *x, const struct ldb_pattern *p, long long v, bool subst)
 {
 	size_t cap = strlen(p->text) + 32;
-	char *s = malloc(cap);
+	char *s;
 
+	if (p->vp != NULL)
+		return sample_alloc(x, p);
+	s = malloc(cap);
 	if (s == NULL) {
 		cli_oom(x);
 		return NULL;
@@ -59,6 +82,27 @@ static int check_dn(struct cli_ctx *x, const char *opt, const struct ldb_pattern
 		cli_fail(x, "%s '%s': invalid DN", opt, dn);
 	free(dn);
 	return ok ? 0 : -1;
+}
+
+/* -f's skeleton (its brackets as markers, ops/vreq.h) is a filter. */
+static int skeleton_filter(const struct ldb_config *c)
+{
+	size_t n = strlen(c->filter) + 3;
+	char *sk = malloc(n + 2);
+	struct ldb_bytes b = { 0 };
+	char why[LDB_WIRE_ERRLEN];
+	int rc = -1;
+
+	if (sk != NULL && ldb_vp_skeleton(c->filter_pat.vp, sk + 1, n, 0x10) > 0) {
+		bool paren = sk[1] == '(';
+		sk[0] = '(';
+		if (!paren)
+			strcat(sk, ")");
+		rc = ldb_filter_encode(&b, paren ? sk + 1 : sk, why);
+	}
+	ldb_bytes_free(&b);
+	free(sk);
+	return rc;
 }
 
 static int check_filter(struct cli_ctx *x)
@@ -91,6 +135,14 @@ static int check_filter(struct cli_ctx *x)
 	}
 	rc = ldb_filter_encode(&b, g, why);
 	ldb_bytes_free(&b);
+	if (rc == 0 && c->filter_pat.vp != NULL && skeleton_filter(c) != 0) {
+		free(f);
+		free(g);
+		return cli_fail(x,
+		                "-f '%s': a value pattern's bracket must stand inside one value of the filter (the "
+		                "filter is encoded once, its values filled per operation)",
+		                c->filter);
+	}
 	if (rc != 0) {
 		why[sizeof(why) - 1] = '\0';
 		cli_fail(x, "-f '%s': invalid filter%s%s", c->filter, why[0] ? ": " : "", why);
@@ -100,25 +152,87 @@ static int check_filter(struct cli_ctx *x)
 	return rc != 0 ? -1 : 0;
 }
 
+/* One of ldclt's value flags: a value pattern when it holds a bracket expression. */
+static int value(struct cli_ctx *x, struct ldb_pattern *p, const char *text, const char *opt)
+{
+	char err[768];
+
+	if (text == NULL)
+		return 0;
+	if (ldb_value_compile(p, text, x->c->zeropad, opt, err, sizeof err) == 0)
+		return 0;
+	if (strcmp(opt, "-w") != 0)
+		return cli_fail(x, "%s", err);
+	/* a password is never echoed: the problem without the value */
+	const char *col = strstr(err, " column ");
+	const char *xxx = strstr(err, ": ldclt's XXX");
+	return cli_fail(x, "-w: %s%s", col != NULL ? "value pattern," : "value",
+	                col != NULL   ? col
+	                : xxx != NULL ? xxx
+	                              : ": bad value pattern");
+}
+
+/* A search or a bind would hold both a varying XXX and a value pattern (the
+ * templates patch fixed places, the value patterns' programs have none). */
+static bool mixed_request(const struct ldb_config *c)
+{
+	bool search = false;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		search |= c->weight[k] > 0 && ldb_ops[k]->filter;
+	if (search && (c->filter_pat.vp != NULL || c->base_pat.vp != NULL) &&
+	    ((c->valmode != LDB_VAL_FIXED && ldb_pattern_has_var(&c->filter_pat)) ||
+	     (c->randombase && ldb_pattern_has_var(&c->base_pat))))
+		return true;
+	return (c->bind_dn_pat.vp != NULL || c->password_pat.vp != NULL || c->sasl_authid_pat.vp != NULL) &&
+	       ((c->randombinddn && ldb_pattern_has_var(&c->bind_dn_pat)) ||
+	        (c->randomauthid && ldb_pattern_has_var(&c->sasl_authid_pat)));
+}
+
+/* The values that are value patterns, in slot order. */
+static int collect_vpats(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	struct ldb_pattern *all[5 + 8 + 1] = { &c->base_pat, &c->filter_pat, &c->bind_dn_pat, &c->password_pat,
+		                               &c->sasl_authid_pat };
+	int n = 5;
+
+	for (int i = 0; i < c->nmods; i++)
+		all[n++] = &c->mods[i].val;
+	all[n++] = &c->compare_val;
+	c->nvpats = 0;
+	for (int i = 0; i < n; i++) {
+		if (all[i]->vp == NULL)
+			continue;
+		if (c->nvpats == LDB_VPATS_MAX)
+			return cli_fail(x, "more than %d values are value patterns", LDB_VPATS_MAX);
+		all[i]->slot = c->nvpats;
+		c->vpats[c->nvpats++] = all[i];
+	}
+	if (mixed_request(c))
+		return cli_fail(x,
+		                "ldclt's XXX numbers (-e random, incr, randombase, randombinddn, randomauthid) and a "
+		                "value pattern cannot share one request: write each varying value as a pattern");
+	if (c->nvpats > 0 && c->nrepl > 0)
+		return cli_fail(x,
+		                "-S and value patterns exclude each other: the watchers rebuild a change from "
+		                "ldclt's numbers (value '%s')",
+		                c->vpats[0]->text);
+	return 0;
+}
+
 int cli_compile_patterns(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
 
-	if (ldb_pattern_compile(&c->base_pat, c->base, c->zeropad) < 0)
-		return cli_oom(x);
-	if (c->filter != NULL && ldb_pattern_compile(&c->filter_pat, c->filter, c->zeropad) < 0)
-		return cli_oom(x);
-	if (c->bind_dn != NULL && ldb_pattern_compile(&c->bind_dn_pat, c->bind_dn, c->zeropad) < 0)
-		return cli_oom(x);
-	if (c->password != NULL && ldb_pattern_compile(&c->password_pat, c->password, c->zeropad) < 0)
-		return cli_oom(x);
-	if (c->sasl_authid != NULL && ldb_pattern_compile(&c->sasl_authid_pat, c->sasl_authid, c->zeropad) < 0)
-		return cli_oom(x);
+	if (value(x, &c->base_pat, c->base, "-b") != 0 || value(x, &c->filter_pat, c->filter, "-f") != 0 ||
+	    value(x, &c->bind_dn_pat, c->bind_dn, "-D") != 0 || value(x, &c->password_pat, c->password, "-w") != 0 ||
+	    value(x, &c->sasl_authid_pat, c->sasl_authid, "-o authid") != 0)
+		return -1;
 	/* compiled as given; nozeropad may have come after them */
 	for (int i = 0; i < c->nmods; i++)
 		c->mods[i].val.zeropad = c->zeropad;
 	c->compare_val.zeropad = c->zeropad;
-	return 0;
+	return collect_vpats(x);
 }
 
 /* Some kind of the run sends -f as a search filter. */

@@ -263,6 +263,7 @@ int cli_parse_modify(struct cli_ctx *x, const char *arg)
 	const char *colon = strchr(arg, ':');
 	const char *attr, *eq;
 	struct ldb_modspec *m;
+	char why[768];
 	int op;
 
 	if (c->nmods == (int)(sizeof(c->mods) / sizeof(c->mods[0])))
@@ -292,8 +293,8 @@ int cli_parse_modify(struct cli_ctx *x, const char *arg)
 	if (m->attr == NULL)
 		return cli_oom(x);
 	c->nmods++;
-	if (ldb_pattern_compile(&m->val, eq ? eq + 1 : "", c->zeropad) < 0)
-		return cli_oom(x);
+	if (ldb_value_compile(&m->val, eq ? eq + 1 : "", c->zeropad, "--modify", why, sizeof why) != 0)
+		return cli_fail(x, "%s", why);
 	return 0;
 }
 
@@ -302,15 +303,15 @@ int cli_parse_compare(struct cli_ctx *x, const char *arg)
 {
 	struct ldb_config *c = x->c;
 	const char *pattern;
-	char what[512];
+	char what[768];
 
 	if (c->compare_attr != NULL)
 		return cli_fail(x, "--compare given twice");
 	snprintf(what, sizeof what, "--compare '%s'", arg);
 	if (split_attr_value(x, what, "ATTR=PATTERN", arg, '=', &c->compare_attr, &pattern) != 0)
 		return -1;
-	if (ldb_pattern_compile(&c->compare_val, pattern, c->zeropad) < 0)
-		return cli_oom(x);
+	if (ldb_value_compile(&c->compare_val, pattern, c->zeropad, "--compare", what, sizeof what) != 0)
+		return cli_fail(x, "%s", what);
 	return 0;
 }
 

@@ -57,6 +57,10 @@ enum { LDB_CLASS_NONE, LDB_CLASS_PERSON, LDB_CLASS_EMAILPERSON, LDB_CLASS_INETOR
 /* -e referral=: not followed (the default, and off), followed anonymously, with -D/-w */
 enum { LDB_REFERRAL_NONE, LDB_REFERRAL_ON, LDB_REFERRAL_REBIND };
 
+/* Value patterns one run may hold (base, filter, bind DN, password, authid,
+ * modify values, compare value). */
+#define LDB_VPATS_MAX 16
+
 /* -e value generation mode for the XXX of -f (and of the add/delete RDN). */
 enum ldb_valmode { LDB_VAL_FIXED, LDB_VAL_RANDOM, LDB_VAL_INCR };
 
@@ -144,6 +148,10 @@ struct ldb_config {
 	int nmods;
 	char *compare_attr; /* --compare ATTR=PATTERN */
 	struct ldb_pattern compare_val;
+	/* the values above that are value patterns (their vp set), in slot order:
+	 * each client renders them from its own states (ops/request.h) */
+	struct ldb_pattern *vpats[LDB_VPATS_MAX];
+	int nvpats;
 	bool delete_after_add; /* --delete-after-add */
 	char *genldif_file;    /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;

@@ -29,7 +29,7 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 {
 	/* the search's template, unless the search kind has built it */
-	if (o->search.t == NULL && ldb_reqset_build_search(&o->search, o->cfg, err, cap) != 0)
+	if (!ldb_reqset_built(&o->search) && ldb_reqset_build_search(&o->search, o->cfg, err, cap) != 0)
 		return -1;
 	o->room[LDB_OP_ABANDON] = o->search.maxlen + ABANDON_MAX;
 	return 0;

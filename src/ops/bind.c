@@ -26,6 +26,8 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
 	int variant = 0;
 
+	if (r->ops->bind.vr != NULL)
+		return (long)ldb_vreq_render(&r->ops->bind.vr[0], r->vpc, r->rng, r->msgid, dst, cap);
 	if (c->binddn_file_n > 0)
 		variant = (int)ldb_rng_range(r->rng, 0, (int64_t)c->binddn_file_n - 1);
 	else if (r->ops->bind.var[LDB_FIELD_BINDDN])

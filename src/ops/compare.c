@@ -23,7 +23,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	struct ldb_wctx *wc = r->wc;
 	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
-	size_t len = ldb_dn_put_pattern(&c->compare_val, r->v, wc->vals, sizeof wc->vals);
+	size_t len = ldb_dn_put_value(&c->compare_val, r->v, wc, r->rng, wc->vals, sizeof wc->vals);
 	if (len == 0 && c->compare_val.text != NULL && c->compare_val.text[0] != '\0')
 		return 0;
 	return (long)ldb_wire_put_compare(dst, cap, r->msgid, wc->dn, wc->dnlen, c->compare_attr, wc->vals, len);

@@ -1,5 +1,6 @@
 /* The write kinds' scratch and DNs: see dn.h. */
 #include "ops/dn.h"
+#include "ops/vreq.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,21 @@ size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, siz
 	return ldb_pattern_render(p, v, dst, cap);
 }
 
+size_t ldb_dn_put_value(const struct ldb_pattern *p, int64_t v, struct ldb_wctx *wc, struct ldb_rng *rng, char *dst,
+                        size_t cap)
+{
+	const char *val;
+	if (p->vp == NULL)
+		return ldb_dn_put_pattern(p, v, dst, cap);
+	if (wc->vpc == NULL || rng == NULL)
+		return 0;
+	size_t n = ldb_vpc_render(wc->vpc, p, rng, &val);
+	if (n > cap)
+		return 0;
+	memcpy(dst, val, n);
+	return n;
+}
+
 /* -e string: -f's head, its X run as random bytes escaped (RFC 4514), its
  * tail; wc->rawval gets the RDN's value unescaped. */
 static size_t put_string_rdn(const struct ldb_config *c, struct ldb_rng *rng, struct ldb_wctx *wc, char *dst,
@@ -72,7 +88,7 @@ int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_r
 	} else {
 		bool str = c->rnd_string && ldb_pattern_has_var(&c->filter_pat);
 		n = str ? put_string_rdn(c, rng, wc, wc->dn, sizeof wc->dn - 1)
-		        : ldb_dn_put_pattern(&c->filter_pat, v, wc->dn, sizeof wc->dn - 1);
+		        : ldb_dn_put_value(&c->filter_pat, v, wc, rng, wc->dn, sizeof wc->dn - 1);
 		if (n == 0)
 			return -1;
 		if (n >= 2 && wc->dn[0] == '(' && wc->dn[n - 1] == ')') {
@@ -84,7 +100,8 @@ int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_r
 	}
 	if (c->base != NULL && c->base[0] != '\0') {
 		wc->dn[n++] = ',';
-		size_t b = ldb_dn_put_pattern(&c->base_pat, c->randombase ? bv : 0, wc->dn + n, sizeof wc->dn - n - 1);
+		size_t b = ldb_dn_put_value(&c->base_pat, c->randombase ? bv : 0, wc, rng, wc->dn + n,
+		                            sizeof wc->dn - n - 1);
 		if (b == 0)
 			return -1;
 		n += b;

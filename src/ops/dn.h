@@ -14,6 +14,8 @@
 
 #define LDB_DN_MAX 4096
 
+struct ldb_vpc;
+
 struct ldb_wctx {
 	char dn[LDB_DN_MAX]; /* the DN of the last rendered request */
 	size_t dnlen;
@@ -26,7 +28,8 @@ struct ldb_wctx {
 	size_t scratch_cap;
 	char rawval[LDB_DN_MAX]; /* -e string: the RDN's value unescaped (the add's attribute) */
 	size_t rawlen;
-	size_t next_image; /* -e imagesdir: the client's next file, in turn */
+	size_t next_image;   /* -e imagesdir: the client's next file, in turn */
+	struct ldb_vpc *vpc; /* the client's value patterns (ops/vreq.h), NULL when none */
 };
 
 int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c);
@@ -34,6 +37,11 @@ void ldb_wctx_free(struct ldb_wctx *wc);
 
 /* The pattern rendered with v into dst (no NUL).  0 when it does not fit. */
 size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, size_t cap);
+
+/* The same for a value that may be a value pattern (p->vp: the client's
+ * next value of it, from wc->vpc and rng). */
+size_t ldb_dn_put_value(const struct ldb_pattern *p, int64_t v, struct ldb_wctx *wc, struct ldb_rng *rng, char *dst,
+                        size_t cap);
 
 /* wc->dn = the RDN (rdn, or -f rendered with v, one pair of outer
  * parentheses dropped), ",", the base (rendered with bv under randombase).

@@ -20,7 +20,7 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 }
 
 /* --modify's list, each value the pattern with the operation's number */
-static int spec_mods(const struct ldb_config *c, int64_t v, struct ldb_wctx *wc)
+static int spec_mods(const struct ldb_config *c, int64_t v, struct ldb_rng *rng, struct ldb_wctx *wc)
 {
 	int n = 0;
 	size_t used = 0;
@@ -30,7 +30,7 @@ static int spec_mods(const struct ldb_config *c, int64_t v, struct ldb_wctx *wc)
 			wc->pm[n++] = (struct ldb_put_mod){ m->op, m->attr, NULL, 0 };
 			continue;
 		}
-		size_t len = ldb_dn_put_pattern(&m->val, v, wc->vals + used, sizeof wc->vals - used);
+		size_t len = ldb_dn_put_value(&m->val, v, wc, rng, wc->vals + used, sizeof wc->vals - used);
 		if (len == 0)
 			return -1;
 		wc->pm[n++] = (struct ldb_put_mod){ m->op, m->attr, wc->vals + used, len };
@@ -64,7 +64,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
 	if (c->nmods > 0)
-		n = spec_mods(c, r->v, wc);
+		n = spec_mods(c, r->v, r->rng, wc);
 	else if (c->attreplace_attr != NULL)
 		n = attreplace_mod(c, r->rng, wc);
 	else {

@@ -40,7 +40,8 @@ struct ldb_op_req {
 	struct ldb_rng *rng; /* the client's generator */
 	int64_t v, bv;       /* the number of -f's XXX, and of -b's with randombase */
 	int32_t msgid;
-	int32_t msgid2; /* a second message id, for kinds with msgids 2 */
+	int32_t msgid2;      /* a second message id, for kinds with msgids 2 */
+	struct ldb_vpc *vpc; /* the client's value patterns (NULL when the run has none) */
 };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not

@@ -40,7 +40,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 
 	if (ldb_dn_build(c, r->v, r->bv, r->rng, wc, NULL, 0) != 0)
 		return 0;
-	rdnlen = ldb_dn_put_pattern(&c->filter_pat, new_number(r), wc->aux, sizeof wc->aux);
+	rdnlen = ldb_dn_put_value(&c->filter_pat, new_number(r), wc, r->rng, wc->aux, sizeof wc->aux);
 	if (rdnlen == 0 || rdnlen >= sizeof wc->aux)
 		return 0;
 	if (rdnlen >= 2 && wc->aux[0] == '(' && wc->aux[rdnlen - 1] == ')') {

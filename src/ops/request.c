@@ -19,6 +19,8 @@ struct fill {
 static int fill_pattern(const struct ldb_pattern *p, bool var, int nd, char ch, char *buf, size_t cap)
 {
 	size_t w = var ? (size_t)nd : 0;
+	if (p->vp != NULL) /* its brackets as markers (ops/vreq.h) */
+		return ldb_vp_skeleton(p->vp, buf, cap, (uint8_t)(0x10 + p->slot)) == 0 ? -1 : 0;
 	if (p->text == NULL) { /* not given (no -f for a bind load, say) */
 		buf[0] = '\0';
 		return 0;
@@ -230,6 +232,51 @@ static int build_all(struct ldb_reqset *s, const struct ldb_config *c, encode_fn
 	return 0;
 }
 
+/* A request with a value pattern: its programs, one per variant. */
+static int build_vp(struct ldb_reqset *s, const struct ldb_config *c, encode_fn enc, char *err, size_t cap)
+{
+	const int nd[LDB_FIELD_COUNT] = { 0 };
+	struct ldb_bytes b = { 0 };
+	char werr[LDB_WIRE_ERRLEN] = "";
+	struct fill *f;
+	int rc = -1;
+
+	for (int fld = 0; fld < LDB_FIELD_COUNT; fld++)
+		if (s->var[fld]) {
+			snprintf(err, cap,
+			         "ldclt's XXX numbers (-e random, incr, randombase, randombinddn, randomauthid) and a "
+			         "value pattern cannot share one request: write each varying value as a pattern");
+			return -1;
+		}
+	s->vr = calloc((size_t)s->nvariants, sizeof *s->vr);
+	f = malloc(sizeof *f);
+	if (s->vr == NULL || f == NULL) {
+		free(f);
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	for (int v = 0; v < s->nvariants; v++) {
+		b.len = 0;
+		if (make_fill(f, c, s, nd, -1, '0') != 0) {
+			snprintf(err, cap, "request too long");
+			goto out;
+		}
+		if (enc(&b, c, v, f, werr) != 0) {
+			snprintf(err, cap, "%s (a value pattern's bracket must stand inside one value)", werr);
+			goto out;
+		}
+		if (ldb_vreq_build(&s->vr[v], b.data, b.len, c, err, cap) != 0)
+			goto out;
+		if (s->vr[v].maxlen > s->maxlen)
+			s->maxlen = s->vr[v].maxlen;
+	}
+	rc = 0;
+out:
+	ldb_bytes_free(&b);
+	free(f);
+	return rc;
+}
+
 static void set_field(struct ldb_reqset *s, int f, const struct ldb_pattern *p, long long lo, long long hi)
 {
 	s->var[f] = true;
@@ -250,6 +297,9 @@ int ldb_reqset_build_search(struct ldb_reqset *s, const struct ldb_config *c, ch
 		set_field(s, LDB_FIELD_FILTER, &c->filter_pat, c->range_low, c->range_high);
 	if (c->randombase && ldb_pattern_has_var(&c->base_pat))
 		set_field(s, LDB_FIELD_BASE, &c->base_pat, c->base_low, c->base_high);
+	const struct ldb_pattern *vals[] = { c->filter != NULL ? &c->filter_pat : NULL, &c->base_pat };
+	if (ldb_vreq_any(vals, 2))
+		return build_vp(s, c, enc_search, err, cap);
 	return build_all(s, c, enc_search, err, cap);
 }
 
@@ -277,6 +327,11 @@ int ldb_reqset_build_bind(struct ldb_reqset *s, const struct ldb_config *c, char
 			return -1;
 		}
 	}
+	const struct ldb_pattern *vals[] = { c->bind_dn != NULL ? &c->bind_dn_pat : NULL,
+		                             c->bind_dn != NULL || c->sasl_mech != NULL ? &c->password_pat : NULL,
+		                             c->sasl_mech != NULL ? &c->sasl_authid_pat : NULL };
+	if (c->binddn_file_n == 0 && ldb_vreq_any(vals, 3))
+		return build_vp(s, c, enc_bind, err, cap);
 	return build_all(s, c, enc_bind, err, cap);
 }
 
@@ -302,6 +357,9 @@ void ldb_reqset_free(struct ldb_reqset *s)
 	for (size_t i = 0; s->t != NULL && i < s->n; i++)
 		free(s->t[i].body);
 	free(s->t);
+	for (int v = 0; s->vr != NULL && v < s->nvariants; v++)
+		ldb_vreq_free(&s->vr[v]);
+	free(s->vr);
 	memset(s, 0, sizeof *s);
 }
 

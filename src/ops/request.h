@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "conf/config.h"
+#include "ops/vreq.h"
 #include "values/rng.h"
 
 /* What a request's numbers come from. */
@@ -45,15 +46,26 @@ struct ldb_reqset {
 	int nd_hi[LDB_FIELD_COUNT];
 	bool zeropad;
 	size_t maxlen; /* largest framed request */
+	/* a value of the request is a value pattern: one program per variant
+	 * (ops/vreq.h) instead of the templates (t is then NULL) */
+	struct ldb_vreq *vr;
 };
 
 /* Build the search templates (filter and base) and the bind templates from a
- * checked config.  @return 0, or -1 with one line in err. */
+ * checked config.  @return 0, or -1 with one line in err.  When one of the
+ * request's values is a value pattern, vr is built instead of t; ldclt's
+ * varying XXX numbers and a value pattern in one request are refused. */
 int ldb_reqset_build_search(struct ldb_reqset *s, const struct ldb_config *c, char *err, size_t cap);
 int ldb_reqset_build_bind(struct ldb_reqset *s, const struct ldb_config *c, char *err, size_t cap);
 /* A fixed request (unbind, say) from already-encoded protocolOp bytes. */
 int ldb_reqset_build_fixed(struct ldb_reqset *s, const uint8_t *op, size_t len);
 void ldb_reqset_free(struct ldb_reqset *s);
+
+/* Is the request built (templates or programs)? */
+static inline bool ldb_reqset_built(const struct ldb_reqset *s)
+{
+	return s->t != NULL || s->vr != NULL;
+}
 
 /* Hot path: write the request for `variant` and the numbers vals[] with message
  * id `msgid` into dst.  @return bytes written, 0 if cap is too small. */

@@ -30,6 +30,8 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	vals[LDB_FIELD_BASE] = r->bv;
 	if (c->random_attrlist && c->nattrs > 0)
 		variant = (int)ldb_rng_range(r->rng, 0, c->nattrs - 1);
+	if (r->ops->search.vr != NULL)
+		return (long)ldb_vreq_render(&r->ops->search.vr[variant], r->vpc, r->rng, r->msgid, dst, cap);
 	size_t n = ldb_req_render(&r->ops->search, variant, vals, r->msgid, dst, cap);
 	if (n > 0 && c->rnd_string)
 		ldb_req_fill_bytes(&r->ops->search, variant, LDB_FIELD_FILTER, dst, n, c->rnd_ascii, r->rng);

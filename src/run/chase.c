@@ -212,7 +212,7 @@ static long render_again(struct ldb_conn *cn, const struct ldb_slot *s, struct l
 		if (ch->req_cap == 0)
 			return -1;
 	}
-	struct ldb_op_req q = { &run->ops, cn->w->wctx, &cn->w->rng, s->v, s->bv, id, 0 };
+	struct ldb_op_req q = { &run->ops, cn->w->wctx, &cn->w->rng, s->v, s->bv, id, 0, cn->w->vpc };
 	if (ldb_ops[s->kind]->msgids > 1)
 		q.msgid2 = chase_msgid(ch);
 	return ldb_ops[s->kind]->render(&q, ch->req, ch->req_cap);

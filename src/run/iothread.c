@@ -73,6 +73,13 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
 			return -1;
 	}
+	/* value patterns: this client's share of their sequences (client id of -n) */
+	char verr[256];
+	if (c->nvpats > 0 && ((w->vpc = malloc(sizeof *w->vpc)) == NULL ||
+	                      ldb_vpc_init(w->vpc, c, (unsigned)id, (unsigned)c->threads, verr, sizeof verr) != 0))
+		return -1;
+	if (w->wctx != NULL)
+		w->wctx->vpc = w->vpc;
 	w->nconns = c->conns_per_thread;
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
@@ -122,6 +129,10 @@ void ldb_client_free(struct ldb_client *w)
 	if (w->wctx != NULL) {
 		ldb_wctx_free(w->wctx);
 		free(w->wctx);
+	}
+	if (w->vpc != NULL) {
+		ldb_vpc_free(w->vpc);
+		free(w->vpc);
 	}
 	ldb_tls_session_free(&w->tls_session);
 	ldb_chase_free(w);
@@ -423,6 +434,9 @@ void *ldb_iothread_main(void *arg)
 			wake = now;
 		else if (due < wake)
 			wake = due;
+		for (int i = 0; i < r->nw; i++) /* stream files: read ahead while idle */
+			if (r->w[i].vpc != NULL && r->w[i].vpc->streams)
+				ldb_vpc_prefetch(r->w[i].vpc, run->cfg);
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
 		now = ldb_now_ns();
 		ldb_conn_events(evs, n, now);

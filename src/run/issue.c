@@ -254,7 +254,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		                         cn->retry_len);
 		cn->retry_len = 0;
 	} else {
-		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0 };
+		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0, w->vpc };
 		if (!room_for(cn, run->ops.room[s->kind]))
 			return false;
 		if (d->msgids > 1)

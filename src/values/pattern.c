@@ -1,5 +1,6 @@
 /* ldclt XXX patterns: compile once, render allocation-free. */
 #include "values/pattern.h"
+#include "values/vpattern.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@ int ldb_pattern_compile(struct ldb_pattern *p, const char *text, bool zeropad)
 	while (head + width < len && copy[head + width] == 'X')
 		width++;
 	p->text = copy;
+	p->vp = NULL;
+	p->slot = 0;
 	p->head_len = head;
 	p->width = width;
 	p->tail = copy + head + width;
@@ -30,8 +33,51 @@ int ldb_pattern_compile(struct ldb_pattern *p, const char *text, bool zeropad)
 	return 0;
 }
 
+int ldb_value_compile(struct ldb_pattern *p, const char *text, bool zeropad, const char *opt, char *err, size_t cap)
+{
+	char verr[512], *skel;
+	size_t n = strlen(text) + 1;
+
+	if (!ldb_vp_has_brackets(text)) {
+		if (ldb_pattern_compile(p, text, zeropad) == 0)
+			return 0;
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	p->vp = NULL;
+	if (ldb_vp_compile(&p->vp, text, verr, sizeof verr) != 0) {
+		snprintf(err, cap, "%s: %s", opt, verr);
+		return -1;
+	}
+	skel = malloc(n);
+	if (skel == NULL || ldb_vp_skeleton(p->vp, skel, n, 0x10) == 0) {
+		free(skel);
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	bool x = strchr(skel, 'X') != NULL;
+	free(skel);
+	if (x) {
+		snprintf(err, cap,
+		         "%s '%s': ldclt's XXX and a value pattern's brackets in one value; write one or the other "
+		         "(an X that is text: [random:1:X])",
+		         opt, text);
+		return -1;
+	}
+	p->text = strdup(text);
+	if (p->text == NULL) {
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	p->zeropad = zeropad;
+	p->tail = p->text + strlen(text);
+	p->head_len = strlen(text);
+	return 0;
+}
+
 void ldb_pattern_free(struct ldb_pattern *p)
 {
+	ldb_vp_free(p->vp);
 	if (p->text != NULL) {
 		/* A pattern may hold a password (-w with randombinddn). */
 		explicit_bzero(p->text, strlen(p->text));

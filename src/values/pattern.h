@@ -13,11 +13,15 @@
 
 #include "values/rng.h"
 
+struct ldb_vp;
+
 struct ldb_pattern {
-	char *text;       /* the whole pattern as given (owned) */
-	size_t head_len;  /* bytes before the X run */
-	size_t width;     /* length of the X run; 0 = no placeholder */
-	const char *tail; /* points into text, after the run */
+	char *text;        /* the whole pattern as given (owned) */
+	struct ldb_vp *vp; /* a value pattern (values/vpattern.h) instead of an X run (owned), or NULL */
+	int slot;          /* vp's place among the run's value patterns (each client's states) */
+	size_t head_len;   /* bytes before the X run */
+	size_t width;      /* length of the X run; 0 = no placeholder */
+	const char *tail;  /* points into text, after the run */
 	size_t tail_len;
 	bool zeropad; /* false with -e nozeropad */
 };
@@ -25,6 +29,13 @@ struct ldb_pattern {
 /** Compile `text`.  @return 0, or -1 on allocation failure. */
 int ldb_pattern_compile(struct ldb_pattern *p, const char *text, bool zeropad);
 void ldb_pattern_free(struct ldb_pattern *p);
+
+/** Compile a value an option took (`opt`, "-f" say, for the message): a value
+ *  pattern when text holds a bracket expression (ldb_vp_has_brackets), else
+ *  ldclt's X run.  A value with both a bracket and an X in its literal text
+ *  is refused: ldclt's placeholder and a pattern cannot share one value.
+ *  @return 0, or -1 with one line in err. */
+int ldb_value_compile(struct ldb_pattern *p, const char *text, bool zeropad, const char *opt, char *err, size_t cap);
 static inline bool ldb_pattern_has_var(const struct ldb_pattern *p)
 {
 	return p->width > 0;

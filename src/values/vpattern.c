@@ -468,6 +468,14 @@ void ldb_vp_free(struct ldb_vp *p)
 	free(p);
 }
 
+bool ldb_vp_streams(const struct ldb_vp *p)
+{
+	for (int i = 0; i < p->nnodes; i++)
+		if (p->node[i].op == VP_STREAM)
+			return true;
+	return false;
+}
+
 size_t ldb_vp_max_len(const struct ldb_vp *p)
 {
 	return p->maxlen;
@@ -640,7 +648,10 @@ static size_t put_node(const struct vp_node *nd, struct ldb_vp_state *st, struct
 	return 0;
 }
 
-size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap)
+/* Render, remembering where each bracket's value went when span is given (or
+ * when a [ref:N] needs it). */
+static size_t render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap,
+                     uint32_t span[][2])
 {
 	size_t off[LDB_VP_MAX_BRACKETS], len[LDB_VP_MAX_BRACKETS];
 	size_t o = 0;
@@ -657,11 +668,48 @@ size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb
 		} else {
 			n = put_node(nd, st, rng, out + o);
 		}
-		if (nd->bracket >= 0 && p->has_refs) {
+		if (nd->bracket >= 0 && (p->has_refs || span != NULL)) {
 			off[nd->bracket] = o;
 			len[nd->bracket] = n;
+			if (span != NULL) {
+				span[nd->bracket][0] = (uint32_t)o;
+				span[nd->bracket][1] = (uint32_t)n;
+			}
 		}
 		o += n;
 	}
+	return o;
+}
+
+size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap)
+{
+	return render(p, st, rng, out, cap, NULL);
+}
+
+size_t ldb_vp_render_spans(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap,
+                           uint32_t span[][2])
+{
+	return render(p, st, rng, out, cap, span);
+}
+
+size_t ldb_vp_skeleton(const struct ldb_vp *p, char *out, size_t cap, uint8_t tag)
+{
+	size_t o = 0;
+
+	for (int i = 0; i < p->nnodes; i++) {
+		const struct vp_node *nd = &p->node[i];
+		size_t n = nd->op == VP_LIT ? nd->litlen : LDB_VP_MARK_LEN;
+		if (o + n + 1 > cap)
+			return 0;
+		if (nd->op == VP_LIT) {
+			memcpy(out + o, nd->lit, n);
+		} else {
+			out[o] = LDB_VP_MARK;
+			out[o + 1] = (char)tag;
+			out[o + 2] = (char)(0x40 + nd->bracket);
+		}
+		o += n;
+	}
+	out[o] = '\0';
 	return o;
 }

@@ -85,6 +85,8 @@ void ldb_vp_free(struct ldb_vp *p);
 size_t ldb_vp_max_len(const struct ldb_vp *p);
 /** The number of bracket expressions. */
 int ldb_vp_brackets(const struct ldb_vp *p);
+/** Does p stream a file ([streamfile:]: ldb_vp_prefetch has work)? */
+bool ldb_vp_streams(const struct ldb_vp *p);
 /** The text as given. */
 const char *ldb_vp_text(const struct ldb_vp *p);
 
@@ -104,6 +106,20 @@ uint64_t ldb_vp_stream_misses(const struct ldb_vp_state *st);
  *  ldb_vp_max_len(p).  @return the length, or 0 when cap is too small (an
  *  empty pattern also renders 0 bytes). */
 size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap);
+
+/** The same, and where each bracket's value went: span[k] = {offset, length}
+ *  of bracket k (0-based) in out.  span needs ldb_vp_brackets(p) rows. */
+size_t ldb_vp_render_spans(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap,
+                           uint32_t span[][2]);
+
+/** The skeleton of p for a request template (encoded once, holes filled per
+ *  operation): its literal text (unescaped: "[[" is '['), every bracket
+ *  expression k (0-based) written as the marker LDB_VP_MARK, tag, 0x40 + k
+ *  (LDB_VP_MARK_LEN bytes), NUL-ended.  Never longer than the text.
+ *  @return the length, 0 when cap is too small. */
+#define LDB_VP_MARK '\x01'
+#define LDB_VP_MARK_LEN 3
+size_t ldb_vp_skeleton(const struct ldb_vp *p, char *out, size_t cap, uint8_t tag);
 
 /** Top up the stream buffers that are less than half full (one pread each).
  *  Call it outside the hot loop.  @return 0, or -1 on a read error. */
