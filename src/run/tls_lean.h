@@ -15,7 +15,7 @@
  * twelve key types a TLS client meets (RSA, RSA-PSS, EC, X25519, X448,
  * ED25519, ED448, DH, DSA, and HMAC, TLS1-PRF and HKDF) and decoders only the
  * DER SubjectPublicKeyInfo decoders of those types.  The same code does the
- * same cryptography; the chain is built from 12 key managements and 10
+ * same cryptography; the chain is built from 12 key managements and 9
  * decoders.  Certificates and PEM files are parsed as before (PEM is not a
  * decoder there); private keys (--tls-cert/--tls-key) need the decoders left
  * out, so a run with a client certificate keeps OpenSSL's default context.
