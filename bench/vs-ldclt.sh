@@ -28,7 +28,10 @@
 # thread per client, blocking sockets, requests pre-encoded, nothing else): the
 # kernel's work per operation and the wake-ups of waiting for it, which a tool
 # in that model can approach but not go far below; its CPU per operation is
-# printed against ldclt's.
+# printed against ldclt's.  The ldaps bindeach workload's floor is
+# ldbench-floor-probe-tls (bench/floor_probe_tls.c) with OpenSSL in ldbench's
+# lean context, the cheapest TLS client side measured on this machine (the
+# instruction counts of bench/tls-counts.sh), without verification as ldclt.
 #
 # Per run it measures:
 #   ops     the server's completed operations from cn=Monitor (Search, or Bind
@@ -90,7 +93,7 @@ esac
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
 bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils \
-	389-ds-base libnss3-tools time coreutils gawk
+	389-ds-base libnss3-tools time coreutils gawk libgnutls28-dev
 [[ $server != 389ds ]] || bench_install_missing python3-lib389
 ((syscalls == 0)) || bench_install_missing linux-perf
 LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)
@@ -100,6 +103,7 @@ echo "vs-ldclt: building ldbench (Release) into build-bench/"
 bench_build "$ROOT" "$ROOT/build-bench"
 export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
 FLOOR=$ROOT/build-bench/ldbench-floor-probe
+FLOOR_TLS=$ROOT/build-bench/ldbench-floor-probe-tls
 
 stamp=$(date +%Y-%m-%d_%H%M%S)
 resdir=$ROOT/build-bench/results
@@ -171,6 +175,7 @@ add_workload "add -n 16" Add "${adds[@]}" -n 16
 with_floor add -p "$FIX_PORT" -n 16 -s "$secs" --base "ou=AddBench,$FIX_BASE" --bind-dn "$FIX_ROOTDN" --first FIRST
 add_workload "ldaps random -n 16" Search "${tls[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "${random[@]}" -n 16
 add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
+with_floor @tls@ openssl-lean -p "$FIX_LDAPS_PORT" -n 16 -s "$secs" --people "$people" --users 10000
 ((${#names[@]})) || { echo "vs-ldclt: no workload matches --only '$only'" >&2; exit 2; }
 
 limit=$((secs * 3 + 60))
@@ -198,6 +203,10 @@ run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	ldclt) bin=$LDCLT; eval "args=(${argv[$i]})" ;;
 	floor) bin=$FLOOR; eval "args=(${floor_argv[$i]})" ;;
 	esac
+	if [[ $tool == floor && ${args[0]} == @tls@ ]]; then # the LDAPS probe
+		bin=$FLOOR_TLS
+		args=("${args[@]:1}")
+	fi
 	# adds: a fresh range of a million values for every run (the floor's from 50,000,000)
 	local lo=$(((i * 2 + 1) * 1000000)) pre=("${common[@]}")
 	case $tool in

@@ -1,5 +1,6 @@
 /* TLS with OpenSSL 3 on ldbench's own sockets: see tls.h. */
 #include "run/tls.h"
+#include "run/tls_lean.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -15,6 +16,7 @@
 #include <openssl/x509v3.h>
 
 struct ldb_tls {
+	OSSL_LIB_CTX *lib; /* the lean context (tls_lean.h, not ours to free), or NULL: OpenSSL's default */
 	SSL_CTX *ctx;
 	char *host; /* SNI and the name checked; NULL when host is an IP */
 	bool verify;
@@ -248,7 +250,11 @@ int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, siz
 	}
 	pthread_once(&slot_once, slot_index_init);
 	ERR_clear_error();
-	t->ctx = SSL_CTX_new(TLS_client_method());
+	/* a client certificate's private key needs the decoders the lean context
+	 * leaves out */
+	if (c->tls_cert == NULL && c->tls_key == NULL)
+		t->lib = ldb_tls_lean();
+	t->ctx = SSL_CTX_new_ex(t->lib, NULL, TLS_client_method());
 	if (t->ctx == NULL || slot_index < 0) {
 		snprintf(err, cap, "cannot create a TLS context (%s)", ssl_reason("OpenSSL failed"));
 		goto fail;
@@ -270,7 +276,9 @@ int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, siz
 		SSL_CTX_set_session_cache_mode(t->ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 		SSL_CTX_sess_set_new_cb(t->ctx, new_session);
 	} else {
+		/* nothing resumes: no session cache, and no TLS 1.2 ticket asked for */
 		SSL_CTX_set_session_cache_mode(t->ctx, SSL_SESS_CACHE_OFF);
+		SSL_CTX_set_options(t->ctx, SSL_OP_NO_TICKET);
 	}
 	*out = t;
 	return 0;
