@@ -19,6 +19,7 @@
 #include "conf/config.h"
 #include "ops/dn.h"
 #include "ops/request.h"
+#include "proto/sasl.h"
 #include "proto/wire.h"
 #include "values/rng.h"
 
@@ -34,6 +35,9 @@ struct ldb_ops_run {
 	 * is the largest, allocated per slot when a connection is set up */
 	size_t state_size[LDB_OP_COUNT];
 	size_t state_room;
+	/* -o mech= with a multi-step mechanism: the exchanges' settings (the bind
+	 * kind's; mech LDB_SASL_NONE otherwise; host set by run/setup) */
+	struct ldb_sasl_conf sasl;
 	bool scratch; /* a kind of the run renders through struct ldb_wctx */
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */
 	char **images;
