@@ -8,7 +8,8 @@
 # wrong password is the server's 49, counted; and the outcome is
 # ldapwhoami -Y's, for a user with a clear password and for one whose
 # password 389 DS stored hashed (its default PBKDF2-SHA512: no SASL
-# password mechanism can work with it, and both clients get 49).
+# password mechanism can work with it, and both clients get 49).  A
+# mechanism the server does not allow is its 7, counted.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -77,4 +78,18 @@ for mech in CRAM-MD5 DIGEST-MD5 SCRAM-SHA-1 SCRAM-SHA-256; do
 	done
 	assert_eq 49 "$(ldbench_rc "$mech" "$hashed" "$hashed")" "$mech against a hashed password"
 done
+# 4. a mechanism the server does not allow (nsslapd-allowed-sasl-mechanisms
+# without CRAM-MD5): the server's 7, counted, as ldapwhoami gets it
+ds_allow() {
+	ldapmodify -x -H "$DS_URI" -D "$DS_ROOTDN" -y "$DS_PWFILE" >/dev/null
+}
+trap 'printf "dn: cn=config\nchangetype: modify\ndelete: nsslapd-allowed-sasl-mechanisms\n" | ds_allow || true; rm -rf "$work"' EXIT
+printf 'dn: cn=config\nchangetype: modify\nreplace: nsslapd-allowed-sasl-mechanisms\nnsslapd-allowed-sasl-mechanisms: %s\n' \
+	"EXTERNAL, DIGEST-MD5, SCRAM-SHA-1, SCRAM-SHA-256" | ds_allow
+run_ldbench "$out" "${srv[@]}" -o mech=CRAM-MD5 -o "authid=$(u 4)" -w "$(u 4)" -e bindeach,bindonly,counteach -n 1 -T 3
+assert_match 'bind: attempted 3, completed 3, succeeded 0, counted 3, errors 3$' "$out" "refused mechanism counters"
+assert_match 'Global error +7 \(Authentication method not supported\) occurs +3 times' "$out" "refused mechanism code"
+assert_eq 7 "$(whoami_rc CRAM-MD5 "$(u 4)" "$(u 4)")" "ldapwhoami's code for the refused mechanism"
+printf 'dn: cn=config\nchangetype: modify\ndelete: nsslapd-allowed-sasl-mechanisms\n' | ds_allow
+assert_eq 0 "$(ldbench_rc CRAM-MD5 "$(u 4)" "$(u 4)")" "CRAM-MD5 allowed again"
 echo "PASS"
