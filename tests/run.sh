@@ -24,6 +24,9 @@ command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm
 # the 389 DS fixture (tests/fixture/dirsrv.sh): dscreate/dsctl, lib389, certutil; ldclt
 # (tests/integration/ldclt_compat.sh)
 install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
+# Cyrus SASL's password mechanisms for slapd's and 389 DS's SASL binds (sasl_binds, dirsrv_sasl:
+# CRAM-MD5, DIGEST-MD5, SCRAM-SHA-*; the scram plugin is in 2.1.28's libsasl2-modules)
+install_missing tests/run.sh libsasl2-modules
 # (389 DS's replication pair, tests/fixture/dirsrv_repl.sh, uses the same)
 
 variants=("$@")

@@ -91,11 +91,12 @@ struct ldb_config {
 	bool tls_insecure;        /* no server certificate check: --tls-insecure, or -Z without a CA */
 	bool tls_resume;          /* --tls-resume: offer the worker's last session */
 	bool tls_nssdb;           /* -Z named an NSS database (unreadable by OpenSSL) */
-	/* SASL (-o; ldbench encodes EXTERNAL and PLAIN) */
-	char *sasl_mech;    /* "EXTERNAL" or "PLAIN", NULL = simple bind (or anonymous) */
-	char *sasl_authid;  /* -o authid= (PLAIN's user); XXX with -e randomauthid */
+	/* SASL (-o): EXTERNAL and PLAIN in one request (ops/request), CRAM-MD5,
+	 * DIGEST-MD5, SCRAM-SHA-1 and SCRAM-SHA-256 as exchanges (proto/sasl) */
+	char *sasl_mech;    /* the mechanism's name in upper case, NULL = simple bind (or anonymous) */
+	char *sasl_authid;  /* -o authid= (the user of all but EXTERNAL); XXX with -e randomauthid */
 	char *sasl_authzid; /* -o authzid= ("dn:..." or "u:..."), NULL = none */
-	char *sasl_realm;   /* -o realm= (kept for -v; EXTERNAL and PLAIN send none) */
+	char *sasl_realm;   /* -o realm= (DIGEST-MD5's; EXTERNAL and PLAIN send none) */
 	struct ldb_pattern sasl_authid_pat;
 	bool randomauthid;                 /* -e randomauthid: its range is copied into binddn_low/high,
 	                            * and the number patches LDB_FIELD_BINDDN (authid and -w XXX) */

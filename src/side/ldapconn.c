@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "proto/sasl.h"
 #include "values/pattern.h"
 
 static bool is_ldaps(const char *url)
@@ -261,7 +262,10 @@ bool ldb_side_run_who(const struct ldb_config *c, struct ldb_side_who *w)
 {
 	memset(w, 0, sizeof *w);
 	if (c->sasl_mech != NULL) {
-		if (c->randomauthid || ldb_pattern_has_var(&c->sasl_authid_pat))
+		/* a multi-step mechanism's exchange is the load's (proto/sasl): a side
+		 * connection reads anonymously then, as with an XXX */
+		if (c->randomauthid || ldb_pattern_has_var(&c->sasl_authid_pat) ||
+		    ldb_sasl_mech_lookup(c->sasl_mech) != LDB_SASL_NONE)
 			return false;
 		*w = (struct ldb_side_who){ .mech = c->sasl_mech,
 			                    .authid = c->sasl_authid,

@@ -770,7 +770,8 @@ static const struct bad_case bad_cases[] = {
 	{ { ES, "-n" }, "-n needs a value" },
 	{ { ES, "--seed" }, "--seed needs a value" },
 	{ { "-o", "mech=PLAIN", ES, DNW }, "-D and -o mech exclude each other" },
-	{ { "-o", "mech=DIGEST-MD5", ES }, "-o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN" },
+	{ { "-o", "mech=GSSAPI", ES },
+	  "-o mech=GSSAPI: not supported (EXTERNAL, PLAIN, CRAM-MD5, DIGEST-MD5, SCRAM-SHA-1, SCRAM-SHA-256)" },
 	{ { "-S", "replica1", ES }, "-S checks writes: the run has no add, modify, delete or rename" },
 	/* the replication check (cli/repl_options.c) */
 	{ { "-S", "", ADDW }, "-S: empty consumer" },

@@ -213,8 +213,13 @@ static void test_sasl_good(void **state)
 static void test_sasl_bad(void **state)
 {
 	(void)state;
-	BAD("ldbench: -o mech=DIGEST-MD5: not supported; ldbench encodes EXTERNAL and PLAIN", "-o", "mech=DIGEST-MD5",
-	    "-o", "authid=u", "-w", "x", "-e", "bindonly");
+	BAD("ldbench: -o mech=GSSAPI: not supported (EXTERNAL, PLAIN, CRAM-MD5, DIGEST-MD5, SCRAM-SHA-1, "
+	    "SCRAM-SHA-256)",
+	    "-o", "mech=GSSAPI", "-o", "authid=u", "-w", "x", "-e", "bindonly");
+	BAD("ldbench: -o mech=SCRAM-SHA-256 needs -o authid=USER", "-o", "mech=scram-sha-256", "-w", "x", "-e",
+	    "bindonly");
+	BAD("ldbench: -o mech=DIGEST-MD5 needs a password (-w, -y or LDBENCH_PASSWORD)", "-o", "mech=DIGEST-MD5", "-o",
+	    "authid=u", "-e", "bindonly");
 	BAD("ldbench: -o mech=PLAIN needs -o authid=USER", "-o", "mech=PLAIN", "-w", "x", "-e", "bindonly");
 	BAD("ldbench: -o mech=PLAIN needs a password (-w, -y or LDBENCH_PASSWORD)", "-o", "mech=PLAIN", "-o",
 	    "authid=u", "-e", "bindonly");
@@ -233,13 +238,13 @@ static void test_sasl_bad(void **state)
 	BAD("ldbench: -o mech given twice", "-o", "mech=PLAIN", "-o", "m=PLAIN", "-e", "bindonly");
 	BAD("ldbench: -o authid=: empty value", "-o", "authid=", "-e", "bindonly");
 	BAD("ldbench: -o flags=loud: must be automatic, interactive or quiet", "-o", "flags=loud", "-e", "bindonly");
-	BAD("ldbench: -o authid needs -o mech=EXTERNAL or -o mech=PLAIN", "-o", "authid=u", "-w", "x", "-e", "bindonly",
-	    "-D", "cn=x");
+	BAD("ldbench: -o authid needs -o mech= (EXTERNAL, PLAIN, CRAM-MD5, DIGEST-MD5, SCRAM-SHA-1, SCRAM-SHA-256)",
+	    "-o", "authid=u", "-w", "x", "-e", "bindonly", "-D", "cn=x");
 	BAD("ldbench: -D and -o mech exclude each other (a SASL bind names its user with -o authid)", "-o",
 	    "mech=PLAIN", "-o", "authid=u", "-w", "x", "-D", "cn=x", "-e", "bindonly");
 	BAD("ldbench: -e bindonly needs -D (or -e randombinddnfromfile, or -o mech=)", "-e", "bindonly");
-	BAD("ldbench: -e randomauthid needs -o mech=PLAIN with an XXX in -o authid", "-D", "cn=x", "-w", "x", "-e",
-	    "bindonly,randomauthid");
+	BAD("ldbench: -e randomauthid needs -o mech= (not EXTERNAL) with an XXX in -o authid", "-D", "cn=x", "-w", "x",
+	    "-e", "bindonly,randomauthid");
 	BAD("ldbench: -e randomauthid needs an XXX placeholder in -o authid", "-o", "mech=PLAIN", "-o", "authid=u",
 	    "-w", "x", "-e", "bindonly,randomauthid");
 	BAD("ldbench: -e randomauthid needs randomauthidlow and randomauthidhigh", "-o", "mech=PLAIN", "-o",
