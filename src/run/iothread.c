@@ -70,7 +70,9 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		w->next_op_at = t0 + (uint64_t)c->wait_sec * 1000000000ULL;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
-		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
+		char err[256];
+		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0 ||
+		    ldb_ops_client_init(&run->ops, w->wctx, (unsigned)id, (unsigned)c->threads, err, sizeof err) != 0)
 			return -1;
 	}
 	w->nconns = c->conns_per_thread;

@@ -73,8 +73,8 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->json);
 		assert_non_null(d->monitor);
 		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && d->monitor[0] != '\0');
-		/* 389 DS's cn=snmp counts every kind but abandon */
-		if (k == LDB_OP_ABANDON)
+		/* 389 DS's cn=snmp counts every kind but abandon and the extended operations */
+		if (k == LDB_OP_ABANDON || k == LDB_OP_PASSMOD || k == LDB_OP_WHOAMI || k == LDB_OP_EXTENDED)
 			assert_null(d->snmp);
 		else
 			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
@@ -96,7 +96,12 @@ static void test_rows_filled(void **state)
 		assert_true(d->dn <= LDB_OPDN_FILTER_OR_RDN);
 		for (int j = 0; j < k; j++) {
 			assert_string_not_equal(ldb_ops[j]->name, d->name);
-			assert_string_not_equal(ldb_ops[j]->monitor, d->monitor);
+			/* one cn=Monitor entry per kind, but the extended operations' (and
+			 * the connections' own StartTLS and sync WhoAmI): Extended */
+			if (!d->setup_extended || !ldb_ops[j]->setup_extended)
+				assert_string_not_equal(ldb_ops[j]->monitor, d->monitor);
+			else
+				assert_string_equal(ldb_ops[j]->monitor, "Extended");
 		}
 	}
 	/* OpenLDAP's cn=Operations names */
@@ -227,7 +232,7 @@ static void test_weights_from_mix(void **state)
 	/* the unknown-kind message lists the table's names */
 	assert_int_equal(PARSE(&t, "--mix", "abandonx:1"), LDB_CLI_ERROR);
 	assert_string_equal(t.err, "ldbench: --mix 'abandonx:1': unknown kind 'abandonx' (search, bind, add, modify, "
-	                           "delete, rename, compare, abandon)");
+	                           "delete, rename, compare, abandon, passmod, whoami, extended)");
 	done(&t);
 }
 
