@@ -190,8 +190,10 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
 	cn->out_len -= cn->out_off;
 	cn->out_off = 0;
-	cn->out_len +=
-	        ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	size_t n = ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	cn->out_len += n;
+	if (n > 0) /* an extended request for the server's counters */
+		ldb_add(&cn->w->st->setup_extended, 1);
 	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
 		if (goodbye_io(cn, true, end, now) < 0)
 			return;
