@@ -6,7 +6,8 @@
 # one again (the default: the user still binds with it); an OID slapd does
 # not know is a counted protocolError (2); a mixed run is compared by
 # --monitor as one line (the three share slapd's Extended counter), and the
-# abandons' sync WhoAmI is not counted as a whoami.
+# abandons' sync WhoAmI and the connections' StartTLS are not counted as a
+# whoami (the server counts them with it: --monitor adds them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -14,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # users change their own password (slapd's default ACL lets nobody write)
 FIX_EXTRA_DB=$'access to attrs=userPassword by self write by anonymous auth by * none\naccess to * by * read'
 export FIX_EXTRA_DB
-fixture_start --users 100
+fixture_start --users 100 --tls
 out=$FIX_DIR/out.txt
 user() { echo "uid=user$(printf %05d "$1"),$FIX_PEOPLE"; }
 as_user=(-h 127.0.0.1 -p "$FIX_PORT" -D "$(user 1)" -w user00001)
@@ -118,4 +119,16 @@ assert_ge 1 "${whoamis:-0}" "whoamis in the mix"
 assert_ge $((whoamis + 1)) "$ext" "slapd's Extended holds the syncs too"
 assert_match "Server \\(cn=Monitor\\): whoami completed $ext \\(client: $ext completed, 0 in flight\\): agree\$" "$out" \
 	"--monitor adds the syncs to the client's side"
+# 9. with --starttls: each connection's StartTLS is Extended for slapd, not a whoami
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${as_root[@]}" --starttls --tls-cacert "$FIX_CA" --whoami -n 3 -T 20 --monitor
+assert_eq 0 "$RC" "exit status of whoamis over StartTLS"
+assert_match 'whoami: attempted 60, completed 60, succeeded 60, counted 60, errors 0$' "$out" "whoamis only"
+assert_match 'Connections: opened 3, ' "$out" "three connections, three StartTLS"
+ext=$(fixture_monitor_delta "$FIX_DIR/snap" Extended)
+# 60 whoamis, 3 StartTLS of the load, 1 of the pre-flight, 1 of the second
+# --monitor read (the first read's is in its own snapshot)
+assert_eq 65 "$ext" "slapd's Extended: the whoamis, the run's StartTLS and the side connections' own"
+assert_match 'Server \(cn=Monitor\): whoami completed 63 \(client: 63 completed, 0 in flight\): agree$' "$out" \
+	"--monitor: the StartTLS on the client's side, the monitor reads' and the pre-flight's left out"
 echo "extops: all passed"
