@@ -581,6 +581,32 @@ static int check_binder_base(struct cli_ctx *x)
 	return 0;
 }
 
+/* "nothing to do", with what asks for each kind, from the rows: the default
+ * kind's and the connections' bind's keywords, the other kinds' keywords,
+ * modify's -e forms and genldif, the options of the kinds without one. */
+static int nothing_to_do(struct cli_ctx *x)
+{
+	enum ldb_op first = LDB_OPS_WITH(fallback), bind = LDB_OPS_WITH(connect_bind);
+	char list[512];
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			const struct ldb_opdesc *d = ldb_ops[k];
+			const char *w = pass == 0 ? d->keyword : d->keyword == NULL ? ldb_op_option(k, x->c) : NULL;
+			if (k == (int)first || k == (int)bind || w == NULL)
+				continue;
+			int m = snprintf(list + n, sizeof list - n, "%s, ", w);
+			n += m > 0 && (size_t)m < sizeof list - n ? (size_t)m : 0;
+		}
+		if (pass == 0) {
+			int m = snprintf(list + n, sizeof list - n, "attreplace, attreplacefile, genldif, ");
+			n += m > 0 && (size_t)m < sizeof list - n ? (size_t)m : 0;
+		}
+	}
+	return cli_fail(x, "nothing to do: give -e %s or -e %s (or %s--mix)", ldb_ops[first]->keyword,
+	                ldb_ops[bind]->keyword, list);
+}
+
 int cli_cross_check(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
@@ -589,8 +615,7 @@ int cli_cross_check(struct cli_ctx *x)
 		return -1;
 	/* what to do */
 	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
-		return cli_fail(x, "nothing to do: give -e esearch or -e bindonly (or add, delete, rename, "
-		                   "attreplace, attreplacefile, genldif, --modify, --compare, --mix)");
+		return nothing_to_do(x);
 	if (x->random_seen && x->incr_seen)
 		return cli_fail(x, "-e random and -e incr exclude each other");
 	if (check_write(x) < 0)

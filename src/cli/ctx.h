@@ -89,6 +89,8 @@ enum {
 };
 /* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
+/* The extended operations' long options (cli/extop_options.c). */
+enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
@@ -122,6 +124,9 @@ bool cli_rdn_is_valid(const char *s, size_t len);
 /* repl.c: -S, -P and the --repl-* options; their checks once all are read */
 int cli_handle_repl_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_check_repl(struct cli_ctx *x);
+
+/* extop_options.c: --passmod, --passmod-*, --whoami, --extended */
+int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg);
 
 /* options.c: the option tables */
 extern const struct option cli_long_options[];

@@ -76,6 +76,13 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },
 	                                   { "repl-bind", required_argument, NULL, OPT_REPL_BIND },
 	                                   { "repl-bind-pwfile", required_argument, NULL, OPT_REPL_BIND_PWFILE },
+	                                   /* the extended operations (cli/extop_options.c) */
+	                                   { "passmod", no_argument, NULL, OPT_PASSMOD },
+	                                   { "passmod-user", required_argument, NULL, OPT_PASSMOD_USER },
+	                                   { "passmod-old", required_argument, NULL, OPT_PASSMOD_OLD },
+	                                   { "passmod-new", required_argument, NULL, OPT_PASSMOD_NEW },
+	                                   { "whoami", no_argument, NULL, OPT_WHOAMI },
+	                                   { "extended", required_argument, NULL, OPT_EXTENDED },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -543,6 +550,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
 	if (opt >= OPT_FIND_MAX && opt < OPT_CAPACITY_END)
 		return cli_capacity_option(x, opt, arg);
+	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
+		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_HELP)
 		return handle_long_option(x, opt, arg, argv);
 	return handle_short_option(x, opt, arg, argv);

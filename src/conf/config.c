@@ -135,6 +135,11 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->compare_attr);
 	ldb_pattern_free(&c->compare_val);
 	free(c->genldif_file);
+	free(c->passmod_user);
+	free(c->passmod_old);
+	free(c->passmod_new);
+	free(c->ext_oid);
+	free(c->ext_value);
 	memset(c, 0, sizeof(*c));
 }
 

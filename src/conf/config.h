@@ -23,6 +23,9 @@ enum ldb_op {
 	LDB_OP_RENAME,
 	LDB_OP_COMPARE,
 	LDB_OP_ABANDON,
+	LDB_OP_PASSMOD,  /* RFC 3062 password modify */
+	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
+	LDB_OP_EXTENDED, /* any extended request, by OID */
 	LDB_OP_COUNT
 };
 
@@ -154,6 +157,15 @@ struct ldb_config {
 	struct ldb_pattern *vpats[LDB_VPATS_MAX];
 	int nvpats;
 	bool delete_after_add; /* --delete-after-add */
+	/* the extended operations' options (cli/extop_options.c; value patterns,
+	 * compiled by the kinds' prepare, ops/passmod.c and ops/extended.c) */
+	bool passmod, whoami;  /* --passmod, --whoami */
+	char *passmod_user;    /* --passmod-user PATTERN: userIdentity (NULL: the bound user) */
+	char *passmod_old;     /* --passmod-old PATTERN: oldPasswd (NULL: -w's when fixed) */
+	char *passmod_new;     /* --passmod-new PATTERN: newPasswd (NULL: the old one again) */
+	char *ext_oid;         /* --extended OID[:value|::base64]: the requestName */
+	char *ext_value;       /* its value as given (a pattern, or base64 text); NULL: none */
+	bool ext_value_base64; /* ext_value is base64 (OID::base64) */
 	char *genldif_file;    /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 

@@ -23,6 +23,10 @@ void ldb_wctx_free(struct ldb_wctx *wc)
 {
 	free(wc->scratch);
 	wc->scratch = NULL;
+	for (int i = 0; i < LDB_WCTX_VPS; i++) {
+		ldb_vp_state_free(wc->vps[i]);
+		wc->vps[i] = NULL;
+	}
 }
 
 size_t ldb_dn_put_pattern(const struct ldb_pattern *p, int64_t v, char *dst, size_t cap)

@@ -10,9 +10,13 @@
 #include "conf/config.h"
 #include "values/objtmpl.h"
 #include "values/pattern.h"
+#include "values/vpattern.h"
 #include "proto/wire.h"
 
 #define LDB_DN_MAX 4096
+/* Value patterns the kinds compile at start-up (struct ldb_ops_run's vp[]),
+ * each with one state per client here (ops.h's enum ldb_ops_vp). */
+#define LDB_WCTX_VPS 4
 
 struct ldb_vpc;
 
@@ -28,8 +32,9 @@ struct ldb_wctx {
 	size_t scratch_cap;
 	char rawval[LDB_DN_MAX]; /* -e string: the RDN's value unescaped (the add's attribute) */
 	size_t rawlen;
-	size_t next_image;   /* -e imagesdir: the client's next file, in turn */
-	struct ldb_vpc *vpc; /* the client's value patterns (ops/vreq.h), NULL when none */
+	size_t next_image;                      /* -e imagesdir: the client's next file, in turn */
+	struct ldb_vpc *vpc;                    /* the client's value patterns (ops/vreq.h), NULL when none */
+	struct ldb_vp_state *vps[LDB_WCTX_VPS]; /* the client's states of the kinds' own value patterns */
 };
 
 int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c);

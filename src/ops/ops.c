@@ -6,9 +6,10 @@
 #include <strings.h>
 
 const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = &ldb_op_search,   [LDB_OP_BIND] = &ldb_op_bind,       [LDB_OP_ADD] = &ldb_op_add,
-	[LDB_OP_MODIFY] = &ldb_op_modify,   [LDB_OP_DELETE] = &ldb_op_delete,   [LDB_OP_RENAME] = &ldb_op_rename,
-	[LDB_OP_COMPARE] = &ldb_op_compare, [LDB_OP_ABANDON] = &ldb_op_abandon,
+	[LDB_OP_SEARCH] = &ldb_op_search,   [LDB_OP_BIND] = &ldb_op_bind,         [LDB_OP_ADD] = &ldb_op_add,
+	[LDB_OP_MODIFY] = &ldb_op_modify,   [LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare, [LDB_OP_ABANDON] = &ldb_op_abandon,   [LDB_OP_PASSMOD] = &ldb_op_passmod,
+	[LDB_OP_WHOAMI] = &ldb_op_whoami,   [LDB_OP_EXTENDED] = &ldb_op_extended,
 };
 
 const char *ldb_op_name(enum ldb_op op)
@@ -132,6 +133,21 @@ void ldb_ops_free(struct ldb_ops_run *o)
 	o->nimages = 0;
 	ldb_reqset_free(&o->search);
 	ldb_reqset_free(&o->bind);
+	for (int i = 0; i < LDB_OPS_VP; i++) {
+		ldb_vp_free(o->vp[i]);
+		o->vp[i] = NULL;
+	}
+	free(o->ext_value);
+	o->ext_value = NULL;
+}
+
+int ldb_ops_client_init(const struct ldb_ops_run *o, struct ldb_wctx *wc, unsigned client, unsigned nclients, char *err,
+                        size_t cap)
+{
+	for (int i = 0; i < LDB_OPS_VP; i++)
+		if (o->vp[i] != NULL && ldb_vp_state_new(o->vp[i], client, nclients, &wc->vps[i], err, cap) != 0)
+			return -1;
+	return 0;
 }
 
 void ldb_ops_print_mode(const struct ldb_config *c, FILE *out)

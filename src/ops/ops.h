@@ -1,7 +1,7 @@
 /* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
  * of conf/config.h's enum ldb_op, each kind's code in its own file
  * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c,
- * abandon.c).  Everything that differs between kinds is here: names, what
+ * abandon.c, passmod.c, whoami.c, extended.c).  Everything that differs between kinds is here: names, what
  * the server's counters call it, the option checks, start-up preparation,
  * rendering of one request, the success rule, ldclt's expected failures and
  * error line, what -S carries and looks for, the -v lines; code outside
@@ -23,6 +23,11 @@
 #include "proto/wire.h"
 #include "values/rng.h"
 
+/* The value patterns kinds compile at start-up (struct ldb_ops_run's vp[]);
+ * each client renders them through its own state (struct ldb_wctx's vps[]). */
+enum ldb_ops_vp { LDB_VP_PASSMOD_USER, LDB_VP_PASSMOD_OLD, LDB_VP_PASSMOD_NEW, LDB_VP_EXTENDED, LDB_OPS_VP };
+_Static_assert(LDB_OPS_VP <= LDB_WCTX_VPS, "struct ldb_wctx holds a state per pattern");
+
 /* The run's shared part of the operations: start-up templates, read-only
  * once the I/O threads start. */
 struct ldb_ops_run {
@@ -42,6 +47,9 @@ struct ldb_ops_run {
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */
 	char **images;
 	size_t *image_lens, nimages;
+	struct ldb_vp *vp[LDB_OPS_VP]; /* compiled value patterns (NULL: not used) */
+	uint8_t *ext_value;            /* the extended kind's value when fixed (base64 decoded) */
+	size_t ext_len;
 };
 
 /* One request to render: the operation's numbers and a client's state. */
@@ -157,6 +165,8 @@ struct ldb_opdesc {
 	bool alone;                 /* must be alone on its connection (a bind: RFC 4511 4.2.1) */
 	bool entries;               /* its results carry entries (search: counted, srchnentries) */
 	bool connect_bind;          /* the binds that open connections are of this kind (the server counts them) */
+	bool setup_extended;        /* the server counts the connections' own extended requests (StartTLS,
+	                            * the abandons' sync WhoAmI) in this kind's counter */
 	bool parents;               /* a 32 (no such object) creates the missing parents, then retries */
 	bool writes;                /* renders through the client's scratch (ldb_wctx), in up to
 	                            * LDB_OP_WRITE_ROOM bytes: what prepare does when it is NULL */
@@ -284,6 +294,10 @@ int ldb_ops_strays(const struct ldb_config *c, char *why, size_t cap);
 int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
                     size_t cap);
 void ldb_ops_free(struct ldb_ops_run *o);
+/* A client's states of the run's value patterns (client of nclients), in
+ * its scratch.  @return 0, or -1 with one line in err. */
+int ldb_ops_client_init(const struct ldb_ops_run *o, struct ldb_wctx *wc, unsigned client, unsigned nclients, char *err,
+                        size_t cap);
 
 /* -v, in print_rank's order: every used kind's mode words; its lines among
  * ldclt's (ldclt true), or its own. */
@@ -295,7 +309,7 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 
 /* The rows, one file each (ops/search.c, ...). */
 extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete, ldb_op_rename,
-        ldb_op_compare, ldb_op_abandon;
+        ldb_op_compare, ldb_op_abandon, ldb_op_passmod, ldb_op_whoami, ldb_op_extended;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

@@ -148,5 +148,14 @@ size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *
                            size_t newsuplen);
 size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *attr,
                             const char *val, size_t vlen);
+/* ExtendedRequest (RFC 4511 4.12): requestName oid[0..oidlen), requestValue
+ * val[0..vlen) when val is not NULL (absent when NULL). */
+size_t ldb_wire_put_extended(uint8_t *dst, size_t cap, int32_t msgid, const char *oid, size_t oidlen, const void *val,
+                             size_t vlen);
+/* Not a whole message: SEQUENCE { [0] v[0], [1] v[1], ... } of context-tagged
+ * (IMPLICIT) OCTET STRINGs, v[i] left out when NULL (n <= 31), as an extended
+ * request's value (RFC 3062's PasswdModifyRequestValue).  @return bytes
+ * written at dst, or 0 when cap is too small. */
+size_t ldb_wire_put_tagged_seq(uint8_t *dst, size_t cap, const char *const *v, const size_t *len, int n);
 
 #endif

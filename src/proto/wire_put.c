@@ -21,6 +21,9 @@
 #define TAG_DELETE 0x4a
 #define TAG_MODDN 0x6c
 #define TAG_COMPARE 0x6e
+#define TAG_EXTENDED 0x77
+#define TAG_EXT_NAME 0x80
+#define TAG_EXT_VALUE 0x81
 #define TAG_NEWSUP 0x80
 #define TAG_SEQ 0x30
 #define TAG_SET 0x31
@@ -290,4 +293,42 @@ size_t ldb_wire_put_compare(uint8_t *dst, size_t cap, int32_t msgid, const char 
 	p = put_octets(p, TAG_OCTETS, attr, tl);
 	p = put_octets(p, TAG_OCTETS, val, vlen);
 	return (size_t)(p - dst) == total ? total : 0;
+}
+
+size_t ldb_wire_put_extended(uint8_t *dst, size_t cap, int32_t msgid, const char *oid, size_t oidlen, const void *val,
+                             size_t vlen)
+{
+	uint64_t opc, content;
+	size_t total;
+	uint8_t *p;
+
+	if (dst == NULL || bad_str(oid, oidlen))
+		return 0;
+	opc = tlv(oidlen) + (val != NULL ? tlv(vlen) : 0);
+	if ((total = msg_size(cap, msgid, tlv(opc), &content)) == 0)
+		return 0;
+	p = put_envelope(dst, msgid, content);
+	p = put_tl(p, TAG_EXTENDED, opc);
+	p = put_octets(p, TAG_EXT_NAME, oid, oidlen);
+	if (val != NULL)
+		p = put_octets(p, TAG_EXT_VALUE, val, vlen);
+	return (size_t)(p - dst) == total ? total : 0;
+}
+
+size_t ldb_wire_put_tagged_seq(uint8_t *dst, size_t cap, const char *const *v, const size_t *len, int n)
+{
+	uint64_t seq = 0;
+	uint8_t *p;
+
+	if (dst == NULL || n < 0 || n > 31)
+		return 0;
+	for (int i = 0; i < n; i++)
+		seq += v[i] != NULL ? tlv(len[i]) : 0;
+	if (tlv(seq) >= TOO_BIG || tlv(seq) > cap)
+		return 0;
+	p = put_tl(dst, TAG_SEQ, seq);
+	for (int i = 0; i < n; i++)
+		if (v[i] != NULL)
+			p = put_octets(p, (uint8_t)(0x80 | i), v[i], len[i]);
+	return (size_t)(p - dst);
 }

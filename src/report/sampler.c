@@ -288,6 +288,7 @@ void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const st
 	d->connects = a->connects - b->connects;
 	d->reconnects = a->reconnects - b->reconnects;
 	d->setup_binds = a->setup_binds - b->setup_binds;
+	d->setup_extended = a->setup_extended - b->setup_extended;
 	d->tls_handshakes = a->tls_handshakes - b->tls_handshakes;
 	d->tls_resumed = a->tls_resumed - b->tls_resumed;
 	d->parents_created = a->parents_created - b->parents_created;

@@ -244,18 +244,24 @@ static void summary_server(struct ldb_text *t, const struct ldb_summary *s)
 	if (s->server == NULL || s->server->kind == LDB_MON_NONE)
 		return;
 	const char *src = ldb_monitor_source(s->server);
+	bool used[LDB_OP_COUNT];
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		used[k] = s->lat[k] != NULL;
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		struct ldb_monitor_cmp m;
-		if (s->lat[k] == NULL)
+		char name[128];
+		if (!used[k])
 			continue;
-		prefix(t, false);
 		if (!ldb_monitor_compare(s->server, &s->tot, k, &m)) {
+			prefix(t, false);
 			fprintf(t->out, "Server (%s): %s not counted by the server\n", src, ldb_op_name(k));
 			continue;
 		}
-		fprintf(t->out, "Server (%s): %s completed %llu (client: %llu completed, %llu in flight): ", src,
-		        ldb_op_name(k), (unsigned long long)m.server, (unsigned long long)m.client,
-		        (unsigned long long)m.in_flight);
+		if (!ldb_monitor_line_name(s->server, used, k, name, sizeof name))
+			continue;
+		prefix(t, false);
+		fprintf(t->out, "Server (%s): %s completed %llu (client: %llu completed, %llu in flight): ", src, name,
+		        (unsigned long long)m.server, (unsigned long long)m.client, (unsigned long long)m.in_flight);
 		if (m.agree)
 			fputs("agree\n", t->out);
 		else

@@ -70,7 +70,9 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		w->next_op_at = t0 + (uint64_t)c->wait_sec * 1000000000ULL;
 	if (run->writes) {
 		w->wctx = malloc(sizeof *w->wctx);
-		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0)
+		char err[256];
+		if (w->wctx == NULL || ldb_wctx_init(w->wctx, c) != 0 ||
+		    ldb_ops_client_init(&run->ops, w->wctx, (unsigned)id, (unsigned)c->threads, err, sizeof err) != 0)
 			return -1;
 	}
 	/* value patterns: this client's share of their sequences (client id of -n) */
@@ -203,8 +205,10 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
 	cn->out_len -= cn->out_off;
 	cn->out_off = 0;
-	cn->out_len +=
-	        ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	size_t n = ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+	cn->out_len += n;
+	if (n > 0) /* an extended request for the server's counters */
+		ldb_add(&cn->w->st->setup_extended, 1);
 	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
 		if (goodbye_io(cn, true, end, now) < 0)
 			return;

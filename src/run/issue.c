@@ -317,6 +317,8 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 	cn->inflight++;
 	if (setup == SETUP_BIND)
 		ldb_add(&w->st->setup_binds, 1);
+	else if (setup == SETUP_STARTTLS || setup == SETUP_SYNC)
+		ldb_add(&w->st->setup_extended, 1);
 	else if (setup == SETUP_NONE)
 		ldb_add(&w->st->op[kind].attempted, 1);
 	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {

@@ -93,6 +93,7 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->connects += ldb_load(&s->connects);
 		t->reconnects += ldb_load(&s->reconnects);
 		t->setup_binds += ldb_load(&s->setup_binds);
+		t->setup_extended += ldb_load(&s->setup_extended);
 		t->tls_handshakes += ldb_load(&s->tls_handshakes);
 		t->tls_resumed += ldb_load(&s->tls_resumed);
 		t->parents_created += ldb_load(&s->parents_created);

@@ -89,6 +89,7 @@ struct ldb_thread_stats {
 	uint64_t connects;        /* TCP connections opened */
 	uint64_t reconnects;      /* connections replaced after a failure */
 	uint64_t setup_binds;     /* binds sent when a persistent connection opens */
+	uint64_t setup_extended;  /* the connections' own extended requests: StartTLS, the sync WhoAmI */
 	uint64_t tls_handshakes;  /* TLS handshakes completed */
 	uint64_t tls_resumed;     /* of which resumed a session (--tls-resume) */
 	uint64_t parents_created; /* entries an add created above itself after a 32 */
@@ -142,6 +143,7 @@ static inline uint64_t ldb_load(const uint64_t *p)
 struct ldb_totals {
 	struct ldb_opstats op[LDB_OP_COUNT];
 	uint64_t counted, connects, reconnects, setup_binds, tls_handshakes, tls_resumed, parents_created;
+	uint64_t setup_extended;
 	uint64_t parent_exists, parent_noparent, parent_other; /* the container adds' other results */
 	uint64_t parent_retries;
 	int dead;

@@ -116,6 +116,7 @@ int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, cha
 		rc = read_389ds(side.ld, s);
 	}
 	s->bound = bound;
+	s->starttls = side.starttls;
 	ldb_side_close(&side);
 	if (rc != LDAP_SUCCESS) {
 		snprintf(err, cap, "--monitor: cannot read the server's counters (cn=Monitor)%s: %s",
@@ -135,12 +136,30 @@ void ldb_monitor_delta(const struct ldb_monitor_snap *b, const struct ldb_monito
 		d->completed[k] = a->completed[k] - b->completed[k];
 	}
 	/* the reads' own traffic (see monitor.h) */
-	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0;
-	enum ldb_op search = LDB_OPS_WITH(reads), bind = LDB_OPS_WITH(connect_bind);
+	uint64_t own_search = 1 + a->probes, own_bind = binds && a->bound ? 1 : 0, own_ext = a->starttls ? 1 : 0;
+	enum ldb_op search = LDB_OPS_WITH(reads), bind = LDB_OPS_WITH(connect_bind), ext = LDB_OPS_WITH(setup_extended);
 	d->completed[search] -= d->completed[search] > own_search ? own_search : d->completed[search];
 	d->completed[bind] -= d->completed[bind] > own_bind ? own_bind : d->completed[bind];
+	d->completed[ext] -= d->completed[ext] > own_ext ? own_ext : d->completed[ext];
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		d->total += d->have[k] ? d->completed[k] : 0;
+}
+
+/* Kinds j and k are counted in one counter of the server (OpenLDAP's Extended). */
+static bool same_counter(enum ldb_monitor_kind kind, int j, int k)
+{
+	const char *a = kind == LDB_MON_389DS ? ldb_ops[j]->snmp : ldb_ops[j]->monitor;
+	const char *b = kind == LDB_MON_389DS ? ldb_ops[k]->snmp : ldb_ops[k]->monitor;
+	return a != NULL && b != NULL && strcasecmp(a, b) == 0;
+}
+
+/* The first kind (table order) counted with k: a shared counter's figures are its. */
+static int lead_kind(enum ldb_monitor_kind kind, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (same_counter(kind, j, k))
+			return j;
+	return k;
 }
 
 bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_totals *tot, int k,
@@ -149,16 +168,41 @@ bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_tota
 	memset(out, 0, sizeof *out);
 	if (!d->have[k])
 		return false;
-	const struct ldb_opstats *o = &tot->op[k];
-	out->server = d->completed[k];
-	out->client = o->completed;
-	if (ldb_ops[k]->connect_bind)
-		out->client += tot->setup_binds;
-	if (ldb_ops[k]->parents) /* parent creation's container adds, and the adds it sent again */
-		out->client += tot->parents_created + tot->parent_exists + tot->parent_noparent + tot->parent_other +
-		               tot->parent_retries;
-	out->in_flight = o->attempted > o->completed ? o->attempted - o->completed : 0;
+	int lead = lead_kind(d->kind, k);
+	bool setup_extended = false;
+	out->server = d->completed[lead];
+	for (int j = lead; j < LDB_OP_COUNT; j++) {
+		if (j != lead && !same_counter(d->kind, j, lead))
+			continue;
+		const struct ldb_opstats *o = &tot->op[j];
+		out->client += o->completed;
+		out->in_flight += o->attempted > o->completed ? o->attempted - o->completed : 0;
+		if (ldb_ops[j]->connect_bind)
+			out->client += tot->setup_binds;
+		if (ldb_ops[j]->parents) /* parent creation's container adds, and the adds it sent again */
+			out->client += tot->parents_created + tot->parent_exists + tot->parent_noparent +
+			               tot->parent_other + tot->parent_retries;
+		setup_extended |= ldb_ops[j]->setup_extended;
+	}
+	if (setup_extended) /* the connections' StartTLS and sync WhoAmI */
+		out->client += tot->setup_extended;
 	out->agree = out->server >= out->client && out->server - out->client <= out->in_flight;
+	return true;
+}
+
+bool ldb_monitor_line_name(const struct ldb_monitor_snap *d, const bool used[LDB_OP_COUNT], int k, char *name,
+                           size_t cap)
+{
+	size_t n = 0;
+	name[0] = '\0';
+	for (int j = 0; j < LDB_OP_COUNT; j++) {
+		if (!used[j] || (j != k && !same_counter(d->kind, j, k)))
+			continue;
+		if (j < k)
+			return false; /* an earlier kind's line says it */
+		int w = snprintf(name + n, cap - n, "%s%s", n > 0 ? "+" : "", ldb_op_name((enum ldb_op)j));
+		n += w > 0 && (size_t)w < cap - n ? (size_t)w : 0;
+	}
 	return true;
 }
 
@@ -174,13 +218,15 @@ void ldb_monitor_put_json(FILE *f, const struct ldb_monitor_snap *d, const struc
 	bool first = true;
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		struct ldb_monitor_cmp m;
-		if (!used[k] || !ldb_monitor_compare(d, tot, k, &m))
+		char name[128];
+		if (!used[k] || !ldb_monitor_compare(d, tot, k, &m) ||
+		    !ldb_monitor_line_name(d, used, k, name, sizeof name))
 			continue;
 		fprintf(f,
 		        "%s\"%s\":{\"server_completed\":%llu,\"client_completed\":%llu,\"in_flight\":%llu,"
 		        "\"agree\":%s}",
-		        first ? "" : ",", ldb_op_name((enum ldb_op)k), (unsigned long long)m.server,
-		        (unsigned long long)m.client, (unsigned long long)m.in_flight, m.agree ? "true" : "false");
+		        first ? "" : ",", name, (unsigned long long)m.server, (unsigned long long)m.client,
+		        (unsigned long long)m.in_flight, m.agree ? "true" : "false");
 		first = false;
 	}
 	fputs("}}", f);

@@ -25,12 +25,17 @@ struct ldb_monitor_snap {
 	uint64_t total;                   /* all kinds the server counts, together */
 	unsigned probes;                  /* searches the read made before the one that answered */
 	bool bound;                       /* the read bound as -D (not when -D has an XXX) */
+	bool starttls;                    /* the read sent a StartTLS (an extended operation) */
 };
 
 /* One kind's server count beside the client's.  The client's completed
- * count includes the binds that opened connections (bind kind) and the
- * parent entries it created (add kind); in_flight = sent but unanswered when
- * the run ended, which the server may or may not have completed. */
+ * count includes the binds that opened connections (bind kind), the
+ * parent entries it created (add kind) and the connections' own extended
+ * requests (StartTLS, the sync WhoAmI: the extended kinds); in_flight = sent
+ * but unanswered when the run ended, which the server may or may not have
+ * completed.  Kinds the server counts in one counter (OpenLDAP's Extended:
+ * passmod, whoami, extended) are compared together: the client's side is the
+ * sum of theirs. */
 struct ldb_monitor_cmp {
 	uint64_t server, client, in_flight;
 	bool agree; /* client <= server <= client + in_flight */
@@ -39,6 +44,12 @@ struct ldb_monitor_cmp {
 /* @return false when the server has no counter for kind k (389 DS: abandon). */
 bool ldb_monitor_compare(const struct ldb_monitor_snap *delta, const struct ldb_totals *tot, int k,
                          struct ldb_monitor_cmp *out);
+
+/* The name of kind k's line among the kinds used: its name, joined with
+ * the other used kinds of its counter ("passmod+whoami").  false when an
+ * earlier kind's line covers k (one line per counter). */
+bool ldb_monitor_line_name(const struct ldb_monitor_snap *delta, const bool used[LDB_OP_COUNT], int k, char *name,
+                           size_t cap);
 
 /* "cn=Monitor" (OpenLDAP) or "cn=snmp,cn=monitor" (389 DS). */
 const char *ldb_monitor_source(const struct ldb_monitor_snap *s);
@@ -55,7 +66,7 @@ void ldb_monitor_put_json(FILE *f, const struct ldb_monitor_snap *delta, const s
 int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, char *err, size_t cap);
 
 /* The server-side delta, less the reads' own traffic: each read is one bind
- * when -D is given and 1 + probes searches (389 DS: the cn=Operations probe
+ * when -D is given (and a StartTLS with --starttls) and 1 + probes searches (389 DS: the cn=Operations probe
  * that fails, then cn=snmp).  Whether a server counts a read's last search in
  * that read's own result or not, the delta holds the first read's last search
  * or the second read's, never both: 1 + the second read's probes searches,

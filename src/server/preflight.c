@@ -48,8 +48,10 @@ static LDAP *open_conn(const struct ldb_config *c, const struct ldb_say *t, stru
 	char why[768];
 	const struct ldb_side_opts o = { .who = NULL };
 	int rc = ldb_side_open(&side, c, &o, why, sizeof why);
-	if (side.starttls)
-		pf->total++; /* the StartTLS extended operation */
+	if (side.starttls) {
+		pf->total++; /* the StartTLS extended operation, counted with the extended kinds */
+		pf->own[LDB_OPS_WITH(setup_extended)]++;
+	}
 	if (rc == 0)
 		return side.ld;
 	if (side.fail == LDB_SIDE_TLS) {

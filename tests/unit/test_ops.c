@@ -73,8 +73,8 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->json);
 		assert_non_null(d->monitor);
 		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && d->monitor[0] != '\0');
-		/* 389 DS's cn=snmp counts every kind but abandon */
-		if (k == LDB_OP_ABANDON)
+		/* 389 DS's cn=snmp counts every kind but abandon and the extended operations */
+		if (k == LDB_OP_ABANDON || k == LDB_OP_PASSMOD || k == LDB_OP_WHOAMI || k == LDB_OP_EXTENDED)
 			assert_null(d->snmp);
 		else
 			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
@@ -96,7 +96,12 @@ static void test_rows_filled(void **state)
 		assert_true(d->dn <= LDB_OPDN_FILTER_OR_RDN);
 		for (int j = 0; j < k; j++) {
 			assert_string_not_equal(ldb_ops[j]->name, d->name);
-			assert_string_not_equal(ldb_ops[j]->monitor, d->monitor);
+			/* one cn=Monitor entry per kind, but the extended operations' (and
+			 * the connections' own StartTLS and sync WhoAmI): Extended */
+			if (!d->setup_extended || !ldb_ops[j]->setup_extended)
+				assert_string_not_equal(ldb_ops[j]->monitor, d->monitor);
+			else
+				assert_string_equal(ldb_ops[j]->monitor, "Extended");
 		}
 	}
 	/* OpenLDAP's cn=Operations names */
@@ -227,7 +232,7 @@ static void test_weights_from_mix(void **state)
 	/* the unknown-kind message lists the table's names */
 	assert_int_equal(PARSE(&t, "--mix", "abandonx:1"), LDB_CLI_ERROR);
 	assert_string_equal(t.err, "ldbench: --mix 'abandonx:1': unknown kind 'abandonx' (search, bind, add, modify, "
-	                           "delete, rename, compare, abandon)");
+	                           "delete, rename, compare, abandon, passmod, whoami, extended)");
 	done(&t);
 }
 
@@ -264,6 +269,74 @@ static void test_render_through_row(void **state)
 	ldb_wctx_free(wc);
 	free(wc);
 	ldb_ops_free(&o);
+	done(&t);
+}
+
+/* The extended operations through their rows: passmod's default (the bound
+ * user's password set again), its patterns stepping together through the
+ * client's states, and --extended's base64 value decoded once. */
+static long render_kind(struct run *t, enum ldb_op k, int32_t msgid, uint8_t *got, size_t cap, int times)
+{
+	struct ldb_ops_run o;
+	struct ldb_wctx *wc = malloc(sizeof *wc);
+	struct ldb_rng rng;
+	bool used[LDB_OP_COUNT] = { false };
+	char err[256];
+	long n = 0;
+
+	used[k] = true;
+
+	assert_non_null(wc);
+	assert_int_equal(ldb_ops_prepare(&o, &t->c, used, err, sizeof err), 0);
+	assert_int_equal(ldb_wctx_init(wc, &t->c), 0);
+	assert_int_equal(ldb_ops_client_init(&o, wc, 0, 1, err, sizeof err), 0);
+	ldb_rng_seed(&rng, 1, 0);
+	struct ldb_op_req r = { &o, wc, &rng, 0, 0, msgid };
+	for (int i = 0; i < times; i++)
+		n = ldb_ops[k]->render(&r, got, cap);
+	ldb_wctx_free(wc);
+	free(wc);
+	ldb_ops_free(&o);
+	return n;
+}
+
+static void test_extended_ops_render(void **state)
+{
+	static const char oid[] = "1.3.6.1.4.1.4203.1.11.1";
+	struct run t;
+	uint8_t got[512], want[512], value[256];
+	(void)state;
+
+	OK(&t, "--passmod", "-D", "uid=u1,dc=x", "-w", "secret");
+	const char *v[3] = { NULL, "secret", "secret" };
+	size_t len[3] = { 0, 6, 6 };
+	size_t vn = ldb_wire_put_tagged_seq(value, sizeof value, v, len, 3);
+	size_t m = ldb_wire_put_extended(want, sizeof want, 9, oid, strlen(oid), value, vn);
+	assert_int_equal(render_kind(&t, LDB_OP_PASSMOD, 9, got, sizeof got, 1), (long)m);
+	assert_memory_equal(got, want, m);
+	done(&t);
+
+	/* the third request of two sequences in step: user 12, pw12; no old password */
+	OK(&t, "--passmod", "--passmod-user", "uid=u[10:12]", "--passmod-new", "pw[10:12]", "-D", "cn=admin", "-w",
+	   "x");
+	const char *v2[3] = { "uid=u12", NULL, "pw12" };
+	size_t len2[3] = { 7, 0, 4 };
+	vn = ldb_wire_put_tagged_seq(value, sizeof value, v2, len2, 3);
+	m = ldb_wire_put_extended(want, sizeof want, 3, oid, strlen(oid), value, vn);
+	assert_int_equal(render_kind(&t, LDB_OP_PASSMOD, 3, got, sizeof got, 3), (long)m);
+	assert_memory_equal(got, want, m);
+	done(&t);
+
+	OK(&t, "--extended", "1.2.3::aGVsbG8=", "-D", "cn=admin", "-w", "x");
+	m = ldb_wire_put_extended(want, sizeof want, 5, "1.2.3", 5, "hello", 5);
+	assert_int_equal(render_kind(&t, LDB_OP_EXTENDED, 5, got, sizeof got, 1), (long)m);
+	assert_memory_equal(got, want, m);
+	done(&t);
+
+	OK(&t, "--whoami");
+	m = ldb_wire_put_extended(want, sizeof want, 6, "1.3.6.1.4.1.4203.1.11.3", 23, NULL, 0);
+	assert_int_equal(render_kind(&t, LDB_OP_WHOAMI, 6, got, sizeof got, 1), (long)m);
+	assert_memory_equal(got, want, m);
 	done(&t);
 }
 
@@ -415,17 +488,12 @@ static void test_strays(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),
-		cmocka_unit_test(test_rows_filled),
-		cmocka_unit_test(test_success_and_counteach),
-		cmocka_unit_test(test_pass_from_e),
-		cmocka_unit_test(test_weights_from_mix),
-		cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_parent_shapes),
-		cmocka_unit_test(test_abandon_render),
-		cmocka_unit_test(test_roles_from_rows),
-		cmocka_unit_test(test_error_lines),
-		cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_names_round_trip),      cmocka_unit_test(test_rows_filled),
+		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
+		cmocka_unit_test(test_weights_from_mix),      cmocka_unit_test(test_render_through_row),
+		cmocka_unit_test(test_extended_ops_render),   cmocka_unit_test(test_parent_shapes),
+		cmocka_unit_test(test_abandon_render),        cmocka_unit_test(test_roles_from_rows),
+		cmocka_unit_test(test_error_lines),           cmocka_unit_test(test_strays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

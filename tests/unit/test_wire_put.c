@@ -1,7 +1,8 @@
 /* wire_put: the hot-path writers compared byte for byte with what libldap sends
  * for the same call (libldap writes into one end of a socketpair, we read the
  * other): adds with repeated types, modifies, deletes, renames and compares of
- * many shapes, message ids across every INTEGER length, and the cap. */
+ * many shapes, extended requests (any OID, RFC 3062's password modify value),
+ * message ids across every INTEGER length, and the cap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -287,6 +288,62 @@ static void test_delete_rename_compare(void **state)
 		free(s[i]);
 }
 
+/* ---- extended requests: any OID with no value or a value, and RFC 3062's
+ * password modify value (as ldap_passwd builds it) ---- */
+
+static void one_extended(struct ldap_capture *r, const char *oid, const char *val, size_t vlen)
+{
+	struct berval bv = { vlen, (char *)val };
+	size_t m;
+
+	assert_int_equal(ldap_extended_operation(r->ld, oid, val != NULL ? &bv : NULL, NULL, NULL, &r->msgid),
+	                 LDAP_SUCCESS);
+	m = ldb_wire_put_extended(r->mine, BIG, r->msgid, oid, strlen(oid), val, vlen);
+	ldap_capture_expect(r, m, "extended");
+}
+
+static void one_passwd(struct ldap_capture *r, const char *user, const char *old, const char *new)
+{
+	struct berval bu = { user ? strlen(user) : 0, (char *)user }, bo = { old ? strlen(old) : 0, (char *)old },
+	              bn = { new ? strlen(new) : 0, (char *)new };
+	const char *v[3] = { user, old, new };
+	size_t len[3] = { bu.bv_len, bo.bv_len, bn.bv_len };
+	uint8_t value[200000];
+	size_t n = ldb_wire_put_tagged_seq(value, sizeof value, v, len, 3), m;
+
+	assert_true(n > 0);
+	assert_int_equal(
+	        ldap_passwd(r->ld, user ? &bu : NULL, old ? &bo : NULL, new ? &bn : NULL, NULL, NULL, &r->msgid),
+	        LDAP_SUCCESS);
+	m = ldb_wire_put_extended(r->mine, BIG, r->msgid, LDAP_EXOP_MODIFY_PASSWD, strlen(LDAP_EXOP_MODIFY_PASSWD),
+	                          value, n);
+	ldap_capture_expect(r, m, "password modify");
+}
+
+static void test_extended(void **state)
+{
+	struct ldap_capture *r = *state;
+	static const size_t sizes[] = { 0, 1, 120, 127, 128, 255, 256, 65535, 65536, 70000 };
+	char bin[] = { 'a', 0, 'b', (char)0xff };
+
+	one_extended(r, LDAP_EXOP_WHO_AM_I, NULL, 0);
+	one_extended(r, "1.2.3.4.5", "", 0);
+	one_extended(r, "1.2.3.4.5", bin, sizeof bin);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		char *val = filled('v', sizes[i], "");
+		char *dn = filled('d', sizes[i], "uid=");
+		one_extended(r, "1.3.6.1.4.1.4203.1.11.3", val, sizes[i]);
+		one_passwd(r, dn, NULL, NULL);
+		one_passwd(r, NULL, val, "new");
+		one_passwd(r, dn, "old", val);
+		one_passwd(r, NULL, NULL, val);
+		free(val);
+		free(dn);
+	}
+	/* (with no field at all libldap sends no value; passmod always has newPasswd) */
+	one_passwd(r, "", "", "");
+}
+
 /* ---- message ids ---- */
 
 /* libldap counts 1, 2, ...: every writer in turn through 1..66000, which crosses
@@ -511,6 +568,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_random_shapes, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test_setup_teardown(test_modify_shapes, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_rename_compare, ldap_capture_setup, ldap_capture_teardown),
+		cmocka_unit_test_setup_teardown(test_extended, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test_setup_teardown(test_msgids_libldap, ldap_capture_setup, ldap_capture_teardown),
 		cmocka_unit_test(test_msgids_vs_encoders),
 		cmocka_unit_test(test_cap),
