@@ -19,6 +19,7 @@
 #include "conf/config.h"
 #include "ops/dn.h"
 #include "ops/request.h"
+#include "proto/wire.h"
 #include "values/rng.h"
 
 /* The run's shared part of the operations: start-up templates, read-only
@@ -31,6 +32,13 @@ struct ldb_ops_run {
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */
 	char **images;
 	size_t *image_lens, nimages;
+	/* request controls (ops/controls.c): each kind's Controls encoded once,
+	 * and whether its requests carry a proxied authorization identity
+	 * rendered per request; appended by the I/O threads to every request */
+	struct ldb_bytes ctl[LDB_OP_COUNT];
+	bool proxy[LDB_OP_COUNT];
+	bool any_ctl[LDB_OP_COUNT];
+	bool want_sort, want_read; /* response controls counted: sort results, pre/post-read entries */
 };
 
 /* One request to render: the operation's numbers and a client's state. */
@@ -133,6 +141,7 @@ struct ldb_opdesc {
 	bool entries;               /* its results carry entries (search: counted, srchnentries) */
 	bool connect_bind;          /* the binds that open connections are of this kind (the server counts them) */
 	bool parents;               /* a 32 (no such object) creates the missing parents, then retries */
+	uint16_t controls;          /* LDB_CTLF_*: the named request controls its requests carry when asked */
 	bool writes;                /* renders through the client's scratch (ldb_wctx), in up to
 	                            * LDB_OP_WRITE_ROOM bytes: what prepare does when it is NULL */
 	const char *mode;           /* its word of -v's "Running mode" (" add_entries") when print_mode is NULL */
@@ -249,6 +258,13 @@ int ldb_ops_strays(const struct ldb_config *c, char *why, size_t cap);
 int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
                     size_t cap);
 void ldb_ops_free(struct ldb_ops_run *o);
+
+/* Start-up: the request controls of every used kind into o->ctl[] (the
+ * generic ones, then the named ones its row carries), and the room they
+ * take added to o->room[] (ops/controls.c).  0, or -1 with one line in err. */
+int ldb_ops_controls(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
+                     size_t cap);
+void ldb_ops_controls_free(struct ldb_ops_run *o);
 
 /* -v, in print_rank's order: every used kind's mode words; its lines among
  * ldclt's (ldclt true), or its own. */

@@ -74,6 +74,8 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_search = {
 	.name = "search",
+	.controls = LDB_CTLF_SORT | LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SUBENTRIES |
+	            LDB_CTLF_SESSION,
 	.json = "search",
 	.keyword = "esearch",
 	.monitor = "Search",
