@@ -295,13 +295,25 @@ static bool msg_split(const uint8_t *p, const uint8_t *limit, struct msg_parts *
 	return true;
 }
 
+/* The controls already there are whole Control SEQUENCEs. */
+static bool controls_whole(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *b;
+	uint8_t tag;
+	size_t n;
+	while (p < end)
+		if ((p = tlv(p, end, &tag, &b, &n)) == NULL || tag != 0x30)
+			return false;
+	return true;
+}
+
 /* The message at p (used: the bytes in the buffer from p on): its controls
  * extended by add bytes.  @return its growth, or -1 when it does not fit. */
 static long append_one(uint8_t *p, size_t used, size_t room, const uint8_t *fixed, size_t flen, const char *proxy,
                        size_t plen)
 {
 	struct msg_parts m;
-	if (!msg_split(p, p + used, &m))
+	if (!msg_split(p, p + used, &m) || !controls_whole(m.ec, m.end))
 		return -1;
 	size_t add = flen + (proxy != NULL ? ldb_ctl_proxy_len(plen) : 0);
 	size_t el = (size_t)(m.end - m.ec), mlen = (size_t)(m.q - m.cs), old = (size_t)(m.end - p);
@@ -360,15 +372,14 @@ bool ldb_ctl_find(const uint8_t *msg, size_t len, const char *oid, const uint8_t
 			continue;
 		*val = p;
 		*vlen = 0;
-		while (p < cend) {
-			if ((p = tlv(p, cend, &tag, &b, &n)) == NULL)
-				return false;
-			if (tag == 0x04) {
+		while (p != NULL && p < cend) {
+			if ((p = tlv(p, cend, &tag, &b, &n)) != NULL && tag == 0x04) {
 				*val = b;
 				*vlen = n;
 			}
 		}
-		return true;
+		if (p != NULL)
+			return true; /* else not well formed: the next one may be */
 	}
 	return false;
 }
