@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "proto/sasl.h"
 #include "values/pattern.h"
 #include "util/util.h"
 
@@ -82,8 +83,13 @@ int cli_parse_sasl_opt(struct cli_ctx *x, const char *arg)
 	case 4:
 		if (c->sasl_mech != NULL)
 			return cli_fail(x, "-o mech given twice");
-		if (strcasecmp(val, "EXTERNAL") != 0 && strcasecmp(val, "PLAIN") != 0)
-			return cli_fail(x, "-o mech=%s: not supported; ldbench encodes EXTERNAL and PLAIN", val);
+		if (strcasecmp(val, "EXTERNAL") != 0 && strcasecmp(val, "PLAIN") != 0 &&
+		    ldb_sasl_mech_lookup(val) == LDB_SASL_NONE)
+			return cli_fail(
+			        x,
+			        "-o mech=%s: not supported (EXTERNAL, PLAIN, CRAM-MD5, DIGEST-MD5, SCRAM-SHA-1, "
+			        "SCRAM-SHA-256)",
+			        val);
 		if (cli_set_str(x, &c->sasl_mech, val) < 0)
 			return -1;
 		for (char *p = c->sasl_mech; *p != '\0'; p++)
@@ -127,6 +133,26 @@ static bool is_nss_db(const char *path)
 	return false;
 }
 
+/* A multi-step exchange keeps its fields in a fixed-size state: the
+ * authentication ID (its XXX rendered), password, authzid and realm fit
+ * LDB_SASL_FIELD_MAX bytes. */
+static int check_sasl_lengths(struct cli_ctx *x)
+{
+	const struct ldb_config *c = x->c;
+	/* an XXX run renders no longer than it is (the range is checked against its width) */
+	const struct {
+		const char *what, *val;
+	} f[] = { { "-o authid", c->sasl_authid },
+		  { "the password", c->password },
+		  { "-o authzid", c->sasl_authzid },
+		  { "-o realm", c->sasl_realm } };
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (f[i].val != NULL && strlen(f[i].val) > LDB_SASL_FIELD_MAX)
+			return cli_fail(x, "%s is too long for -o mech=%s (at most %d bytes)", f[i].what, c->sasl_mech,
+			                LDB_SASL_FIELD_MAX);
+	return 0;
+}
+
 int cli_check_tls_sasl(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
@@ -150,12 +176,14 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 	/* SASL */
 	if (c->sasl_mech == NULL) {
 		if (c->sasl_authid != NULL || c->sasl_authzid != NULL || c->sasl_realm != NULL)
-			return cli_fail(x, "-o %s needs -o mech=EXTERNAL or -o mech=PLAIN",
+			return cli_fail(x,
+			                "-o %s needs -o mech= (EXTERNAL, PLAIN, CRAM-MD5, DIGEST-MD5, SCRAM-SHA-1, "
+			                "SCRAM-SHA-256)",
 			                c->sasl_authid != NULL    ? "authid"
 			                : c->sasl_authzid != NULL ? "authzid"
 			                                          : "realm");
 		if (c->randomauthid)
-			return cli_fail(x, "-e randomauthid needs -o mech=PLAIN with an XXX in -o authid");
+			return cli_fail(x, "-e randomauthid needs -o mech= (not EXTERNAL) with an XXX in -o authid");
 		return 0;
 	}
 	if (c->bind_dn != NULL)
@@ -173,11 +201,13 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 			                "(-o authzid asks for another)");
 		return 0;
 	}
-	/* PLAIN */
+	/* PLAIN and the multi-step mechanisms */
 	if (c->sasl_authid == NULL)
-		return cli_fail(x, "-o mech=PLAIN needs -o authid=USER");
+		return cli_fail(x, "-o mech=%s needs -o authid=USER", c->sasl_mech);
 	if (c->password == NULL)
-		return cli_fail(x, "-o mech=PLAIN needs a password (-w, -y or LDBENCH_PASSWORD)");
+		return cli_fail(x, "-o mech=%s needs a password (-w, -y or LDBENCH_PASSWORD)", c->sasl_mech);
+	if (ldb_sasl_mech_lookup(c->sasl_mech) != LDB_SASL_NONE && check_sasl_lengths(x) < 0)
+		return -1;
 	if (c->randomauthid) {
 		if (!ldb_pattern_has_var(&c->sasl_authid_pat))
 			return cli_fail(x, "-e randomauthid needs an XXX placeholder in -o authid");

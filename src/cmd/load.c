@@ -109,16 +109,24 @@ static bool lag_used(const struct load *l)
 	return l->cfg->rate > 0 && !l->cfg->bindeach;
 }
 
+/* A kind of the load is made of several requests (its round trips are timed). */
+static bool multistep(const struct load *l)
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (l->run.load_kind[k] && l->run.ops.state_size[k] > 0)
+			return true;
+	return false;
+}
+
 static int init_lat(struct load *l, struct ldb_lat *lat)
 {
 	for (int j = 0; j < LDB_OP_COUNT; j++)
 		if ((l->used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) ||
 		    (l->used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
 			return -1;
-	if (l->cfg->bindeach)
-		for (int j = 0; j < LDB_STAGE_COUNT; j++)
-			if (ldb_hist_init(&lat->stage[j]))
-				return -1;
+	for (int j = 0; j < LDB_STAGE_COUNT; j++)
+		if (ldb_stage_used(j, l->cfg->bindeach, multistep(l)) && ldb_hist_init(&lat->stage[j]))
+			return -1;
 	if (lag_used(l) && ldb_hist_init(&lat->lag)) /* the schedule lag */
 		return -1;
 	return 0;
@@ -156,6 +164,7 @@ static int setup_sampler(struct load *l)
 		                       .lat = l->lat,
 		                       .nlat = l->nr,
 		                       .stages = l->cfg->bindeach,
+		                       .rounds = multistep(l),
 		                       .text = &l->text,
 		                       .rep = l->rep,
 		                       .nrep = l->nrep,

@@ -2,6 +2,10 @@
  * the DN (and password) from randombinddn, or a line of randombinddnfromfile. */
 #include "ops/ops.h"
 
+#include <string.h>
+
+#include "values/pattern.h"
+
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
 	if (c->bind_dn == NULL && c->binddn_file == NULL && c->sasl_mech == NULL) {
@@ -12,12 +16,80 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return 0;
 }
 
+/* The largest request of a multi-step SASL exchange: its credentials, the
+ * mechanism's name and the envelope. */
+#define SASL_ROOM (sizeof(((struct ldb_sasl_state *)0)->out) + 64)
+
 static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 {
+	const struct ldb_config *c = o->cfg;
+	enum ldb_sasl_mech m = c->sasl_mech != NULL ? ldb_sasl_mech_lookup(c->sasl_mech) : LDB_SASL_NONE;
+	if (m != LDB_SASL_NONE) {
+		/* an exchange of several requests: each slot keeps its state */
+		o->sasl = (struct ldb_sasl_conf){ .mech = m, .authzid = c->sasl_authzid, .realm = c->sasl_realm };
+		o->state_size[LDB_OP_BIND] = sizeof(struct ldb_sasl_state);
+		o->room[LDB_OP_BIND] = o->bind.maxlen = SASL_ROOM;
+		return 0;
+	}
 	if (ldb_reqset_build_bind(&o->bind, o->cfg, err, cap) != 0)
 		return -1;
 	o->room[LDB_OP_BIND] = o->bind.maxlen;
 	return 0;
+}
+
+/* The authentication ID and password of a new exchange: with randomauthid,
+ * -o authid's XXX (and -w's, if it has one) from one random number. */
+static int sasl_who(const struct ldb_op_req *r, char *user, size_t *ulen, char *pw, size_t *pwlen)
+{
+	const struct ldb_config *c = r->ops->cfg;
+	size_t cap = LDB_SASL_FIELD_MAX + 1;
+	bool var = c->randomauthid && ldb_pattern_has_var(&c->sasl_authid_pat);
+	int64_t n = var ? ldb_rng_range(r->rng, c->binddn_low, c->binddn_high) : 0;
+	const char *fixed_pw = c->password != NULL ? c->password : "";
+
+	*ulen = var ? ldb_pattern_render(&c->sasl_authid_pat, n, user, cap) : strlen(c->sasl_authid);
+	if (!var && *ulen < cap)
+		memcpy(user, c->sasl_authid, *ulen);
+	if (var && ldb_pattern_has_var(&c->password_pat))
+		*pwlen = ldb_pattern_render(&c->password_pat, n, pw, cap);
+	else if ((*pwlen = strlen(fixed_pw)) < cap)
+		memcpy(pw, fixed_pw, *pwlen);
+	return *ulen == 0 || *ulen >= cap || *pwlen >= cap ? -1 : 0;
+}
+
+/* A request of a multi-step SASL exchange: the first starts it (the state
+ * over), the others carry the answer more() computed. */
+static long render_sasl(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+{
+	struct ldb_sasl_state *st = (struct ldb_sasl_state *)(void *)r->state;
+	if (r->round == 0) {
+		char user[LDB_SASL_FIELD_MAX + 1], pw[LDB_SASL_FIELD_MAX + 1];
+		size_t ulen, pwlen;
+		bool has;
+		int rc = sasl_who(r, user, &ulen, pw, &pwlen);
+		if (rc == 0)
+			rc = ldb_sasl_start(st, &r->ops->sasl, user, ulen, pw, pwlen, r->rng, &has);
+		explicit_bzero(pw, sizeof pw);
+		if (rc != 0)
+			return 0;
+	}
+	return (long)ldb_sasl_put_bind(dst, cap, r->msgid, r->ops->cfg->sasl_mech, st->out, st->outlen, st->outlen > 0);
+}
+
+/* After each result of a multi-step SASL exchange: the server's challenge
+ * answered (another request), or the exchange over with its result. */
+static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
+{
+	struct ldb_sasl_state *st = (struct ldb_sasl_state *)(void *)r->state;
+	const uint8_t *cred = NULL;
+	size_t n = 0;
+	bool has;
+	int found = ldb_sasl_server_creds(rep->resp->body, rep->resp->bodylen, &cred, &n);
+	if (found < 0) {
+		rep->rc = LDB_SASL_RC_CLIENT;
+		return false;
+	}
+	return ldb_sasl_step(st, &r->ops->sasl, &rep->rc, found > 0 ? cred : NULL, n, r->rng, &has);
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
@@ -25,6 +97,9 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	const struct ldb_config *c = r->ops->cfg;
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
 	int variant = 0;
+
+	if (r->state != NULL)
+		return render_sasl(r, dst, cap);
 
 	if (c->binddn_file_n > 0)
 		variant = (int)ldb_rng_range(r->rng, 0, (int64_t)c->binddn_file_n - 1);
@@ -63,6 +138,7 @@ const struct ldb_opdesc ldb_op_bind = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
+	.more = more,
 	.errline = errline,
 	.mode = " bindonly",
 };

@@ -102,6 +102,9 @@ int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const boo
 				o->scratch = true;
 			}
 		}
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (o->state_size[k] > o->state_room)
+			o->state_room = o->state_size[k];
 	return ldb_ops_controls(o, c, used, err, cap);
 }
 

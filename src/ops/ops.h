@@ -19,6 +19,7 @@
 #include "conf/config.h"
 #include "ops/dn.h"
 #include "ops/request.h"
+#include "proto/sasl.h"
 #include "proto/wire.h"
 #include "values/rng.h"
 
@@ -28,7 +29,16 @@ struct ldb_ops_run {
 	const struct ldb_config *cfg;
 	struct ldb_reqset search, bind; /* encoded once (ops/request) */
 	size_t room[LDB_OP_COUNT];      /* output space one request of a kind needs at most */
-	bool scratch;                   /* a kind of the run renders through struct ldb_wctx */
+	/* multi-step operations (the row's more): the bytes of step state a slot
+	 * needs for kind k, set by its prepare when the options make it one of
+	 * several requests (0: one request, more is never called); state_room
+	 * is the largest, allocated per slot when a connection is set up */
+	size_t state_size[LDB_OP_COUNT];
+	size_t state_room;
+	/* -o mech= with a multi-step mechanism: the exchanges' settings (the bind
+	 * kind's; mech LDB_SASL_NONE otherwise; host set by run/setup) */
+	struct ldb_sasl_conf sasl;
+	bool scratch; /* a kind of the run renders through struct ldb_wctx */
 	/* -e imagesdir: its files, read once by the add kind's prepare (ops/add.c) */
 	char **images;
 	size_t *image_lens, nimages;
@@ -49,6 +59,19 @@ struct ldb_op_req {
 	int64_t v, bv;       /* the number of -f's XXX, and of -b's with randombase */
 	int32_t msgid;
 	int32_t msgid2; /* a second message id, for kinds with msgids 2 */
+	/* multi-step operations: the slot's step state (state_size[kind] bytes,
+	 * kept from one request of the operation to the next; NULL when the
+	 * kind is one request), and which request of the operation this is
+	 * (0 the first; render starts the state over at 0) */
+	uint8_t *state;
+	uint16_t round;
+};
+
+/* The result of one request of a multi-step operation, for the row's more. */
+struct ldb_op_reply {
+	int rc;                      /* its result code; more may replace it (a client-side failure) */
+	const struct ldb_resp *resp; /* the decoded result (proto/wire.h) */
+	const uint8_t *msg;          /* the whole LDAPMessage (resp->len bytes), its controls included */
 };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not
@@ -169,6 +192,16 @@ struct ldb_opdesc {
 	 * NULL: nothing to build (a write kind's room and scratch are set for it) */
 	int (*prepare)(struct ldb_ops_run *o, char *err, size_t cap);
 	ldb_op_render_fn *render;
+	/* A multi-step operation (a SASL bind's exchange, a search followed
+	 * through its pages): hot path, after each result of a request of this
+	 * kind whose state_size is not 0 (the operation's own requests and the
+	 * bind that opens a connection), it decides from rep (the result code,
+	 * the raw response: a bind's serverSaslCreds, a search done's controls)
+	 * and r->state whether the operation goes on: true renders the next
+	 * request (r->round + 1) into the same slot with a fresh message id;
+	 * false ends it with rep->rc as its result.  Allocates nothing.  NULL:
+	 * every operation is one request. */
+	bool (*more)(const struct ldb_op_req *r, struct ldb_op_reply *rep);
 	/* ldclt's line for a failed request, after the "NAME[PID]: T000: "
 	 * prefix: its length, as snprintf; NULL: "Cannot NAME, error=..." */
 	int (*errline)(const struct ldb_op_failure *f, char *out, size_t cap);

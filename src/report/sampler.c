@@ -224,10 +224,9 @@ int ldb_sampler_init(struct ldb_sampler *s, const struct ldb_sampler_src *src)
 			    (ldb_hist_init(&h->agg) || ldb_hist_init(&h->prev) || ldb_hist_init(&h->delta)))
 				return -1;
 		}
-	if (src->stages)
-		for (int k = 0; k < LDB_STAGE_COUNT; k++)
-			if (ldb_hist_init(&s->stage[k]))
-				return -1;
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (ldb_stage_used(k, src->stages, src->rounds) && ldb_hist_init(&s->stage[k]))
+			return -1;
 	for (int i = 0; i < src->n; i++)
 		s->active[i] = c->inactivity + 1;
 	return client_init(s);
@@ -441,8 +440,8 @@ void ldb_sampler_summary(struct ldb_sampler *s, uint64_t now, struct ldb_summary
 		if (s->src.used[LDB_H_ULAT][k])
 			sum->ulat[k] = &s->h[LDB_H_ULAT][k].agg;
 	}
-	if (s->src.stages)
-		for (int k = 0; k < LDB_STAGE_COUNT; k++) {
+	for (int k = 0; k < LDB_STAGE_COUNT; k++)
+		if (ldb_stage_used(k, s->src.stages, s->src.rounds)) {
 			ldb_hist_reset(&s->stage[k]);
 			for (int i = 0; i < s->src.nlat; i++)
 				ldb_hist_add(&s->stage[k], &s->src.lat[i]->stage[k]);

@@ -30,6 +30,7 @@ struct ldb_sampler_src {
 	int nlat;
 	bool used[LDB_H_COUNT][LDB_OP_COUNT]; /* the histograms in use (as the I/O threads have them) */
 	bool stages;                          /* bindeach: the stage histograms too */
+	bool rounds;                          /* multi-step operations: the round trips' stage histogram */
 	struct ldb_text *text;
 	const struct ldb_reporter *rep;
 	int nrep;

@@ -26,6 +26,7 @@
 
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted);
 static void conn_connected(struct ldb_conn *cn, uint64_t now);
+static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now);
 
 /* libldap's (and so ldclt's) codes: a TCP connect that fails is -1 (server
  * down), a TLS set-up that fails -11 (connect error) */
@@ -406,8 +407,53 @@ static void conn_proven(struct ldb_conn *cn)
 		ldb_add(&w->st->reconnects, 1);
 }
 
-/* One complete result for slot i. */
-static void conn_result(struct ldb_conn *cn, int i, int rc, uint64_t now)
+/* A result of a multi-step operation (its kind's state_size is not 0; an
+ * operation of the load, or the bind that opens the connection): each round
+ * trip of the load's is timed (the "round" stage), then the kind's more says
+ * whether the operation goes on; if it does, its next request goes out on the
+ * same slot with a fresh message id (t0 stays: the operation's latency runs
+ * from its first request to its last result).  @return true when it goes on
+ * (or the connection failed sending it); else *rc is the operation's result. */
+static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb_resp *r, const uint8_t *msg,
+                           uint64_t now)
+{
+	struct ldb_client *w = cn->w;
+	const struct ldb_ops_run *o = &w->run->ops;
+	struct ldb_slot *s = &cn->slots[i];
+	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, NULL, s->round };
+	struct ldb_op_reply rep = { *rc, r, msg };
+
+	if (s->setup == SETUP_NONE && w->lat->stage[LDB_STAGE_ROUND].counts != NULL)
+		ldb_hist_record(&w->lat->stage[LDB_STAGE_ROUND], now > s->t_sent ? now - s->t_sent : 0);
+	q.state = cn->step_state + (size_t)i * o->state_room;
+	if (!ldb_ops[s->kind]->more(&q, &rep)) {
+		*rc = rep.rc;
+		return false;
+	}
+	s->round++;
+	bool exhausted;
+	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
+		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return true;
+	}
+	s->t_sent = now;
+	conn_watch(cn, timeout_at(cn, now));
+	return true;
+}
+
+/* One complete result for slot i: r, the whole message at msg. */
+static void conn_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
+{
+	int rc = r->result;
+	if (cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
+	    (cn->slots[i].setup == SETUP_NONE || cn->slots[i].setup == SETUP_BIND) &&
+	    conn_step_more(cn, i, &rc, r, msg, now))
+		return;
+	conn_done(cn, i, rc, now);
+}
+
+/* The operation on slot i is over with result rc. */
+static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
@@ -595,7 +641,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* references, intermediate responses */
 		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read)
 			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
-		conn_result(cn, i, r.result, now);
+		conn_result(cn, i, &r, cn->in + pos - r.len, now);
 		if (cn->fd < 0)
 			return 0; /* closed by a cycle's end (the input with it) */
 		if (cn->state == CS_TLS)

@@ -63,12 +63,14 @@ struct ldb_slot {
 	int32_t msgid;
 	uint8_t kind; /* enum ldb_op of the request in flight */
 	uint8_t used;
-	uint8_t setup;   /* SETUP_*: not an operation of the load */
-	uint8_t counts;  /* an operation of the load: ldclt's count, -T */
-	uint8_t step;    /* position in the run's pass */
-	uint8_t aux;     /* ancestors being created above an add (0: the add itself) */
-	uint64_t t0;     /* start: the intended one with --rate */
-	uint64_t t_sent; /* when the request was put on the wire */
+	uint8_t setup;    /* SETUP_*: not an operation of the load */
+	uint8_t counts;   /* an operation of the load: ldclt's count, -T */
+	uint8_t step;     /* position in the run's pass */
+	uint8_t aux;      /* ancestors being created above an add (0: the add itself) */
+	uint16_t round;   /* multi-step operations: which of its requests is in flight (0 the first) */
+	uint64_t t0;      /* start: the intended one with --rate */
+	uint64_t t_first; /* when its first request was put on the wire */
+	uint64_t t_sent;  /* when the request in flight was put on the wire (a multi-step operation's last) */
 	uint64_t entries;
 	uint32_t gen;
 	int64_t v, bv; /* the pass's numbers */
@@ -117,6 +119,9 @@ struct ldb_conn {
 	 * the template's RDN), REPL_SLOT bytes a slot: its length (0: nothing;
 	 * 255: too long to carry), then the bytes; NULL otherwise */
 	char *repl_run;
+	/* multi-step operations: each slot's step state, run->ops.state_room
+	 * bytes a slot (NULL when no kind of the run has several steps) */
+	uint8_t *step_state;
 };
 
 /* ------------------------------------------------ hot helpers, inlined */

@@ -113,7 +113,7 @@ void ldb_conn_confirm(struct ldb_conn *cn)
 			continue;
 		if (s->t0 == s->t_sent)
 			s->t0 = now; /* not an intended start (--rate) */
-		s->t_sent = now;
+		s->t_sent = s->t_first = now;
 	}
 }
 

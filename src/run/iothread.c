@@ -115,6 +115,9 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 			return -1;
 		if (repl_run && (cn->repl_run = calloc((size_t)cn->depth, REPL_SLOT)) == NULL)
 			return -1;
+		if (run->ops.state_room > 0 &&
+		    (cn->step_state = calloc((size_t)cn->depth, run->ops.state_room)) == NULL)
+			return -1;
 	}
 	return 0;
 }
@@ -132,6 +135,7 @@ void ldb_client_free(struct ldb_client *w)
 		free(cn->retry);
 		free(cn->slots);
 		free(cn->repl_run);
+		free(cn->step_state);
 	}
 	free(w->conns);
 	if (w->wctx != NULL) {

@@ -46,7 +46,7 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 
 	ldb_hist_record(&w->lat->op[kind], now > s->t0 ? now - s->t0 : 0);
 	if (w->run->rate_interval_ns > 0)
-		ldb_hist_record(&w->lat->uop[kind], now > s->t_sent ? now - s->t_sent : 0);
+		ldb_hist_record(&w->lat->uop[kind], now > s->t_first ? now - s->t_first : 0);
 	ldb_add(&o->completed, 1);
 	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
@@ -272,7 +272,9 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		                         cn->retry_len);
 		cn->retry_len = 0;
 	} else {
-		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0 };
+		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0, NULL, s->round };
+		if (run->ops.state_size[s->kind] > 0)
+			r.state = cn->step_state + (size_t)i * run->ops.state_room;
 		if (!room_for(cn, run->ops.room[s->kind]))
 			return false;
 		if (d->msgids > 1)
@@ -311,6 +313,7 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 	s->setup = (uint8_t)setup;
 	s->counts = counts;
 	s->aux = 0;
+	s->round = 0;
 	s->v = v;
 	s->bv = bv;
 	bool exhausted;
@@ -321,6 +324,7 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 	}
 	s->used = 1;
 	s->t_sent = now;
+	s->t_first = now;
 	s->t0 = now;
 	if (w->run->rate_interval_ns > 0 && counts && step == 0) {
 		s->t0 = cn->t_due < now ? cn->t_due : now; /* open loop: from when it was due */

@@ -3,7 +3,9 @@
 #include "run/run.h"
 
 #include <ldap.h>
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +30,34 @@ static int resolve(struct ldb_run *run, const char *host, int port, char *err, s
 	snprintf(run->host_name, sizeof run->host_name, "%s", host);
 	freeaddrinfo(res);
 	return 0;
+}
+
+/* The server's name in a DIGEST-MD5 digest-uri, found as libldap finds it
+ * (ldap_host_connected_to), so that a server that accepts ldapwhoami's
+ * accepts ours: on loopback the local host's canonical name, else the
+ * address's name, else the host as given. */
+static void sasl_host(const struct ldb_run *run, char *out, size_t cap)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&run->addr;
+	bool loop = (sa->sa_family == AF_INET &&
+	             ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >> 24 == 127) ||
+	            (sa->sa_family == AF_INET6 &&
+	             IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr));
+	char name[256];
+	snprintf(out, cap, "%.255s", run->host_name);
+	if (loop) {
+		struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *res = NULL;
+		if (gethostname(name, sizeof name) != 0)
+			return;
+		name[sizeof name - 1] = '\0';
+		snprintf(out, cap, "%.255s", name);
+		if (getaddrinfo(name, NULL, &hints, &res) == 0 && res != NULL && res->ai_canonname != NULL)
+			snprintf(out, cap, "%.255s", res->ai_canonname);
+		if (res != NULL)
+			freeaddrinfo(res);
+	} else if (getnameinfo(sa, run->addrlen, name, sizeof name, NULL, 0, NI_NAMEREQD) == 0) {
+		snprintf(out, cap, "%.255s", name);
+	}
 }
 
 bool ldb_run_connect_error(const struct ldb_run *run, char *where, size_t wcap, char *why, size_t ycap)
@@ -144,6 +174,8 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 
 	if (ldb_ops_prepare(&run->ops, c, run->load_kind, err, cap) != 0)
 		return -1;
+	if (run->ops.sasl.mech != LDB_SASL_NONE)
+		sasl_host(run, run->ops.sasl.host, sizeof run->ops.sasl.host);
 	run->writes = run->ops.scratch;
 	struct ldb_bytes b = { 0 };
 	char werr[LDB_WIRE_ERRLEN];

@@ -20,6 +20,7 @@ const char *ldb_stage_name(enum ldb_stage st)
 	case LDB_STAGE_CONNECT: return "connect";
 	case LDB_STAGE_CYCLE: return "cycle";
 	case LDB_STAGE_TLS: return "tls";
+	case LDB_STAGE_ROUND: return "round";
 	default: return "?";
 	}
 }

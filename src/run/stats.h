@@ -5,6 +5,7 @@
 #define LDBENCH_RUN_STATS_H
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "conf/config.h"
@@ -73,9 +74,18 @@ struct ldb_opstats {
 };
 
 /* Connection stages, timed separately with bindeach: the TCP connect, the TLS
- * handshake (ldaps, or StartTLS and its handshake), the whole cycle. */
-enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_TLS, LDB_STAGE_COUNT };
-const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls" */
+ * handshake (ldaps, or StartTLS and its handshake), the whole cycle; and,
+ * when a kind of the run is made of several requests (a multi-step SASL
+ * bind, a paged search), each of their round trips (a request to its
+ * result), the operation's own latency being the whole exchange. */
+enum ldb_stage { LDB_STAGE_CONNECT, LDB_STAGE_CYCLE, LDB_STAGE_TLS, LDB_STAGE_ROUND, LDB_STAGE_COUNT };
+const char *ldb_stage_name(enum ldb_stage s); /* "connect", "cycle", "tls", "round" */
+/* The stage is timed in this run: the connection's with bindeach, the round
+ * trips' with multi-step operations. */
+static inline bool ldb_stage_used(enum ldb_stage s, bool bindeach, bool multistep)
+{
+	return s == LDB_STAGE_ROUND ? multistep : bindeach;
+}
 
 struct ldb_thread_stats {
 	alignas(64) struct ldb_opstats op[LDB_OP_COUNT];
