@@ -152,6 +152,9 @@ int cli_control_option(struct cli_ctx *x, int opt, const char *arg)
 			return cli_fail(x, "--session-tracking: give the session's identifier");
 		t->named |= LDB_CTLF_SESSION;
 		return cli_set_str(x, &t->session_id, arg);
+	case OPT_SIMPLE_PAGE_SIZE:
+		t->named |= LDB_CTLF_PAGED;
+		return cli_parse_int(x, "--simple-page-size", arg, 1, 0x7fffffff, "entries a page", &t->page_size);
 	default: return cli_fail(x, "unknown control option");
 	}
 }
@@ -160,9 +163,9 @@ int cli_control_option(struct cli_ctx *x, int opt, const char *arg)
 static const char *named_option(unsigned f)
 {
 	static const char *const names[LDB_CTLF_COUNT] = {
-		"--sort-order",         "--assertion-filter",    "--proxy-as",
-		"--pre-read-attribute", "--post-read-attribute", "--permissive-modify",
-		"--manage-dsa-it",      "--rfc3672-subentries",  "--session-tracking",
+		"--sort-order",          "--assertion-filter",  "--proxy-as",      "--pre-read-attribute",
+		"--post-read-attribute", "--permissive-modify", "--manage-dsa-it", "--rfc3672-subentries",
+		"--session-tracking",    "--simple-page-size",
 	};
 	for (int i = 0; i < LDB_CTLF_COUNT; i++)
 		if (f == 1u << i)
@@ -234,6 +237,8 @@ int cli_check_controls(struct cli_ctx *x)
 
 	if (check_named_kinds(x) != 0 || check_generic_kinds(x) != 0 || check_encodings(x) != 0)
 		return -1;
+	if (t->page_size > 0 && x->c->rnd_string)
+		return cli_fail(x, "--simple-page-size with -e string: every page of a search repeats its filter");
 	if (t->proxy_as != NULL && ldb_vp_compile(&t->proxy_vp, t->proxy_as, why, sizeof why) != 0)
 		return cli_fail(x, "--proxy-as: %s", why);
 	return 0;

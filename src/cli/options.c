@@ -87,6 +87,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "manage-dsa-it", no_argument, NULL, OPT_MANAGE_DSA_IT },
 	                                   { "rfc3672-subentries", required_argument, NULL, OPT_SUBENTRIES },
 	                                   { "session-tracking", required_argument, NULL, OPT_SESSION_TRACKING },
+	                                   { "simple-page-size", required_argument, NULL, OPT_SIMPLE_PAGE_SIZE },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";

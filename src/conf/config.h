@@ -88,7 +88,8 @@ enum {
 	LDB_CTLF_MANAGEDSAIT = 1 << 6, /* --manage-dsa-it (RFC 3296) */
 	LDB_CTLF_SUBENTRIES = 1 << 7,  /* --rfc3672-subentries (RFC 3672) */
 	LDB_CTLF_SESSION = 1 << 8,     /* --session-tracking (draft-wahl-ldap-session) */
-	LDB_CTLF_COUNT = 9
+	LDB_CTLF_PAGED = 1 << 9,       /* --simple-page-size (RFC 2696): a search is all its pages */
+	LDB_CTLF_COUNT = 10
 };
 struct ldb_vp;
 struct ldb_ctlcfg {
@@ -102,6 +103,7 @@ struct ldb_ctlcfg {
 	char *pre_read, *post_read; /* ATTR,ATTR... (repeated options joined) */
 	bool subentries;            /* the visibility */
 	char *session_id;           /* the session tracking identifier */
+	int page_size;              /* --simple-page-size: entries a page; 0: no paging */
 };
 
 struct ldb_config {

@@ -42,7 +42,7 @@ static int kind_controls(struct ldb_ops_run *o, const struct ldb_config *c, int 
 {
 	const struct ldb_ctlcfg *t = &c->ctl;
 	struct ldb_bytes *b = &o->ctl[k];
-	unsigned f = t->named & ldb_ops[k]->controls;
+	unsigned f = t->named & ldb_ops[k]->controls & ~(unsigned)LDB_CTLF_PAGED; /* paging: ops/search.c */
 	char e[LDB_WIRE_ERRLEN] = "";
 
 	for (int i = 0; i < t->ngen; i++) {

@@ -48,7 +48,8 @@ struct ldb_ops_run {
 	struct ldb_bytes ctl[LDB_OP_COUNT];
 	bool proxy[LDB_OP_COUNT];
 	bool any_ctl[LDB_OP_COUNT];
-	bool want_sort, want_read; /* response controls counted: sort results, pre/post-read entries */
+	bool want_sort, want_read,
+	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
 };
 
 /* One request to render: the operation's numbers and a client's state. */

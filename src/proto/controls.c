@@ -408,3 +408,56 @@ bool ldb_ctl_read_entry(const uint8_t *val, size_t vlen)
 
 	return vlen > 0 && tlv(val, end, &tag, &b, &n) == end && tag == 0x64;
 }
+
+static const char paged_oid[] = LDB_CTL_PAGED_OID;
+
+size_t ldb_ctl_put_paged(uint8_t *out, size_t cap, uint32_t size, const uint8_t *cookie, size_t clen)
+{
+	uint8_t num[5];
+	size_t k = 0;
+	for (int sh = 24; sh >= 0; sh -= 8)
+		if (k > 0 || (size >> sh) != 0 || sh == 0)
+			num[k++] = (uint8_t)(size >> sh);
+	if (num[0] & 0x80) { /* INTEGER: positive, a leading zero */
+		memmove(num + 1, num, k++);
+		num[0] = 0;
+	}
+	size_t seq = 2 + k + 1 + len_bytes(clen) + clen, val = 1 + len_bytes(seq) + seq;
+	size_t inner = 2 + (sizeof paged_oid - 1) + 1 + len_bytes(val) + val, total = 1 + len_bytes(inner) + inner;
+	if (total > cap)
+		return 0;
+	uint8_t *p = out;
+	*p++ = 0x30;
+	p = put_len(p, inner);
+	*p++ = 0x04;
+	*p++ = (uint8_t)(sizeof paged_oid - 1);
+	memcpy(p, paged_oid, sizeof paged_oid - 1);
+	p += sizeof paged_oid - 1;
+	*p++ = 0x04;
+	p = put_len(p, val);
+	*p++ = 0x30;
+	p = put_len(p, seq);
+	*p++ = 0x02;
+	*p++ = (uint8_t)k;
+	memcpy(p, num, k);
+	p += k;
+	*p++ = 0x04;
+	p = put_len(p, clen);
+	memcpy(p, cookie, clen);
+	return total;
+}
+
+bool ldb_ctl_paged_cookie(const uint8_t *val, size_t vlen, const uint8_t **cookie, size_t *clen)
+{
+	const uint8_t *b, *p, *end = val + vlen;
+	uint8_t tag;
+	size_t n;
+
+	if (tlv(val, end, &tag, &b, &n) != end || tag != 0x30)
+		return false;
+	end = b + n;
+	if ((p = tlv(b, end, &tag, &b, &n)) == NULL || tag != 0x02 || tlv(p, end, &tag, cookie, clen) != end ||
+	    tag != 0x04)
+		return false;
+	return true;
+}

@@ -68,6 +68,13 @@ size_t ldb_ctl_append(uint8_t *dst, size_t n, size_t cap, const uint8_t *fixed, 
 /* The most one message grows by for controls of clen bytes (headers). */
 #define LDB_CTL_GROWTH 12
 
+/* Hot path: a simple paged results control (RFC 2696, not critical) asking
+ * for pages of size entries, with the server's cookie (clen 0: the first
+ * page), into out.  @return its length, 0 when cap is too small. */
+size_t ldb_ctl_put_paged(uint8_t *out, size_t cap, uint32_t size, const uint8_t *cookie, size_t clen);
+/* Its length at most, for a cookie of clen bytes. */
+#define LDB_CTL_PAGED_MAX(clen) ((clen) + 48)
+
 /* Responses (hot path, safe on any bytes): the value of the control named
  * oid in the LDAPMessage msg[0..len).  @return true when it is there (*val,
  * *vlen: its value, empty when it has none). */
@@ -78,5 +85,8 @@ int ldb_ctl_sort_result(const uint8_t *val, size_t vlen);
 /* A pre-read or post-read response control's value is one entry
  * (SearchResultEntry): true when it is well formed. */
 bool ldb_ctl_read_entry(const uint8_t *val, size_t vlen);
+/* The cookie in a paged results response control's value: true when it is
+ * well formed (*cookie, *clen: the cookie, empty on the last page). */
+bool ldb_ctl_paged_cookie(const uint8_t *val, size_t vlen, const uint8_t **cookie, size_t *clen);
 
 #endif

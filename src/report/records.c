@@ -67,6 +67,8 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 		put_u64(f, "sort_results", o->sort_results, true);
 		put_u64(f, "sort_failed", o->sort_failed, true);
 	}
+	if (o->pages > 0) /* --simple-page-size */
+		put_u64(f, "pages", o->pages, true);
 	if (o->preread_entries > 0) /* --pre-read-attribute */
 		put_u64(f, "preread_entries", o->preread_entries, true);
 	if (o->postread_entries > 0) /* --post-read-attribute */

@@ -207,6 +207,8 @@ static void summary_controls(struct ldb_text *t, int k, const struct ldb_opstats
 	if (f & LDB_CTLF_SORT)
 		fprintf(t->out, ", sort results %llu, not sorted %llu", (unsigned long long)o->sort_results,
 		        (unsigned long long)o->sort_failed);
+	if (f & LDB_CTLF_PAGED)
+		fprintf(t->out, ", pages %llu", (unsigned long long)o->pages);
 	if (f & LDB_CTLF_PREREAD)
 		fprintf(t->out, ", pre-read entries %llu", (unsigned long long)o->preread_entries);
 	if (f & LDB_CTLF_POSTREAD)

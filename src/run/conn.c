@@ -576,7 +576,8 @@ static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_
 }
 
 /* The response controls a run counts in a result: the sort result
- * (--sort-order), the entries of pre-read and post-read controls. */
+ * (--sort-order), the pages (--simple-page-size), the entries of pre-read
+ * and post-read controls. */
 static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, size_t len)
 {
 	const struct ldb_ops_run *o = &cn->w->run->ops;
@@ -589,6 +590,8 @@ static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, si
 		if (ldb_ctl_sort_result(v, vlen) != 0)
 			ldb_add(&os->sort_failed, 1);
 	}
+	if (o->want_paged && ldb_ctl_find(msg, len, LDB_CTL_PAGED_OID, &v, &vlen))
+		ldb_add(&os->pages, 1);
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_PREREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
 		ldb_add(&os->preread_entries, 1);
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_POSTREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
@@ -639,7 +642,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			count_referral(cn, i, &r, &now);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
-		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read)
+		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
 			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
 		conn_result(cn, i, &r, cn->in + pos - r.len, now);
 		if (cn->fd < 0)

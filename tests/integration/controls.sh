@@ -17,7 +17,9 @@
 #   permissive modify: adding a value already there succeeds with it, is 20
 #     (attributeOrValueExists) without;
 #   ManageDsaIT, RFC 3672 subentries (only subentries: none here) and session
-#     tracking (in slapd's log line prefix) are taken.
+#     tracking are taken;
+#   simple paged results: every entry once per search, a page per server
+#     search, the pages counted and timed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -100,10 +102,22 @@ run_ldbench "$out" "${root[@]}" -f "(objectClass=*)" -e esearch -n 1 -T 3 --rfc3
 assert_eq 0 "$RC" "exit status, subentries"
 assert_match 'search: attempted 3, completed 3, succeeded 3, counted 3, errors 0, entries 0$' "$out" "no subentry under People"
 
-# 8. bad input: one line, exit 2, no connection
+# 8. simple paged results: a search is all its pages, every entry once; the
+#    server counts one search per page; one paged search at a time on a
+#    connection (slapd refuses a second one while the first is under way)
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" "${root[@]}" -f "(uid=user*)" -e esearch,srchnentries=50 -n 2 -T 3 --simple-page-size 7
+assert_eq 0 "$RC" "exit status, paged searches"
+assert_match 'search: attempted 6, completed 6, succeeded 6, counted 6, errors 0, entries 300, expected-result hits 6, misses 0, pages 48$' "$out" "6 searches of 8 pages, 50 entries each"
+assert_eq 48 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches: one per page"
+assert_eq "$(fixture_count "$FIX_PEOPLE" "(uid=user*)")" 50 "the server's count of the entries"
+assert_match '^ldbench\[[0-9]+\]: round latency \(ms\): min [0-9.]+, mean' "$out" "per-page latency line"
+
+# 9. bad input: one line, exit 2, no connection
 before=$(fixture_total_connections)
 for bad in "--control 1.2.x" "--control 1.2.3:yes" "--control 1.2.3:true::@@@@" "--control nokind=1.2.3" \
-	"--sort-order -" "--assertion-filter (cn=x" "--proxy-as dn:uid=[1-" "--pre-read-attribute cn"; do
+	"--sort-order -" "--assertion-filter (cn=x" "--proxy-as dn:uid=[1-" "--pre-read-attribute cn" \
+	"--simple-page-size 0"; do
 	# shellcheck disable=SC2086
 	run_ldbench "$out" "${root[@]}" -f "(uid=user00001)" -e esearch -n 1 -T 1 $bad
 	assert_eq 2 "$RC" "exit status of $bad"
