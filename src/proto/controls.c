@@ -331,7 +331,8 @@ static long append_one(uint8_t *p, size_t used, size_t room, const uint8_t *fixe
 	put_len(a0 + 1, cl);
 	p[0] = 0x30;
 	put_len(p + 1, content);
-	memcpy(ctl + el, fixed, flen);
+	if (flen > 0)
+		memcpy(ctl + el, fixed, flen);
 	if (proxy != NULL)
 		put_proxy(ctl + el + flen, proxy, plen);
 	return (long)grow;
