@@ -91,6 +91,21 @@ enum {
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
 enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
+/* The request controls' options (cli/controls.c). */
+enum {
+	OPT_CONTROL = OPT_EXTOP_END,
+	OPT_SORT_ORDER,
+	OPT_ASSERTION_FILTER,
+	OPT_PROXY_AS,
+	OPT_PRE_READ,
+	OPT_POST_READ,
+	OPT_PERMISSIVE_MODIFY,
+	OPT_MANAGE_DSA_IT,
+	OPT_SUBENTRIES,
+	OPT_SESSION_TRACKING,
+	OPT_SIMPLE_PAGE_SIZE,
+	OPT_CONTROLS_END
+};
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
@@ -163,6 +178,10 @@ int cli_check_scalab01(struct cli_ctx *x);
 int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_capacity_check(struct cli_ctx *x);
 
+/* controls.c: the request controls' options, and their checks once the
+ * run's kinds are known */
+int cli_control_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_check_controls(struct cli_ctx *x);
 /* tls_sasl.c: TLS and SASL options and their checks */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg);
 int cli_parse_sasl_opt(struct cli_ctx *x, const char *arg);

@@ -83,6 +83,18 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "passmod-new", required_argument, NULL, OPT_PASSMOD_NEW },
 	                                   { "whoami", no_argument, NULL, OPT_WHOAMI },
 	                                   { "extended", required_argument, NULL, OPT_EXTENDED },
+	                                   /* request controls (cli/controls.c) */
+	                                   { "control", required_argument, NULL, OPT_CONTROL },
+	                                   { "sort-order", required_argument, NULL, OPT_SORT_ORDER },
+	                                   { "assertion-filter", required_argument, NULL, OPT_ASSERTION_FILTER },
+	                                   { "proxy-as", required_argument, NULL, OPT_PROXY_AS },
+	                                   { "pre-read-attribute", required_argument, NULL, OPT_PRE_READ },
+	                                   { "post-read-attribute", required_argument, NULL, OPT_POST_READ },
+	                                   { "permissive-modify", no_argument, NULL, OPT_PERMISSIVE_MODIFY },
+	                                   { "manage-dsa-it", no_argument, NULL, OPT_MANAGE_DSA_IT },
+	                                   { "rfc3672-subentries", required_argument, NULL, OPT_SUBENTRIES },
+	                                   { "session-tracking", required_argument, NULL, OPT_SESSION_TRACKING },
+	                                   { "simple-page-size", required_argument, NULL, OPT_SIMPLE_PAGE_SIZE },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";
@@ -552,6 +564,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_capacity_option(x, opt, arg);
 	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
 		return cli_handle_extop_option(x, opt, arg);
+	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
+		return cli_control_option(x, opt, arg);
 	if (opt >= OPT_HELP)
 		return handle_long_option(x, opt, arg, argv);
 	return handle_short_option(x, opt, arg, argv);
@@ -653,6 +667,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_capacity_check(x);
 	if (rc == 0)
 		rc = cli_check_tls_sasl(x);
+	if (rc == 0)
+		rc = cli_check_controls(x);
 	if (rc == 0)
 		rc = cli_compile_objtmpl(x);
 	if (rc == 0)

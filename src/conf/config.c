@@ -9,6 +9,7 @@
 #include <ldap.h>
 
 #include "proto/wire.h"
+#include "values/vpattern.h"
 
 /* Start-up only: running out of memory before the first thread has no
  * sensible recovery, and ldb_config_init() has no error channel. */
@@ -78,9 +79,27 @@ static void free_keyword_values(struct ldb_config *c)
 	free(c->imagesdir);
 }
 
+/* the request controls' options */
+static void free_controls(struct ldb_ctlcfg *t)
+{
+	for (int i = 0; i < t->ngen; i++) {
+		free(t->gen[i].oid);
+		free(t->gen[i].value);
+	}
+	free(t->sort_order);
+	free(t->assertion);
+	free(t->proxy_as);
+	ldb_vp_free(t->proxy_vp);
+	free(t->pre_read);
+	free(t->post_read);
+	free(t->session_id);
+	memset(t, 0, sizeof *t);
+}
+
 void ldb_config_free(struct ldb_config *c)
 {
 	free_keyword_values(c);
+	free_controls(&c->ctl);
 	free(c->cmdline);
 	free(c->rate_profile);
 	free(c->host);

@@ -74,6 +74,45 @@ struct ldb_rate_seg {
 	uint64_t ms;
 };
 
+/* Request controls (cli/controls.c parses them, ops/controls.c encodes them
+ * per kind once, run/issue.c appends them to every request of the load). */
+#define LDB_MAX_CONTROLS 16
+struct ldb_ctlspec { /* --control [KIND=]OID[:CRITICAL[:VALUE|::BASE64]] */
+	char *oid;
+	bool critical, has_value;
+	uint8_t *value; /* owned */
+	size_t vlen;
+	uint32_t kinds; /* bit k: kind k only; 0: every kind */
+};
+/* The named controls; a kind's row says which of them its requests carry. */
+enum {
+	LDB_CTLF_SORT = 1 << 0,        /* --sort-order (RFC 2891) */
+	LDB_CTLF_ASSERTION = 1 << 1,   /* --assertion-filter (RFC 4528) */
+	LDB_CTLF_PROXY = 1 << 2,       /* --proxy-as (RFC 4370) */
+	LDB_CTLF_PREREAD = 1 << 3,     /* --pre-read-attribute (RFC 4527) */
+	LDB_CTLF_POSTREAD = 1 << 4,    /* --post-read-attribute (RFC 4527) */
+	LDB_CTLF_PERMISSIVE = 1 << 5,  /* --permissive-modify */
+	LDB_CTLF_MANAGEDSAIT = 1 << 6, /* --manage-dsa-it (RFC 3296) */
+	LDB_CTLF_SUBENTRIES = 1 << 7,  /* --rfc3672-subentries (RFC 3672) */
+	LDB_CTLF_SESSION = 1 << 8,     /* --session-tracking (draft-wahl-ldap-session) */
+	LDB_CTLF_PAGED = 1 << 9,       /* --simple-page-size (RFC 2696): a search is all its pages */
+	LDB_CTLF_COUNT = 10
+};
+struct ldb_vp;
+struct ldb_ctlcfg {
+	struct ldb_ctlspec gen[LDB_MAX_CONTROLS]; /* --control, in order */
+	int ngen;
+	unsigned named;             /* LDB_CTLF_* given */
+	char *sort_order;           /* UnboundID's: [+|-]ATTR[:RULE],... */
+	char *assertion;            /* a filter */
+	char *proxy_as;             /* the authorization identity, a value pattern */
+	struct ldb_vp *proxy_vp;    /* compiled once (cli) */
+	char *pre_read, *post_read; /* ATTR,ATTR... (repeated options joined) */
+	bool subentries;            /* the visibility */
+	char *session_id;           /* the session tracking identifier */
+	int page_size;              /* --simple-page-size: entries a page; 0: no paging */
+};
+
 struct ldb_config {
 	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
 	char *cmdline;        /* the command line with any password masked (for -v) */
@@ -266,6 +305,8 @@ struct ldb_config {
 	uint64_t repl_timeout_ms; /* --repl-timeout, default 30 s */
 	char *repl_bind_dn;       /* --repl-bind DN, NULL = -D's */
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
+
+	struct ldb_ctlcfg ctl; /* request controls */
 };
 
 /* -S's bounds on a checked modify's value (cli/repl_options refuses more, server/repl_watch

@@ -267,6 +267,7 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_add = {
 	.name = "add",
+	.controls = LDB_CTLF_PROXY | LDB_CTLF_POSTREAD | LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SESSION,
 	.json = "add",
 	.keyword = "add",
 	.monitor = "Add",

@@ -121,6 +121,7 @@ static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
 
 const struct ldb_opdesc ldb_op_bind = {
 	.name = "bind",
+	.controls = LDB_CTLF_SESSION,
 	.json = "bind",
 	.keyword = "bindonly",
 	.monitor = "Bind",

@@ -46,6 +46,7 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_compare = {
 	.name = "compare",
+	.controls = LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SESSION,
 	.json = "compare",
 	.monitor = "Compare",
 	.snmp = "compareops",

@@ -35,6 +35,7 @@ static int repl_looks(const struct ldb_config *c, const struct ldb_repl_change *
 
 const struct ldb_opdesc ldb_op_delete = {
 	.name = "delete",
+	.controls = LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_PREREAD | LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SESSION,
 	.json = "delete",
 	.keyword = "delete",
 	.monitor = "Delete",

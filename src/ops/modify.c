@@ -200,6 +200,8 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_modify = {
 	.name = "modify",
+	.controls = LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_PREREAD | LDB_CTLF_POSTREAD | LDB_CTLF_PERMISSIVE |
+	            LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SESSION,
 	.json = "modify",
 	.monitor = "Modify",
 	.snmp = "modifyentryops",

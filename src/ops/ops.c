@@ -106,7 +106,7 @@ int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const boo
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (o->state_size[k] > o->state_room)
 			o->state_room = o->state_size[k];
-	return 0;
+	return ldb_ops_controls(o, c, used, err, cap);
 }
 
 const char *ldb_op_option(enum ldb_op k, const struct ldb_config *c)
@@ -125,6 +125,7 @@ int ldb_op_check_numbered(const struct ldb_config *c, bool mix, const char *name
 
 void ldb_ops_free(struct ldb_ops_run *o)
 {
+	ldb_ops_controls_free(o);
 	for (size_t i = 0; o->images != NULL && i < o->nimages; i++)
 		free(o->images[i]);
 	free(o->images);

@@ -50,6 +50,14 @@ struct ldb_ops_run {
 	struct ldb_vp *vp[LDB_OPS_VP]; /* compiled value patterns (NULL: not used) */
 	uint8_t *ext_value;            /* the extended kind's value when fixed (base64 decoded) */
 	size_t ext_len;
+	/* request controls (ops/controls.c): each kind's Controls encoded once,
+	 * and whether its requests carry a proxied authorization identity
+	 * rendered per request; appended by the I/O threads to every request */
+	struct ldb_bytes ctl[LDB_OP_COUNT];
+	bool proxy[LDB_OP_COUNT];
+	bool any_ctl[LDB_OP_COUNT];
+	bool want_sort, want_read,
+	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
 };
 
 /* One request to render: the operation's numbers and a client's state. */
@@ -168,6 +176,7 @@ struct ldb_opdesc {
 	bool setup_extended;        /* the server counts the connections' own extended requests (StartTLS,
 	                            * the abandons' sync WhoAmI) in this kind's counter */
 	bool parents;               /* a 32 (no such object) creates the missing parents, then retries */
+	uint16_t controls;          /* LDB_CTLF_*: the named request controls its requests carry when asked */
 	bool writes;                /* renders through the client's scratch (ldb_wctx), in up to
 	                            * LDB_OP_WRITE_ROOM bytes: what prepare does when it is NULL */
 	const char *mode;           /* its word of -v's "Running mode" (" add_entries") when print_mode is NULL */
@@ -298,6 +307,13 @@ void ldb_ops_free(struct ldb_ops_run *o);
  * its scratch.  @return 0, or -1 with one line in err. */
 int ldb_ops_client_init(const struct ldb_ops_run *o, struct ldb_wctx *wc, unsigned client, unsigned nclients, char *err,
                         size_t cap);
+
+/* Start-up: the request controls of every used kind into o->ctl[] (the
+ * generic ones, then the named ones its row carries), and the room they
+ * take added to o->room[] (ops/controls.c).  0, or -1 with one line in err. */
+int ldb_ops_controls(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
+                     size_t cap);
+void ldb_ops_controls_free(struct ldb_ops_run *o);
 
 /* -v, in print_rank's order: every used kind's mode words; its lines among
  * ldclt's (ldclt true), or its own. */

@@ -146,6 +146,8 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_rename = {
 	.name = "rename",
+	.controls = LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_PREREAD | LDB_CTLF_POSTREAD | LDB_CTLF_MANAGEDSAIT |
+	            LDB_CTLF_SESSION,
 	.json = "rename",
 	.keyword = "rename",
 	.monitor = "Modrdn",

@@ -2,6 +2,9 @@
 #include "ops/ops.h"
 
 #include <ldap.h>
+#include <string.h>
+
+#include "proto/controls.h"
 
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
@@ -12,30 +15,78 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return 0;
 }
 
+/* --simple-page-size: a search is all its pages, each page's request the
+ * same search with the server's cookie (RFC 2696), kept in the slot's step
+ * state (the multi-step operations' hook, more). */
+#define PAGE_COOKIE_MAX 4096
+struct page_state {
+	int variant; /* the first page's: every page repeats the request */
+	uint16_t clen;
+	uint8_t cookie[PAGE_COOKIE_MAX];
+};
+
 static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 {
 	if (ldb_reqset_build_search(&o->search, o->cfg, err, cap) != 0)
 		return -1;
 	o->room[LDB_OP_SEARCH] = o->search.maxlen;
+	if (o->cfg->ctl.page_size > 0) {
+		o->state_size[LDB_OP_SEARCH] = sizeof(struct page_state);
+		o->room[LDB_OP_SEARCH] += LDB_CTL_PAGED_MAX(PAGE_COOKIE_MAX) + LDB_CTL_GROWTH;
+		o->want_paged = true;
+	}
 	return 0;
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_config *c = r->ops->cfg;
+	struct page_state *ps = (struct page_state *)r->state;
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
 	int variant = 0;
 
 	vals[LDB_FIELD_FILTER] = r->v;
 	vals[LDB_FIELD_BASE] = r->bv;
-	if (c->random_attrlist && c->nattrs > 0)
+	if (ps != NULL && r->round > 0)
+		variant = ps->variant;
+	else if (c->random_attrlist && c->nattrs > 0)
 		variant = (int)ldb_rng_range(r->rng, 0, c->nattrs - 1);
 	if (r->ops->search.vr != NULL)
 		return (long)ldb_vreq_render(&r->ops->search.vr[variant], r->vpc, r->rng, r->msgid, dst, cap);
 	size_t n = ldb_req_render(&r->ops->search, variant, vals, r->msgid, dst, cap);
 	if (n > 0 && c->rnd_string)
 		ldb_req_fill_bytes(&r->ops->search, variant, LDB_FIELD_FILTER, dst, n, c->rnd_ascii, r->rng);
+	if (n > 0 && ps != NULL) {
+		uint8_t ctl[LDB_CTL_PAGED_MAX(PAGE_COOKIE_MAX)];
+		if (r->round == 0) {
+			ps->variant = variant;
+			ps->clen = 0;
+		}
+		size_t k = ldb_ctl_put_paged(ctl, sizeof ctl, (uint32_t)c->ctl.page_size, ps->cookie, ps->clen);
+		n = ldb_ctl_append(dst, n, cap, ctl, k, NULL, 0);
+	}
 	return (long)n;
+}
+
+/* The next page, while the server's cookie is not empty.  A cookie longer
+ * than the state holds ends the search as a client error. */
+static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
+{
+	struct page_state *ps = (struct page_state *)r->state;
+	const uint8_t *v, *cookie;
+	size_t vlen, clen;
+
+	if (rep->rc != LDAP_SUCCESS || rep->resp->op != LDAP_RES_SEARCH_RESULT ||
+	    !ldb_ctl_find(rep->msg, rep->resp->len, LDB_CTL_PAGED_OID, &v, &vlen) ||
+	    !ldb_ctl_paged_cookie(v, vlen, &cookie, &clen) || clen == 0)
+		return false;
+	if (clen > PAGE_COOKIE_MAX) {
+		rep->rc = LDAP_NO_MEMORY;
+		return false;
+	}
+	memcpy(ps->cookie, cookie, clen);
+	ps->clen = (uint16_t)clen;
+	return true;
 }
 
 static const char *scope_name(int scope)
@@ -76,6 +127,8 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 const struct ldb_opdesc ldb_op_search = {
 	.name = "search",
+	.controls = LDB_CTLF_SORT | LDB_CTLF_ASSERTION | LDB_CTLF_PROXY | LDB_CTLF_MANAGEDSAIT | LDB_CTLF_SUBENTRIES |
+	            LDB_CTLF_SESSION | LDB_CTLF_PAGED,
 	.json = "search",
 	.keyword = "esearch",
 	.monitor = "Search",
@@ -94,6 +147,7 @@ const struct ldb_opdesc ldb_op_search = {
 	.check = check,
 	.prepare = prepare,
 	.render = render,
+	.more = more,
 	.errline = errline,
 	.stray = stray,
 	.mode = " exact_search",

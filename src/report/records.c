@@ -63,6 +63,16 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 	put_u64(f, "entries", o->entries, true);
 	if (o->deref_values > 0) /* -e deref */
 		put_u64(f, "deref_values", o->deref_values, true);
+	if (o->sort_results > 0) { /* --sort-order */
+		put_u64(f, "sort_results", o->sort_results, true);
+		put_u64(f, "sort_failed", o->sort_failed, true);
+	}
+	if (o->pages > 0) /* --simple-page-size */
+		put_u64(f, "pages", o->pages, true);
+	if (o->preread_entries > 0) /* --pre-read-attribute */
+		put_u64(f, "preread_entries", o->preread_entries, true);
+	if (o->postread_entries > 0) /* --post-read-attribute */
+		put_u64(f, "postread_entries", o->postread_entries, true);
 	if (o->referrals > 0) /* search references and referral results */
 		put_u64(f, "referrals", o->referrals, true);
 	if (o->referrals_followed > 0) { /* -e referral=on|rebind */

@@ -200,6 +200,21 @@ static void summary_misses(struct ldb_text *t, const struct ldb_summary *s)
 	        (unsigned long long)miss, (unsigned long long)checks, t->cfg->expect_entries);
 }
 
+/* The response controls counted on kind k's line, when asked for. */
+static void summary_controls(struct ldb_text *t, int k, const struct ldb_opstats *o)
+{
+	unsigned f = t->cfg->ctl.named & ldb_ops[k]->controls;
+	if (f & LDB_CTLF_SORT)
+		fprintf(t->out, ", sort results %llu, not sorted %llu", (unsigned long long)o->sort_results,
+		        (unsigned long long)o->sort_failed);
+	if (f & LDB_CTLF_PAGED)
+		fprintf(t->out, ", pages %llu", (unsigned long long)o->pages);
+	if (f & LDB_CTLF_PREREAD)
+		fprintf(t->out, ", pre-read entries %llu", (unsigned long long)o->preread_entries);
+	if (f & LDB_CTLF_POSTREAD)
+		fprintf(t->out, ", post-read entries %llu", (unsigned long long)o->postread_entries);
+}
+
 /* ldbench's line of kind k, and its latencies */
 static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 {
@@ -217,6 +232,7 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 			fprintf(t->out, ", expected-result hits %llu, misses %llu", (unsigned long long)o->exp_hits,
 			        (unsigned long long)o->exp_misses);
 	}
+	summary_controls(t, k, o);
 	if (o->referrals > 0 || c->referral_off || c->referral_follow != LDB_REFERRAL_NONE)
 		fprintf(t->out, ", referrals %llu", (unsigned long long)o->referrals); /* references, results 10 */
 	if (c->referral_follow != LDB_REFERRAL_NONE)                                   /* -e referral=on|rebind */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/controls.h"
 #include "proto/deref.h"
 #include "proto/wire.h"
 #include "run/chase.h"
@@ -574,6 +575,29 @@ static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_
 		ldb_add(&cn->w->st->op[kind].deref_values, n);
 }
 
+/* The response controls a run counts in a result: the sort result
+ * (--sort-order), the pages (--simple-page-size), the entries of pre-read
+ * and post-read controls. */
+static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, size_t len)
+{
+	const struct ldb_ops_run *o = &cn->w->run->ops;
+	struct ldb_opstats *os = &cn->w->st->op[kind];
+	const uint8_t *v;
+	size_t vlen;
+
+	if (o->want_sort && ldb_ctl_find(msg, len, LDB_CTL_SORT_RESP_OID, &v, &vlen)) {
+		ldb_add(&os->sort_results, 1);
+		if (ldb_ctl_sort_result(v, vlen) != 0)
+			ldb_add(&os->sort_failed, 1);
+	}
+	if (o->want_paged && ldb_ctl_find(msg, len, LDB_CTL_PAGED_OID, &v, &vlen))
+		ldb_add(&os->pages, 1);
+	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_PREREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
+		ldb_add(&os->preread_entries, 1);
+	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_POSTREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
+		ldb_add(&os->postread_entries, 1);
+}
+
 /* A search reference or a referral result (10): counted as such; followed
  * with -e referral=on|rebind (run/chase.c, off the hot path), where a
  * result 10 becomes the referred server's result. */
@@ -618,6 +642,8 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			count_referral(cn, i, &r, &now);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
+		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
+			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
 		conn_result(cn, i, &r, cn->in + pos - r.len, now);
 		if (cn->fd < 0)
 			return 0; /* closed by a cycle's end (the input with it) */

@@ -16,6 +16,7 @@
 
 #include "run/clock.h"
 #include "run/clientcpu.h"
+#include "values/vpattern.h"
 
 #define OUT_MIN 4096       /* a connection's output buffer at least */
 #define WRITE_TYPICAL 1024 /* room per write in a window (a write reserves RETRY_CAP) */
@@ -47,6 +48,18 @@ static size_t in_size(const struct ldb_run *run)
 {
 	size_t cap = (size_t)run->depth * IN_PER;
 	return cap < IN_MIN ? IN_MIN : cap > IN_START_MAX ? IN_START_MAX : cap;
+}
+
+/* --proxy-as: the client's state of the identity's pattern and its buffer. */
+static int client_proxy(struct ldb_client *w, const struct ldb_config *c)
+{
+	char err[256];
+	w->proxy_cap = ldb_vp_max_len(c->ctl.proxy_vp) + 1;
+	w->proxy_buf = malloc(w->proxy_cap);
+	if (w->proxy_buf == NULL || ldb_vp_state_new(c->ctl.proxy_vp, (unsigned)w->id, (unsigned)c->threads,
+	                                             &w->proxy_st, err, sizeof err) != 0)
+		return -1;
+	return 0;
 }
 
 int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
@@ -82,6 +95,8 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		return -1;
 	if (w->wctx != NULL)
 		w->wctx->vpc = w->vpc;
+	if (c->ctl.proxy_vp != NULL && client_proxy(w, c) != 0)
+		return -1;
 	w->nconns = c->conns_per_thread;
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
@@ -140,6 +155,9 @@ void ldb_client_free(struct ldb_client *w)
 		ldb_vpc_free(w->vpc);
 		free(w->vpc);
 	}
+	free(w->proxy_buf);
+	if (w->proxy_st != NULL)
+		ldb_vp_state_free(w->proxy_st);
 	ldb_tls_session_free(&w->tls_session);
 	ldb_chase_free(w);
 	memset(w, 0, sizeof *w);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/controls.h"
 #include "proto/wire.h"
+#include "values/vpattern.h"
 
 /* A code into `codes` and the run's -E tally. */
 static void note_code(struct ldb_client *w, uint64_t *codes, int code)
@@ -219,6 +221,22 @@ static void keep_repl_run(struct ldb_conn *cn, int i, enum ldb_op kind)
 		memcpy(k + 1, from, n);
 }
 
+/* The request controls of kind k (ops/controls.c) appended to the n bytes
+ * just rendered at dst, with --proxy-as's identity rendered for this
+ * request into the client's buffer.  @return the new length, 0 if no room. */
+static size_t with_controls(struct ldb_client *w, int k, uint8_t *dst, size_t n, size_t cap)
+{
+	const struct ldb_ops_run *o = &w->run->ops;
+	const char *id = NULL;
+	size_t idlen = 0;
+
+	if (o->proxy[k]) {
+		idlen = ldb_vp_render(o->cfg->ctl.proxy_vp, w->proxy_st, &w->rng, w->proxy_buf, w->proxy_cap);
+		id = w->proxy_buf;
+	}
+	return ldb_ctl_append(dst, n, cap, o->ctl[k].data, o->ctl[k].len, id, idlen);
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -270,6 +288,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 				         w->id);
 			return false;
 		}
+		if (n > 0 && s->setup == SETUP_NONE && run->ops.any_ctl[s->kind])
+			n = (long)with_controls(w, s->kind, dst, (size_t)n, cn->out_cap - cn->out_len);
 		if (n > 0 && d->parents && run->make_parents)
 			keep_for_parents(cn, dst, n);
 		if (n > 0 && cn->repl_run != NULL)

@@ -109,6 +109,9 @@ struct ldb_client {
 	struct ldb_errlim errlim;           /* its error lines (run/errlines.c) */
 	uint64_t pending_at_end;            /* requests still unanswered when it ended */
 	struct ldb_chase *chase;            /* -e referral=on|rebind: its own connection (run/chase.c) */
+	struct ldb_vp_state *proxy_st;      /* --proxy-as: its share of the identity's pattern */
+	char *proxy_buf;                    /* the identity of one request, rendered */
+	size_t proxy_cap;
 };
 
 /* Set up a run's shared part from a checked config (resolve the server,

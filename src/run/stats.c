@@ -50,6 +50,11 @@ static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 	dst->exp_misses += ldb_load(&src->exp_misses);
 	dst->entries += ldb_load(&src->entries);
 	dst->deref_values += ldb_load(&src->deref_values);
+	dst->sort_results += ldb_load(&src->sort_results);
+	dst->sort_failed += ldb_load(&src->sort_failed);
+	dst->preread_entries += ldb_load(&src->preread_entries);
+	dst->postread_entries += ldb_load(&src->postread_entries);
+	dst->pages += ldb_load(&src->pages);
 	dst->referrals += ldb_load(&src->referrals);
 	dst->referrals_followed += ldb_load(&src->referrals_followed);
 	dst->referrals_followed_ok += ldb_load(&src->referrals_followed_ok);

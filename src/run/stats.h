@@ -62,6 +62,11 @@ struct ldb_opstats {
 	uint64_t exp_misses;
 	uint64_t entries;               /* search entries received */
 	uint64_t deref_values;          /* -e deref: values the server dereferenced in them */
+	uint64_t sort_results;          /* --sort-order: sort response controls received */
+	uint64_t sort_failed;           /* of which with a sortResult other than 0 (not sorted) */
+	uint64_t preread_entries;       /* --pre-read-attribute: entries in pre-read response controls */
+	uint64_t postread_entries;      /* --post-read-attribute: entries in post-read response controls */
+	uint64_t pages;                 /* --simple-page-size: pages received (results with a paged control) */
 	uint64_t referrals;             /* search references and referral results (10) received */
 	uint64_t referrals_followed;    /* -e referral=on|rebind: of those, sent on to the referred server */
 	uint64_t referrals_followed_ok; /* and answered there with a success */

@@ -7,13 +7,17 @@
  *    outside the buffer or a zero length, or when "need more" names a size the
  *    buffer already holds.  Every prefix of a decoded message must be "need
  *    more", never a different message.
- *    Each decoded message also goes through ldb_deref_count (-e deref).
+ *    Each decoded message also goes through ldb_deref_count (-e deref) and
+ *    the response control parser (proto/controls: the sort result, pre/post-read
+ *    entries); a control appended to it (ldb_ctl_append, into a buffer of
+ *    exactly the room it needs) must then be found with its value.
  * 2. The first bytes also give a message id and a result code: a
  *    SearchResultDone built with ldb_wire_frame must parse back to them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/controls.h"
 #include "proto/deref.h"
 #include "proto/wire.h"
 
@@ -41,6 +45,32 @@ static void check_roundtrip(const uint8_t *data, size_t size)
 		abort();
 	if (ldb_wire_frame(msg, n - 1, msgid, op, sizeof op) != 0)
 		abort(); /* too small a buffer must be refused */
+}
+
+/* The response controls of msg[0..len): read without reading outside it;
+ * then one more control appended and found again. */
+static void check_controls(const uint8_t *msg, size_t len)
+{
+	static const uint8_t ctl[] = { 0x30, 0x0b, 0x04, 0x03, '1', '.', '2', 0x04, 0x04, 'v', 'a', 'l', 'u' };
+	const uint8_t *v;
+	size_t vlen;
+	if (ldb_ctl_find(msg, len, LDB_CTL_SORT_RESP_OID, &v, &vlen) && (v < msg || v + vlen > msg + len))
+		abort();
+	if (ldb_ctl_find(msg, len, LDB_CTL_SORT_RESP_OID, &v, &vlen))
+		(void)ldb_ctl_sort_result(v, vlen);
+	if (ldb_ctl_find(msg, len, LDB_CTL_PREREAD_OID, &v, &vlen))
+		(void)ldb_ctl_read_entry(v, vlen);
+	if (ldb_ctl_find(msg, len, "1.2", &v, &vlen))
+		return; /* it holds one already: the first one is found */
+	size_t cap = len + sizeof ctl + LDB_CTL_GROWTH;
+	uint8_t *big = malloc(cap);
+	if (big == NULL)
+		return;
+	memcpy(big, msg, len);
+	size_t n = ldb_ctl_append(big, len, cap, ctl, sizeof ctl, NULL, 0);
+	if (n > cap || (n > 0 && (!ldb_ctl_find(big, n, "1.2", &v, &vlen) || vlen != 4 || memcmp(v, "valu", 4) != 0)))
+		abort();
+	free(big);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -87,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * bytes, nothing read outside it, at most one per byte */
 		if (ldb_deref_count(buf + pos, r.len) > r.len)
 			abort();
+		check_controls(buf + pos, r.len);
 		pos += r.len;
 	}
 	free(buf);
