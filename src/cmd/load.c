@@ -423,6 +423,26 @@ static void fill_result(const struct ldb_config *c, struct ldb_result *res, cons
 
 /* ldclt's summary (periodic, or the last one with --monitor's figures,
  * --fail-if's verdict and the reporters' end).  @return the status. */
+/* The join's text as the run's lines (ldclt's prefix on each). */
+static void join_lines(struct load *l, const struct ldb_join *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m == NULL)
+		return;
+	ldb_join_text(j, m);
+	fclose(m);
+	for (char *line = buf, *nl; line != NULL && *line != '\0'; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		ldb_text_line(&l->text, "%s", line);
+	}
+	free(buf);
+}
+
 static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum;
@@ -455,7 +475,7 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	}
 	ldb_text_summary(&l->text, &sum);
 	if (sum.join != NULL)
-		ldb_join_text(sum.join, l->text.out);
+		join_lines(l, sum.join);
 	free(pending);
 	sum.pending = NULL;
 	if (!last)

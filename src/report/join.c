@@ -138,29 +138,6 @@ static uint32_t map_get(const struct cmap *m, int64_t k)
 	return m->key[i] == k ? m->val[i] : 0;
 }
 
-/* Remove k (backward-shift deletion keeps the probe chains whole). */
-static void map_del(struct cmap *m, int64_t k)
-{
-	size_t i = map_slot(m, k);
-	if (m->key[i] != k)
-		return;
-	for (size_t j = i;;) {
-		m->key[i] = -1;
-		for (;;) {
-			j = (j + 1) & m->mask;
-			if (m->key[j] == -1)
-				return;
-			size_t home = (size_t)((uint64_t)m->key[j] * 0x9E3779B97F4A7C15ULL >> 20) & m->mask;
-			if ((i <= j) ? (i < home && home <= j) : (i < home || home <= j))
-				continue;
-			break;
-		}
-		m->key[i] = m->key[j];
-		m->val[i] = m->val[j];
-		i = j;
-	}
-}
-
 /* A search's filter that is a tag: "(description=ldbench-RUNID-0000000042)".
  * @return its connection number for this run, 0 for none, UINT32_MAX for
  * another run's tag. */
@@ -205,6 +182,8 @@ static void take_result(struct jstate *st, const struct ldb_slog_event *ev, uint
 	if (r == NULL || ev->etime_ns < 0)
 		return;
 	struct jres *x = &st->res[r - st->rec];
+	if (x->joined)
+		return; /* the first wins: a conn= number a restarted server gave again */
 	x->joined = true;
 	x->etime = ev->etime_ns;
 	x->int_etime = ev->etime_res_ns >= 1000000000;
@@ -220,8 +199,6 @@ static void take_event(struct jstate *st, struct ldb_join *j, const struct ldb_s
 {
 	uint32_t c;
 	switch (ev->kind) {
-	case LDB_SLOG_OPEN:
-	case LDB_SLOG_CLOSE: map_del(&st->map, ev->conn); return; /* a conn= number used again */
 	case LDB_SLOG_REQUEST:
 		if (ev->type != LDB_SLOG_OP_SEARCH || ev->op < 0 || ev->scope != 0)
 			return;
@@ -270,16 +247,23 @@ static int read_logs(struct jstate *st, struct ldb_join *j, const char *const *l
 	return rc < 0 ? -1 : 0;
 }
 
-/* The run's last operation (the latest result): in the log yet? */
-static bool last_joined(const struct jstate *st)
+/* The run's last operation (the latest result): in the log yet?  *joined:
+ * how many answered operations are. */
+static bool last_joined(const struct jstate *st, size_t *joined, size_t *answered)
 {
 	size_t last = SIZE_MAX;
 	uint64_t end = 0;
-	for (size_t i = 0; i < st->n; i++)
-		if (!(st->rec[i].flags & LDB_OPREC_NORESPONSE) && st->rec[i].t_sent + st->rec[i].lat >= end) {
+	*joined = *answered = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->rec[i].flags & LDB_OPREC_NORESPONSE)
+			continue;
+		(*answered)++;
+		*joined += st->res[i].joined;
+		if (st->rec[i].t_sent + st->rec[i].lat >= end) {
 			end = st->rec[i].t_sent + st->rec[i].lat;
 			last = i;
 		}
+	}
 	return last == SIZE_MAX || st->res[last].joined;
 }
 
@@ -446,11 +430,16 @@ int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *
 		st.tag_head_len =
 		        (size_t)snprintf(st.tag_head, sizeof st.tag_head, LDB_TAG_PREFIX "%08x-", st.head.run_id);
 		uint64_t t0 = now_ms();
+		size_t joined = 0, before, answered;
 		for (;;) {
+			before = joined;
 			rc = read_logs(&st, j, logs, nlogs, err, cap);
-			j->last_seen = last_joined(&st);
+			j->last_seen = last_joined(&st, &joined, &answered);
 			j->waited_ms = now_ms() - t0;
-			if (rc != 0 || j->last_seen || j->waited_ms >= wait_ms)
+			/* the last result in the log is not the end: another thread's
+			 * may come after it; read again while that finds more */
+			if (rc != 0 || joined == answered || j->waited_ms >= wait_ms ||
+			    (j->last_seen && joined == before))
 				break;
 			struct timespec nap = { 0, 200 * 1000000L };
 			nanosleep(&nap, NULL);
