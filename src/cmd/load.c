@@ -216,6 +216,7 @@ static int setup_oplog(struct load *l)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
+	l->oplog.head.tag_order = c->starttls ? 1 : 0; /* the tag follows the StartTLS */
 	for (int k = 0; k < l->nr; k++)
 		l->r[k].oplog = &l->oplog.rings[k];
 	return 0;

@@ -22,6 +22,18 @@ struct jres {
 	bool joined, int_etime;
 };
 
+/* A request line of a tagged connection: its op=. */
+struct lreq {
+	uint32_t conn; /* the run's number */
+	uint32_t op;
+};
+
+/* A result line of a tagged connection. */
+struct lres {
+	uint32_t conn, op;
+	struct jres x;
+};
+
 /* The server's conn= to the run's connection number: open addressing. */
 struct cmap {
 	int64_t *key; /* -1: empty */
@@ -36,6 +48,11 @@ struct jstate {
 	uint32_t max_conn;
 	size_t *first; /* records of connection c: [first[c], first[c + 1]) */
 	struct jres *res;
+	/* what the log said of the tagged connections, aligned after the pass */
+	struct lreq *req; /* their requests' op= */
+	size_t nreq, capreq;
+	struct lres *lr; /* their results */
+	size_t nlr, caplr;
 	uint8_t *seen_tag; /* per connection number: its tag was in the log */
 	struct cmap map;
 	char tag_head[32]; /* "ldbench-RUNID-" */
@@ -160,30 +177,54 @@ static uint32_t tag_of(const struct jstate *st, const struct ldb_slog_str *f)
 	return v > 0 && v <= UINT32_MAX - 1 ? (uint32_t)v : UINT32_MAX;
 }
 
-/* The record of connection c's request op, or NULL. */
-static struct ldb_oprec *find_rec(const struct jstate *st, uint32_t c, int64_t op)
+/* The record of connection c's request at position order, or NULL. */
+static struct ldb_oprec *find_rec(const struct jstate *st, uint32_t c, uint64_t order)
 {
-	if (c > st->max_conn || op < 0)
+	if (c > st->max_conn)
 		return NULL;
 	size_t lo = st->first[c], hi = st->first[c + 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (st->rec[mid].order < op)
+		if (st->rec[mid].order < order)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < st->first[c + 1] && st->rec[lo].order == (uint64_t)op ? &st->rec[lo] : NULL;
+	return lo < st->first[c + 1] && st->rec[lo].order == order ? &st->rec[lo] : NULL;
 }
 
-static void take_result(struct jstate *st, const struct ldb_slog_event *ev, uint32_t c)
+static int grow(void **p, size_t *cap, size_t n, size_t size)
 {
-	struct ldb_oprec *r = find_rec(st, c, ev->op);
-	if (r == NULL || ev->etime_ns < 0)
-		return;
-	struct jres *x = &st->res[r - st->rec];
-	if (x->joined)
-		return; /* the first wins: a conn= number a restarted server gave again */
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 4096;
+	void *q = realloc(*p, c * size);
+	if (q == NULL)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int keep_request(struct jstate *st, uint32_t c, int64_t op)
+{
+	if (op < 0 || op > UINT32_MAX || grow((void **)&st->req, &st->capreq, st->nreq, sizeof *st->req) != 0)
+		return op < 0 || op > UINT32_MAX ? 0 : -1;
+	st->req[st->nreq++] = (struct lreq){ c, (uint32_t)op };
+	return 0;
+}
+
+static int keep_result(struct jstate *st, const struct ldb_slog_event *ev, uint32_t c)
+{
+	if (ev->op < 0 || ev->op > UINT32_MAX || ev->etime_ns < 0)
+		return 0;
+	if (grow((void **)&st->lr, &st->caplr, st->nlr, sizeof *st->lr) != 0)
+		return -1;
+	struct lres *l = &st->lr[st->nlr++];
+	struct jres *x = &l->x;
+	l->conn = c;
+	l->op = (uint32_t)ev->op;
+	memset(x, 0, sizeof *x);
 	x->joined = true;
 	x->etime = ev->etime_ns;
 	x->int_etime = ev->etime_res_ns >= 1000000000;
@@ -192,32 +233,73 @@ static void take_result(struct jstate *st, const struct ldb_slog_event *ev, uint
 	if (x->proc < 0 && ev->optime_ns < 0 && ev->qtime_ns >= 0)
 		x->proc = 0;
 	x->notes = (uint8_t)ev->notes;
+	return 0;
+}
+
+static int lreq_cmp(const void *a, const void *b)
+{
+	const struct lreq *x = a, *y = b;
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* The results to the records: on each connection, the i-th request the log
+ * shows (by op=, the tag's first) is the request at position tag_order + i
+ * (op= numbers may skip: 389 DS gives a number to a partly read request
+ * too), and a result goes to the request of its op=. */
+static void align(struct jstate *st)
+{
+	qsort(st->req, st->nreq, sizeof *st->req, lreq_cmp);
+	size_t u = 0; /* duplicates out (a request of several lines) */
+	for (size_t i = 0; i < st->nreq; i++)
+		if (u == 0 || st->req[i].conn != st->req[u - 1].conn || st->req[i].op != st->req[u - 1].op)
+			st->req[u++] = st->req[i];
+	st->nreq = u;
+	for (size_t i = 0; i < st->nlr; i++) {
+		const struct lres *l = &st->lr[i];
+		struct lreq key = { l->conn, l->op };
+		const struct lreq *q = bsearch(&key, st->req, st->nreq, sizeof *st->req, lreq_cmp);
+		if (q == NULL)
+			continue;
+		size_t lo = 0, hi = (size_t)(q - st->req); /* the connection's first request */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (st->req[mid].conn < l->conn)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t pos = (size_t)(q - st->req) - lo; /* its position among them */
+		struct ldb_oprec *r = find_rec(st, l->conn, st->head.tag_order + pos);
+		if (r != NULL && !st->res[r - st->rec].joined)
+			st->res[r - st->rec] = l->x;
+	}
 }
 
 /* One event of the log. */
-static void take_event(struct jstate *st, struct ldb_join *j, const struct ldb_slog_event *ev)
+static int take_event(struct jstate *st, struct ldb_join *j, const struct ldb_slog_event *ev)
 {
 	uint32_t c;
 	switch (ev->kind) {
 	case LDB_SLOG_REQUEST:
-		if (ev->type != LDB_SLOG_OP_SEARCH || ev->op < 0 || ev->scope != 0)
-			return;
-		c = tag_of(st, &ev->filter);
+		if (ev->type != LDB_SLOG_OP_SEARCH || ev->op < 0 || ev->scope != 0 ||
+		    (c = tag_of(st, &ev->filter)) == 0) {
+			c = map_get(&st->map, ev->conn);
+			return c != 0 ? keep_request(st, c, ev->op) : 0;
+		}
 		if (c == UINT32_MAX) {
 			j->other_tags++;
-		} else if (c > 0 && c <= st->max_conn) {
+		} else if (c > 0 && c <= st->max_conn && !st->seen_tag[c]) {
 			size_t i = map_slot(&st->map, ev->conn);
 			st->map.key[i] = ev->conn;
 			st->map.val[i] = c;
 			st->seen_tag[c] = 1;
+			return keep_request(st, c, ev->op);
 		}
-		return;
-	case LDB_SLOG_RESULT:
-		c = map_get(&st->map, ev->conn);
-		if (c != 0)
-			take_result(st, ev, c);
-		return;
-	default: return;
+		return 0;
+	case LDB_SLOG_RESULT: c = map_get(&st->map, ev->conn); return c != 0 ? keep_result(st, ev, c) : 0;
+	default: return 0;
 	}
 }
 
@@ -231,12 +313,20 @@ static int read_logs(struct jstate *st, struct ldb_join *j, const char *const *l
 	map_clear(&st->map);
 	memset(st->seen_tag, 0, (size_t)st->max_conn + 2);
 	j->other_tags = 0;
+	st->nreq = st->nlr = 0;
 	struct ldb_slog_event ev;
 	int rc;
 	while ((rc = ldb_slog_next(r, &ev)) == 1)
-		take_event(st, j, &ev);
-	if (rc < 0)
+		if (take_event(st, j, &ev) != 0) {
+			rc = -2;
+			break;
+		}
+	if (rc == -1)
 		snprintf(err, cap, "%s", ldb_slog_error(r));
+	else if (rc == -2)
+		snprintf(err, cap, "out of memory for the log's results");
+	else
+		align(st);
 	snprintf(j->server, sizeof j->server, "%s", ldb_slog_format_name(ldb_slog_format(r)));
 	const struct ldb_slog_stats *s = ldb_slog_stats(r);
 	j->lines = s->lines;
@@ -409,6 +499,8 @@ static void free_state(struct jstate *st)
 	free(st->first);
 	free(st->res);
 	free(st->seen_tag);
+	free(st->req);
+	free(st->lr);
 	free(st->map.key);
 	free(st->map.val);
 }
@@ -431,15 +523,17 @@ int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *
 		        (size_t)snprintf(st.tag_head, sizeof st.tag_head, LDB_TAG_PREFIX "%08x-", st.head.run_id);
 		uint64_t t0 = now_ms();
 		size_t joined = 0, before, answered;
+		int stable = 0;
 		for (;;) {
 			before = joined;
 			rc = read_logs(&st, j, logs, nlogs, err, cap);
 			j->last_seen = last_joined(&st, &joined, &answered);
 			j->waited_ms = now_ms() - t0;
-			/* the last result in the log is not the end: another thread's
-			 * may come after it; read again while that finds more */
-			if (rc != 0 || joined == answered || j->waited_ms >= wait_ms ||
-			    (j->last_seen && joined == before))
+			stable = joined == before ? stable + 1 : 0;
+			/* the last result in the log is not the end: another thread
+			 * (descheduled between its answer and its line) may write one
+			 * later: read again until a second passes without a new one */
+			if (rc != 0 || joined == answered || j->waited_ms >= wait_ms || (j->last_seen && stable >= 5))
 				break;
 			struct timespec nap = { 0, 200 * 1000000L };
 			nanosleep(&nap, NULL);

@@ -50,7 +50,8 @@ struct ldb_oplog_head {
 	uint64_t records;    /* records written */
 	uint64_t dropped;    /* records lost to full rings */
 	uint64_t t_end;      /* the run's end, ns since the start */
-	uint64_t reserved;
+	uint32_t tag_order;  /* the tag's position on its connection (1 after a StartTLS, else 0) */
+	uint32_t reserved;
 };
 
 /* One I/O thread's ring: the thread writes head, the writer tail. */
