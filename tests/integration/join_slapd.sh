@@ -50,6 +50,10 @@ assert_match "search: $n of $n operations joined" "$logs/s1.txt" "ldbench join: 
 assert_match "\"search\":\\{\"sent\":$n,\"joined\":$n,\"coverage\":100\\.000" "$logs/s1.json" "JSON: sent and joined"
 assert_match '"qtime"|"queue":\{' "$logs/s1.json" "JSON: queue figures"
 assert_match '"verdict":"' "$logs/s1.json" "JSON: the verdict"
+# the log copied and compressed later: the same join
+gzip -c "$FIX_STATS_LOG" >"$logs/copy.log.gz"
+"$LDBENCH" join --op-log "$logs/s1.oplog" "$logs/copy.log.gz" >"$logs/s1gz.txt"
+assert_match "search: $n of $n operations joined" "$logs/s1gz.txt" "ldbench join on a .gz copy"
 
 # 2. pipelined searches (-a 8), and the JSON summary record carries the join
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 -a 8 -T 300 \
@@ -93,7 +97,12 @@ assert_eq 1 "$(awk -v v="$etime" 'BEGIN {print (v < 2) ? 1 : 0}')" "etime p50 < 
 assert_match 'Server log \(openldap\): high client latency with low etime: the delay is outside the server' "$out" \
 	"the verdict: outside"
 
-# 6. bad input: not a log, a log that does not cover the run, a truncated log
+# 6. bad input: a log that is not there (exit 2 before any connection), not a log, a log that does
+# not cover the run, a truncated log
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch -n 1 -T 5 --server-log "$logs/none.log"
+assert_eq 2 "$RC" "--server-log of a missing file: exit 2"
+assert_eq 1 "$(wc -l <"$out")" "one line"
+assert_match "^ldbench: --server-log $logs/none\.log: cannot read: No such file or directory$" "$out" "its wording"
 printf 'hello\nthis is not a log\n' >"$logs/garbage.log"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 1 -T 50 \
 	--op-log "$logs/s6.oplog" --server-log "$logs/garbage.log"
