@@ -142,8 +142,9 @@ static int peek_file(struct slog_file *f, const struct ldb_slog_opts *o, char *b
 	while (len < PEEK && (n = read_src(fd, gz, buf + len, PEEK - len, f->path, err, errlen)) > 0)
 		len += (size_t)n;
 	close_src(fd, gz);
-	if (n < 0)
+	if (n < 0 && len == 0)
 		return -1;
+	err[0] = '\0'; /* a read error after some lines: ldb_slog_next says it there */
 	struct ldb_slog_pctx pc;
 	pctx_init(&pc, o, f->year, f->month, LDB_SLOG_FMT_UNKNOWN);
 	f->first_ns = LDB_SLOG_NO_TIME;
@@ -338,6 +339,8 @@ static int next_line(struct ldb_slog *r, const char **p, size_t *n, enum ldb_slo
 			r->st.bytes += *n + 1;
 			if (*n > 0 && s[*n - 1] == '\r')
 				(*n)--;
+			if (*n > r->max_line) /* a long line within the buffer */
+				*n = r->max_line, *why = LDB_SLOG_SKIP_TOO_LONG;
 			r->lineno++;
 			return 1;
 		}

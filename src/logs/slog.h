@@ -42,6 +42,13 @@
  * line: an event's strings point into the reader's buffer, valid until the
  * next ldb_slog_next or ldb_slog_close.
  *
+ * What each server logs of a request differs: OpenLDAP's stats log has no
+ * new RDN (MODRDN), no attribute values; 389 DS's no deref and no client
+ * port.  OpenLDAP writes some fields on a second line of the same conn/op
+ * (LDB_SLOG_MORE): "SRCH attr=" (attrs), "BIND ... mech=" (after the bind
+ * succeeded), "MOD attr=" (attr: the modified types).  389 DS's ABANDON
+ * line has no result line after it (nor has any server's UNBIND).
+ *
  * Errors: ldb_slog_open fails with one line in err ("FILE: reason": cannot
  * open, not a log this reader knows, files of both servers mixed); a line
  * the reader cannot use is never an error: it is yielded as an
@@ -97,7 +104,8 @@ enum ldb_slog_optype {
 	LDB_SLOG_OP_EXTENDED,
 	LDB_SLOG_OP_ABANDON,
 	LDB_SLOG_OP_UNBIND,
-	LDB_SLOG_OP_OTHER, /* a request keyword outside this list: ev.keyword */
+	LDB_SLOG_OP_OTHER, /* for consumers' tables; the parsers never yield it
+	                    * (an unknown keyword: LDB_SLOG_SKIP_UNKNOWN_OP) */
 	LDB_SLOG_NOPTYPES
 };
 

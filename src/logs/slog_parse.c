@@ -129,6 +129,8 @@ static void result_fields(const char *p, const char *end, struct ldb_slog_event 
 	while ((p = next_kv(p, end, &kv))) {
 		if (!kv.v)
 			continue;
+		if (kv.vn > 0 && kv.v[kv.vn - 1] == ',') /* 389's "etime=0.000445402, SASL bind in progress" */
+			kv.vn--;
 		if (KEY(&kv, "err"))
 			ev->err = (int)num(kv.v, kv.vn, ok);
 		else if (KEY(&kv, "tag"))

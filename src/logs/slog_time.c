@@ -59,10 +59,12 @@ static int64_t frac(const char **pp, const char *end, int64_t *res)
 	return v;
 }
 
-/* Civil time, UTC, in seconds; -1 for fields out of range. */
+/* Civil time, UTC, in seconds; -1 for fields out of range (years 1970 to
+ * 2200: nanoseconds since the epoch fit in 63 bits until 2262). */
 static int64_t civil(int y, int mo, int d, int h, int mi, int s)
 {
-	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
+	if (y < 1970 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+	    s < 0 || s > 60)
 		return -1;
 	return ldb_slog_days(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s;
 }
@@ -230,9 +232,10 @@ const char *ldb_slog_prefix(struct ldb_slog_tctx *t, const char *p, const char *
 		m = stamp_hex(p, end, ns, res);
 	else if (*p == '<')
 		m = stamp_5424(t, p, end, ns, res);
-	else if ((unsigned)(*p - '0') <= 9)
+	else if ((unsigned)(*p - '0') <= 9) {
 		m = stamp_iso(t, p, end, ns, res);
-	else if ((unsigned)(*p - 'A') < 26)
+		m = m ? syslog_tag(m, end) : NULL;
+	} else if ((unsigned)(*p - 'A') < 26)
 		m = stamp_trad(t, p, end, ns, res);
 	if (m)
 		*fmt = LDB_SLOG_FMT_OPENLDAP;
