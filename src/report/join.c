@@ -250,6 +250,8 @@ static int lreq_cmp(const void *a, const void *b)
  * too), and a result goes to the request of its op=. */
 static void align(struct jstate *st)
 {
+	if (st->nreq == 0)
+		return; /* no tagged connection: nothing to join */
 	qsort(st->req, st->nreq, sizeof *st->req, lreq_cmp);
 	size_t u = 0; /* duplicates out (a request of several lines) */
 	for (size_t i = 0; i < st->nreq; i++)

@@ -14,13 +14,9 @@ source "$here/../fixture/dirsrv.sh"
 source "$here/../fixture/assert.sh"
 dirsrv_attach "${DS_STATE:?run through ctest (fixture dirsrv)}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-dsjoin.XXXXXX")
-buffering() { # on|off: nsslapd-accesslog-logbuffering (the fixture's is on, as by default)
-	printf 'dn: cn=config\nchangetype: modify\nreplace: nsslapd-accesslog-logbuffering\nnsslapd-accesslog-logbuffering: %s\n' "$1" |
-		LDAPNOINIT=1 ldapmodify -x -H "$DS_URI" -D "$DS_ROOTDN" -y "$DS_PWFILE" >/dev/null
-}
-trap 'buffering on || true; rm -rf "$work"' EXIT
+trap 'dirsrv_log_buffering on || true; rm -rf "$work"' EXIT
 out=$work/out
-access=$(dirsrv_search -b cn=config -s base nsslapd-accesslog | sed -n 's/^nsslapd-accesslog: //p')
+access=$(dirsrv_access_log)
 [[ -f "$access" ]] || _fail "no access log at '$access'"
 echo "access log: $access"
 w=$DS_WIDTH
@@ -39,14 +35,14 @@ joined_all() { # KIND FILE WHAT
 # 0. buffered (the default): the run's last lines are not written yet; the end
 # waits --server-log-wait for them and says so; the run's own figures stand;
 # ldbench join reads the log once it has been written
-buffering on
+dirsrv_log_buffering on
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 1 -T 50 \
 	--server-log "$access" --op-log "$work/s0.oplog" --server-log-wait 1s
 assert_eq 0 "$RC" "exit status, buffered log"
 assert_match 'search: attempted 50, completed 50, succeeded 50, counted 50, errors 0' "$out" "the run's own figures"
 assert_match "Server log \(389ds\): the run's last operation is not in the log \(waited [0-9.]+ s\)" "$out" \
 	"the end waited and says so"
-buffering off # writes the buffer out
+dirsrv_log_buffering off # writes the buffer out
 "$LDBENCH" join --op-log "$work/s0.oplog" "$access" >"$work/j0.txt"
 assert_match 'Server log \(389ds\), search: 50 of 50 operations joined \(100\.0 %\)' "$work/j0.txt" \
 	"ldbench join once the log is written"
