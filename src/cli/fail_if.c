@@ -35,8 +35,7 @@ const struct ldb_threshold_form ldb_threshold_run = {
 	.metrics = M(LDB_M_COUNT) - 1,
 	.relative = false,
 	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, p99, "
-	               "p99.9, max, misses, hits, unindexed (latencies in ns/us/ms/s, ms by default), OP one of < <= > "
-	               ">=; KIND also server, queue, processing, outside (--server-log)",
+	               "p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
 };
 const struct ldb_threshold_form ldb_threshold_compare = {
 	.metrics = M(LDB_M_RATE) | M(LDB_M_P50) | M(LDB_M_P99) | M(LDB_M_MISSES) | M(LDB_M_HITS),

@@ -34,7 +34,7 @@ fig() {
 }
 
 # 1. searches, depth 1, with a warm-up: the measured ones only; ldbench join afterwards agrees
-run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --duration 2s \
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --duration 1s \
 	--warmup 500ms --op-log "$logs/s1.oplog" --server-log "$FIX_STATS_LOG"
 assert_eq 0 "$RC" "exit status, searches with --server-log"
 joined_all search "$out" "searches at depth 1"
