@@ -9,6 +9,7 @@
 #include "gen/gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
+#include "cmd/join.h"
 #include "cmd/report_page.h"
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
 		return ldb_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return ldb_merge_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "join") == 0)
+		return ldb_join_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return ldb_report_main(argc - 1, argv + 1);
 

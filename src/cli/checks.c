@@ -613,6 +613,9 @@ int cli_cross_check(struct cli_ctx *x)
 
 	if (c->scalab01 && cli_check_scalab01(x) < 0)
 		return -1;
+	if (c->scalab01 && (c->oplog_path != NULL || c->nserver_log > 0))
+		return cli_fail(x,
+		                "--op-log, --server-log: not with -e scalab01 (its logins are not the I/O threads')");
 	/* what to do */
 	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
 		return nothing_to_do(x);

@@ -60,7 +60,10 @@ enum {
 	OPT_LIST_SCENARIOS,
 	/* result files beyond --json and --csv */
 	OPT_HDR_LOG,
-	OPT_HTML
+	OPT_HTML,
+	OPT_OP_LOG,
+	OPT_SERVER_LOG,
+	OPT_SERVER_LOG_WAIT
 };
 
 enum {

@@ -26,6 +26,8 @@ static const char *const metric_names[LDB_M_COUNT] = {
 	[LDB_M_HITS] = "hits",
 	/* the replication check's */
 	[LDB_M_UNSEEN] = "unseen",
+	/* the join's */
+	[LDB_M_UNINDEXED] = "unindexed",
 };
 
 #define M(x) (1u << (x))
@@ -46,7 +48,7 @@ const struct ldb_threshold_form ldb_threshold_compare = {
 
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN;
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED;
 }
 
 static bool is_latency(enum ldb_metric m)
@@ -93,6 +95,19 @@ static const char *skip_blanks(const char *p)
 	return p;
 }
 
+/* The join's figures (--server-log): server. (etime), queue., processing.,
+ * outside.  @return true when name is one (t->kind set). */
+static bool join_prefix(struct ldb_threshold *t, const char *name, size_t n)
+{
+	static const char *const fig[] = { "server", "queue", "processing", "outside" };
+	for (int f = 0; f < 4; f++)
+		if (strlen(fig[f]) == n && strncasecmp(fig[f], name, n) == 0) {
+			t->kind = LDB_THRESHOLD_JOIN_SERVER - f;
+			return true;
+		}
+	return false;
+}
+
 /* "[KIND.]METRIC": letters, digits and dots up to the operator.  A whole
  * metric name comes first (p99.9 has a dot of its own). */
 static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form, const char *expr,
@@ -119,6 +134,14 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 			t->metric = (enum ldb_metric)m;
 			return 0;
 		}
+		if (t->kind < 0 && join_prefix(t, name, (size_t)(dot - name))) {
+			m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
+			if (m < 0 || !is_latency((enum ldb_metric)m) || !(form->metrics & (1u << m)) || form->relative)
+				return refuse(err, cap, expr, "%.*s takes a latency of a run (e.g. '%.*s.p99>5ms')",
+				              (int)(dot - name), name, (int)(dot - name), name);
+			t->metric = (enum ldb_metric)m;
+			return 0;
+		}
 		if (t->kind < 0) {
 			char kinds[200] = "";
 			for (int k = 0; k < LDB_OP_COUNT; k++)
@@ -129,9 +152,11 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 		}
 		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
 	}
-	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN)
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (m == LDB_M_UNINDEXED && t->kind >= 0))
 		return refuse(err, cap, expr, "%s", form->metric_help);
 	t->metric = (enum ldb_metric)m;
+	if (m == LDB_M_UNINDEXED)
+		t->kind = LDB_THRESHOLD_JOIN_SERVER;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <ldap.h>
 
@@ -61,6 +62,9 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   /* result files */
 	                                   { "hdr-log", required_argument, NULL, OPT_HDR_LOG },
 	                                   { "html", required_argument, NULL, OPT_HTML },
+	                                   { "op-log", required_argument, NULL, OPT_OP_LOG },
+	                                   { "server-log", required_argument, NULL, OPT_SERVER_LOG },
+	                                   { "server-log-wait", required_argument, NULL, OPT_SERVER_LOG_WAIT },
 	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
 	                                   { "set", required_argument, NULL, OPT_SET },
 	                                   { "dataset", required_argument, NULL, OPT_DATASET },
@@ -484,6 +488,29 @@ static int parse_result_file(struct cli_ctx *x, int opt, char *arg)
 	return 0;
 }
 
+/* --op-log FILE, --server-log FILE (repeated: a rotated set), --server-log-wait D. */
+static int parse_join_option(struct cli_ctx *x, int opt, char *arg)
+{
+	struct ldb_config *c = x->c;
+	if (opt == OPT_SERVER_LOG_WAIT) {
+		if (ldb_parse_duration_ms(arg, &c->join_wait_ms) < 0)
+			return cli_fail(x, "--server-log-wait '%s': not a duration (e.g. 10s, 500ms)", arg);
+		return 0;
+	}
+	if (arg[0] == '\0' || strcmp(arg, "-") == 0)
+		return cli_fail(x, "--%s: needs a file name", cli_long_name(opt));
+	if (opt == OPT_OP_LOG) {
+		c->oplog_path = arg;
+		return 0;
+	}
+	if (c->nserver_log == (int)(sizeof c->server_log / sizeof c->server_log[0]))
+		return cli_fail(x, "--server-log: at most 8 files");
+	if (access(arg, R_OK) != 0)
+		return cli_fail(x, "--server-log %s: cannot read: %s", arg, strerror(errno));
+	c->server_log[c->nserver_log++] = arg;
+	return 0;
+}
+
 /* ldbench's long options. */
 static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
@@ -529,6 +556,9 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	case OPT_CSV:
 	case OPT_HDR_LOG:
 	case OPT_HTML: return parse_result_file(x, opt, arg);
+	case OPT_OP_LOG:
+	case OPT_SERVER_LOG:
+	case OPT_SERVER_LOG_WAIT: return parse_join_option(x, opt, arg);
 	case OPT_MODIFY: return cli_parse_modify(x, arg);
 	case OPT_COMPARE: return cli_parse_compare(x, arg);
 	case OPT_DELETE_AFTER_ADD: c->delete_after_add = true; return 0;

@@ -3,6 +3,8 @@
  * the join and the summary.  The arithmetic of samples is report/sampler's. */
 #include "cmd/load.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +19,7 @@
 #include "report/verdict.h"
 #include "run/clock.h"
 #include "run/iothread_plan.h"
+#include "run/oplog.h"
 #include "run/scalab01.h"
 #include "run/signals.h"
 #include "run/run.h"
@@ -51,6 +54,11 @@ struct load {
 	int repl_index;
 	/* -e scalab01: its threads replace the I/O threads (run/scalab01) */
 	struct ldb_s1_totals s1;
+	/* --op-log (a temporary file for --server-log alone), the join's figures */
+	struct ldb_oplog oplog;
+	char oplog_tmp[64]; /* the temporary file's name, or "" */
+	struct ldb_join join;
+	bool joined;
 };
 
 /* The loop's clock and what ended it. */
@@ -193,6 +201,36 @@ static int setup_repl(struct load *l)
 	return 0;
 }
 
+/* --op-log FILE, or with --server-log alone a temporary file: a ring per I/O thread. */
+static int setup_oplog(struct load *l)
+{
+	const struct ldb_config *c = l->cfg;
+	if (l->run.tag_op == NULL)
+		return 0;
+	const char *path = c->oplog_path;
+	char err[512];
+	if (path == NULL) {
+		snprintf(l->oplog_tmp, sizeof l->oplog_tmp, "/tmp/ldbench-oplog-XXXXXX");
+		int fd = mkstemp(l->oplog_tmp);
+		if (fd < 0) {
+			fprintf(stderr, "%s: --server-log: cannot create a temporary file: %s\n", c->progname,
+			        strerror(errno));
+			l->oplog_tmp[0] = '\0';
+			return -1;
+		}
+		close(fd);
+		path = l->oplog_tmp;
+	}
+	if (ldb_oplog_open(&l->oplog, path, l->nr, l->run.run_id, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", c->progname, err);
+		return -1;
+	}
+	l->oplog.head.tag_order = c->starttls ? 1 : 0; /* the tag follows the StartTLS */
+	for (int k = 0; k < l->nr; k++)
+		l->r[k].oplog = &l->oplog.rings[k];
+	return 0;
+}
+
 static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 {
 	char err[512];
@@ -216,6 +254,8 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: out of memory for %d threads\n", c->progname, l->n);
 		return -1;
 	}
+	if (setup_oplog(l) != 0)
+		return LDB_EXIT_INIT;
 	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
@@ -236,6 +276,11 @@ static void free_lat(struct ldb_lat *lat)
 
 static void teardown(struct load *l)
 {
+	ldb_oplog_free(&l->oplog);
+	if (l->oplog_tmp[0] != '\0')
+		unlink(l->oplog_tmp);
+	if (l->joined)
+		ldb_join_free(&l->join);
 	ldb_repl_finish(l->repl);
 	ldb_repl_out_free(&l->rout);
 	ldb_repl_free(l->repl);
@@ -388,6 +433,26 @@ static void fill_result(const struct ldb_config *c, struct ldb_result *res, cons
 
 /* ldclt's summary (periodic, or the last one with --monitor's figures,
  * --fail-if's verdict and the reporters' end).  @return the status. */
+/* The join's text as the run's lines (ldclt's prefix on each). */
+static void join_lines(struct load *l, const struct ldb_join *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m == NULL)
+		return;
+	ldb_join_text(j, m);
+	fclose(m);
+	for (char *line = buf, *nl; line != NULL && *line != '\0'; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		ldb_text_line(&l->text, "%s", line);
+	}
+	free(buf);
+}
+
 static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum;
@@ -403,6 +468,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.repl = l->rout.cur;
 		sum.nrepl = l->rout.n;
 	}
+	if (last && l->joined)
+		sum.join = &l->join;
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
 	char where[512], why[128];
@@ -417,6 +484,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.pending = pending;
 	}
 	ldb_text_summary(&l->text, &sum);
+	if (sum.join != NULL)
+		join_lines(l, sum.join);
 	free(pending);
 	sum.pending = NULL;
 	if (!last)
@@ -615,14 +684,20 @@ static void pace_init(struct pace *p, const struct ldb_config *c)
 static int start_threads(struct load *l, struct pace *p)
 {
 	int status = LDB_EXIT_OK;
+	char err[512];
+	if (l->oplog.rings != NULL && ldb_oplog_start(&l->oplog, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
+		return LDB_EXIT_INIT;
+	}
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	p->t_run = ldb_now_ns();
 	l->run.t_start = p->t_run; /* read by the I/O threads once created */
+	if (l->oplog.rings != NULL)
+		ldb_oplog_set_start(&l->oplog); /* the records' times count from t_start */
 	ldb_sampler_start(&l->smp, p->t_run);
 	void *(*main_fn)(void *) = l->cfg->scalab01 ? ldb_s1_client_main : ldb_iothread_main;
-	char err[512];
 	if (l->cfg->scalab01 && ldb_s1_begin(&l->run, &status, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
 		pthread_attr_destroy(&attr);
@@ -679,6 +754,29 @@ static uint64_t scalab01_ctrl_total(const struct ldb_s1_totals *t)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		n += t->ctrl_ops[k];
 	return n;
+}
+
+/* After the I/O threads: the op-log's last records, then with --server-log
+ * the join (its failure is a line: the run's own figures stand). */
+static void end_oplog(struct load *l, const struct pace *p, uint64_t t_end)
+{
+	const struct ldb_config *c = l->cfg;
+	char err[512];
+	if (l->oplog.rings == NULL)
+		return;
+	if (ldb_oplog_finish(&l->oplog, t_end > p->t_run ? t_end - p->t_run : 0, err, sizeof err) != 0) {
+		ldb_text_line(&l->text, "%s", err);
+		return;
+	}
+	if (c->nserver_log == 0)
+		return;
+	const char *path = c->oplog_path != NULL ? c->oplog_path : l->oplog_tmp;
+	if (ldb_join_run(&l->join, path, (const char *const *)c->server_log, c->nserver_log, c->join_wait_ms, err,
+	                 sizeof err) != 0) {
+		ldb_text_line(&l->text, "Server log: cannot join: %s", err);
+		return;
+	}
+	l->joined = true;
 }
 
 /* After the join: the status, the last lines, the server's figures, the
@@ -760,6 +858,7 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 		ldb_repl_finish(l.repl);
 		ldb_repl_out_final(&l.rout, &l.text);
 	}
+	end_oplog(&l, &p, t_end);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);
 	if (res != NULL)

@@ -52,6 +52,7 @@ void ldb_config_init(struct ldb_config *c)
 	c->ops_per_thread = -1;
 	c->wait_sec = 0;
 	c->timeout_sec = 30;
+	c->join_wait_ms = 10000; /* --server-log-wait */
 	c->inactivity = 3;
 	c->max_errors = 1000;
 	c->interval_ms = 10000;

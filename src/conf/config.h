@@ -291,6 +291,11 @@ struct ldb_config {
 	/* more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
+	/* the join with the server's access log (run/oplog, report/join) */
+	char *oplog_path;    /* --op-log FILE: a record per operation */
+	char *server_log[8]; /* --server-log FILE (several: rotated files, in any order) */
+	int nserver_log;
+	uint64_t join_wait_ms; /* --server-log-wait: how long the end waits for the log's last line */
 
 	/* the pre-flight check (server/preflight): off with --no-preflight */
 	bool no_preflight;

@@ -34,11 +34,20 @@ enum ldb_metric {
 	LDB_M_HITS,
 	/* the replication check's own (with the kind "repl") */
 	LDB_M_UNSEEN,
+	/* the join's (--server-log): unindexed searches, notes=U and notes=A */
+	LDB_M_UNINDEXED,
 	LDB_M_COUNT
 };
 /* The "kind" of a threshold on the replication check (-S): repl.p99>2s,
  * repl.unseen>0; a latency is the worst consumer's. */
 #define LDB_THRESHOLD_REPL (-2)
+/* The "kind" of a threshold on the join with the server's log (--server-log,
+ * report/join.h's figures over the run): server.p99>5ms (etime),
+ * outside.p99>1ms, queue.p99, processing.p99; unindexed>0 takes
+ * LDB_THRESHOLD_JOIN_SERVER.  LDB_THRESHOLD_JOIN_SERVER - f for figure f of
+ * enum ldb_jfig (etime 1 ... outside 4). */
+#define LDB_THRESHOLD_JOIN_SERVER (-4)
+#define LDB_THRESHOLD_JOIN_LAST (-7)
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
 
 struct ldb_threshold {

@@ -245,6 +245,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 		fputc(',', f);
 		ldb_repl_put_consumers(f, s->repl, s->nrepl, true);
 	}
+	if (s->join != NULL) /* --server-log: the join with the server's log */
+		ldb_join_put_json(f, s->join);
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);

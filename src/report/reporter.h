@@ -12,6 +12,7 @@
 #include "run/stats.h"
 #include "report/client_figures.h"
 #include "server/repl_watch.h"
+#include "report/join.h"
 
 /* One interval. */
 struct ldb_sample {
@@ -53,6 +54,8 @@ struct ldb_summary {
 	/* no connection could be opened: to where ("127.0.0.1:389") and why
 	 * (the first failed connect's reason), in the last summary; else NULL */
 	const char *unreachable, *unreachable_why;
+	/* --server-log: the run's operations joined with the server's log, in the last summary; else NULL */
+	const struct ldb_join *join;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

@@ -45,10 +45,36 @@ static double repl_actual(const struct ldb_threshold *t, const struct ldb_summar
 	return worst;
 }
 
+/* server.METRIC, queue., processing., outside., unindexed: the join's
+ * figures over the run (0 without --server-log's join). */
+static double join_actual(const struct ldb_threshold *t, const struct ldb_summary *sum)
+{
+	const struct ldb_join *j = sum->join;
+	if (j == NULL)
+		return 0;
+	if (t->metric == LDB_M_UNINDEXED)
+		return (double)(j->all.notes_u + j->all.notes_a);
+	const struct ldb_hist *h = &j->all.h[LDB_JF_ETIME + (LDB_THRESHOLD_JOIN_SERVER - t->kind)];
+	if (ldb_hist_count(h) == 0)
+		return 0;
+	switch (t->metric) {
+	case LDB_M_MIN: return (double)h->min;
+	case LDB_M_MAX: return (double)h->max;
+	case LDB_M_MEAN: return ldb_hist_mean(h);
+	case LDB_M_P50: return (double)ldb_hist_percentile(h, 50);
+	case LDB_M_P90: return (double)ldb_hist_percentile(h, 90);
+	case LDB_M_P95: return (double)ldb_hist_percentile(h, 95);
+	case LDB_M_P999: return (double)ldb_hist_percentile(h, 99.9);
+	default: return (double)ldb_hist_percentile(h, 99);
+	}
+}
+
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
 {
 	if (t->kind == LDB_THRESHOLD_REPL)
 		return repl_actual(t, sum);
+	if (t->kind <= LDB_THRESHOLD_JOIN_SERVER && t->kind >= LDB_THRESHOLD_JOIN_LAST)
+		return join_actual(t, sum);
 	const struct ldb_hist *h = sum->lat[kind];
 	switch (t->metric) {
 	case LDB_M_RATE: return sum->seconds > 0 ? (double)sum->tot.op[kind].counted / sum->seconds : 0;
@@ -70,6 +96,7 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 	case LDB_M_MISSES:
 	case LDB_M_HITS: return expected_checks(t, sum, kind);
 	case LDB_M_UNSEEN:
+	case LDB_M_UNINDEXED:
 	case LDB_M_COUNT: break;
 	}
 	return 0;
@@ -77,6 +104,10 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 
 static const char *kind_name(int kind)
 {
+	static const char *const join[] = { "server log (etime)", "server log (queue)", "server log (processing)",
+		                            "server log (outside)" };
+	if (kind <= LDB_THRESHOLD_JOIN_SERVER && kind >= LDB_THRESHOLD_JOIN_LAST)
+		return join[LDB_THRESHOLD_JOIN_SERVER - kind];
 	return kind == LDB_THRESHOLD_REPL ? "repl" : ldb_op_name((enum ldb_op)kind);
 }
 
@@ -87,7 +118,8 @@ int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *s
 	for (int i = 0; i < c->nfail_if; i++) {
 		const struct ldb_threshold *t = &c->fail_if[i];
 		int kind = t->kind < 0 ? main_op : t->kind;
-		if (t->kind == LDB_THRESHOLD_REPL)
+		if (t->kind == LDB_THRESHOLD_REPL ||
+		    (t->kind <= LDB_THRESHOLD_JOIN_SERVER && t->kind >= LDB_THRESHOLD_JOIN_LAST))
 			kind = t->kind;
 		double a = ldb_threshold_actual(t, sum, kind);
 		char shown[64];

@@ -174,6 +174,11 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
 	cn->sock_err = 0;
+	if (run->tag_op != NULL) {
+		cn->conn_no = __atomic_add_fetch(&run->conn_seq, 1, __ATOMIC_RELAXED);
+		cn->nreq = 0;
+		cn->tagged = false;
+	}
 	if (fd < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
@@ -251,6 +256,13 @@ static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	bool cycle = run->cfg->bindeach;
+	if (run->tag_op != NULL && !cn->tagged) {
+		/* the join's key: the tag first, alone (a bind would abandon it on
+		 * slapd), one round trip per connection */
+		conn_set_state(cn, CS_BINDING);
+		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_TAG, false, 0, 0, now);
+		return;
+	}
 	if (cycle && ldb_pick_kind(w, 0) == run->bind_kind && run->mix_total == 0) {
 		/* bindeach,bindonly: the cycle's bind is the operation */
 		cycle_first_step(cn, now);
@@ -464,8 +476,13 @@ static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	cn->inflight--;
 	cn->t_freed = now;
 
-	if (done.setup != SETUP_BIND && !cn->proven)
+	if (done.setup != SETUP_BIND && done.setup != SETUP_TAG && !cn->proven)
 		conn_proven(cn);
+	if (done.setup == SETUP_TAG) {
+		cn->tagged = true; /* any answer: the server has logged it */
+		conn_transport_ready(cn, now);
+		return;
+	}
 	if (done.setup == SETUP_STARTTLS) {
 		if (rc != LDAP_SUCCESS) {
 			char why[96];

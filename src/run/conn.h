@@ -46,7 +46,7 @@ enum cstate { CS_IDLE, CS_CONNECTING, CS_STARTTLS, CS_TLS, CS_BINDING, CS_READY,
 
 /* What a slot's request is, besides an operation of the load (SETUP_SYNC:
  * the WhoAmI that paces kinds without a response, below). */
-enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS, SETUP_SYNC };
+enum { SETUP_NONE, SETUP_BIND, SETUP_STARTTLS, SETUP_SYNC, SETUP_TAG };
 
 /* A kind without a response (abandon) is paced by the server's progress:
  * after this many of them a connection sends a WhoAmI (the run's marker) and
@@ -73,7 +73,9 @@ struct ldb_slot {
 	uint64_t t_sent;  /* when the request in flight was put on the wire (a multi-step operation's last) */
 	uint64_t entries;
 	uint32_t gen;
-	int64_t v, bv; /* the pass's numbers */
+	uint32_t order;   /* --op-log: its request's position on the connection (the server's op=) */
+	uint32_t conn_no; /* --op-log: its connection's number */
+	int64_t v, bv;    /* the pass's numbers */
 };
 
 struct ldb_conn {
@@ -109,6 +111,9 @@ struct ldb_conn {
 	uint16_t unsynced; /* operations without a response sent since the last sync */
 	bool syncing;      /* a sync (SETUP_SYNC) is in flight: no new operation */
 	int32_t id_span;   /* message ids cycle in [1, id_span] */
+	uint32_t conn_no;  /* --op-log: the run's number of this connection (its tag's) */
+	uint32_t nreq;     /* --op-log: requests rendered on it since it opened */
+	bool tagged;       /* --op-log: its tag has been answered */
 	/* last: the hot fields above share a few cache lines, 10,000 connections too */
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;

@@ -9,6 +9,7 @@
 
 #include "proto/controls.h"
 #include "proto/wire.h"
+#include "run/oplog.h"
 #include "values/vpattern.h"
 
 /* A code into `codes` and the run's -E tally. */
@@ -37,6 +38,19 @@ void ldb_note_setup_error(struct ldb_client *w, int code)
 }
 
 /* An operation's result: the counters, the histogram, ldclt's count. */
+/* --op-log: the operation's record, into its I/O thread's ring. */
+static void oplog_record(struct ldb_client *w, const struct ldb_slot *s, int rc, uint64_t now, uint8_t flags)
+{
+	struct ldb_oprec r = { .t_sent = s->t_sent - w->run->t_start,
+		               .lat = now > s->t_sent ? now - s->t_sent : 0,
+		               .conn = s->conn_no,
+		               .order = s->order,
+		               .rc = rc,
+		               .kind = s->kind,
+		               .flags = (uint8_t)(flags | (w->measuring ? LDB_OPREC_MEASURED : 0)) };
+	ldb_oplog_put(w->runner->oplog, &r);
+}
+
 void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now)
 {
 	const struct ldb_config *c = w->run->cfg;
@@ -48,6 +62,8 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 	if (w->run->rate_interval_ns > 0)
 		ldb_hist_record(&w->lat->uop[kind], now > s->t_first ? now - s->t_first : 0);
 	ldb_add(&o->completed, 1);
+	if (w->runner->oplog != NULL)
+		oplog_record(w, s, rc, now, 0);
 	if (ldb_op_succeeded(kind, rc)) {
 		ldb_add(&o->succeeded, 1);
 		counts = true;
@@ -79,6 +95,8 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 static void record_sent(struct ldb_client *w, const struct ldb_slot *s)
 {
 	struct ldb_opstats *o = &w->st->op[s->kind];
+	if (w->runner->oplog != NULL)
+		oplog_record(w, s, -1, s->t_sent, LDB_OPREC_NORESPONSE);
 
 	ldb_add(&o->completed, 1);
 	ldb_add(&o->succeeded, 1);
@@ -237,6 +255,24 @@ static size_t with_controls(struct ldb_client *w, int k, uint8_t *dst, size_t n,
 	return ldb_ctl_append(dst, n, cap, o->ctl[k].data, o->ctl[k].len, id, idlen);
 }
 
+/* The connection's tag (run.h): the search encoded once, framed, with the
+ * connection's number written over the filter's zeros. */
+static long render_tag(struct ldb_conn *cn, int32_t msgid)
+{
+	const struct ldb_run *run = cn->w->run;
+	if (!room_for(cn, run->tag_len + LDB_WIRE_ENVELOPE_MAX))
+		return 0;
+	uint8_t *dst = cn->out + cn->out_len;
+	size_t n = ldb_wire_frame(dst, cn->out_cap - cn->out_len, msgid, run->tag_op, run->tag_len);
+	if (n == 0)
+		return 0;
+	uint8_t *digits = dst + n - run->tag_len + run->tag_digits_at;
+	uint32_t v = cn->conn_no;
+	for (int k = LDB_TAG_DIGITS - 1; k >= 0; k--, v /= 10)
+		digits[k] = (uint8_t)('0' + v % 10);
+	return (long)n;
+}
+
 /* Render the request for slot i (its kind, numbers and aux level set) with a
  * fresh message id.  false when nothing could be written; *exhausted when an
  * entry template passed its top. */
@@ -251,7 +287,10 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	long n;
 
 	*exhausted = false;
-	if (s->setup == SETUP_STARTTLS || s->setup == SETUP_SYNC) {
+	int nreq = 1;
+	if (s->setup == SETUP_TAG) {
+		n = render_tag(cn, msgid);
+	} else if (s->setup == SETUP_STARTTLS || s->setup == SETUP_SYNC) {
 		/* a fixed extended request: StartTLS, or the sync's WhoAmI */
 		const struct ldb_reqset *x = s->setup == SETUP_SYNC ? &run->marker : &run->starttls;
 		int64_t vals[LDB_FIELD_COUNT] = { 0 };
@@ -279,6 +318,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 			return false;
 		if (d->msgids > 1)
 			r.msgid2 = next_msgid(cn, i); /* the same slot's next id: unique on the connection */
+		nreq = d->msgids > 1 ? d->msgids : 1;
 		dst = cn->out + cn->out_len;
 		n = d->render(&r, dst, cn->out_cap - cn->out_len);
 		if (n < 0) {
@@ -299,6 +339,9 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		return false;
 	cn->out_len += (size_t)n;
 	s->msgid = msgid;
+	s->order = cn->nreq; /* the server numbers every request: op= */
+	s->conn_no = cn->conn_no;
+	cn->nreq += (uint32_t)nreq;
 	return true;
 }
 

@@ -60,6 +60,13 @@ struct ldb_run {
 	uint64_t err_total[LDB_CODE_SLOTS]; /* for -E: only touched on errors */
 	int max_error_code;                 /* the code that passed -E */
 	int connect_error; /* why the first TCP connect failed: an errno, -1 closed before answering; set once */
+	/* --op-log, --server-log: each connection's tag, a base search of the root
+	 * DSE with the filter (description=ldbench-RUNID-CONN), encoded once; the
+	 * connection's number written over its last LDB_TAG_DIGITS bytes */
+	uint8_t *tag_op; /* the protocolOp; NULL without the join */
+	size_t tag_len, tag_digits_at;
+	uint32_t run_id;   /* 8 hex digits in the tag */
+	uint32_t conn_seq; /* the last connection number given (atomic) */
 	/* ldclt's line per failed operation (run/errlines.c) */
 	char line_prefix[80]; /* "NAME[PID]: " */
 	int line_fd;          /* where the text output goes (stdout by default) */
@@ -78,6 +85,7 @@ struct ldb_errlim {
 
 struct ldb_conn;
 struct ldb_chase;
+struct ldb_oplog_ring;
 struct ldb_iothread;
 
 /* One of ldclt's "threads" (-n): a logical client with its own connections,
@@ -140,6 +148,7 @@ struct ldb_iothread {
 	int tid;                          /* its kernel thread id once it runs (release), for the sampler's schedstat */
 	uint64_t cpu_end_ns, wait_end_ns; /* its own CPU and run-queue wait as it ended (before lat.ended) */
 	struct ldb_repl_tap *repl;        /* -S: where its confirmed writes are offered; NULL without */
+	struct ldb_oplog_ring *oplog;     /* --op-log: its records' ring; NULL without */
 };
 
 int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);

@@ -7,10 +7,13 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proto/wire.h"
+#include "run/oplog.h"
 
 #define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
 #define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
@@ -120,6 +123,36 @@ static int fixed_extended(struct ldb_reqset *set, const char *oid, const char *w
 	return rc ? -1 : 0;
 }
 
+/* --op-log, --server-log: the tag every connection sends first (run/conn.c),
+ * a base search of the root DSE that both servers log with its filter; its
+ * run id from the clock and the process, its connection number patched in
+ * per connection. */
+static int build_tag(struct ldb_run *run, char *err, size_t cap)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	run->run_id = (uint32_t)((uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 16));
+	char filter[64], head[32];
+	int hn = snprintf(head, sizeof head, LDB_TAG_PREFIX "%08x-", run->run_id);
+	snprintf(filter, sizeof filter, "(description=%s%0*d)", head, LDB_TAG_DIGITS, 0);
+	static const char *const attrs[] = { "1.1", NULL };
+	struct ldb_search_args a = { .base = "", .scope = 0, .filter = filter, .attrs = attrs };
+	struct ldb_bytes b = { 0 };
+	char werr[LDB_WIRE_ERRLEN];
+	const uint8_t *at = NULL;
+	if (ldb_wire_encode_search(&b, &a, werr) == 0)
+		at = memmem(b.data, b.len, head, (size_t)hn);
+	if (at == NULL) {
+		ldb_bytes_free(&b);
+		snprintf(err, cap, "cannot encode the connections' tag");
+		return -1;
+	}
+	run->tag_digits_at = (size_t)(at - b.data) + (size_t)hn;
+	run->tag_len = b.len;
+	run->tag_op = b.data; /* kept: freed by ldb_run_free */
+	return 0;
+}
+
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(run, 0, sizeof *run);
@@ -194,6 +227,8 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 		return -1;
 	if ((c->ldaps || c->starttls) && ldb_tls_new(&run->tls, c, err, cap) != 0)
 		return -1;
+	if ((c->oplog_path != NULL || c->nserver_log > 0) && !c->scalab01 && build_tag(run, err, cap) != 0)
+		return -1;
 	return 0;
 }
 
@@ -203,6 +238,8 @@ void ldb_run_free(struct ldb_run *run)
 	ldb_reqset_free(&run->unbind);
 	ldb_reqset_free(&run->starttls);
 	ldb_reqset_free(&run->marker);
+	free(run->tag_op);
+	run->tag_op = NULL;
 	if (run->tls != NULL)
 		ldb_tls_free(run->tls);
 	run->tls = NULL;

@@ -302,6 +302,33 @@ static void test_actual(void **state)
 
 /* The replication check's thresholds (-S): repl.LATENCY is the worst
  * consumer's, repl.unseen the sum; compare refuses them. */
+/* The join's keys (--server-log): server., queue., processing., outside., unindexed. */
+static void test_join(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *r = &ldb_threshold_run;
+	struct ldb_threshold t = ok("server.p99>5ms", r);
+	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_SERVER);
+	assert_int_equal(t.metric, LDB_M_P99);
+	assert_true(t.value == 5e6);
+	t = ok("outside.p99>1ms", r);
+	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_LAST);
+	t = ok("unindexed>0", r);
+	assert_int_equal(t.metric, LDB_M_UNINDEXED);
+	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_SERVER);
+	refused("outside.rate<5", r,
+	        "--fail-if 'outside.rate<5': outside takes a latency of a run (e.g. 'outside.p99>5ms')");
+	refused("search.unindexed>0", r,
+	        "--fail-if 'search.unindexed>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, "
+	        "mean, "
+	        "p50, p90, p95, p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= "
+	        "> >=");
+	struct ldb_summary sum;
+	memset(&sum, 0, sizeof sum);
+	t = ok("server.p99>5ms", r);
+	assert_true(ldb_threshold_actual(&t, &sum, 0) == 0); /* no join: 0 */
+}
+
 static void test_repl(void **state)
 {
 	(void)state;
@@ -382,11 +409,17 @@ static void test_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_run_forms),        cmocka_unit_test(test_units),
-		cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_compare_forms),
-		cmocka_unit_test(test_compare_refusals), cmocka_unit_test(test_holds),
-		cmocka_unit_test(test_actual),           cmocka_unit_test(test_check),
-		cmocka_unit_test(test_expected_metrics), cmocka_unit_test(test_repl),
+		cmocka_unit_test(test_run_forms),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_run_refusals),
+		cmocka_unit_test(test_compare_forms),
+		cmocka_unit_test(test_compare_refusals),
+		cmocka_unit_test(test_holds),
+		cmocka_unit_test(test_actual),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_expected_metrics),
+		cmocka_unit_test(test_repl),
+		cmocka_unit_test(test_join),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

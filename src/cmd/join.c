@@ -1,0 +1,160 @@
+/* `ldbench join`: see join.h. */
+#include "cmd/join.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/fail_if.h"
+#include "conf/config.h"
+#include "report/join.h"
+#include "report/reporter.h"
+#include "report/verdict.h"
+#include "util/argv.h"
+
+#define PROG "ldbench join"
+#define JOIN_EXIT_NOT_COVERED 5
+#define MAX_THRESHOLDS 16
+
+struct join_args {
+	const char *oplog, *json;
+	struct ldb_threshold t[MAX_THRESHOLDS];
+	int nt;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: " PROG " --op-log FILE [--json OUT] [--fail-if EXPR]... LOG...\n"
+	             "  join a run's --op-log FILE with the server's access log(s) LOG (389 DS access log,\n"
+	             "  OpenLDAP stats log; several files of a rotated set in any order, .gz too):\n"
+	             "  per kind client latency, etime, queue, processing, outside; coverage; the verdict\n"
+	             "  --json OUT      also write the join as one JSON line to OUT (- = stdout)\n"
+	             "  --fail-if EXPR  exit 10 when e.g. 'server.p99>5ms', 'outside.p99>1ms', 'unindexed>0' holds\n"
+	             "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held\n");
+}
+
+static const char *value_of(struct ldb_argv *a, int *i, const char *name)
+{
+	const char *o = a->opt[*i];
+	size_t n = strlen(name);
+	if (o[n] == '=')
+		return o + n + 1;
+	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
+}
+
+static bool is_opt(const char *o, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
+}
+
+/* @return -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct join_args *j, struct ldb_argv *a)
+{
+	static const char *const valued[] = { "--op-log", "--json", "--fail-if", NULL };
+	if (ldb_argv_sort(argc, argv, valued, false, a) != 0)
+		return 2;
+	for (int i = 0; i < a->nopt; i++) {
+		const char *o = a->opt[i], *v;
+		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		bool known = is_opt(o, "--op-log") || is_opt(o, "--json") || is_opt(o, "--fail-if");
+		if (!known) {
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
+			return 2;
+		}
+		if ((v = value_of(a, &i,
+		                  is_opt(o, "--op-log") ? "--op-log"
+		                  : is_opt(o, "--json") ? "--json"
+		                                        : "--fail-if")) == NULL ||
+		    v[0] == '\0') {
+			fprintf(stderr, PROG ": %s needs a value\n", o);
+			return 2;
+		}
+		if (is_opt(o, "--op-log")) {
+			j->oplog = v;
+		} else if (is_opt(o, "--json")) {
+			j->json = v;
+		} else {
+			char why[400];
+			if (j->nt == MAX_THRESHOLDS || ldb_threshold_parse(&j->t[j->nt], v, why, sizeof why) != 0) {
+				fprintf(stderr, PROG ": %s\n", j->nt == MAX_THRESHOLDS ? "--fail-if: at most 16" : why);
+				return 2;
+			}
+			j->nt++;
+		}
+	}
+	if (j->oplog == NULL || a->narg == 0) {
+		fprintf(stderr, PROG ": %s (usage: " PROG " --op-log FILE LOG...)\n",
+		        j->oplog == NULL ? "no --op-log FILE" : "no server log");
+		return 2;
+	}
+	return -1;
+}
+
+static int write_json(const struct join_args *ja, const struct ldb_join *j)
+{
+	FILE *f = strcmp(ja->json, "-") == 0 ? stdout : fopen(ja->json, "w");
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --json %s: cannot create\n", ja->json);
+		return 2;
+	}
+	fputs("{\"type\":\"join\"", f);
+	ldb_join_put_json(f, j);
+	fputs("}\n", f);
+	if (f != stdout && fclose(f) != 0) {
+		fprintf(stderr, PROG ": --json %s: cannot write\n", ja->json);
+		return 2;
+	}
+	return 0;
+}
+
+/* The thresholds, on the join's figures only. */
+static int check(const struct join_args *ja, const struct ldb_join *j, FILE *out)
+{
+	struct ldb_summary sum;
+	memset(&sum, 0, sizeof sum);
+	sum.join = j;
+	int failed = 0;
+	for (int i = 0; i < ja->nt; i++) {
+		double v = ldb_threshold_actual(&ja->t[i], &sum, 0);
+		char shown[64];
+		ldb_threshold_format(&ja->t[i], v, shown, sizeof shown);
+		if (ldb_threshold_holds(&ja->t[i], v)) {
+			fprintf(out, "Threshold failed: %s (is %s)\n", ja->t[i].text, shown);
+			failed = 1;
+		}
+	}
+	return failed ? LDB_EXIT_THRESHOLD : 0;
+}
+
+int ldb_join_main(int argc, char **argv)
+{
+	struct join_args ja;
+	struct ldb_argv a = { 0 };
+	memset(&ja, 0, sizeof ja);
+	int status = parse_args(argc, argv, &ja, &a);
+	if (status >= 0) {
+		ldb_argv_free(&a);
+		return status;
+	}
+	struct ldb_join j;
+	char err[512];
+	if (ldb_join_run(&j, ja.oplog, (const char *const *)a.arg, a.narg, 0, err, sizeof err) != 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		ldb_argv_free(&a);
+		return 2;
+	}
+	FILE *out = ja.json != NULL && strcmp(ja.json, "-") == 0 ? stderr : stdout;
+	ldb_join_text(&j, out);
+	status = ja.json != NULL ? write_json(&ja, &j) : 0;
+	if (status == 0 && j.measured > 0 && j.conns_tagged == 0)
+		status = JOIN_EXIT_NOT_COVERED;
+	if (status == 0)
+		status = check(&ja, &j, out);
+	ldb_join_free(&j);
+	ldb_argv_free(&a);
+	return status;
+}

@@ -1,0 +1,84 @@
+/* The join of a run's operations (--op-log's records, run/oplog.h) with the
+ * server's access log (logs/slog.h): each operation found by its exact key,
+ * the server's conn= of its connection (from the connection's tag, a base
+ * search whose filter carries the run id and the connection's number) and
+ * its request's op= on it (the order ldbench sent it in).  Never by time.
+ * Per kind, over the measured window (warm-up excluded): the client's
+ * latency, the server's etime, queue (wtime or qtime), processing (optime,
+ * or etime - qtime) and outside (client - etime), unindexed searches,
+ * coverage and why anything was not joined, and one verdict line in the
+ * words of the seed guide.  Memory: the records of the run (32 bytes an
+ * operation) and a table of its connections, never the log. */
+#ifndef LDBENCH_REPORT_JOIN_H
+#define LDBENCH_REPORT_JOIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ops/ops.h"
+#include "run/histogram.h"
+
+enum ldb_jfig { LDB_JF_CLIENT, LDB_JF_ETIME, LDB_JF_QUEUE, LDB_JF_PROC, LDB_JF_OUTSIDE, LDB_JF_COUNT };
+
+/* Why a measured operation was not joined. */
+enum ldb_jmiss {
+	LDB_JM_NO_TAG,      /* its connection's tag is not in the log */
+	LDB_JM_NO_RESULT,   /* the connection is, but not the operation's RESULT line */
+	LDB_JM_NO_RESPONSE, /* a kind the server does not answer (abandon): nothing to join */
+	LDB_JM_COUNT
+};
+
+struct ldb_join_kind {
+	uint64_t sent;   /* measured operations the client recorded */
+	uint64_t joined; /* of them, found in the log */
+	uint64_t miss[LDB_JM_COUNT];
+	uint64_t notes_u, notes_a; /* unindexed: partly, fully */
+	bool queue;                /* the log gave wtime or qtime */
+	bool proc;                 /* the log gave optime or qtime */
+	struct ldb_hist h[LDB_JF_COUNT];
+};
+
+struct ldb_join {
+	char server[16]; /* "389ds", "openldap" */
+	uint32_t run_id;
+	uint64_t records;        /* in the op-log */
+	uint64_t dropped;        /* lost to full buffers (the op-log's header) */
+	uint64_t measured;       /* records of the measured window */
+	uint64_t conns;          /* the run's connections that have records */
+	uint64_t conns_tagged;   /* of them, found in the log by their tag */
+	uint64_t other_tags;     /* tags of other runs in the log */
+	uint64_t lines, skipped; /* the log's lines; not used (ldb_slog_stats) */
+	uint64_t int_etime;      /* joined results whose etime was whole seconds (older 389 DS) */
+	bool last_seen;          /* the run's last operation is in the log */
+	uint64_t waited_ms;      /* how long the end waited for it */
+	bool kind_used[LDB_OP_COUNT];
+	struct ldb_join_kind k[LDB_OP_COUNT];
+	struct ldb_join_kind all;
+	char verdict[320];
+	char note[320]; /* why the coverage is short (a log that does not cover the run ...), or "" */
+};
+
+/* Join the op-log at oplog_path with the logs (a rotated set, any order).
+ * wait_ms > 0: read again, every 200 ms up to wait_ms, until the run's last
+ * operation shows (389 DS's buffered access log).  @return 0, or -1 with one
+ * line in err (a file that cannot be read, not an op-log, not a log of a
+ * known server); *j is then freed. */
+int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *logs, int nlogs, uint64_t wait_ms,
+                 char *err, size_t cap);
+void ldb_join_free(struct ldb_join *j);
+
+/* The text: a line per kind and figure, coverage, unindexed, the verdict. */
+void ldb_join_text(const struct ldb_join *j, FILE *out);
+/* The summary record's member ,"join":{...} (docs/results.md). */
+void ldb_join_put_json(FILE *f, const struct ldb_join *j);
+/* A figure of the run for --fail-if: "server.p99" (etime), "outside.p99",
+ * "queue.p99", "processing.p99", "client.p99" in ms, "unindexed" (count),
+ * "coverage" (%).  @return false when the join has no such figure. */
+bool ldb_join_value(const struct ldb_join *j, const char *key, double *v);
+/* The names of the figures, for the text and JSON: "client", "etime",
+ * "queue", "processing", "outside". */
+extern const char *const ldb_jfig_name[LDB_JF_COUNT];
+extern const char *const ldb_jmiss_name[LDB_JM_COUNT];
+
+#endif

@@ -1,0 +1,101 @@
+#!/bin/bash
+# The join with 389 DS's access log (buffered, as by default: the end waits
+# for the run's last operation) on the ctest fixture "dirsrv": every
+# completed operation found by its connection's tag and op=, for searches,
+# binds and modifies at depth 1 and pipelined; an unindexed search
+# (a substring filter on roomNumber, which has no index): notes=U/A counted,
+# the verdict says processing, --fail-if's join keys hold.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../fixture/dirsrv.sh
+source "$here/../fixture/dirsrv.sh"
+# shellcheck source-path=SCRIPTDIR source=../fixture/assert.sh
+source "$here/../fixture/assert.sh"
+dirsrv_attach "${DS_STATE:?run through ctest (fixture dirsrv)}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-dsjoin.XXXXXX")
+trap 'dirsrv_log_buffering on || true; rm -rf "$work"' EXIT
+out=$work/out
+access=$(dirsrv_access_log)
+[[ -f "$access" ]] || _fail "no access log at '$access'"
+echo "access log: $access"
+w=$DS_WIDTH
+X=$(printf 'X%.0s' $(seq "$w"))
+root=(-h 127.0.0.1 -p "$DS_PORT" -D "$DS_ROOTDN" -w "$DS_ROOTPW")
+range=(-r "$DS_FIRST" -R "$((DS_FIRST + 999))")
+
+joined_all() { # KIND FILE WHAT
+	local n
+	n=$(sed -nE "s/.* $1: attempted [0-9]+, completed ([0-9]+),.*/\1/p" "$2" | tail -n 1)
+	assert_ge 1 "${n:-0}" "$3: the client completed some"
+	grep 'Server log' "$2" >&2 || true
+	assert_match "Server log \(389ds\), $1: $n of $n operations joined \(100\.0 %\)" "$2" "$3: every one joined"
+}
+
+# 0. buffered (the default): the run's last lines are not written yet; the end
+# waits --server-log-wait for them and says so; the run's own figures stand;
+# ldbench join reads the log once it has been written
+dirsrv_log_buffering on
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 1 -T 50 \
+	--server-log "$access" --op-log "$work/s0.oplog" --server-log-wait 1s
+assert_eq 0 "$RC" "exit status, buffered log"
+assert_match 'search: attempted 50, completed 50, succeeded 50, counted 50, errors 0' "$out" "the run's own figures"
+assert_match "Server log \(389ds\): the run's last operation is not in the log \(waited [0-9.]+ s\)" "$out" \
+	"the end waited and says so"
+dirsrv_log_buffering off # writes the buffer out
+"$LDBENCH" join --op-log "$work/s0.oplog" "$access" >"$work/j0.txt"
+assert_match 'Server log \(389ds\), search: 50 of 50 operations joined \(100\.0 %\)' "$work/j0.txt" \
+	"ldbench join once the log is written"
+
+# 1. unbuffered from here: searches, depth 1 and pipelined; wtime and optime per operation
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -T 200 \
+	--server-log "$access" --op-log "$work/s1.oplog"
+assert_eq 0 "$RC" "exit status, searches"
+joined_all search "$out" "searches at depth 1"
+assert_match '^ldbench\[[0-9]+\]:   wtime +min [0-9.]+ p50' "$out" "wtime line"
+assert_match '^ldbench\[[0-9]+\]:   optime +min [0-9.]+ p50' "$out" "optime line"
+n=$(sed -nE 's/.* search: attempted [0-9]+, completed ([0-9]+),.*/\1/p' "$out" | tail -n 1)
+"$LDBENCH" join --op-log "$work/s1.oplog" "$access" >"$work/j1.txt"
+assert_match "Server log \(389ds\), search: $n of $n operations joined" "$work/j1.txt" "ldbench join afterwards"
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -a 8 -T 200 \
+	--server-log "$access"
+assert_eq 0 "$RC" "exit status, pipelined searches"
+joined_all search "$out" "pipelined searches"
+
+# 2. binds as a user, on one connection and with bindeach
+u=$(printf "user%0${w}d" "$DS_FIRST")
+run_ldbench "$out" -h 127.0.0.1 -p "$DS_PORT" -D "uid=$u,$DS_PEOPLE" -w "$u" -e bindonly -n 2 -T 100 \
+	--server-log "$access"
+assert_eq 0 "$RC" "exit status, binds"
+joined_all bind "$out" "binds"
+run_ldbench "$out" -h 127.0.0.1 -p "$DS_PORT" -D "uid=$u,$DS_PEOPLE" -w "$u" -e bindeach,bindonly -n 2 -T 20 \
+	--server-log "$access"
+assert_eq 0 "$RC" "exit status, bindeach"
+joined_all bind "$out" "bindeach binds"
+
+# 3. modifies at depth 1 and pipelined
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e attreplace=description:jXXXXXX,random "${range[@]}" \
+	-n 2 -T 100 --server-log "$access"
+assert_eq 0 "$RC" "exit status, modifies"
+joined_all modify "$out" "modifies"
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e attreplace=description:kXXXXXX,random "${range[@]}" \
+	-n 2 -a 4 -T 100 --server-log "$access"
+assert_eq 0 "$RC" "exit status, pipelined modifies"
+joined_all modify "$out" "pipelined modifies"
+
+# 4. unindexed: a substring filter on roomNumber (no index) over every user
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 10 --no-preflight \
+	--server-log "$access" --fail-if 'unindexed>0'
+assert_eq 10 "$RC" "exit status: --fail-if unindexed>0 holds"
+joined_all search "$out" "unindexed searches"
+assert_match 'Threshold failed: unindexed>0' "$out" "the threshold's line"
+assert_match 'Server log \(389ds\), search: 10 of 10 operations joined \(100\.0 %\); unindexed notes=U [0-9]+, notes=A [0-9]+$' \
+	"$out" "unindexed counts"
+u_a=$(sed -nE 's/.*Server log \(389ds\), search: .*notes=U ([0-9]+), notes=A ([0-9]+)$/\1 \2/p' "$out")
+assert_eq 10 "$(echo "$u_a" | awk '{print $1 + $2}')" "every search unindexed (notes=U + notes=A)"
+assert_match 'Server log \(389ds\): the server is spending time processing the operation: processing \(optime\) dominates at p99' \
+	"$out" "the verdict: processing"
+run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 5 --no-preflight \
+	--server-log "$access" --fail-if 'server.p99>3600s' --fail-if 'outside.p99>3600s'
+assert_eq 0 "$RC" "thresholds that do not hold"
+echo "dirsrv_join: all passed"
