@@ -211,8 +211,7 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 	/* a multi-step exchange draws its ID from -o authid's XXX (randomauthid), not from a value pattern */
 	if (ldb_sasl_mech_lookup(c->sasl_mech) != LDB_SASL_NONE &&
 	    (c->sasl_authid_pat.vp != NULL || c->password_pat.vp != NULL))
-		return cli_fail(x,
-		                "-o mech=%s takes no value pattern in -o authid or -w: use XXX with -e randomauthid",
+		return cli_fail(x, "-o mech=%s takes no value pattern in -o authid or -w: use XXX with -e randomauthid",
 		                c->sasl_mech);
 	if (c->randomauthid) {
 		if (!ldb_pattern_has_var(&c->sasl_authid_pat))

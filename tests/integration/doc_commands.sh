@@ -147,6 +147,8 @@ sweep2='Sweep of 2 runs'
 E 'BASE.json... -- CHANGE.json...' skip='synopsis of compare (placeholders)'
 E 'compare BASE... -- CHANGE...' skip='synopsis of compare (placeholders)'
 E 'merge [--json OUT] FILE...' skip='synopsis of merge (placeholders)'
+E 'join --op-log FILE LOG...' skip='synopsis of join (placeholders)'
+E 'join --op-log FILE [--json OUT]' skip='synopsis of join (placeholders)'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md
