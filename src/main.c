@@ -13,6 +13,7 @@
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
 #include "cmd/add_ldif.h"
+#include "cmd/replay.h"
 #include "report/reporter.h"
 
 int main(int argc, char **argv)
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
 		return ldb_merge_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return ldb_report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "replay") == 0)
+		return ldb_replay_main(argc - 1, argv + 1);
 
 	struct ldb_config cfg;
 	char err[512];
