@@ -14,6 +14,7 @@
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
 #include "cmd/add_ldif.h"
+#include "cmd/replay.h"
 #include "report/reporter.h"
 
 int main(int argc, char **argv)
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
 		return ldb_join_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return ldb_report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "replay") == 0)
+		return ldb_replay_main(argc - 1, argv + 1);
 
 	struct ldb_config cfg;
 	char err[512];

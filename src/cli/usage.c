@@ -247,7 +247,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  scalab01_maxcnxnb=N      sessions at once, the modem pool (default 5000)\n"
 	      "  scalab01_wait=S          longest sleep between attempts (default 10 s)\n"
 	      "\n"
-	      "Subcommands: gen, compare, merge, report, join (each with --help).  The run and every\n"
+	      "Subcommands: gen, compare, merge, report, join, replay (each with --help).  The run and every\n"
 	      "subcommand take their options anywhere on the line (GNU style); -- ends them.\n"
 	      "\n"
 	      "The password may also come from the LDBENCH_PASSWORD environment variable.\n"

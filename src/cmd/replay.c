@@ -1,0 +1,380 @@
+/* `ldbench replay` (replay.h): the command line, the reading loop and the
+ * profile's outputs. */
+#include "cmd/replay.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/argv.h"
+#include "util/num.h"
+
+#define PROG "ldbench replay"
+#define LATE_NS (60 * INT64_C(1000000000)) /* read on this long past --to */
+
+struct replay_args {
+	bool profile;
+	const char *from, *to;
+	int64_t from_ns, to_ns;   /* absolute, or INT64_MIN/INT64_MAX */
+	int64_t from_rel, to_rel; /* +DURATION after the first line (ns), -1 */
+	int64_t interval_ns;
+	int top;
+	const char *json, *scenario;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]\n"
+	      "                      [--top N] [--json FILE] [--write-scenario FILE] LOG...\n"
+	      "What a server's access log holds, sending nothing: 389 DS access logs and\n"
+	      "OpenLDAP stats logs (slapd's own format or syslog's; rotated sets, .gz).\n"
+	      "The operation mix and result codes per type, the rate and the connections\n"
+	      "open over time, the top filter shapes (each value masked as ?, a presence or\n"
+	      "substring star kept: (uid=?), (cn=?*)), search bases and bind DNs, and the\n"
+	      "server's recorded times per type (p50/p95/p99/max of etime, wtime, optime;\n"
+	      "OpenLDAP: qtime, etime).\n"
+	      "  --profile              the profile (sending the log to a server is not built yet)\n"
+	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
+	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
+	      "                         log's first line (+30s)\n"
+	      "  --interval DURATION    the time series' interval (default 1s; doubled as needed\n"
+	      "                         to keep at most 4096 of them)\n"
+	      "  --top N                entries of each top table (1..256, default 10)\n"
+	      "  --json FILE            also the profile as one JSON object (- = stdout; the\n"
+	      "                         text then goes to stderr)\n"
+	      "  --write-scenario FILE  an ldbench scenario of the profile (--mix, --rate-profile,\n"
+	      "                         -f, -b, -s, -n; docs/replay.md)\n"
+	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
+	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
+	      "a log that cannot be read, 99 write error.  See docs/replay.md.\n",
+	      out);
+}
+
+/* "Z", "+HH:MM", "-HHMM", "+HH" after an ISO time: seconds east.  @return 0 or -1. */
+static int zone_offset(const char *z, long *east)
+{
+	int sign = z[0] == '+' ? 1 : z[0] == '-' ? -1 : 0;
+	unsigned hh = 0, mm = 0;
+	char c;
+	if (strcmp(z, "Z") == 0) {
+		*east = 0;
+		return 0;
+	}
+	if (sign == 0)
+		return -1;
+	if (sscanf(z + 1, "%2u:%2u%c", &hh, &mm, &c) != 2 && sscanf(z + 1, "%2u%2u%c", &hh, &mm, &c) != 2 &&
+	    !(strlen(z) == 3 && sscanf(z + 1, "%2u%c", &hh, &c) == 1))
+		return -1;
+	if (hh > 23 || mm > 59)
+		return -1;
+	*east = sign * (long)(hh * 3600 + mm * 60);
+	return 0;
+}
+
+/* A digit run after '.' as nanoseconds.  @return where it ends. */
+static const char *fraction_ns(const char *s, int64_t *ns)
+{
+	int64_t scale = 100000000;
+	*ns = 0;
+	for (; *s >= '0' && *s <= '9'; s++, scale /= 10)
+		*ns += scale * (*s - '0');
+	return s;
+}
+
+/* TIME (replay.h) into *abs_ns, or *rel_ns for +DURATION.  @return 0 or -1. */
+static int parse_time(const char *arg, int64_t *abs_ns, int64_t *rel_ns)
+{
+	int64_t frac = 0;
+	if (arg[0] == '+') {
+		uint64_t ms;
+		if (ldb_parse_duration_ms(arg + 1, &ms) != 0 || ms > INT64_MAX / 1000000)
+			return -1;
+		*rel_ns = (int64_t)ms * 1000000;
+		return 0;
+	}
+	if (arg[0] == '@') {
+		char *end;
+		errno = 0;
+		long long s = strtoll(arg + 1, &end, 10);
+		if (end == arg + 1 || errno || s < 0 || s > INT64_MAX / 1000000000 - 1)
+			return -1;
+		if (*end == '.')
+			end = (char *)fraction_ns(end + 1, &frac);
+		if (*end != '\0')
+			return -1;
+		*abs_ns = s * 1000000000 + frac;
+		return 0;
+	}
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	const char *end = strptime(arg, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (end == NULL)
+		return -1;
+	if (*end == '.')
+		end = fraction_ns(end + 1, &frac);
+	long east = 0;
+	time_t t;
+	if (*end == '\0') {
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+	} else if (zone_offset(end, &east) == 0) {
+		t = timegm(&tm) - east;
+	} else {
+		return -1;
+	}
+	if (t == (time_t)-1)
+		return -1;
+	*abs_ns = (int64_t)t * 1000000000 + frac;
+	return 0;
+}
+
+/* The value of option o (its "--name=V" form, or the next word). */
+static const char *opt_value(const struct ldb_argv *a, int *i, const char *name)
+{
+	const char *o = a->opt[*i];
+	size_t n = strlen(name);
+	if (o[n] == '=')
+		return o + n + 1;
+	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
+}
+
+static bool is_opt(const char *o, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
+}
+
+/* One valued option into x.  @return 0, 1 not one of them, 2 bad (said). */
+static int valued_opt(struct replay_args *x, const char *o, const char *v)
+{
+	if (v == NULL || v[0] == '\0') {
+		fprintf(stderr, PROG ": %s needs a value (see --help)\n", o);
+		return 2;
+	}
+	if (is_opt(o, "--from") || is_opt(o, "--to")) {
+		bool from = is_opt(o, "--from");
+		*(from ? &x->from : &x->to) = v;
+		if (parse_time(v, from ? &x->from_ns : &x->to_ns, from ? &x->from_rel : &x->to_rel) != 0) {
+			fprintf(stderr,
+			        PROG
+			        ": %s '%s': not a time (@EPOCH, YYYY-MM-DDTHH:MM:SS[.F][Z|+HH:MM], or +DURATION)\n",
+			        from ? "--from" : "--to", v);
+			return 2;
+		}
+	} else if (is_opt(o, "--interval")) {
+		uint64_t ms;
+		if (ldb_parse_duration_ms(v, &ms) != 0 || ms == 0 || ms > 86400000ULL * 365) {
+			fprintf(stderr, PROG ": --interval '%s': not a duration above 0 (1s, 500ms, 1m)\n", v);
+			return 2;
+		}
+		x->interval_ns = (int64_t)ms * 1000000;
+	} else if (is_opt(o, "--top")) {
+		long long n;
+		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 256) {
+			fprintf(stderr, PROG ": --top '%s': not a number in 1..256\n", v);
+			return 2;
+		}
+		x->top = (int)n;
+	} else if (is_opt(o, "--json")) {
+		x->json = v;
+	} else if (is_opt(o, "--write-scenario")) {
+		x->scenario = v;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* @return -1 to go on, else the exit status (--help, a bad option). */
+static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_argv *a)
+{
+	static const char *const valued[] = { "--from",           "--to", "--interval", "--top", "--json",
+		                              "--write-scenario", NULL };
+	*x = (struct replay_args){ .from_ns = INT64_MIN,
+		                   .to_ns = INT64_MAX,
+		                   .from_rel = -1,
+		                   .to_rel = -1,
+		                   .interval_ns = 1000000000,
+		                   .top = 10 };
+	if (ldb_argv_sort(argc, argv, valued, false, a) != 0) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 2;
+	}
+	for (int i = 0; i < a->nopt; i++) {
+		const char *o = a->opt[i];
+		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(o, "--profile") == 0) {
+			x->profile = true;
+			continue;
+		}
+		int k = 0;
+		while (valued[k] && !is_opt(o, valued[k]))
+			k++;
+		int rc = valued[k] ? valued_opt(x, valued[k], opt_value(a, &i, valued[k])) : 1;
+		if (rc == 2)
+			return 2;
+		if (rc == 1) {
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+/* What the options cannot be together.  @return -1 to go on, else 2 (said). */
+static int check_args(const struct replay_args *x, const struct ldb_argv *a)
+{
+	if (!x->profile) {
+		fprintf(stderr, PROG ": sending a log's operations to a server is not built yet; "
+		                     "--profile reads what the log holds (docs/replay.md)\n");
+		return 2;
+	}
+	if (a->narg == 0) {
+		fprintf(stderr, PROG ": no log given (usage: ldbench replay --profile [options] LOG...)\n");
+		return 2;
+	}
+	if (x->from_rel < 0 && x->to_rel < 0 && x->from_ns != INT64_MIN && x->to_ns != INT64_MAX &&
+	    x->from_ns >= x->to_ns) {
+		fprintf(stderr, PROG ": --from %s is not before --to %s\n", x->from, x->to);
+		return 2;
+	}
+	if (x->from_rel >= 0 && x->to_rel >= 0 && x->from_rel >= x->to_rel) {
+		fprintf(stderr, PROG ": --from %s is not before --to %s\n", x->from, x->to);
+		return 2;
+	}
+	if (x->json && x->scenario && strcmp(x->json, x->scenario) == 0 && strcmp(x->json, "-") != 0) {
+		fprintf(stderr, PROG ": --json and --write-scenario name the same file '%s'\n", x->json);
+		return 2;
+	}
+	return -1;
+}
+
+/* A +DURATION bound, once the first line's time is known. */
+static void resolve_rel(struct ldb_lprof *p, const struct replay_args *x, int64_t first_ns)
+{
+	if (x->from_rel >= 0)
+		p->from_ns = first_ns + x->from_rel;
+	if (x->to_rel >= 0)
+		p->to_ns = first_ns + x->to_rel;
+}
+
+/* Read every event into p.  @return 0, or the exit status (said). */
+static int read_log(struct ldb_slog *r, struct ldb_lprof *p, const struct replay_args *x)
+{
+	struct ldb_slog_event ev;
+	bool first = true;
+	int rc;
+	while ((rc = ldb_slog_next(r, &ev)) == 1) {
+		if (ev.kind == LDB_SLOG_SKIP)
+			continue;
+		if (first) {
+			resolve_rel(p, x, ev.time_ns);
+			first = false;
+		}
+		if (ldb_lprof_event(p, &ev) != 0) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return 99;
+		}
+		if (p->to_ns != INT64_MAX && ev.time_ns > p->to_ns && ev.time_ns - p->to_ns > LATE_NS)
+			break;
+	}
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s\n", ldb_slog_error(r));
+		return 2;
+	}
+	return 0;
+}
+
+static int write_json(const struct ldb_lprof *p, struct ldb_slog *r, const struct replay_args *x,
+                      const struct ldb_argv *a)
+{
+	FILE *f = strcmp(x->json, "-") == 0 ? stdout : fopen(x->json, "w");
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --json %s: cannot create: %s\n", x->json, strerror(errno));
+		return 99;
+	}
+	int rc = ldb_lprof_json(p, ldb_slog_stats(r), ldb_slog_format(r), a->arg, a->narg, f);
+	if ((f == stdout ? fflush(f) : fclose(f)) != 0)
+		rc = -1;
+	if (rc != 0) {
+		fprintf(stderr, PROG ": writing --json %s failed\n", x->json);
+		return 99;
+	}
+	return 0;
+}
+
+static int write_scenario(const struct ldb_lprof *p, const struct replay_args *x, const struct ldb_argv *a)
+{
+	char err[300], logs[300];
+	snprintf(logs, sizeof logs, "%s%s", a->arg[0], a->narg > 1 ? " ..." : "");
+	FILE *f = strcmp(x->scenario, "-") == 0 ? stdout : fopen(x->scenario, "w");
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --write-scenario %s: cannot create: %s\n", x->scenario, strerror(errno));
+		return 99;
+	}
+	int rc = ldb_replay_write_scenario(p, logs, f, err, sizeof err);
+	int wrc = f == stdout ? fflush(f) : fclose(f);
+	if (rc != 0) {
+		fprintf(stderr, PROG ": --write-scenario %s: %s\n", x->scenario, err);
+		if (f != stdout)
+			remove(x->scenario);
+		return 1;
+	}
+	if (wrc != 0) {
+		fprintf(stderr, PROG ": writing --write-scenario %s failed\n", x->scenario);
+		return 99;
+	}
+	return 0;
+}
+
+static int profile(const struct replay_args *x, const struct ldb_argv *a)
+{
+	char err[600];
+	struct ldb_slog *r = ldb_slog_open((const char *const *)a->arg, (size_t)a->narg, NULL, err, sizeof err);
+	if (r == NULL) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 2;
+	}
+	struct ldb_lprof p;
+	int st = ldb_lprof_init(&p, x->from_ns, x->to_ns, x->interval_ns, x->top) != 0 ? 99 : 0;
+	if (st != 0)
+		fprintf(stderr, PROG ": out of memory\n");
+	if (st == 0)
+		st = read_log(r, &p, x);
+	if (st == 0) {
+		FILE *out = x->json && strcmp(x->json, "-") == 0 ? stderr : stdout;
+		ldb_lprof_text(&p, ldb_slog_stats(r), ldb_slog_format(r), out);
+		if (fflush(out) != 0)
+			st = 99;
+		if (st == 0 && x->json)
+			st = write_json(&p, r, x, a);
+		if (st == 0 && p.requests == 0) {
+			fprintf(stderr, PROG ": no operation in the log%s\n",
+			        x->from || x->to ? " between --from and --to" : "");
+			st = 1;
+		}
+		if (st == 0 && x->scenario)
+			st = write_scenario(&p, x, a);
+	}
+	ldb_lprof_free(&p);
+	ldb_slog_close(r);
+	return st;
+}
+
+int ldb_replay_main(int argc, char **argv)
+{
+	struct replay_args x;
+	struct ldb_argv a = { 0 };
+	int st = parse_args(argc, argv, &x, &a);
+	if (st < 0)
+		st = check_args(&x, &a);
+	if (st < 0)
+		st = profile(&x, &a);
+	ldb_argv_free(&a);
+	return st;
+}
