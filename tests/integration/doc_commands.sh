@@ -149,6 +149,10 @@ E 'compare BASE... -- CHANGE...' skip='synopsis of compare (placeholders)'
 E 'merge [--json OUT] FILE...' skip='synopsis of merge (placeholders)'
 E 'join --op-log FILE LOG...' skip='synopsis of join (placeholders)'
 E 'join --op-log FILE [--json OUT]' skip='synopsis of join (placeholders)'
+E 'replay --profile LOG...' skip='synopsis of replay --profile (placeholders)'
+E 'replay --profile [--from TIME]' skip='synopsis of replay --profile (placeholders)'
+E '--scenario FILE -h HOST -p PORT -y PWFILE' skip='a written scenario run (placeholders)'
+E 'replay LOG... -h HOST' skip='replay that sends: not built yet'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md

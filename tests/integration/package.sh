@@ -72,7 +72,7 @@ complete_words() { # WORD... (the last is completed): the candidates, one a line
 	)
 }
 complete_words ldbench -- >"$D/longs.txt"
-"$LDBENCH" --help | grep -oE -- '(^|[ ,])--[a-z][a-z-]+' | sed 's/^[ ,]*//' | sort -u >"$D/help_longs.txt"
+"$LDBENCH" --help | grep -oE -- '(^|[ ,])--[a-z][a-z0-9-]+' | sed 's/^[ ,]*//' | sort -u >"$D/help_longs.txt"
 assert_ge 30 "$(wc -l <"$D/help_longs.txt")" "long options in --help"
 missing=$(comm -23 "$D/help_longs.txt" <(sort -u "$D/longs.txt"))
 assert_eq "" "$missing" "every long option of --help is completed"
