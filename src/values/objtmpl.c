@@ -92,6 +92,7 @@ struct ldb_objtmpl {
 	int nattrs;
 	bool common;
 	bool needs_rng;
+	bool streams;        /* some value pattern streams a file */
 	struct counter *ctr; /* common only */
 	size_t max_size;
 };
@@ -329,6 +330,7 @@ static int parse_pattern(struct ldb_objtmpl *t, struct tline *ln, const struct w
 		return fail(w, "%s", perr);
 	ln->maxlen = ldb_vp_max_len(ln->vp);
 	t->needs_rng = true;
+	t->streams |= ldb_vp_streams(ln->vp);
 	return 0;
 }
 
@@ -610,6 +612,21 @@ int ldb_objtmpl_cursor_open(const struct ldb_objtmpl *t, struct ldb_objtmpl_curs
 		}
 	}
 	return 0;
+}
+
+bool ldb_objtmpl_streams(const struct ldb_objtmpl *t)
+{
+	return t != NULL && t->streams;
+}
+
+void ldb_objtmpl_prefetch(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur)
+{
+	for (int i = 0; t != NULL && t->streams && i <= t->nattrs; i++) {
+		const struct tline *ln = i < t->nattrs ? &t->attrs[i] : &t->rdn;
+
+		if (ln->vp != NULL && cur->vst[i] != NULL)
+			(void)ldb_vp_prefetch(ln->vp, cur->vst[i]); /* a failed read renders as a miss */
+	}
 }
 
 void ldb_objtmpl_cursor_close(struct ldb_objtmpl_cursor *cur)

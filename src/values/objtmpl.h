@@ -53,6 +53,10 @@ void ldb_objtmpl_cursor_init(const struct ldb_objtmpl *t, struct ldb_objtmpl_cur
 int ldb_objtmpl_cursor_open(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, unsigned client,
                             unsigned nclients, char *err, size_t cap);
 void ldb_objtmpl_cursor_close(struct ldb_objtmpl_cursor *cur);
+/* Does a value pattern of t stream a file ([streamfile:])?  Then the caller
+ * tops up the cursor's stream buffers at its idle points with _prefetch. */
+bool ldb_objtmpl_streams(const struct ldb_objtmpl *t);
+void ldb_objtmpl_prefetch(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur);
 
 /* One rendered entry: the RDN ("uid=user1042") and the attributes, each value
  * pointing into the caller's scratch buffer. */

@@ -581,6 +581,35 @@ static void test_value_patterns(void **state)
 	ldb_objtmpl_free(t);
 }
 
+/* a [streamfile:] line: its lines in order, read ahead by _prefetch */
+static void test_value_pattern_stream(void **state)
+{
+	char lines[256], text[512], err[256];
+	struct ldb_objtmpl *t;
+	struct ldb_objtmpl_cursor c;
+	struct ldb_obj_entry e;
+	struct ldb_rng r;
+
+	(void)state;
+	snprintf(lines, sizeof(lines), "%s", put_file("lines.txt", "one\ntwo\nthree\n"));
+	snprintf(text, sizeof(text), "cn: x\ndescription: [streamfile:%s]!\n", lines);
+	t = compile_ok(put_file("stream.tmpl", text), NULL, false);
+	assert_true(ldb_objtmpl_streams(t));
+	ldb_rng_seed(&r, 1, 0);
+	if (ldb_objtmpl_cursor_open(t, &c, 0, 1, err, sizeof(err)) != 0)
+		fail_msg("cursor_open: %s", err);
+	ldb_objtmpl_prefetch(t, &c);
+	for (int i = 0; i < 4; i++) {
+		static const char *const want[] = { "one!", "two!", "three!", "one!" };
+
+		assert_int_equal(render(t, &c, &r, &e), 1);
+		assert_value(&e, 1, "description", want[i]);
+		ldb_objtmpl_prefetch(t, &c);
+	}
+	ldb_objtmpl_cursor_close(&c);
+	ldb_objtmpl_free(t);
+}
+
 /* Compiling must fail with exactly one line that starts with prefix and
  * holds what. */
 static void expect_error(const char *path, const char *rdn, const char *prefix, const char *what)
@@ -699,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_fromfile),
 		cmocka_unit_test(test_max_size),
 		cmocka_unit_test(test_value_patterns),
+		cmocka_unit_test(test_value_pattern_stream),
 		cmocka_unit_test(test_errors),
 	};
 
