@@ -232,9 +232,14 @@ int cli_compile_objtmpl(struct cli_ctx *x)
 			ldb_objtmpl_free(t);
 			return cli_oom(x);
 		}
-		ldb_objtmpl_cursor_init(t, &cur);
+		if (ldb_objtmpl_cursor_open(t, &cur, 0, 1, why, sizeof(why)) != 0) {
+			free(scratch);
+			ldb_objtmpl_free(t);
+			return cli_fail(x, "%s", why);
+		}
 		ldb_rng_seed(&rng, c->seed, 0);
 		r = ldb_objtmpl_render(t, &cur, &rng, scratch, ldb_objtmpl_max_size(t) + 1, &e);
+		ldb_objtmpl_cursor_close(&cur);
 		if (r == 1 && !cli_rdn_is_valid(e.rdn, e.rdn_len)) {
 			cli_fail(x, "-e rdn=%s: the first entry's RDN '%.*s' is not a valid RDN", c->rdn_spec,
 			         (int)e.rdn_len, e.rdn);

@@ -174,7 +174,13 @@ static FILE *gen_open(struct gen *g, const struct ldb_config *c, bool *oom)
 	}
 	ldb_rng_seed(&g->rng, c->seed, 0);
 	if (c->objtmpl != NULL) {
-		ldb_objtmpl_cursor_init(c->objtmpl, &g->cur);
+		char err[512];
+
+		if (ldb_objtmpl_cursor_open(c->objtmpl, &g->cur, 0, 1, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", c->progname, err);
+			fclose(f);
+			return NULL;
+		}
 		g->scratch_cap = ldb_objtmpl_max_size(c->objtmpl) + 1;
 	}
 	g->next = c->commoncounter ? c->range_low : c->range_low - 1 + c->incr_step;
@@ -244,6 +250,7 @@ int ldb_genldif_run(const struct ldb_config *c)
 	} else if (r < 0 && g.rdn != NULL) {
 		fprintf(stderr, "%s: -e genldif=%s: cannot write entry %lld\n", c->progname, c->genldif_file, n + 1);
 	}
+	ldb_objtmpl_cursor_close(&g.cur);
 	free(g.rdn);
 	free(g.scratch);
 	free(g.dn);

@@ -23,6 +23,7 @@ void ldb_wctx_free(struct ldb_wctx *wc)
 {
 	free(wc->scratch);
 	wc->scratch = NULL;
+	ldb_objtmpl_cursor_close(&wc->cur);
 	for (int i = 0; i < LDB_WCTX_VPS; i++) {
 		ldb_vp_state_free(wc->vps[i]);
 		wc->vps[i] = NULL;

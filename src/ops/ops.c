@@ -148,6 +148,9 @@ int ldb_ops_client_init(const struct ldb_ops_run *o, struct ldb_wctx *wc, unsign
 	for (int i = 0; i < LDB_OPS_VP; i++)
 		if (o->vp[i] != NULL && ldb_vp_state_new(o->vp[i], client, nclients, &wc->vps[i], err, cap) != 0)
 			return -1;
+	/* the entry template's value patterns: the client's share of them */
+	if (o->cfg != NULL && o->cfg->objtmpl != NULL)
+		return ldb_objtmpl_cursor_open(o->cfg->objtmpl, &wc->cur, client, nclients, err, cap);
 	return 0;
 }
 

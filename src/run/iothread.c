@@ -460,9 +460,12 @@ void *ldb_iothread_main(void *arg)
 			wake = now;
 		else if (due < wake)
 			wake = due;
-		for (int i = 0; i < r->nw; i++) /* stream files: read ahead while idle */
+		for (int i = 0; i < r->nw; i++) { /* stream files: read ahead while idle */
 			if (r->w[i].vpc != NULL && r->w[i].vpc->streams)
 				ldb_vpc_prefetch(r->w[i].vpc, run->cfg);
+			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl))
+				ldb_objtmpl_prefetch(run->cfg->objtmpl, &r->w[i].wctx->cur);
+		}
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
 		now = ldb_now_ns();
 		ldb_conn_events(evs, n, now);

@@ -14,7 +14,9 @@
 #include "values/objtmpl.h"
 #include "util/util.h"
 #include "values/pattern.h"
+#include "values/vpattern.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -72,7 +74,8 @@ struct tline {
 	char *text; /* the value as written, literal parts point into it */
 	struct part *parts;
 	int nparts;
-	size_t maxlen; /* the longest value it renders */
+	struct ldb_vp *vp; /* a value pattern (then no parts) */
+	size_t maxlen;     /* the longest value it renders */
 };
 
 /* One shared counter per variable, each on its own cache line. */
@@ -89,6 +92,7 @@ struct ldb_objtmpl {
 	int nattrs;
 	bool common;
 	bool needs_rng;
+	bool streams;        /* some value pattern streams a file */
 	struct counter *ctr; /* common only */
 	size_t max_size;
 };
@@ -295,6 +299,41 @@ static int parse_kind(struct var *v, char name, const char *s, size_t n, const s
 	}
 }
 
+/* Which bracket forms s holds: ldclt's fields (a bracket opening with one
+ * letter: [A]..[H], [V=KIND(args)], and their misspellings, which ldclt's
+ * parser then refuses) and any other bracket expression (a value pattern's,
+ * "[[" too: a literal '['). */
+static void classify(const char *s, bool *ldclt, bool *other)
+{
+	*ldclt = *other = false;
+	for (; *s != '\0'; s++) {
+		if (*s != '[')
+			continue;
+		if (s[1] == '[') { /* a pattern's escape: ldclt's parser refuses it */
+			*other = true;
+			s++;
+			continue;
+		}
+		if (isalpha((unsigned char)s[1]) && !isalnum((unsigned char)s[2]))
+			*ldclt = true; /* one letter: no pattern reads so ([A], [A=...]) */
+		else
+			*other = true;
+	}
+}
+
+/* A value pattern's line: compiled whole. */
+static int parse_pattern(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
+{
+	char perr[512];
+
+	if (ldb_vp_compile(&ln->vp, ln->text, perr, sizeof(perr)) != 0)
+		return fail(w, "%s", perr);
+	ln->maxlen = ldb_vp_max_len(ln->vp);
+	t->needs_rng = true;
+	t->streams |= ldb_vp_streams(ln->vp);
+	return 0;
+}
+
 /* Cut a value into parts. */
 static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 {
@@ -302,6 +341,16 @@ static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct whe
 	size_t cap = 8;
 	int np = 0;
 
+	bool ldclt, other;
+
+	classify(s, &ldclt, &other);
+	if (ldclt && other)
+		return fail(w,
+		            "'%.40s' mixes ldclt's fields ([A]..[H], [V=KIND(args)]) with a value pattern's "
+		            "brackets",
+		            s);
+	if (other)
+		return parse_pattern(t, ln, w);
 	ln->parts = malloc(cap * sizeof(*ln->parts));
 	if (ln->parts == NULL)
 		return fail(w, "out of memory");
@@ -516,6 +565,7 @@ static void free_line(struct tline *ln)
 	free(ln->type);
 	free(ln->text);
 	free(ln->parts);
+	ldb_vp_free(ln->vp);
 }
 
 void ldb_objtmpl_free(struct ldb_objtmpl *t)
@@ -542,6 +592,49 @@ void ldb_objtmpl_cursor_init(const struct ldb_objtmpl *t, struct ldb_objtmpl_cur
 
 	for (i = 0; i < NVARS; i++)
 		cur->next[i] = t != NULL ? t->vars[i].low : 0;
+	memset(cur->vst, 0, sizeof(cur->vst));
+}
+
+int ldb_objtmpl_cursor_open(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur, unsigned client,
+                            unsigned nclients, char *err, size_t cap)
+{
+	int i;
+
+	ldb_objtmpl_cursor_init(t, cur);
+	if (t == NULL)
+		return 0;
+	for (i = 0; i <= t->nattrs; i++) {
+		const struct tline *ln = i < t->nattrs ? &t->attrs[i] : &t->rdn;
+
+		if (ln->vp != NULL && ldb_vp_state_new(ln->vp, client, nclients, &cur->vst[i], err, cap) != 0) {
+			ldb_objtmpl_cursor_close(cur);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool ldb_objtmpl_streams(const struct ldb_objtmpl *t)
+{
+	return t != NULL && t->streams;
+}
+
+void ldb_objtmpl_prefetch(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *cur)
+{
+	for (int i = 0; t != NULL && t->streams && i <= t->nattrs; i++) {
+		const struct tline *ln = i < t->nattrs ? &t->attrs[i] : &t->rdn;
+
+		if (ln->vp != NULL && cur->vst[i] != NULL)
+			(void)ldb_vp_prefetch(ln->vp, cur->vst[i]); /* a failed read renders as a miss */
+	}
+}
+
+void ldb_objtmpl_cursor_close(struct ldb_objtmpl_cursor *cur)
+{
+	for (size_t i = 0; i < sizeof(cur->vst) / sizeof(cur->vst[0]); i++) {
+		ldb_vp_state_free(cur->vst[i]);
+		cur->vst[i] = NULL;
+	}
 }
 
 size_t ldb_objtmpl_max_size(const struct ldb_objtmpl *t)
@@ -590,12 +683,23 @@ static void put_number(char *p, int64_t x, int ndigits)
 	}
 }
 
-/* Render one line's value at p; @return its length, or -1 past a NOLOOP top. */
+/* Render one line's value at p; @return its length, -1 past a NOLOOP top, or
+ * -2 for a value pattern without its state (a cursor only _init'ed). */
 static long render_value(const struct ldb_objtmpl *t, const struct tline *ln, struct ldb_objtmpl_cursor *cur,
                          struct ldb_rng *rng, char *p, const char **vp, size_t *vl)
 {
 	char *start = p;
 	int i;
+
+	if (ln->vp != NULL) { /* the state is the line's: attrs[i] at i, the rdn's last */
+		struct ldb_vp_state *st = cur->vst[ln == &t->rdn ? t->nattrs : (int)(ln - t->attrs)];
+
+		if (st == NULL)
+			return -2;
+		p += ldb_vp_render(ln->vp, st, rng, p, ln->maxlen);
+		*p = '\0';
+		return (long)(p - start);
+	}
 
 	for (i = 0; i < ln->nparts; i++) {
 		const struct part *pt = &ln->parts[i];
@@ -669,7 +773,7 @@ int ldb_objtmpl_render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *c
 		p[t->rdn.tlen] = '=';
 		n = render_value(t, &t->rdn, cur, rng, p + t->rdn.tlen + 1, vp, vl);
 		if (n < 0)
-			return 0;
+			return n == -1 ? 0 : -1;
 		e->rdn = p;
 		e->rdn_len = t->rdn.tlen + 1 + (size_t)n;
 		p += e->rdn_len + 1;
@@ -677,7 +781,7 @@ int ldb_objtmpl_render(const struct ldb_objtmpl *t, struct ldb_objtmpl_cursor *c
 	for (i = 0; i < t->nattrs; i++) {
 		n = render_value(t, &t->attrs[i], cur, rng, p, vp, vl);
 		if (n < 0)
-			return 0;
+			return n == -1 ? 0 : -1;
 		e->v[i].type = t->attrs[i].shown;
 		e->v[i].val = p;
 		e->v[i].len = (size_t)n;

@@ -4,7 +4,9 @@
 # independent decoder and checked value by value: sequences in their order and
 # partitioned over the clients, random values within their range, file lines,
 # UUIDs, back-references and literal brackets, -b, -D and -w patterns (binds
-# that succeed), and the server's counters equal to what the capture saw.
+# that succeed), and the server's counters equal to what the capture saw;
+# an entry template whose values and rdn are patterns: the entries added hold
+# exactly the values promised.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -135,4 +137,43 @@ py '
 m = op("modifyRequest")
 check(len(m) == 3 and all(re.fullmatch(r"d[ab]{6}", r["changes"][0]["values"][0]) for r in m), "modify values: d + 6 of [ab]")
 '
+# 7. an entry template (-e object=) whose attribute values and rdn are
+# patterns, beside ldclt's own fields: two clients of 10 adds each share the
+# sequences out, so the directory holds exactly 1..20 once each
+tmpl=$FIX_DIR/vp.tmpl
+cat >"$tmpl" <<'T'
+objectclass: inetOrgPerson
+sn: s[A=RNDN(1;9;1)]
+cn: c[random:8:abcdefgh]
+description: emp [1:20%000000]
+mail: [random:8:abcdefgh]@example.com
+employeeNumber: [100-199]
+T
+fixture_monitor_snapshot "$FIX_DIR/snap"
+run_ldbench "$out" -h 127.0.0.1 -p "$FIX_PORT" "${root[@]}" -b "$FIX_PEOPLE" -n 2 -T 10 \
+	-e add -e "object=$tmpl,rdn=uid:tpl[1:20%00]"
+assert_eq 0 "$RC" "exit status of the template adds"
+assert_eq 20 "$(fixture_monitor_delta "$FIX_DIR/snap" Add)" "server-side adds"
+assert_eq 20 "$(fixture_count "$FIX_PEOPLE" '(uid=tpl*)')" "entries added = server's adds"
+ldapsearch -x -LLL -o ldif-wrap=no -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -b "$FIX_PEOPLE" '(uid=tpl*)' \
+	uid sn cn description mail employeeNumber >"$FIX_DIR/tpl.ldif"
+/usr/bin/python3 - "$FIX_DIR/tpl.ldif" <<'EOF' || _fail "template entries check failed (see above)"
+import re, sys
+ents = [dict(l.split(": ", 1) for l in b.splitlines() if ": " in l) for b in open(sys.argv[1]).read().split("\n\n") if b.strip()]
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what, file=sys.stderr); sys.exit(1)
+    print("ok:", what)
+check(sorted(e["description"] for e in ents) == ["emp %06d" % n for n in range(1, 21)], "descriptions: exactly emp 000001..000020")
+check(sorted(e["uid"] for e in ents) == ["tpl%02d" % n for n in range(1, 21)], "rdn: exactly tpl01..tpl20")
+check(all(re.fullmatch(r"[a-h]{8}@example\.com", e["mail"]) for e in ents), "mail: 8 of [a-h] @example.com")
+check(all(re.fullmatch(r"c[a-h]{8}", e["cn"]) for e in ents), "cn: c + 8 of [a-h]")
+check(all(100 <= int(e["employeeNumber"]) <= 199 for e in ents), "employeeNumber in 100..199")
+check(all(re.fullmatch(r"s[1-9]", e["sn"]) for e in ents), "sn: ldclt's RNDN beside the patterns")
+EOF
+# a value mixing both forms is refused at start-up, naming file and line
+printf 'objectclass: person\nsn: [A=RNDN(1;9;1)] [1-5]\ncn: x\n' >"$FIX_DIR/mixed.tmpl"
+run_ldbench "$out" -h 127.0.0.1 -p "$FIX_PORT" "${root[@]}" -b "$FIX_PEOPLE" -e add -e "object=$FIX_DIR/mixed.tmpl,rdn=uid:m[1-5]"
+assert_eq 2 "$RC" "exit status of a mixed template"
+assert_match "object file $FIX_DIR/mixed.tmpl line 2: .*mixes ldclt's fields" "$out" "the mixed value's line"
 echo "value_patterns: all passed"

@@ -526,6 +526,90 @@ static void test_max_size(void **state)
 
 /* ---- compile errors ---- */
 
+/* ---- value patterns (UnboundID's syntax) as attribute values ---- */
+
+static void test_value_patterns(void **state)
+{
+	const char *path = put_file("vp.tmpl", "objectclass: inetOrgPerson\n"
+	                                       "sn: [A=INCRN(1;9;2)]\n"
+	                                       "description: emp [1:6%000]\n"
+	                                       "mail: [random:4:ab]@example.com\n"
+	                                       "cn: u[5-7] [[x]]\n"
+	                                       "title: [[literal]]\n");
+	struct ldb_objtmpl *t = compile_ok(path, "uid:u[100:1]", false);
+	struct ldb_objtmpl_cursor c[2];
+	struct ldb_obj_entry e;
+	struct ldb_rng r;
+	char err[256], want[32];
+	int i, k;
+
+	(void)state;
+	ldb_rng_seed(&r, 7, 0);
+	/* a cursor without states cannot render a pattern line */
+	ldb_objtmpl_cursor_init(t, &c[0]);
+	assert_int_equal(render(t, &c[0], &r, &e), -1);
+	/* two clients share the sequences out, interleaved */
+	for (k = 0; k < 2; k++)
+		if (ldb_objtmpl_cursor_open(t, &c[k], (unsigned)k, 2, err, sizeof(err)) != 0)
+			fail_msg("cursor_open: %s", err);
+	for (i = 0; i < 6; i++) {
+		k = i % 2;
+		assert_int_equal(render(t, &c[k], &r, &e), 1);
+		snprintf(want, sizeof(want), "uid=u%d", 100 - i);
+		assert_int_equal(e.rdn_len, strlen(want));
+		assert_memory_equal(e.rdn, want, strlen(want));
+		assert_int_equal(e.n, 6);
+		assert_value(&e, 0, "objectclass", "inetOrgPerson");
+		snprintf(want, sizeof(want), "%02d", i / 2 + 1); /* ldclt's INCRN: per cursor */
+		assert_value(&e, 1, "sn", want);
+		snprintf(want, sizeof(want), "emp %03d", i + 1);
+		assert_value(&e, 2, "description", want);
+		assert_int_equal(e.v[3].len, 4 + strlen("@example.com"));
+		assert_memory_equal(e.v[3].val + 4, "@example.com", strlen("@example.com"));
+		for (int j = 0; j < 4; j++)
+			assert_true(e.v[3].val[j] == 'a' || e.v[3].val[j] == 'b');
+		assert_int_equal(e.v[4].len, strlen("u5 [x]"));
+		assert_true(e.v[4].val[1] >= '5' && e.v[4].val[1] <= '7');
+		assert_memory_equal(e.v[4].val + 2, " [x]", 4);
+		assert_value(&e, 5, "title", "[literal]");
+	}
+	/* the sequence wraps: client 0's next is 1 again after 1, 3, 5 */
+	assert_int_equal(render(t, &c[0], &r, &e), 1);
+	assert_value(&e, 2, "description", "emp 001");
+	for (k = 0; k < 2; k++)
+		ldb_objtmpl_cursor_close(&c[k]);
+	ldb_objtmpl_free(t);
+}
+
+/* a [streamfile:] line: its lines in order, read ahead by _prefetch */
+static void test_value_pattern_stream(void **state)
+{
+	char lines[256], text[512], err[256];
+	struct ldb_objtmpl *t;
+	struct ldb_objtmpl_cursor c;
+	struct ldb_obj_entry e;
+	struct ldb_rng r;
+
+	(void)state;
+	snprintf(lines, sizeof(lines), "%s", put_file("lines.txt", "one\ntwo\nthree\n"));
+	snprintf(text, sizeof(text), "cn: x\ndescription: [streamfile:%s]!\n", lines);
+	t = compile_ok(put_file("stream.tmpl", text), NULL, false);
+	assert_true(ldb_objtmpl_streams(t));
+	ldb_rng_seed(&r, 1, 0);
+	if (ldb_objtmpl_cursor_open(t, &c, 0, 1, err, sizeof(err)) != 0)
+		fail_msg("cursor_open: %s", err);
+	ldb_objtmpl_prefetch(t, &c);
+	for (int i = 0; i < 4; i++) {
+		static const char *const want[] = { "one!", "two!", "three!", "one!" };
+
+		assert_int_equal(render(t, &c, &r, &e), 1);
+		assert_value(&e, 1, "description", want[i]);
+		ldb_objtmpl_prefetch(t, &c);
+	}
+	ldb_objtmpl_cursor_close(&c);
+	ldb_objtmpl_free(t);
+}
+
 /* Compiling must fail with exactly one line that starts with prefix and
  * holds what. */
 static void expect_error(const char *path, const char *rdn, const char *prefix, const char *what)
@@ -592,6 +676,12 @@ static void test_errors(void **state)
 	snprintf(text, sizeof(text), "cn: [A=INCRFROMFILENOLOOP(%s)]\n", dir); /* a directory cannot be read */
 	bad_line(text, 1, "cannot read");
 	bad_line("cn: [A=RNDFROMFILE()]\n", 1, "RNDFROMFILE(file)");
+	/* value patterns: both forms in one value, a bad pattern, a missing file */
+	bad_line("cn: x\nsn: [A=RNDN(1;2;1)] [1-5]\n", 2, "mixes ldclt's fields");
+	bad_line("cn: u[B] [1:9]\n", 1, "mixes ldclt's fields");
+	bad_line("cn: u[1-\n", 1, "unterminated bracket");
+	bad_line("cn: u[nope:1]\n", 1, "unknown pattern");
+	bad_line("cn: [file:/nonexistent/ldbench/file]\n", 1, "/nonexistent/ldbench/file");
 
 	/* 41 attributes: the 41st (line 43, after a comment and a blank) is refused */
 	text[0] = '\0';
@@ -618,6 +708,8 @@ static void test_errors(void **state)
 	expect_error(NULL, "uid", "rdn=uid: ", "no ':'");
 	expect_error(NULL, "uid:[A=NOPE(1)]", "rdn=uid:[A=NOPE(1)]: ", "unknown kind");
 	expect_error(NULL, "uid:[B]", "rdn=uid:[B]: ", "[B] used before");
+	expect_error(NULL, "uid:[1-", "rdn=uid:[1-: ", "unterminated bracket");
+	expect_error(NULL, "uid:[A=RNDN(1;2;1)][1-2]", "rdn=uid:[A=RNDN(1;2;1)][1-2]: ", "mixes ldclt's fields");
 	path = put_file("redef.tmpl", "cn: x\nsn: [A=RNDS(3)]\n");
 	snprintf(prefix, sizeof(prefix), "object file %s line 2: ", path);
 	expect_error(path, "uid:[A=INCRN(1;2;1)]", prefix, "variable A defined twice");
@@ -635,6 +727,8 @@ int main(void)
 		cmocka_unit_test(test_random_exact),
 		cmocka_unit_test(test_fromfile),
 		cmocka_unit_test(test_max_size),
+		cmocka_unit_test(test_value_patterns),
+		cmocka_unit_test(test_value_pattern_stream),
 		cmocka_unit_test(test_errors),
 	};
 
