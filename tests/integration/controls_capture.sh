@@ -5,11 +5,16 @@
 # authorization (critical) with the identity its pattern renders per request
 # (a sequence: user00001, user00002, user00001, ...); the modifies carry the
 # --control whose KIND= names them, the searches do not; the binds that open
-# the connections carry none.
+# the connections carry none.  Then --sort-order through a capture that also
+# records the entries the server sent back: each search's entries arrive in
+# the order asked for (uid descending), all of them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
+FIX_EXTRA_GLOBAL="moduleload sssvlv"
+FIX_EXTRA_DB="overlay sssvlv"
+export FIX_EXTRA_GLOBAL FIX_EXTRA_DB
 fixture_start --users 20
 . "$here/../fixture/ldapcapture.sh"
 trap 'capture_stop_all; fixture_stop' EXIT
@@ -45,5 +50,24 @@ for i, l in enumerate(searches + mods):
                  "value": b64("dn:uid=user0000%d,%s" % (1 + i % 2, people))})
     assert l["controls"] == want, (i, l["controls"], want)
 print("ok: 6 requests with their controls as sent, the binds with none")
+PY
+
+# server-side sort: the entries as received, through a second capture
+start_capture "$FIX_PORT" "$FIX_DIR/sorted.jsonl" --entries
+run_ldbench "$out" -h 127.0.0.1 -p "$CAP_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$people" --no-preflight \
+	-f "(uid=user0000*)" -e esearch -n 1 -T 3 --sort-order "-uid:caseIgnoreOrderingMatch"
+assert_eq 0 "$RC" "exit status, sorted searches through the capture"
+assert_match 'sort results 3, not sorted 0$' "$out" "three sort results, all sorted"
+capture_stop_all
+/usr/bin/python3 - "$FIX_DIR/sorted.jsonl" "$people" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+want = ["uid=user0000%d,%s" % (i, sys.argv[2]) for i in range(9, 0, -1)]
+searches = [l for l in lines if l["op"] == "searchRequest"]
+assert len(searches) == 3, len(searches)
+for s in searches:
+    got = [l["dn"] for l in lines if l["op"] == "searchResEntry" and l["msgid"] == s["msgid"]]
+    assert got == want, (s["msgid"], got)
+print("ok: 3 sorted searches, each with user00009 .. user00001 in that order")
 PY
 echo "controls_capture: all passed"

@@ -13,6 +13,9 @@ Usage:
   --out        the JSON lines file (appended to, flushed after each line)
   --port-file  written with the listening port once it listens
   --port       the port to listen on (default 0: a free one)
+  --entries    also record each search result entry the server sent back:
+               {"conn", "msgid", "op": "searchResEntry", "dn"}, in the order
+               the proxy read them (how a client received them)
 Stops on SIGTERM/SIGINT: stops accepting, lets the open connections finish
 (up to 5 s: a client's last request, an unbind, is then on file), exits.
 Every request is written before it is forwarded, so a request the server
@@ -62,6 +65,7 @@ LOCK = threading.Lock()
 OUT = None
 ACTIVE = 0  # connections being served
 STOP = threading.Event()
+ENTRIES = False  # --entries: the server's search result entries recorded too
 SCOPES = {0: 0, 1: 1, 2: 2, 3: 3}
 MODOPS = {0: "add", 1: "delete", 2: "replace", 3: "increment"}
 
@@ -226,6 +230,25 @@ def record(conn, frame):
         OUT.flush()
 
 
+def record_entry(conn, frame):
+    """A searchResEntry (APPLICATION 4) from the server: its DN on file."""
+    try:
+        _, s, e = tlv(frame, 0)
+        _, ms, me = tlv(frame, s)
+        op, os_, _ = tlv(frame, me)
+        if op != 0x64:
+            return
+        _, ds, de = tlv(frame, os_)
+        line = {"conn": conn, "msgid": int.from_bytes(frame[ms:me], "big"), "op": "searchResEntry",
+                "dn": frame[ds:de].decode("utf-8", "backslashreplace")}
+    except (IndexError, ValueError):
+        return
+    s = json.dumps(line, sort_keys=True)
+    with LOCK:
+        OUT.write(s + "\n")
+        OUT.flush()
+
+
 def frame_length(buf):
     """The whole BER frame's length at buf's start, or None if incomplete."""
     if len(buf) < 2:
@@ -257,6 +280,7 @@ def serve_one(conn, client, upstream):
         client.close()
         return
     buf = b""
+    back = b""  # the server's bytes not yet a whole frame (--entries)
     socks = [client, server]
     try:
         while True:
@@ -277,6 +301,14 @@ def serve_one(conn, client, upstream):
                 data = server.recv(65536)
                 if not data:
                     break
+                if ENTRIES:
+                    back += data
+                    while True:
+                        n = frame_length(back)
+                        if n is None or len(back) < n:
+                            break
+                        record_entry(conn, back[:n])
+                        back = back[n:]
                 client.sendall(data)
     except OSError:
         pass
@@ -286,13 +318,15 @@ def serve_one(conn, client, upstream):
 
 
 def main():
-    global OUT
+    global OUT, ENTRIES
     p = argparse.ArgumentParser(description="LDAP capture proxy for tests")
     p.add_argument("--upstream", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--port-file")
     p.add_argument("--port", type=int, default=0)
+    p.add_argument("--entries", action="store_true")
     a = p.parse_args()
+    ENTRIES = a.entries
     host, _, port = a.upstream.rpartition(":")
     if host not in ("127.0.0.1", "localhost"):
         print("ldapcapture: --upstream must be on 127.0.0.1", file=sys.stderr)
