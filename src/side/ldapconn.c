@@ -264,8 +264,8 @@ bool ldb_side_run_who(const struct ldb_config *c, struct ldb_side_who *w)
 	if (c->sasl_mech != NULL) {
 		/* a multi-step mechanism's exchange is the load's (proto/sasl): a side
 		 * connection reads anonymously then, as with an XXX */
-		if (c->randomauthid || ldb_pattern_has_var(&c->sasl_authid_pat) ||
-		    ldb_sasl_mech_lookup(c->sasl_mech) != LDB_SASL_NONE)
+		if (c->randomauthid || ldb_pattern_has_var(&c->sasl_authid_pat) || c->sasl_authid_pat.vp != NULL ||
+		    c->password_pat.vp != NULL || ldb_sasl_mech_lookup(c->sasl_mech) != LDB_SASL_NONE)
 			return false;
 		*w = (struct ldb_side_who){ .mech = c->sasl_mech,
 			                    .authid = c->sasl_authid,
@@ -273,7 +273,9 @@ bool ldb_side_run_who(const struct ldb_config *c, struct ldb_side_who *w)
 			                    .password = c->password };
 		return true;
 	}
-	if (c->bind_dn == NULL || ldb_pattern_has_var(&c->bind_dn_pat))
+	/* an identity that varies (an XXX, a value pattern in -D or -w): anonymously */
+	if (c->bind_dn == NULL || ldb_pattern_has_var(&c->bind_dn_pat) || c->bind_dn_pat.vp != NULL ||
+	    c->password_pat.vp != NULL)
 		return false;
 	*w = (struct ldb_side_who){ .dn = c->bind_dn, .password = c->password };
 	return true;
