@@ -7,52 +7,15 @@
 #include "cli/ctx.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ops/ops.h"
 #include "proto/controls.h"
+#include "util/base64.h"
 #include "values/vpattern.h"
-
-static int b64_digit(char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
-}
-
-/* Strict RFC 4648 base64 (padded, no white space) into out (at least
- * 3 * len / 4 bytes).  @return the bytes, or -1 when it is not base64. */
-static long b64_decode(const char *s, size_t len, uint8_t *out)
-{
-	size_t n = 0;
-	if (len % 4 != 0)
-		return -1;
-	for (size_t i = 0; i < len; i += 4) {
-		int d[4], pad = 0;
-		for (int k = 0; k < 4; k++) {
-			bool last = i + 4 == len;
-			if (s[i + k] == '=' && last && k >= 2 && (k == 3 || s[i + 3] == '=')) {
-				d[k] = 0;
-				pad++;
-			} else if ((d[k] = b64_digit(s[i + k])) < 0 || pad > 0) {
-				return -1;
-			}
-		}
-		uint32_t v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 | (uint32_t)d[2] << 6 | (uint32_t)d[3];
-		out[n++] = (uint8_t)(v >> 16);
-		if (pad < 2)
-			out[n++] = (uint8_t)(v >> 8);
-		if (pad < 1)
-			out[n++] = (uint8_t)v;
-	}
-	return (long)n;
-}
 
 /* The value after OID:CRITICAL: ":VALUE" as given, or "::BASE64". */
 static int control_value(struct cli_ctx *x, const char *arg, const char *rest, struct ldb_ctlspec *s)
@@ -70,7 +33,7 @@ static int control_value(struct cli_ctx *x, const char *arg, const char *rest, s
 		s->vlen = len;
 		return 0;
 	}
-	long n = b64_decode(v, len, s->value);
+	long n = ldb_base64_decode(v, len, s->value, SIZE_MAX);
 	if (n < 0)
 		return cli_fail(x, "--control '%s': the value after '::' is not base64", arg);
 	s->vlen = (size_t)n;

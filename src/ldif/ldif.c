@@ -4,8 +4,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char b64_tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 bool ldb_ldif_safe(const char *v, size_t n)
 {
 	if (n == 0)
@@ -19,32 +17,6 @@ bool ldb_ldif_safe(const char *v, size_t n)
 			return false;
 	}
 	return true;
-}
-
-size_t ldb_base64_encode(const void *in, size_t n, char *out)
-{
-	const unsigned char *p = in;
-	size_t o = 0, i = 0;
-
-	for (; i + 3 <= n; i += 3) {
-		uint32_t x = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-
-		out[o++] = b64_tab[x >> 18];
-		out[o++] = b64_tab[(x >> 12) & 63];
-		out[o++] = b64_tab[(x >> 6) & 63];
-		out[o++] = b64_tab[x & 63];
-	}
-	if (i < n) {
-		uint32_t x = (uint32_t)p[i] << 16;
-
-		if (i + 1 < n)
-			x |= (uint32_t)p[i + 1] << 8;
-		out[o++] = b64_tab[x >> 18];
-		out[o++] = b64_tab[(x >> 12) & 63];
-		out[o++] = i + 1 < n ? b64_tab[(x >> 6) & 63] : '=';
-		out[o++] = '=';
-	}
-	return o;
 }
 
 size_t ldb_ldif_put_line(char *dst, const char *type, size_t tlen, const char *v, size_t vlen)

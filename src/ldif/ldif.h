@@ -8,21 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "util/base64.h"
 
 /** RFC 2849: true when the value may be written as is: SAFE-INIT-CHAR then
  *  SAFE-CHARs (ASCII, no NUL, LF or CR, not starting with space, ':' or '<'),
  *  and, by the RFC's advice, not ending with a space.  The empty value is safe. */
 bool ldb_ldif_safe(const char *v, size_t n);
-
-/** Bytes of the base64 form of n bytes (with padding). */
-static inline size_t ldb_base64_len(size_t n)
-{
-	return (n + 2) / 3 * 4;
-}
-
-/** Base64 (RFC 4648, standard alphabet, '=' padding) of in[0..n) at out
- *  (ldb_base64_len(n) bytes, no NUL).  @return the bytes written. */
-size_t ldb_base64_encode(const void *in, size_t n, char *out);
 
 /** The most bytes ldb_ldif_put_line writes for a type of tlen and a value of vlen. */
 static inline size_t ldb_ldif_line_max(size_t tlen, size_t vlen)

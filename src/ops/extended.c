@@ -6,53 +6,17 @@
  * as any failure. */
 #include "ops/ops.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/base64.h"
 
 /* The longest value: a pattern renders into the client's scratch
  * (struct ldb_wctx's vals), a decoded base64 value goes into the request as
  * it is, within the write kinds' room. */
 #define EXT_PATTERN_MAX (sizeof(((struct ldb_wctx *)0)->vals))
 #define EXT_BASE64_MAX (LDB_OP_WRITE_ROOM - 1024)
-
-static int b64_digit(unsigned char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
-}
-
-/* RFC 4648 base64 (standard alphabet, padding required) of s into out
- * (at least strlen(s) / 4 * 3 bytes), or NULL (out == NULL: check only).
- * @return the decoded length, or -1 when s is not base64. */
-static long b64_decode(const char *s, uint8_t *out)
-{
-	size_t n = strlen(s), len = 0;
-	if (n % 4 != 0)
-		return -1;
-	for (size_t i = 0; i < n; i += 4) {
-		int d[4], pad = 0;
-		for (int j = 0; j < 4; j++) {
-			bool last = i + 4 == n && j >= 2;
-			if (last && s[i + j] == '=' && (j == 3 || s[i + 3] == '=')) {
-				d[j] = 0;
-				pad++;
-			} else if ((d[j] = b64_digit((unsigned char)s[i + j])) < 0) {
-				return -1;
-			}
-		}
-		uint32_t v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 | (uint32_t)d[2] << 6 | (uint32_t)d[3];
-		for (int j = 0; j < 3 - pad; j++)
-			if (out != NULL)
-				out[len + (size_t)j] = (uint8_t)(v >> (16 - 8 * j));
-		len += (size_t)(3 - pad);
-	}
-	return (long)len;
-}
 
 static bool asked(const struct ldb_config *c)
 {
@@ -69,7 +33,7 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	if (c->ext_value == NULL)
 		return 0;
 	if (c->ext_value_base64) {
-		long n = b64_decode(c->ext_value, NULL);
+		long n = ldb_base64_decode(c->ext_value, strlen(c->ext_value), NULL, SIZE_MAX);
 		if (n < 0)
 			snprintf(why, cap, "--extended '%s::%s': the value is not base64 (RFC 4648, with its padding)",
 			         c->ext_oid, c->ext_value);
@@ -109,7 +73,8 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 	if (!c->ext_value_base64)
 		return ldb_vp_compile(&o->vp[LDB_VP_EXTENDED], c->ext_value, err, cap);
 	o->ext_value = malloc(strlen(c->ext_value) / 4 * 3 + 1);
-	long n = o->ext_value != NULL ? b64_decode(c->ext_value, o->ext_value) : -1;
+	long n = o->ext_value != NULL ? ldb_base64_decode(c->ext_value, strlen(c->ext_value), o->ext_value, SIZE_MAX)
+	                              : -1;
 	if (n < 0) {
 		snprintf(err, cap, "--extended %s: cannot decode the value", c->ext_oid);
 		return -1;

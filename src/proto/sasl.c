@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/base64.h"
+
 #define RC_IN_PROGRESS 14 /* saslBindInProgress */
 
 /* What the next result answers. */
@@ -141,53 +143,10 @@ static void pbkdf2(enum halg a, const char *pw, size_t pwlen, const uint8_t *sal
 
 /* ------------------------------------------------ text helpers */
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /* @return the length written, 0 when cap is too small (n > 0). */
 static size_t b64_encode(char *dst, size_t cap, const uint8_t *src, size_t n)
 {
-	size_t o = 0;
-	if ((n + 2) / 3 * 4 > cap)
-		return 0;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-		             (i + 2 < n ? src[i + 2] : 0);
-		dst[o++] = b64[v >> 18 & 63];
-		dst[o++] = b64[v >> 12 & 63];
-		dst[o++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-		dst[o++] = i + 2 < n ? b64[v & 63] : '=';
-	}
-	return o;
-}
-
-static int b64_value(char c)
-{
-	const char *p = c != '\0' ? strchr(b64, c) : NULL;
-	return p != NULL ? (int)(p - b64) : -1;
-}
-
-/* @return the bytes decoded, -1 when src is not base64 or does not fit. */
-static long b64_decode(uint8_t *dst, size_t cap, const char *src, size_t n)
-{
-	size_t o = 0;
-	uint32_t acc = 0;
-	int bits = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (src[i] == '=')
-			break;
-		int v = b64_value(src[i]);
-		if (v < 0)
-			return -1;
-		acc = acc << 6 | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			if (o >= cap)
-				return -1;
-			dst[o++] = (uint8_t)(acc >> bits);
-		}
-	}
-	return (long)o;
+	return ldb_base64_len(n) > cap ? 0 : ldb_base64_encode(src, n, dst);
 }
 
 static void hex(char *dst, const uint8_t *src, size_t n)
@@ -248,6 +207,7 @@ static void put_saslname(struct out *o, const char *s, size_t n)
 /* A client nonce: n characters of the base64 alphabet (no ','). */
 static void nonce(char *dst, size_t n, struct ldb_rng *rng)
 {
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	for (size_t i = 0; i < n; i++)
 		dst[i] = b64[ldb_rng_next(rng) >> 58];
 }
@@ -512,7 +472,7 @@ static bool scram_parse_first(const char *s, size_t n, struct scram_first *f)
 		}
 		p = q + 1;
 	}
-	long sl = s_at != NULL ? b64_decode(f->salt, sizeof f->salt, s_at, s_len) : -1;
+	long sl = s_at != NULL ? ldb_base64_decode(s_at, s_len, f->salt, sizeof f->salt) : -1;
 	if (sl <= 0 || f->r == NULL || f->iter == 0)
 		return false;
 	f->saltlen = (size_t)sl;
@@ -575,7 +535,7 @@ static bool scram_verify(const struct ldb_sasl_state *st, const uint8_t *cred, s
 	size_t len = end != NULL ? (size_t)(end - cred) : n;
 	if (len < 2 || cred[0] != 'v' || cred[1] != '=')
 		return false;
-	long got = b64_decode(v, sizeof v, (const char *)cred + 2, len - 2);
+	long got = ldb_base64_decode((const char *)cred + 2, len - 2, v, sizeof v);
 	return got == st->expectlen && memcmp(v, st->expect, (size_t)got) == 0;
 }
 
