@@ -33,21 +33,6 @@ static void usage(FILE *out)
 	             "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held\n");
 }
 
-static const char *value_of(struct ldb_argv *a, int *i, const char *name)
-{
-	const char *o = a->opt[*i];
-	size_t n = strlen(name);
-	if (o[n] == '=')
-		return o + n + 1;
-	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
-}
-
-static bool is_opt(const char *o, const char *name)
-{
-	size_t n = strlen(name);
-	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
-}
-
 /* @return -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct join_args *j, struct ldb_argv *a)
 {
@@ -60,22 +45,22 @@ static int parse_args(int argc, char **argv, struct join_args *j, struct ldb_arg
 			usage(stdout);
 			return 0;
 		}
-		bool known = is_opt(o, "--op-log") || is_opt(o, "--json") || is_opt(o, "--fail-if");
+		bool known = ldb_argv_is(o, "--op-log") || ldb_argv_is(o, "--json") || ldb_argv_is(o, "--fail-if");
 		if (!known) {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 			return 2;
 		}
-		if ((v = value_of(a, &i,
-		                  is_opt(o, "--op-log") ? "--op-log"
-		                  : is_opt(o, "--json") ? "--json"
-		                                        : "--fail-if")) == NULL ||
+		if ((v = ldb_argv_value(a, &i,
+		                        ldb_argv_is(o, "--op-log") ? "--op-log"
+		                        : ldb_argv_is(o, "--json") ? "--json"
+		                                                   : "--fail-if")) == NULL ||
 		    v[0] == '\0') {
 			fprintf(stderr, PROG ": %s needs a value\n", o);
 			return 2;
 		}
-		if (is_opt(o, "--op-log")) {
+		if (ldb_argv_is(o, "--op-log")) {
 			j->oplog = v;
-		} else if (is_opt(o, "--json")) {
+		} else if (ldb_argv_is(o, "--json")) {
 			j->json = v;
 		} else {
 			char why[400];

@@ -130,22 +130,6 @@ static int parse_time(const char *arg, int64_t *abs_ns, int64_t *rel_ns)
 	return 0;
 }
 
-/* The value of option o (its "--name=V" form, or the next word). */
-static const char *opt_value(const struct ldb_argv *a, int *i, const char *name)
-{
-	const char *o = a->opt[*i];
-	size_t n = strlen(name);
-	if (o[n] == '=')
-		return o + n + 1;
-	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
-}
-
-static bool is_opt(const char *o, const char *name)
-{
-	size_t n = strlen(name);
-	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
-}
-
 /* One valued option into x.  @return 0, 1 not one of them, 2 bad (said). */
 static int valued_opt(struct replay_args *x, const char *o, const char *v)
 {
@@ -153,8 +137,8 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 		fprintf(stderr, PROG ": %s needs a value (see --help)\n", o);
 		return 2;
 	}
-	if (is_opt(o, "--from") || is_opt(o, "--to")) {
-		bool from = is_opt(o, "--from");
+	if (ldb_argv_is(o, "--from") || ldb_argv_is(o, "--to")) {
+		bool from = ldb_argv_is(o, "--from");
 		*(from ? &x->from : &x->to) = v;
 		if (parse_time(v, from ? &x->from_ns : &x->to_ns, from ? &x->from_rel : &x->to_rel) != 0) {
 			fprintf(stderr,
@@ -163,23 +147,23 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 			        from ? "--from" : "--to", v);
 			return 2;
 		}
-	} else if (is_opt(o, "--interval")) {
+	} else if (ldb_argv_is(o, "--interval")) {
 		uint64_t ms;
 		if (ldb_parse_duration_ms(v, &ms) != 0 || ms == 0 || ms > 86400000ULL * 365) {
 			fprintf(stderr, PROG ": --interval '%s': not a duration above 0 (1s, 500ms, 1m)\n", v);
 			return 2;
 		}
 		x->interval_ns = (int64_t)ms * 1000000;
-	} else if (is_opt(o, "--top")) {
+	} else if (ldb_argv_is(o, "--top")) {
 		long long n;
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 256) {
 			fprintf(stderr, PROG ": --top '%s': not a number in 1..256\n", v);
 			return 2;
 		}
 		x->top = (int)n;
-	} else if (is_opt(o, "--json")) {
+	} else if (ldb_argv_is(o, "--json")) {
 		x->json = v;
-	} else if (is_opt(o, "--write-scenario")) {
+	} else if (ldb_argv_is(o, "--write-scenario")) {
 		x->scenario = v;
 	} else {
 		return 1;
@@ -213,9 +197,9 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 			continue;
 		}
 		int k = 0;
-		while (valued[k] && !is_opt(o, valued[k]))
+		while (valued[k] && !ldb_argv_is(o, valued[k]))
 			k++;
-		int rc = valued[k] ? valued_opt(x, valued[k], opt_value(a, &i, valued[k])) : 1;
+		int rc = valued[k] ? valued_opt(x, valued[k], ldb_argv_value(a, &i, valued[k])) : 1;
 		if (rc == 2)
 			return 2;
 		if (rc == 1) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/der.h"
+
 bool ldb_ctl_oid_valid(const char *oid, size_t len)
 {
 	size_t arcs = 0, digits = 0;
@@ -242,31 +244,6 @@ static uint8_t *put_proxy(uint8_t *p, const char *id, size_t idlen)
 	return p + idlen;
 }
 
-/* One TLV at p[0..end): its tag, contents and length; the byte after it, or
- * NULL when it does not fit (definite lengths, at most 4 length bytes). */
-static const uint8_t *tlv(const uint8_t *p, const uint8_t *end, uint8_t *tag, const uint8_t **body, size_t *n)
-{
-	size_t len, k;
-
-	if (p >= end || end - p < 2)
-		return NULL;
-	*tag = p[0];
-	len = p[1];
-	p += 2;
-	if (len & 0x80) {
-		k = len & 0x7f;
-		if (k == 0 || k > 4 || (size_t)(end - p) < k)
-			return NULL;
-		for (len = 0; k > 0; k--)
-			len = (len << 8) | *p++;
-	}
-	if ((size_t)(end - p) < len)
-		return NULL;
-	*body = p;
-	*n = len;
-	return p + len;
-}
-
 /* Where one message's parts are: its contents [cs, end), the byte after its
  * protocolOp (q), its controls' contents [ec, end) (ec = end: none). */
 struct msg_parts {
@@ -279,17 +256,18 @@ static bool msg_split(const uint8_t *p, const uint8_t *limit, struct msg_parts *
 	uint8_t tag;
 	size_t n;
 
-	if ((next = tlv(p, limit, &tag, &b, &n)) == NULL || tag != 0x30)
+	if ((next = ldb_der_tlv(p, limit, &tag, &b, &n)) == NULL || tag != 0x30)
 		return false;
 	m->cs = b;
 	m->end = next;
-	if ((next = tlv(b, m->end, &tag, &b, &n)) == NULL || (next = tlv(next, m->end, &tag, &b, &n)) == NULL)
+	if ((next = ldb_der_tlv(b, m->end, &tag, &b, &n)) == NULL ||
+	    (next = ldb_der_tlv(next, m->end, &tag, &b, &n)) == NULL)
 		return false;
 	m->q = next;
 	m->ec = m->end;
 	if (next == m->end)
 		return true;
-	if (tlv(next, m->end, &tag, &b, &n) != m->end || tag != 0xa0)
+	if (ldb_der_tlv(next, m->end, &tag, &b, &n) != m->end || tag != 0xa0)
 		return false;
 	m->ec = b;
 	return true;
@@ -302,7 +280,7 @@ static bool controls_whole(const uint8_t *p, const uint8_t *end)
 	uint8_t tag;
 	size_t n;
 	while (p < end)
-		if ((p = tlv(p, end, &tag, &b, &n)) == NULL || tag != 0x30)
+		if ((p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL || tag != 0x30)
 			return false;
 	return true;
 }
@@ -366,15 +344,16 @@ bool ldb_ctl_find(const uint8_t *msg, size_t len, const char *oid, const uint8_t
 		const uint8_t *b, *p, *cend;
 		uint8_t tag;
 		size_t n;
-		if ((c = tlv(c, m.end, &tag, &b, &n)) == NULL || tag != 0x30)
+		if ((c = ldb_der_tlv(c, m.end, &tag, &b, &n)) == NULL || tag != 0x30)
 			return false;
 		cend = b + n;
-		if ((p = tlv(b, cend, &tag, &b, &n)) == NULL || tag != 0x04 || n != olen || memcmp(b, oid, n) != 0)
+		if ((p = ldb_der_tlv(b, cend, &tag, &b, &n)) == NULL || tag != 0x04 || n != olen ||
+		    memcmp(b, oid, n) != 0)
 			continue;
 		*val = p;
 		*vlen = 0;
 		while (p != NULL && p < cend) {
-			if ((p = tlv(p, cend, &tag, &b, &n)) != NULL && tag == 0x04) {
+			if ((p = ldb_der_tlv(p, cend, &tag, &b, &n)) != NULL && tag == 0x04) {
 				*val = b;
 				*vlen = n;
 			}
@@ -387,14 +366,14 @@ bool ldb_ctl_find(const uint8_t *msg, size_t len, const char *oid, const uint8_t
 
 int ldb_ctl_sort_result(const uint8_t *val, size_t vlen)
 {
-	const uint8_t *b, *end = val + vlen;
-	uint8_t tag;
-	size_t n;
+	const uint8_t *b = NULL, *end = val + vlen;
+	uint8_t tag = 0;
+	size_t n = 0;
 	int code = 0;
 
-	if (tlv(val, end, &tag, &b, &n) != end || tag != 0x30)
+	if (ldb_der_tlv(val, end, &tag, &b, &n) != end || tag != 0x30)
 		return -1;
-	if (tlv(b, b + n, &tag, &b, &n) == NULL || tag != 0x0a || n == 0 || n > 4 || (b[0] & 0x80))
+	if (ldb_der_tlv(b, b + n, &tag, &b, &n) == NULL || tag != 0x0a || n == 0 || n > 4 || (b[0] & 0x80))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		code = (code << 8) | b[i];
@@ -407,7 +386,7 @@ bool ldb_ctl_read_entry(const uint8_t *val, size_t vlen)
 	uint8_t tag;
 	size_t n;
 
-	return vlen > 0 && tlv(val, end, &tag, &b, &n) == end && tag == 0x64;
+	return vlen > 0 && ldb_der_tlv(val, end, &tag, &b, &n) == end && tag == 0x64;
 }
 
 static const char paged_oid[] = LDB_CTL_PAGED_OID;
@@ -450,15 +429,15 @@ size_t ldb_ctl_put_paged(uint8_t *out, size_t cap, uint32_t size, const uint8_t 
 
 bool ldb_ctl_paged_cookie(const uint8_t *val, size_t vlen, const uint8_t **cookie, size_t *clen)
 {
-	const uint8_t *b, *p, *end = val + vlen;
-	uint8_t tag;
-	size_t n;
+	const uint8_t *b = NULL, *p, *end = val + vlen;
+	uint8_t tag = 0;
+	size_t n = 0;
 
-	if (tlv(val, end, &tag, &b, &n) != end || tag != 0x30)
+	if (ldb_der_tlv(val, end, &tag, &b, &n) != end || tag != 0x30)
 		return false;
 	end = b + n;
-	if ((p = tlv(b, end, &tag, &b, &n)) == NULL || tag != 0x02 || tlv(p, end, &tag, cookie, clen) != end ||
-	    tag != 0x04)
+	if ((p = ldb_der_tlv(b, end, &tag, &b, &n)) == NULL || tag != 0x02 ||
+	    ldb_der_tlv(p, end, &tag, cookie, clen) != end || tag != 0x04)
 		return false;
 	return true;
 }

@@ -69,4 +69,31 @@ static inline uint8_t *ldb_der_put_int(uint8_t *p, int32_t v)
 	return p;
 }
 
+/* One TLV at p[0..end): its tag, contents and length; the byte after it, or
+ * NULL when it does not fit (definite lengths, at most 4 length bytes).  The
+ * readers of what a server sent (response controls, -e deref's values). */
+static inline const uint8_t *ldb_der_tlv(const uint8_t *p, const uint8_t *end, uint8_t *tag, const uint8_t **body,
+                                         size_t *n)
+{
+	size_t len, k;
+
+	if (p >= end || end - p < 2)
+		return NULL;
+	*tag = p[0];
+	len = p[1];
+	p += 2;
+	if (len & 0x80) {
+		k = len & 0x7f;
+		if (k == 0 || k > 4 || (size_t)(end - p) < k)
+			return NULL;
+		for (len = 0; k > 0; k--)
+			len = (len << 8) | *p++;
+	}
+	if ((size_t)(end - p) < len)
+		return NULL;
+	*body = p;
+	*n = len;
+	return p + len;
+}
+
 #endif

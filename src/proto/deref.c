@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proto/der.h"
+
 int ldb_deref_encode_controls(struct ldb_bytes *out, const char *attr, const char *target, char *err)
 {
 	BerElement *val = ber_alloc_t(LBER_USE_DER), *ctl = ber_alloc_t(LBER_USE_DER);
@@ -25,31 +27,6 @@ int ldb_deref_encode_controls(struct ldb_bytes *out, const char *attr, const cha
 	return rc;
 }
 
-/* One TLV at p[0..end): its tag, its contents' start and length.  @return
- * the byte after it, or NULL when it does not fit (definite lengths only). */
-static const uint8_t *tlv(const uint8_t *p, const uint8_t *end, uint8_t *tag, const uint8_t **body, size_t *n)
-{
-	size_t len, k;
-
-	if (end - p < 2)
-		return NULL;
-	*tag = p[0];
-	len = p[1];
-	p += 2;
-	if (len & 0x80) {
-		k = len & 0x7f;
-		if (k == 0 || k > 4 || (size_t)(end - p) < k)
-			return NULL;
-		for (len = 0; k > 0; k--)
-			len = (len << 8) | *p++;
-	}
-	if ((size_t)(end - p) < len)
-		return NULL;
-	*body = p;
-	*n = len;
-	return p + len;
-}
-
 /* The DerefRes in one Control's contents, when it is the deref control. */
 static uint64_t count_control(const uint8_t *p, const uint8_t *end)
 {
@@ -59,20 +36,20 @@ static uint64_t count_control(const uint8_t *p, const uint8_t *end)
 	size_t n;
 	uint64_t count = 0;
 
-	next = tlv(p, end, &tag, &b, &n);
+	next = ldb_der_tlv(p, end, &tag, &b, &n);
 	if (next == NULL || tag != 0x04 || n != sizeof oid - 1 || memcmp(b, oid, n) != 0)
 		return 0;
 	for (p = next; p < end; p = next) {
-		if ((next = tlv(p, end, &tag, &b, &n)) == NULL)
+		if ((next = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
 			return 0;
 		if (tag != 0x04) /* criticality */
 			continue;
 		/* controlValue: SEQUENCE OF DerefRes */
 		const uint8_t *s, *vend = b + n;
-		if (tlv(b, vend, &tag, &s, &n) == NULL || tag != 0x30)
+		if (ldb_der_tlv(b, vend, &tag, &s, &n) == NULL || tag != 0x30)
 			return 0;
 		for (const uint8_t *q = s, *qend = s + n; q < qend; count++)
-			if ((q = tlv(q, qend, &tag, &b, &n)) == NULL)
+			if ((q = ldb_der_tlv(q, qend, &tag, &b, &n)) == NULL)
 				return 0;
 	}
 	return count;
@@ -86,16 +63,16 @@ uint64_t ldb_deref_count(const uint8_t *msg, size_t len)
 	uint64_t count = 0;
 
 	/* LDAPMessage { messageID, protocolOp, [0] Controls } */
-	if (tlv(msg, end, &tag, &b, &n) == NULL || tag != 0x30)
+	if (ldb_der_tlv(msg, end, &tag, &b, &n) == NULL || tag != 0x30)
 		return 0;
 	end = b + n;
-	if ((p = tlv(b, end, &tag, &b, &n)) == NULL || (p = tlv(p, end, &tag, &b, &n)) == NULL)
+	if ((p = ldb_der_tlv(b, end, &tag, &b, &n)) == NULL || (p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
 		return 0;
-	if (p >= end || tlv(p, end, &tag, &b, &n) == NULL || tag != 0xa0)
+	if (p >= end || ldb_der_tlv(p, end, &tag, &b, &n) == NULL || tag != 0xa0)
 		return 0;
 	for (const uint8_t *q = b, *qend = b + n; q < qend;) {
 		const uint8_t *cb;
-		if ((q = tlv(q, qend, &tag, &cb, &n)) == NULL || tag != 0x30)
+		if ((q = ldb_der_tlv(q, qend, &tag, &cb, &n)) == NULL || tag != 0x30)
 			return count;
 		count += count_control(cb, cb + n);
 	}

@@ -46,3 +46,18 @@ void ldb_argv_free(struct ldb_argv *a)
 	a->opt = a->arg = NULL;
 	a->nopt = a->narg = 0;
 }
+
+bool ldb_argv_is(const char *o, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
+}
+
+const char *ldb_argv_value(const struct ldb_argv *a, int *i, const char *name)
+{
+	const char *o = a->opt[*i];
+	size_t n = strlen(name);
+	if (o[n] == '=')
+		return o + n + 1;
+	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
+}

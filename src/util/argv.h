@@ -28,6 +28,13 @@ struct ldb_argv {
  *  copied.  @return 0, or -1 when out of memory. */
 int ldb_argv_sort(int argc, char *const *argv, const char *const *valued, bool split, struct ldb_argv *out);
 
+/** Is option word o the option name, alone or as "name=VALUE"? */
+bool ldb_argv_is(const char *o, const char *name);
+
+/** The value of option a->opt[*i] (which ldb_argv_is calls name): after its
+ *  '=', else the next word (*i moves on to it).  NULL when there is none. */
+const char *ldb_argv_value(const struct ldb_argv *a, int *i, const char *name);
+
 /** Free what ldb_argv_sort allocated (safe on a zeroed struct). */
 void ldb_argv_free(struct ldb_argv *a);
 
