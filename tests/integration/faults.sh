@@ -176,7 +176,9 @@ fixture_restart
 t_back=$(now_ms)
 fixture_monitor_snapshot "$WORK/snap2"
 resumed=
-while (($(now_ms) - t_back < 2000 * F)); do
+# the back-off is at most 1.25 s (1 s, jitter +25 %); the window leaves room for
+# a loaded machine's restart and cn=Monitor reads (2 s was seen to miss there)
+while (($(now_ms) - t_back < 3000 * F)); do
 	if (($(fixture_monitor_delta "$WORK/snap2" Search) > 0)); then
 		resumed=$(($(now_ms) - t_back))
 		break
@@ -189,7 +191,7 @@ RC=$?
 set -e
 LP=
 wall=$(($(now_ms) - t0))
-[ -n "$resumed" ] || { cat "$out" >&2; _fail "no search reached the server within $((2 * F)) s of its return"; }
+[ -n "$resumed" ] || { cat "$out" >&2; _fail "no search reached the server within $((3 * F)) s of its return"; }
 echo "ok: searches resumed $resumed ms after the server's return"
 assert_eq 0 "$RC" "exit status with -E 1 -I -1 -I -11 through a restart"
 assert_le $(((6000 + 3000) * F)) "$wall" "run time (ms)"
