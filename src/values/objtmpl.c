@@ -335,6 +335,38 @@ static int parse_pattern(struct ldb_objtmpl *t, struct tline *ln, const struct w
 }
 
 /* Cut a value into parts. */
+/* One ldclt field at s ("[V]" or "[V=KIND(args)]"): *kind P_REF or P_DEF,
+ * *end past its ']'.  @return its variable's index, or -1 (with the line). */
+static int parse_field(struct ldb_objtmpl *t, const char *s, const struct where *w, enum part_kind *kind,
+                       const char **end)
+{
+	if (s[1] < 'A' || s[1] > 'H')
+		return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H", s);
+	int vi = s[1] - 'A';
+	if (s[2] == ']') {
+		if (!t->vars[vi].defined)
+			return fail(w, "[%c] used before any [%c=...] defines it", s[1], s[1]);
+		*kind = P_REF;
+		*end = s + 3;
+		return vi;
+	}
+	if (s[2] != '=')
+		return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H", s);
+	const char *e = strchr(s, ']');
+	if (e == NULL || e == s + 3)
+		return fail(w, "'%.20s': unterminated variant field (no ']')", s);
+	if (t->vars[vi].defined)
+		return fail(w, "variable %c defined twice", s[1]);
+	if (parse_kind(&t->vars[vi], s[1], s + 3, (size_t)(e - s - 3), w) != 0)
+		return -1;
+	t->vars[vi].defined = true;
+	if (t->vars[vi].kind == K_RNDN || t->vars[vi].kind == K_RNDS || t->vars[vi].kind == K_RNDFROMFILE)
+		t->needs_rng = true;
+	*kind = P_DEF;
+	*end = e + 1;
+	return vi;
+}
+
 static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct where *w)
 {
 	const char *s = ln->text, *lit = s;
@@ -356,7 +388,7 @@ static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct whe
 		return fail(w, "out of memory");
 	ln->maxlen = 0;
 	for (;;) {
-		const char *end;
+		const char *end = NULL;
 		struct part p = { P_LIT, -1, NULL, 0 };
 		int vi;
 
@@ -372,33 +404,8 @@ static int parse_value(struct ldb_objtmpl *t, struct tline *ln, const struct whe
 			break;
 		} else {
 			/* a field */
-			if (s[1] < 'A' || s[1] > 'H')
-				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H",
-				            s);
-			vi = s[1] - 'A';
-			if (s[2] == ']') {
-				if (!t->vars[vi].defined)
-					return fail(w, "[%c] used before any [%c=...] defines it", s[1], s[1]);
-				p.kind = P_REF;
-				end = s + 3;
-			} else if (s[2] == '=') {
-				end = strchr(s, ']');
-				if (end == NULL || end == s + 3)
-					return fail(w, "'%.20s': unterminated variant field (no ']')", s);
-				if (t->vars[vi].defined)
-					return fail(w, "variable %c defined twice", s[1]);
-				if (parse_kind(&t->vars[vi], s[1], s + 3, (size_t)(end - s - 3), w) != 0)
-					return -1;
-				t->vars[vi].defined = true;
-				if (t->vars[vi].kind == K_RNDN || t->vars[vi].kind == K_RNDS ||
-				    t->vars[vi].kind == K_RNDFROMFILE)
-					t->needs_rng = true;
-				p.kind = P_DEF;
-				end++;
-			} else {
-				return fail(w, "'%.12s': a variant field is [V] or [V=KIND(args)], V a letter A to H",
-				            s);
-			}
+			if ((vi = parse_field(t, s, w, &p.kind, &end)) < 0)
+				return -1;
 			p.var = vi;
 			p.len = t->vars[vi].width;
 			s = end;
