@@ -87,7 +87,7 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null 2>&1; then
 	echo "=== fuzz build (clang)"
 	fdir=$ROOT/build-test-fuzz
 	if ! CC=clang cmake -S "$ROOT" -B "$fdir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DLDBENCH_FUZZ=ON >/dev/null || ! cmake --build "$fdir" --target ldbench_fuzz -j "$jobs" >/dev/null; then
+		-DLDBENCH_FUZZ=ON -DLDBENCH_WERROR=ON >/dev/null || ! cmake --build "$fdir" --target ldbench_fuzz -j "$jobs" >/dev/null; then
 		echo "fuzz: build failed" >&2
 		failed=$((failed + 1))
 		fail=1

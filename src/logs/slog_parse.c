@@ -272,8 +272,10 @@ static void open_fields(const char *p, const char *end, struct ldb_slog_event *e
 	while ((p = next_kv(p, end, &kv))) {
 		if (!kv.v && kv.kn == 3 && !memcmp(kv.k, "SSL", 3))
 			ev->tls = true;
-		if (kv.v || kv.kn != 4 || memcmp(kv.k, "from", 4) || !(p = next_kv(p, end, &kv)))
+		if (kv.v || kv.kn != 4 || memcmp(kv.k, "from", 4))
 			continue;
+		if (!(p = next_kv(p, end, &kv)))
+			return; /* "from" at the end of the line */
 		if (!kv.v) { /* 389: the address alone */
 			ev->addr = str(kv.k, kv.kn);
 			return;

@@ -449,8 +449,8 @@ static void verdict(struct ldb_join *j)
 	static const char *const says[3] = {
 		"operations are waiting before execution: queueing (%s) dominates at p99",
 		"the server is spending time processing the operation: processing (%s) dominates at p99",
-		"high client latency with low etime: the delay is outside the server (network or client handling), "
-		"outside dominates at p99"
+		("high client latency with low etime: the delay is outside the server (network or client handling), "
+		 "outside dominates at p99")
 	};
 	bool is389 = strcmp(j->server, "389ds") == 0;
 	uint64_t part[3] = { a->queue ? ldb_hist_percentile(&a->h[LDB_JF_QUEUE], 99) : 0,
