@@ -71,7 +71,7 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 		 * writes (none of the warm-up's) */
 		if (w->runner->repl != NULL && w->measuring && ldb_ops[kind]->changes != LDB_CHANGES_NOTHING)
 			ldb_repl_offer(w->runner->repl, (int)kind, s->v, s->bv, run != NULL ? run + 1 : NULL,
-			               run != NULL ? (uint8_t)run[0] : 0, now);
+			               run != NULL ? (uint8_t)run[0] : 0, s->t0, now);
 		if (ldb_ops[kind]->entries && c->expect_entries >= 0) {
 			if ((long long)s->entries == c->expect_entries)
 				ldb_add(&o->exp_hits, 1);

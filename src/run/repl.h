@@ -44,11 +44,12 @@ static inline uint64_t ldb_repl_last_word(int64_t v, uint64_t t, uint64_t t0)
 
 /* 64 bytes: a cache line, no pointer, nothing to free. */
 struct ldb_repl_item {
-	uint64_t t;             /* the supplier's result (monotonic ns) */
-	int64_t v, bv;          /* the operation's numbers */
-	uint8_t kind;           /* enum ldb_op */
-	uint8_t len;            /* bytes of run */
-	char run[LDB_REPL_RUN]; /* attreplace's random run, object= rdn='s RDN (conf/config.h) */
+	uint64_t t;              /* the supplier's result (monotonic ns) */
+	int64_t v, bv;           /* the operation's numbers */
+	uint8_t kind;            /* enum ldb_op */
+	unsigned char len : 7;   /* bytes of run */
+	unsigned char raced : 1; /* another write of its entry was confirmed while it was in flight */
+	char run[LDB_REPL_RUN];  /* attreplace's random run, object= rdn='s RDN (conf/config.h) */
 };
 
 struct ldb_repl_ring {
@@ -73,11 +74,17 @@ struct ldb_repl_tap {
  * rule, then pushed to every consumer's ring; its entry's word in the
  * last-write table in any case.  run: what it wrote that the
  * watchers cannot rebuild (attreplace's random run, object= rdn='s RDN;
- * longer than LDB_REPL_RUN: dropped), else NULL. */
+ * longer than LDB_REPL_RUN: dropped), else NULL.  sent: when its request
+ * went out.  The word it replaces tells whether another write of the entry
+ * was confirmed while this one was in flight: the server may then have
+ * applied the two in either order (raced). */
 static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
-                                  uint64_t now)
+                                  uint64_t sent, uint64_t now)
 {
-	__atomic_store_n(&t->last[ldb_repl_last_slot(v)], ldb_repl_last_word(v, now, t->t0), __ATOMIC_RELAXED);
+	uint64_t word = ldb_repl_last_word(v, now, t->t0);
+	uint64_t prev = __atomic_exchange_n(&t->last[ldb_repl_last_slot(v)], word, __ATOMIC_RELAXED);
+	bool raced = prev >> 40 == word >> 40 &&
+	             (prev & LDB_REPL_LAST_TIME) >= (ldb_repl_last_word(v, sent, t->t0) & LDB_REPL_LAST_TIME);
 	if (t->every > 0) {
 		if (++t->count < t->every)
 			return;
@@ -101,7 +108,8 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 		it->v = v;
 		it->bv = bv;
 		it->kind = (uint8_t)kind;
-		it->len = run != NULL ? (uint8_t)len : 0;
+		it->len = run != NULL ? len & 0x7f : 0;
+		it->raced = raced;
 		if (run != NULL)
 			memcpy(it->run, run, len);
 		__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);

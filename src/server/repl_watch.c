@@ -180,14 +180,17 @@ static int visible(struct consumer *cs, const struct ldb_repl_item *it)
  * such write's supplier time before the look): the consumer applied the
  * sample's change (replication keeps the supplier's order) and something
  * replaced it since.  When the last-write table says that the entry was
- * written again, confirmed after the sample, the sample is superseded, not
- * unseen.  A consumer that shows nothing (not a replica, stopped) never
- * gets there. */
+ * written again, confirmed after the sample, or when another write of the
+ * entry was confirmed while the sample was in flight (the supplier may have
+ * applied that one last), the sample is superseded, not unseen.  A
+ * consumer that shows nothing (not a replica, stopped) never gets there. */
 static bool superseded(const struct consumer *cs, const struct ldb_repl_item *it, uint64_t shown)
 {
 	const struct ldb_repl *rp = cs->rp;
 	if (shown <= it->t)
 		return false;
+	if (it->raced)
+		return true;
 	uint64_t w = __atomic_load_n(&rp->last[ldb_repl_last_slot(it->v)], __ATOMIC_RELAXED);
 	uint64_t mine = ldb_repl_last_word(it->v, it->t, rp->t0);
 	return w >> 40 == mine >> 40 && (w & LDB_REPL_LAST_TIME) > (mine & LDB_REPL_LAST_TIME);
