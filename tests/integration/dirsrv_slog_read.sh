@@ -6,7 +6,8 @@
 # its result; connections opened = closed; an unindexed search's notes=A
 # (or U); the same lines in the older formats (whole-second time, etime
 # only, integer etime), and a rotated set (access.YYYYmmdd-HHMMSS, .gz)
-# given out of order.
+# given out of order; replay --profile's counts and server times (wtime,
+# optime, etime) from the same lines.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../fixture/dirsrv.sh
@@ -131,6 +132,22 @@ assert_match '^event open .* addr="127.0.0.1"$' "$work/ev" "the client's address
 assert_match '^event result .* tag=101 err=0 nentries=0 .* notes=[23]$' "$work/ev" \
 	"the search on description (no index): notes=U or A"
 assert_match '^event close .* reason="U1"$' "$work/ev" "a clean close's code"
+
+# replay --profile on the same lines: its counts are the reader's, and 389
+# DS's server times (wtime, optime, etime) per type.
+jget() { python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; print(eval(sys.argv[2]))' "$1" "$2"; }
+"$LDBENCH" replay --profile --json "$work/p.json" "$work/access" >"$work/p.txt"
+assert_eq 389ds "$(jget "$work/p.json" "p['format']")" "profile: format"
+assert_eq 12 "$(jget "$work/p.json" "p['connections']['opened']")" "profile: connections opened"
+assert_eq 0 "$(jget "$work/p.json" "p['connections']['open_at_end']")" "profile: none open at the end"
+for t in bind search add modify modrdn compare delete extended; do
+	assert_eq "${sent[$t]}" "$(jget "$work/p.json" "p['ops']['$t']['requests']")" "profile: $t requests = sent"
+done
+assert_eq "{'5': 1, '6': 1}" "$(jget "$work/p.json" "p['ops']['compare']['codes']")" "profile: compare false, true"
+for f in wtime optime etime; do
+	assert_eq 4 "$(jget "$work/p.json" "p['ops']['search']['times']['$f']['count']")" "profile: the searches' $f"
+done
+assert_eq False "$(jget "$work/p.json" "'qtime' in p['ops']['search']['times']")" "profile: no qtime in 389 DS's log"
 
 # Older formats, from the same lines: whole-second time, etime only, and
 # etime in integer seconds (389 DS 1.2/1.3).
