@@ -19,7 +19,8 @@
 #define LDB_TAG_PREFIX "ldbench-"
 
 #define LDB_OPLOG_MAGIC "LDBOPLG1"
-#define LDB_OPLOG_VERSION 1
+#define LDB_OPLOG_VERSION 2 /* 1: a 64-byte header without t_measure, interval_ns */
+#define LDB_OPLOG_HEAD_V1 64
 #define LDB_OPLOG_RING 65536 /* records per I/O thread: 2 MiB, drained every 100 ms */
 #define LDB_OPLOG_DRAIN_MS 100
 
@@ -39,7 +40,7 @@ struct ldb_oprec {
 	uint16_t pad;
 };
 
-/* The file's header, 64 bytes. */
+/* The file's header, 80 bytes (version 1's: its first 64). */
 struct ldb_oplog_head {
 	char magic[8];       /* LDB_OPLOG_MAGIC */
 	uint32_t version;    /* LDB_OPLOG_VERSION */
@@ -52,6 +53,8 @@ struct ldb_oplog_head {
 	uint64_t t_end;      /* the run's end, ns since the start */
 	uint32_t tag_order;  /* the tag's position on its connection (1 after a StartTLS, else 0) */
 	uint32_t reserved;
+	uint64_t t_measure;   /* the measurement's start (after the warm-up), ns since the start */
+	uint64_t interval_ns; /* the run's sample interval (-S, --interval): the join's per-sample windows */
 };
 
 /* One I/O thread's ring: the thread writes head, the writer tail. */
