@@ -560,6 +560,11 @@ static void coverage_note(struct ldb_join *j)
 		         "the log ends before the run did: its last operation is not in it (buffered, or cut short)");
 	else if (missing > 0)
 		snprintf(j->note, sizeof j->note, "%" PRIu64 " operations not found in the log", missing);
+	else if (a->miss[LDB_JM_MISMATCH] > 0)
+		snprintf(j->note, sizeof j->note,
+		         "%" PRIu64 " operations logged as another kind than the one sent: not joined (the order on "
+		         "their connections is not the one sent)",
+		         a->miss[LDB_JM_MISMATCH]);
 }
 
 static void free_state(struct jstate *st)
@@ -617,9 +622,14 @@ int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *
 		ldb_join_free(j);
 		return -1;
 	}
+	ldb_join_conclude(j);
+	return 0;
+}
+
+void ldb_join_conclude(struct ldb_join *j)
+{
 	verdict(j);
 	coverage_note(j);
-	return 0;
 }
 
 void ldb_join_free(struct ldb_join *j)
@@ -725,9 +735,15 @@ static void json_kind(FILE *f, const char *name, const struct ldb_join_kind *k, 
 			continue;
 		fprintf(f,
 		        ",\"%s\":{\"min_ms\":%.6f,\"p50_ms\":%.6f,\"p95_ms\":%.6f,\"p99_ms\":%.6f,\"max_ms\":%.6f,"
-		        "\"count\":%" PRIu64 "}",
+		        "\"count\":%" PRIu64,
 		        ldb_jfig_name[fg], ms(h->total ? h->min : 0), ms(ldb_hist_percentile(h, 50)),
 		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)), ms(h->max), h->total);
+		size_t n = ldb_hist_encode(h, NULL, 0); /* lossless: merge adds them */
+		char *b = malloc(n + 1);
+		if (b != NULL)
+			ldb_hist_encode(h, b, n + 1);
+		fprintf(f, ",\"histogram\":\"%s\"}", b != NULL ? b : "");
+		free(b);
 	}
 	fputc('}', f);
 }

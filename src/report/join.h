@@ -90,6 +90,17 @@ struct ldb_join {
 int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *logs, int nlogs, uint64_t wait_ms,
                  char *err, size_t cap);
 void ldb_join_free(struct ldb_join *j);
+/* The verdict and the coverage note from the figures (after a merge). */
+void ldb_join_conclude(struct ldb_join *j);
+
+/* The join of a summary record's "join" member (the figures with their
+ * histograms; not the per-sample figures).  @return 0, or -1 with one line
+ * in err (*j freed). */
+struct ldb_json;
+int ldb_join_from_json(struct ldb_join *j, const struct ldb_json *join, char *err, size_t cap);
+/* d += s (merge): counts add, histograms add exactly; d starts zeroed.  The
+ * per-sample figures are not merged.  @return 0, or -1 when memory ran out. */
+int ldb_join_merge(struct ldb_join *d, const struct ldb_join *s);
 
 /* The per-sample figures from pts[0..n) (sorted here).  @return 0, or -1
  * when memory ran out. */
@@ -97,6 +108,13 @@ int ldb_join_samples(struct ldb_join *j, struct ldb_join_pt *pts, size_t n);
 /* The per-sample table (text) and the "samples" JSON member (",\"samples\":[...]"). */
 void ldb_join_samples_text(const struct ldb_join *j, FILE *out);
 void ldb_join_samples_json(FILE *f, const struct ldb_join *j);
+
+/* The CSV's join rows (--csv, after the samples' rows): their own header
+ * row, then per kind (and "all") and figure a row of the run ("run" in the
+ * first column: count, min, p50, p95, p99, max), then per sample window,
+ * kind and figure a row (the window's number first: p50, p99).  In us. */
+#define LDB_JOIN_CSV_HEADER "join_sample,kind,sent,joined,figure,count,min_us,p50_us,p95_us,p99_us,max_us"
+void ldb_join_put_csv(FILE *f, const struct ldb_join *j);
 
 /* The text: a line per kind and figure, coverage, unindexed, the verdict. */
 void ldb_join_text(const struct ldb_join *j, FILE *out);

@@ -118,3 +118,36 @@ void ldb_join_samples_json(FILE *f, const struct ldb_join *j)
 	}
 	fputc(']', f);
 }
+
+static void csv_fig(FILE *f, const char *sample, const char *kind, uint64_t sent, uint64_t joined, int fig,
+                    const struct ldb_hist *h)
+{
+	fprintf(f, "%s,%s,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", sample, kind, sent,
+	        joined, ldb_jfig_name[fig], h->total, h->total ? (double)h->min / 1e3 : 0.0,
+	        (double)ldb_hist_percentile(h, 50) / 1e3, (double)ldb_hist_percentile(h, 95) / 1e3,
+	        (double)ldb_hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
+}
+
+static void csv_kind(FILE *f, const char *name, const struct ldb_join_kind *k)
+{
+	for (int g = 0; g < LDB_JF_COUNT; g++)
+		if (k->joined > 0 && !(g == LDB_JF_QUEUE && !k->queue) && !(g == LDB_JF_PROC && !k->proc))
+			csv_fig(f, "run", name, k->sent, k->joined, g, &k->h[g]);
+}
+
+void ldb_join_put_csv(FILE *f, const struct ldb_join *j)
+{
+	fputs(LDB_JOIN_CSV_HEADER "\n", f);
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (j->kind_used[k])
+			csv_kind(f, ldb_ops[k]->name, &j->k[k]);
+	csv_kind(f, "all", &j->all);
+	for (size_t i = 0; i < j->nsamples; i++) {
+		const struct ldb_join_sample *s = &j->samples[i];
+		for (int g = 0; g < LDB_JF_COUNT; g++)
+			if (s->has[g])
+				fprintf(f, "%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",,%.3f,,%.3f,\n",
+				        s->window, ldb_ops[s->kind]->name, s->sent, s->joined, ldb_jfig_name[g],
+				        s->joined, (double)s->p50[g] / 1e3, (double)s->p99[g] / 1e3);
+	}
+}

@@ -26,7 +26,7 @@ joined_all() { # KIND FILE WHAT
 
 # 1. per sample: 1 s samples over 3 s after a 500 ms warm-up; a search and modify mix
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --interval 1s \
-	--duration 3s --warmup 500ms --op-log "$logs/a.oplog" --server-log "$FIX_STATS_LOG" --json "$logs/a.json"
+	--duration 3s --warmup 500ms --op-log "$logs/a.oplog" --server-log "$FIX_STATS_LOG" --json "$logs/a.json" --csv "$logs/a.csv"
 assert_eq 0 "$RC" "exit status, per-sample run"
 joined_all search "$out" "searches"
 grep 'Server log' "$out" >&2
@@ -38,5 +38,50 @@ sum=$(sed -nE 's/.*Server log \(openldap\), sample [0-9]+ search ([0-9]+)\/([0-9
 assert_eq "$JOINED $JOINED" "$sum" "the samples' joined and sent add up to the client's count"
 assert_match '"interval_ms":1000\.000,"samples":\[\{"sample":1,"kind":"search","sent":[0-9]+,"joined":[0-9]+,"client":\{"p50_ms"' \
 	"$logs/a.json" "JSON: the samples array"
+
+na=$JOINED
+
+# 2. the CSV: the join's own header row once, then per kind ("search", "all") and figure a run row
+# (OpenLDAP logs qtime: client, etime, queue, processing, outside), then per sample and figure a row
+assert_eq 1 "$(grep -c '^join_sample,kind,sent,joined,figure,count,min_us,p50_us,p95_us,p99_us,max_us$' "$logs/a.csv")" \
+	"CSV: the join's header row"
+assert_eq 10 "$(grep -cE '^run,(search|all),'"$na,$na"',(client|etime|queue|processing|outside),'"$na"',' "$logs/a.csv")" \
+	"CSV: 5 figures of search and of all, each of every joined search"
+assert_eq $((rows * 5)) "$(grep -cE '^[0-9]+,search,[0-9]+,[0-9]+,(client|etime|queue|processing|outside),' "$logs/a.csv")" \
+	"CSV: 5 figures per sample"
+
+# 3. a second run; compare shows the join's p99 figures of both, merge adds the joins
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --interval 1s \
+	--duration 1s --server-log "$FIX_STATS_LOG" --json "$logs/b.json"
+assert_eq 0 "$RC" "exit status, second run"
+joined_all search "$out" "second run"
+nb=$JOINED
+"$LDBENCH" compare "$logs/a.json" -- "$logs/b.json" >"$logs/cmp.txt"
+cat "$logs/cmp.txt" >&2
+p99() { # FILE KIND FIGURE: the JSON's join p99 in ms, 3 decimals
+	python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][-1]["join"]
+k = r["all"] if sys.argv[2] == "all" else r["kinds"][sys.argv[2]]
+print("%.3f" % k[sys.argv[3]]["p99_ms"])' "$@"
+}
+for fig in "server:etime" "outside:outside" "queue:queue" "processing:processing"; do
+	label=${fig%%:*} key=${fig#*:}
+	a=$(p99 "$logs/a.json" search "$key") b=$(p99 "$logs/b.json" search "$key")
+	assert_match "^search +$label p99 +$a +$b +[-+][0-9.]+ +([-+][0-9.]+%|n/a)$" "$logs/cmp.txt" "compare: search $label p99"
+done
+assert_eq 8 "$(grep -cE '^(search|all) +(server|outside|queue|processing) p99 ' "$logs/cmp.txt")" "compare: 4 join lines per kind"
+"$LDBENCH" merge --json "$logs/m.json" "$logs/a.json" "$logs/b.json" >"$logs/merge.txt"
+cat "$logs/merge.txt" >&2
+n=$((na + nb))
+assert_match "Server log \(openldap\), search: $n of $n operations joined \(100\.0 %\)" "$logs/merge.txt" \
+	"merge: the joins' counts add"
+assert_match "\"join\":\{\"server\":\"openldap\".*\"search\":\{\"sent\":$n,\"joined\":$n,.*\"client\":\{[^}]*\"count\":$n,\"histogram\":\"" \
+	"$logs/m.json" "merge: the merged record's join, its histograms added"
+# the merged p99 comes from the added histograms: between the two runs' own
+m99=$(p99 "$logs/m.json" search client)
+lo=$(printf '%s\n%s\n' "$(p99 "$logs/a.json" search client)" "$(p99 "$logs/b.json" search client)" | sort -g | head -n 1)
+hi=$(printf '%s\n%s\n' "$(p99 "$logs/a.json" search client)" "$(p99 "$logs/b.json" search client)" | sort -g | tail -n 1)
+assert_eq 1 "$(awk -v m="$m99" -v l="$lo" -v h="$hi" 'BEGIN {print (m >= l - 0.002 && m <= h + 0.002) ? 1 : 0}')" \
+	"merge: client p99 $m99 between the runs' $lo and $hi"
 
 echo "join_more: all passed"
