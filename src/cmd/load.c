@@ -226,6 +226,7 @@ static int setup_oplog(struct load *l)
 		return -1;
 	}
 	l->oplog.head.tag_order = c->starttls ? 1 : 0; /* the tag follows the StartTLS */
+	l->oplog.head.flags = l->run.rate_interval_ns > 0 ? LDB_OPLOG_F_RATE : 0;
 	for (int k = 0; k < l->nr; k++)
 		l->r[k].oplog = &l->oplog.rings[k];
 	return 0;

@@ -473,6 +473,7 @@ static int tally(struct jstate *st, struct ldb_join *j)
 	if (kind_init(&j->all) != 0)
 		return -1;
 	j->interval_ns = st->head.interval_ns;
+	j->rate = (st->head.flags & LDB_OPLOG_F_RATE) != 0;
 	struct ldb_join_pt *pts = j->interval_ns > 0 ? calloc(st->n > 0 ? st->n : 1, sizeof *pts) : NULL;
 	if (j->interval_ns > 0 && pts == NULL)
 		return -1;
@@ -693,6 +694,12 @@ void ldb_join_text(const struct ldb_join *j, FILE *out)
 		        j->server, j->int_etime);
 	if (j->note[0] != '\0')
 		fprintf(out, "Server log (%s): %s\n", j->server, j->note);
+	if (j->rate)
+		fprintf(out,
+		        "Server log (%s): --rate: client and outside are timed from the send (outside = client - "
+		        "etime), not from the intended start: the schedule's lag is the client's, counted in the "
+		        "run's corrected latency\n",
+		        j->server);
 	fprintf(out, "Server log (%s): %s\n", j->server, j->verdict);
 	ldb_join_samples_text(j, out);
 }
@@ -754,9 +761,9 @@ void ldb_join_put_json(FILE *f, const struct ldb_join *j)
 	        ",\"join\":{\"server\":\"%s\",\"run_id\":\"%08x\",\"records\":%" PRIu64 ",\"dropped\":%" PRIu64
 	        ",\"measured\":%" PRIu64 ",\"connections\":%" PRIu64 ",\"connections_tagged\":%" PRIu64
 	        ",\"log_lines\":%" PRIu64 ",\"log_lines_not_used\":%" PRIu64 ",\"last_seen\":%s,\"waited_ms\":%" PRIu64
-	        ",\"whole_second_etimes\":%" PRIu64,
+	        ",\"whole_second_etimes\":%" PRIu64 ",\"client_from\":\"send\",\"rate\":%s",
 	        j->server, j->run_id, j->records, j->dropped, j->measured, j->conns, j->conns_tagged, j->lines,
-	        j->skipped, j->last_seen ? "true" : "false", j->waited_ms, j->int_etime);
+	        j->skipped, j->last_seen ? "true" : "false", j->waited_ms, j->int_etime, j->rate ? "true" : "false");
 	fputs(",\"kinds\":{", f);
 	bool first = true;
 	for (int k = 0; k < LDB_OP_COUNT; k++)

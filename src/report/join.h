@@ -75,6 +75,7 @@ struct ldb_join {
 	bool kind_used[LDB_OP_COUNT];
 	struct ldb_join_kind k[LDB_OP_COUNT];
 	struct ldb_join_kind all;
+	bool rate;                       /* --rate: client and outside from the send, not the intended start */
 	uint64_t interval_ns;            /* the sample windows' length (0: an op-log without them) */
 	struct ldb_join_sample *samples; /* by window, then kind */
 	size_t nsamples;

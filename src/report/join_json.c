@@ -71,6 +71,8 @@ static void head_from(struct ldb_join *j, const struct ldb_json *o)
 	j->last_seen = seen != NULL && seen->type == LDB_JSON_BOOL && seen->boolean;
 	j->waited_ms = u64_of(o, "waited_ms");
 	j->int_etime = u64_of(o, "whole_second_etimes");
+	const struct ldb_json *rate = ldb_json_get(o, "rate");
+	j->rate = rate != NULL && rate->type == LDB_JSON_BOOL && rate->boolean;
 	const char *v = ldb_json_str(ldb_json_get(o, "verdict"));
 	snprintf(j->verdict, sizeof j->verdict, "%s", v != NULL ? v : "");
 	const char *n = ldb_json_str(ldb_json_get(o, "note"));
@@ -134,6 +136,7 @@ int ldb_join_merge(struct ldb_join *d, const struct ldb_join *s)
 	d->lines += s->lines;
 	d->skipped += s->skipped;
 	d->int_etime += s->int_etime;
+	d->rate |= s->rate;
 	d->last_seen = first ? s->last_seen : d->last_seen && s->last_seen;
 	d->waited_ms = d->waited_ms > s->waited_ms ? d->waited_ms : s->waited_ms;
 	if (kind_add_all(&d->all, &s->all) != 0)

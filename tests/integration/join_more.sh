@@ -84,4 +84,40 @@ hi=$(printf '%s\n%s\n' "$(p99 "$logs/a.json" search client)" "$(p99 "$logs/b.jso
 assert_eq 1 "$(awk -v m="$m99" -v l="$lo" -v h="$hi" 'BEGIN {print (m >= l - 0.002 && m <= h + 0.002) ? 1 : 0}')" \
 	"merge: client p99 $m99 between the runs' $lo and $hi"
 
+# 4. --rate: every operation joined; client and outside timed from the send, and said so
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --rate 400 --duration 1s \
+	--server-log "$FIX_STATS_LOG" --json "$logs/r.json"
+assert_eq 0 "$RC" "exit status, --rate"
+joined_all search "$out" "--rate searches"
+assert_match 'Server log \(openldap\): --rate: client and outside are timed from the send' "$out" "--rate: which latency"
+assert_match '"client_from":"send","rate":true' "$logs/r.json" "--rate: the JSON says so"
+# the join's client figure is the uncorrected latency (from the send): its max is the run's uncorrected max
+jmax=$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][-1]
+print("%.3f %.3f" % (r["join"]["kinds"]["search"]["client"]["max_ms"], r["ops"]["search"]["uncorrected"]["latency_us"]["max"] / 1e3))' \
+	"$logs/r.json")
+assert_eq "${jmax% *}" "${jmax#* }" "--rate: the join's client max is the run's uncorrected max"
+
+# 5. LDAPS: the tag and every search over TLS
+run_ldbench "$out" -H "ldaps://127.0.0.1:$FIX_LDAPS_PORT" --tls-cacert "$FIX_CA" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" \
+	-b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 4 -T 50 --server-log "$FIX_STATS_LOG"
+assert_eq 0 "$RC" "exit status, ldaps"
+joined_all search "$out" "ldaps searches"
+assert_match 'Server log \(openldap\): connections 4, tagged in the log 4;' "$out" "ldaps: every connection tagged"
+
+# 6. bindeach pipelined (-a 4): a connection, a tag, a bind and a search per cycle, all joined
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random,bindeach -r1 -R500 -n 2 -a 4 -T 40 \
+	--server-log "$FIX_STATS_LOG"
+assert_eq 0 "$RC" "exit status, bindeach -a 4"
+joined_all search "$out" "bindeach searches"
+joined_all bind "$out" "bindeach binds"
+assert_match 'Server log \(openldap\): connections 80, tagged in the log 80;' "$out" "bindeach: a tag per connection"
+
+# 7. many clients on 2 I/O threads: every connection tagged, every operation joined
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 500 --io-threads 2 -T 4 \
+	--server-log "$FIX_STATS_LOG"
+assert_eq 0 "$RC" "exit status, 500 clients"
+joined_all search "$out" "500 clients"
+assert_match 'Server log \(openldap\): connections 500, tagged in the log 500;' "$out" "500 clients: every connection tagged"
+
 echo "join_more: all passed"
