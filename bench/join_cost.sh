@@ -11,11 +11,15 @@
 #      (restarted between rounds), 389 DS with its access log on against off
 #      (nsslapd-accesslog-logging-enabled, at run time): the server's CPU
 #      time (utime + stime of /proc/PID/stat) per operation.
+#   3. with --callgrind: the client's instructions (valgrind callgrind, every
+#      thread) for N and 2N searches, with and without --op-log: the marginal
+#      instructions per search (the difference over N: start-up drops out) and
+#      the fixed cost, steadier than CPU time on a shared machine.
 # Client CPU is the ldbench process's user + system time (/usr/bin/time,
 # 10 ms resolution: each round runs enough operations for 1 % or better).
 # No traffic leaves 127.0.0.1.
 #
-#   bench/join_cost.sh [--rounds K] [--ops N] [SERVER...]
+#   bench/join_cost.sh [--rounds K] [--ops N] [--callgrind] [SERVER...]
 #     SERVER     slapd, 389ds (default: both)
 #     --rounds K rounds per mode (default 5)
 #     --ops N    searches per client per run, 4 clients (default 10000)
@@ -23,11 +27,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-rounds=5 ops=10000 servers=()
+rounds=5 ops=10000 servers=() callgrind=0
 while (($# > 0)); do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
 	--ops) ops=${2:?--ops needs a value}; shift 2 ;;
+	--callgrind) callgrind=1; shift ;;
 	slapd | 389ds) servers+=("$1"); shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "join_cost: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -39,7 +44,7 @@ done
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils gawk
+bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils gawk valgrind
 LDBENCH=${LDBENCH:-}
 if [[ -z "$LDBENCH" ]]; then
 	bench_build "$ROOT" "$ROOT/build-bench"
@@ -84,6 +89,28 @@ nsslapd-accesslog-logging-enabled: $1
 EOF
 }
 server_log() { if [[ $1 == slapd ]]; then slapd_log "$2"; else ds_log "$2"; fi; }
+
+# callgrind's instructions of the client: N and 2N searches (2 clients), off and on
+instructions() { # TMP
+	local n=2000 m t a b
+	declare -A I
+	for m in off on; do
+		for t in $n $((2 * n)); do
+			local extra=()
+			[[ $m == off ]] || extra=(--op-log "$1/cg.oplog")
+			valgrind --tool=callgrind --callgrind-out-file="$1/cg.$m.$t" "$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" \
+				-D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random -r1 \
+				-R10000 -n 2 --io-threads 1 -T "$t" "${extra[@]}" >"$1/cg.$m.$t.log" 2>&1
+			I[$m.$t]=$(awk '/^(summary|totals):/ { print $2; exit }' "$1/cg.$m.$t")
+		done
+	done
+	for m in off on; do
+		a=${I[$m.$n]} b=${I[$m.$((2 * n))]}
+		awk -v m="$m" -v a="$a" -v b="$b" -v n=$((2 * n)) 'BEGIN {
+			printf "client instructions (callgrind), %s: %.0f per search (marginal), %.2f M fixed\n", \
+				m == "on" ? "with --op-log" : "without the op-log", (b - a) / n, (a - (b - a)) / 1e6 }'
+	done
+}
 
 one_server() { # SERVER
 	local srv=$1 tmp
@@ -131,6 +158,7 @@ one_server() { # SERVER
 		printf "client CPU per search, without the op-log: %.2f us; with --op-log: %.2f us (%+.1f %%)\n", off, on, 100 * (on - off) / off
 		printf "ldbench join afterwards: %.2f us CPU per search joined; the log read at %.0f MB per CPU second (log %d MB)\n", j, rate, mb
 		printf "server CPU per search, its access log off: %.2f us; on: %.2f us (%+.1f %%)\n", s0, s1, 100 * (s1 - s0) / s0 }'
+	((callgrind == 0)) || instructions "$tmp"
 	echo "rounds (us per search): client off $(tr '\n' ' ' <"$tmp/off")| on $(tr '\n' ' ' <"$tmp/on")| server log off $(tr '\n' ' ' <"$tmp/s0")| on $(tr '\n' ' ' <"$tmp/s1")"
 	rm -rf "$tmp"
 }

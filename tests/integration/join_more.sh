@@ -120,4 +120,22 @@ assert_eq 0 "$RC" "exit status, 500 clients"
 joined_all search "$out" "500 clients"
 assert_match 'Server log \(openldap\): connections 500, tagged in the log 500;' "$out" "500 clients: every connection tagged"
 
+# 8. the kind logged against the kind sent: a copy of the log whose first MOD of a run's connection
+# reads DEL (hand-made bad input) joins every modify but that one, and says why
+run_ldbench "$out" "${common[@]}" -f "uid=userXXXXX" -e attreplace=description:mXXXXXX,random -r1 -R500 -n 1 -T 20 \
+	--op-log "$logs/k.oplog"
+assert_eq 0 "$RC" "exit status, modifies for the kind check"
+conn=$(grep -E 'conn=[0-9]+ op=0 SRCH base="" scope=0 deref=0 filter="\(description=ldbench-' "$FIX_STATS_LOG" | tail -n 1 |
+	sed -E 's/.* conn=([0-9]+) op=0 .*/\1/')
+first=$(grep -nE " conn=$conn op=[0-9]+ MOD dn=" "$FIX_STATS_LOG" | head -n 1 | cut -d: -f1)
+assert_ge 1 "${first:-0}" "the connection's first MOD line"
+sed -E "${first}s/ MOD dn=/ DEL dn=/" "$FIX_STATS_LOG" >"$logs/kind.log"
+"$LDBENCH" join --op-log "$logs/k.oplog" "$logs/kind.log" >"$logs/kind.txt"
+cat "$logs/kind.txt" >&2
+assert_match 'Server log \(openldap\), modify: 19 of 20 operations joined \(95\.0 %\); 1 logged as another kind;' \
+	"$logs/kind.txt" "one modify logged as a delete: not joined, counted"
+assert_match '1 operations logged as another kind than the one sent: not joined' "$logs/kind.txt" "the note says why"
+"$LDBENCH" join --op-log "$logs/k.oplog" "$FIX_STATS_LOG" >"$logs/kind.txt"
+assert_match 'modify: 20 of 20 operations joined' "$logs/kind.txt" "the server's own log: all 20"
+
 echo "join_more: all passed"
