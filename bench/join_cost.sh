@@ -132,7 +132,7 @@ one_server() { # SERVER
 		cpu_op "$tmp/off$r" >>"$tmp/off"
 		run "$tmp/on$r" --op-log "$tmp/op$r.oplog"
 		cpu_op "$tmp/on$r" >>"$tmp/on"
-		[[ $srv == slapd ]] || sleep 2 # 389 DS's buffered access log: its last lines
+		[[ $srv == slapd ]] || dirsrv_log_buffering off # 389 DS's buffered access log: written out
 		local bytes
 		bytes=$(stat -c %s "$LOG")
 		/usr/bin/time -f '%e %U %S' -o "$tmp/j$r.time" "$LDBENCH" join --op-log "$tmp/op$r.oplog" "$LOG" >"$tmp/j$r.log"
@@ -142,6 +142,7 @@ one_server() { # SERVER
 			printf "%.3f\n", c * 1e6 / n > "/dev/stderr"; printf "%.1f\n", b / 1e6 / c }' \
 			"$tmp/j$r.time" 2>>"$tmp/join" >>"$tmp/rate"
 		rm -f "$tmp/op$r.oplog"
+		[[ $srv == slapd ]] || dirsrv_log_buffering on # as by default
 		# 2. the server's logging, alternating: off, on
 		server_log "$srv" off
 		run "$tmp/s0_$r"
