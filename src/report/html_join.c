@@ -12,7 +12,7 @@
 
 #define JW 760.0   /* the chart's width */
 #define JLEFT 48.0 /* room for "p50" / "p99" */
-#define JRIGHT 150.0
+#define JRIGHT 210.0
 #define JBAR 22.0
 
 static const char *const part_key[3] = { "queue", "processing", "outside" };
@@ -41,8 +41,8 @@ static void bar(FILE *o, const struct ldb_json *kind, const char *at, double y, 
 		x += w;
 		total += v;
 	}
-	fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.3f ms; client %.3f ms</text>\n", x + 6, y + JBAR * 0.7,
-	        total, fig(kind, "client", at));
+	fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">parts %.3f, client %.3f ms</text>\n", x + 6,
+	        y + JBAR * 0.7, total, fig(kind, "client", at));
 }
 
 static double bar_total(const struct ldb_json *kind, const char *at)
