@@ -138,4 +138,14 @@ assert_match '1 operations logged as another kind than the one sent: not joined'
 "$LDBENCH" join --op-log "$logs/k.oplog" "$FIX_STATS_LOG" >"$logs/kind.txt"
 assert_match 'modify: 20 of 20 operations joined' "$logs/kind.txt" "the server's own log: all 20"
 
+# 9. a pipelined mix of kinds: each joined whole, none logged as another kind
+run_ldbench "$out" "${common[@]}" -f "uid=userXXXXX" -r1 -R500 -n 2 -a 2 --mix search:4,compare:2,whoami:1,extended:1,modify:1 \
+	--compare "description=x" --extended 1.3.6.1.4.1.4203.1.11.3 -e attreplace=description:qXXXXXX,random -T 200 \
+	--server-log "$FIX_STATS_LOG"
+assert_eq 0 "$RC" "exit status, a mix"
+for k in search compare whoami extended modify; do
+	joined_all "$k" "$out" "the mix's $k"
+done
+assert_no_match 'logged as another kind' "$out" "no kind mismatch"
+
 echo "join_more: all passed"
