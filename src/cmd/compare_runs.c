@@ -150,6 +150,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		r->has[k] = att > 0 || comp > 0 || errs > 0;
 		expected_checks(o, r, k);
 	}
+	ldb_cmp_join_from_record(sum, r);
 	return repl_from_record(sum, r, err, cap);
 }
 
@@ -392,6 +393,7 @@ int ldb_compare_main(int argc, char **argv)
 	struct ldb_cmp_result res;
 	ldb_cmp_compute(rb, nb, rc, nc, &res);
 	ldb_cmp_print(&res, nb, nc, stdout);
+	ldb_cmp_join_print(rb, nb, rc, nc, stdout);
 	status = verdict(&res, conds, ncond);
 	fflush(stdout);
 done:

@@ -16,6 +16,10 @@
  * without KIND, for any kind.  A kind that only one side has, or whose base
  * median is 0, is not compared and satisfies no condition.
  *
+ * Runs made with --server-log: per kind both sides joined, the medians of
+ * the join's p99 figures (server etime, outside, queue, processing) and
+ * their change, in ms and in percent, after the table.
+ *
  * Exit status: 0 no condition holds (or none given); 1 at least one holds;
  * 2 bad command line or bad input (an unreadable or malformed file, a file
  * without a summary record, another schema version, a bad COND), one line on
@@ -50,7 +54,13 @@ int ldb_cmp_metric_decimals(enum ldb_cmp_metric m);
 #define LDB_CMP_REPL LDB_OP_COUNT
 #define LDB_CMP_ROWS (LDB_OP_COUNT + 1)
 
+/* The join's figures compare shows (--server-log): p99 of etime, outside,
+ * queue, processing, in ms; per kind and for "all" (index LDB_OP_COUNT). */
+enum { LDB_CMP_J_SERVER, LDB_CMP_J_OUTSIDE, LDB_CMP_J_QUEUE, LDB_CMP_J_PROC, LDB_CMP_JFIGS };
+
 struct ldb_cmp_run {
+	bool jhas[LDB_OP_COUNT + 1][LDB_CMP_JFIGS];
+	double jv[LDB_OP_COUNT + 1][LDB_CMP_JFIGS];
 	bool has[LDB_CMP_ROWS];                    /* the kind ran (attempted, completed or errors) */
 	bool valid[LDB_CMP_ROWS][LDB_CMP_METRICS]; /* false: latency null (nothing recorded) */
 	double v[LDB_CMP_ROWS][LDB_CMP_METRICS];   /* rate /s; p50, p99 in microseconds; misses, hits */
@@ -95,6 +105,12 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 
 /** Fill `r` from a summary record. @return 0, or -1 with one line in err. */
 int ldb_cmp_run_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r, char *err, size_t cap);
+
+/** The join's p99 figures of a summary record into r (none: nothing). */
+void ldb_cmp_join_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
+/** The join's table: per kind both sides have, each figure's medians, the
+ *  change in ms and in percent; nothing when a side has no join. */
+void ldb_cmp_join_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc, FILE *out);
 
 /** Each file's summary record into runs[0..n); a file that cannot be read or
  * holds no usable summary is one line "PROG: ..." on stderr. @return 0 or -1. */

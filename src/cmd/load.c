@@ -226,6 +226,7 @@ static int setup_oplog(struct load *l)
 		return -1;
 	}
 	l->oplog.head.tag_order = c->starttls ? 1 : 0; /* the tag follows the StartTLS */
+	l->oplog.head.flags = l->run.rate_interval_ns > 0 ? LDB_OPLOG_F_RATE : 0;
 	for (int k = 0; k < l->nr; k++)
 		l->r[k].oplog = &l->oplog.rings[k];
 	return 0;
@@ -764,6 +765,8 @@ static void end_oplog(struct load *l, const struct pace *p, uint64_t t_end)
 	char err[512];
 	if (l->oplog.rings == NULL)
 		return;
+	l->oplog.head.t_measure = l->smp.t_start > p->t_run ? l->smp.t_start - p->t_run : 0;
+	l->oplog.head.interval_ns = c->interval_ms * 1000000ULL;
 	if (ldb_oplog_finish(&l->oplog, t_end > p->t_run ? t_end - p->t_run : 0, err, sizeof err) != 0) {
 		ldb_text_line(&l->text, "%s", err);
 		return;

@@ -148,6 +148,27 @@ static void add_setups(struct ldb_merged *m, const struct ldb_json *conn)
 	}
 }
 
+/* --server-log: a record's join added to the merged one (none: nothing). */
+static int add_join(struct ldb_merged *m, const struct ldb_json *o, const char *path, char *err, size_t cap)
+{
+	if (o == NULL)
+		return 0;
+	struct ldb_join j;
+	char why[400];
+	if (ldb_join_from_json(&j, o, why, sizeof why) != 0) {
+		snprintf(err, cap, "%s: summary record: %s", path, why);
+		return -1;
+	}
+	int rc = ldb_join_merge(&m->join, &j);
+	ldb_join_free(&j);
+	if (rc != 0) {
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	m->njoin++;
+	return 0;
+}
+
 int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
 {
 	double secs, rate;
@@ -202,6 +223,8 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 		    add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
 			return -1;
 	}
+	if (add_join(m, ldb_json_get(sum, "join"), path, err, cap) != 0)
+		return -1;
 	return ldb_repl_merge_add(&m->repl, sum, path, err, cap);
 }
 
@@ -241,6 +264,10 @@ static void print_table(const struct ldb_merged *m, int nfiles, char *const *fil
 			fprintf(out, " %10.3f %10.3f %10.3f %10.3f %10.3f\n", ldb_hist_percentile(h, 50) / 1e6,
 			        ldb_hist_percentile(h, 95) / 1e6, ldb_hist_percentile(h, 99) / 1e6,
 			        ldb_hist_percentile(h, 99.9) / 1e6, (double)h->max / 1e6);
+	}
+	if (m->njoin > 0) {
+		fprintf(out, "the joins with the servers' logs of %d of the %d runs, added:\n", m->njoin, nfiles);
+		ldb_join_text(&m->join, out);
 	}
 }
 
@@ -296,11 +323,16 @@ void ldb_merge_finish(struct ldb_merged *m)
 	m->s.tot.counted = m->s.counted;
 	m->s.repl = m->repl.f;
 	m->s.nrepl = m->repl.n;
+	if (m->njoin > 0) {
+		ldb_join_conclude(&m->join);
+		m->s.join = &m->join;
+	}
 }
 
 void ldb_merge_free(struct ldb_merged *m)
 {
 	ldb_repl_merge_free(&m->repl);
+	ldb_join_free(&m->join);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		ldb_hist_free(&m->lat[k]);
 		ldb_hist_free(&m->ulat[k]);

@@ -8,7 +8,10 @@
  * there is one) gives the host name.  Counts add; latency histograms add
  * exactly (decoded from their lossless text, added, encoded again) and the
  * merged percentiles come from the merged histogram; rates add (the runs ran
- * side by side); the measured time is the longest of the inputs'.
+ * side by side); the measured time is the longest of the inputs'.  The joins
+ * with the servers' logs (--server-log) of the inputs that carry one add the
+ * same way: counts add, each figure's histogram adds, the verdict is made
+ * again from the merged histograms (the per-sample figures are not merged).
  *
  * Output: the merged summary record (one JSON line) on stdout and a short
  * table on stderr; with --json OUT the record goes to OUT and the table to
@@ -34,6 +37,8 @@ struct ldb_merged {
 	struct ldb_records_rates rates; /* the inputs' rates, added */
 	struct ldb_hist tmp;            /* a decoded input histogram */
 	struct ldb_repl_merge repl;     /* -S: the consumers' figures */
+	struct ldb_join join;           /* --server-log: the inputs' joins, added (their histograms) */
+	int njoin;                      /* inputs that carry a join */
 };
 
 /** @return 0, or -1 (out of memory); free with ldb_merge_free either way. */

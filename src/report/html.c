@@ -183,7 +183,9 @@ static const char css[] =
         ".grid-2{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}"
         "figure.chart{margin:0;border:1px solid #e3e3e3;padding:4px;max-width:760px}"
         ".wide{overflow-x:auto}td.w{max-width:20em;overflow-wrap:anywhere}"
-        "svg.chart{width:100%;height:auto;display:block}"
+        "svg.chart,svg.bars{width:100%;height:auto;display:block}"
+        "svg.bars .tick{font-size:11px;fill:#444}svg.bars .label{font-size:12px;fill:#222}"
+        "svg.bars .title{font-size:14px;font-weight:600;fill:#222}"
         "svg.chart .grid{stroke:#eee}svg.chart .axis{stroke:#555}"
         "svg.chart .tick{font-size:11px;fill:#444}svg.chart .label{font-size:12px;fill:#222}"
         "svg.chart .title{font-size:14px;font-weight:600;fill:#222}"
@@ -543,6 +545,7 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 		spectrum(&p, k, &h);
 	}
 	errors_over_time(&p);
+	ldb_html_join(out, files, n);
 	fputs("<p class=\"note\">Written by ldbench " LDBENCH_VERSION
 	      ". Rates are over measured time; latencies in milliseconds (the records hold microseconds); with a "
 	      "target rate, corrected latency is timed from the intended start and uncorrected from the "

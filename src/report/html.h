@@ -38,6 +38,10 @@ void ldb_html_file_free(struct ldb_html_file *f);
  *  writing failed. */
 int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const char *extra);
 
+/** The section of the joins with the servers' logs (--server-log) of the
+ *  runs that carry one: per kind a stacked view (report/html_join.c). */
+void ldb_html_join(FILE *out, const struct ldb_html_file *files, int n);
+
 /** The --html reporter: keeps the run's JSON records in memory (every run of
  *  a --sweep) and writes the page at each run's end.  @return 0, or -1. */
 int ldb_html_open(const struct ldb_config *c, struct ldb_reporter *out, char *err, size_t cap);

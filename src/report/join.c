@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "logs/slog.h"
@@ -13,12 +14,14 @@
 
 const char *const ldb_jfig_name[LDB_JF_COUNT] = { "client", "etime", "queue", "processing", "outside" };
 const char *const ldb_jmiss_name[LDB_JM_COUNT] = { "connection's tag not in the log",
-	                                           "no RESULT line for its op=", "no response by design" };
+	                                           "no RESULT line for its op=", "no response by design",
+	                                           "logged as another kind" };
 
 /* What the log said of one record. */
 struct jres {
 	int64_t etime, queue, proc;
 	uint8_t notes;
+	uint8_t type; /* the logged request's type (enum ldb_slog_optype) */
 	bool joined, int_etime;
 };
 
@@ -26,6 +29,7 @@ struct jres {
 struct lreq {
 	uint32_t conn; /* the run's number */
 	uint32_t op;
+	uint32_t type; /* enum ldb_slog_optype */
 };
 
 /* A result line of a tagged connection. */
@@ -83,8 +87,13 @@ static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap
 		return -1;
 	}
 	struct ldb_oplog_head *h = &st->head;
-	if (fread(h, sizeof *h, 1, f) != 1 || memcmp(h->magic, LDB_OPLOG_MAGIC, 8) != 0 ||
-	    h->version != LDB_OPLOG_VERSION || h->recsize != sizeof(struct ldb_oprec)) {
+	memset(h, 0, sizeof *h);
+	bool ok = fread(h, LDB_OPLOG_HEAD_V1, 1, f) == 1 && memcmp(h->magic, LDB_OPLOG_MAGIC, 8) == 0 &&
+	          (h->version == 1 || h->version == LDB_OPLOG_VERSION) && h->recsize == sizeof(struct ldb_oprec);
+	/* version 1 has no sample windows: no per-sample figures */
+	if (ok && h->version == LDB_OPLOG_VERSION)
+		ok = fread((char *)h + LDB_OPLOG_HEAD_V1, sizeof *h - LDB_OPLOG_HEAD_V1, 1, f) == 1;
+	if (!ok) {
 		fclose(f);
 		snprintf(err, cap, "%s: not an ldbench op-log (--op-log) of this version", path);
 		return -1;
@@ -206,11 +215,11 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static int keep_request(struct jstate *st, uint32_t c, int64_t op)
+static int keep_request(struct jstate *st, uint32_t c, int64_t op, enum ldb_slog_optype type)
 {
 	if (op < 0 || op > UINT32_MAX || grow((void **)&st->req, &st->capreq, st->nreq, sizeof *st->req) != 0)
 		return op < 0 || op > UINT32_MAX ? 0 : -1;
-	st->req[st->nreq++] = (struct lreq){ c, (uint32_t)op };
+	st->req[st->nreq++] = (struct lreq){ c, (uint32_t)op, (uint32_t)type };
 	return 0;
 }
 
@@ -260,7 +269,7 @@ static void align(struct jstate *st)
 	st->nreq = u;
 	for (size_t i = 0; i < st->nlr; i++) {
 		const struct lres *l = &st->lr[i];
-		struct lreq key = { l->conn, l->op };
+		struct lreq key = { l->conn, l->op, 0 };
 		const struct lreq *q = bsearch(&key, st->req, st->nreq, sizeof *st->req, lreq_cmp);
 		if (q == NULL)
 			continue;
@@ -274,8 +283,10 @@ static void align(struct jstate *st)
 		}
 		size_t pos = (size_t)(q - st->req) - lo; /* its position among them */
 		struct ldb_oprec *r = find_rec(st, l->conn, st->head.tag_order + pos);
-		if (r != NULL && !st->res[r - st->rec].joined)
+		if (r != NULL && !st->res[r - st->rec].joined) {
 			st->res[r - st->rec] = l->x;
+			st->res[r - st->rec].type = (uint8_t)q->type;
+		}
 	}
 }
 
@@ -288,7 +299,7 @@ static int take_event(struct jstate *st, struct ldb_join *j, const struct ldb_sl
 		if (ev->type != LDB_SLOG_OP_SEARCH || ev->op < 0 || ev->scope != 0 ||
 		    (c = tag_of(st, &ev->filter)) == 0) {
 			c = map_get(&st->map, ev->conn);
-			return c != 0 ? keep_request(st, c, ev->op) : 0;
+			return c != 0 ? keep_request(st, c, ev->op, ev->type) : 0;
 		}
 		if (c == UINT32_MAX) {
 			j->other_tags++;
@@ -297,7 +308,7 @@ static int take_event(struct jstate *st, struct ldb_join *j, const struct ldb_sl
 			st->map.key[i] = ev->conn;
 			st->map.val[i] = c;
 			st->seen_tag[c] = 1;
-			return keep_request(st, c, ev->op);
+			return keep_request(st, c, ev->op, ev->type);
 		}
 		return 0;
 	case LDB_SLOG_RESULT: c = map_get(&st->map, ev->conn); return c != 0 ? keep_result(st, ev, c) : 0;
@@ -393,44 +404,101 @@ static void kind_add(struct ldb_join_kind *k, const struct ldb_oprec *r, const s
 		k->notes_a++;
 }
 
-/* The figures of the measured window, per kind and for the run. */
+/* The type the server logs a kind's requests as (the kind's monitor name:
+ * "Search", "Modrdn", "Extended"); LDB_SLOG_OP_NONE: no check. */
+static uint8_t logged_type(int k)
+{
+	const char *m = ldb_ops[k]->monitor;
+	for (int t = LDB_SLOG_OP_BIND; m != NULL && t < LDB_SLOG_OP_OTHER; t++)
+		if (strcasecmp(m, ldb_slog_optype_name((enum ldb_slog_optype)t)) == 0)
+			return (uint8_t)t;
+	return LDB_SLOG_OP_NONE;
+}
+
+/* Why a measured record is not joined; LDB_JM_COUNT: it is.  A result whose
+ * request the log shows as another type than the record's kind is a
+ * mismatch (the order on the connection went wrong), never joined. */
+static int miss_of(const struct jstate *st, const struct ldb_oprec *r, const struct jres *x)
+{
+	if (r->flags & LDB_OPREC_NORESPONSE)
+		return LDB_JM_NO_RESPONSE;
+	if (!x->joined)
+		return st->seen_tag[r->conn] ? LDB_JM_NO_RESULT : LDB_JM_NO_TAG;
+	uint8_t want = logged_type(r->kind);
+	return want != LDB_SLOG_OP_NONE && x->type != want ? LDB_JM_MISMATCH : LDB_JM_COUNT;
+}
+
+/* A measured record's figures for the per-sample windows (by send time). */
+static void put_pt(const struct jstate *st, struct ldb_join_pt *p, const struct ldb_oprec *r, const struct jres *x,
+                   bool joined)
+{
+	uint64_t from = st->head.t_measure, w = st->head.interval_ns;
+	p->window = (uint32_t)((r->t_sent > from ? r->t_sent - from : 0) / w + 1);
+	p->kind = r->kind;
+	p->joined = joined;
+	if (!joined)
+		return;
+	p->v[LDB_JF_CLIENT] = (int64_t)r->lat;
+	p->v[LDB_JF_ETIME] = x->etime;
+	p->v[LDB_JF_QUEUE] = x->queue;
+	p->v[LDB_JF_PROC] = x->proc;
+	p->v[LDB_JF_OUTSIDE] = (int64_t)r->lat > x->etime ? (int64_t)r->lat - x->etime : 0;
+}
+
+/* One measured record into its kind's figures and the run's. */
+static int tally_one(const struct jstate *st, struct ldb_join *j, const struct ldb_oprec *r, const struct jres *x)
+{
+	j->measured++;
+	struct ldb_join_kind *k = &j->k[r->kind];
+	if (!j->kind_used[r->kind] && kind_init(k) != 0)
+		return -1;
+	j->kind_used[r->kind] = true;
+	k->sent++;
+	j->all.sent++;
+	int why = miss_of(st, r, x);
+	if (why != LDB_JM_COUNT) {
+		k->miss[why]++;
+		j->all.miss[why]++;
+		return 0;
+	}
+	kind_add(k, r, x);
+	kind_add(&j->all, r, x);
+	j->int_etime += x->int_etime;
+	return 1;
+}
+
+/* The figures of the measured window, per kind, per sample and for the run. */
 static int tally(struct jstate *st, struct ldb_join *j)
 {
 	if (kind_init(&j->all) != 0)
 		return -1;
+	j->interval_ns = st->head.interval_ns;
+	j->rate = (st->head.flags & LDB_OPLOG_F_RATE) != 0;
+	struct ldb_join_pt *pts = j->interval_ns > 0 ? calloc(st->n > 0 ? st->n : 1, sizeof *pts) : NULL;
+	if (j->interval_ns > 0 && pts == NULL)
+		return -1;
+	size_t npts = 0;
 	uint32_t seen_conn = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct ldb_oprec *r = &st->rec[i];
-		const struct jres *x = &st->res[i];
 		if (r->conn != seen_conn) {
 			seen_conn = r->conn;
 			j->conns++;
-			if (st->seen_tag[r->conn])
-				j->conns_tagged++;
+			j->conns_tagged += st->seen_tag[r->conn];
 		}
 		if (!(r->flags & LDB_OPREC_MEASURED) || r->kind >= LDB_OP_COUNT)
 			continue;
-		j->measured++;
-		struct ldb_join_kind *k = &j->k[r->kind];
-		if (!j->kind_used[r->kind] && kind_init(k) != 0)
+		int rc = tally_one(st, j, r, &st->res[i]);
+		if (rc < 0) {
+			free(pts);
 			return -1;
-		j->kind_used[r->kind] = true;
-		k->sent++;
-		j->all.sent++;
-		if (r->flags & LDB_OPREC_NORESPONSE) {
-			k->miss[LDB_JM_NO_RESPONSE]++;
-			j->all.miss[LDB_JM_NO_RESPONSE]++;
-		} else if (!x->joined) {
-			int why = st->seen_tag[r->conn] ? LDB_JM_NO_RESULT : LDB_JM_NO_TAG;
-			k->miss[why]++;
-			j->all.miss[why]++;
-		} else {
-			kind_add(k, r, x);
-			kind_add(&j->all, r, x);
-			j->int_etime += x->int_etime;
 		}
+		if (pts != NULL && !(r->flags & LDB_OPREC_NORESPONSE))
+			put_pt(st, &pts[npts++], r, &st->res[i], rc == 1);
 	}
-	return 0;
+	int rc = ldb_join_samples(j, pts, npts);
+	free(pts);
+	return rc;
 }
 
 static double ms(uint64_t ns)
@@ -493,6 +561,11 @@ static void coverage_note(struct ldb_join *j)
 		         "the log ends before the run did: its last operation is not in it (buffered, or cut short)");
 	else if (missing > 0)
 		snprintf(j->note, sizeof j->note, "%" PRIu64 " operations not found in the log", missing);
+	else if (a->miss[LDB_JM_MISMATCH] > 0)
+		snprintf(j->note, sizeof j->note,
+		         "%" PRIu64 " operations logged as another kind than the one sent: not joined (the order on "
+		         "their connections is not the one sent)",
+		         a->miss[LDB_JM_MISMATCH]);
 }
 
 static void free_state(struct jstate *st)
@@ -550,9 +623,14 @@ int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *
 		ldb_join_free(j);
 		return -1;
 	}
+	ldb_join_conclude(j);
+	return 0;
+}
+
+void ldb_join_conclude(struct ldb_join *j)
+{
 	verdict(j);
 	coverage_note(j);
-	return 0;
 }
 
 void ldb_join_free(struct ldb_join *j)
@@ -561,6 +639,7 @@ void ldb_join_free(struct ldb_join *j)
 		if (j->kind_used[k])
 			kind_free(&j->k[k]);
 	kind_free(&j->all);
+	free(j->samples);
 	memset(j, 0, sizeof *j);
 }
 
@@ -615,7 +694,14 @@ void ldb_join_text(const struct ldb_join *j, FILE *out)
 		        j->server, j->int_etime);
 	if (j->note[0] != '\0')
 		fprintf(out, "Server log (%s): %s\n", j->server, j->note);
+	if (j->rate)
+		fprintf(out,
+		        "Server log (%s): --rate: client and outside are timed from the send (outside = client - "
+		        "etime), not from the intended start: the schedule's lag is the client's, counted in the "
+		        "run's corrected latency\n",
+		        j->server);
 	fprintf(out, "Server log (%s): %s\n", j->server, j->verdict);
+	ldb_join_samples_text(j, out);
 }
 
 bool ldb_join_value(const struct ldb_join *j, const char *key, double *v)
@@ -645,7 +731,7 @@ static void json_kind(FILE *f, const char *name, const struct ldb_join_kind *k, 
 {
 	fprintf(f, "%s\"%s\":{\"sent\":%" PRIu64 ",\"joined\":%" PRIu64 ",\"coverage\":%.3f", first ? "" : ",", name,
 	        k->sent, k->joined, k->sent ? 100.0 * (double)k->joined / (double)k->sent : 0.0);
-	static const char *const miss[LDB_JM_COUNT] = { "no_tag", "no_result", "no_response" };
+	static const char *const miss[LDB_JM_COUNT] = { "no_tag", "no_result", "no_response", "kind_mismatch" };
 	fputs(",\"missing\":{", f);
 	for (int m = 0; m < LDB_JM_COUNT; m++)
 		fprintf(f, "%s\"%s\":%" PRIu64, m ? "," : "", miss[m], k->miss[m]);
@@ -656,9 +742,15 @@ static void json_kind(FILE *f, const char *name, const struct ldb_join_kind *k, 
 			continue;
 		fprintf(f,
 		        ",\"%s\":{\"min_ms\":%.6f,\"p50_ms\":%.6f,\"p95_ms\":%.6f,\"p99_ms\":%.6f,\"max_ms\":%.6f,"
-		        "\"count\":%" PRIu64 "}",
+		        "\"count\":%" PRIu64,
 		        ldb_jfig_name[fg], ms(h->total ? h->min : 0), ms(ldb_hist_percentile(h, 50)),
 		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)), ms(h->max), h->total);
+		size_t n = ldb_hist_encode(h, NULL, 0); /* lossless: merge adds them */
+		char *b = malloc(n + 1);
+		if (b != NULL)
+			ldb_hist_encode(h, b, n + 1);
+		fprintf(f, ",\"histogram\":\"%s\"}", b != NULL ? b : "");
+		free(b);
 	}
 	fputc('}', f);
 }
@@ -669,9 +761,9 @@ void ldb_join_put_json(FILE *f, const struct ldb_join *j)
 	        ",\"join\":{\"server\":\"%s\",\"run_id\":\"%08x\",\"records\":%" PRIu64 ",\"dropped\":%" PRIu64
 	        ",\"measured\":%" PRIu64 ",\"connections\":%" PRIu64 ",\"connections_tagged\":%" PRIu64
 	        ",\"log_lines\":%" PRIu64 ",\"log_lines_not_used\":%" PRIu64 ",\"last_seen\":%s,\"waited_ms\":%" PRIu64
-	        ",\"whole_second_etimes\":%" PRIu64,
+	        ",\"whole_second_etimes\":%" PRIu64 ",\"client_from\":\"send\",\"rate\":%s",
 	        j->server, j->run_id, j->records, j->dropped, j->measured, j->conns, j->conns_tagged, j->lines,
-	        j->skipped, j->last_seen ? "true" : "false", j->waited_ms, j->int_etime);
+	        j->skipped, j->last_seen ? "true" : "false", j->waited_ms, j->int_etime, j->rate ? "true" : "false");
 	fputs(",\"kinds\":{", f);
 	bool first = true;
 	for (int k = 0; k < LDB_OP_COUNT; k++)
@@ -681,6 +773,7 @@ void ldb_join_put_json(FILE *f, const struct ldb_join *j)
 		}
 	fputs("},", f);
 	json_kind(f, "all", &j->all, true);
+	ldb_join_samples_json(f, j);
 	fputs(",\"note\":", f);
 	ldb_json_put_string(f, j->note);
 	fputs(",\"verdict\":", f);

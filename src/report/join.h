@@ -26,6 +26,7 @@ enum ldb_jmiss {
 	LDB_JM_NO_TAG,      /* its connection's tag is not in the log */
 	LDB_JM_NO_RESULT,   /* the connection is, but not the operation's RESULT line */
 	LDB_JM_NO_RESPONSE, /* a kind the server does not answer (abandon): nothing to join */
+	LDB_JM_MISMATCH,    /* the log's request at its op= is of another type than its kind: never joined */
 	LDB_JM_COUNT
 };
 
@@ -37,6 +38,25 @@ struct ldb_join_kind {
 	bool queue;                /* the log gave wtime or qtime */
 	bool proc;                 /* the log gave optime or qtime */
 	struct ldb_hist h[LDB_JF_COUNT];
+};
+
+/* One measured operation, for the per-sample figures: its sample window
+ * (from 1), kind, whether joined, and its figures in ns (-1: not logged). */
+struct ldb_join_pt {
+	uint32_t window;
+	uint8_t kind;
+	bool joined;
+	int64_t v[LDB_JF_COUNT];
+};
+
+/* One sample window's figures of one kind (by the operations' send times):
+ * exact percentiles over its joined operations. */
+struct ldb_join_sample {
+	uint32_t window; /* from 1: [t_measure + (window - 1) x interval, + interval) */
+	uint8_t kind;
+	uint64_t sent, joined;
+	bool has[LDB_JF_COUNT]; /* the figure was logged (queue, processing) */
+	uint64_t p50[LDB_JF_COUNT], p99[LDB_JF_COUNT];
 };
 
 struct ldb_join {
@@ -55,6 +75,10 @@ struct ldb_join {
 	bool kind_used[LDB_OP_COUNT];
 	struct ldb_join_kind k[LDB_OP_COUNT];
 	struct ldb_join_kind all;
+	bool rate;                       /* --rate: client and outside from the send, not the intended start */
+	uint64_t interval_ns;            /* the sample windows' length (0: an op-log without them) */
+	struct ldb_join_sample *samples; /* by window, then kind */
+	size_t nsamples;
 	char verdict[320];
 	char note[320]; /* why the coverage is short (a log that does not cover the run ...), or "" */
 };
@@ -67,6 +91,31 @@ struct ldb_join {
 int ldb_join_run(struct ldb_join *j, const char *oplog_path, const char *const *logs, int nlogs, uint64_t wait_ms,
                  char *err, size_t cap);
 void ldb_join_free(struct ldb_join *j);
+/* The verdict and the coverage note from the figures (after a merge). */
+void ldb_join_conclude(struct ldb_join *j);
+
+/* The join of a summary record's "join" member (the figures with their
+ * histograms; not the per-sample figures).  @return 0, or -1 with one line
+ * in err (*j freed). */
+struct ldb_json;
+int ldb_join_from_json(struct ldb_join *j, const struct ldb_json *join, char *err, size_t cap);
+/* d += s (merge): counts add, histograms add exactly; d starts zeroed.  The
+ * per-sample figures are not merged.  @return 0, or -1 when memory ran out. */
+int ldb_join_merge(struct ldb_join *d, const struct ldb_join *s);
+
+/* The per-sample figures from pts[0..n) (sorted here).  @return 0, or -1
+ * when memory ran out. */
+int ldb_join_samples(struct ldb_join *j, struct ldb_join_pt *pts, size_t n);
+/* The per-sample table (text) and the "samples" JSON member (",\"samples\":[...]"). */
+void ldb_join_samples_text(const struct ldb_join *j, FILE *out);
+void ldb_join_samples_json(FILE *f, const struct ldb_join *j);
+
+/* The CSV's join rows (--csv, after the samples' rows): their own header
+ * row, then per kind (and "all") and figure a row of the run ("run" in the
+ * first column: count, min, p50, p95, p99, max), then per sample window,
+ * kind and figure a row (the window's number first: p50, p99).  In us. */
+#define LDB_JOIN_CSV_HEADER "join_sample,kind,sent,joined,figure,count,min_us,p50_us,p95_us,p99_us,max_us"
+void ldb_join_put_csv(FILE *f, const struct ldb_join *j);
 
 /* The text: a line per kind and figure, coverage, unindexed, the verdict. */
 void ldb_join_text(const struct ldb_join *j, FILE *out);

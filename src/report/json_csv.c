@@ -251,6 +251,16 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
+/* --server-log: the join's rows after the samples' (their own header row) */
+static void csv_end(void *ctx, const struct ldb_summary *s)
+{
+	struct rec_file *r = ctx;
+	if (s->join != NULL) {
+		ldb_join_put_csv(r->f, s->join);
+		fflush(r->f);
+	}
+}
+
 /* ------------------------------------------------------------ -S (report/repl_lines) */
 
 static void json_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
@@ -305,6 +315,7 @@ static int open_one(const struct ldb_config *c, const char *path, bool csv, bool
 	if (csv) {
 		out->begin = csv_begin;
 		out->sample = csv_sample;
+		out->end = csv_end;
 		out->repl = csv_repl;
 	} else {
 		out->begin = json_begin;

@@ -19,7 +19,8 @@
 #define LDB_TAG_PREFIX "ldbench-"
 
 #define LDB_OPLOG_MAGIC "LDBOPLG1"
-#define LDB_OPLOG_VERSION 1
+#define LDB_OPLOG_VERSION 2 /* 1: a 64-byte header without t_measure, interval_ns */
+#define LDB_OPLOG_HEAD_V1 64
 #define LDB_OPLOG_RING 65536 /* records per I/O thread: 2 MiB, drained every 100 ms */
 #define LDB_OPLOG_DRAIN_MS 100
 
@@ -39,20 +40,27 @@ struct ldb_oprec {
 	uint16_t pad;
 };
 
-/* The file's header, 64 bytes. */
+/* The file's header, 80 bytes (version 1's: its first 64). */
 struct ldb_oplog_head {
-	char magic[8];       /* LDB_OPLOG_MAGIC */
-	uint32_t version;    /* LDB_OPLOG_VERSION */
-	uint32_t recsize;    /* sizeof (struct ldb_oprec) */
-	uint32_t run_id;     /* the tag's run id: (description=ldbench-RUNID-CONN) */
-	uint32_t nkinds;     /* LDB_OP_COUNT when written */
-	uint64_t t0_wall_ns; /* the run's start, wall clock (ns since the epoch) */
-	uint64_t records;    /* records written */
-	uint64_t dropped;    /* records lost to full rings */
-	uint64_t t_end;      /* the run's end, ns since the start */
-	uint32_t tag_order;  /* the tag's position on its connection (1 after a StartTLS, else 0) */
-	uint32_t reserved;
+	char magic[8];        /* LDB_OPLOG_MAGIC */
+	uint32_t version;     /* LDB_OPLOG_VERSION */
+	uint32_t recsize;     /* sizeof (struct ldb_oprec) */
+	uint32_t run_id;      /* the tag's run id: (description=ldbench-RUNID-CONN) */
+	uint32_t nkinds;      /* LDB_OP_COUNT when written */
+	uint64_t t0_wall_ns;  /* the run's start, wall clock (ns since the epoch) */
+	uint64_t records;     /* records written */
+	uint64_t dropped;     /* records lost to full rings */
+	uint64_t t_end;       /* the run's end, ns since the start */
+	uint32_t tag_order;   /* the tag's position on its connection (1 after a StartTLS, else 0) */
+	uint32_t flags;       /* LDB_OPLOG_F_* (version 1: 0) */
+	uint64_t t_measure;   /* the measurement's start (after the warm-up), ns since the start */
+	uint64_t interval_ns; /* the run's sample interval (-S, --interval): the join's per-sample windows */
 };
+
+/* Flags of the header. */
+#define LDB_OPLOG_F_RATE \
+	1 /* --rate: the run's latency counts from the intended start; the
+                            * records' lat from the send */
 
 /* One I/O thread's ring: the thread writes head, the writer tail. */
 struct ldb_oplog_ring {

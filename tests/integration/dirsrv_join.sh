@@ -49,18 +49,29 @@ assert_match 'Server log \(389ds\), search: 50 of 50 operations joined \(100\.0 
 
 # 1. unbuffered from here: searches, depth 1 and pipelined; wtime and optime per operation
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -T 200 \
-	--server-log "$access" --op-log "$work/s1.oplog"
+	--server-log "$access" --op-log "$work/s1.oplog" --csv "$work/s1.csv"
 assert_eq 0 "$RC" "exit status, searches"
 joined_all search "$out" "searches at depth 1"
 assert_match '^ldbench\[[0-9]+\]:   wtime +min [0-9.]+ p50' "$out" "wtime line"
 assert_match '^ldbench\[[0-9]+\]:   optime +min [0-9.]+ p50' "$out" "optime line"
 n=$(sed -nE 's/.* search: attempted [0-9]+, completed ([0-9]+),.*/\1/p' "$out" | tail -n 1)
+# per sample (one 10 s window: every search in it) and the CSV's join rows: client, etime, wtime,
+# optime, outside of search and of all
+assert_match "Server log \(389ds\), sample 1 search $n/$n( [0-9.]+/[0-9.]+){5}$" "$out" "the per-sample row"
+assert_eq 10 "$(grep -cE "^run,(search|all),$n,$n,(client|etime|queue|processing|outside),$n," "$work/s1.csv")" \
+	"CSV: the join's run rows"
 "$LDBENCH" join --op-log "$work/s1.oplog" "$access" >"$work/j1.txt"
 assert_match "Server log \(389ds\), search: $n of $n operations joined" "$work/j1.txt" "ldbench join afterwards"
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -a 8 -T 200 \
 	--server-log "$access"
 assert_eq 0 "$RC" "exit status, pipelined searches"
 joined_all search "$out" "pipelined searches"
+
+# LDAPS: the tag and the searches over TLS
+run_ldbench "$out" -H "ldaps://127.0.0.1:$DS_LDAPS_PORT" --tls-cacert "$DS_CA" -D "$DS_ROOTDN" -w "$DS_ROOTPW" \
+	-b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -T 50 --server-log "$access"
+assert_eq 0 "$RC" "exit status, ldaps searches"
+joined_all search "$out" "ldaps searches"
 
 # 2. binds as a user, on one connection and with bindeach
 u=$(printf "user%0${w}d" "$DS_FIRST")

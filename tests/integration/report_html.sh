@@ -4,7 +4,8 @@
 # without a script error (the page's own window.onerror hook writes into
 # #js-errors; a control page with a broken script proves the hook works), and
 # the SVG must hold the expected series: one point per sample record for the
-# per-sample charts, one per run for the sweep curves, one per code for errors.
+# per-sample charts, one per run for the sweep curves, one per code for errors;
+# a run joined with slapd's log (--server-log) shows its stacked view per kind.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -12,7 +13,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 browser=$(command -v chromium || command -v chromium-browser || true)
 [[ -n "$browser" ]] || _fail "chromium is needed (tests/run.sh installs it)"
 command -v python3 >/dev/null || _fail "python3 is needed"
+jlogs=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-rhtml.XXXXXX")
+export FIX_STATS_LOG=$jlogs/stats.log # loglevel stats: the join's run below reads it
 fixture_start --users 200
+trap 'fixture_stop; rm -rf "$jlogs"' EXIT
 D=$FIX_DIR
 common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE"
 	-f "(uid=userXXXXX)" -e esearch,random -r1 -R200 --interval 200ms)
@@ -255,6 +259,35 @@ assert_match "data-col=\"rate-target\">$target \(mean; peak 1000.00\)</td>" "$D/
 	"rate-profile: the mean target $target as the text, the peak labelled"
 assert_match 'data-col="rate-target">1500.00</td>' "$D/m.html.dom" "--rate 1500: the target, no peak"
 assert_match 'data-col="rate-target">-</td>' "$D/m.html.dom" "closed loop: no target"
+
+# 4b. a run joined with slapd's log, written by --html: per kind two stacked bars (p50, p99) of
+# queue, processing and outside, their lengths the JSON's figures, and the verdict line
+run_ldbench "$D/j.txt" "${common[@]}" -n 2 -N 2 --server-log "$FIX_STATS_LOG" --json "$D/j.json" --html "$D/j.html"
+assert_eq 0 "$RC" "run j (--server-log, --html)"
+render "$D/j.html" noshot
+assert_eq "" "$(page_errors "$D/j.html")" "j.html: no script error"
+assert_match '<h2 id="join">Where the time went: the server.s log</h2>' "$D/j.html.dom" "j.html: the join's section"
+parts=$(python3 - "$D/j.html.dom" "$D/j.json" <<'PY'
+import html.parser, json, sys
+dom, rec = sys.argv[1:3]
+j = [json.loads(l) for l in open(rec) if '"summary"' in l][-1]["join"]["kinds"]["search"]
+class P(html.parser.HTMLParser):
+    n = 0; bad = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'rect' and a.get('class') == 'part':
+            self.n += 1
+            want = '%.3f' % j[a['data-part']][a['data-at'] + '_ms']
+            if a['data-ms'] != want or float(a['width']) < 0:
+                self.bad.append('%s %s %s != %s' % (a['data-part'], a['data-at'], a['data-ms'], want))
+p = P(); p.feed(open(dom, encoding='utf-8').read())
+print(p.n, ';'.join(p.bad) or 'ok')
+PY
+)
+assert_eq "6 ok" "$parts" "j.html: 3 parts x 2 bars of search, each the JSON's figure"
+verdict=$(python3 -c 'import json, sys, html
+print(html.escape([json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][-1]["join"]["verdict"], quote=False))' "$D/j.json")
+grep -qF "this run (openldap): $verdict</p>" "$D/j.html.dom" || _fail "j.html: the verdict line"
 
 # 5. the hook is not blind: a page with a broken script reports it
 sed 's|</body>|<script>no_such_function();</script></body>|' "$D/e.html" >"$D/broken.html"
