@@ -11,6 +11,8 @@
 #include "logs/slog.h"
 #include "report/json.h"
 #include "run/oplog.h"
+#include "util/gsort.h"
+#include "util/util.h"
 
 const char *const ldb_jfig_name[LDB_JF_COUNT] = { "client", "etime", "queue", "processing", "outside" };
 const char *const ldb_jmiss_name[LDB_JM_COUNT] = { "connection's tag not in the log",
@@ -78,6 +80,11 @@ static int rec_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+static size_t rec_conn(const void *a)
+{
+	return ((const struct ldb_oprec *)a)->conn;
+}
+
 /* The op-log into st->rec.  @return 0, or -1 with one line in err. */
 static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap)
 {
@@ -100,6 +107,7 @@ static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap
 	}
 	size_t cap_n = h->records > 0 ? (size_t)h->records : 1024;
 	st->rec = malloc(cap_n * sizeof *st->rec);
+	ldb_hugepages(st->rec, cap_n * sizeof *st->rec);
 	for (;;) {
 		if (st->rec == NULL) {
 			fclose(f);
@@ -111,6 +119,7 @@ static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap
 			break;
 		cap_n *= 2;
 		struct ldb_oprec *bigger = realloc(st->rec, cap_n * sizeof *st->rec);
+		ldb_hugepages(bigger, cap_n * sizeof *st->rec);
 		if (bigger == NULL)
 			free(st->rec);
 		st->rec = bigger;
@@ -122,10 +131,15 @@ static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap
 /* The records sorted, each connection's range, the map, the results. */
 static int index_records(struct jstate *st)
 {
-	qsort(st->rec, st->n, sizeof *st->rec, rec_cmp);
-	st->max_conn = st->n > 0 ? st->rec[st->n - 1].conn : 0;
+	st->max_conn = 0;
+	for (size_t i = 0; i < st->n; i++)
+		if (st->rec[i].conn > st->max_conn)
+			st->max_conn = st->rec[i].conn;
+	/* each connection's records come nearly in order (one I/O thread's ring) */
+	ldb_gsort(st->rec, st->n, sizeof *st->rec, (size_t)st->max_conn + 1, rec_conn, rec_cmp);
 	st->first = calloc((size_t)st->max_conn + 2, sizeof *st->first);
 	st->res = calloc(st->n > 0 ? st->n : 1, sizeof *st->res);
+	ldb_hugepages(st->res, st->n * sizeof *st->res);
 	st->seen_tag = calloc((size_t)st->max_conn + 2, 1);
 	size_t slots = 16;
 	while (slots < 2 * ((size_t)st->max_conn + 1))
@@ -186,22 +200,6 @@ static uint32_t tag_of(const struct jstate *st, const struct ldb_slog_str *f)
 	return v > 0 && v <= UINT32_MAX - 1 ? (uint32_t)v : UINT32_MAX;
 }
 
-/* The record of connection c's request at position order, or NULL. */
-static struct ldb_oprec *find_rec(const struct jstate *st, uint32_t c, uint64_t order)
-{
-	if (c > st->max_conn)
-		return NULL;
-	size_t lo = st->first[c], hi = st->first[c + 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->rec[mid].order < order)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < st->first[c + 1] && st->rec[lo].order == order ? &st->rec[lo] : NULL;
-}
-
 static int grow(void **p, size_t *cap, size_t n, size_t size)
 {
 	if (n < *cap)
@@ -210,6 +208,7 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 	void *q = realloc(*p, c * size);
 	if (q == NULL)
 		return -1;
+	ldb_hugepages(q, c * size);
 	*p = q;
 	*cap = c;
 	return 0;
@@ -253,40 +252,81 @@ static int lreq_cmp(const void *a, const void *b)
 	return x->op < y->op ? -1 : x->op > y->op;
 }
 
-/* The results to the records: on each connection, the i-th request the log
- * shows (by op=, the tag's first) is the request at position tag_order + i
- * (op= numbers may skip: 389 DS gives a number to a partly read request
- * too), and a result goes to the request of its op=. */
+static size_t lreq_conn(const void *a)
+{
+	return ((const struct lreq *)a)->conn;
+}
+
+static int lres_cmp(const void *a, const void *b)
+{
+	const struct lres *x = a, *y = b;
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static size_t lres_conn(const void *a)
+{
+	return ((const struct lres *)a)->conn;
+}
+
+/* The results of one connection, lr[0..n) by op=, to its records: the i-th
+ * request of req[0..nq) (its requests by op=) is the request at position
+ * tag_order + i, and a result goes to the request of its op=.  One walk of
+ * the three (each in order). */
+static void align_conn(struct jstate *st, uint32_t c, const struct lreq *req, size_t nq, const struct lres *lr,
+                       size_t n)
+{
+	size_t q = 0, r = st->first[c];
+	const size_t rend = st->first[c + 1];
+	for (size_t i = 0; i < n; i++) {
+		while (q < nq && req[q].op < lr[i].op)
+			q++;
+		if (q == nq)
+			return;
+		if (req[q].op != lr[i].op)
+			continue;
+		uint64_t order = st->head.tag_order + q;
+		while (r < rend && st->rec[r].order < order)
+			r++;
+		if (r == rend)
+			return;
+		if (st->rec[r].order == order && !st->res[r].joined) {
+			st->res[r] = lr[i].x;
+			st->res[r].type = (uint8_t)req[q].type;
+		}
+	}
+}
+
+/* The results to the records, connection by connection (op= numbers may
+ * skip: 389 DS gives a number to a partly read request too). */
 static void align(struct jstate *st)
 {
 	if (st->nreq == 0)
 		return; /* no tagged connection: nothing to join */
-	qsort(st->req, st->nreq, sizeof *st->req, lreq_cmp);
+	/* in log order: each connection's op= numbers nearly ascending */
+	ldb_gsort(st->req, st->nreq, sizeof *st->req, (size_t)st->max_conn + 1, lreq_conn, lreq_cmp);
+	ldb_gsort(st->lr, st->nlr, sizeof *st->lr, (size_t)st->max_conn + 1, lres_conn, lres_cmp);
 	size_t u = 0; /* duplicates out (a request of several lines) */
 	for (size_t i = 0; i < st->nreq; i++)
 		if (u == 0 || st->req[i].conn != st->req[u - 1].conn || st->req[i].op != st->req[u - 1].op)
 			st->req[u++] = st->req[i];
 	st->nreq = u;
-	for (size_t i = 0; i < st->nlr; i++) {
-		const struct lres *l = &st->lr[i];
-		struct lreq key = { l->conn, l->op, 0 };
-		const struct lreq *q = bsearch(&key, st->req, st->nreq, sizeof *st->req, lreq_cmp);
-		if (q == NULL)
-			continue;
-		size_t lo = 0, hi = (size_t)(q - st->req); /* the connection's first request */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (st->req[mid].conn < l->conn)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t pos = (size_t)(q - st->req) - lo; /* its position among them */
-		struct ldb_oprec *r = find_rec(st, l->conn, st->head.tag_order + pos);
-		if (r != NULL && !st->res[r - st->rec].joined) {
-			st->res[r - st->rec] = l->x;
-			st->res[r - st->rec].type = (uint8_t)q->type;
-		}
+	size_t q = 0;
+	for (size_t i = 0; i < st->nlr;) {
+		uint32_t c = st->lr[i].conn;
+		size_t e = i;
+		while (e < st->nlr && st->lr[e].conn == c)
+			e++;
+		while (q < st->nreq && st->req[q].conn < c)
+			q++;
+		size_t qe = q;
+		while (qe < st->nreq && st->req[qe].conn == c)
+			qe++;
+		if (c <= st->max_conn)
+			align_conn(st, c, st->req + q, qe - q, st->lr + i, e - i);
+		i = e;
+		q = qe;
 	}
 }
 
@@ -475,6 +515,7 @@ static int tally(struct jstate *st, struct ldb_join *j)
 	j->interval_ns = st->head.interval_ns;
 	j->rate = (st->head.flags & LDB_OPLOG_F_RATE) != 0;
 	struct ldb_join_pt *pts = j->interval_ns > 0 ? calloc(st->n > 0 ? st->n : 1, sizeof *pts) : NULL;
+	ldb_hugepages(pts, st->n * sizeof *pts);
 	if (j->interval_ns > 0 && pts == NULL)
 		return -1;
 	size_t npts = 0;

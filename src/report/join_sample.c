@@ -1,11 +1,13 @@
 /* The join's figures per sample window: see join.h.  Exact percentiles (the
- * nearest rank of the window's sorted values): a window holds few enough
- * operations to sort, and its figures are not merged. */
+ * nearest rank of the window's values, found by selection): the run's
+ * measured operations are held, and a window's figures are not merged. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/join.h"
+#include "util/gsort.h"
+#include "util/util.h"
 
 static int pt_cmp(const void *a, const void *b)
 {
@@ -15,17 +17,44 @@ static int pt_cmp(const void *a, const void *b)
 	return (x->kind > y->kind) - (x->kind < y->kind);
 }
 
-static int i64_cmp(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (k < n), v reordered around it (selection
+ * with a three-way partition, median-of-three pivot): linear on average,
+ * where sorting a window's values was n log n; runs of equal values cost
+ * one pass. */
+static int64_t select_k(int64_t *v, size_t n, size_t k)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
+	size_t lo = 0, hi = n; /* [lo, hi) holds the k-th */
+	while (hi - lo > 1) {
+		int64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+		int64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		size_t lt = lo, i = lo, gt = hi; /* [lo, lt) < pivot, [lt, gt) = pivot, [gt, hi) > pivot */
+		while (i < gt) {
+			int64_t t = v[i];
+			if (t < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = t;
+			} else if (t > pivot) {
+				v[i] = v[--gt];
+				v[gt] = t;
+			} else {
+				i++;
+			}
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
 }
 
-/* The nearest-rank percentile of v[0..n) sorted. */
-static uint64_t rank(const int64_t *v, size_t n, unsigned pct)
+/* The nearest-rank percentile pct of v[0..n) (reordered). */
+static uint64_t rank(int64_t *v, size_t n, unsigned pct)
 {
 	size_t r = (n * pct + 99) / 100;
-	return (uint64_t)v[r > 0 ? r - 1 : 0];
+	return (uint64_t)select_k(v, n, r > 0 ? r - 1 : 0);
 }
 
 /* The figures of pts[0..n) (one window, one kind) into *s; vals: room for n. */
@@ -45,22 +74,32 @@ static void one_sample(struct ldb_join_sample *s, const struct ldb_join_pt *pts,
 				s->joined += pts[i].joined;
 		if (m == 0)
 			continue;
-		qsort(vals, m, sizeof *vals, i64_cmp);
 		s->has[f] = true;
 		s->p50[f] = rank(vals, m, 50);
 		s->p99[f] = rank(vals, m, 99);
 	}
 }
 
+static size_t pt_group(const void *a)
+{
+	const struct ldb_join_pt *p = a;
+	return (size_t)(p->window - 1) * LDB_OP_COUNT + p->kind;
+}
+
 int ldb_join_samples(struct ldb_join *j, struct ldb_join_pt *pts, size_t n)
 {
 	if (n == 0 || j->interval_ns == 0)
 		return 0;
-	qsort(pts, n, sizeof *pts, pt_cmp);
+	uint32_t windows = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].window > windows)
+			windows = pts[i].window;
+	ldb_gsort(pts, n, sizeof *pts, (size_t)windows * LDB_OP_COUNT, pt_group, pt_cmp);
 	size_t groups = 1;
 	for (size_t i = 1; i < n; i++)
 		groups += pt_cmp(&pts[i - 1], &pts[i]) != 0;
 	int64_t *vals = malloc(n * sizeof *vals);
+	ldb_hugepages(vals, n * sizeof *vals);
 	j->samples = calloc(groups, sizeof *j->samples);
 	if (vals == NULL || j->samples == NULL) {
 		free(vals);

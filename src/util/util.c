@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 size_t ldb_u64_dec(char *dst, uint64_t v)
 {
@@ -60,4 +61,13 @@ int ldb_read_all(FILE *f, size_t max, char **buf, size_t *len)
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+void ldb_hugepages(void *p, size_t n)
+{
+	const uintptr_t page = 4096;
+	if (p == NULL || n < ((size_t)4 << 20))
+		return;
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
+	(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
