@@ -440,18 +440,26 @@ static int read_change(struct ldb_audit *a, struct held *out)
 	return 0;
 }
 
-/* DNs equal but for case and spaces after ',' '+' and around '='. */
-static bool dn_eq(const uint8_t *a, size_t an, const char *b, size_t bn)
+static bool sep(uint8_t c)
+{
+	return c == ',' || c == '+' || c == '=' || c == ';' || c == ' ';
+}
+
+/* A space of s[0..n) at i that a DN comparison ignores: at either end, or
+ * next to a separator (',' '+' '=', ';' of old DNs) or to another space. */
+static bool ignorable(const uint8_t *s, size_t i, size_t n)
+{
+	return s[i] == ' ' && (i == 0 || i + 1 == n || sep(s[i - 1]) || sep(s[i + 1]));
+}
+
+/* DNs equal but for ASCII case and ignorable spaces. */
+static bool dn_eq(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 {
 	size_t i = 0, j = 0;
 	for (;;) {
-		while (i < an && a[i] == ' ' &&
-		       (i == 0 || a[i - 1] == ',' || a[i - 1] == '+' || a[i - 1] == '=' || i + 1 == an ||
-		        a[i + 1] == '=' || a[i + 1] == ' '))
+		while (i < an && ignorable(a, i, an))
 			i++;
-		while (j < bn && b[j] == ' ' &&
-		       (j == 0 || b[j - 1] == ',' || b[j - 1] == '+' || b[j - 1] == '=' || j + 1 == bn ||
-		        b[j + 1] == '=' || b[j + 1] == ' '))
+		while (j < bn && ignorable(b, j, bn))
 			j++;
 		if (i == an || j == bn)
 			return i == an && j == bn;
@@ -517,7 +525,7 @@ const struct ldb_audit_change *ldb_audit_match(struct ldb_audit *a, enum ldb_aud
 			continue;
 		if (c->conn >= 0 && (int64_t)conn >= 0 && (uint64_t)c->conn != conn)
 			continue; /* both logs say which connection: another one's */
-		if (!dn_eq(c->dn.p, c->dn.n, dn, dnlen))
+		if (!dn_eq(c->dn.p, c->dn.n, (const uint8_t *)dn, dnlen))
 			continue;
 		found = h;
 		break;

@@ -148,11 +148,13 @@ void ldb_audit_close(struct ldb_audit *a);
 
 /** The change the access log's write (kind, its DN as logged, its time in
  *  ns, conn and op; conn -1 / op -1 when not known) made: the oldest
- *  unconsumed change of that kind whose DN equals dn (case-insensitive,
- *  spaces after commas and around '=' ignored) and whose time is within
- *  [time_ns - tolerance, time_ns + 1 s + tolerance]; among those, one of
- *  the same conn first when both logs carry it.  The change is consumed;
- *  the pointer stays valid until the next call.  NULL: none (counted). */
+ *  unconsumed change of that kind whose DN equals dn (ASCII case and
+ *  spaces at the ends or around ',' '+' '=' ignored), whose audit second T
+ *  has T <= time_ns + tolerance and T + 1 s >= time_ns - tolerance, and,
+ *  when both logs carry the connection (OpenLDAP's conn=), of that conn.
+ *  Call it in the access log's order (each write at its result, say).  The
+ *  change is consumed; the pointer stays valid until the next call.  NULL:
+ *  none (counted in not_found). */
 const struct ldb_audit_change *ldb_audit_match(struct ldb_audit *a, enum ldb_audit_kind kind, const char *dn,
                                                size_t dnlen, int64_t time_ns, uint64_t conn, uint64_t op);
 
