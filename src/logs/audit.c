@@ -83,7 +83,7 @@ static enum audit_fmt head_line(const char *p, size_t n, struct audit_rec *h)
 	const char *q = sp + 1;
 	for (; q < e && *q >= '0' && *q <= '9' && t < INT64_MAX / 100; q++)
 		t = t * 10 + (*q - '0');
-	if (q == sp + 1 || (q < e && *q != ' ') || t > INT64_MAX / NS)
+	if (q == sp + 1 || (q < e && *q != ' ') || t > 7000000000LL) /* 2191: ns fit in 64 bits */
 		return AUDIT_FMT_UNKNOWN;
 	h->htime_ns = t * NS;
 	for (const char *c = e - 1; c > q; c--) { /* the last " conn=N" */
@@ -208,7 +208,7 @@ static int rec_end(struct ldb_audit *a, struct held *out, bool truncated)
 		skip(a, truncated ? LDB_AUDIT_SKIP_TRUNCATED : LDB_AUDIT_SKIP_TOO_LONG, a->hdr.line);
 		return 0;
 	}
-	a->hdr.p = a->rec, a->hdr.n = a->reclen;
+	a->hdr.p = a->rec ? a->rec : "", a->hdr.n = a->reclen;
 	const enum ldb_audit_skip why =
 	        ldb_audit_parse(&a->hdr, a->o.utc_offset_s, &out->c, &out->mem, &a->st.dropped_attrs);
 	if (why != LDB_AUDIT_SKIP_NONE) {
@@ -326,8 +326,8 @@ static int add_files(struct ldb_audit *a, const char *const *files, size_t nfile
 	a->files = calloc(nfiles ? nfiles : 1, sizeof *a->files);
 	if (!a->files)
 		return snprintf(err, errlen, "out of memory"), -1;
-	for (size_t i = 0; i < nfiles; i++, a->nfiles++) {
-		struct afile *f = &a->files[i];
+	for (size_t i = 0; i < nfiles; i++) {
+		struct afile *f = &a->files[a->nfiles++]; /* freed by ldb_audit_close from here on */
 		f->given = i;
 		f->path = strdup(files[i]);
 		if (!f->path)
@@ -513,7 +513,11 @@ const struct ldb_audit_change *ldb_audit_match(struct ldb_audit *a, enum ldb_aud
                                                size_t dnlen, int64_t time_ns, uint64_t conn, uint64_t op)
 {
 	const int64_t tol = (int64_t)a->o.tolerance_ms * 1000000, win = (int64_t)a->o.window_s * NS;
-	(void)op; /* neither server's audit log carries it */
+	(void)op;                                                  /* neither server's audit log carries it */
+	if (time_ns < -INT64_MAX / 2 || time_ns > INT64_MAX / 2) { /* no time of a log: the sums below stay in range */
+		a->st.not_found++;
+		return NULL;
+	}
 	while (a->count > 0 && (at(a, 0)->used || at(a, 0)->c.time_ns + NS + tol < time_ns - win))
 		pop(a);
 	read_ahead(a, time_ns + win);

@@ -110,7 +110,8 @@ int64_t ldb_audit_time389(const char *p, size_t n, int off_s)
 			v[i] = v[i] * 10 + p[k] - '0';
 		}
 	}
-	if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60)
+	if (v[0] < 1970 || v[0] > 2200 || v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 ||
+	    v[5] > 60) /* ns since the epoch fit in 64 bits until 2262 */
 		return -1;
 	const int64_t s = ldb_slog_days(v[0], (unsigned)v[1], (unsigned)v[2]) * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
 	return (s - off_s) * 1000000000LL;

@@ -281,6 +281,20 @@ static void test_bad_input(void **state)
 	assert_int_equal(st->first_skipped[LDB_AUDIT_SKIP_TRUNCATED][0].line, 24);
 	assert_int_equal(st->failed, 1);
 	ldb_audit_close(a);
+	/* times out of range (ns since the epoch in 64 bits), an empty record */
+	const char *far = "time: 10130601000000\ndn: cn=a\nchangetype: delete\n\n"
+	                  "# add 9999999999 dc=x cn=admin\ndn: cn=b\nchangetype: add\ncn: b\n# end add 9999999999\n";
+	a = ldb_audit_open_mem(far, strlen(far), "far", NULL);
+	assert_null(ldb_audit_next(a));
+	assert_int_equal(ldb_audit_stats(a)->skipped[LDB_AUDIT_SKIP_BAD_VALUE], 1);
+	assert_int_equal(ldb_audit_stats(a)->skipped[LDB_AUDIT_SKIP_GARBAGE], 5); /* no record: its lines */
+	assert_null(ldb_audit_match(a, LDB_AUDIT_DELETE, "cn=a", 4, INT64_MAX, UINT64_MAX, 0));
+	ldb_audit_close(a);
+	const char *empty = "# add 1796204155 dc=x cn=admin conn=3\n# end add 1796204155\n";
+	a = ldb_audit_open_mem(empty, strlen(empty), "empty", NULL);
+	assert_null(ldb_audit_next(a));
+	assert_int_equal(ldb_audit_stats(a)->skipped[LDB_AUDIT_SKIP_GARBAGE], 1);
+	ldb_audit_close(a);
 	/* OpenLDAP: a record without its "# end", one with a URL value */
 	const char *ol =
 	        "# add 1796204155 dc=example,dc=com cn=admin IP=127.0.0.1:1 conn=7\ndn: cn=a\nchangetype: add\n"
