@@ -80,4 +80,23 @@ assert_eq $((n_before + 2)) "$(entries)" "entries after the traffic (ou=Moved an
 rec_restore
 assert_eq "$n_before" "$(entries)" "entries after the restore"
 assert_eq 0 "$(entries '(|(uid=rt*)(ou=Moved)(description=pipelined))')" "no entry the traffic wrote"
+
+# the traffic again on the restored data (as a replay would find it), then
+# ldclt for 2 s: the same writes succeed; ldclt's searches are logged
+# besides: its total and a few more (2 more with its 2 threads, measured on
+# slapd 2.5: searches outside its counted samples; 4 allowed)
+if command -v ldclt >/dev/null; then
+	rec_drive --ldclt 2
+	"$STAT" "$REC_ACCESS" >"$REC_DIR/stat"
+	assert_ge 1 "$REC_LDCLT" "ldclt's searches"
+	searches=$(awk '$1 == "search" { print $2 }' "$REC_EXPECT")
+	assert_ge $((searches + REC_LDCLT)) "$(get 'request search')" "searches logged (ldap-utils, python-ldap, ldclt)"
+	assert_le $((searches + REC_LDCLT + 4)) "$(get 'request search')" "searches logged, at most 4 more"
+	for t in add modify modrdn delete; do
+		assert_eq "$(awk -v t="$t" '$1 == t { print $2 }' "$REC_EXPECT")" "$(get "request $t")" "$t requests again"
+	done
+	assert_eq "$REC_WRITES" "$(grep -c '^changetype: ' "$REC_AUDIT")" "audit records again"
+else
+	echo "note: no ldclt here, rec_drive --ldclt not checked"
+fi
 echo "record_traffic ($server): all checks passed"
