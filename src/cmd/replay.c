@@ -22,6 +22,7 @@ struct replay_args {
 	int64_t interval_ns;
 	int top;
 	const char *json, *scenario;
+	struct replay_send_args send;
 };
 
 static void usage(FILE *out)
@@ -166,7 +167,7 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 	} else if (ldb_argv_is(o, "--write-scenario")) {
 		x->scenario = v;
 	} else {
-		return 1;
+		return ldb_replay_send_opt(&x->send, o, v);
 	}
 	return 0;
 }
@@ -174,8 +175,27 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 /* @return -1 to go on, else the exit status (--help, a bad option). */
 static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_argv *a)
 {
-	static const char *const valued[] = { "--from",           "--to", "--interval", "--top", "--json",
-		                              "--write-scenario", NULL };
+	static const char *const valued[] = { "--from",
+		                              "--to",
+		                              "--interval",
+		                              "--top",
+		                              "--json",
+		                              "--write-scenario",
+		                              "-H",
+		                              "-h",
+		                              "-p",
+		                              "--timing",
+		                              "--speed",
+		                              "--loop",
+		                              "--max-conns",
+		                              "--drain",
+		                              "--password-map",
+		                              "--password-rule",
+		                              "--default-password",
+		                              "--default-password-file",
+		                              "--writes",
+		                              "--unmapped-binds",
+		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,
 		                   .from_rel = -1,
@@ -188,7 +208,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 	}
 	for (int i = 0; i < a->nopt; i++) {
 		const char *o = a->opt[i];
-		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+		if (strcmp(o, "--help") == 0 || (strcmp(o, "-h") == 0 && i + 1 == a->nopt)) {
 			usage(stdout);
 			return 0;
 		}
@@ -213,13 +233,16 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 /* What the options cannot be together.  @return -1 to go on, else 2 (said). */
 static int check_args(const struct replay_args *x, const struct ldb_argv *a)
 {
-	if (!x->profile) {
-		fprintf(stderr, PROG ": sending a log's operations to a server is not built yet; "
-		                     "--profile reads what the log holds (docs/replay.md)\n");
+	if (a->narg == 0) {
+		fprintf(stderr, PROG ": no log given (usage: ldbench replay [--profile] [options] LOG...)\n");
 		return 2;
 	}
-	if (a->narg == 0) {
-		fprintf(stderr, PROG ": no log given (usage: ldbench replay --profile [options] LOG...)\n");
+	if (x->profile && x->send.any) {
+		fprintf(stderr, PROG ": --profile sends nothing: the target and the replay's options go without it\n");
+		return 2;
+	}
+	if (!x->profile && x->scenario) {
+		fprintf(stderr, PROG ": --write-scenario goes with --profile\n");
 		return 2;
 	}
 	if (x->from_rel < 0 && x->to_rel < 0 && x->from_ns != INT64_MIN && x->to_ns != INT64_MAX &&
@@ -357,8 +380,12 @@ int ldb_replay_main(int argc, char **argv)
 	int st = parse_args(argc, argv, &x, &a);
 	if (st < 0)
 		st = check_args(&x, &a);
-	if (st < 0)
+	if (st < 0 && x.profile)
 		st = profile(&x, &a);
+	else if (st < 0)
+		st = ldb_replay_send_main(&x.send, (const char *const *)a.arg, a.narg, x.from_ns, x.to_ns, x.from_rel,
+		                          x.to_rel, x.json);
+	ldb_rp_pw_free(x.send.pw);
 	ldb_argv_free(&a);
 	return st;
 }
