@@ -184,6 +184,11 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 			st = 4;
 		else if (sent == 0)
 			st = 1;
+		if (st == 1)
+			fprintf(stderr, PROG ": no operation to send in the log%s\n",
+			        from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0
+			                ? " between --from and --to"
+			                : "");
 	}
 	if (jf && jf != stdout && fclose(jf) != 0)
 		st = 99;

@@ -321,9 +321,8 @@ static int on_event(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	struct rd_conn *c;
 	switch (ev->kind) {
 	case LDB_SLOG_OPEN:
-		c = conn_find(f, ev->conn);
-		if (c != NULL && conn_close(f, c, (uint32_t)(c - f->rc), ev->time_ns) != 0)
-			return -1; /* a number the server used again */
+		/* an accept logged after the connection's first operation (slapd's
+		 * listener and workers write their lines apart) is the same one */
 		return conn_get(f, ev, &idx) ? 0 : -1;
 	case LDB_SLOG_REQUEST: return on_request(f, ev);
 	case LDB_SLOG_MORE:
