@@ -125,6 +125,22 @@ static void close_src(int fd, gzFile gz)
 		close(fd);
 }
 
+/* The same for the other readers of logs/ (logs/audit). */
+int ldb_slog_src_open(const char *path, int *fd, gzFile *gz, char *err, size_t errlen)
+{
+	return open_src(path, fd, gz, err, errlen);
+}
+
+ssize_t ldb_slog_src_read(int fd, gzFile gz, char *dst, size_t want, const char *path, char *err, size_t errlen)
+{
+	return read_src(fd, gz, dst, want, path, err, errlen);
+}
+
+void ldb_slog_src_close(int fd, gzFile gz)
+{
+	close_src(fd, gz);
+}
+
 /* A file's format and first timestamp, from its first PEEK bytes; its
  * modification time's year and month.  @return 0, or -1 with err set. */
 static int peek_file(struct slog_file *f, const struct ldb_slog_opts *o, char *buf, char *err, size_t errlen)

@@ -276,7 +276,7 @@ static void open_fields(const char *p, const char *end, struct ldb_slog_event *e
 			continue;
 		if (!(p = next_kv(p, end, &kv)))
 			return; /* "from" at the end of the line */
-		if (!kv.v) { /* 389: the address alone */
+		if (!kv.v) {    /* 389: the address alone */
 			ev->addr = str(kv.k, kv.kn);
 			return;
 		}
