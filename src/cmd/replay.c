@@ -55,6 +55,10 @@ static void usage(FILE *out)
 	      "  --writes skip|synthetic adds and modifies (the log has no content): not sent\n"
 	      "                         (default), or sent with the synthetic content of\n"
 	      "                         docs/replay.md\n"
+	      "  --audit-log FILE       the server's audit log (389 DS audit log, OpenLDAP's\n"
+	      "                         auditlog overlay; repeat for a rotated set): each write\n"
+	      "                         sent with its recorded content; a write without one\n"
+	      "                         falls back to --writes\n"
 	      "  --max-conns N          replay connections open at once (default 512)\n"
 	      "  --drain DURATION       how long a closing connection waits for its answers\n"
 	      "                         (default 10s)\n"
@@ -219,6 +223,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--default-password-file",
 		                              "--writes",
 		                              "--unmapped-binds",
+		                              "--audit-log",
 		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,

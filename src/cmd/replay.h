@@ -46,6 +46,8 @@ struct replay_send_args {
 	enum ldb_rp_writes writes;
 	enum ldb_rp_unmapped unmapped;
 	struct ldb_rp_pw *pw;
+	const char *audit[64]; /* --audit-log FILE, each time given */
+	size_t naudit;
 };
 
 /** One option o (value v) of the sending replay.  @return 0, 1 not one of

@@ -126,8 +126,12 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 		a->timing = v[0] == 'r' ? LDB_RP_RECORDED : LDB_RP_ASAP;
 	} else if (strcmp(o, "--writes") == 0) {
 		if (strcmp(v, "skip") != 0 && strcmp(v, "synthetic") != 0)
-			return bad(o, v, "not skip or synthetic (--audit-log is not built yet)");
+			return bad(o, v, "not skip or synthetic");
 		a->writes = v[1] == 'y' ? LDB_RP_WRITES_SYNTHETIC : LDB_RP_WRITES_SKIP;
+	} else if (strcmp(o, "--audit-log") == 0) {
+		if (a->naudit == sizeof a->audit / sizeof a->audit[0])
+			return bad(o, v, "more than 64 audit log files");
+		a->audit[a->naudit++] = v;
 	} else if (strcmp(o, "--unmapped-binds") == 0) {
 		if (strcmp(v, "skip") != 0 && strcmp(v, "anonymous") != 0)
 			return bad(o, v, "not skip or anonymous");
@@ -159,6 +163,8 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .writes = a->writes,
 		                 .unmapped = a->unmapped,
 		                 .pw = a->pw,
+		                 .audit = a->audit,
+		                 .naudit = a->naudit,
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000) };
 	FILE *jf = NULL;

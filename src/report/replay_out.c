@@ -51,6 +51,11 @@ static void text_skips(const struct ldb_rp_result *r, FILE *out)
 		fprintf(out, "binds without a password sent anonymously: %" PRIu64 "\n", r->unmapped_anon);
 	if (r->synthetic)
 		fprintf(out, "writes sent with synthetic content: %" PRIu64 "\n", r->synthetic);
+	if (r->audit_changes || r->audit_sent)
+		fprintf(out,
+		        "audit log: %" PRIu64 " changes, %" PRIu64 " writes sent with their content, %" PRIu64
+		        " changes unmatched, %" PRIu64 " operational attributes left out\n",
+		        r->audit_changes, r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
 	for (int w = 1; w < LDB_SLOG_NSKIPS; w++) {
 		if (r->slog.skipped[w] == 0)
 			continue;
@@ -180,10 +185,12 @@ int ldb_replay_json(const struct ldb_rp_result *r, bool recorded, FILE *f)
 	        "{\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
 	        "\"timing\":\"%s\",\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64 ",\"failed\":%" PRIu64
 	        ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64 ",\"unmapped_anonymous\":%" PRIu64
-	        ",\"synthetic_writes\":%" PRIu64 ",",
+	        ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64 ",\"sent\":%" PRIu64
+	        ",\"unmatched\":%" PRIu64 ",\"dropped_attrs\":%" PRIu64 "},",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, (double)r->elapsed_ns / 1e9,
 	        recorded ? "recorded" : "asap", r->conns_read, r->conns_opened, r->conns_failed, r->conns_lost,
-	        r->unanswered, r->unmapped_anon, r->synthetic);
+	        r->unanswered, r->unmapped_anon, r->synthetic, r->audit_changes, r->audit_sent, r->audit_unmatched,
+	        r->audit_dropped_attrs);
 	json_skips(r, f);
 	fputs(",\"kinds\":{", f);
 	for (int t = 1, n = 0; t < LDB_SLOG_NOPTYPES; t++) {

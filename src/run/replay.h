@@ -34,6 +34,7 @@ enum ldb_rp_skip {
 	LDB_RP_SKIP_NO_PASSWORD, /* a simple bind whose DN has no password */
 	LDB_RP_SKIP_SASL,        /* a SASL bind: the exchange is not in the log */
 	LDB_RP_SKIP_WRITE,       /* add/modify with --writes skip: no content */
+	LDB_RP_SKIP_NO_AUDIT,    /* a write --audit-log had no change for */
 	LDB_RP_SKIP_NO_NEWRDN,   /* a rename without its new RDN (OpenLDAP) */
 	LDB_RP_SKIP_EXTOP,       /* StartTLS, password modify: not without a value */
 	LDB_RP_SKIP_BAD_REQUEST, /* a field that cannot be encoded (filter ...) */
@@ -62,8 +63,10 @@ struct ldb_rp_conf {
 	enum ldb_rp_writes writes;
 	enum ldb_rp_unmapped unmapped;
 	const struct ldb_rp_pw *pw; /* may be NULL: every non-anonymous bind unmapped */
-	unsigned max_conns;         /* replay connections open at once */
-	int64_t drain_ns;           /* at the end: how long answers are waited for */
+	const char *const *audit;   /* --audit-log files, naudit of them (0: none) */
+	size_t naudit;
+	unsigned max_conns; /* replay connections open at once */
+	int64_t drain_ns;   /* at the end: how long answers are waited for */
 };
 
 /* Examples kept per kind and per skip reason. */
@@ -96,10 +99,12 @@ struct ldb_rp_result {
 	unsigned nno_pw_dn;
 	uint64_t unmapped_anon; /* binds sent anonymously (--unmapped-binds anonymous) */
 	uint64_t synthetic;     /* writes sent with synthetic content */
-	uint64_t conns_read;    /* recorded connections in the window (per loop) */
-	int64_t window_ns;      /* the log window's length */
-	int64_t first_ns;       /* its start (log time) */
-	int format;             /* enum ldb_slog_format */
+	uint64_t audit_sent;    /* writes sent with their audit log's content */
+	uint64_t audit_changes, audit_unmatched, audit_dropped_attrs; /* the audit reader's */
+	uint64_t conns_read; /* recorded connections in the window (per loop) */
+	int64_t window_ns;   /* the log window's length */
+	int64_t first_ns;    /* its start (log time) */
+	int format;          /* enum ldb_slog_format */
 	struct ldb_slog_stats slog;
 	char place_file[LDB_SLOG_NSKIPS][LDB_SLOG_FIRST_LINES][128]; /* slog's places' files */
 	char error[600];                                             /* a read error part way, "" if none */
@@ -153,8 +158,9 @@ struct ldb_rp_slot {
 	int64_t due_ns; /* offset from the replay's start */
 	int rec_err;
 	int64_t rec_n;
-	int32_t next; /* the sender's: next slot of the connection's queue */
-	uint32_t len; /* protocolOp bytes */
+	int32_t next;          /* the sender's: next slot of the connection's queue */
+	uint32_t len;          /* protocolOp bytes */
+	uint64_t after_closes; /* OPEN: the CLOSEs published before it */
 	uint8_t ber[LDB_RP_SLOT_BYTES];
 };
 

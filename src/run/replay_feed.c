@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "logs/audit.h"
 #include "proto/wire.h"
 #include "run/replay.h"
 #include "run/replay_int.h"
@@ -21,12 +22,14 @@ struct ldb_rp_feed {
 	struct ldb_rp_ring *ring;
 	struct ldb_rp_result *res;
 	struct ldb_slog *log;
-	struct rd_conn *rc; /* per replay index */
-	uint32_t *hash;     /* index + 1 by recorded connection number; 0 empty */
+	struct ldb_audit *audit; /* --audit-log, NULL without */
+	struct rd_conn *rc;      /* per replay index */
+	uint32_t *hash;          /* index + 1 by recorded connection number; 0 empty */
 	uint32_t hmask, cursor;
 	int64_t start_ns, end_ns; /* the window in log time */
 	int64_t loop_off;         /* this loop's offset (replay time) */
 	bool started;
+	uint64_t closes; /* CLOSE messages published */
 	struct ldb_bytes enc;
 };
 
@@ -133,6 +136,8 @@ static int push_plain(struct ldb_rp_feed *f, uint8_t msg, uint32_t idx, int64_t 
 	s->rec_conn = srv;
 	s->op = -1;
 	s->due_ns = due(f, t);
+	s->after_closes = f->closes;
+	f->closes += msg == LDB_RP_MSG_CLOSE;
 	slot_put(f);
 	return 0;
 }
@@ -195,6 +200,39 @@ static void pend_start(struct pend *p, const struct ldb_slog_event *ev)
 	pend_fields(p, ev);
 }
 
+/* A write's protocolOp from the audit log into f->enc.  @return
+ * LDB_RP_SKIP_NONE, or why not (the caller falls back to --writes). */
+static enum ldb_rp_skip audit_encode(struct ldb_rp_feed *f, const struct rd_conn *c, const struct pend *p, bool has_rec,
+                                     int err)
+{
+	static const enum ldb_audit_kind kind[LDB_SLOG_NOPTYPES] = { [LDB_SLOG_OP_ADD] = LDB_AUDIT_ADD,
+		                                                     [LDB_SLOG_OP_MODIFY] = LDB_AUDIT_MODIFY,
+		                                                     [LDB_SLOG_OP_DELETE] = LDB_AUDIT_DELETE,
+		                                                     [LDB_SLOG_OP_MODRDN] = LDB_AUDIT_MODRDN };
+	const char *dn = p->off[LDB_RP_F_DN] ? p->buf + p->off[LDB_RP_F_DN] : "";
+	if (has_rec && err != 0)
+		return LDB_RP_SKIP_NO_AUDIT; /* a failed write left no record */
+	const struct ldb_audit_change *ch =
+	        ldb_audit_match(f->audit, kind[p->type], dn, strlen(dn), p->time_ns, (uint64_t)c->srv, (uint64_t)p->op);
+	if (ch == NULL)
+		return LDB_RP_SKIP_NO_AUDIT;
+	uint8_t buf[LDB_RP_SLOT_BYTES];
+	long n = ldb_audit_encode(ch, buf, sizeof buf);
+	if (n < 0)
+		return LDB_RP_SKIP_TOO_BIG;
+	f->enc.len = 0;
+	if (ldb_bytes_append(&f->enc, buf, (size_t)n) != 0)
+		return LDB_RP_SKIP_BAD_REQUEST;
+	f->res->audit_sent++;
+	return LDB_RP_SKIP_NONE;
+}
+
+static bool is_write(uint8_t type)
+{
+	return type == LDB_SLOG_OP_ADD || type == LDB_SLOG_OP_MODIFY || type == LDB_SLOG_OP_DELETE ||
+	       type == LDB_SLOG_OP_MODRDN;
+}
+
 /* Encode p into a slot and publish it.  @return 0, or -1: the sender stopped. */
 static int pend_flush(struct ldb_rp_feed *f, struct rd_conn *c, uint32_t idx, bool has_rec, int err, int64_t n)
 {
@@ -203,7 +241,14 @@ static int pend_flush(struct ldb_rp_feed *f, struct rd_conn *c, uint32_t idx, bo
 		return 0;
 	p->has = false;
 	f->enc.len = 0;
-	enum ldb_rp_skip why = p->too_big ? LDB_RP_SKIP_TOO_BIG : ldb_rp_encode(f->conf, p, &f->enc, f->res);
+	enum ldb_rp_skip why = p->too_big ? LDB_RP_SKIP_TOO_BIG : LDB_RP_SKIP_NO_AUDIT;
+	if (!p->too_big && f->audit && is_write(p->type))
+		why = audit_encode(f, c, p, has_rec, err);
+	if (why == LDB_RP_SKIP_NO_AUDIT) {
+		why = ldb_rp_encode(f->conf, p, &f->enc, f->res);
+		if (f->audit && why == LDB_RP_SKIP_WRITE)
+			why = LDB_RP_SKIP_NO_AUDIT;
+	}
 	if (why == LDB_RP_SKIP_NONE && f->enc.len > LDB_RP_SLOT_BYTES)
 		why = LDB_RP_SKIP_TOO_BIG;
 	if (why != LDB_RP_SKIP_NONE) {
@@ -400,6 +445,16 @@ static void keep_stats(struct ldb_rp_feed *f)
 			}
 }
 
+static void keep_audit_stats(struct ldb_rp_feed *f)
+{
+	ldb_audit_finish(f->audit);
+	const struct ldb_audit_stats *st = ldb_audit_stats(f->audit);
+	for (int k = 0; k < LDB_AUDIT_NKINDS; k++)
+		f->res->audit_changes += st->changes[k];
+	f->res->audit_unmatched += st->unmatched;
+	f->res->audit_dropped_attrs += st->dropped_attrs;
+}
+
 static int reopen(struct ldb_rp_feed *f)
 {
 	char err[600];
@@ -409,6 +464,15 @@ static int reopen(struct ldb_rp_feed *f)
 	if (f->log == NULL) {
 		snprintf(f->res->error, sizeof f->res->error, "%s", err);
 		return -1;
+	}
+	if (f->audit != NULL) {
+		keep_audit_stats(f);
+		ldb_audit_close(f->audit);
+		f->audit = ldb_audit_open(f->conf->audit, f->conf->naudit, err, sizeof err);
+		if (f->audit == NULL) {
+			snprintf(f->res->error, sizeof f->res->error, "%s", err);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -432,6 +496,8 @@ void *ldb_rp_feed_thread(void *arg)
 	}
 	if (f->log != NULL)
 		keep_stats(f);
+	if (f->audit != NULL)
+		keep_audit_stats(f);
 	if (rc != -1) {
 		struct ldb_rp_slot *s = slot_get(f);
 		if (s != NULL) {
@@ -464,7 +530,9 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_r
 	f->res = res;
 	f->hmask = hs - 1;
 	f->log = ldb_slog_open(conf->logs, conf->nlogs, NULL, err, errlen);
-	if (f->log == NULL) {
+	if (f->log != NULL && conf->naudit > 0)
+		f->audit = ldb_audit_open(conf->audit, conf->naudit, err, errlen);
+	if (f->log == NULL || (conf->naudit > 0 && f->audit == NULL)) {
 		ldb_rp_feed_free(f);
 		return NULL;
 	}
@@ -477,6 +545,8 @@ void ldb_rp_feed_free(struct ldb_rp_feed *f)
 		return;
 	if (f->log != NULL)
 		ldb_slog_close(f->log);
+	if (f->audit != NULL)
+		ldb_audit_close(f->audit);
 	ldb_bytes_free(&f->enc);
 	free(f->rc);
 	free(f->hash);

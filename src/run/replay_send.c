@@ -63,6 +63,7 @@ struct sender {
 	uint64_t start; /* the replay's time 0 (monotonic ns), 0 before the first slot */
 	uint64_t last;  /* the last answer or close */
 	bool end;
+	uint64_t closes; /* CLOSE messages done */
 };
 
 static int32_t msgid_of(int64_t op)
@@ -290,6 +291,10 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 		return false;
 	}
 	if (sl->msg == LDB_RP_MSG_OPEN) {
+		/* asap keeps the recorded concurrency: a connection opens once
+		 * those closed before it opened are closed */
+		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes)
+			return false;
 		c->rec_conn = sl->rec_conn;
 		conn_open(s, c, idx);
 	} else if (sl->msg == LDB_RP_MSG_CLOSE) {
@@ -301,6 +306,7 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 			return false;
 		}
 		conn_close(s, c, idx);
+		s->closes++;
 	} else if (c->st == S_DEAD || c->st == S_IDLE || c->st == S_DONE) {
 		if (c->st != S_DONE)
 			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
@@ -583,6 +589,7 @@ const char *ldb_rp_skip_name(enum ldb_rp_skip s)
 		[LDB_RP_SKIP_NO_PASSWORD] = "no-password",
 		[LDB_RP_SKIP_SASL] = "sasl",
 		[LDB_RP_SKIP_WRITE] = "write-no-content",
+		[LDB_RP_SKIP_NO_AUDIT] = "write-not-in-audit-log",
 		[LDB_RP_SKIP_NO_NEWRDN] = "rename-no-newrdn",
 		[LDB_RP_SKIP_EXTOP] = "extended-needs-value",
 		[LDB_RP_SKIP_BAD_REQUEST] = "bad-request",
