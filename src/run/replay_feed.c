@@ -12,8 +12,9 @@
 
 struct rd_conn {
 	bool used;
-	int64_t srv;      /* the recorded connection's number */
-	int64_t awaiting; /* the last request whose result is not logged yet, -1 */
+	int64_t srv;        /* the recorded connection's number */
+	int64_t awaiting;   /* the last request whose result is not logged yet, -1 */
+	bool awaiting_bind; /* that request is a bind */
 	struct pend p;
 };
 
@@ -30,6 +31,11 @@ struct ldb_rp_feed {
 	int64_t loop_off;         /* this loop's offset (replay time) */
 	bool started;
 	uint64_t closes; /* CLOSE messages published */
+	/* whole-second timestamps spread within their second: per second of
+	 * the log (from sec0) the events it holds and those read so far */
+	uint32_t (*spread)[2];
+	int64_t sec0;
+	uint32_t nsec;
 	struct ldb_bytes enc;
 };
 
@@ -70,7 +76,7 @@ static void conn_unhash(struct ldb_rp_feed *f, int64_t srv)
 
 static void nap(void)
 {
-	struct timespec ts = { 0, 200000 };
+	struct timespec ts = { 0, 1000000 };
 	nanosleep(&ts, NULL);
 }
 
@@ -100,10 +106,14 @@ static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f)
 {
 	struct ldb_rp_ring *r = f->ring;
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
-	while (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size) {
-		if (atomic_load_explicit(&r->stop, memory_order_relaxed))
-			return NULL;
-		nap();
+	if (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size) {
+		/* full: wait until a quarter is free (a wake-up per thousand
+		 * requests, not one per request: the sender's CPU is shared) */
+		while (h - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size - r->size / 4) {
+			if (atomic_load_explicit(&r->stop, memory_order_relaxed))
+				return NULL;
+			nap();
+		}
 	}
 	struct ldb_rp_slot *s = &r->slot[h & (r->size - 1)];
 	memset(s, 0, offsetof(struct ldb_rp_slot, ber));
@@ -323,11 +333,13 @@ static int on_request(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	if (ev->type < LDB_SLOG_NOPTYPES)
 		f->res->kind[ev->type].read++;
 	pend_start(&c->p, ev);
-	c->p.pipelined = c->awaiting >= 0;
+	/* after a bind a client sends nothing until its answer (RFC 4511 4.2.1) */
+	c->p.pipelined = c->awaiting >= 0 && !c->awaiting_bind;
 	c->p.after = c->awaiting;
 	if (ev->type == LDB_SLOG_OP_ABANDON || ev->type == LDB_SLOG_OP_UNBIND)
 		return pend_flush(f, c, idx, false, 0, -1);
 	c->awaiting = ev->op; /* the next request is pipelined until its result */
+	c->awaiting_bind = ev->type == LDB_SLOG_OP_BIND;
 	return 0;
 }
 
@@ -402,6 +414,49 @@ static void window_start(struct ldb_rp_feed *f, int64_t first)
 	f->started = true;
 }
 
+#define SPREAD_MAX_S (7 * 86400) /* a week of whole-second log at most */
+
+/* A log of whole-second timestamps: its events counted per second (a pass
+ * of its own over the files).  Nothing when its first event has finer ones. */
+static void spread_count(struct ldb_rp_feed *f)
+{
+	char err[600];
+	struct ldb_slog *r = ldb_slog_open(f->conf->logs, f->conf->nlogs, NULL, err, sizeof err);
+	struct ldb_slog_event ev;
+	while (r != NULL && ldb_slog_next(r, &ev) == 1) {
+		if (ev.kind == LDB_SLOG_SKIP)
+			continue;
+		if (ev.time_res_ns < 1000000000)
+			break;
+		int64_t sec = ev.time_ns / 1000000000;
+		if (f->spread == NULL) {
+			f->spread = calloc(SPREAD_MAX_S, sizeof *f->spread);
+			f->sec0 = sec;
+			if (f->spread == NULL)
+				break;
+		}
+		if (sec >= f->sec0 && sec - f->sec0 < SPREAD_MAX_S) {
+			f->spread[sec - f->sec0][0]++;
+			if ((uint32_t)(sec - f->sec0) >= f->nsec)
+				f->nsec = (uint32_t)(sec - f->sec0) + 1;
+		}
+	}
+	if (r != NULL)
+		ldb_slog_close(r);
+}
+
+/* ev's time, spread within its second when the log has whole seconds: the
+ * k-th of the n events of a second at k/n of it. */
+static void spread_time(struct ldb_rp_feed *f, struct ldb_slog_event *ev)
+{
+	int64_t sec = ev->time_ns / 1000000000;
+	if (f->spread == NULL || ev->time_res_ns < 1000000000 || sec < f->sec0 || sec - f->sec0 >= f->nsec)
+		return;
+	uint32_t *c = f->spread[sec - f->sec0];
+	if (c[0] > 0 && c[1] < c[0])
+		ev->time_ns = sec * 1000000000 + (int64_t)c[1]++ * 1000000000 / c[0];
+}
+
 /* One pass over the log.  @return 0 at its end (or --to), -1 the sender
  * stopped, -2 a read error (said in res->error). */
 static int read_pass(struct ldb_rp_feed *f, int64_t *last)
@@ -411,6 +466,7 @@ static int read_pass(struct ldb_rp_feed *f, int64_t *last)
 	while ((rc = ldb_slog_next(f->log, &ev)) == 1) {
 		if (ev.kind == LDB_SLOG_SKIP)
 			continue;
+		spread_time(f, &ev);
 		if (!f->started)
 			window_start(f, ev.time_ns);
 		if (ev.time_ns < f->start_ns)
@@ -485,6 +541,8 @@ void *ldb_rp_feed_thread(void *arg)
 	for (unsigned l = 0; l < f->conf->loops && rc == 0; l++) {
 		if (l > 0 && reopen(f) != 0)
 			break;
+		for (uint32_t i = 0; f->spread && i < f->nsec; i++)
+			f->spread[i][1] = 0;
 		rc = read_pass(f, &last);
 		if (!f->started)
 			break; /* no event at all */
@@ -536,6 +594,8 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_r
 		ldb_rp_feed_free(f);
 		return NULL;
 	}
+	if (conf->timing == LDB_RP_RECORDED)
+		spread_count(f);
 	return f;
 }
 
@@ -550,5 +610,6 @@ void ldb_rp_feed_free(struct ldb_rp_feed *f)
 	ldb_bytes_free(&f->enc);
 	free(f->rc);
 	free(f->hash);
+	free(f->spread);
 	free(f);
 }

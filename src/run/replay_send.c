@@ -93,8 +93,12 @@ static void compare(struct sender *s, const struct infl *f, int64_t rec_conn)
 	k->diff_entries += ents;
 	if (k->ndiff_ex < LDB_RP_EXAMPLES)
 		k->diff_ex[k->ndiff_ex++] =
-		        (struct ldb_rp_diff){ rec_conn,   f->op,    f->rec_err,
-			                      f->got_err, f->rec_n, f->type == LDB_SLOG_OP_SEARCH ? f->got_n : -1 };
+		        (struct ldb_rp_diff){ .conn = rec_conn,
+			                      .op = f->op,
+			                      .rec_err = f->rec_err,
+			                      .got_err = f->got_err,
+			                      .rec_n = f->type == LDB_SLOG_OP_SEARCH ? f->rec_n : -1,
+			                      .got_n = f->type == LDB_SLOG_OP_SEARCH ? f->got_n : -1 };
 }
 
 static void on_recres(struct sender *s, const struct ldb_rp_slot *sl)
@@ -442,6 +446,8 @@ static void read_in(struct sender *s, struct sconn *c)
 			c->lost = true;
 			return;
 		}
+		if ((size_t)n < room)
+			return; /* drained: the next bytes make a new edge */
 	}
 }
 

@@ -237,4 +237,27 @@ assert sum(r) == sum(g) == 9, (r, g)
 assert all(abs(a - b) <= 1 for a, b in zip(r, g)), (r, g)
 PY
 echo "ok: per-second searches follow the log"
+
+# the same log with whole-second timestamps (traditional syslog): the events
+# of a second are spread within it, so the first burst's searches, logged
+# within one or two seconds, are not sent together at a second's start
+TZ=UTC /usr/bin/python3 -I -S - "$work/timed.log" >"$work/timed-syslog.log" <<'PY'
+import sys, time
+for l in open(sys.argv[1]):
+    t, _, rest = l.rstrip("\n").split(" ", 2)
+    s = time.strftime("%b %e %H:%M:%S", time.gmtime(int(t.split(".")[0], 16)))
+    print("%s host slapd[812]: %s" % (s, rest))
+PY
+settled
+m2=$(wc -l <"$FIX_STATS_LOG")
+TZ=UTC run_replay "$work/out6" "${tgt[@]}" --timing recorded --json "$work/r6.json" "$work/timed-syslog.log"
+assert_eq 0 "$RC" "exit status of the whole-second replay"
+assert_eq 9 "$(jget "$work/r6.json" "p['kinds']['search']['sent']")" "its searches replayed"
+settled
+span=$(tail -n +$((m2 + 1)) "$FIX_STATS_LOG" | grep ' SRCH base=' | head -n 4 | /usr/bin/python3 -I -S -c '
+import sys
+t = [int(l.split()[0].split(".")[0], 16) + int(l.split()[0].split(".")[1], 16) / 1e9 for l in sys.stdin]
+print("%.3f" % (t[-1] - t[0]))')
+echo "the first burst's 4 searches replayed over ${span}s"
+assert_eq True "$(/usr/bin/python3 -I -S -c "print($span >= 0.2)")" "whole-second lines spread within their second"
 echo "replay_slapd: all checks passed"
