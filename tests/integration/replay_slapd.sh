@@ -146,6 +146,11 @@ run_replay "$work/out3" -h 127.0.0.1 -p "$FIX_PORT" --password-map "$work/pw.map
 assert_eq 0 "$RC" "exit status with --unmapped-binds anonymous"
 assert_eq 12 "$(jget "$work/r3.json" "p['kinds']['bind']['sent']")" "every bind sent"
 assert_eq 1 "$(jget "$work/r3.json" "p['unmapped_anonymous']")" "one of them anonymously"
+# --loop 2: the window twice
+run_replay "$work/out7" -h 127.0.0.1 -p "$FIX_PORT" --loop 2 --json "$work/r7.json" "$work/run.log"
+assert_eq 0 "$RC" "exit status with --loop 2"
+assert_eq 18 "$(jget "$work/r7.json" "p['kinds']['search']['sent']")" "the searches twice"
+assert_eq 24 "$(jget "$work/r7.json" "p['connections']['opened']")" "the connections twice"
 
 # bad input: one line and the documented status, no connection opened
 bad() { # STATUS REGEX WHAT ARGS...
