@@ -109,12 +109,12 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 
 int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v)
 {
+	a->any = true; /* (reset by the caller when o is none of them) */
 	int rc = number_opt(a, o, v);
 	if (rc != 1)
 		return rc;
 	if ((rc = password_opt(a, o, v)) != 1)
 		return rc;
-	a->any = true;
 	if (strcmp(o, "-H") == 0) {
 		if (uri(a, v) != 0)
 			return bad(o, v, "not ldap://HOST[:PORT] (ldaps and StartTLS are not built for replay)");
@@ -137,7 +137,7 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 			return bad(o, v, "not skip or anonymous");
 		a->unmapped = v[0] == 'a' ? LDB_RP_UNMAPPED_ANON : LDB_RP_UNMAPPED_SKIP;
 	} else {
-		return 1;
+		return 1; /* an unknown option: the command line ends here */
 	}
 	return 0;
 }
