@@ -22,33 +22,62 @@ struct replay_args {
 	int64_t interval_ns;
 	int top;
 	const char *json, *scenario;
+	struct replay_send_args send;
 };
 
 static void usage(FILE *out)
 {
-	fputs("usage: ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]\n"
+	fputs("usage: ldbench replay -H ldap://HOST:PORT | -h HOST -p PORT [options] LOG...\n"
+	      "       ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]\n"
 	      "                      [--top N] [--json FILE] [--write-scenario FILE] LOG...\n"
-	      "What a server's access log holds, sending nothing: 389 DS access logs and\n"
-	      "OpenLDAP stats logs (slapd's own format or syslog's; rotated sets, .gz).\n"
-	      "The operation mix and result codes per type, the rate and the connections\n"
-	      "open over time, the top filter shapes (each value masked as ?, a presence or\n"
-	      "substring star kept: (uid=?), (cn=?*)), search bases and bind DNs, and the\n"
-	      "server's recorded times per type (p50/p95/p99/max of etime, wtime, optime;\n"
-	      "OpenLDAP: qtime, etime).\n"
-	      "  --profile              the profile (sending the log to a server is not built yet)\n"
-	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
-	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
-	      "                         log's first line (+30s)\n"
+	      "A server's access log (389 DS access logs, OpenLDAP stats logs in slapd's own\n"
+	      "format or syslog's; rotated sets, .gz) sent to a target: each recorded\n"
+	      "connection a connection, its operations in recorded order, pipelined where the\n"
+	      "log shows it; at the end the fidelity report (replayed per kind, not sent per\n"
+	      "reason with the first log lines, results that differ from the recorded ones,\n"
+	      "latencies, lateness against the schedule).  --profile sends nothing.\n"
+	      "  -H ldap://HOST:PORT    the target (ldaps and StartTLS are not built for replay)\n"
+	      "  -h HOST, -p PORT       the same\n"
+	      "  --timing asap|recorded asap (default): as fast as the target answers, with the\n"
+	      "                         recorded connections; recorded: each operation at its\n"
+	      "                         recorded offset (open loop, latency from that time)\n"
+	      "  --speed X              recorded timing X times as fast (2, x2, 0.5)\n"
+	      "  --loop N               the window N times\n"
+	      "  --password-map FILE    DN<TAB>password lines (DN case-insensitive, spaces after\n"
+	      "                         commas ignored)\n"
+	      "  --password-rule RULE   REGEX=REPLACEMENT on the DN (\\1..\\9), or 'ldbench': the\n"
+	      "                         password of `ldbench gen users` (the uid)\n"
+	      "  --default-password PW, --default-password-file FILE\n"
+	      "                         the password of any other DN (never printed)\n"
+	      "  --unmapped-binds skip|anonymous\n"
+	      "                         a bind DN without password: not sent (default), or sent\n"
+	      "                         as an anonymous bind\n"
+	      "  --writes skip|synthetic adds and modifies (the log has no content): not sent\n"
+	      "                         (default), or sent with the synthetic content of\n"
+	      "                         docs/replay.md\n"
+	      "  --audit-log FILE       the server's audit log (389 DS audit log, OpenLDAP's\n"
+	      "                         auditlog overlay; repeat for a rotated set): each write\n"
+	      "                         sent with its recorded content; a write without one\n"
+	      "                         falls back to --writes\n"
+	      "  --max-conns N          replay connections open at once (default 512)\n"
+	      "  --drain DURATION       how long a closing connection waits for its answers\n"
+	      "                         (default 10s)\n"
+	      "  --profile              the profile, sending nothing:\n"
 	      "  --interval DURATION    the time series' interval (default 1s; doubled as needed\n"
 	      "                         to keep at most 4096 of them)\n"
 	      "  --top N                entries of each top table (1..256, default 10)\n"
-	      "  --json FILE            also the profile as one JSON object (- = stdout; the\n"
-	      "                         text then goes to stderr)\n"
 	      "  --write-scenario FILE  an ldbench scenario of the profile (--mix, --rate-profile,\n"
 	      "                         -f, -b, -s, -n; docs/replay.md)\n"
+	      "Both:\n"
+	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
+	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
+	      "                         log's first line (+30s)\n"
+	      "  --json FILE            also the report (or profile) as one JSON object (- =\n"
+	      "                         stdout; the text then goes to stderr)\n"
 	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
 	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
-	      "a log that cannot be read, 99 write error.  See docs/replay.md.\n",
+	      "a log that cannot be read (before any connection), 4 no connection could be\n"
+	      "opened, 99 write error.  See docs/replay.md.\n",
 	      out);
 }
 
@@ -166,7 +195,7 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 	} else if (ldb_argv_is(o, "--write-scenario")) {
 		x->scenario = v;
 	} else {
-		return 1;
+		return ldb_replay_send_opt(&x->send, o, v);
 	}
 	return 0;
 }
@@ -174,8 +203,28 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 /* @return -1 to go on, else the exit status (--help, a bad option). */
 static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_argv *a)
 {
-	static const char *const valued[] = { "--from",           "--to", "--interval", "--top", "--json",
-		                              "--write-scenario", NULL };
+	static const char *const valued[] = { "--from",
+		                              "--to",
+		                              "--interval",
+		                              "--top",
+		                              "--json",
+		                              "--write-scenario",
+		                              "-H",
+		                              "-h",
+		                              "-p",
+		                              "--timing",
+		                              "--speed",
+		                              "--loop",
+		                              "--max-conns",
+		                              "--drain",
+		                              "--password-map",
+		                              "--password-rule",
+		                              "--default-password",
+		                              "--default-password-file",
+		                              "--writes",
+		                              "--unmapped-binds",
+		                              "--audit-log",
+		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,
 		                   .from_rel = -1,
@@ -188,7 +237,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 	}
 	for (int i = 0; i < a->nopt; i++) {
 		const char *o = a->opt[i];
-		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+		if (strcmp(o, "--help") == 0 || (strcmp(o, "-h") == 0 && i + 1 == a->nopt)) {
 			usage(stdout);
 			return 0;
 		}
@@ -213,13 +262,16 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 /* What the options cannot be together.  @return -1 to go on, else 2 (said). */
 static int check_args(const struct replay_args *x, const struct ldb_argv *a)
 {
-	if (!x->profile) {
-		fprintf(stderr, PROG ": sending a log's operations to a server is not built yet; "
-		                     "--profile reads what the log holds (docs/replay.md)\n");
+	if (a->narg == 0) {
+		fprintf(stderr, PROG ": no log given (usage: ldbench replay [--profile] [options] LOG...)\n");
 		return 2;
 	}
-	if (a->narg == 0) {
-		fprintf(stderr, PROG ": no log given (usage: ldbench replay --profile [options] LOG...)\n");
+	if (x->profile && x->send.any) {
+		fprintf(stderr, PROG ": --profile sends nothing: the target and the replay's options go without it\n");
+		return 2;
+	}
+	if (!x->profile && x->scenario) {
+		fprintf(stderr, PROG ": --write-scenario goes with --profile\n");
 		return 2;
 	}
 	if (x->from_rel < 0 && x->to_rel < 0 && x->from_ns != INT64_MIN && x->to_ns != INT64_MAX &&
@@ -357,8 +409,12 @@ int ldb_replay_main(int argc, char **argv)
 	int st = parse_args(argc, argv, &x, &a);
 	if (st < 0)
 		st = check_args(&x, &a);
-	if (st < 0)
+	if (st < 0 && x.profile)
 		st = profile(&x, &a);
+	else if (st < 0)
+		st = ldb_replay_send_main(&x.send, (const char *const *)a.arg, a.narg, x.from_ns, x.to_ns, x.from_rel,
+		                          x.to_rel, x.json);
+	ldb_rp_pw_free(x.send.pw);
 	ldb_argv_free(&a);
 	return st;
 }

@@ -4,10 +4,16 @@
  *   ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]
  *                  [--top N] [--json FILE] [--write-scenario FILE] LOG...
  *
- * Built so far: the profile (report/logprofile.h), sending nothing, and the
- * scenario written from it (--write-scenario).  Sending the log's operations
- * to a server is not built yet: without --profile the command says so and
- * exits 2 (docs/replay.md).
+ *   ldbench replay -H ldap://HOST:PORT | -h HOST -p PORT [--timing asap|recorded]
+ *                  [--speed X] [--loop N] [--from TIME] [--to TIME]
+ *                  [--password-map FILE] [--password-rule RULE]
+ *                  [--default-password PW | --default-password-file FILE]
+ *                  [--unmapped-binds skip|anonymous] [--writes skip|synthetic]
+ *                  [--max-conns N] [--drain DURATION] [--json FILE] LOG...
+ *
+ * --profile (report/logprofile.h) sends nothing, and writes a scenario from
+ * the profile (--write-scenario); without it the log's operations are sent
+ * to the target (cmd/replay_send, run/replay.h).
  *
  * TIME: @EPOCH[.FRACTION] (seconds, UTC), YYYY-MM-DDTHH:MM:SS[.FRACTION]
  * followed by Z or +HH:MM / -HH:MM (without either: the local time of TZ),
@@ -15,7 +21,8 @@
  * window is [from, to).
  *
  * Exit status: 0 done; 1 the log (or its window) holds no operation (the
- * profile is still printed, no scenario is written); 2 a bad command line, a
+ * profile is still printed, no scenario is written; a replay sent nothing);
+ * 4 a replay could open none of its connections; 2 a bad command line, a
  * log that cannot be opened or is of no known format, or a read error part
  * way (the reader's line on stderr); 99 an output could not be written.
  */
@@ -25,6 +32,30 @@
 #include <stdio.h>
 
 #include "report/logprofile.h"
+#include "run/replay.h"
+
+/* The sending replay's options (cmd/replay_send). */
+struct replay_send_args {
+	bool any; /* an option of the sending replay was given */
+	const char *host;
+	int port;
+	enum ldb_rp_timing timing;
+	double speed;
+	unsigned loops, max_conns;
+	int64_t drain_ns;
+	enum ldb_rp_writes writes;
+	enum ldb_rp_unmapped unmapped;
+	struct ldb_rp_pw *pw;
+	const char *audit[64]; /* --audit-log FILE, each time given */
+	size_t naudit;
+};
+
+/** One option o (value v) of the sending replay.  @return 0, 1 not one of
+ *  them, 2 bad (said on stderr). */
+int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v);
+/** The replay itself, its report on stdout (and --json).  @return the exit status. */
+int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
+                         int64_t from_rel, int64_t to_rel, const char *json);
 
 /** Entry point: argv[0] is "replay".  @return the exit status. */
 int ldb_replay_main(int argc, char **argv);

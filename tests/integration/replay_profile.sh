@@ -199,7 +199,7 @@ bad() { # STATUS REGEX WHAT ARGS...
 }
 : >"$work/empty.log"
 printf 'hello\nthis is not a log\n' >"$work/junk.log"
-bad 2 '^ldbench replay: sending a log.s operations to a server is not built yet' "no --profile" "$work/run.log"
+bad 2 '^ldbench replay: no target: give -H' "no --profile and no target" "$work/run.log"
 bad 2 '^ldbench replay: no log given' "no log" --profile
 bad 2 "^ldbench replay: --top '0': not a number in 1..256\$" "--top 0" --profile --top 0 "$work/run.log"
 bad 2 "^ldbench replay: --from 'yesterday': not a time" "--from junk" --profile --from yesterday "$work/run.log"

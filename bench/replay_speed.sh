@@ -1,0 +1,79 @@
+#!/bin/bash
+# The replay's cost (src/run/replay*.c), on a log a real slapd wrote.
+#
+#   bench/replay_speed.sh [MB]
+#
+# A slapd of tests/fixture/slapd.sh with `loglevel stats` serves ldapsearch
+# (a connection each) and python-ldap (one connection, 300 searches in turn)
+# and its stats log is the seed; bench/slog_speed.c repeats its lines into a
+# log of MB megabytes (default 100; conn= numbers moved up per repetition).
+# Then, against tests/tools/ldapproxy --answer (a server faster than any
+# client: the client is the limit):
+#  1. the replay reader: `ldbench replay --timing asap` of the big log, its
+#     lines per CPU second of the whole process (feeder and sender), and the
+#     log reader alone (slog_speed) for reference;
+#  2. CPU per operation: the replay's (user+system per request sent) and a
+#     synthetic run of the same searches (`ldbench -e esearch`, one
+#     connection, the same count) on the same stand-in;
+#  3. memory: the replay's max RSS on the big log.
+# CPU time, not wall time, so the figures stay steady on a shared machine;
+# still, read them as this machine's, at this load.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib.sh
+source "$root/bench/lib.sh"
+mb=${1:-100}
+build=${LDBENCH_BENCH_BUILD:-$root/build-bench}
+[[ -n "${LDBENCH_BENCH_BUILD:-}" ]] || bench_build "$root" "$build"
+cmake --build "$build" --target ldbench-slog-speed >/dev/null
+cmake --build "$build" --target ldapproxy >/dev/null 2>&1 || true
+proxy=$(find "$build" -name ldapproxy -type f -perm -u+x | head -n 1)
+[[ -x "$proxy" ]] || { echo "no ldapproxy built in $build (a build with the tests)"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-replayspeed.XXXXXX")
+export LDBENCH=$build/ldbench LDBENCH_SOURCE_DIR=$root FIX_STATS_LOG=$work/stats.log
+# shellcheck source=../tests/fixture/slapd.sh
+source "$root/tests/fixture/slapd.sh"
+fixture_start --users 1000
+trap 'fixture_stop; kill "${ppid:-}" 2>/dev/null || true; [[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
+n0=$(wc -l <"$FIX_STATS_LOG")
+for i in 1 2 3 4 5; do
+	LDAPNOINIT=1 ldapsearch -x -H "$FIX_URI" -b "$FIX_PEOPLE" "(uid=user0000$i)" cn >/dev/null
+done
+/usr/bin/python3 - "$FIX_URI" "$FIX_PEOPLE" <<'PY'
+import sys, ldap
+l = ldap.initialize(sys.argv[1])
+l.simple_bind_s("", "")
+for n in range(300):
+    l.search_s(sys.argv[2], ldap.SCOPE_SUBTREE, "(uid=user%05d)" % (n % 1000 + 1), ["cn"])
+l.unbind_s()
+PY
+sleep 0.5
+tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/seed.log"
+fixture_stop
+echo "seed: $(wc -l <"$work/seed.log") lines of slapd's stats log"
+echo "log reader alone: $("$build/ldbench-slog-speed" "$work/seed.log" "$work/big.log" "$mb")"
+lines=$(wc -l <"$work/big.log")
+"$proxy" --answer --port-file "$work/port" >"$work/proxy.log" 2>&1 &
+ppid=$!
+for ((i = 0; i < 100; i++)); do
+	[[ -s $work/port ]] && break
+	sleep 0.05
+done
+port=$(cat "$work/port")
+/usr/bin/time -f '%U %S %M' -o "$work/time" "$LDBENCH" replay -h 127.0.0.1 -p "$port" --timing asap \
+	--json "$work/r.json" "$work/big.log" >"$work/out" 2>&1 || true
+read -r u s rss < <(tail -n 1 "$work/time")
+sent=$(/usr/bin/python3 -I -S -c 'import json,sys; k=json.load(open(sys.argv[1]))["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()))' "$work/r.json")
+searches=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"]["kinds"]["search"]["sent"])' "$work/r.json")
+cpu=$(echo "$u + $s" | bc -l)
+printf 'replay: %d lines (%s MB), %d requests sent (%d searches) in %.2f CPU s: %.0f lines/CPU s, %.2f us CPU per request, max RSS %d MiB\n' \
+	"$lines" "$mb" "$sent" "$searches" "$cpu" "$(echo "$lines / $cpu" | bc -l)" "$(echo "$cpu * 1000000 / $sent" | bc -l)" $((rss / 1024))
+/usr/bin/time -f '%U %S %M' -o "$work/time2" "$LDBENCH" -h 127.0.0.1 -p "$port" -b "$FIX_PEOPLE" -f 'uid=userXXXXX' \
+	-r1 -R1000 -e esearch,random -n 1 --no-preflight -e "attrlist=cn" -T "$searches" >"$work/syn" 2>&1 || true
+read -r u2 s2 rss2 < <(tail -n 1 "$work/time2")
+cpu2=$(echo "$u2 + $s2" | bc -l)
+done2=$(grep -oE 'search: attempted [0-9]+, completed [0-9]+' "$work/syn" | tail -n 1 | awk '{print $5}' | tr -d ,)
+[[ -n "$done2" && "$done2" != 0 ]] || { tail "$work/syn"; echo "the synthetic run did not complete"; exit 1; }
+printf 'synthetic: %d searches (ldbench -e esearch, one connection) in %.2f CPU s: %.2f us CPU per search, max RSS %d MiB\n' \
+	"$done2" "$cpu2" "$(echo "$cpu2 * 1000000 / $done2" | bc -l)" $((rss2 / 1024))
+echo "(CPU time of the whole process; a loaded, shared machine: compare figures of one run, not across runs)"

@@ -1,0 +1,185 @@
+/* `ldbench replay LOG...`: a server's access log sent to a target
+ * (docs/replay.md for the user's view, docs/design.md "Replay" for the
+ * design).
+ *
+ * Two threads.  The feeder (run/replay_feed) reads the log with logs/slog,
+ * keeps one pending request per recorded connection (OpenLDAP writes a
+ * search's attributes and a bind's mechanism on a second line), encodes each
+ * request's protocolOp with proto/wire into a slot of a fixed ring and
+ * publishes it; it may allocate (liblber) and it blocks when the ring is
+ * full.  The sender (run/replay_send) is an epoll loop over the replay's
+ * connections: it moves the published slots into per-connection queues,
+ * sends each when it is due and its connection allows it (in order; a
+ * pipelined request without waiting for the previous answer), reads the
+ * answers, records latencies and compares results.  The sender allocates
+ * nothing, takes no lock and prints nothing after its start; the ring (a
+ * single-producer single-consumer array, two atomic indexes) is all the
+ * threads share while they run.  Memory: the ring's slots, and per replay
+ * connection (at most conf.max_conns open at once) its buffers: never the
+ * log's size. */
+#ifndef LDBENCH_RUN_REPLAY_H
+#define LDBENCH_RUN_REPLAY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logs/slog.h"
+#include "run/histogram.h"
+
+/* Why an operation of the log was not sent. */
+enum ldb_rp_skip {
+	LDB_RP_SKIP_NONE = 0,
+	LDB_RP_SKIP_NO_PASSWORD, /* a simple bind whose DN has no password */
+	LDB_RP_SKIP_SASL,        /* a SASL bind: the exchange is not in the log */
+	LDB_RP_SKIP_WRITE,       /* add/modify with --writes skip: no content */
+	LDB_RP_SKIP_NO_AUDIT,    /* a write --audit-log had no change for */
+	LDB_RP_SKIP_NO_NEWRDN,   /* a rename without its new RDN (OpenLDAP) */
+	LDB_RP_SKIP_EXTOP,       /* StartTLS, password modify: not without a value */
+	LDB_RP_SKIP_BAD_REQUEST, /* a field that cannot be encoded (filter ...) */
+	LDB_RP_SKIP_TOO_BIG,     /* a request larger than a ring slot */
+	LDB_RP_SKIP_CONN_FAILED, /* its connection could not be opened */
+	LDB_RP_SKIP_CONN_LOST,   /* its connection was closed by the target */
+	LDB_RP_NSKIPS
+};
+
+enum ldb_rp_timing { LDB_RP_ASAP = 0, LDB_RP_RECORDED };
+enum ldb_rp_writes { LDB_RP_WRITES_SKIP = 0, LDB_RP_WRITES_SYNTHETIC };
+enum ldb_rp_unmapped { LDB_RP_UNMAPPED_SKIP = 0, LDB_RP_UNMAPPED_ANON };
+
+struct ldb_rp_pw; /* passwords (run/replay_pw) */
+
+struct ldb_rp_conf {
+	const char *const *logs;
+	size_t nlogs;
+	const char *host;
+	int port;
+	enum ldb_rp_timing timing;
+	double speed;             /* recorded timing: 2 = twice as fast */
+	int64_t from_ns, to_ns;   /* window, absolute; INT64_MIN / INT64_MAX */
+	int64_t from_rel, to_rel; /* +DURATION after the first line, -1 */
+	unsigned loops;           /* 1 = once */
+	enum ldb_rp_writes writes;
+	enum ldb_rp_unmapped unmapped;
+	const struct ldb_rp_pw *pw; /* may be NULL: every non-anonymous bind unmapped */
+	const char *const *audit;   /* --audit-log files, naudit of them (0: none) */
+	size_t naudit;
+	unsigned max_conns; /* replay connections open at once */
+	int64_t drain_ns;   /* at the end: how long answers are waited for */
+};
+
+/* Examples kept per kind and per skip reason. */
+#define LDB_RP_EXAMPLES 3
+#define LDB_RP_DN_EXAMPLE 160
+
+struct ldb_rp_diff {
+	int64_t conn, op;     /* the recorded connection and operation */
+	int rec_err, got_err; /* result codes */
+	int64_t rec_n, got_n; /* entries (searches), -1 not logged */
+};
+
+struct ldb_rp_kind_stats {
+	uint64_t read;     /* requests of this type in the window */
+	uint64_t sent;     /* replayed */
+	uint64_t answered; /* answers received (not unbind/abandon) */
+	uint64_t compared; /* answered with a recorded result to compare */
+	uint64_t differ;   /* result code or entry count differ */
+	uint64_t diff_code, diff_entries;
+	unsigned ndiff_ex;
+	struct ldb_rp_diff diff_ex[LDB_RP_EXAMPLES];
+	struct ldb_hist lat; /* from the intended time (recorded) or the send (asap) */
+};
+
+struct ldb_rp_result {
+	/* the feeder's */
+	uint64_t skipped[LDB_RP_NSKIPS];
+	uint64_t first_line[LDB_RP_NSKIPS][LDB_RP_EXAMPLES]; /* log line numbers, 0 none */
+	char no_pw_dn[LDB_RP_EXAMPLES][LDB_RP_DN_EXAMPLE];   /* first DNs without password */
+	unsigned nno_pw_dn;
+	uint64_t unmapped_anon; /* binds sent anonymously (--unmapped-binds anonymous) */
+	uint64_t synthetic;     /* writes sent with synthetic content */
+	uint64_t audit_sent;    /* writes sent with their audit log's content */
+	uint64_t audit_changes, audit_unmatched, audit_dropped_attrs; /* the audit reader's */
+	uint64_t conns_read; /* recorded connections in the window (per loop) */
+	int64_t window_ns;   /* the log window's length */
+	int64_t first_ns;    /* its start (log time) */
+	int format;          /* enum ldb_slog_format */
+	struct ldb_slog_stats slog;
+	char place_file[LDB_SLOG_NSKIPS][LDB_SLOG_FIRST_LINES][128]; /* slog's places' files */
+	char error[600];                                             /* a read error part way, "" if none */
+	/* the sender's */
+	struct ldb_rp_kind_stats kind[LDB_SLOG_NOPTYPES];
+	uint64_t conns_opened, conns_failed, conns_lost;
+	uint64_t ops_conn_failed, ops_conn_lost; /* not sent: their connection failed, was lost */
+	uint64_t unanswered;                     /* requests still unanswered when the drain ended */
+	uint64_t proto_errors;                   /* answers that were not LDAP */
+	struct ldb_hist late;                    /* how late each request was sent against its schedule */
+	int64_t elapsed_ns;                      /* from the first due time to the last answer */
+	char conn_error[200];                    /* the first connection failure's reason */
+};
+
+/** Replay conf's logs to the target; fills *res (ldb_rp_result_init first).
+ *  @return 0 done, 2 the log cannot be opened (err said, nothing sent), 99
+ *  out of memory at start. */
+int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen);
+
+int ldb_rp_result_init(struct ldb_rp_result *res);
+void ldb_rp_result_free(struct ldb_rp_result *res);
+const char *ldb_rp_skip_name(enum ldb_rp_skip s);
+
+/* Passwords (run/replay_pw). */
+/** Add a DN<TAB>password file.  @return 0, or -1 with one line in err. */
+int ldb_rp_pw_load(struct ldb_rp_pw **pw, const char *path, char *err, size_t errlen);
+/** The default password (copied).  @return 0 or -1 (out of memory). */
+int ldb_rp_pw_default(struct ldb_rp_pw **pw, const char *password);
+/** A rule "REGEX=REPLACEMENT" (\1..\9), or "ldbench" (the password of
+ *  `ldbench gen users`: the first RDN's uid value).  @return 0 or -1 (err). */
+int ldb_rp_pw_rule(struct ldb_rp_pw **pw, const char *rule, char *err, size_t errlen);
+/** The password of dn (n bytes) into out (cap), NUL-terminated: the map
+ *  first, then the rule, then the default.  @return its length, or -1. */
+int ldb_rp_pw_find(const struct ldb_rp_pw *pw, const char *dn, size_t n, char *out, size_t cap);
+void ldb_rp_pw_free(struct ldb_rp_pw *pw);
+
+/* ---- the ring between the feeder and the sender (private to run/replay*) */
+enum ldb_rp_msg { LDB_RP_MSG_OPEN = 1, LDB_RP_MSG_REQ, LDB_RP_MSG_RECRES, LDB_RP_MSG_CLOSE, LDB_RP_MSG_END };
+
+#define LDB_RP_SLOT_BYTES 4096
+
+struct ldb_rp_slot {
+	uint8_t msg;      /* enum ldb_rp_msg */
+	uint8_t type;     /* enum ldb_slog_optype */
+	bool pipelined;   /* sent without waiting for the previous answer */
+	bool has_rec;     /* rec_err, rec_n known */
+	bool done;        /* the sender's: consumed */
+	uint32_t conn;    /* the replay connection's index */
+	int64_t rec_conn; /* recorded connection and operation */
+	int64_t op;
+	int64_t due_ns; /* offset from the replay's start */
+	int rec_err;
+	int64_t rec_n;
+	int32_t next;          /* the sender's: next slot of the connection's queue */
+	uint32_t len;          /* protocolOp bytes */
+	uint64_t after_closes; /* OPEN: the CLOSEs published before it */
+	uint8_t ber[LDB_RP_SLOT_BYTES];
+};
+
+struct ldb_rp_ring {
+	struct ldb_rp_slot *slot;
+	uint32_t size;                          /* a power of two */
+	_Alignas(64) atomic_uint_fast64_t head; /* published by the feeder */
+	_Alignas(64) atomic_uint_fast64_t tail; /* released by the sender */
+	_Alignas(64) atomic_bool *conn_busy;    /* per index: the sender still owns it */
+	atomic_bool stop;                       /* the sender ended early */
+};
+
+struct ldb_rp_feed;
+/** The feeder thread's body (arg: struct ldb_rp_feed *). */
+void *ldb_rp_feed_thread(void *arg);
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res,
+                                    char *err, size_t errlen);
+void ldb_rp_feed_free(struct ldb_rp_feed *f);
+/** The sender's loop, in the calling thread.  @return 0, or -1 at start. */
+int ldb_rp_send(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res);
+
+#endif

@@ -1,0 +1,607 @@
+/* The replay's sender (run/replay.h): one epoll loop over the replay's
+ * connections.  After its start it allocates nothing, takes no lock and
+ * prints nothing: the ring's slots, the connections' fixed buffers and the
+ * result's counters and histograms are all it touches. */
+#include <errno.h>
+#include <pthread.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "proto/wire.h"
+#include "run/clock.h"
+#include "run/replay.h"
+
+#define IN_CAP (32 * 1024)
+#define OUT_CAP (8 * 1024 + 64)
+#define INFLIGHT 64 /* a connection's requests awaiting an answer, at most */
+#define NEVENTS 64
+
+enum { S_IDLE = 0, S_CONNECTING, S_UP, S_DEAD, S_DONE };
+enum { F_EMPTY = 0, F_SENT, F_NOREC }; /* F_NOREC: answered, the recorded result not read yet */
+
+struct infl {
+	uint8_t st, type;
+	bool has_rec;
+	int32_t msgid;
+	int rec_err, got_err;
+	int64_t op, rec_n, got_n;
+	uint64_t t0; /* the latency's start */
+};
+
+struct sconn {
+	int fd;
+	uint8_t st;
+	bool active, lost;
+	int32_t qh, qt; /* the queue of slot indexes, -1 empty */
+	unsigned outstanding;
+	size_t outlen, outoff, inlen;
+	uint64_t skipbytes;   /* of a message larger than the input buffer */
+	uint64_t close_since; /* when its CLOSE reached the queue's head, 0 */
+	int64_t rec_conn;
+	uint8_t *in, *out;
+	struct infl fl[INFLIGHT];
+};
+
+struct sender {
+	const struct ldb_rp_conf *conf;
+	struct ldb_rp_ring *ring;
+	struct ldb_rp_result *res;
+	struct sconn *c;
+	uint32_t *active, nactive;
+	uint8_t *bufs;
+	int ep;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	uint64_t seen;  /* ring positions moved into the queues */
+	uint64_t start; /* the replay's time 0 (monotonic ns), 0 before the first slot */
+	uint64_t last;  /* the last answer or close */
+	bool end;
+	uint64_t closes; /* CLOSE messages done */
+};
+
+static int32_t msgid_of(int64_t op)
+{
+	return (int32_t)(op % 2147483646 + 1);
+}
+
+static void activate(struct sender *s, uint32_t i)
+{
+	if (!s->c[i].active) {
+		s->c[i].active = true;
+		s->active[s->nactive++] = i;
+	}
+}
+
+/* A recorded result that came after its request was published. */
+static void compare(struct sender *s, const struct infl *f, int64_t rec_conn)
+{
+	struct ldb_rp_kind_stats *k = &s->res->kind[f->type];
+	bool code = f->rec_err != f->got_err;
+	bool ents = f->type == LDB_SLOG_OP_SEARCH && f->rec_n >= 0 && f->rec_n != f->got_n;
+	k->compared++;
+	if (!code && !ents)
+		return;
+	k->differ++;
+	k->diff_code += code;
+	k->diff_entries += ents;
+	if (k->ndiff_ex < LDB_RP_EXAMPLES)
+		k->diff_ex[k->ndiff_ex++] =
+		        (struct ldb_rp_diff){ .conn = rec_conn,
+			                      .op = f->op,
+			                      .rec_err = f->rec_err,
+			                      .got_err = f->got_err,
+			                      .rec_n = f->type == LDB_SLOG_OP_SEARCH ? f->rec_n : -1,
+			                      .got_n = f->type == LDB_SLOG_OP_SEARCH ? f->got_n : -1 };
+}
+
+static void on_recres(struct sender *s, const struct ldb_rp_slot *sl)
+{
+	struct sconn *c = &s->c[sl->conn];
+	struct infl *f = &c->fl[msgid_of(sl->op) % INFLIGHT];
+	for (int32_t q = c->qh; q >= 0; q = s->ring->slot[q].next) {
+		struct ldb_rp_slot *r = &s->ring->slot[q];
+		if (r->msg == LDB_RP_MSG_REQ && r->op == sl->op && r->type != LDB_SLOG_OP_ABANDON) {
+			r->has_rec = true; /* not sent yet */
+			r->rec_err = sl->rec_err;
+			r->rec_n = sl->rec_n;
+			return;
+		}
+	}
+	if (f->op != sl->op || f->st == F_EMPTY)
+		return; /* not sent (skipped), or its entry reused */
+	f->has_rec = true;
+	f->rec_err = sl->rec_err;
+	f->rec_n = sl->rec_n;
+	if (f->st == F_NOREC) {
+		compare(s, f, c->rec_conn);
+		f->st = F_EMPTY;
+	}
+}
+
+/* The published slots into their connections' queues. */
+static void pull(struct sender *s)
+{
+	struct ldb_rp_ring *r = s->ring;
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	for (; s->seen < h; s->seen++) {
+		int32_t i = (int32_t)(s->seen & (r->size - 1));
+		struct ldb_rp_slot *sl = &r->slot[i];
+		if (s->start == 0)
+			s->start = ldb_now_ns();
+		if (sl->msg == LDB_RP_MSG_END || sl->msg == LDB_RP_MSG_RECRES) {
+			if (sl->msg == LDB_RP_MSG_END)
+				s->end = true;
+			else
+				on_recres(s, sl);
+			sl->done = true;
+			continue;
+		}
+		struct sconn *c = &s->c[sl->conn];
+		if (c->qh < 0)
+			c->qh = i;
+		else
+			r->slot[c->qt].next = i;
+		c->qt = i;
+		activate(s, sl->conn);
+	}
+}
+
+static void release_tail(struct sender *s)
+{
+	struct ldb_rp_ring *r = s->ring;
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed), t0 = t;
+	while (t < s->seen && r->slot[t & (r->size - 1)].done)
+		t++;
+	if (t != t0)
+		atomic_store_explicit(&r->tail, t, memory_order_release);
+}
+
+static void pop(struct sender *s, struct sconn *c)
+{
+	struct ldb_rp_slot *sl = &s->ring->slot[c->qh];
+	sl->done = true;
+	c->qh = sl->next;
+	if (c->qh < 0)
+		c->qt = -1;
+}
+
+static void conn_fail(struct sender *s, struct sconn *c, const char *why, int e)
+{
+	if (s->res->conn_error[0] == '\0')
+		snprintf(s->res->conn_error, sizeof s->res->conn_error, "%s: %s", why, strerror(e));
+	s->res->conns_failed++;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->st = S_DEAD;
+}
+
+static void conn_open(struct sender *s, struct sconn *c, uint32_t idx)
+{
+	c->fd = socket(s->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0) {
+		conn_fail(s, c, "socket", errno);
+		return;
+	}
+	int one = 1;
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.u32 = idx };
+	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, c->fd, &ev) != 0) {
+		conn_fail(s, c, "epoll", errno);
+		return;
+	}
+	if (connect(c->fd, (struct sockaddr *)&s->addr, s->addrlen) != 0 && errno != EINPROGRESS) {
+		conn_fail(s, c, "connect", errno);
+		return;
+	}
+	c->st = S_CONNECTING;
+	c->outlen = c->outoff = c->inlen = 0;
+	c->skipbytes = 0;
+	c->outstanding = 0;
+	c->lost = false;
+	s->res->conns_opened++;
+}
+
+/* Answers that will not come: counted unanswered. */
+static void conn_drop(struct sender *s, struct sconn *c)
+{
+	for (int i = 0; i < INFLIGHT; i++)
+		if (c->fl[i].st == F_SENT) {
+			s->res->unanswered++;
+		}
+	memset(c->fl, 0, sizeof c->fl);
+	c->outstanding = 0;
+	if (c->fd >= 0)
+		close(c->fd); /* epoll forgets it */
+	c->fd = -1;
+}
+
+static void flush_out(struct sender *s, struct sconn *c)
+{
+	while (c->st == S_UP && c->outoff < c->outlen) {
+		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR) {
+				s->res->conns_lost++;
+				conn_drop(s, c);
+				c->st = S_DEAD;
+				c->lost = true;
+			}
+			return;
+		}
+		c->outoff += (size_t)n;
+	}
+	if (c->outoff == c->outlen)
+		c->outoff = c->outlen = 0;
+}
+
+/* The request at c's queue head written out.  @return true when it was,
+ * false when it must wait (not due, an answer first, no room). */
+static bool send_req(struct sender *s, struct sconn *c, const struct ldb_rp_slot *sl, uint64_t now, uint64_t due)
+{
+	bool oneway = sl->type == LDB_SLOG_OP_UNBIND || sl->type == LDB_SLOG_OP_ABANDON;
+	int32_t id = msgid_of(sl->type == LDB_SLOG_OP_ABANDON ? sl->rec_n : sl->op);
+	struct infl *f = &c->fl[id % INFLIGHT];
+	if ((!sl->pipelined || sl->type == LDB_SLOG_OP_UNBIND) && c->outstanding > 0)
+		return false; /* an unbind waits for the answers (docs/replay.md) */
+	if (!oneway && f->st == F_SENT)
+		return false;
+	if (OUT_CAP - c->outlen < sl->len + LDB_WIRE_ENVELOPE_MAX)
+		return false;
+	c->outlen += ldb_wire_frame(c->out + c->outlen, OUT_CAP - c->outlen, id, sl->ber, sl->len);
+	struct ldb_rp_kind_stats *k = &s->res->kind[sl->type];
+	k->sent++;
+	if (s->conf->timing == LDB_RP_RECORDED)
+		ldb_hist_record(&s->res->late, now > due ? now - due : 0);
+	if (oneway)
+		return true;
+	if (f->st == F_NOREC)
+		f->st = F_EMPTY; /* its recorded result never came */
+	*f = (struct infl){ .st = F_SENT,
+		            .type = sl->type,
+		            .has_rec = sl->has_rec,
+		            .msgid = id,
+		            .rec_err = sl->rec_err,
+		            .rec_n = sl->rec_n,
+		            .op = sl->op,
+		            .t0 = s->conf->timing == LDB_RP_RECORDED ? due : now };
+	c->outstanding++;
+	return true;
+}
+
+static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
+{
+	conn_drop(s, c);
+	c->st = S_IDLE;
+	c->close_since = 0;
+	s->last = ldb_now_ns();
+	atomic_store_explicit(&s->ring->conn_busy[idx], false, memory_order_release);
+}
+
+/* The head of c's queue, when it may go.  @return true to look at the next. */
+static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, uint64_t *next)
+{
+	struct ldb_rp_slot *sl = &s->ring->slot[c->qh];
+	uint64_t due = s->start + (uint64_t)sl->due_ns;
+	if (due > now) {
+		*next = due < *next ? due : *next;
+		return false;
+	}
+	if (sl->msg == LDB_RP_MSG_OPEN) {
+		/* asap keeps the recorded concurrency: a connection opens once
+		 * those closed before it opened are closed */
+		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes)
+			return false;
+		c->rec_conn = sl->rec_conn;
+		conn_open(s, c, idx);
+	} else if (sl->msg == LDB_RP_MSG_CLOSE) {
+		if (c->close_since == 0)
+			c->close_since = now;
+		if (c->outstanding > 0 && now - c->close_since < (uint64_t)s->conf->drain_ns) {
+			uint64_t t = c->close_since + (uint64_t)s->conf->drain_ns;
+			*next = t < *next ? t : *next;
+			return false;
+		}
+		conn_close(s, c, idx);
+		s->closes++;
+	} else if (c->st == S_DEAD || c->st == S_IDLE || c->st == S_DONE) {
+		if (c->st != S_DONE)
+			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
+	} else if (c->st == S_CONNECTING || !send_req(s, c, sl, now, due)) {
+		return false;
+	} else if (sl->type == LDB_SLOG_OP_UNBIND) {
+		flush_out(s, c);
+		conn_drop(s, c);
+		c->st = S_DONE;
+	}
+	pop(s, c);
+	return true;
+}
+
+/* Every active connection moved on as far as it can.  @return the next due time. */
+static uint64_t progress(struct sender *s, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+	for (uint32_t k = 0; k < s->nactive;) {
+		uint32_t i = s->active[k];
+		struct sconn *c = &s->c[i];
+		while (c->qh >= 0 && step(s, c, i, now, &next))
+			;
+		flush_out(s, c);
+		if (c->qh < 0) {
+			c->active = false;
+			s->active[k] = s->active[--s->nactive];
+		} else {
+			k++;
+		}
+	}
+	return next;
+}
+
+static bool is_result(uint8_t op)
+{
+	return op == 0x61 || op == 0x65 || op == 0x67 || op == 0x69 || op == 0x6b || op == 0x6d || op == 0x6f ||
+	       op == 0x78;
+}
+
+static void on_answer(struct sender *s, struct sconn *c, int32_t id, uint8_t op, int code)
+{
+	struct infl *f = &c->fl[id % INFLIGHT];
+	if (id == 0 || f->st != F_SENT || f->msgid != id)
+		return; /* a notice of disconnection, or an abandoned request's */
+	if (op == 0x64) {
+		f->got_n++;
+		return;
+	}
+	if (!is_result(op))
+		return; /* references, intermediate responses */
+	uint64_t now = ldb_now_ns();
+	struct ldb_rp_kind_stats *k = &s->res->kind[f->type];
+	k->answered++;
+	ldb_hist_record(&k->lat, now > f->t0 ? now - f->t0 : 0);
+	f->got_err = code;
+	s->last = now;
+	c->outstanding--;
+	if (f->has_rec) {
+		compare(s, f, c->rec_conn);
+		f->st = F_EMPTY;
+	} else {
+		f->st = F_NOREC;
+	}
+}
+
+/* A message longer than the input buffer: its id and type from its first
+ * bytes, the rest skipped.  @return 0, or -1 not LDAP. */
+static int oversized(struct sender *s, struct sconn *c, size_t need)
+{
+	const uint8_t *b = c->in;
+	size_t i = 1, n = c->inlen;
+	if (n < 2 || b[0] != 0x30)
+		return -1;
+	i += (b[1] & 0x80) ? 1 + (b[1] & 0x7f) : 1;
+	if (i + 2 > n || b[i] != 0x02 || b[i + 1] > 4 || i + 2 + b[i + 1] >= n)
+		return -1;
+	int32_t id = 0;
+	for (size_t k = 0; k < b[i + 1]; k++)
+		id = (int32_t)((uint32_t)id << 8 | b[i + 2 + k]);
+	on_answer(s, c, id, b[i + 2 + b[i + 1]], 0);
+	c->skipbytes = need - c->inlen;
+	c->inlen = 0;
+	return 0;
+}
+
+/* The answers in c's input buffer.  @return 0, or -1 not LDAP. */
+static int parse_in(struct sender *s, struct sconn *c)
+{
+	size_t off = 0;
+	for (;;) {
+		struct ldb_resp r;
+		size_t need = 0;
+		int rc = ldb_wire_parse(c->in + off, c->inlen - off, &r, &need);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			memmove(c->in, c->in + off, c->inlen - off);
+			c->inlen -= off;
+			return need > IN_CAP ? oversized(s, c, need) : 0;
+		}
+		on_answer(s, c, r.msgid, r.op, r.result);
+		off += r.len;
+	}
+}
+
+static void read_in(struct sender *s, struct sconn *c)
+{
+	for (;;) {
+		uint8_t *dst = c->skipbytes ? c->out + c->outlen : c->in + c->inlen;
+		size_t room = c->skipbytes ? OUT_CAP - c->outlen : IN_CAP - c->inlen;
+		if (c->skipbytes && room > c->skipbytes)
+			room = (size_t)c->skipbytes;
+		ssize_t n = room ? recv(c->fd, dst, room, 0) : 0;
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0 && room) {
+			s->res->conns_lost += c->outstanding > 0;
+			conn_drop(s, c);
+			c->st = S_DEAD;
+			c->lost = true;
+			return;
+		}
+		if (c->skipbytes) {
+			c->skipbytes -= (uint64_t)n;
+			continue;
+		}
+		c->inlen += (size_t)n;
+		if (parse_in(s, c) != 0) {
+			s->res->proto_errors++;
+			conn_drop(s, c);
+			c->st = S_DEAD;
+			c->lost = true;
+			return;
+		}
+		if ((size_t)n < room)
+			return; /* drained: the next bytes make a new edge */
+	}
+}
+
+static void on_io(struct sender *s, uint32_t idx, uint32_t events)
+{
+	struct sconn *c = &s->c[idx];
+	if (c->fd < 0)
+		return;
+	if (c->st == S_CONNECTING) {
+		int e = 0;
+		socklen_t l = sizeof e;
+		if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+			return;
+		if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &l) != 0 || e != 0) {
+			conn_fail(s, c, "connect", e ? e : errno);
+			return;
+		}
+		c->st = S_UP;
+		activate(s, idx);
+	}
+	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+		read_in(s, c);
+	if (c->st == S_UP && (events & EPOLLOUT))
+		flush_out(s, c);
+	if (c->qh >= 0)
+		activate(s, idx);
+}
+
+static void loop(struct sender *s)
+{
+	struct epoll_event ev[NEVENTS];
+	while (!s->end || s->nactive > 0) {
+		pull(s);
+		uint64_t now = ldb_now_ns(), next = progress(s, now);
+		release_tail(s);
+		if (s->end && s->nactive == 0)
+			break;
+		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
+		if (wait > 1000000 && !s->end)
+			wait = 1000000; /* new slots are looked for every ms */
+		struct timespec ts = { wait / 1000000000, wait % 1000000000 };
+		int n = epoll_pwait2(s->ep, ev, NEVENTS, &ts, NULL);
+		for (int i = 0; i < n; i++)
+			on_io(s, ev[i].data.u32, ev[i].events);
+	}
+	if (s->res->elapsed_ns == 0 && s->start)
+		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
+}
+
+static int resolve(struct sender *s, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	char port[16];
+	snprintf(port, sizeof port, "%d", s->conf->port);
+	int rc = getaddrinfo(s->conf->host, port, &hints, &ai);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: %s", s->conf->host, gai_strerror(rc));
+		return -1;
+	}
+	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
+	s->addrlen = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static int sender_init(struct sender *s)
+{
+	uint32_t n = s->conf->max_conns;
+	s->c = calloc(n, sizeof *s->c);
+	s->active = calloc(n, sizeof *s->active);
+	s->bufs = malloc((size_t)n * (IN_CAP + OUT_CAP));
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (s->c == NULL || s->active == NULL || s->bufs == NULL || s->ep < 0)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		s->c[i].fd = -1;
+		s->c[i].qh = s->c[i].qt = -1;
+		s->c[i].in = s->bufs + (size_t)i * (IN_CAP + OUT_CAP);
+		s->c[i].out = s->c[i].in + IN_CAP;
+	}
+	return 0;
+}
+
+static void sender_free(struct sender *s)
+{
+	for (uint32_t i = 0; s->c && i < s->conf->max_conns; i++)
+		if (s->c[i].fd >= 0)
+			close(s->c[i].fd);
+	if (s->ep >= 0)
+		close(s->ep);
+	free(s->c);
+	free(s->active);
+	free(s->bufs);
+}
+
+int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
+{
+	struct ldb_rp_ring ring = { .size = 4096 };
+	struct sender s = { .conf = conf, .ring = &ring, .res = res, .ep = -1 };
+	if (resolve(&s, err, errlen) != 0)
+		return 2;
+	struct ldb_rp_feed *f = ldb_rp_feed_new(conf, &ring, res, err, errlen);
+	if (f == NULL)
+		return 2;
+	ring.slot = malloc(ring.size * sizeof *ring.slot);
+	ring.conn_busy = calloc(conf->max_conns, sizeof *ring.conn_busy);
+	int st = ring.slot && ring.conn_busy && sender_init(&s) == 0 ? 0 : 99;
+	pthread_t th;
+	if (st == 0 && pthread_create(&th, NULL, ldb_rp_feed_thread, f) != 0)
+		st = 99;
+	if (st == 99)
+		snprintf(err, errlen, "out of memory");
+	if (st == 0) {
+		loop(&s);
+		atomic_store(&ring.stop, true);
+		pthread_join(th, NULL);
+	}
+	sender_free(&s);
+	ldb_rp_feed_free(f);
+	free(ring.slot);
+	free((void *)ring.conn_busy);
+	return st;
+}
+
+int ldb_rp_result_init(struct ldb_rp_result *res)
+{
+	memset(res, 0, sizeof *res);
+	int rc = ldb_hist_init(&res->late);
+	for (int k = 0; k < LDB_SLOG_NOPTYPES && rc == 0; k++)
+		rc = ldb_hist_init(&res->kind[k].lat);
+	return rc ? -1 : 0;
+}
+
+void ldb_rp_result_free(struct ldb_rp_result *res)
+{
+	ldb_hist_free(&res->late);
+	for (int k = 0; k < LDB_SLOG_NOPTYPES; k++)
+		ldb_hist_free(&res->kind[k].lat);
+}
+
+const char *ldb_rp_skip_name(enum ldb_rp_skip s)
+{
+	static const char *const n[LDB_RP_NSKIPS] = {
+		[LDB_RP_SKIP_NONE] = "none",
+		[LDB_RP_SKIP_NO_PASSWORD] = "no-password",
+		[LDB_RP_SKIP_SASL] = "sasl",
+		[LDB_RP_SKIP_WRITE] = "write-no-content",
+		[LDB_RP_SKIP_NO_AUDIT] = "write-not-in-audit-log",
+		[LDB_RP_SKIP_NO_NEWRDN] = "rename-no-newrdn",
+		[LDB_RP_SKIP_EXTOP] = "extended-needs-value",
+		[LDB_RP_SKIP_BAD_REQUEST] = "bad-request",
+		[LDB_RP_SKIP_TOO_BIG] = "too-big",
+		[LDB_RP_SKIP_CONN_FAILED] = "connection-failed",
+		[LDB_RP_SKIP_CONN_LOST] = "connection-lost",
+	};
+	return s < LDB_RP_NSKIPS ? n[s] : "?";
+}
