@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per LDAPS bind with a connection of its own (-e bindeach,bindonly
-# over ldaps), counted by valgrind --tool=callgrind, for ldbench, ldclt and the
-# TLS floor probes (bench/floor_probe_tls.c: OpenSSL, OpenSSL in ldbench's lean
+# over ldaps), counted by valgrind --tool=callgrind, for ldbench (with each of
+# its TLS libraries: --tls-library openssl and gnutls), ldclt and the TLS
+# floor probes (bench/floor_probe_tls.c: OpenSSL, OpenSSL in ldbench's lean
 # context, GnuTLS) on the same throwaway slapd (tests/fixture/slapd.sh, 127.0.0.1).
 # Instruction counts do not depend on the machine's load, unlike CPU times.
 #
@@ -90,12 +91,14 @@ per_op() { # NAME MODE CMD-WITH-COUNT-AS-@N@...
 }
 echo "tls-counts: slapd on 127.0.0.1:$FIX_LDAPS_PORT, $key key, TLS $tls; binds $low and $high per run"
 per_op ldclt insecure ldclt "${insecure[@]}" "${binds[@]}" -T @N@
-for tool in ldbench ${base:+base}; do
-	bin=$LDBENCH
-	[[ $tool == ldbench ]] || bin=$base
-	per_op "$tool" insecure "$bin" "${insecure[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
-	per_op "$tool" verified "$bin" "${verified[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+for lib in openssl gnutls; do
+	per_op "ldbench-$lib" insecure "$LDBENCH" "${insecure[@]}" "${binds[@]}" --tls-library $lib -e sampinterval=1 -T @N@
+	per_op "ldbench-$lib" verified "$LDBENCH" "${verified[@]}" "${binds[@]}" --tls-library $lib -e sampinterval=1 -T @N@
 done
+if [[ -n $base ]]; then # an earlier binary, with its default library
+	per_op base insecure "$base" "${insecure[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+	per_op base verified "$base" "${verified[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+fi
 probe=(-p "$FIX_LDAPS_PORT" -n 1 -c @N@ --people "$FIX_PEOPLE" --users 10000)
 for lib in openssl openssl-lean gnutls; do
 	per_op "probe-$lib" insecure "$PROBE_TLS" "$lib" "${probe[@]}"

@@ -235,6 +235,24 @@ static void save_session(struct ldb_tls_conn *tc)
 	tc->slot->drop = drop_session;
 }
 
+/* An issuer not found among the trusted, in OpenSSL's words: the chain the
+ * server sent ends in a self-signed certificate, or does not. */
+static const char *unknown_issuer(gnutls_session_t s)
+{
+	const char *why = "unable to get local issuer certificate";
+	unsigned n = 0;
+	const gnutls_datum_t *certs = gnutls_certificate_get_peers(s, &n);
+	gnutls_x509_crt_t last;
+
+	if (certs == NULL || n == 0 || gnutls_x509_crt_init(&last) < 0)
+		return why;
+	if (gnutls_x509_crt_import(last, &certs[n - 1], GNUTLS_X509_FMT_DER) == 0 &&
+	    gnutls_x509_crt_check_issuer(last, last) != 0)
+		why = n == 1 ? "self-signed certificate" : "self-signed certificate in certificate chain";
+	gnutls_x509_crt_deinit(last);
+	return why;
+}
+
 /* The status bits of a failed verification, in OpenSSL's words where it has
  * them (the same lines whichever library runs). */
 static void verify_reason(gnutls_session_t s, const char *check, char *err, size_t cap)
@@ -243,7 +261,7 @@ static void verify_reason(gnutls_session_t s, const char *check, char *err, size
 	gnutls_datum_t out = { NULL, 0 };
 
 	if (st & GNUTLS_CERT_SIGNER_NOT_FOUND)
-		snprintf(err, cap, "certificate verify failed: unable to get local issuer certificate");
+		snprintf(err, cap, "certificate verify failed: %s", unknown_issuer(s));
 	else if (st & GNUTLS_CERT_EXPIRED)
 		snprintf(err, cap, "certificate verify failed: certificate has expired");
 	else if (st & GNUTLS_CERT_NOT_ACTIVATED)
