@@ -113,6 +113,8 @@ int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd, 
 	tc->ctx = t->ctx;
 	tc->ssl = NULL;
 	tc->slot = NULL;
+	tc->cache = slot;
+	tc->verify_status = 0;
 	tc->handshake_done = false;
 	tc->ticket_saved = false;
 	return t->be->conn_open(tc, fd, slot, err, cap);
@@ -154,6 +156,7 @@ void ldb_tls_conn_free(struct ldb_tls_conn *tc)
 		tc->be->conn_free(tc);
 	tc->ssl = NULL;
 	tc->slot = NULL;
+	tc->cache = NULL;
 	tc->handshake_done = false;
 	tc->ticket_saved = false;
 }
@@ -165,13 +168,22 @@ void ldb_tls_conn_close(struct ldb_tls_conn *tc)
 	ldb_tls_conn_free(tc);
 }
 
-void ldb_tls_session_free(struct ldb_tls_session *slot)
+void ldb_tls_session_set(struct ldb_tls_session *slot, void *sess, size_t len, void (*drop)(struct ldb_tls_session *))
 {
 	if (slot->sess != NULL && slot->drop != NULL)
 		slot->drop(slot);
-	slot->sess = NULL;
-	slot->len = 0;
-	slot->drop = NULL;
+	slot->sess = sess;
+	slot->len = len;
+	slot->drop = sess != NULL ? drop : NULL;
+}
+
+void ldb_tls_session_free(struct ldb_tls_session *slot)
+{
+	ldb_tls_session_set(slot, NULL, 0, NULL);
+	free(slot->chain);
+	slot->chain = NULL;
+	slot->chain_len = 0;
+	slot->chain_n = 0;
 }
 
 const char *ldb_tls_version(const struct ldb_tls_conn *tc)

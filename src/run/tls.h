@@ -7,12 +7,14 @@
  * One struct ldb_tls_conn per connection, driven by the epoll worker through
  * a three-way outcome: done, want read, want write (or failed / closed).
  *
- * Session resumption (--tls-resume): the caller keeps one struct
- * ldb_tls_session per worker (a slot), zeroed at start.  Each new connection
- * of that worker offers the slot's session, and every session the server
- * hands out on that connection replaces the slot's (TLS 1.3 tickets arrive
- * after the handshake, during a later read).  A slot is only ever touched by
- * the thread that owns its worker.
+ * The caller keeps one struct ldb_tls_session per worker (a slot), zeroed at
+ * start and given to each of the worker's connections.  Session resumption
+ * (--tls-resume): each new connection of that worker offers the slot's
+ * session, and every session the server hands out on that connection
+ * replaces the slot's (TLS 1.3 tickets arrive after the handshake, during a
+ * later read).  GnuTLS also keeps there the server's certificate chain it
+ * last verified (see tls_gnutls.c).  A slot is only ever touched by the
+ * thread that owns its worker.
  *
  * Nothing here allocates per operation: ldb_tls_read/ldb_tls_write reuse the
  * library's buffers.  Opening a connection allocates its session object (both
@@ -38,11 +40,16 @@ enum ldb_tls_rc {
 /* The run's TLS context (opaque). */
 struct ldb_tls;
 
-/* A worker's session slot for --tls-resume: zero it before first use. */
+/* A worker's slot: zero it before first use, ldb_tls_session_free it at the
+ * end. */
 struct ldb_tls_session {
-	void *sess;                                 /* the library's saved session, or NULL */
+	void *sess;                                 /* --tls-resume: the library's saved session, or NULL */
 	size_t len;                                 /* its size (GnuTLS: serialized data) */
 	void (*drop)(struct ldb_tls_session *slot); /* frees sess (set with it) */
+	unsigned char *chain;                       /* GnuTLS: the verified chain's certificates, DER, end to end */
+	size_t chain_len;
+	unsigned chain_n; /* how many certificates */
+	long chain_until; /* the first notAfter among them (time_t) */
 };
 
 /* One TLS connection.  Zero it (or ldb_tls_conn_free it) before the first
@@ -52,7 +59,9 @@ struct ldb_tls_conn {
 	const struct ldb_tls_backend *be; /* the run's library (set by ldb_tls_conn_open) */
 	void *ctx;                        /* the backend's run context */
 	void *ssl;                        /* SSL *, or gnutls_session_t */
-	struct ldb_tls_session *slot;
+	struct ldb_tls_session *slot;     /* --tls-resume: the worker's slot, else NULL */
+	struct ldb_tls_session *cache;    /* the worker's slot, for its verified chain (GnuTLS) */
+	unsigned verify_status;           /* GnuTLS: the failed verification's status bits */
 	bool handshake_done;
 	bool ticket_saved; /* GnuTLS: the session was saved to the slot after its ticket came */
 };
@@ -76,8 +85,8 @@ bool ldb_tls_verifies(const struct ldb_tls *t);
 const char *ldb_tls_library_name(const struct ldb_tls *t);
 
 /* Start TLS on a connected (or connecting) non-blocking socket fd, as the
- * client.  slot: the worker's session slot, or NULL (no resumption; also
- * ignored unless the config asked for --tls-resume).  The fd stays the
+ * client.  slot: the worker's slot, or NULL (no resumption and no verified
+ * chain kept; resumption also needs --tls-resume).  The fd stays the
  * caller's (ldb_tls_conn_free does not close it).  @return 0, or -1 with one
  * line in err (out of memory). */
 int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd, struct ldb_tls_session *slot, char *err,
@@ -114,7 +123,7 @@ void ldb_tls_conn_close(struct ldb_tls_conn *tc);
 /* Free without a close_notify (after an error). */
 void ldb_tls_conn_free(struct ldb_tls_conn *tc);
 
-/* Drop the slot's saved session (the worker ends). */
+/* Free what the slot holds (the worker ends). */
 void ldb_tls_session_free(struct ldb_tls_session *slot);
 
 /* The negotiated protocol ("TLSv1.3") of a completed handshake, for -v. */

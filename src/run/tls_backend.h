@@ -36,6 +36,9 @@ extern const struct ldb_tls_backend ldb_tls_gnutls;
 int ldb_tls_check_readable(const char *opt, const char *path, bool dir, char *err, size_t cap);
 /* Whether host is an IPv4 or IPv6 address (checked as an address, no SNI). */
 bool ldb_tls_is_ip(const char *host);
+/* The slot's saved session is now sess (len bytes, freed by drop); the one
+ * it held before is freed. */
+void ldb_tls_session_set(struct ldb_tls_session *slot, void *sess, size_t len, void (*drop)(struct ldb_tls_session *));
 /* The host name or address the certificate must name: -h/-H's, or localhost. */
 const char *ldb_tls_host(const struct ldb_config *c);
 

@@ -63,9 +63,7 @@ static int new_session(SSL *ssl, SSL_SESSION *sess)
 
 	if (slot == NULL)
 		return 0;
-	ldb_tls_session_free(slot);
-	slot->sess = sess;
-	slot->drop = drop_session;
+	ldb_tls_session_set(slot, sess, 0, drop_session);
 	return 1; /* we keep the reference */
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -61,6 +62,8 @@ static int make_certs(void **state)
 	         "openssl req -new $K -keyout server.key -out server.csr -subj /CN=localhost\n"
 	         "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
 	         "  -extfile server.ext -out server.pem\n"
+	         "openssl x509 -req -in server.csr -CA other.pem -CAkey other.key -CAcreateserial -days 2 "
+	         "  -extfile server.ext -out other-server.pem\n"
 	         "openssl req -new $K -keyout client.key -out client.csr -subj /CN=user00001\n"
 	         "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
 	         "  -extfile client.ext -out client.pem\n"
@@ -205,12 +208,13 @@ struct server {
 	bool want_client_cert;
 };
 
-static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
+/* A server whose certificate is cert (server.pem: the fixture CA's). */
+static SSL_CTX *server_ctx_cert(int max_version, bool want_client_cert, const char *cert)
 {
 	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
 
 	assert_non_null(ctx);
-	assert_int_equal(SSL_CTX_use_certificate_file(ctx, path("server.pem"), SSL_FILETYPE_PEM), 1);
+	assert_int_equal(SSL_CTX_use_certificate_file(ctx, path(cert), SSL_FILETYPE_PEM), 1);
 	assert_int_equal(SSL_CTX_use_PrivateKey_file(ctx, path("server.key"), SSL_FILETYPE_PEM), 1);
 	SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"ldbtest", 7);
 	if (max_version != 0)
@@ -220,6 +224,11 @@ static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
 	}
 	return ctx;
+}
+
+static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
+{
+	return server_ctx_cert(max_version, want_client_cert, "server.pem");
 }
 
 struct pair {
@@ -546,6 +555,68 @@ static void test_no_resume_without_option(void **state)
 	SSL_CTX_free(sctx);
 }
 
+/* One handshake of a worker (its slot) with the server; @return the
+ * client's outcome, the failure line in err. */
+static int worker_handshake(const struct ldb_tls *t, SSL_CTX *sctx, struct ldb_tls_session *slot, char *err, size_t cap)
+{
+	struct pair p;
+	int rc;
+
+	pair_open(&p, t, sctx, slot);
+	drive(&p);
+	rc = p.crc;
+	snprintf(err, cap, "%s", p.err);
+	if (rc == LDB_TLS_OK)
+		exchange(&p);
+	pair_close(&p);
+	return rc;
+}
+
+/* GnuTLS keeps the chain a worker verified: the same chain again is not
+ * checked again until its first expiry; another chain (here: the same name
+ * from an unknown CA) is checked, and refused.  OpenSSL keeps none. */
+static void test_verified_chain_kept(void **state)
+{
+	(void)state;
+	SSL_CTX *good = server_ctx(0, false), *bad = server_ctx_cert(0, false, "other-server.pem");
+	struct ldb_tls_session slot = { 0 };
+	struct ldb_config c;
+	struct ldb_tls *t = NULL;
+	char err[512] = "";
+
+	base_config(&c, "127.0.0.1", path("ca.pem"));
+	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	if (lib == LDB_TLS_LIB_OPENSSL) {
+		assert_null(slot.chain);
+	} else {
+		assert_non_null(slot.chain);
+		assert_int_equal(slot.chain_n, 1);
+		assert_true(slot.chain_until > (long)time(NULL)); /* -days 2 */
+	}
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	assert_int_equal(worker_handshake(t, bad, &slot, err, sizeof err), LDB_TLS_ERROR);
+	assert_string_equal(err, "certificate verify failed: unable to get local issuer certificate");
+	/* past the kept chain's expiry it is checked again (and kept anew) */
+	slot.chain_until = 0;
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	if (lib == LDB_TLS_LIB_GNUTLS)
+		assert_true(slot.chain_until > (long)time(NULL));
+	ldb_tls_session_free(&slot);
+	assert_null(slot.chain);
+
+	/* --tls-insecure: nothing is checked, nothing kept; the other CA passes */
+	ldb_tls_free(t);
+	c.tls_insecure = true;
+	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(worker_handshake(t, bad, &slot, err, sizeof err), LDB_TLS_OK);
+	assert_null(slot.chain);
+	ldb_tls_free(t);
+	ldb_config_free(&c);
+	SSL_CTX_free(good);
+	SSL_CTX_free(bad);
+}
+
 static void test_client_certificate(void **state)
 {
 	(void)state;
@@ -593,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_resume_tls12),
 		cmocka_unit_test(test_no_resume_without_option),
 		cmocka_unit_test(test_client_certificate),
+		cmocka_unit_test(test_verified_chain_kept),
 	};
 
 	int failed;
