@@ -112,6 +112,8 @@ int ldb_tls_conn_open(struct ldb_tls_conn *tc, const struct ldb_tls *t, int fd, 
 	tc->be = t->be;
 	tc->ctx = t->ctx;
 	tc->ssl = NULL;
+	tc->fd = fd;
+	tc->ra_len = tc->ra_off = 0;
 	tc->slot = NULL;
 	tc->cache = slot;
 	tc->verify_status = 0;
@@ -157,8 +159,16 @@ void ldb_tls_conn_free(struct ldb_tls_conn *tc)
 	tc->ssl = NULL;
 	tc->slot = NULL;
 	tc->cache = NULL;
+	tc->ra_len = tc->ra_off = 0; /* the next connection's bytes only */
 	tc->handshake_done = false;
 	tc->ticket_saved = false;
+}
+
+void ldb_tls_conn_release(struct ldb_tls_conn *tc)
+{
+	ldb_tls_conn_free(tc);
+	free(tc->ra);
+	tc->ra = NULL;
 }
 
 void ldb_tls_conn_close(struct ldb_tls_conn *tc)

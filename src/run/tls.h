@@ -62,6 +62,12 @@ struct ldb_tls_conn {
 	struct ldb_tls_session *slot;     /* --tls-resume: the worker's slot, else NULL */
 	struct ldb_tls_session *cache;    /* the worker's slot, for its verified chain (GnuTLS) */
 	unsigned verify_status;           /* GnuTLS: the failed verification's status bits */
+	int fd;
+	/* GnuTLS: read-ahead, as OpenSSL's (one recv() serves several records,
+	 * where GnuTLS alone reads a record's header, then its body); made on
+	 * the first open, kept across reopens, freed by ldb_tls_conn_release */
+	unsigned char *ra;
+	size_t ra_len, ra_off;
 	bool handshake_done;
 	bool ticket_saved; /* GnuTLS: the session was saved to the slot after its ticket came */
 };
@@ -122,6 +128,9 @@ size_t ldb_tls_pending(const struct ldb_tls_conn *tc);
 void ldb_tls_conn_close(struct ldb_tls_conn *tc);
 /* Free without a close_notify (after an error). */
 void ldb_tls_conn_free(struct ldb_tls_conn *tc);
+/* Free for good (the connection's slot goes away): ldb_tls_conn_free and the
+ * buffers kept across reopens. */
+void ldb_tls_conn_release(struct ldb_tls_conn *tc);
 
 /* Free what the slot holds (the worker ends). */
 void ldb_tls_session_free(struct ldb_tls_session *slot);

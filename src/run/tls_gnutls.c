@@ -26,9 +26,12 @@
 #include "run/tls_backend.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include <gnutls/gnutls.h>
@@ -200,6 +203,55 @@ fail:
 	return -1;
 }
 
+/* The read-ahead buffer: a whole record of the largest size GnuTLS accepts
+ * (header, 2^14 bytes, expansion). */
+#define RA_SIZE (5 + 16384 + 256)
+
+/* GnuTLS's reads: from the read-ahead buffer, refilled by one recv() of all
+ * the socket holds (up to RA_SIZE) when empty; -1 with errno EAGAIN when both
+ * are empty (GnuTLS then says GNUTLS_E_AGAIN). */
+static ssize_t pull(gnutls_transport_ptr_t p, void *buf, size_t len)
+{
+	struct ldb_tls_conn *tc = p;
+	size_t k;
+
+	if (tc->ra_off == tc->ra_len) {
+		ssize_t n;
+
+		tc->ra_off = tc->ra_len = 0;
+		do
+			n = recv(tc->fd, tc->ra, RA_SIZE, MSG_DONTWAIT);
+		while (n < 0 && errno == EINTR);
+		if (n <= 0)
+			return n;
+		tc->ra_len = (size_t)n;
+	}
+	k = tc->ra_len - tc->ra_off < len ? tc->ra_len - tc->ra_off : len;
+	memcpy(buf, tc->ra + tc->ra_off, k);
+	tc->ra_off += k;
+	return (ssize_t)k;
+}
+
+/* Whether a read would find bytes within ms (GnuTLS asks only with a
+ * timeout set, which a non-blocking session has not). */
+static int pull_timeout(gnutls_transport_ptr_t p, unsigned ms)
+{
+	struct ldb_tls_conn *tc = p;
+	struct pollfd pfd = { .fd = tc->fd, .events = POLLIN };
+
+	if (tc->ra_off < tc->ra_len)
+		return 1;
+	return poll(&pfd, 1, ms == GNUTLS_INDEFINITE_TIMEOUT ? -1 : (int)ms);
+}
+
+static ssize_t push(gnutls_transport_ptr_t p, const giovec_t *iov, int n)
+{
+	struct ldb_tls_conn *tc = p;
+	struct msghdr m = { .msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n };
+
+	return sendmsg(tc->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
 static int gnu_conn_open(struct ldb_tls_conn *tc, int fd, struct ldb_tls_session *slot, char *err, size_t cap)
 {
 	const struct gnu_tls *t = tc->ctx;
@@ -207,6 +259,11 @@ static int gnu_conn_open(struct ldb_tls_conn *tc, int fd, struct ldb_tls_session
 	gnutls_session_t s = NULL;
 	int r;
 
+	(void)fd; /* tc->fd */
+	if (tc->ra == NULL && (tc->ra = malloc(RA_SIZE)) == NULL) {
+		snprintf(err, cap, "cannot start TLS on the connection (out of memory)");
+		return -1;
+	}
 	if (!t->resume)
 		flags |= GNUTLS_NO_TICKETS; /* nothing resumes: no ticket asked for */
 	r = gnutls_init(&s, flags);
@@ -225,7 +282,10 @@ static int gnu_conn_open(struct ldb_tls_conn *tc, int fd, struct ldb_tls_session
 		return -1;
 	}
 	gnutls_session_set_ptr(s, tc); /* for verify_peer */
-	gnutls_transport_set_int(s, fd);
+	gnutls_transport_set_ptr(s, tc);
+	gnutls_transport_set_pull_function(s, pull);
+	gnutls_transport_set_pull_timeout_function(s, pull_timeout);
+	gnutls_transport_set_vec_push_function(s, push);
 	if (t->resume && slot != NULL)
 		tc->slot = slot;
 	tc->ssl = s;

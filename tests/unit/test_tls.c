@@ -256,6 +256,7 @@ static void pair_open(struct pair *p, const struct ldb_tls *t, SSL_CTX *sctx, st
 static void pair_close(struct pair *p)
 {
 	ldb_tls_conn_close(&p->c);
+	ldb_tls_conn_release(&p->c); /* its read-ahead buffer (GnuTLS) */
 	SSL_free(p->s);
 	close(p->fd[0]);
 	close(p->fd[1]);
