@@ -138,8 +138,8 @@ static int load_client_cert(gnutls_certificate_credentials_t cred, const struct 
  * alone); everything else GnuTLS's NORMAL. */
 static int set_priorities(struct gnu_tls *t, const struct ldb_config *c, char *err, size_t cap)
 {
-	const char *prio =
-	        c->tls_min == 13 ? "NORMAL:-VERS-ALL:+VERS-TLS1.3" : "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
+	const char *prio = c->tls_min == 13 ? "NORMAL:-VERS-ALL:+VERS-TLS1.3" GROUPS
+	                                    : "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2" GROUPS;
 	const char *where = NULL;
 	int r;
 
