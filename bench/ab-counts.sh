@@ -34,7 +34,7 @@ done
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils linux-perf valgrind gawk git
+bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev zlib1g-dev slapd ldap-utils linux-perf valgrind gawk git
 
 declare -A BIN
 bench_build_pair ab-counts "$ROOT" "$base"

@@ -46,7 +46,7 @@ done
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev slapd ldap-utils time coreutils gawk git
+bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev zlib1g-dev slapd ldap-utils time coreutils gawk git
 
 declare -A BIN
 bench_build_pair ab "$ROOT" "$base"

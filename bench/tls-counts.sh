@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Instructions per LDAPS bind with a connection of its own (-e bindeach,bindonly
-# over ldaps), counted by valgrind --tool=callgrind, for ldbench, ldclt and the
-# TLS floor probes (bench/floor_probe_tls.c: OpenSSL, OpenSSL in ldbench's lean
+# over ldaps), counted by valgrind --tool=callgrind, for ldbench (with each of
+# its TLS libraries: --tls-library openssl and gnutls), ldclt and the TLS
+# floor probes (bench/floor_probe_tls.c: OpenSSL, OpenSSL in ldbench's lean
 # context, GnuTLS) on the same throwaway slapd (tests/fixture/slapd.sh, 127.0.0.1).
 # Instruction counts do not depend on the machine's load, unlike CPU times.
 #
-#   bench/tls-counts.sh [--key ec|rsa] [--tls 1.2|1.3] [--low N] [--high M]
-#                       [--base BIN] [--search]
+#   bench/tls-counts.sh [--server slapd|389ds] [--key ec|rsa] [--tls 1.2|1.3]
+#                       [--low N] [--high M] [--base BIN] [--search]
+#     --server   slapd (default: the test fixture) or 389ds (a throwaway 389 DS
+#                instance, tests/fixture/dirsrv.sh: its own RSA certificate,
+#                TLS 1.3; --key and --tls do not apply; needs root)
 #     --key      the server certificate's key type (default ec: P-256; rsa: 2048)
 #     --tls      1.3 (default) or 1.2 (slapd offers no TLS 1.3: GnuTLS priority
 #                NORMAL:-VERS-TLS1.3)
@@ -19,7 +23,7 @@
 #     --base BIN  also an earlier ldbench binary (before/after)
 #     --search    also persistent LDAPS: instructions per search (-e
 #                 esearch,random as the root DN, one connection, one handshake;
-#                 ten times the counts)
+#                 ten times the counts), with each library
 #
 # Prints one line per tool and verification mode: "TOOL MODE: N instructions
 # per bind". ldclt cannot verify (its -Z names an NSS database); ldbench and the
@@ -29,9 +33,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-key=ec tls=1.3 low=20 high=120 base= search=0
+key=ec tls=1.3 low=20 high=120 base= search=0 server=slapd
 while (($# > 0)); do
 	case $1 in
+	--server) server=${2:?}; shift 2 ;;
 	--key) key=${2:?}; shift 2 ;;
 	--tls) tls=${2:?}; shift 2 ;;
 	--low) low=${2:?}; shift 2 ;;
@@ -42,6 +47,7 @@ while (($# > 0)); do
 	*) echo "tls-counts: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
+[[ $server == slapd || $server == 389ds ]] || { echo "tls-counts: --server must be slapd or 389ds" >&2; exit 2; }
 [[ $key == ec || $key == rsa ]] || { echo "tls-counts: --key must be ec or rsa" >&2; exit 2; }
 [[ $tls == 1.2 || $tls == 1.3 ]] || { echo "tls-counts: --tls must be 1.2 or 1.3" >&2; exit 2; }
 ((low >= 1 && high > low)) || { echo "tls-counts: need 1 <= --low < --high" >&2; exit 2; }
@@ -54,11 +60,20 @@ for t in valgrind ldclt certutil; do
 	command -v "$t" >/dev/null || { echo "tls-counts: $t is missing" >&2; exit 77; }
 done
 export LDBENCH LDBENCH_SOURCE_DIR=$ROOT
-# shellcheck source=tests/fixture/slapd.sh
-. "$ROOT/tests/fixture/slapd.sh"
-[[ $tls == 1.3 ]] || export FIX_EXTRA_GLOBAL="TLSCipherSuite NORMAL:-VERS-TLS1.3"
-fixture_start --users 10000 --tls --tls-key "$key" --nosync
-out=$FIX_DIR/counts
+if [[ $server == 389ds ]]; then
+	# shellcheck source=bench/lib.sh
+	. "$ROOT/bench/lib.sh"
+	bench_server_start 389ds
+	out=$(mktemp -d /tmp/tls-counts.XXXXXX)
+	trap 'dirsrv_remove; rm -rf "$out"' EXIT
+	key="rsa (389 DS's own)" tls=1.3
+else
+	# shellcheck source=tests/fixture/slapd.sh
+	. "$ROOT/tests/fixture/slapd.sh"
+	[[ $tls == 1.3 ]] || export FIX_EXTRA_GLOBAL="TLSCipherSuite NORMAL:-VERS-TLS1.3"
+	fixture_start --users 10000 --tls --tls-key "$key" --nosync
+	out=$FIX_DIR/counts
+fi
 mkdir -p "$out" "$out/nss"
 certutil -N -d "sql:$out/nss" --empty-password
 certutil -A -d "sql:$out/nss" -n bench-ca -t "CT,," -i "$FIX_CA"
@@ -88,14 +103,16 @@ per_op() { # NAME MODE CMD-WITH-COUNT-AS-@N@...
 	b=$(workers "$name-$mode" "$high" "${hi_cmd[@]}") || return 0
 	printf '%-22s %-10s %10d instructions per %s\n' "$name" "$mode" $(((b - a) / (high - low))) "${unit:-bind}"
 }
-echo "tls-counts: slapd on 127.0.0.1:$FIX_LDAPS_PORT, $key key, TLS $tls; binds $low and $high per run"
+echo "tls-counts: $server on 127.0.0.1:$FIX_LDAPS_PORT, $key key, TLS $tls; binds $low and $high per run"
 per_op ldclt insecure ldclt "${insecure[@]}" "${binds[@]}" -T @N@
-for tool in ldbench ${base:+base}; do
-	bin=$LDBENCH
-	[[ $tool == ldbench ]] || bin=$base
-	per_op "$tool" insecure "$bin" "${insecure[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
-	per_op "$tool" verified "$bin" "${verified[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+for lib in openssl gnutls; do
+	per_op "ldbench-$lib" insecure "$LDBENCH" "${insecure[@]}" "${binds[@]}" --tls-library $lib -e sampinterval=1 -T @N@
+	per_op "ldbench-$lib" verified "$LDBENCH" "${verified[@]}" "${binds[@]}" --tls-library $lib -e sampinterval=1 -T @N@
 done
+if [[ -n $base ]]; then # an earlier binary, with its default library
+	per_op base insecure "$base" "${insecure[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+	per_op base verified "$base" "${verified[@]}" "${binds[@]}" -e sampinterval=1 -T @N@
+fi
 probe=(-p "$FIX_LDAPS_PORT" -n 1 -c @N@ --people "$FIX_PEOPLE" --users 10000)
 for lib in openssl openssl-lean gnutls; do
 	per_op "probe-$lib" insecure "$PROBE_TLS" "$lib" "${probe[@]}"
@@ -105,9 +122,8 @@ if ((search)); then
 	unit=search low=$((low * 10)) high=$((high * 10))
 	srch=(-D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random
 		-r1 -R10000 -n 1 -e sampinterval=1)
-	for tool in ldbench ${base:+base}; do
-		bin=$LDBENCH
-		[[ $tool == ldbench ]] || bin=$base
-		per_op "$tool-persistent" verified "$bin" "${verified[@]}" "${srch[@]}" -T @N@
+	for lib in openssl gnutls; do
+		per_op "ldbench-$lib-persistent" verified "$LDBENCH" "${verified[@]}" "${srch[@]}" --tls-library $lib -T @N@
 	done
+	[[ -z $base ]] || per_op "base-persistent" verified "$base" "${verified[@]}" "${srch[@]}" -T @N@
 fi

@@ -29,9 +29,14 @@
 # kernel's work per operation and the wake-ups of waiting for it, which a tool
 # in that model can approach but not go far below; its CPU per operation is
 # printed against ldclt's.  The ldaps bindeach workload's floor is
-# ldbench-floor-probe-tls (bench/floor_probe_tls.c) with OpenSSL in ldbench's
-# lean context, the cheapest TLS client side measured on this machine (the
-# instruction counts of bench/tls-counts.sh), without verification as ldclt.
+# ldbench-floor-probe-tls (bench/floor_probe_tls.c) with the library ldbench's
+# load runs with (GnuTLS by default; OpenSSL in ldbench's lean context with
+# LDBENCH_TLS_LIBRARY=openssl), without verification as ldclt.
+#
+# ldbench runs with its default TLS library (--tls-library); the environment
+# variable LDBENCH_TLS_LIBRARY=openssl|gnutls, which ldbench reads as the
+# default of --tls-library, runs it with the other:
+#   LDBENCH_TLS_LIBRARY=openssl bench/vs-ldclt.sh --only ldaps
 #
 # Per run it measures:
 #   ops     the server's completed operations from cn=Monitor (Search, or Bind
@@ -99,7 +104,7 @@ bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-de
 LDCLT=$(command -v ldclt || echo /usr/bin/ldclt)
 [[ -x "$LDCLT" ]] || { echo "vs-ldclt: ldclt not found after installing 389-ds-base" >&2; exit 1; }
 
-echo "vs-ldclt: building ldbench (Release) into build-bench/"
+echo "vs-ldclt: building ldbench (Release) into build-bench/; its TLS library: ${LDBENCH_TLS_LIBRARY:-the default (gnutls)}"
 bench_build "$ROOT" "$ROOT/build-bench"
 export LDBENCH=$ROOT/build-bench/ldbench LDBENCH_SOURCE_DIR=$ROOT
 FLOOR=$ROOT/build-bench/ldbench-floor-probe
@@ -175,7 +180,9 @@ add_workload "add -n 16" Add "${adds[@]}" -n 16
 with_floor add -p "$FIX_PORT" -n 16 -s "$secs" --base "ou=AddBench,$FIX_BASE" --bind-dn "$FIX_ROOTDN" --first FIRST
 add_workload "ldaps random -n 16" Search "${tls[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "${random[@]}" -n 16
 add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
-with_floor @tls@ openssl-lean -p "$FIX_LDAPS_PORT" -n 16 -s "$secs" --people "$people" --users 10000
+floor_lib=gnutls
+[[ ${LDBENCH_TLS_LIBRARY:-gnutls} != openssl ]] || floor_lib=openssl-lean
+with_floor @tls@ "$floor_lib" -p "$FIX_LDAPS_PORT" -n 16 -s "$secs" --people "$people" --users 10000
 ((${#names[@]})) || { echo "vs-ldclt: no workload matches --only '$only'" >&2; exit 2; }
 
 limit=$((secs * 3 + 60))

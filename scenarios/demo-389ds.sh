@@ -14,7 +14,7 @@ ROOT=$PWD
 secs=${1:-10}
 
 . "$ROOT/tests/fixture/packages.sh"
-install_missing demo cmake make gcc pkg-config libldap-dev libssl-dev libcmocka-dev ldap-utils openssl \
+install_missing demo cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev libcmocka-dev ldap-utils openssl \
 	389-ds-base python3-lib389 libnss3-tools
 
 echo "demo: building"

@@ -11,7 +11,7 @@ ROOT=$PWD
 secs=${1:-10}
 
 . "$ROOT/tests/fixture/packages.sh"
-install_missing demo cmake make gcc pkg-config libldap-dev libssl-dev zlib1g-dev libcmocka-dev slapd ldap-utils openssl
+install_missing demo cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev zlib1g-dev libcmocka-dev slapd ldap-utils openssl
 
 echo "demo: building"
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release -DLDBENCH_TESTS=OFF >/dev/null

@@ -10,14 +10,12 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 . "$ROOT/tests/fixture/packages.sh"
-install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libcmocka-dev slapd ldap-utils \
+install_missing tests/run.sh cmake make gcc clang clang-format pkg-config libldap-dev libssl-dev libgnutls28-dev libcmocka-dev slapd ldap-utils \
 	openssl man-db groff-base bsdextrautils util-linux coreutils
 # zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
 install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 python3-pandas dpkg apt
 # the capture proxy (tests/tools/ldapcapture.py): RFC 4511 types to decode what ldbench sent
 install_missing tests/run.sh python3-ldap3
-# GnuTLS's headers: the TLS floor probe's GnuTLS client (bench/floor_probe_tls.c, integration/floor_probe.sh)
-install_missing tests/run.sh libgnutls28-dev
 # Node.js and npm (hdr-histogram-js, the independent reader): Debian's, unless a Node.js that
 # brings its own npm is there already (Debian's npm package conflicts with such a nodejs)
 command -v npm >/dev/null 2>&1 || install_missing tests/run.sh nodejs npm

@@ -75,7 +75,8 @@ enum {
 	OPT_TLS_MIN,
 	OPT_TLS_CIPHERS,
 	OPT_TLS_INSECURE,
-	OPT_TLS_RESUME
+	OPT_TLS_RESUME,
+	OPT_TLS_LIBRARY
 };
 
 /* --no-preflight, and a scenario's dataset parameters (--set, --dataset) */

@@ -43,6 +43,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "tls-ciphers", required_argument, NULL, OPT_TLS_CIPHERS },
 	                                   { "tls-insecure", no_argument, NULL, OPT_TLS_INSECURE },
 	                                   { "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
+	                                   { "tls-library", required_argument, NULL, OPT_TLS_LIBRARY },
 	                                   { "warmup", required_argument, NULL, OPT_WARMUP },
 	                                   { "duration", required_argument, NULL, OPT_DURATION },
 	                                   { "rate", required_argument, NULL, OPT_RATE },
@@ -577,7 +578,8 @@ static int handle_long_option(struct cli_ctx *x, int opt, char *arg, char **argv
 	case OPT_TLS_MIN:
 	case OPT_TLS_CIPHERS:
 	case OPT_TLS_INSECURE:
-	case OPT_TLS_RESUME: return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
+	case OPT_TLS_RESUME:
+	case OPT_TLS_LIBRARY: return cli_handle_tls_option(x, opt, cli_long_name(opt), arg);
 	case OPT_REPL_SAMPLE:
 	case OPT_REPL_TIMEOUT:
 	case OPT_REPL_BIND:

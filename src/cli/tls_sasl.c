@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -11,6 +12,41 @@
 #include "proto/sasl.h"
 #include "values/pattern.h"
 #include "util/util.h"
+
+/* A library's name: LDB_TLS_LIB_OPENSSL, LDB_TLS_LIB_GNUTLS, or
+ * LDB_TLS_LIB_DEFAULT when it names neither. */
+static int tls_library(const char *name)
+{
+	if (strcmp(name, "openssl") == 0)
+		return LDB_TLS_LIB_OPENSSL;
+	if (strcmp(name, "gnutls") == 0)
+		return LDB_TLS_LIB_GNUTLS;
+	return LDB_TLS_LIB_DEFAULT;
+}
+
+/* The load's TLS library: --tls-library, else OpenSSL for --tls-ciphers (an
+ * OpenSSL cipher list), else LDBENCH_TLS_LIBRARY, else the preferred one. */
+static int settle_tls_library(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	const char *env = getenv("LDBENCH_TLS_LIBRARY");
+
+	if (c->tls_library == LDB_TLS_LIB_GNUTLS && c->tls_ciphers != NULL)
+		return cli_fail(x, "--tls-ciphers is an OpenSSL cipher list: not with --tls-library gnutls");
+	if (c->tls_library != LDB_TLS_LIB_DEFAULT)
+		return 0;
+	if (c->tls_ciphers != NULL) {
+		c->tls_library = LDB_TLS_LIB_OPENSSL;
+		return 0;
+	}
+	if (env != NULL && env[0] != '\0') {
+		if ((c->tls_library = tls_library(env)) == LDB_TLS_LIB_DEFAULT)
+			return cli_fail(x, "LDBENCH_TLS_LIBRARY '%s': must be openssl or gnutls", env);
+		return 0;
+	}
+	c->tls_library = LDB_TLS_LIB_PREFERRED;
+	return 0;
+}
 
 /* --starttls and the --tls-* options; remembers the first one for the checks. */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg)
@@ -30,6 +66,10 @@ int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const ch
 	case OPT_TLS_CIPHERS: return cli_set_str(x, &c->tls_ciphers, arg);
 	case OPT_TLS_INSECURE: c->tls_insecure = true; return 0;
 	case OPT_TLS_RESUME: c->tls_resume = true; return 0;
+	case OPT_TLS_LIBRARY:
+		if ((c->tls_library = tls_library(arg)) == LDB_TLS_LIB_DEFAULT)
+			return cli_fail(x, "--tls-library '%s': must be openssl or gnutls", arg);
+		return 0;
 	case OPT_TLS_MIN:
 		if (strcmp(arg, "1.2") == 0)
 			c->tls_min = 12;
@@ -166,6 +206,8 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 		return cli_fail(x, "--%s needs TLS: give -Z, -H ldaps:// or --starttls", x->tls_opt);
 	if ((c->tls_cert == NULL) != (c->tls_key == NULL))
 		return cli_fail(x, "--tls-cert and --tls-key go together");
+	if ((c->ldaps || c->starttls) && settle_tls_library(x) != 0)
+		return -1;
 	if (c->tls_certdb != NULL && c->ldaps) {
 		c->tls_nssdb = is_nss_db(c->tls_certdb);
 		/* ldclt's -Z checks nothing: the same here, unless a CA is given */

@@ -176,6 +176,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --tls-ciphers LIST          OpenSSL cipher list for TLS 1.2 (TLS 1.3 suites unchanged)\n"
 	      "  --tls-insecure              do not verify the server certificate\n"
 	      "  --tls-resume                resume each thread's last TLS session (for bindeach)\n"
+	      "  --tls-library openssl|gnutls  the load's TLS library (default: gnutls, or\n"
+	      "                              $LDBENCH_TLS_LIBRARY; openssl with --tls-ciphers)\n"
 	      "\n"
 	      "Execution keywords (-e):\n"
 	      "  esearch                  search the base with the filter\n"

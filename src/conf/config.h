@@ -113,6 +113,12 @@ struct ldb_ctlcfg {
 	int page_size;              /* --simple-page-size: entries a page; 0: no paging */
 };
 
+/* The library of the load's TLS (--tls-library; side connections are libldap's).
+ * PREFERRED: the one used when neither --tls-library nor LDBENCH_TLS_LIBRARY
+ * names one, the one whose client handshake costs less (docs/design.md). */
+enum { LDB_TLS_LIB_DEFAULT = 0, LDB_TLS_LIB_OPENSSL = 1, LDB_TLS_LIB_GNUTLS = 2 };
+#define LDB_TLS_LIB_PREFERRED LDB_TLS_LIB_GNUTLS
+
 struct ldb_config {
 	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
 	char *cmdline;        /* the command line with any password masked (for -v) */
@@ -133,6 +139,7 @@ struct ldb_config {
 	bool tls_insecure;        /* no server certificate check: --tls-insecure, or -Z without a CA */
 	bool tls_resume;          /* --tls-resume: offer the worker's last session */
 	bool tls_nssdb;           /* -Z named an NSS database (unreadable by OpenSSL) */
+	int tls_library;          /* --tls-library: LDB_TLS_LIB_OPENSSL or LDB_TLS_LIB_GNUTLS (the cli settles it) */
 	/* SASL (-o): EXTERNAL and PLAIN in one request (ops/request), CRAM-MD5,
 	 * DIGEST-MD5, SCRAM-SHA-1 and SCRAM-SHA-256 as exchanges (proto/sasl) */
 	char *sasl_mech;    /* the mechanism's name in upper case, NULL = simple bind (or anonymous) */

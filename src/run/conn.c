@@ -320,8 +320,7 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	char why[256] = "";
 	cn->t_tls = now;
-	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, w->run->cfg->tls_resume ? &w->tls_session : NULL, why,
-	                      sizeof why) != 0) {
+	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, &w->tls_session, why, sizeof why) != 0) {
 		connect_failed(cn, now, LDB_FAIL_TLS, why, false);
 		return;
 	}

@@ -135,8 +135,7 @@ void ldb_client_free(struct ldb_client *w)
 {
 	for (int k = 0; w->conns != NULL && k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		if (cn->tls_on)
-			ldb_tls_conn_free(&cn->tc);
+		ldb_tls_conn_release(&cn->tc); /* also when TLS is off now: its buffers */
 		if (cn->fd >= 0)
 			close(cn->fd);
 		free(cn->out);

@@ -111,7 +111,7 @@ struct ldb_client {
 	uint64_t t_init;                    /* when ldb_client_init set the schedule up */
 	struct ldb_wctx *wctx;              /* write requests' scratch, when the run writes */
 	struct ldb_vpc *vpc;                /* its value patterns' states, when the run has any */
-	struct ldb_tls_session tls_session; /* --tls-resume */
+	struct ldb_tls_session tls_session; /* --tls-resume's session, the verified chain */
 	bool measuring;                     /* this client has seen the end of warm-up */
 	char note[160];                     /* a line to print when the thread ends */
 	struct ldb_errlim errlim;           /* its error lines (run/errlines.c) */

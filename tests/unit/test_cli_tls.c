@@ -150,6 +150,45 @@ static void test_tls_options(void **state)
 	done(&t);
 }
 
+/* --tls-library, LDBENCH_TLS_LIBRARY, and --tls-ciphers's OpenSSL */
+static void test_tls_library(void **state)
+{
+	(void)state;
+	struct run t;
+
+	unsetenv("LDBENCH_TLS_LIBRARY");
+	assert_int_equal(PARSE(&t, "-H", "ldaps://h", "-e", "esearch", "-f", "uid=x"), LDB_CLI_RUN);
+	assert_int_equal(t.c.tls_library, LDB_TLS_LIB_GNUTLS); /* the default */
+	done(&t);
+	assert_int_equal(PARSE(&t, "-H", "ldaps://h", "--tls-library", "openssl", "-e", "esearch", "-f", "uid=x"),
+	                 LDB_CLI_RUN);
+	assert_int_equal(t.c.tls_library, LDB_TLS_LIB_OPENSSL);
+	done(&t);
+	assert_int_equal(
+	        PARSE(&t, "-h", "h", "--starttls", "--tls-ciphers", "AES128-SHA", "-e", "esearch", "-f", "uid=x"),
+	        LDB_CLI_RUN);
+	assert_int_equal(t.c.tls_library, LDB_TLS_LIB_OPENSSL);
+	done(&t);
+	setenv("LDBENCH_TLS_LIBRARY", "openssl", 1);
+	assert_int_equal(PARSE(&t, "-H", "ldaps://h", "-e", "esearch", "-f", "uid=x"), LDB_CLI_RUN);
+	assert_int_equal(t.c.tls_library, LDB_TLS_LIB_OPENSSL);
+	done(&t);
+	assert_int_equal(PARSE(&t, "-H", "ldaps://h", "--tls-library", "gnutls", "-e", "esearch", "-f", "uid=x"),
+	                 LDB_CLI_RUN);
+	assert_int_equal(t.c.tls_library, LDB_TLS_LIB_GNUTLS); /* the option wins */
+	done(&t);
+	setenv("LDBENCH_TLS_LIBRARY", "nss", 1);
+	BAD("ldbench: LDBENCH_TLS_LIBRARY 'nss': must be openssl or gnutls", "-H", "ldaps://h", "-e", "esearch", "-f",
+	    "uid=x");
+	unsetenv("LDBENCH_TLS_LIBRARY");
+	BAD("ldbench: --tls-library 'nss': must be openssl or gnutls", "-H", "ldaps://h", "--tls-library", "nss", "-e",
+	    "esearch", "-f", "uid=x");
+	BAD("ldbench: --tls-ciphers is an OpenSSL cipher list: not with --tls-library gnutls", "-H", "ldaps://h",
+	    "--tls-library", "gnutls", "--tls-ciphers", "AES128-SHA", "-e", "esearch", "-f", "uid=x");
+	BAD("ldbench: --tls-library needs TLS: give -Z, -H ldaps:// or --starttls", "--tls-library", "gnutls", "-e",
+	    "esearch", "-f", "uid=x");
+}
+
 static void test_tls_bad(void **state)
 {
 	(void)state;
@@ -333,10 +372,10 @@ static void test_sasl_templates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_z_nss_db),       cmocka_unit_test(test_ldaps_url_port),
-		cmocka_unit_test(test_tls_options),    cmocka_unit_test(test_tls_bad),
-		cmocka_unit_test(test_sasl_good),      cmocka_unit_test(test_sasl_bad),
-		cmocka_unit_test(test_sasl_templates),
+		cmocka_unit_test(test_z_nss_db),    cmocka_unit_test(test_ldaps_url_port),
+		cmocka_unit_test(test_tls_options), cmocka_unit_test(test_tls_bad),
+		cmocka_unit_test(test_tls_library), cmocka_unit_test(test_sasl_good),
+		cmocka_unit_test(test_sasl_bad),    cmocka_unit_test(test_sasl_templates),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,6 +1,8 @@
 /* tls: the run's context (bad files fail with one clear line) and the
  * non-blocking client API, driven against an in-process OpenSSL server over a
- * socketpair.  Certificates are made at test time with the openssl command. */
+ * socketpair, once with each library (--tls-library openssl, then gnutls):
+ * the same outcomes and the same failure lines.  Certificates are made at test
+ * time with the openssl command. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -23,6 +26,7 @@
 #include "run/tls.h"
 
 static char dir[64];
+static int lib; /* the run's library: LDB_TLS_LIB_OPENSSL or LDB_TLS_LIB_GNUTLS */
 
 static char *path(const char *name)
 {
@@ -58,6 +62,8 @@ static int make_certs(void **state)
 	         "openssl req -new $K -keyout server.key -out server.csr -subj /CN=localhost\n"
 	         "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
 	         "  -extfile server.ext -out server.pem\n"
+	         "openssl x509 -req -in server.csr -CA other.pem -CAkey other.key -CAcreateserial -days 2 "
+	         "  -extfile server.ext -out other-server.pem\n"
 	         "openssl req -new $K -keyout client.key -out client.csr -subj /CN=user00001\n"
 	         "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
 	         "  -extfile client.ext -out client.pem\n"
@@ -89,6 +95,7 @@ static void base_config(struct ldb_config *c, const char *host, const char *ca)
 	set(&c->host, host);
 	set(&c->tls_cacert, ca);
 	c->ldaps = true;
+	c->tls_library = lib;
 }
 
 /* ---------------------------------------------------------------- context */
@@ -149,7 +156,8 @@ static void test_ctx_bad_files(void **state)
 
 	base_config(&c, "127.0.0.1", path("ca.pem"));
 	set(&c.tls_ciphers, "NO-SUCH-CIPHER");
-	expect_ctx_error(&c, "--tls-ciphers 'NO-SUCH-CIPHER'");
+	expect_ctx_error(&c, lib == LDB_TLS_LIB_OPENSSL ? "--tls-ciphers 'NO-SUCH-CIPHER'"
+	                                                : "--tls-ciphers is an OpenSSL cipher list");
 }
 
 static void test_ctx_good(void **state)
@@ -163,8 +171,10 @@ static void test_ctx_good(void **state)
 	set(&c.tls_cert, path("client.pem"));
 	set(&c.tls_key, path("client.key"));
 	c.tls_min = 13;
-	set(&c.tls_ciphers, "ECDHE-ECDSA-AES128-GCM-SHA256");
+	if (lib == LDB_TLS_LIB_OPENSSL)
+		set(&c.tls_ciphers, "ECDHE-ECDSA-AES128-GCM-SHA256");
 	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_string_equal(ldb_tls_library_name(t), lib == LDB_TLS_LIB_OPENSSL ? "OpenSSL" : "GnuTLS");
 	assert_non_null(t);
 	assert_true(ldb_tls_verifies(t));
 	ldb_tls_free(t);
@@ -198,12 +208,13 @@ struct server {
 	bool want_client_cert;
 };
 
-static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
+/* A server whose certificate is cert (server.pem: the fixture CA's). */
+static SSL_CTX *server_ctx_cert(int max_version, bool want_client_cert, const char *cert)
 {
 	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
 
 	assert_non_null(ctx);
-	assert_int_equal(SSL_CTX_use_certificate_file(ctx, path("server.pem"), SSL_FILETYPE_PEM), 1);
+	assert_int_equal(SSL_CTX_use_certificate_file(ctx, path(cert), SSL_FILETYPE_PEM), 1);
 	assert_int_equal(SSL_CTX_use_PrivateKey_file(ctx, path("server.key"), SSL_FILETYPE_PEM), 1);
 	SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"ldbtest", 7);
 	if (max_version != 0)
@@ -213,6 +224,11 @@ static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
 	}
 	return ctx;
+}
+
+static SSL_CTX *server_ctx(int max_version, bool want_client_cert)
+{
+	return server_ctx_cert(max_version, want_client_cert, "server.pem");
 }
 
 struct pair {
@@ -240,6 +256,7 @@ static void pair_open(struct pair *p, const struct ldb_tls *t, SSL_CTX *sctx, st
 static void pair_close(struct pair *p)
 {
 	ldb_tls_conn_close(&p->c);
+	ldb_tls_conn_release(&p->c); /* its read-ahead buffer (GnuTLS) */
 	SSL_free(p->s);
 	close(p->fd[0]);
 	close(p->fd[1]);
@@ -361,11 +378,13 @@ static void test_handshake_tls12_and_cipher(void **state)
 	struct pair p;
 
 	base_config(&c, "127.0.0.1", path("ca.pem"));
-	set(&c.tls_ciphers, "ECDHE-ECDSA-AES256-GCM-SHA384");
+	if (lib == LDB_TLS_LIB_OPENSSL)
+		set(&c.tls_ciphers, "ECDHE-ECDSA-AES256-GCM-SHA384");
 	handshake_with(&c, sctx, &p);
 	assert_int_equal(p.crc, LDB_TLS_OK);
 	assert_string_equal(ldb_tls_version(&p.c), "TLSv1.2");
-	assert_string_equal(SSL_CIPHER_get_name(SSL_get_current_cipher(p.s)), "ECDHE-ECDSA-AES256-GCM-SHA384");
+	if (lib == LDB_TLS_LIB_OPENSSL)
+		assert_string_equal(SSL_CIPHER_get_name(SSL_get_current_cipher(p.s)), "ECDHE-ECDSA-AES256-GCM-SHA384");
 	exchange(&p);
 	pair_close(&p);
 	ldb_config_free(&c);
@@ -459,7 +478,15 @@ static void resume_twice(int max_version)
 	assert_false(ldb_tls_resumed(&p.c));
 	exchange(&p); /* TLS 1.3: the tickets arrive here */
 	assert_non_null(slot.sess);
+	/* OpenSSL keeps an SSL_SESSION, GnuTLS serialized data (whose memory a
+	 * later one may reuse: compared by content) */
 	void *first = slot.sess;
+	unsigned char first_data[4096];
+	size_t first_len = slot.len;
+
+	assert_true(first_len <= sizeof first_data);
+	if (first_len > 0)
+		memcpy(first_data, slot.sess, first_len);
 	pair_close(&p);
 
 	for (int round = 0; round < 2; round++) {
@@ -471,8 +498,10 @@ static void resume_twice(int max_version)
 		exchange(&p);
 		pair_close(&p);
 	}
-	if (max_version == 0)
+	if (max_version == 0 && first_len == 0)
 		assert_ptr_not_equal(slot.sess, first); /* fresh tickets replaced the first */
+	if (max_version == 0 && first_len > 0)
+		assert_true(slot.len != first_len || memcmp(slot.sess, first_data, first_len) != 0);
 	ldb_tls_session_free(&slot);
 	assert_null(slot.sess);
 
@@ -522,9 +551,72 @@ static void test_no_resume_without_option(void **state)
 		pair_close(&p);
 	}
 	assert_null(slot.sess);
+	ldb_tls_session_free(&slot); /* GnuTLS kept the verified chain there */
 	ldb_tls_free(t);
 	ldb_config_free(&c);
 	SSL_CTX_free(sctx);
+}
+
+/* One handshake of a worker (its slot) with the server; @return the
+ * client's outcome, the failure line in err. */
+static int worker_handshake(const struct ldb_tls *t, SSL_CTX *sctx, struct ldb_tls_session *slot, char *err, size_t cap)
+{
+	struct pair p;
+	int rc;
+
+	pair_open(&p, t, sctx, slot);
+	drive(&p);
+	rc = p.crc;
+	snprintf(err, cap, "%s", p.err);
+	if (rc == LDB_TLS_OK)
+		exchange(&p);
+	pair_close(&p);
+	return rc;
+}
+
+/* GnuTLS keeps the chain a worker verified: the same chain again is not
+ * checked again until its first expiry; another chain (here: the same name
+ * from an unknown CA) is checked, and refused.  OpenSSL keeps none. */
+static void test_verified_chain_kept(void **state)
+{
+	(void)state;
+	SSL_CTX *good = server_ctx(0, false), *bad = server_ctx_cert(0, false, "other-server.pem");
+	struct ldb_tls_session slot = { 0 };
+	struct ldb_config c;
+	struct ldb_tls *t = NULL;
+	char err[512] = "";
+
+	base_config(&c, "127.0.0.1", path("ca.pem"));
+	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	if (lib == LDB_TLS_LIB_OPENSSL) {
+		assert_null(slot.chain);
+	} else {
+		assert_non_null(slot.chain);
+		assert_int_equal(slot.chain_n, 1);
+		assert_true(slot.chain_until > (long)time(NULL)); /* -days 2 */
+	}
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	assert_int_equal(worker_handshake(t, bad, &slot, err, sizeof err), LDB_TLS_ERROR);
+	assert_string_equal(err, "certificate verify failed: unable to get local issuer certificate");
+	/* past the kept chain's expiry it is checked again (and kept anew) */
+	slot.chain_until = 0;
+	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
+	if (lib == LDB_TLS_LIB_GNUTLS)
+		assert_true(slot.chain_until > (long)time(NULL));
+	ldb_tls_session_free(&slot);
+	assert_null(slot.chain);
+
+	/* --tls-insecure: nothing is checked, nothing kept; the other CA passes */
+	ldb_tls_free(t);
+	c.tls_insecure = true;
+	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(worker_handshake(t, bad, &slot, err, sizeof err), LDB_TLS_OK);
+	assert_null(slot.chain);
+	ldb_tls_free(t);
+	ldb_config_free(&c);
+	SSL_CTX_free(good);
+	SSL_CTX_free(bad);
 }
 
 static void test_client_certificate(void **state)
@@ -574,7 +666,14 @@ int main(void)
 		cmocka_unit_test(test_resume_tls12),
 		cmocka_unit_test(test_no_resume_without_option),
 		cmocka_unit_test(test_client_certificate),
+		cmocka_unit_test(test_verified_chain_kept),
 	};
 
-	return cmocka_run_group_tests(tests, make_certs, remove_certs);
+	int failed;
+
+	lib = LDB_TLS_LIB_OPENSSL;
+	failed = cmocka_run_group_tests_name("tls with OpenSSL", tests, make_certs, remove_certs);
+	lib = LDB_TLS_LIB_GNUTLS;
+	failed += cmocka_run_group_tests_name("tls with GnuTLS", tests, make_certs, remove_certs);
+	return failed;
 }
