@@ -152,7 +152,10 @@ E 'join --op-log FILE [--json OUT]' skip='synopsis of join (placeholders)'
 E 'replay --profile LOG...' skip='synopsis of replay --profile (placeholders)'
 E 'replay --profile [--from TIME]' skip='synopsis of replay --profile (placeholders)'
 E '--scenario FILE -h HOST -p PORT -y PWFILE' skip='a written scenario run (placeholders)'
-E 'replay LOG... -h HOST' skip='replay that sends: not built yet'
+E 'replay -H URI LOG...' skip='synopsis of replay (placeholders)'
+E 'replay LOG... -H URI' skip='synopsis of replay (placeholders)'
+E 'replay -H ldap://HOST:PORT | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
+E ' ldbench -e esearch ' skip='names a workload in prose (no command)'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md
