@@ -15,6 +15,8 @@ int ldb_lprof_init(struct ldb_lprof *p, int64_t from_ns, int64_t to_ns, int64_t 
 	p->last_ns = INT64_MIN;
 	p->top = top;
 	p->conncap = 1024;
+	for (size_t i = 0; i < sizeof p->closed_ring / sizeof *p->closed_ring; i++)
+		p->closed_ring[i] = -1;
 	p->conns = malloc(p->conncap * sizeof *p->conns);
 	p->pts = calloc(LDB_LPROF_MAXPTS, sizeof *p->pts);
 	if (p->conns == NULL || p->pts == NULL)
@@ -93,10 +95,13 @@ static int conn_grow(struct ldb_lprof *p)
 }
 
 /* @return 1 added, 0 already there, -1 out of memory. */
-static int conn_add(struct ldb_lprof *p, int64_t c)
+static int conn_add(struct ldb_lprof *p, int64_t c, bool opens)
 {
 	if (p->conns[conn_slot(p, c)] == c)
 		return 0;
+	for (size_t i = 0; !opens && i < sizeof p->closed_ring / sizeof *p->closed_ring; i++)
+		if (p->closed_ring[i] == c)
+			return 0; /* a line logged after its connection's close */
 	if (2 * (p->nconns + 1) > p->conncap && conn_grow(p) != 0)
 		return -1;
 	p->conns[conn_slot(p, c)] = c;
@@ -210,10 +215,12 @@ int ldb_lprof_event(struct ldb_lprof *p, const struct ldb_slog_event *ev)
 	/* the series extended first: the intervals before this event start
 	 * with the connections open before it */
 	struct ldb_lprof_point *pt = in ? point_at(p, ev->time_ns) : NULL;
-	if (ev->kind == LDB_SLOG_CLOSE)
+	if (ev->kind == LDB_SLOG_CLOSE) {
 		conn_del(p, ev->conn);
-	else if (ev->conn >= 0 && conn_add(p, ev->conn) < 0)
+		p->closed_ring[p->closed_next++ % (sizeof p->closed_ring / sizeof *p->closed_ring)] = ev->conn;
+	} else if (ev->conn >= 0 && conn_add(p, ev->conn, ev->kind == LDB_SLOG_OPEN) < 0) {
 		return -1;
+	}
 	if (!in)
 		return 0;
 	if (ev->time_ns < p->first_ns)

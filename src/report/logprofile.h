@@ -66,6 +66,10 @@ struct ldb_lprof {
 	/* connections: open-addressing set of connection numbers */
 	int64_t *conns;
 	size_t conncap, nconns;
+	/* the last connections closed: a line of one logged after its close
+	 * (389 DS's threads write out of order) does not open it again */
+	int64_t closed_ring[64];
+	unsigned closed_next;
 	uint64_t opened, closed, peak;
 	int64_t peak_ns;
 	int top; /* entries to print of each table */
