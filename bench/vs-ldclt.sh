@@ -33,6 +33,10 @@
 # load runs with (GnuTLS by default; OpenSSL in ldbench's lean context with
 # LDBENCH_TLS_LIBRARY=openssl), without verification as ldclt.
 #
+# "ldaps bindeach verified -n 16" is the same load with ldbench verifying the
+# server's certificate (--tls-cacert with the fixture's CA instead of -Z);
+# ldclt cannot verify and runs as in "ldaps bindeach -n 16".
+#
 # ldbench runs with its default TLS library (--tls-library); the environment
 # variable LDBENCH_TLS_LIBRARY=openssl|gnutls, which ldbench reads as the
 # default of --tls-library, runs it with the other:
@@ -183,6 +187,9 @@ add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
 floor_lib=gnutls
 [[ ${LDBENCH_TLS_LIBRARY:-gnutls} != openssl ]] || floor_lib=openssl-lean
 with_floor @tls@ "$floor_lib" -p "$FIX_LDAPS_PORT" -n 16 -s "$secs" --people "$people" --users 10000
+# the same with ldbench verifying the server's certificate (--tls-cacert for -Z: run_tool);
+# ldclt cannot verify, it runs as above
+add_workload "ldaps bindeach verified -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
 ((${#names[@]})) || { echo "vs-ldclt: no workload matches --only '$only'" >&2; exit 2; }
 
 limit=$((secs * 3 + 60))
@@ -206,7 +213,14 @@ disturbed=()
 run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	local i=$1 tool=$2 bin args snap out
 	case $tool in
-	ldbench) bin=$LDBENCH; eval "args=(${argv[$i]})" ;;
+	ldbench)
+		bin=$LDBENCH
+		eval "args=(${argv[$i]})"
+		if [[ ${names[$i]} == *verified* ]]; then # -Z NSSDB -> the CA's PEM: verification on
+			local k
+			for k in "${!args[@]}"; do [[ ${args[$k]} != -Z ]] || { args[k]=--tls-cacert; args[k + 1]=$FIX_CA; }; done
+		fi
+		;;
 	ldclt) bin=$LDCLT; eval "args=(${argv[$i]})" ;;
 	floor) bin=$FLOOR; eval "args=(${floor_argv[$i]})" ;;
 	esac
@@ -351,7 +365,8 @@ verdict "bindeach -n 16" 0.50 - "a connection and bind per operation"
 verdict "add -n 4" 0.50 - "adds (ldclt's add,person,incr,commoncounter,noloop)"
 verdict "add -n 16" 0.50 - "adds (ldclt's add,person,incr,commoncounter,noloop)"
 verdict "ldaps random -n 16" 1.00 - "LDAPS, persistent connections"
-verdict "ldaps bindeach -n 16" 1.00 - "LDAPS, a connection and handshake per bind"
+verdict "ldaps bindeach -n 16" 0.90 - "LDAPS, a connection and handshake per bind"
+verdict "ldaps bindeach verified -n 16" 1.00 - "LDAPS, a handshake per bind, ldbench verifying (ldclt cannot)"
 # TLS's own cost: ldbench over ldaps against ldbench in clear text, same load
 tls_cost() { # TLS_NAME PLAIN_NAME MAX
 	local i t=-1 p=-1
