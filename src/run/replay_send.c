@@ -63,6 +63,7 @@ struct sender {
 	uint64_t start; /* the replay's time 0 (monotonic ns), 0 before the first slot */
 	uint64_t last;  /* the last answer or close */
 	bool end;
+	bool no_pwait2;  /* epoll_pwait2 is not there: epoll_wait */
 	uint64_t closes; /* CLOSE messages done */
 };
 
@@ -476,6 +477,20 @@ static void on_io(struct sender *s, uint32_t idx, uint32_t events)
 		activate(s, idx);
 }
 
+/* epoll_pwait2 for its ns timeout; where the kernel (before 5.11) or
+ * valgrind lacks it, epoll_wait with the timeout rounded up to a ms. */
+static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
+{
+	if (!s->no_pwait2) {
+		struct timespec ts = { wait / 1000000000, wait % 1000000000 };
+		int n = epoll_pwait2(s->ep, ev, NEVENTS, &ts, NULL);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		s->no_pwait2 = true;
+	}
+	return epoll_wait(s->ep, ev, NEVENTS, (int)((wait + 999999) / 1000000));
+}
+
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
@@ -488,8 +503,7 @@ static void loop(struct sender *s)
 		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
 		if (wait > 1000000 && !s->end)
 			wait = 1000000; /* new slots are looked for every ms */
-		struct timespec ts = { wait / 1000000000, wait % 1000000000 };
-		int n = epoll_pwait2(s->ep, ev, NEVENTS, &ts, NULL);
+		int n = wait_io(s, ev, wait);
 		for (int i = 0; i < n; i++)
 			on_io(s, ev[i].data.u32, ev[i].events);
 	}
