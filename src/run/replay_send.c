@@ -39,6 +39,7 @@ struct sconn {
 	int fd;
 	uint8_t st;
 	bool active, lost;
+	bool parked;    /* its OPEN waits for closes (asap): not looked at until one */
 	int32_t qh, qt; /* the queue of slot indexes, -1 empty */
 	unsigned outstanding;
 	size_t outlen, outoff, inlen;
@@ -55,6 +56,7 @@ struct sender {
 	struct ldb_rp_result *res;
 	struct sconn *c;
 	uint32_t *active, nactive;
+	uint32_t *parked, nparked;
 	uint8_t *bufs;
 	int ep;
 	struct sockaddr_storage addr;
@@ -74,7 +76,7 @@ static int32_t msgid_of(int64_t op)
 
 static void activate(struct sender *s, uint32_t i)
 {
-	if (!s->c[i].active) {
+	if (!s->c[i].active && !s->c[i].parked) {
 		s->c[i].active = true;
 		s->active[s->nactive++] = i;
 	}
@@ -286,6 +288,17 @@ static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
 	atomic_store_explicit(&s->ring->conn_busy[idx], false, memory_order_release);
 }
 
+/* A close done: the parked connections looked at again (each parks again
+ * while its OPEN still waits), a pass per close rather than per event. */
+static void unpark(struct sender *s)
+{
+	for (uint32_t k = 0; k < s->nparked; k++) {
+		s->c[s->parked[k]].parked = false;
+		activate(s, s->parked[k]);
+	}
+	s->nparked = 0;
+}
+
 /* The head of c's queue, when it may go.  @return true to look at the next. */
 static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, uint64_t *next)
 {
@@ -298,8 +311,10 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 	if (sl->msg == LDB_RP_MSG_OPEN) {
 		/* asap keeps the recorded concurrency: a connection opens once
 		 * those closed before it opened are closed */
-		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes)
+		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes) {
+			c->parked = true;
 			return false;
+		}
 		c->rec_conn = sl->rec_conn;
 		conn_open(s, c, idx);
 	} else if (sl->msg == LDB_RP_MSG_CLOSE) {
@@ -312,6 +327,7 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 		}
 		conn_close(s, c, idx);
 		s->closes++;
+		unpark(s);
 	} else if (c->st == S_DEAD || c->st == S_IDLE || c->st == S_DONE) {
 		if (c->st != S_DONE)
 			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
@@ -335,8 +351,11 @@ static uint64_t progress(struct sender *s, uint64_t now)
 		struct sconn *c = &s->c[i];
 		while (c->qh >= 0 && step(s, c, i, now, &next))
 			;
-		flush_out(s, c);
-		if (c->qh < 0) {
+		if (c->outoff < c->outlen)
+			flush_out(s, c);
+		if (c->parked)
+			s->parked[s->nparked++] = i;
+		if (c->qh < 0 || c->parked) {
 			c->active = false;
 			s->active[k] = s->active[--s->nactive];
 		} else {
@@ -494,11 +513,11 @@ static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
-	while (!s->end || s->nactive > 0) {
+	while (!s->end || s->nactive > 0 || s->nparked > 0) {
 		pull(s);
 		uint64_t now = ldb_now_ns(), next = progress(s, now);
 		release_tail(s);
-		if (s->end && s->nactive == 0)
+		if (s->end && s->nactive == 0 && s->nparked == 0)
 			break;
 		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
 		if (wait > 1000000 && !s->end)
@@ -532,9 +551,10 @@ static int sender_init(struct sender *s)
 	uint32_t n = s->conf->max_conns;
 	s->c = calloc(n, sizeof *s->c);
 	s->active = calloc(n, sizeof *s->active);
+	s->parked = calloc(n, sizeof *s->parked);
 	s->bufs = malloc((size_t)n * (IN_CAP + OUT_CAP));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
-	if (s->c == NULL || s->active == NULL || s->bufs == NULL || s->ep < 0)
+	if (s->c == NULL || s->active == NULL || s->parked == NULL || s->bufs == NULL || s->ep < 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		s->c[i].fd = -1;
@@ -554,6 +574,7 @@ static void sender_free(struct sender *s)
 		close(s->ep);
 	free(s->c);
 	free(s->active);
+	free(s->parked);
 	free(s->bufs);
 }
 
