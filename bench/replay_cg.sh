@@ -27,18 +27,19 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.05
 done
 port=$(cat "$work/port")
+declare -a req srch rir sir
 base=$(grep -m 1 -oE 'SRCH base="[^"]*"' "$log" | sed 's/SRCH base="//; s/"$//')
 ir() { grep -oE 'refs: +[0-9,]+' "$1" | tr -d ', ' | sed 's/refs://'; }
 for k in 1 2; do
 	head -n $((lines * k)) "$log" >"$work/l$k.log"
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/ldbench" replay -h 127.0.0.1 -p "$port" \
 		--timing asap --json "$work/r$k.json" "$work/l$k.log" >/dev/null 2>"$work/cg$k"
-	read -r req[$k] srch[$k] < <(/usr/bin/python3 -I -S -c 'import json,sys; k=json.load(open(sys.argv[1]))["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()), k["search"]["sent"])' "$work/r$k.json")
-	rir[$k]=$(ir "$work/cg$k")
+	read -r "req[k]" "srch[k]" < <(/usr/bin/python3 -I -S -c 'import json,sys; k=json.load(open(sys.argv[1]))["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()), k["search"]["sent"])' "$work/r$k.json")
+	rir[k]=$(ir "$work/cg$k")
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/ldbench" -h 127.0.0.1 -p "$port" -b "$base" \
 		-f 'uid=userXXXXX' -r1 -R1000 -e esearch,random -n 1 --no-preflight -e attrlist=cn -T "${srch[$k]}" \
 		>"$work/s$k" 2>"$work/sg$k"
-	sir[$k]=$(ir "$work/sg$k")
+	sir[k]=$(ir "$work/sg$k")
 done
 r=$(((rir[2] - rir[1]) / (req[2] - req[1])))
 s=$(((sir[2] - sir[1]) / (srch[2] - srch[1])))
