@@ -80,6 +80,143 @@ static void unmark(const char *in, char *out, size_t cap)
 	out[k] = '\0';
 }
 
+/* ---- searches without liblber: the common filters written straight in DER
+ * (minimal lengths, as liblber's DER mode writes them); anything else
+ * (escapes, white space, ordering, approx and extensible items, empty
+ * values, deep nesting) goes to proto/'s encoder, which checks it. */
+
+struct dw {
+	uint8_t *b;
+	size_t len, cap;
+};
+
+static bool dw_put(struct dw *w, const void *p, size_t n)
+{
+	if (w->cap - w->len < n)
+		return false;
+	memcpy(w->b + w->len, p, n);
+	w->len += n;
+	return true;
+}
+
+/* A constructed (or primitive) element opened: its tag and a length byte
+ * kept; @return where the length byte is, or 0 when out of room. */
+static size_t dw_open(struct dw *w, uint8_t tag)
+{
+	if (w->cap - w->len < 2)
+		return 0;
+	w->b[w->len++] = tag;
+	return w->len++;
+}
+
+/* The element opened at lp closed: its minimal length written, the
+ * contents moved up when it takes more than a byte. */
+static bool dw_close(struct dw *w, size_t lp)
+{
+	size_t n = w->len - lp - 1, ls = ldb_der_len_size(n);
+	if (ls > 1) {
+		if (w->cap - w->len < ls - 1)
+			return false;
+		memmove(w->b + lp + ls, w->b + lp + 1, n);
+		w->len += ls - 1;
+	}
+	ldb_der_put_tl(w->b + lp - 1, w->b[lp - 1], n);
+	return true;
+}
+
+static bool dw_str(struct dw *w, uint8_t tag, const char *p, size_t n)
+{
+	size_t lp = dw_open(w, tag);
+	return lp && dw_put(w, p, n) && dw_close(w, lp);
+}
+
+static bool attr_ok(const char *a, size_t n)
+{
+	/* a descriptor without options: ALPHA *(ALPHA / DIGIT / "-") */
+	if (n == 0 || !((a[0] | 0x20) >= 'a' && (a[0] | 0x20) <= 'z'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(((a[i] | 0x20) >= 'a' && (a[i] | 0x20) <= 'z') || (a[i] >= '0' && a[i] <= '9') || a[i] == '-'))
+			return false;
+	return true;
+}
+
+/* attr=value (equality, presence, substrings) at *pp up to its ')'. */
+static bool fast_item(struct dw *w, const char **pp)
+{
+	const char *s = *pp, *eq = strchr(s, '='), *end = strchr(s, ')');
+	if (eq == NULL || end == NULL || eq > end || !attr_ok(s, (size_t)(eq - s)) || end == eq + 1)
+		return false;
+	size_t alen = (size_t)(eq - s), nstar = 0;
+	for (const char *v = eq + 1; v < end; v++) {
+		if (*v == '\\' || *v == '(' || (*v == '*' && v > eq + 1 && v[-1] == '*'))
+			return false;
+		nstar += *v == '*';
+	}
+	*pp = end;
+	if (nstar == 0) {
+		size_t lp = dw_open(w, 0xa3);
+		return lp && dw_str(w, 0x04, s, alen) && dw_str(w, 0x04, eq + 1, (size_t)(end - eq - 1)) &&
+		       dw_close(w, lp);
+	}
+	if (end == eq + 2)
+		return dw_str(w, 0x87, s, alen);
+	size_t lp = dw_open(w, 0xa4), sp;
+	if (!lp || !dw_str(w, 0x04, s, alen) || !(sp = dw_open(w, 0x30)))
+		return false;
+	for (const char *v = eq + 1; v < end;) {
+		const char *st = memchr(v, '*', (size_t)(end - v));
+		const char *e = st ? st : end;
+		uint8_t tag = v == eq + 1 ? 0x80 : st ? 0x81 : 0x82;
+		if (e > v && !dw_str(w, tag, v, (size_t)(e - v)))
+			return false;
+		v = st ? st + 1 : end;
+	}
+	return dw_close(w, sp) && dw_close(w, lp);
+}
+
+/* One parenthesized filter at *pp (moved past it). */
+static bool fast_filter(struct dw *w, const char **pp, int depth)
+{
+	const char *s = *pp;
+	if (*s++ != '(' || depth > 16)
+		return false;
+	if (*s == '&' || *s == '|' || *s == '!') {
+		size_t lp = dw_open(w, *s == '&' ? 0xa0 : *s == '|' ? 0xa1 : 0xa2);
+		int n = 0;
+		bool not = *s++ == '!';
+		for (; *s == '(' && lp; n++)
+			if (!fast_filter(w, &s, depth + 1))
+				return false;
+		if (!lp || n == 0 || (not &&n != 1) || *s != ')' || !dw_close(w, lp))
+			return false;
+	} else if (!fast_item(w, &s)) {
+		return false;
+	}
+	*pp = s + 1;
+	return true;
+}
+
+/* The SearchRequest in DER at out's end.  @return false: not in the subset
+ * (out as it was). */
+static bool fast_search(struct ldb_bytes *out, const char *base, int scope, int deref, const char *filter,
+                        const char *const *av, int na)
+{
+	uint8_t b[LDB_RP_SLOT_BYTES];
+	struct dw w = { b, 0, sizeof b };
+	const uint8_t mid[] = { 0x0a, 0x01, (uint8_t)scope, 0x0a, 0x01, (uint8_t)deref, 0x02, 0x01,
+		                0x00, 0x02, 0x01,           0x00, 0x01, 0x01,           0x00 };
+	const char *f = filter;
+	size_t lp = dw_open(&w, 0x63), ap;
+	if (scope < 0 || scope > 2 || deref < 0 || deref > 3 || !lp || !dw_str(&w, 0x04, base, strlen(base)) ||
+	    !dw_put(&w, mid, sizeof mid) || !fast_filter(&w, &f, 0) || *f != '\0' || !(ap = dw_open(&w, 0x30)))
+		return false;
+	for (int i = 0; i < na; i++)
+		if (!dw_str(&w, 0x04, av[i], strlen(av[i])))
+			return false;
+	return dw_close(&w, ap) && dw_close(&w, lp) && ldb_bytes_append(out, b, w.len) == 0;
+}
+
 static enum ldb_rp_skip search(const struct pend *p, struct ldb_bytes *out)
 {
 	char filter[LDB_RP_PEND_BUF], attrs[LDB_RP_PEND_BUF];
@@ -88,12 +225,16 @@ static enum ldb_rp_skip search(const struct pend *p, struct ldb_bytes *out)
 	const char *a = pf(p, LDB_RP_F_ATTRS);
 	unmark(pf(p, LDB_RP_F_FILTER) ? pf(p, LDB_RP_F_FILTER) : "(objectClass=*)", filter, sizeof filter);
 	if (a && strcmp(a, "ALL") != 0) {
-		snprintf(attrs, sizeof attrs, "%s", a);
+		size_t al = strnlen(a, sizeof attrs - 1);
+		memcpy(attrs, a, al);
+		attrs[al] = '\0';
 		for (char *save = NULL, *t = strtok_r(attrs, " ", &save); t && na < MAX_ATTRS;
 		     t = strtok_r(NULL, " ", &save))
 			av[na++] = t;
 	}
 	av[na] = NULL;
+	if (fast_search(out, pdn(p), p->scope, p->deref, filter, av, na))
+		return LDB_RP_SKIP_NONE;
 	struct ldb_search_args sa = {
 		.base = pdn(p), .scope = p->scope, .deref = p->deref, .filter = filter, .attrs = na ? av : NULL
 	};

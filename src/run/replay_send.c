@@ -39,6 +39,7 @@ struct sconn {
 	int fd;
 	uint8_t st;
 	bool active, lost;
+	bool parked;    /* its OPEN waits for closes (asap): not looked at until one */
 	int32_t qh, qt; /* the queue of slot indexes, -1 empty */
 	unsigned outstanding;
 	size_t outlen, outoff, inlen;
@@ -55,6 +56,7 @@ struct sender {
 	struct ldb_rp_result *res;
 	struct sconn *c;
 	uint32_t *active, nactive;
+	uint32_t *parked, nparked;
 	uint8_t *bufs;
 	int ep;
 	struct sockaddr_storage addr;
@@ -63,6 +65,7 @@ struct sender {
 	uint64_t start; /* the replay's time 0 (monotonic ns), 0 before the first slot */
 	uint64_t last;  /* the last answer or close */
 	bool end;
+	bool no_pwait2;  /* epoll_pwait2 is not there: epoll_wait */
 	uint64_t closes; /* CLOSE messages done */
 };
 
@@ -73,7 +76,7 @@ static int32_t msgid_of(int64_t op)
 
 static void activate(struct sender *s, uint32_t i)
 {
-	if (!s->c[i].active) {
+	if (!s->c[i].active && !s->c[i].parked) {
 		s->c[i].active = true;
 		s->active[s->nactive++] = i;
 	}
@@ -285,6 +288,17 @@ static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
 	atomic_store_explicit(&s->ring->conn_busy[idx], false, memory_order_release);
 }
 
+/* A close done: the parked connections looked at again (each parks again
+ * while its OPEN still waits), a pass per close rather than per event. */
+static void unpark(struct sender *s)
+{
+	for (uint32_t k = 0; k < s->nparked; k++) {
+		s->c[s->parked[k]].parked = false;
+		activate(s, s->parked[k]);
+	}
+	s->nparked = 0;
+}
+
 /* The head of c's queue, when it may go.  @return true to look at the next. */
 static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, uint64_t *next)
 {
@@ -297,8 +311,10 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 	if (sl->msg == LDB_RP_MSG_OPEN) {
 		/* asap keeps the recorded concurrency: a connection opens once
 		 * those closed before it opened are closed */
-		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes)
+		if (s->conf->timing == LDB_RP_ASAP && s->closes < sl->after_closes) {
+			c->parked = true;
 			return false;
+		}
 		c->rec_conn = sl->rec_conn;
 		conn_open(s, c, idx);
 	} else if (sl->msg == LDB_RP_MSG_CLOSE) {
@@ -311,6 +327,7 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 		}
 		conn_close(s, c, idx);
 		s->closes++;
+		unpark(s);
 	} else if (c->st == S_DEAD || c->st == S_IDLE || c->st == S_DONE) {
 		if (c->st != S_DONE)
 			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
@@ -334,8 +351,11 @@ static uint64_t progress(struct sender *s, uint64_t now)
 		struct sconn *c = &s->c[i];
 		while (c->qh >= 0 && step(s, c, i, now, &next))
 			;
-		flush_out(s, c);
-		if (c->qh < 0) {
+		if (c->outoff < c->outlen)
+			flush_out(s, c);
+		if (c->parked)
+			s->parked[s->nparked++] = i;
+		if (c->qh < 0 || c->parked) {
 			c->active = false;
 			s->active[k] = s->active[--s->nactive];
 		} else {
@@ -476,20 +496,33 @@ static void on_io(struct sender *s, uint32_t idx, uint32_t events)
 		activate(s, idx);
 }
 
+/* epoll_pwait2 for its ns timeout; where the kernel (before 5.11) or
+ * valgrind lacks it, epoll_wait with the timeout rounded up to a ms. */
+static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
+{
+	if (!s->no_pwait2) {
+		struct timespec ts = { wait / 1000000000, wait % 1000000000 };
+		int n = epoll_pwait2(s->ep, ev, NEVENTS, &ts, NULL);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		s->no_pwait2 = true;
+	}
+	return epoll_wait(s->ep, ev, NEVENTS, (int)((wait + 999999) / 1000000));
+}
+
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
-	while (!s->end || s->nactive > 0) {
+	while (!s->end || s->nactive > 0 || s->nparked > 0) {
 		pull(s);
 		uint64_t now = ldb_now_ns(), next = progress(s, now);
 		release_tail(s);
-		if (s->end && s->nactive == 0)
+		if (s->end && s->nactive == 0 && s->nparked == 0)
 			break;
 		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
 		if (wait > 1000000 && !s->end)
 			wait = 1000000; /* new slots are looked for every ms */
-		struct timespec ts = { wait / 1000000000, wait % 1000000000 };
-		int n = epoll_pwait2(s->ep, ev, NEVENTS, &ts, NULL);
+		int n = wait_io(s, ev, wait);
 		for (int i = 0; i < n; i++)
 			on_io(s, ev[i].data.u32, ev[i].events);
 	}
@@ -518,9 +551,10 @@ static int sender_init(struct sender *s)
 	uint32_t n = s->conf->max_conns;
 	s->c = calloc(n, sizeof *s->c);
 	s->active = calloc(n, sizeof *s->active);
+	s->parked = calloc(n, sizeof *s->parked);
 	s->bufs = malloc((size_t)n * (IN_CAP + OUT_CAP));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
-	if (s->c == NULL || s->active == NULL || s->bufs == NULL || s->ep < 0)
+	if (s->c == NULL || s->active == NULL || s->parked == NULL || s->bufs == NULL || s->ep < 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		s->c[i].fd = -1;
@@ -540,6 +574,7 @@ static void sender_free(struct sender *s)
 		close(s->ep);
 	free(s->c);
 	free(s->active);
+	free(s->parked);
 	free(s->bufs);
 }
 
