@@ -155,7 +155,6 @@ E '--scenario FILE -h HOST -p PORT -y PWFILE' skip='a written scenario run (plac
 E 'replay -H URI LOG...' skip='synopsis of replay (placeholders)'
 E 'replay LOG... -H URI' skip='synopsis of replay (placeholders)'
 E 'replay -H ldap://HOST:PORT | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
-E ' ldbench -e esearch ' skip='names a workload in prose (no command)'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md
