@@ -236,6 +236,12 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 {
 	char err[512];
 	memset(l, 0, sizeof *l);
+	/* SIGINT/SIGTERM blocked before any thread starts (the -S watchers and
+	 * the op-log's writer start here): every thread inherits the mask, and
+	 * only the main thread takes them (a thread started before would take
+	 * the default action: the process killed, its summary lost); one that
+	 * comes while the clients are set up waits for the run to begin */
+	ldb_signals_take(&l->sig);
 	l->cfg = c;
 	l->n = c->threads;
 	l->text = (struct ldb_text){ .cfg = c, .out = out, .pid = getpid() };
@@ -837,8 +843,6 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 		teardown(&l);
 		return st > 0 ? st : LDB_EXIT_INIT;
 	}
-	/* Workers never see SIGINT/SIGTERM: the main thread takes them here. */
-	ldb_signals_take(&l.sig);
 	pace_init(&p, c);
 	int status = begin(&l, &p);
 	if (status >= 0) {
