@@ -17,6 +17,20 @@ struct ldb_tls {
 	bool verify;
 };
 
+int ldb_tls_client_cert_args(const struct ldb_config *c, char *err, size_t cap)
+{
+	if (c->tls_cert == NULL && c->tls_key == NULL)
+		return 0;
+	if (c->tls_cert == NULL || c->tls_key == NULL) {
+		snprintf(err, cap, "--tls-cert and --tls-key go together");
+		return -1;
+	}
+	if (ldb_tls_check_readable("--tls-cert", c->tls_cert, false, err, cap) < 0 ||
+	    ldb_tls_check_readable("--tls-key", c->tls_key, false, err, cap) < 0)
+		return -1;
+	return 1;
+}
+
 int ldb_tls_check_readable(const char *opt, const char *path, bool dir, char *err, size_t cap)
 {
 	struct stat st;

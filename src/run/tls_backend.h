@@ -34,6 +34,10 @@ extern const struct ldb_tls_backend ldb_tls_gnutls;
  * err ("--tls-cacert PATH: No such file or directory") when it cannot be read
  * as such.  opt names the option. */
 int ldb_tls_check_readable(const char *opt, const char *path, bool dir, char *err, size_t cap);
+/* --tls-cert and --tls-key, the checks both libraries share: 0 when neither
+ * is given, 1 when both are and can be read, -1 with one line in err
+ * otherwise (one without the other, a file that cannot be read). */
+int ldb_tls_client_cert_args(const struct ldb_config *c, char *err, size_t cap);
 /* Whether host is an IPv4 or IPv6 address (checked as an address, no SNI). */
 bool ldb_tls_is_ip(const char *host);
 /* The slot's saved session is now sess (len bytes, freed by drop); the one

@@ -104,17 +104,10 @@ static bool has_certificate(const char *file)
 
 static int load_client_cert(gnutls_certificate_credentials_t cred, const struct ldb_config *c, char *err, size_t cap)
 {
-	int r;
+	int r = ldb_tls_client_cert_args(c, err, cap);
 
-	if (c->tls_cert == NULL && c->tls_key == NULL)
-		return 0;
-	if (c->tls_cert == NULL || c->tls_key == NULL) {
-		snprintf(err, cap, "--tls-cert and --tls-key go together");
-		return -1;
-	}
-	if (ldb_tls_check_readable("--tls-cert", c->tls_cert, false, err, cap) < 0 ||
-	    ldb_tls_check_readable("--tls-key", c->tls_key, false, err, cap) < 0)
-		return -1;
+	if (r <= 0)
+		return r;
 	if (!has_certificate(c->tls_cert)) {
 		snprintf(err, cap, "--tls-cert %s: not a PEM certificate", c->tls_cert);
 		return -1;

@@ -98,15 +98,10 @@ static int load_trust(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_
 
 static int load_client_cert(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_t cap)
 {
-	if (c->tls_cert == NULL && c->tls_key == NULL)
-		return 0;
-	if (c->tls_cert == NULL || c->tls_key == NULL) {
-		snprintf(err, cap, "--tls-cert and --tls-key go together");
-		return -1;
-	}
-	if (ldb_tls_check_readable("--tls-cert", c->tls_cert, false, err, cap) < 0 ||
-	    ldb_tls_check_readable("--tls-key", c->tls_key, false, err, cap) < 0)
-		return -1;
+	int r = ldb_tls_client_cert_args(c, err, cap);
+
+	if (r <= 0)
+		return r;
 	if (SSL_CTX_use_certificate_chain_file(ctx, c->tls_cert) != 1) {
 		snprintf(err, cap, "--tls-cert %s: not a PEM certificate (%s)", c->tls_cert, ssl_reason("bad file"));
 		return -1;

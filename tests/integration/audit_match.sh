@@ -17,13 +17,7 @@ source "$here/../fixture/record_traffic.sh"
 MATCH=${LDBENCH_AUDITMATCH:-}
 [[ -x "$MATCH" ]] || { echo "SKIP: no auditmatch (LDBENCH_AUDITMATCH; run through ctest)"; exit 77; }
 server=${1:-slapd}
-if [[ $server == dirsrv ]]; then
-	[[ -n "${DS_STATE:-}" && -r "$DS_STATE" ]] || { echo "SKIP: no 389 DS instance (ctest fixture dirsrv)"; exit 77; }
-	rec_dirsrv_start --users 50
-else
-	rec_slapd_start --users 50
-fi
-trap rec_stop EXIT
+rec_start_as "$server" --users 50
 
 # the entries under the base with their user attributes, one canonical text
 content() {

@@ -15,13 +15,7 @@ source "$here/../fixture/record_traffic.sh"
 STAT=${LDBENCH_SLOGSTAT:-}
 [[ -x "$STAT" ]] || { echo "SKIP: no slogstat (LDBENCH_SLOGSTAT; run through ctest)"; exit 77; }
 server=${1:-slapd}
-if [[ $server == dirsrv ]]; then
-	[[ -n "${DS_STATE:-}" && -r "$DS_STATE" ]] || { echo "SKIP: no 389 DS instance (ctest fixture dirsrv)"; exit 77; }
-	rec_dirsrv_start --users 50
-else
-	rec_slapd_start --users 50
-fi
-trap rec_stop EXIT
+rec_start_as "$server" --users 50
 
 # the entries under the base, as the root DN
 entries() {

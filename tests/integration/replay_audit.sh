@@ -17,13 +17,7 @@ source "$here/../fixture/assert.sh"
 # shellcheck source-path=SCRIPTDIR source=../fixture/record_traffic.sh
 source "$here/../fixture/record_traffic.sh"
 server=${1:-slapd}
-if [[ $server == dirsrv ]]; then
-	[[ -n "${DS_STATE:-}" && -r "$DS_STATE" ]] || { echo "SKIP: no 389 DS instance (ctest fixture dirsrv)"; exit 77; }
-	rec_dirsrv_start --users 50
-else
-	rec_slapd_start --users 50
-fi
-trap rec_stop EXIT
+rec_start_as "$server" --users 50
 jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=json.load(open(sys.argv[1]))["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 content() { # the entries under the base with their user attributes, one canonical text
 	LDAPNOINIT=1 ldapsearch -x -H "$REC_URI" -D "$REC_ROOTDN" -y "$REC_PWFILE" -LLL -o ldif-wrap=no \
