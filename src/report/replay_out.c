@@ -96,6 +96,10 @@ void ldb_replay_text(const struct ldb_rp_result *r, bool recorded, FILE *out)
 	        r->conns_opened, r->conns_failed, r->conns_lost, (double)r->elapsed_ns / 1e9);
 	if (r->conn_error[0])
 		fprintf(out, "first connection failure: %s\n", r->conn_error);
+	if (r->interrupted)
+		fputs("interrupted by a signal (SIGINT or SIGTERM): the replay stopped part way; what it sent is "
+		      "below\n",
+		      out);
 	text_kinds(r, out);
 	text_skips(r, out);
 	text_diffs(r, out);
@@ -183,14 +187,14 @@ int ldb_replay_json(const struct ldb_rp_result *r, bool recorded, FILE *f)
 {
 	fprintf(f,
 	        "{\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
-	        "\"timing\":\"%s\",\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64 ",\"failed\":%" PRIu64
-	        ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64 ",\"unmapped_anonymous\":%" PRIu64
-	        ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64 ",\"sent\":%" PRIu64
-	        ",\"unmatched\":%" PRIu64 ",\"dropped_attrs\":%" PRIu64 "},",
+	        "\"timing\":\"%s\",\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64
+	        ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
+	        ",\"unmapped_anonymous\":%" PRIu64 ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64
+	        ",\"sent\":%" PRIu64 ",\"unmatched\":%" PRIu64 ",\"dropped_attrs\":%" PRIu64 "},",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, (double)r->elapsed_ns / 1e9,
-	        recorded ? "recorded" : "asap", r->conns_read, r->conns_opened, r->conns_failed, r->conns_lost,
-	        r->unanswered, r->unmapped_anon, r->synthetic, r->audit_changes, r->audit_sent, r->audit_unmatched,
-	        r->audit_dropped_attrs);
+	        recorded ? "recorded" : "asap", r->interrupted ? "true" : "false", r->conns_read, r->conns_opened,
+	        r->conns_failed, r->conns_lost, r->unanswered, r->unmapped_anon, r->synthetic, r->audit_changes,
+	        r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
 	json_skips(r, f);
 	fputs(",\"kinds\":{", f);
 	for (int t = 1, n = 0; t < LDB_SLOG_NOPTYPES; t++) {

@@ -117,6 +117,7 @@ struct ldb_rp_result {
 	struct ldb_hist late;                    /* how late each request was sent against its schedule */
 	int64_t elapsed_ns;                      /* from the first due time to the last answer */
 	char conn_error[200];                    /* the first connection failure's reason */
+	bool interrupted;                        /* SIGINT or SIGTERM stopped it (what was sent is reported) */
 };
 
 /** Replay conf's logs to the target; fills *res (ldb_rp_result_init first).

@@ -17,6 +17,7 @@
 #include "proto/wire.h"
 #include "run/clock.h"
 #include "run/replay.h"
+#include "run/signals.h"
 
 #define IN_CAP (32 * 1024)
 #define OUT_CAP (8 * 1024 + 64)
@@ -52,6 +53,8 @@ struct sconn {
 
 struct sender {
 	const struct ldb_rp_conf *conf;
+	const struct ldb_signals *sig; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS */
+	uint64_t sig_next;
 	struct ldb_rp_ring *ring;
 	struct ldb_rp_result *res;
 	struct sconn *c;
@@ -510,18 +513,40 @@ static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
 	return epoll_wait(s->ep, ev, NEVENTS, (int)((wait + 999999) / 1000000));
 }
 
+#define SIG_CHECK_NS 10000000 /* a pending signal is looked for every 10 ms, not per event */
+
+/* A SIGINT or SIGTERM: the replay stops, what it sent is reported, and the
+ * requests in flight count unanswered. */
+static bool signalled(struct sender *s, uint64_t now)
+{
+	if (now < s->sig_next)
+		return false;
+	s->sig_next = now + SIG_CHECK_NS;
+	if (!ldb_signals_wait(s->sig, 0))
+		return false;
+	s->res->interrupted = true;
+	for (uint32_t i = 0; i < s->conf->max_conns; i++)
+		if (s->c[i].fd >= 0)
+			conn_drop(s, &s->c[i]);
+	return true;
+}
+
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
 	while (!s->end || s->nactive > 0 || s->nparked > 0) {
 		pull(s);
 		uint64_t now = ldb_now_ns(), next = progress(s, now);
+		if (signalled(s, now))
+			break;
 		release_tail(s);
 		if (s->end && s->nactive == 0 && s->nparked == 0)
 			break;
 		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
 		if (wait > 1000000 && !s->end)
 			wait = 1000000; /* new slots are looked for every ms */
+		else if (wait > SIG_CHECK_NS)
+			wait = SIG_CHECK_NS; /* and a signal every 10 ms while the schedule waits */
 		int n = wait_io(s, ev, wait);
 		for (int i = 0; i < n; i++)
 			on_io(s, ev[i].data.u32, ev[i].events);
@@ -581,7 +606,10 @@ static void sender_free(struct sender *s)
 int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
 {
 	struct ldb_rp_ring ring = { .size = 4096 };
-	struct sender s = { .conf = conf, .ring = &ring, .res = res, .ep = -1 };
+	struct ldb_signals sig;
+	/* blocked before the feeder starts: only the sender takes them */
+	ldb_signals_take(&sig);
+	struct sender s = { .conf = conf, .sig = &sig, .ring = &ring, .res = res, .ep = -1 };
 	if (resolve(&s, err, errlen) != 0)
 		return 2;
 	struct ldb_rp_feed *f = ldb_rp_feed_new(conf, &ring, res, err, errlen);

@@ -218,6 +218,26 @@ echo "window ${w}s, replay ${e}s"
 assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($e - $w) <= 0.05 * $w and $w > 2)")" "the replay lasts as the log (5 %)"
 assert_match '^lateness against the schedule: p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$' "$work/out5" \
 	"lateness reported"
+# SIGINT part way through a slowed replay (x0.25: over 8 s): it stops at once,
+# exits 0 and reports what it sent, in the text and the JSON
+"$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.25 --json "$work/r7.json" "$work/timed.log" \
+	>"$work/out7" 2>&1 &
+rp=$!
+sleep 1.5
+kill -0 "$rp" 2>/dev/null || _fail "the slowed replay ended before its SIGINT"
+t0=$(date +%s%N)
+kill -INT "$rp"
+RC=0
+wait "$rp" || RC=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+cat "$work/out7"
+assert_eq 0 "$RC" "exit status after SIGINT"
+assert_le $((2000 * ${LDBENCH_TIME_FACTOR:-1})) "$ms" "ms from SIGINT to the replay's end"
+assert_match '^interrupted by a signal \(SIGINT or SIGTERM\)' "$work/out7" "the report says it was interrupted"
+assert_eq True "$(jget "$work/r7.json" "p['interrupted']")" "interrupted, in the JSON"
+sent=$(jget "$work/r7.json" "p['kinds']['search']['sent']")
+((sent >= 1 && sent < 9)) || _fail "searches sent before the SIGINT: $sent (1 to 8 expected)"
+assert_eq False "$(jget "$work/r5.json" "p['interrupted']")" "a replay that ran to its end: not interrupted"
 # per second of each log (from its first line), the searches: the same, or
 # one moved to a neighbouring second at a boundary
 persec() {
