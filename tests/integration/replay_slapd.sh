@@ -100,7 +100,11 @@ for t in bind search add modrdn compare delete extended unbind; do
 	assert_eq "${sent[$t]}" "$(jget "$work/r.json" "p['kinds']['$t']['sent']")" "$t replayed"
 	assert_eq "${sent[$t]}" "$(fixture_monitor_delta "$work/snap" "${mon[$t]}")" "$t: cn=Monitor's completed"
 done
-assert_eq 12 "$(jget "$work/r.json" "p['connections']['opened']")" "a connection per recorded one"
+# (12 tool runs, one connection each; a busy machine may log one more, such as
+# a client that connected and left without a request: the replay opens it too)
+nconn=$(jget "$work/r.json" "p['connections']['recorded']")
+assert_ge 12 "$nconn" "the log's connections"
+assert_eq "$nconn" "$(jget "$work/r.json" "p['connections']['opened']")" "a connection per recorded one"
 assert_eq 12 "$(($(fixture_total_connections) - conns0))" "cn=Monitor's connections"
 # not sent, with reasons and the first log lines
 assert_eq 1 "$(jget "$work/r.json" "p['skipped']['no-password']['count']")" "the unmapped bind"
@@ -150,7 +154,7 @@ assert_eq 1 "$(jget "$work/r3.json" "p['unmapped_anonymous']")" "one of them ano
 run_replay "$work/out7" -h 127.0.0.1 -p "$FIX_PORT" --loop 2 --json "$work/r7.json" "$work/run.log"
 assert_eq 0 "$RC" "exit status with --loop 2"
 assert_eq 18 "$(jget "$work/r7.json" "p['kinds']['search']['sent']")" "the searches twice"
-assert_eq 24 "$(jget "$work/r7.json" "p['connections']['opened']")" "the connections twice"
+assert_eq $((2 * nconn)) "$(jget "$work/r7.json" "p['connections']['opened']")" "the connections twice"
 
 # bad input: one line and the documented status, no connection opened
 bad() { # STATUS REGEX WHAT ARGS...
@@ -220,8 +224,8 @@ assert_match '^lateness against the schedule: p50 [0-9.]+ ms, p99 [0-9.]+ ms, ma
 	"lateness reported"
 # SIGINT part way through a slowed replay (x0.25: over 8 s): it stops at once,
 # exits 0 and reports what it sent, in the text and the JSON
-"$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.25 --json "$work/r7.json" "$work/timed.log" \
-	>"$work/out7" 2>&1 &
+"$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.25 --json "$work/r8.json" "$work/timed.log" \
+	>"$work/out8" 2>&1 &
 rp=$!
 sleep 1.5
 kill -0 "$rp" 2>/dev/null || _fail "the slowed replay ended before its SIGINT"
@@ -230,12 +234,12 @@ kill -INT "$rp"
 RC=0
 wait "$rp" || RC=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-cat "$work/out7"
+cat "$work/out8"
 assert_eq 0 "$RC" "exit status after SIGINT"
 assert_le $((2000 * ${LDBENCH_TIME_FACTOR:-1})) "$ms" "ms from SIGINT to the replay's end"
-assert_match '^interrupted by a signal \(SIGINT or SIGTERM\)' "$work/out7" "the report says it was interrupted"
-assert_eq True "$(jget "$work/r7.json" "p['interrupted']")" "interrupted, in the JSON"
-sent=$(jget "$work/r7.json" "p['kinds']['search']['sent']")
+assert_match '^interrupted by a signal \(SIGINT or SIGTERM\)' "$work/out8" "the report says it was interrupted"
+assert_eq True "$(jget "$work/r8.json" "p['interrupted']")" "interrupted, in the JSON"
+sent=$(jget "$work/r8.json" "p['kinds']['search']['sent']")
 ((sent >= 1 && sent < 9)) || _fail "searches sent before the SIGINT: $sent (1 to 8 expected)"
 assert_eq False "$(jget "$work/r5.json" "p['interrupted']")" "a replay that ran to its end: not interrupted"
 # per second of each log (from its first line), the searches: the same, or
