@@ -34,7 +34,7 @@
 # LDBENCH_TLS_LIBRARY=openssl), without verification as ldclt.
 #
 # "ldaps bindeach verified -n 16" is the same load with ldbench verifying the
-# server's certificate (--tls-cacert with the fixture's CA instead of -Z);
+# server's certificate (--tls-cacert with the fixture's CA beside -Z);
 # ldclt cannot verify and runs as in "ldaps bindeach -n 16".
 #
 # ldbench runs with its default TLS library (--tls-library); the environment
@@ -187,7 +187,7 @@ add_workload "ldaps bindeach -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
 floor_lib=gnutls
 [[ ${LDBENCH_TLS_LIBRARY:-gnutls} != openssl ]] || floor_lib=openssl-lean
 with_floor @tls@ "$floor_lib" -p "$FIX_LDAPS_PORT" -n 16 -s "$secs" --people "$people" --users 10000
-# the same with ldbench verifying the server's certificate (--tls-cacert for -Z: run_tool);
+# the same with ldbench verifying the server's certificate (--tls-cacert added: run_tool);
 # ldclt cannot verify, it runs as above
 add_workload "ldaps bindeach verified -n 16" Bind "${tls[@]}" "${binds[@]}" -n 16
 ((${#names[@]})) || { echo "vs-ldclt: no workload matches --only '$only'" >&2; exit 2; }
@@ -216,10 +216,8 @@ run_tool() { # INDEX TOOL (ldbench, ldclt or floor)
 	ldbench)
 		bin=$LDBENCH
 		eval "args=(${argv[$i]})"
-		if [[ ${names[$i]} == *verified* ]]; then # -Z NSSDB -> the CA's PEM: verification on
-			local k
-			for k in "${!args[@]}"; do [[ ${args[$k]} != -Z ]] || { args[k]=--tls-cacert; args[k + 1]=$FIX_CA; }; done
-		fi
+		# -Z's NSS database is ignored and the certificate verified with the CA's PEM
+		[[ ${names[$i]} != *verified* ]] || args+=(--tls-cacert "$FIX_CA")
 		;;
 	ldclt) bin=$LDCLT; eval "args=(${argv[$i]})" ;;
 	floor) bin=$FLOOR; eval "args=(${floor_argv[$i]})" ;;
