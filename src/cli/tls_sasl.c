@@ -193,12 +193,11 @@ static int check_sasl_lengths(struct cli_ctx *x)
 	return 0;
 }
 
-int cli_check_tls_sasl(struct cli_ctx *x)
+/* The TLS options against each other and the library.  @return 0 or -1. */
+static int check_tls(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
-	char why[512];
 
-	/* TLS */
 	if (c->starttls && c->ldaps)
 		return cli_fail(x, "--starttls and ldaps (-Z, -H ldaps://) exclude each other: ldaps is TLS from "
 		                   "the first byte");
@@ -214,7 +213,16 @@ int cli_check_tls_sasl(struct cli_ctx *x)
 		if (c->tls_cacert == NULL && c->tls_cacertdir == NULL)
 			c->tls_insecure = true;
 	}
+	return 0;
+}
 
+int cli_check_tls_sasl(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	char why[512];
+
+	if (check_tls(x) != 0)
+		return -1;
 	/* SASL */
 	if (c->sasl_mech == NULL) {
 		if (c->sasl_authid != NULL || c->sasl_authzid != NULL || c->sasl_realm != NULL)
