@@ -290,8 +290,10 @@ void cli_warn_certdb(const struct ldb_config *c)
 	if (c->tls_certdb == NULL || !c->ldaps)
 		return;
 	if (c->tls_nssdb)
-		fprintf(stderr, "%s: warning: -Z %s is an NSS database, which OpenSSL cannot read; %s\n", c->progname,
-		        c->tls_certdb,
+		fprintf(stderr,
+		        "%s: warning: -Z %s is an NSS database, which ldbench cannot read (its TLS reads PEM files); "
+		        "%s\n",
+		        c->progname, c->tls_certdb,
 		        c->tls_insecure ? "the server certificate is NOT verified (as with ldclt); give "
 		                          "--tls-cacert FILE (PEM) to verify it"
 		                        : "it is ignored: the server certificate is verified with --tls-cacert");
