@@ -294,10 +294,10 @@ echo "the first burst's 4 searches replayed over ${span}s"
 assert_eq True "$(/usr/bin/python3 -I -S -c "print($span >= 0.2)")" "whole-second lines spread within their second"
 
 # Recorded pipelining stays pipelined.  python-ldap sends 4 searches before it
-# reads any result (3 rounds on one connection), ldapsearch one request at a
-# time; the log holds what the server saw of it (a search answered before the
-# next came in is logged before it: the depth the log shows varies from run
-# to run).  The expected depth per connection follows the replay's rule
+# reads any result (3 rounds on one connection; slapd paused with SIGSTOP
+# while they go out), ldapsearch one request at a time; the log holds what
+# the server saw of it (a search answered before the next was read is logged
+# before it: the depth the log shows may vary from run to run).  The expected depth per connection follows the replay's rule
 # (docs/replay.md "Pipelining rule") on the log's events: a pipelined request
 # is sent without waiting, any other waits for the connection's answers.
 # Replayed through ldapproxy --delay-ms 200 --report-outstanding in front of
@@ -356,13 +356,21 @@ print("\n".join(sorted("%d %d" % (c["n"], c["max"]) for c in conns.values())))'
 settled
 m3=$(wc -l <"$FIX_STATS_LOG")
 for ((try = 1; try <= 5; try++)); do
-	/usr/bin/python3 - "$FIX_URI" "$FIX_ROOTDN" "$(cat "$FIX_PWFILE")" "$P" <<'PY'
-import sys, ldap
-uri, dn, pw, base = sys.argv[1:5]
+	/usr/bin/python3 - "$FIX_URI" "$FIX_ROOTDN" "$(cat "$FIX_PWFILE")" "$P" "$FIX_PID" <<'PY'
+import os, signal, sys, ldap
+uri, dn, pw, base, pid = sys.argv[1:6]
 l = ldap.initialize(uri)
 l.simple_bind_s(dn, pw)
 for r in range(3):
-    ids = [l.search_ext(base, ldap.SCOPE_SUBTREE, "(uid=user%05d)" % (n + 4 * r), ["cn"]) for n in (11, 12, 13, 14)]
+    # slapd paused while the 4 requests go out: they wait in its socket
+    # together, so its log shows them outstanding together, however loaded
+    # the machine (running, slapd may answer each before the next arrives)
+    os.kill(int(pid), signal.SIGSTOP)
+    try:
+        ids = [l.search_ext(base, ldap.SCOPE_SUBTREE, "(uid=user%05d)" % (n + 4 * r), ["cn"])
+               for n in (11, 12, 13, 14)]
+    finally:
+        os.kill(int(pid), signal.SIGCONT)
     for i in ids:
         l.result(i)
 l.unbind_s()
@@ -375,7 +383,7 @@ PY
 	# logged before the previous one's result); else one more
 	awk '$2 >= 2 { f = 1 } END { exit !f }' "$work/depth.want" && break
 done
-echo "recorded (requests, depth) per connection: $(paste -sd, "$work/depth.want") after $try recording(s)"
+echo "recorded (requests, depth) per connection: $(paste -sd, "$work/depth.want") ($((try > 5 ? 5 : try)) recording(s))"
 awk '$2 >= 2 { f = 1 } END { exit !f }' "$work/depth.want" ||
 	_fail "5 recordings of python-ldap's asynchronous searches and none logged as pipelined"
 start_proxy --delay-ms 200 --upstream "$FIX_PORT" --report-outstanding
