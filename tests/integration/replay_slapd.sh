@@ -10,7 +10,10 @@
 # examples.  Bad input: garbage lines (counted with their places), a line of
 # 389 DS's format, an empty log, a missing file (exit 2, no connection).
 # Then --timing recorded on a log of a few seconds: the replay lasts as long (5 %)
-# and its searches per second follow the log's.
+# and its searches per second follow the log's.  Last, recorded pipelining
+# stays pipelined: python-ldap's asynchronous searches replayed through
+# ldapproxy --delay-ms 200 --report-outstanding keep, per connection, the
+# depth the log recorded (1 for ldapsearch).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../fixture/assert.sh
@@ -289,4 +292,115 @@ t = [int(l.split()[0].split(".")[0], 16) + int(l.split()[0].split(".")[1], 16) /
 print("%.3f" % (t[-1] - t[0]))')
 echo "the first burst's 4 searches replayed over ${span}s"
 assert_eq True "$(/usr/bin/python3 -I -S -c "print($span >= 0.2)")" "whole-second lines spread within their second"
+
+# Recorded pipelining stays pipelined.  python-ldap sends 4 searches before it
+# reads any result (3 rounds on one connection; slapd paused with SIGSTOP
+# while they go out), ldapsearch one request at a time; the log holds what
+# the server saw of it (a search answered before the next was read is logged
+# before it: the depth the log shows may vary from run to run).  The expected depth per connection follows the replay's rule
+# (docs/replay.md "Pipelining rule") on the log's events: a pipelined request
+# is sent without waiting, any other waits for the connection's answers.
+# Replayed through ldapproxy --delay-ms 200 --report-outstanding in front of
+# the same slapd: no answer comes back before what is sent without waiting
+# is sent, so per connection the proxy's largest count of requests
+# outstanding is that depth (1 for ldapsearch), and its requests the log's.
+# shellcheck source-path=SCRIPTDIR source=../fixture/ldapproxy.sh
+source "$here/../fixture/ldapproxy.sh"
+trap 'proxy_stop_all; fixture_stop; rm -rf "$work"' EXIT
+depths() { # LOG: "requests max-depth" per recorded connection, sorted
+	"$(dirname "$LDBENCH")/tests/slogstat" --events "$1" | /usr/bin/python3 -I -S -c '
+import re, sys
+conns = {}
+def flush(c):
+    p, c["pend"] = c["pend"], None
+    if p is None or p["type"] == "abandon":
+        return
+    if p["type"] == "unbind":
+        c["cur"] = 0
+        return
+    c["cur"] = c["cur"] + 1 if p["pipelined"] else 1
+    c["n"] += 1
+    c["max"] = max(c["max"], c["cur"])
+for l in sys.stdin:
+    m = re.match(r"event (\w+) \S+ t=(-?\d+) conn=(-?\d+) op=(-?\d+)(?: type=(\w+))?", l)
+    if not m:
+        continue
+    kind, t, conn, op, typ = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
+    if kind in ("open", "request"):
+        c = conns.setdefault(conn, dict(awaiting=-1, bind=False, pend=None, cur=0, n=0, max=0))
+    c = conns.get(conn)
+    if c is None:
+        continue
+    if kind == "request":
+        flush(c)
+        c["pend"] = dict(op=op, t=t, type=typ, after=c["awaiting"],
+                         pipelined=c["awaiting"] >= 0 and not c["bind"])
+        if typ in ("abandon", "unbind"):
+            flush(c)
+        else:
+            c["awaiting"], c["bind"] = op, typ == "bind"
+    elif kind == "result":
+        if c["awaiting"] == op:
+            c["awaiting"] = -1
+        p = c["pend"]
+        if p and p["pipelined"] and p["after"] == op and t - p["t"] < 250000:
+            p["pipelined"] = False
+        if p and p["op"] == op:
+            flush(c)
+    elif kind == "close":
+        flush(c)
+for c in conns.values():
+    flush(c)
+print("\n".join(sorted("%d %d" % (c["n"], c["max"]) for c in conns.values())))'
+}
+settled
+m3=$(wc -l <"$FIX_STATS_LOG")
+for ((try = 1; try <= 5; try++)); do
+	/usr/bin/python3 - "$FIX_URI" "$FIX_ROOTDN" "$(cat "$FIX_PWFILE")" "$P" "$FIX_PID" <<'PY'
+import os, signal, sys, ldap
+uri, dn, pw, base, pid = sys.argv[1:6]
+l = ldap.initialize(uri)
+l.simple_bind_s(dn, pw)
+for r in range(3):
+    # slapd paused while the 4 requests go out: they wait in its socket
+    # together, so its log shows them outstanding together, however loaded
+    # the machine (running, slapd may answer each before the next arrives)
+    os.kill(int(pid), signal.SIGSTOP)
+    try:
+        ids = [l.search_ext(base, ldap.SCOPE_SUBTREE, "(uid=user%05d)" % (n + 4 * r), ["cn"])
+               for n in (11, 12, 13, 14)]
+    finally:
+        os.kill(int(pid), signal.SIGCONT)
+    for i in ids:
+        l.result(i)
+l.unbind_s()
+PY
+	ldapsearch -x -H "$FIX_URI" -b "$P" '(uid=user00020)' cn >/dev/null
+	settled
+	tail -n +$((m3 + 1)) "$FIX_STATS_LOG" >"$work/pipe.log"
+	depths "$work/pipe.log" >"$work/depth.want"
+	# a recording where the server logged some pipelining (a round's searches
+	# logged before the previous one's result); else one more
+	awk '$2 >= 2 { f = 1 } END { exit !f }' "$work/depth.want" && break
+done
+echo "recorded (requests, depth) per connection: $(paste -sd, "$work/depth.want") ($((try > 5 ? 5 : try)) recording(s))"
+awk '$2 >= 2 { f = 1 } END { exit !f }' "$work/depth.want" ||
+	_fail "5 recordings of python-ldap's asynchronous searches and none logged as pipelined"
+start_proxy --delay-ms 200 --upstream "$FIX_PORT" --report-outstanding
+run_replay "$work/out9" -h 127.0.0.1 -p "$PX_PORT" --timing asap --password-map "$work/pw.map" \
+	--json "$work/r9.json" "$work/pipe.log"
+cat "$work/out9"
+assert_eq 0 "$RC" "exit status of the replay through the delaying proxy"
+assert_eq 0 "$(jget "$work/r9.json" "p['unanswered']")" "every request answered"
+nconn=$(wc -l <"$work/depth.want")
+for ((i = 0; i < 100; i++)); do
+	(($(grep -c '^ldapproxy: connection ' "$FIX_DIR/proxy.log" || true) >= nconn)) && break
+	sleep 0.05
+done
+sed -nE 's/^ldapproxy: connection [0-9]+: requests ([0-9]+), responses [0-9]+, max outstanding ([0-9]+)$/\1 \2/p' \
+	"$FIX_DIR/proxy.log" | sort >"$work/depth.got"
+echo "replayed (requests, depth) per connection: $(paste -sd, "$work/depth.got")"
+assert_eq "$(cat "$work/depth.want")" "$(cat "$work/depth.got")" "per connection, the requests and the depth as recorded"
+grep -qx '2 1' "$work/depth.got" || _fail "ldapsearch's connection (a bind, a search) not replayed one request at a time"
+echo "ok: recorded pipelining stays pipelined"
 echo "replay_slapd: all checks passed"

@@ -15,11 +15,25 @@
  *       is done: below OPS a request waits 1/OPS s, above it the requests
  *       queue (a saturated server, whatever the client's CPU).
  *
+ *   --report-outstanding (with --upstream)
+ *       counts, per connection, the requests read from the client (all but
+ *       unbind and abandon) less the responses passed back to it (each one
+ *       that ends a request: all but search entries, references and
+ *       intermediate responses; msgid 0 notices not counted), taken when the
+ *       proxy lets the response go (before its bytes are written, so a
+ *       client's next request cannot be counted before it); at the
+ *       connection's end one line on stderr:
+ *         "ldapproxy: connection N: requests R, responses A, max outstanding M"
+ *       (N: accept order from 1).  With --delay-ms long enough that no answer
+ *       comes back before the client sends what it sends without waiting, M
+ *       is the client's pipelining depth.
+ *
  * Binds 127.0.0.1 on an ephemeral port and writes it to FILE (via FILE.tmp
  * and a rename) once it listens.  A thread per connection and direction,
  * blocking I/O.  Exits on SIGTERM or SIGINT.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,6 +47,8 @@
 #include <unistd.h>
 
 static int delay_ms, upstream_port;
+static bool report_outstanding; /* --report-outstanding */
+static atomic_uint conns_accepted;
 static double capacity;         /* --capacity: requests a second, 0: none */
 static uint64_t worker_free_ns; /* when the one worker is free */
 static pthread_mutex_t worker = PTHREAD_MUTEX_INITIALIZER;
@@ -58,9 +74,97 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* --report-outstanding: one connection's counts, shared by its two pumps. */
+struct depth {
+	atomic_int outstanding, max;
+	atomic_uint requests, responses;
+};
+
+/* A stream of LDAP messages scanned for each one's protocolOp tag and msgid,
+ * across chunk boundaries: the first bytes of a message kept, the rest
+ * skipped. */
+struct scan {
+	uint8_t h[16];
+	size_t hn;
+	uint64_t left; /* bytes of the current message still to skip */
+	bool broken;   /* not LDAP: no more counting */
+};
+
+/* The header in s->h: 1 once the op tag (and the message's length) is
+ * known, 0 when more bytes are needed, -1 not an LDAP message. */
+static int scan_header(struct scan *s, uint8_t *op, uint32_t *msgid)
+{
+	const uint8_t *h = s->h;
+	if (h[0] != 0x30 || (s->hn >= 2 && (h[1] & 0x80) && (h[1] == 0x80 || (h[1] & 0x7f) > 4)))
+		return -1;
+	size_t k = s->hn >= 2 && (h[1] & 0x80) ? h[1] & 0x7f : 0, hl = 2 + k;
+	if (s->hn < hl + 2)
+		return 0;
+	size_t len = k ? 0 : h[1], idlen = h[hl + 1];
+	for (size_t i = 0; i < k; i++)
+		len = len << 8 | h[2 + i];
+	if (h[hl] != 0x02 || idlen < 1 || idlen > 4)
+		return -1;
+	if (s->hn < hl + 2 + idlen + 1)
+		return 0;
+	*msgid = 0;
+	for (size_t i = 0; i < idlen; i++)
+		*msgid = *msgid << 8 | h[hl + 2 + i];
+	*op = h[hl + 2 + idlen];
+	if (hl + len < s->hn)
+		return -1;
+	s->left = hl + len - s->hn;
+	s->hn = 0;
+	return 1;
+}
+
+/* Scan p[0..n); each message's op tag and msgid go to count(d, op, msgid). */
+static void scan_feed(struct scan *s, const uint8_t *p, size_t n, struct depth *d,
+                      void (*count)(struct depth *, uint8_t, uint32_t))
+{
+	while (n > 0 && !s->broken) {
+		if (s->left > 0) {
+			size_t k = s->left < n ? (size_t)s->left : n;
+			s->left -= k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		s->h[s->hn++] = *p++;
+		n--;
+		uint8_t op;
+		uint32_t id;
+		int got = scan_header(s, &op, &id);
+		if (got > 0)
+			count(d, op, id);
+		s->broken = got < 0 || (got == 0 && s->hn == sizeof s->h);
+	}
+}
+
+static void count_request(struct depth *d, uint8_t op, uint32_t msgid)
+{
+	(void)msgid;
+	if (op == 0x42 || op == 0x50) /* unbind, abandon: no response */
+		return;
+	atomic_fetch_add(&d->requests, 1);
+	int o = atomic_fetch_add(&d->outstanding, 1) + 1, m = atomic_load(&d->max);
+	while (o > m && !atomic_compare_exchange_weak(&d->max, &m, o))
+		;
+}
+
+static void count_response(struct depth *d, uint8_t op, uint32_t msgid)
+{
+	if (msgid == 0 || op == 0x64 || op == 0x73 || op == 0x79) /* entry, reference, intermediate */
+		return;
+	atomic_fetch_add(&d->responses, 1);
+	atomic_fetch_sub(&d->outstanding, 1);
+}
+
 struct pair {
 	int from, to;
 	bool delay;
+	struct depth *depth; /* --report-outstanding, else NULL */
+	struct scan scan;
 };
 
 /* Copy one direction; with delay, each chunk goes out delay_ms after it came. */
@@ -80,6 +184,8 @@ static void *pump(void *arg)
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}
+		if (p->depth != NULL)
+			scan_feed(&p->scan, buf, (size_t)n, p->depth, p->delay ? count_response : count_request);
 		if (write_all(p->to, buf, (size_t)n) != 0)
 			break;
 	}
@@ -101,7 +207,10 @@ static void *forward(void *arg)
 			close(u);
 		return NULL;
 	}
-	struct pair up = { c, u, false }, down = { u, c, true };
+	unsigned no = atomic_fetch_add(&conns_accepted, 1) + 1;
+	struct depth d = { 0 };
+	struct pair up = { .from = c, .to = u, .depth = report_outstanding ? &d : NULL },
+	            down = { .from = u, .to = c, .delay = true, .depth = up.depth };
 	pthread_t t;
 	if (pthread_create(&t, NULL, pump, &up) != 0) {
 		close(c);
@@ -112,6 +221,14 @@ static void *forward(void *arg)
 	pthread_join(t, NULL);
 	close(c);
 	close(u);
+	if (report_outstanding) {
+		char line[160];
+		int n = snprintf(line, sizeof line,
+		                 "ldapproxy: connection %u: requests %u, responses %u, max outstanding %d\n", no,
+		                 atomic_load(&d.requests), atomic_load(&d.responses), atomic_load(&d.max));
+		if (write(2, line, (size_t)n) != n)
+			return NULL;
+	}
 	return NULL;
 }
 
@@ -246,10 +363,12 @@ int main(int argc, char **argv)
 			answer_mode = true;
 		else if (strcmp(argv[i], "--capacity") == 0 && i + 1 < argc)
 			capacity = atof(argv[++i]);
+		else if (strcmp(argv[i], "--report-outstanding") == 0)
+			report_outstanding = true;
 	}
 	if (port_file == NULL || (!answer_mode && upstream_port <= 0)) {
-		fprintf(stderr, "usage: ldapproxy (--delay-ms N --upstream PORT | --answer [--capacity OPS]) "
-		                "--port-file FILE\n");
+		fprintf(stderr, "usage: ldapproxy (--delay-ms N --upstream PORT [--report-outstanding] | --answer "
+		                "[--capacity OPS]) --port-file FILE\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
