@@ -12,9 +12,10 @@
  * sends each when it is due and its connection allows it (in order; a
  * pipelined request without waiting for the previous answer), reads the
  * answers, records latencies and compares results.  The sender allocates
- * nothing, takes no lock and prints nothing after its start; the ring (a
- * single-producer single-consumer array, two atomic indexes) is all the
- * threads share while they run.  Memory: the ring's slots, and per replay
+ * nothing per request (with TLS, a connection's session object when its
+ * handshake starts: run/replay_tls), takes no lock and prints nothing after
+ * its start; the ring (a single-producer single-consumer array, two atomic
+ * indexes) is all the threads share while they run.  Memory: the ring's slots, and per replay
  * connection (at most conf.max_conns open at once) its buffers: never the
  * log's size. */
 #ifndef LDBENCH_RUN_REPLAY_H
