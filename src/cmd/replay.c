@@ -27,7 +27,7 @@ struct replay_args {
 
 static void usage(FILE *out)
 {
-	fputs("usage: ldbench replay -H ldap://HOST:PORT | -h HOST -p PORT [options] LOG...\n"
+	fputs("usage: ldbench replay -H ldap[s]://HOST[:PORT] | -h HOST -p PORT [options] LOG...\n"
 	      "       ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]\n"
 	      "                      [--top N] [--json FILE] [--write-scenario FILE] LOG...\n"
 	      "A server's access log (389 DS access logs, OpenLDAP stats logs in slapd's own\n"
@@ -36,8 +36,16 @@ static void usage(FILE *out)
 	      "log shows it; at the end the fidelity report (replayed per kind, not sent per\n"
 	      "reason with the first log lines, results that differ from the recorded ones,\n"
 	      "latencies, lateness against the schedule).  --profile sends nothing.\n"
-	      "  -H ldap://HOST:PORT    the target (ldaps and StartTLS are not built for replay)\n"
-	      "  -h HOST, -p PORT       the same\n"
+	      "  -H ldap[s]://HOST[:PORT]\n"
+	      "                         the target (ldaps: TLS from the first byte, port 636)\n"
+	      "  -h HOST, -p PORT       the same, ldap\n"
+	      "  --starttls             StartTLS on each connection before the log's requests\n"
+	      "  --tls-cacert FILE, --tls-cacertdir DIR, --tls-cert FILE --tls-key FILE,\n"
+	      "  --tls-min 1.2|1.3, --tls-ciphers LIST, --tls-resume, --tls-library openssl|gnutls\n"
+	      "                         as a load's (ldbench --help); the server certificate and\n"
+	      "                         its name are verified (a connection that fails it sends\n"
+	      "                         nothing: no password to an unverified server), unless\n"
+	      "  --tls-insecure         no verification (a warning says so)\n"
 	      "  --timing asap|recorded asap (default): as fast as the target answers, with the\n"
 	      "                         recorded connections; recorded: each operation at its\n"
 	      "                         recorded offset (open loop, latency from that time)\n"
@@ -224,6 +232,14 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--writes",
 		                              "--unmapped-binds",
 		                              "--audit-log",
+		                              "-Z",
+		                              "--tls-cacert",
+		                              "--tls-cacertdir",
+		                              "--tls-cert",
+		                              "--tls-key",
+		                              "--tls-ciphers",
+		                              "--tls-min",
+		                              "--tls-library",
 		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,
@@ -245,6 +261,8 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 			x->profile = true;
 			continue;
 		}
+		if (ldb_replay_send_flag(&x->send, o))
+			continue;
 		int k = 0;
 		while (valued[k] && !ldb_argv_is(o, valued[k]))
 			k++;

@@ -4,7 +4,8 @@
  *   ldbench replay --profile [--from TIME] [--to TIME] [--interval DURATION]
  *                  [--top N] [--json FILE] [--write-scenario FILE] LOG...
  *
- *   ldbench replay -H ldap://HOST:PORT | -h HOST -p PORT [--timing asap|recorded]
+ *   ldbench replay -H ldap[s]://HOST[:PORT] | -h HOST -p PORT [--starttls]
+ *                  [--tls-cacert FILE] [--tls-insecure] [--tls-* ...] [--timing asap|recorded]
  *                  [--speed X] [--loop N] [--from TIME] [--to TIME]
  *                  [--password-map FILE] [--password-rule RULE]
  *                  [--default-password PW | --default-password-file FILE]
@@ -48,7 +49,16 @@ struct replay_send_args {
 	struct ldb_rp_pw *pw;
 	const char *audit[64]; /* --audit-log FILE, each time given */
 	size_t naudit;
+	/* TLS to the target, as a load's (docs/ldbench.1): -H ldaps:// or --starttls */
+	bool ldaps, starttls, tls_insecure, tls_resume;
+	const char *tls_cacert, *tls_cacertdir, *tls_cert, *tls_key, *tls_ciphers;
+	int tls_min, tls_library; /* 0, 12, 13; LDB_TLS_LIB_* */
+	const char *tls_opt;      /* the first --tls-* option given, for the checks */
 };
+
+/** A valueless option of the sending replay (--starttls, --tls-insecure,
+ *  --tls-resume).  @return true when o is one. */
+bool ldb_replay_send_flag(struct replay_send_args *a, const char *o);
 
 /** One option o (value v) of the sending replay.  @return 0, 1 not one of
  *  them, 2 bad (said on stderr). */

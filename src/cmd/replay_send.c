@@ -1,27 +1,34 @@
 /* `ldbench replay LOG...` without --profile: the log's operations sent to a
  * target (cmd/replay.h, run/replay.h, docs/replay.md). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/replay.h"
+#include "conf/config.h"
 #include "report/replay_out.h"
+#include "run/tls.h"
 #include "util/num.h"
 
 #define PROG "ldbench replay"
 
-/* ldap://HOST[:PORT][/] into a; ldaps and others refused.  @return 0 or -1. */
+/* ldap[s]://HOST[:PORT][/] into a (the port 389 or 636 when not given);
+ * other schemes refused.  @return 0 or -1. */
 static int uri(struct replay_send_args *a, const char *v)
 {
 	static char host[256];
-	if (strncmp(v, "ldap://", 7) != 0)
+	bool ldaps = strncmp(v, "ldaps://", 8) == 0;
+	if (!ldaps && strncmp(v, "ldap://", 7) != 0)
 		return -1;
-	const char *h = v + 7, *e = h + strcspn(h, ":/");
+	const char *h = v + (ldaps ? 8 : 7), *e = h + strcspn(h, ":/");
 	if (e == h || (size_t)(e - h) >= sizeof host)
 		return -1;
 	memcpy(host, h, (size_t)(e - h));
 	host[e - h] = '\0';
 	a->host = host;
+	a->ldaps = ldaps;
+	a->port = ldaps ? 636 : 389;
 	if (*e == ':') {
 		char *end;
 		long p = strtol(e + 1, &end, 10);
@@ -32,6 +39,18 @@ static int uri(struct replay_send_args *a, const char *v)
 		return -1;
 	}
 	return 0;
+}
+
+/* One line on stderr.  @return 2, a bad command line's status. */
+__attribute__((format(printf, 1, 2))) static int said(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs(PROG ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return 2;
 }
 
 static int bad(const char *o, const char *v, const char *what)
@@ -107,6 +126,115 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 	return 0;
 }
 
+/* The load's --tls-* options with a value (docs/ldbench.1), and -Z refused. */
+static int tls_opt(struct replay_send_args *a, const char *o, const char *v)
+{
+	static const char *const str[] = { "--tls-cacert", "--tls-cacertdir", "--tls-cert", "--tls-key",
+		                           "--tls-ciphers" };
+	const char **dst[] = { &a->tls_cacert, &a->tls_cacertdir, &a->tls_cert, &a->tls_key, &a->tls_ciphers };
+	if (strcmp(o, "-Z") == 0)
+		return bad(o, v,
+		           "ldclt's ldaps, which verifies nothing: the replay takes -H ldaps://HOST[:PORT] "
+		           "(with --tls-cacert FILE, or --tls-insecure)");
+	if (strncmp(o, "--tls-", 6) != 0)
+		return 1;
+	if (a->tls_opt == NULL)
+		a->tls_opt = o;
+	for (size_t i = 0; i < sizeof str / sizeof str[0]; i++)
+		if (strcmp(o, str[i]) == 0) {
+			*dst[i] = v;
+			return 0;
+		}
+	if (strcmp(o, "--tls-min") == 0) {
+		if (strcmp(v, "1.2") != 0 && strcmp(v, "1.3") != 0)
+			return bad(o, v, "must be 1.2 or 1.3");
+		a->tls_min = v[2] == '2' ? 12 : 13;
+	} else if (strcmp(o, "--tls-library") == 0) {
+		if (strcmp(v, "openssl") != 0 && strcmp(v, "gnutls") != 0)
+			return bad(o, v, "must be openssl or gnutls");
+		a->tls_library = v[0] == 'o' ? LDB_TLS_LIB_OPENSSL : LDB_TLS_LIB_GNUTLS;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+bool ldb_replay_send_flag(struct replay_send_args *a, const char *o)
+{
+	bool *f = strcmp(o, "--starttls") == 0       ? &a->starttls
+	          : strcmp(o, "--tls-insecure") == 0 ? &a->tls_insecure
+	          : strcmp(o, "--tls-resume") == 0   ? &a->tls_resume
+	                                             : NULL;
+	if (f == NULL)
+		return false;
+	*f = true;
+	a->any = true;
+	if (f != &a->starttls && a->tls_opt == NULL)
+		a->tls_opt = o;
+	return true;
+}
+
+/* The TLS options against each other, as a load's (cli/tls_sasl), and the
+ * library: --tls-library, else OpenSSL for --tls-ciphers, else
+ * LDBENCH_TLS_LIBRARY, else the preferred one.  @return 0, or 2 (said). */
+static int check_tls(struct replay_send_args *a)
+{
+	const char *env = getenv("LDBENCH_TLS_LIBRARY");
+	if (a->starttls && a->ldaps)
+		return said("--starttls and -H ldaps:// exclude each other: ldaps is TLS from the "
+		            "first byte");
+	if (a->tls_opt != NULL && !a->ldaps && !a->starttls)
+		return said("%s needs TLS: give -H ldaps:// or --starttls", a->tls_opt);
+	if ((a->tls_cert == NULL) != (a->tls_key == NULL))
+		return said("--tls-cert and --tls-key go together");
+	if (a->tls_library == LDB_TLS_LIB_GNUTLS && a->tls_ciphers != NULL)
+		return said("--tls-ciphers is an OpenSSL cipher list: not with --tls-library "
+		            "gnutls");
+	if (a->tls_library == LDB_TLS_LIB_DEFAULT && a->tls_ciphers != NULL)
+		a->tls_library = LDB_TLS_LIB_OPENSSL;
+	if (a->tls_library == LDB_TLS_LIB_DEFAULT && env != NULL && env[0] != '\0') {
+		if (strcmp(env, "openssl") != 0 && strcmp(env, "gnutls") != 0)
+			return said("LDBENCH_TLS_LIBRARY '%s': must be openssl or gnutls", env);
+		a->tls_library = env[0] == 'o' ? LDB_TLS_LIB_OPENSSL : LDB_TLS_LIB_GNUTLS;
+	}
+	if (a->tls_library == LDB_TLS_LIB_DEFAULT)
+		a->tls_library = LDB_TLS_LIB_PREFERRED;
+	return 0;
+}
+
+/* The run's TLS context (run/tls.h), built before any connection: a CA, a
+ * certificate or key that cannot be read is a bad command line here.
+ * @return 0 (*t NULL without TLS), or 2 (said). */
+static int make_tls(struct replay_send_args *a, struct ldb_tls **t)
+{
+	*t = NULL;
+	if (!a->ldaps && !a->starttls)
+		return 0;
+	struct ldb_config *c = calloc(1, sizeof *c);
+	char err[600];
+	if (c == NULL)
+		return said("out of memory"), 99;
+	c->host = (char *)a->host;
+	c->ldaps = a->ldaps;
+	c->starttls = a->starttls;
+	c->tls_cacert = (char *)a->tls_cacert;
+	c->tls_cacertdir = (char *)a->tls_cacertdir;
+	c->tls_cert = (char *)a->tls_cert;
+	c->tls_key = (char *)a->tls_key;
+	c->tls_ciphers = (char *)a->tls_ciphers;
+	c->tls_min = a->tls_min;
+	c->tls_insecure = a->tls_insecure;
+	c->tls_resume = a->tls_resume;
+	c->tls_library = a->tls_library;
+	int rc = ldb_tls_new(t, c, err, sizeof err);
+	free(c);
+	if (rc != 0)
+		return said("%s", err);
+	if (a->tls_insecure)
+		fprintf(stderr, PROG ": warning: --tls-insecure: the server certificate is NOT verified\n");
+	return 0;
+}
+
 int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v)
 {
 	a->any = true; /* (reset by the caller when o is none of them) */
@@ -115,9 +243,11 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 		return rc;
 	if ((rc = password_opt(a, o, v)) != 1)
 		return rc;
+	if ((rc = tls_opt(a, o, v)) != 1)
+		return rc;
 	if (strcmp(o, "-H") == 0) {
 		if (uri(a, v) != 0)
-			return bad(o, v, "not ldap://HOST[:PORT] (ldaps and StartTLS are not built for replay)");
+			return bad(o, v, "not ldap://HOST[:PORT] or ldaps://HOST[:PORT]");
 	} else if (strcmp(o, "-h") == 0) {
 		a->host = v;
 	} else if (strcmp(o, "--timing") == 0) {
@@ -149,6 +279,10 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		fprintf(stderr, PROG ": no target: give -H ldap://HOST:PORT, or -h HOST -p PORT (or --profile)\n");
 		return 2;
 	}
+	struct ldb_tls *tls = NULL;
+	int st = check_tls(a);
+	if (st != 0 || (st = make_tls(a, &tls)) != 0)
+		return st;
 	struct ldb_rp_conf c = { .logs = logs,
 		                 .nlogs = (size_t)nlogs,
 		                 .host = a->host,
@@ -166,15 +300,18 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .audit = a->audit,
 		                 .naudit = a->naudit,
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
-		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000) };
+		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000),
+		                 .tls = tls,
+		                 .starttls = a->starttls };
 	FILE *jf = NULL;
 	if (json && (jf = strcmp(json, "-") == 0 ? stdout : fopen(json, "w")) == NULL) {
 		fprintf(stderr, PROG ": --json %s: cannot create: %s\n", json, strerror(errno));
+		ldb_tls_free(tls);
 		return 2;
 	}
 	struct ldb_rp_result *r = malloc(sizeof *r);
 	char err[700];
-	int st = r && ldb_rp_result_init(r) == 0 ? ldb_replay_run(&c, r, err, sizeof err) : 99;
+	st = r && ldb_rp_result_init(r) == 0 ? ldb_replay_run(&c, r, err, sizeof err) : 99;
 	if (st != 0)
 		fprintf(stderr, PROG ": %s\n", r ? err : "out of memory");
 	if (st == 0) {
@@ -201,5 +338,6 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	if (r)
 		ldb_rp_result_free(r);
 	free(r);
+	ldb_tls_free(tls);
 	return st;
 }

@@ -12,9 +12,10 @@
  * sends each when it is due and its connection allows it (in order; a
  * pipelined request without waiting for the previous answer), reads the
  * answers, records latencies and compares results.  The sender allocates
- * nothing, takes no lock and prints nothing after its start; the ring (a
- * single-producer single-consumer array, two atomic indexes) is all the
- * threads share while they run.  Memory: the ring's slots, and per replay
+ * nothing per request (with TLS, a connection's session object when its
+ * handshake starts: run/replay_tls), takes no lock and prints nothing after
+ * its start; the ring (a single-producer single-consumer array, two atomic
+ * indexes) is all the threads share while they run.  Memory: the ring's slots, and per replay
  * connection (at most conf.max_conns open at once) its buffers: never the
  * log's size. */
 #ifndef LDBENCH_RUN_REPLAY_H
@@ -49,6 +50,7 @@ enum ldb_rp_writes { LDB_RP_WRITES_SKIP = 0, LDB_RP_WRITES_SYNTHETIC };
 enum ldb_rp_unmapped { LDB_RP_UNMAPPED_SKIP = 0, LDB_RP_UNMAPPED_ANON };
 
 struct ldb_rp_pw; /* passwords (run/replay_pw) */
+struct ldb_tls;   /* the run's TLS context (run/tls.h) */
 
 struct ldb_rp_conf {
 	const char *const *logs;
@@ -65,8 +67,10 @@ struct ldb_rp_conf {
 	const struct ldb_rp_pw *pw; /* may be NULL: every non-anonymous bind unmapped */
 	const char *const *audit;   /* --audit-log files, naudit of them (0: none) */
 	size_t naudit;
-	unsigned max_conns; /* replay connections open at once */
-	int64_t drain_ns;   /* at the end: how long answers are waited for */
+	unsigned max_conns;        /* replay connections open at once */
+	int64_t drain_ns;          /* at the end: how long answers are waited for */
+	const struct ldb_tls *tls; /* TLS to the target (run/tls.h), NULL: plain LDAP */
+	bool starttls;             /* with tls: StartTLS first, else ldaps */
 };
 
 /* Examples kept per kind and per skip reason. */

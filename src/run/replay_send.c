@@ -17,6 +17,7 @@
 #include "proto/wire.h"
 #include "run/clock.h"
 #include "run/replay.h"
+#include "run/replay_tls.h"
 #include "run/signals.h"
 
 #define IN_CAP (32 * 1024)
@@ -48,6 +49,7 @@ struct sconn {
 	uint64_t close_since; /* when its CLOSE reached the queue's head, 0 */
 	int64_t rec_conn;
 	uint8_t *in, *out;
+	struct ldb_rp_tls tl; /* plain, or TLS (run/replay_tls) */
 	struct infl fl[INFLIGHT];
 };
 
@@ -70,6 +72,8 @@ struct sender {
 	bool end;
 	bool no_pwait2;  /* epoll_pwait2 is not there: epoll_wait */
 	uint64_t closes; /* CLOSE messages done */
+	struct ldb_rp_tlsconf tlsc;
+	struct ldb_tls_session slot; /* the sender's TLS session slot (run/tls.h) */
 };
 
 static int32_t msgid_of(int64_t op)
@@ -183,6 +187,7 @@ static void conn_fail(struct sender *s, struct sconn *c, const char *why, int e)
 	if (s->res->conn_error[0] == '\0')
 		snprintf(s->res->conn_error, sizeof s->res->conn_error, "%s: %s", why, strerror(e));
 	s->res->conns_failed++;
+	ldb_rp_tls_end(&c->tl, false);
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -224,6 +229,7 @@ static void conn_drop(struct sender *s, struct sconn *c)
 		}
 	memset(c->fl, 0, sizeof c->fl);
 	c->outstanding = 0;
+	ldb_rp_tls_end(&c->tl, true);
 	if (c->fd >= 0)
 		close(c->fd); /* epoll forgets it */
 	c->fd = -1;
@@ -232,7 +238,7 @@ static void conn_drop(struct sender *s, struct sconn *c)
 static void flush_out(struct sender *s, struct sconn *c)
 {
 	while (c->st == S_UP && c->outoff < c->outlen) {
-		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL);
+		ssize_t n = ldb_rp_io_send(&c->tl, c->fd, c->out + c->outoff, c->outlen - c->outoff);
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EINTR) {
 				s->res->conns_lost++;
@@ -447,7 +453,7 @@ static void read_in(struct sender *s, struct sconn *c)
 		size_t room = c->skipbytes ? OUT_CAP - c->outlen : IN_CAP - c->inlen;
 		if (c->skipbytes && room > c->skipbytes)
 			room = (size_t)c->skipbytes;
-		ssize_t n = room ? recv(c->fd, dst, room, 0) : 0;
+		ssize_t n = room ? ldb_rp_io_recv(&c->tl, c->fd, dst, room) : 0;
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0 && room) {
@@ -469,9 +475,23 @@ static void read_in(struct sender *s, struct sconn *c)
 			c->lost = true;
 			return;
 		}
-		if ((size_t)n < room)
-			return; /* drained: the next bytes make a new edge */
+		if ((size_t)n < room && !c->tl.tls_on)
+			return; /* drained: the next bytes make a new edge (TLS: read until it wants more) */
 	}
+}
+
+/* StartTLS and the TLS handshake, when the target wants them.  @return
+ * true when the connection is ready for the log's requests. */
+static bool setup(struct sender *s, struct sconn *c)
+{
+	char why[256];
+	int rc = ldb_rp_tls_setup(&c->tl, &s->tlsc, c->fd, c->in, IN_CAP, why, sizeof why);
+	if (rc < 0) {
+		if (s->res->conn_error[0] == '\0')
+			snprintf(s->res->conn_error, sizeof s->res->conn_error, "TLS: %.190s", why);
+		conn_fail(s, c, "TLS", 0);
+	}
+	return rc > 0;
 }
 
 static void on_io(struct sender *s, uint32_t idx, uint32_t events)
@@ -482,18 +502,20 @@ static void on_io(struct sender *s, uint32_t idx, uint32_t events)
 	if (c->st == S_CONNECTING) {
 		int e = 0;
 		socklen_t l = sizeof e;
-		if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		if (c->tl.phase == LDB_RP_PH_TCP && !(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
 			return;
-		if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &l) != 0 || e != 0) {
+		if (c->tl.phase == LDB_RP_PH_TCP && (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &l) != 0 || e != 0)) {
 			conn_fail(s, c, "connect", e ? e : errno);
 			return;
 		}
+		if (!setup(s, c))
+			return;
 		c->st = S_UP;
 		activate(s, idx);
 	}
-	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP) || (c->tl.rd_wants_wr && (events & EPOLLOUT)))
 		read_in(s, c);
-	if (c->st == S_UP && (events & EPOLLOUT))
+	if (c->st == S_UP && (events & EPOLLOUT || (c->tl.wr_wants_rd && (events & EPOLLIN))))
 		flush_out(s, c);
 	if (c->qh >= 0)
 		activate(s, idx);
@@ -592,9 +614,12 @@ static int sender_init(struct sender *s)
 
 static void sender_free(struct sender *s)
 {
-	for (uint32_t i = 0; s->c && i < s->conf->max_conns; i++)
+	for (uint32_t i = 0; s->c && i < s->conf->max_conns; i++) {
+		ldb_rp_tls_release(&s->c[i].tl);
 		if (s->c[i].fd >= 0)
 			close(s->c[i].fd);
+	}
+	ldb_tls_session_free(&s->slot);
 	if (s->ep >= 0)
 		close(s->ep);
 	free(s->c);
@@ -610,6 +635,7 @@ int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, ch
 	/* blocked before the feeder starts: only the sender takes them */
 	ldb_signals_take(&sig);
 	struct sender s = { .conf = conf, .sig = &sig, .ring = &ring, .res = res, .ep = -1 };
+	s.tlsc = (struct ldb_rp_tlsconf){ .tls = conf->tls, .starttls = conf->starttls, .slot = &s.slot };
 	if (resolve(&s, err, errlen) != 0)
 		return 2;
 	struct ldb_rp_feed *f = ldb_rp_feed_new(conf, &ring, res, err, errlen);

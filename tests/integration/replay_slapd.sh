@@ -14,6 +14,8 @@
 # stays pipelined: python-ldap's asynchronous searches replayed through
 # ldapproxy --delay-ms 200 --report-outstanding keep, per connection, the
 # depth the log recorded (1 for ldapsearch).
+# At the end TLS to the target (ldaps and StartTLS, OpenSSL and GnuTLS): the
+# same counts; a certificate that does not verify sends nothing (no bind), exit 4.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../fixture/assert.sh
@@ -77,7 +79,7 @@ tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/run.log"
 # the target: the same data again (slapd started afresh from the LDIF)
 fixture_stop
 export FIX_STATS_LOG=$work/target.log
-fixture_start --users 50
+fixture_start --users 50 --tls
 fixture_monitor_snapshot "$work/snap"
 conns0=$(fixture_total_connections)
 printf '%s\t%s\n' "$FIX_ROOTDN" "$(cat "$FIX_PWFILE")" "UID=user00003, ou=People, dc=example, dc=com" user00003 \
@@ -173,8 +175,8 @@ bad 2 "^ldbench replay: $work/missing.log: " "a missing log" "${tgt[@]}" "$work/
 bad 2 "^ldbench replay: $work/missing.log: " "a missing log among others" "${tgt[@]}" "$work/run.log" \
 	"$work/missing.log"
 bad 2 "^ldbench replay: --timing 'soon': not asap or recorded\$" "--timing" "${tgt[@]}" --timing soon "$work/run.log"
-bad 2 "^ldbench replay: -H 'ldaps://127.0.0.1:1': not ldap://HOST\[:PORT\]" "ldaps" -H ldaps://127.0.0.1:1 \
-	"$work/run.log"
+bad 2 "^ldbench replay: -H 'http://127.0.0.1:1': not ldap://HOST\[:PORT\] or ldaps://" "a URI not LDAP's" \
+	-H http://127.0.0.1:1 "$work/run.log"
 bad 2 "^ldbench replay: --speed '0': not a speed above 0" "--speed 0" "${tgt[@]}" --speed 0 "$work/run.log"
 bad 2 "^ldbench replay: --password-map $work/nope: No such file" "a missing map" "${tgt[@]}" \
 	--password-map "$work/nope" "$work/run.log"
@@ -403,4 +405,94 @@ echo "replayed (requests, depth) per connection: $(paste -sd, "$work/depth.got")
 assert_eq "$(cat "$work/depth.want")" "$(cat "$work/depth.got")" "per connection, the requests and the depth as recorded"
 grep -qx '2 1' "$work/depth.got" || _fail "ldapsearch's connection (a bind, a search) not replayed one request at a time"
 echo "ok: recorded pipelining stays pipelined"
+
+# TLS to the target: ldaps and StartTLS with the fixture's CA, each with both
+# libraries (one with a client certificate, which slapd asks for); per kind the target's cn=Monitor counts the requests the reports
+# say were sent, as in the plain case (StartTLS adds an extended operation per
+# connection).  A snapshot per pair of replays: each costs seconds on a loaded
+# machine.
+snap_no=0
+snap() { # the next cn=Monitor snapshot, after the last client's unbind is counted
+	sleep 0.2
+	snap_no=$((snap_no + 1))
+	fixture_monitor_snapshot "$work/snap$snap_no"
+}
+mon_delta() { # OP: completed between the last two snapshots, the fixture's own reads subtracted
+	awk -v op="$1" '$1 == op { if (FNR == NR) { c = $2; l = $3 } else print ($2 - c) - ($3 - l) }' \
+		"$work/snap$((snap_no - 1))" "$work/snap$snap_no"
+}
+tls_case() { # NAME ARGS...
+	local name=$1 got
+	shift
+	run_replay "$work/out-$name" "$@" --password-map "$work/pw.map" --json "$work/r-$name.json" "$work/run.log"
+	cat "$work/out-$name"
+	assert_eq 0 "$RC" "exit status, $name"
+	got=$(jget "$work/r-$name.json" "' '.join(str(x) for x in [p['connections']['opened'], \
+p['connections']['failed'], p['kinds']['search']['answered']] + [p['kinds'][t]['sent'] for t in \
+'bind search compare delete extended unbind'.split()])")
+	assert_eq "$nconn 0 9 ${sent[bind]} ${sent[search]} ${sent[compare]} ${sent[delete]} ${sent[extended]} \
+${sent[unbind]}" "$got" "$name: connections opened and failed, searches answered, per kind sent"
+}
+tls_pair_done() { # WHAT EXTRA_EXTENDED: the target's counts for the last two replays
+	local t e
+	snap
+	for t in bind search compare delete extended unbind; do
+		e=0
+		[[ $t == extended ]] && e=$2
+		assert_eq $((2 * ${sent[$t]} + e)) "$(mon_delta "${mon[$t]}")" "$1: $t, cn=Monitor's completed"
+	done
+}
+S=127.0.0.1:$FIX_LDAPS_PORT
+snap
+tls_case ldaps-gnutls -H "ldaps://$S" --tls-cacert "$FIX_CA" --tls-library gnutls
+tls_case ldaps-openssl -H "ldaps://$S" --tls-cacert "$FIX_CA" --tls-library openssl \
+	--tls-cert "$FIX_CLIENT_CERT" --tls-key "$FIX_CLIENT_KEY"
+tls_pair_done "ldaps, GnuTLS and OpenSSL" 0
+tls_case starttls-gnutls -H "ldap://127.0.0.1:$FIX_PORT" --starttls --tls-cacert "$FIX_CA" --tls-library gnutls
+tls_case starttls-openssl -h 127.0.0.1 -p "$FIX_PORT" --starttls --tls-cacert "$FIX_CA" --tls-library openssl
+tls_pair_done "StartTLS, GnuTLS and OpenSSL" $((2 * nconn))
+# a certificate that does not verify (no CA: the system's store; another CA;
+# a name the certificate does not hold): every connection fails before any
+# LDAP byte, no bind goes out (so no password), exit 4, the reason reported
+nsent=$(jget "$work/r.json" "sum(k['sent'] for k in p['kinds'].values())")
+tls_refused() { # NAME REGEX ARGS...
+	local name=$1 re=$2
+	shift 2
+	run_replay "$work/out-$name" "$@" --password-map "$work/pw.map" --json "$work/r-$name.json" "$work/run.log"
+	cat "$work/out-$name"
+	assert_eq 4 "$RC" "exit status, $name"
+	assert_eq "0 $nsent" "$(jget "$work/r-$name.json" "'%d %d' % (p['kinds']['bind']['sent'], \
+p['skipped']['connection-failed']['count'])")" "$name: no bind sent, every request connection-failed"
+	assert_match "^first connection failure: TLS: certificate verify failed: $re" "$work/out-$name" "$name: why"
+}
+tls_refused no-ca-gnutls 'self-signed certificate in certificate chain$' -H "ldaps://$S" --tls-library gnutls
+tls_refused other-ca-openssl 'self-signed certificate in certificate chain$' -H "ldaps://$S" \
+	--tls-cacert "$FIX_OTHER_CA" --tls-library openssl
+tls_refused other-ca-starttls 'self-signed certificate in certificate chain$' -h 127.0.0.1 -p "$FIX_PORT" \
+	--starttls --tls-cacert "$FIX_OTHER_CA"
+tls_refused wrong-name 'IP address mismatch \(the certificate is not for 127.0.0.2\)$' \
+	-H "ldaps://127.0.0.2:$FIX_LDAPS_PORT" --tls-cacert "$FIX_CA"
+# --tls-insecure: the same peer accepted, the binds sent, a warning
+run_replay "$work/out-insecure" -H "ldaps://$S" --tls-cacert "$FIX_OTHER_CA" --tls-insecure \
+	--password-map "$work/pw.map" --json "$work/r-insecure.json" "$work/run.log"
+assert_eq 0 "$RC" "exit status, --tls-insecure"
+assert_match '^ldbench replay: warning: --tls-insecure: the server certificate is NOT verified$' \
+	"$work/out-insecure" "the warning"
+snap
+assert_eq "${sent[bind]}" "$(mon_delta Bind)" "binds: none from the four refused replays, those of --tls-insecure"
+assert_eq $((nconn + ${sent[extended]})) "$(mon_delta Extended)" \
+	"extended: the refused StartTLS replay's StartTLS, the --tls-insecure replay's"
+# bad TLS options: one line, exit 2, no connection
+conns2=$(fixture_total_connections)
+bad 2 '^ldbench replay: --tls-cacert needs TLS: give -H ldaps:// or --starttls$' "a TLS option without TLS" \
+	"${tgt[@]}" --tls-cacert "$FIX_CA" "$work/run.log"
+bad 2 "^ldbench replay: --tls-cacert $work/nope.pem: No such file or directory\$" "a missing CA file" \
+	-H "ldaps://$S" --tls-cacert "$work/nope.pem" "$work/run.log"
+bad 2 '^ldbench replay: --starttls and -H ldaps:// exclude each other' "--starttls with ldaps" -H "ldaps://$S" \
+	--starttls "$work/run.log"
+bad 2 "^ldbench replay: --tls-library 'nss': must be openssl or gnutls\$" "--tls-library" -H "ldaps://$S" \
+	--tls-library nss "$work/run.log"
+bad 2 "^ldbench replay: -Z '$FIX_CA': ldclt's ldaps, which verifies nothing" "-Z" -Z "$FIX_CA" \
+	"${tgt[@]}" "$work/run.log"
+assert_eq "$conns2" "$(fixture_total_connections)" "no connection opened by bad TLS options"
 echo "replay_slapd: all checks passed"
