@@ -224,6 +224,9 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--writes",
 		                              "--unmapped-binds",
 		                              "--audit-log",
+		                              "--fail-if",
+		                              "--csv",
+		                              "--html",
 		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,

@@ -31,6 +31,7 @@
 
 #include <stdio.h>
 
+#include "conf/fail_if_types.h"
 #include "report/logprofile.h"
 #include "run/replay.h"
 
@@ -48,6 +49,10 @@ struct replay_send_args {
 	struct ldb_rp_pw *pw;
 	const char *audit[64]; /* --audit-log FILE, each time given */
 	size_t naudit;
+	/* the run's result files and verdict (docs/results.md) */
+	const char *csv, *html;
+	struct ldb_threshold fail_if[16]; /* --fail-if, the replay's form (cli/fail_if.h) */
+	int nfail_if;
 };
 
 /** One option o (value v) of the sending replay.  @return 0, 1 not one of

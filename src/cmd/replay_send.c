@@ -3,8 +3,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cli/fail_if.h"
 #include "cmd/replay.h"
+#include "conf/config.h"
 #include "report/replay_out.h"
 #include "util/num.h"
 
@@ -107,6 +111,29 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 	return 0;
 }
 
+/* The run's result files and verdict: --csv, --html, --fail-if. */
+static int records_opt(struct replay_send_args *a, const char *o, const char *v)
+{
+	if (strcmp(o, "--csv") == 0) {
+		a->csv = v;
+	} else if (strcmp(o, "--html") == 0) {
+		a->html = v;
+	} else if (strcmp(o, "--fail-if") == 0) {
+		char err[400];
+		if (a->nfail_if == (int)(sizeof a->fail_if / sizeof a->fail_if[0]))
+			return bad(o, v, "more than 16 thresholds");
+		if (ldb_threshold_parse_form(&a->fail_if[a->nfail_if], v, &ldb_threshold_replay, err, sizeof err) !=
+		    0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
+		a->nfail_if++;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
 int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v)
 {
 	a->any = true; /* (reset by the caller when o is none of them) */
@@ -114,6 +141,8 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 	if (rc != 1)
 		return rc;
 	if ((rc = password_opt(a, o, v)) != 1)
+		return rc;
+	if ((rc = records_opt(a, o, v)) != 1)
 		return rc;
 	if (strcmp(o, "-H") == 0) {
 		if (uri(a, v) != 0)
@@ -142,11 +171,98 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 	return 0;
 }
 
+/* The config the run's record writers read (report/reporter.h): a replay's,
+ * no kind's options; the paths point into argv.  NULL: out of memory. */
+static struct ldb_config *records_config(const struct replay_send_args *a, const char *json)
+{
+	struct ldb_config *c = malloc(sizeof *c);
+	if (c == NULL)
+		return NULL;
+	ldb_config_init(c);
+	free(c->base);
+	c->base = NULL;
+	free(c->host);
+	c->host = strdup(a->host);
+	c->port = a->port;
+	c->threads = 1;
+	c->replay = true;
+	c->json_path = (char *)json;
+	c->csv_path = (char *)a->csv;
+	c->html_path = (char *)a->html;
+	if (c->host == NULL) {
+		ldb_config_free(c);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void records_close(struct ldb_config *c, struct ldb_reporter *rep, int nrep)
+{
+	for (int i = 0; i < nrep; i++)
+		rep[i].close(rep[i].ctx);
+	if (c != NULL)
+		ldb_config_free(c);
+	free(c);
+}
+
+/* The exit status of a replay done (before --fail-if). */
+static int replay_status(const struct ldb_rp_result *r)
+{
+	uint64_t sent = 0;
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
+		sent += r->kind[t].sent;
+	if (r->error[0])
+		return 2;
+	if (r->conns_opened > 0 && r->conns_failed == r->conns_opened)
+		return 4;
+	return sent == 0 ? 1 : 0;
+}
+
+/* The report (text, verdict, records) of a replay done.  @return the exit status. */
+static int report(const struct replay_send_args *a, const struct ldb_rp_conf *c, const struct ldb_rp_result *r,
+                  struct ldb_config *cfg, struct ldb_reporter *rep, int nrep, bool window)
+{
+	bool recorded = c->timing == LDB_RP_RECORDED;
+	FILE *out = (cfg->json_path && strcmp(cfg->json_path, "-") == 0) ||
+	                            (cfg->csv_path && strcmp(cfg->csv_path, "-") == 0)
+	                    ? stderr
+	                    : stdout;
+	int st = replay_status(r);
+	struct ldb_replay_run *x = malloc(sizeof *x);
+	if (x == NULL || ldb_replay_run_init(x, r, recorded, st) != 0) {
+		free(x);
+		fprintf(stderr, PROG ": out of memory\n");
+		return 99;
+	}
+	ldb_replay_text(r, recorded, out);
+	struct ldb_text text = { .cfg = cfg, .out = out, .pid = getpid() };
+	st = ldb_replay_thresholds(x, a->fail_if, a->nfail_if, st, &text);
+	if (fflush(out) != 0)
+		st = 99;
+	x->sum.status = st;
+	for (int i = 0; i < nrep; i++) {
+		if (rep[i].sample && x->sum.seconds > 0)
+			rep[i].sample(rep[i].ctx, &x->sample);
+		if (rep[i].end)
+			rep[i].end(rep[i].ctx, &x->sum);
+	}
+	if (replay_status(r) == 1)
+		fprintf(stderr, PROG ": no operation to send in the log%s\n", window ? " between --from and --to" : "");
+	ldb_replay_run_free(x);
+	free(x);
+	return st;
+}
+
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json)
 {
 	if (a->host == NULL || a->port == 0) {
 		fprintf(stderr, PROG ": no target: give -H ldap://HOST:PORT, or -h HOST -p PORT (or --profile)\n");
+		return 2;
+	}
+	if (json && a->csv && strcmp(json, "-") == 0 && strcmp(a->csv, "-") == 0) {
+		fprintf(stderr, PROG ": --json - and --csv - both on stdout: give one of them a file\n");
 		return 2;
 	}
 	struct ldb_rp_conf c = { .logs = logs,
@@ -167,37 +283,27 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .naudit = a->naudit,
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000) };
-	FILE *jf = NULL;
-	if (json && (jf = strcmp(json, "-") == 0 ? stdout : fopen(json, "w")) == NULL) {
-		fprintf(stderr, PROG ": --json %s: cannot create: %s\n", json, strerror(errno));
-		return 2;
-	}
-	struct ldb_rp_result *r = malloc(sizeof *r);
+	struct ldb_config *cfg = records_config(a, json);
+	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];
+	int nrep = cfg ? ldb_reporters_open(cfg, rep, LDB_MAX_REPORTERS, err, sizeof err) : -1;
+	if (nrep < 0) {
+		fprintf(stderr, PROG ": %s\n", cfg ? err : "out of memory");
+		records_close(cfg, rep, 0);
+		return cfg ? 2 : 99;
+	}
+	struct ldb_run_info info = { .cfg = cfg, .started = time(NULL), .io_threads = 1 };
+	for (int i = 0; i < nrep; i++)
+		if (rep[i].begin)
+			rep[i].begin(rep[i].ctx, &info);
+	struct ldb_rp_result *r = malloc(sizeof *r);
 	int st = r && ldb_rp_result_init(r) == 0 ? ldb_replay_run(&c, r, err, sizeof err) : 99;
 	if (st != 0)
 		fprintf(stderr, PROG ": %s\n", r ? err : "out of memory");
-	if (st == 0) {
-		ldb_replay_text(r, c.timing == LDB_RP_RECORDED, jf == stdout ? stderr : stdout);
-		if (jf && ldb_replay_json(r, c.timing == LDB_RP_RECORDED, jf) != 0)
-			st = 99;
-		uint64_t sent = 0;
-		for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
-			sent += r->kind[t].sent;
-		if (r->error[0])
-			st = 2;
-		else if (r->conns_opened > 0 && r->conns_failed == r->conns_opened)
-			st = 4;
-		else if (sent == 0)
-			st = 1;
-		if (st == 1)
-			fprintf(stderr, PROG ": no operation to send in the log%s\n",
-			        from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0
-			                ? " between --from and --to"
-			                : "");
-	}
-	if (jf && jf != stdout && fclose(jf) != 0)
-		st = 99;
+	if (st == 0)
+		st = report(a, &c, r, cfg, rep, nrep,
+		            from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0);
+	records_close(cfg, rep, nrep);
 	if (r)
 		ldb_rp_result_free(r);
 	free(r);
