@@ -62,6 +62,12 @@ static void usage(FILE *out)
 	      "  --max-conns N          replay connections open at once (default 512)\n"
 	      "  --drain DURATION       how long a closing connection waits for its answers\n"
 	      "                         (default 10s)\n"
+	      "  --csv FILE, --html FILE the run's CSV rows and HTML report (docs/results.md)\n"
+	      "  --fail-if EXPR         exit 10 when EXPR holds at the end (repeatable): a run's\n"
+	      "                         [KIND.]METRIC OP VALUE, METRIC rate, errors, differ,\n"
+	      "                         min, mean, p50 .. p99.9, max (no KIND: every kind),\n"
+	      "                         skipped, or late.LATENCY: 'differ>0', 'search.p99>5ms',\n"
+	      "                         'late.p99>10ms'\n"
 	      "  --profile              the profile, sending nothing:\n"
 	      "  --interval DURATION    the time series' interval (default 1s; doubled as needed\n"
 	      "                         to keep at most 4096 of them)\n"
@@ -72,12 +78,13 @@ static void usage(FILE *out)
 	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
 	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
 	      "                         log's first line (+30s)\n"
-	      "  --json FILE            also the report (or profile) as one JSON object (- =\n"
-	      "                         stdout; the text then goes to stderr)\n"
+	      "  --json FILE            the replay: the run's JSON records (header, summary\n"
+	      "                         with the report as \"replay\"); the profile: one JSON\n"
+	      "                         object (- = stdout; the text then goes to stderr)\n"
 	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
 	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
 	      "a log that cannot be read (before any connection), 4 no connection could be\n"
-	      "opened, 99 write error.  See docs/replay.md.\n",
+	      "opened, 10 a --fail-if held, 99 write error.  See docs/replay.md.\n",
 	      out);
 }
 

@@ -9,7 +9,8 @@
  *                  [--password-map FILE] [--password-rule RULE]
  *                  [--default-password PW | --default-password-file FILE]
  *                  [--unmapped-binds skip|anonymous] [--writes skip|synthetic]
- *                  [--max-conns N] [--drain DURATION] [--json FILE] LOG...
+ *                  [--max-conns N] [--drain DURATION] [--json FILE] [--csv FILE]
+ *                  [--html FILE] [--fail-if EXPR]... LOG...
  *
  * --profile (report/logprofile.h) sends nothing, and writes a scenario from
  * the profile (--write-scenario); without it the log's operations are sent
@@ -22,7 +23,8 @@
  *
  * Exit status: 0 done; 1 the log (or its window) holds no operation (the
  * profile is still printed, no scenario is written; a replay sent nothing);
- * 4 a replay could open none of its connections; 2 a bad command line, a
+ * 4 a replay could open none of its connections; 10 a replay's --fail-if
+ * held; 2 a bad command line, a
  * log that cannot be opened or is of no known format, or a read error part
  * way (the reader's line on stderr); 99 an output could not be written.
  */
