@@ -20,6 +20,7 @@ struct replay_args {
 	int64_t from_ns, to_ns;   /* absolute, or INT64_MIN/INT64_MAX */
 	int64_t from_rel, to_rel; /* +DURATION after the first line (ns), -1 */
 	int64_t interval_ns;
+	bool interval_given;
 	int top;
 	const char *json, *scenario;
 	struct replay_send_args send;
@@ -190,6 +191,7 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 			return 2;
 		}
 		x->interval_ns = (int64_t)ms * 1000000;
+		x->interval_given = true;
 	} else if (ldb_argv_is(o, "--top")) {
 		long long n;
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 256) {
@@ -419,6 +421,8 @@ int ldb_replay_main(int argc, char **argv)
 	int st = parse_args(argc, argv, &x, &a);
 	if (st < 0)
 		st = check_args(&x, &a);
+	if (st < 0 && !x.profile && x.interval_given)
+		x.send.sample_ns = x.interval_ns; /* a replay's samples */
 	if (st < 0 && x.profile)
 		st = profile(&x, &a);
 	else if (st < 0)

@@ -53,6 +53,7 @@ struct replay_send_args {
 	size_t naudit;
 	/* the run's result files and verdict (docs/results.md) */
 	const char *csv, *html;
+	int64_t sample_ns;                /* --interval with a target: the samples' interval (0: none) */
 	struct ldb_threshold fail_if[16]; /* --fail-if, the replay's form (cli/fail_if.h) */
 	int nfail_if;
 };

@@ -221,13 +221,10 @@ static int replay_status(const struct ldb_rp_result *r)
 
 /* The report (text, verdict, records) of a replay done.  @return the exit status. */
 static int report(const struct replay_send_args *a, const struct ldb_rp_conf *c, const struct ldb_rp_result *r,
-                  struct ldb_config *cfg, struct ldb_reporter *rep, int nrep, bool window)
+                  struct ldb_text *text, struct ldb_reporter *rep, int nrep, bool window)
 {
 	bool recorded = c->timing == LDB_RP_RECORDED;
-	FILE *out = (cfg->json_path && strcmp(cfg->json_path, "-") == 0) ||
-	                            (cfg->csv_path && strcmp(cfg->csv_path, "-") == 0)
-	                    ? stderr
-	                    : stdout;
+	FILE *out = text->out;
 	int st = replay_status(r);
 	struct ldb_replay_run *x = malloc(sizeof *x);
 	if (x == NULL || ldb_replay_run_init(x, r, recorded, st) != 0) {
@@ -236,13 +233,12 @@ static int report(const struct replay_send_args *a, const struct ldb_rp_conf *c,
 		return 99;
 	}
 	ldb_replay_text(r, recorded, out);
-	struct ldb_text text = { .cfg = cfg, .out = out, .pid = getpid() };
-	st = ldb_replay_thresholds(x, a->fail_if, a->nfail_if, st, &text);
+	st = ldb_replay_thresholds(x, a->fail_if, a->nfail_if, st, text);
 	if (fflush(out) != 0)
 		st = 99;
 	x->sum.status = st;
 	for (int i = 0; i < nrep; i++) {
-		if (rep[i].sample && x->sum.seconds > 0)
+		if (rep[i].sample && x->sum.seconds > 0 && a->sample_ns == 0) /* else the sampler's */
 			rep[i].sample(rep[i].ctx, &x->sample);
 		if (rep[i].end)
 			rep[i].end(rep[i].ctx, &x->sum);
@@ -296,12 +292,20 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	for (int i = 0; i < nrep; i++)
 		if (rep[i].begin)
 			rep[i].begin(rep[i].ctx, &info);
+	bool tostderr = (json && strcmp(json, "-") == 0) || (a->csv && strcmp(a->csv, "-") == 0);
+	struct ldb_text text = { .cfg = cfg, .out = tostderr ? stderr : stdout, .pid = getpid() };
 	struct ldb_rp_result *r = malloc(sizeof *r);
-	int st = r && ldb_rp_result_init(r) == 0 ? ldb_replay_run(&c, r, err, sizeof err) : 99;
-	if (st != 0)
-		fprintf(stderr, PROG ": %s\n", r ? err : "out of memory");
+	int st = r && ldb_rp_result_init(r) == 0 ? 0 : 99;
+	struct ldb_replay_sampler *smp = NULL;
+	if (st == 0 && a->sample_ns > 0 && (smp = ldb_replay_sampler_start(r, a->sample_ns, &text, rep, nrep)) == NULL)
+		st = 99;
 	if (st == 0)
-		st = report(a, &c, r, cfg, rep, nrep,
+		st = ldb_replay_run(&c, r, err, sizeof err);
+	ldb_replay_sampler_end(smp);
+	if (st != 0)
+		fprintf(stderr, PROG ": %s\n", st != 99 ? err : "out of memory");
+	if (st == 0)
+		st = report(a, &c, r, &text, rep, nrep,
 		            from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0);
 	records_close(cfg, rep, nrep);
 	if (r)

@@ -41,4 +41,16 @@ void ldb_replay_run_free(struct ldb_replay_run *x);
 int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_threshold *t, int n, int status,
                           struct ldb_text *text);
 
+/* The replay's samples: every interval, the answers, the rate and the
+ * latencies of the interval read from the sender's histograms and codes
+ * (relaxed atomic loads), printed as a run's sample lines through text (NULL:
+ * none) and handed to the reporters' sample(); the last, partial interval
+ * (final) when it ends, from the result the sender left. */
+struct ldb_replay_sampler;
+/** Start its thread (r initialised; every signal blocked in it).  @return it, or NULL. */
+struct ldb_replay_sampler *ldb_replay_sampler_start(const struct ldb_rp_result *r, int64_t interval_ns,
+                                                    struct ldb_text *text, struct ldb_reporter *rep, int nrep);
+/** After the replay: stop it, hand on the last interval, free it. */
+void ldb_replay_sampler_end(struct ldb_replay_sampler *p);
+
 #endif

@@ -349,4 +349,19 @@ cat "$work/merge"
 assert_eq 0 "$RC" "merge of two replays"
 assert_eq "18 18" "$(sget "$work/merged.json" "str(s['ops']['search']['attempted']) + ' ' + str(s['ops']['search']['latency_us']['count'])")" \
 	"merged searches: the sum"
+# the run's samples during a replay (--interval): a line per interval as a
+# run's, sample records that add up to the summary
+run_replay "$work/out13" "${tgt[@]}" --timing recorded --interval 500ms --json "$work/smp.json" --csv "$work/smp.csv" \
+	"$work/timed.log"
+cat "$work/out13"
+assert_eq 0 "$RC" "exit status of the sampled replay"
+lines=$(grep -cE '^ldbench\[[0-9]+\]: Average rate: +[0-9.]+/thr  \( *[0-9.]+/sec\), total: +[0-9]+$' "$work/out13" || true)
+assert_ge 4 "$lines" "a sample line per 500 ms of a replay of over 2 s"
+assert_eq 9 "$(sget "$work/smp.json" "sum(x['ops'].get('search', {}).get('completed', 0) for x in r if x['type'] == 'sample')")" \
+	"the samples' searches add up"
+assert_eq 9 "$(sget "$work/smp.json" "sum(x['ops'].get('search', {}).get('latency_us', {}).get('count', 0) for x in r if x['type'] == 'sample')")" \
+	"... and their latencies"
+assert_eq "$lines" "$(sget "$work/smp.json" "len([x for x in r if x['type'] == 'sample' and not x.get('final')])")" \
+	"a sample record per line"
+assert_eq 9 "$(awk -F, '$5 == "search" { n += $7 } END { print n }' "$work/smp.csv")" "the CSV rows' searches"
 echo "replay_slapd: all checks passed"
