@@ -10,7 +10,7 @@
  *                  [--default-password PW | --default-password-file FILE]
  *                  [--unmapped-binds skip|anonymous] [--writes skip|synthetic]
  *                  [--max-conns N] [--drain DURATION] [--json FILE] [--csv FILE]
- *                  [--html FILE] [--fail-if EXPR]... LOG...
+ *                  [--html FILE] [--fail-if EXPR]... [--interval DURATION] LOG...
  *
  * --profile (report/logprofile.h) sends nothing, and writes a scenario from
  * the profile (--write-scenario); without it the log's operations are sent
