@@ -185,6 +185,8 @@ static struct ldb_config *records_config(const struct replay_send_args *a, const
 	c->host = strdup(a->host);
 	c->port = a->port;
 	c->threads = 1;
+	if (a->sample_ns > 0)
+		c->interval_ms = (uint64_t)(a->sample_ns / 1000000);
 	c->replay = true;
 	c->json_path = (char *)json;
 	c->csv_path = (char *)a->csv;
