@@ -34,7 +34,7 @@ for k in 1 2; do
 	head -n $((lines * k)) "$log" >"$work/l$k.log"
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/ldbench" replay -h 127.0.0.1 -p "$port" \
 		--timing asap --json "$work/r$k.json" "$work/l$k.log" >/dev/null 2>"$work/cg$k"
-	read -r "req[k]" "srch[k]" < <(/usr/bin/python3 -I -S -c 'import json,sys; k=json.load(open(sys.argv[1]))["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()), k["search"]["sent"])' "$work/r$k.json")
+	read -r "req[k]" "srch[k]" < <(/usr/bin/python3 -I -S -c 'import json,sys; k=json.loads(open(sys.argv[1]).read().splitlines()[-1])["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()), k["search"]["sent"])' "$work/r$k.json")
 	rir[k]=$(ir "$work/cg$k")
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/ldbench" -h 127.0.0.1 -p "$port" -b "$base" \
 		-f 'uid=userXXXXX' -r1 -R1000 -e esearch,random -n 1 --no-preflight -e attrlist=cn -T "${srch[$k]}" \

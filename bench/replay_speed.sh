@@ -63,8 +63,8 @@ port=$(cat "$work/port")
 /usr/bin/time -f '%U %S %M' -o "$work/time" "$LDBENCH" replay -h 127.0.0.1 -p "$port" --timing asap \
 	--json "$work/r.json" "$work/big.log" >"$work/out" 2>&1 || true
 read -r u s rss < <(tail -n 1 "$work/time")
-sent=$(/usr/bin/python3 -I -S -c 'import json,sys; k=json.load(open(sys.argv[1]))["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()))' "$work/r.json")
-searches=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"]["kinds"]["search"]["sent"])' "$work/r.json")
+sent=$(/usr/bin/python3 -I -S -c 'import json,sys; k=json.loads(open(sys.argv[1]).read().splitlines()[-1])["replay"]["kinds"]; print(sum(v["sent"] for v in k.values()))' "$work/r.json")
+searches=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["replay"]["kinds"]["search"]["sent"])' "$work/r.json")
 cpu=$(echo "$u + $s" | bc -l)
 printf 'replay: %d lines (%s MB), %d requests sent (%d searches) in %.2f CPU s: %.0f lines/CPU s, %.2f us CPU per request, max RSS %d MiB\n' \
 	"$lines" "$mb" "$sent" "$searches" "$cpu" "$(echo "$lines / $cpu" | bc -l)" "$(echo "$cpu * 1000000 / $sent" | bc -l)" $((rss / 1024))

@@ -28,11 +28,14 @@ static const char *const metric_names[LDB_M_COUNT] = {
 	[LDB_M_UNSEEN] = "unseen",
 	/* the join's */
 	[LDB_M_UNINDEXED] = "unindexed",
+	/* a replay's */
+	[LDB_M_DIFFER] = "differ",
+	[LDB_M_SKIPPED] = "skipped",
 };
 
 #define M(x) (1u << (x))
 const struct ldb_threshold_form ldb_threshold_run = {
-	.metrics = M(LDB_M_COUNT) - 1,
+	.metrics = (M(LDB_M_COUNT) - 1) & ~(M(LDB_M_DIFFER) | M(LDB_M_SKIPPED)),
 	.relative = false,
 	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, min, mean, p50, p90, p95, p99, "
 	               "p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= > >=",
@@ -44,11 +47,23 @@ const struct ldb_threshold_form ldb_threshold_compare = {
 	.metric_help = "expected [KIND.]METRIC OP VALUE% with METRIC rate, p50, p99, misses or hits (e.g. "
 	               "'rate<-5%'; misses and hits also take a count: 'misses>0')",
 };
+/* ldbench replay: the run's latencies, rate and errors per kind or over
+ * every kind, the results that differ, the requests not sent, the lateness. */
+const struct ldb_threshold_form ldb_threshold_replay = {
+	.metrics = M(LDB_M_RATE) | M(LDB_M_ERRORS) | M(LDB_M_MIN) | M(LDB_M_MEAN) | M(LDB_M_P50) | M(LDB_M_P90) |
+	           M(LDB_M_P95) | M(LDB_M_P99) | M(LDB_M_P999) | M(LDB_M_MAX) | M(LDB_M_DIFFER) | M(LDB_M_SKIPPED),
+	.relative = false,
+	.replay = true,
+	.metric_help = "expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, differ, min, mean, p50, p90, "
+	               "p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), skipped, or late.LATENCY "
+	               "(lateness against the schedule), OP one of < <= > >=",
+};
 #undef M
 
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED;
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED ||
+	       m == LDB_M_DIFFER || m == LDB_M_SKIPPED;
 }
 
 static bool is_latency(enum ldb_metric m)
@@ -123,7 +138,7 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
 		t->kind = ldb_op_from_name(name, (size_t)(dot - name), true);
 		/* the replication check (-S): repl.LATENCY, repl.unseen */
-		if (t->kind < 0 && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
+		if (t->kind < 0 && !form->replay && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
 			t->kind = LDB_THRESHOLD_REPL;
 			m = metric_named(dot + 1, n - 5);
 			if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
@@ -134,7 +149,15 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 			t->metric = (enum ldb_metric)m;
 			return 0;
 		}
-		if (t->kind < 0 && join_prefix(t, name, (size_t)(dot - name))) {
+		if (t->kind < 0 && form->replay && dot - name == 4 && strncasecmp(name, "late", 4) == 0) {
+			t->kind = LDB_THRESHOLD_LATE;
+			m = metric_named(dot + 1, n - 5);
+			if (m < 0 || !is_latency((enum ldb_metric)m))
+				return refuse(err, cap, expr, "late takes a latency (e.g. 'late.p99>10ms')");
+			t->metric = (enum ldb_metric)m;
+			return 0;
+		}
+		if (t->kind < 0 && !form->replay && join_prefix(t, name, (size_t)(dot - name))) {
 			m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
 			if (m < 0 || !is_latency((enum ldb_metric)m) || !(form->metrics & (1u << m)) || form->relative)
 				return refuse(err, cap, expr, "%.*s takes a latency of a run (e.g. '%.*s.p99>5ms')",
@@ -154,6 +177,9 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 	}
 	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (m == LDB_M_UNINDEXED && t->kind >= 0))
 		return refuse(err, cap, expr, "%s", form->metric_help);
+	if (m == LDB_M_SKIPPED && t->kind >= 0)
+		return refuse(err, cap, expr,
+		              "skipped counts the requests not sent for every reason: no kind ('skipped>0')");
 	t->metric = (enum ldb_metric)m;
 	if (m == LDB_M_UNINDEXED)
 		t->kind = LDB_THRESHOLD_JOIN_SERVER;

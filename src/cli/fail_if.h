@@ -9,6 +9,7 @@
 
 extern const struct ldb_threshold_form ldb_threshold_run;     /* a plain run's --fail-if */
 extern const struct ldb_threshold_form ldb_threshold_compare; /* ldbench compare's --fail-if */
+extern const struct ldb_threshold_form ldb_threshold_replay;  /* ldbench replay's --fail-if */
 
 /* Parse one expression in the given form.  @return 0, or -1 with a one-line
  * reason ("--fail-if 'EXPR': ..."). */

@@ -20,6 +20,7 @@ struct replay_args {
 	int64_t from_ns, to_ns;   /* absolute, or INT64_MIN/INT64_MAX */
 	int64_t from_rel, to_rel; /* +DURATION after the first line (ns), -1 */
 	int64_t interval_ns;
+	bool interval_given;
 	int top;
 	const char *json, *scenario;
 	struct replay_send_args send;
@@ -70,9 +71,16 @@ static void usage(FILE *out)
 	      "  --max-conns N          replay connections open at once (default 512)\n"
 	      "  --drain DURATION       how long a closing connection waits for its answers\n"
 	      "                         (default 10s)\n"
+	      "  --csv FILE, --html FILE the run's CSV rows and HTML report (docs/results.md)\n"
+	      "  --fail-if EXPR         exit 10 when EXPR holds at the end (repeatable): a run's\n"
+	      "                         [KIND.]METRIC OP VALUE, METRIC rate, errors, differ,\n"
+	      "                         min, mean, p50 .. p99.9, max (no KIND: every kind),\n"
+	      "                         skipped, or late.LATENCY: 'differ>0', 'search.p99>5ms',\n"
+	      "                         'late.p99>10ms'\n"
 	      "  --profile              the profile, sending nothing:\n"
 	      "  --interval DURATION    the time series' interval (default 1s; doubled as needed\n"
-	      "                         to keep at most 4096 of them)\n"
+	      "                         to keep at most 4096 of them); with a target: the run's\n"
+	      "                         sample lines and records every DURATION\n"
 	      "  --top N                entries of each top table (1..256, default 10)\n"
 	      "  --write-scenario FILE  an ldbench scenario of the profile (--mix, --rate-profile,\n"
 	      "                         -f, -b, -s, -n; docs/replay.md)\n"
@@ -80,12 +88,13 @@ static void usage(FILE *out)
 	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
 	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
 	      "                         log's first line (+30s)\n"
-	      "  --json FILE            also the report (or profile) as one JSON object (- =\n"
-	      "                         stdout; the text then goes to stderr)\n"
+	      "  --json FILE            the replay: the run's JSON records (header, summary\n"
+	      "                         with the report as \"replay\"); the profile: one JSON\n"
+	      "                         object (- = stdout; the text then goes to stderr)\n"
 	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
 	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
 	      "a log that cannot be read (before any connection), 4 no connection could be\n"
-	      "opened, 99 write error.  See docs/replay.md.\n",
+	      "opened, 10 a --fail-if held, 99 write error.  See docs/replay.md.\n",
 	      out);
 }
 
@@ -191,6 +200,7 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 			return 2;
 		}
 		x->interval_ns = (int64_t)ms * 1000000;
+		x->interval_given = true;
 	} else if (ldb_argv_is(o, "--top")) {
 		long long n;
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 256) {
@@ -240,6 +250,9 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--tls-ciphers",
 		                              "--tls-min",
 		                              "--tls-library",
+		                              "--fail-if",
+		                              "--csv",
+		                              "--html",
 		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,
@@ -427,6 +440,8 @@ int ldb_replay_main(int argc, char **argv)
 	int st = parse_args(argc, argv, &x, &a);
 	if (st < 0)
 		st = check_args(&x, &a);
+	if (st < 0 && !x.profile && x.interval_given)
+		x.send.sample_ns = x.interval_ns; /* a replay's samples */
 	if (st < 0 && x.profile)
 		st = profile(&x, &a);
 	else if (st < 0)

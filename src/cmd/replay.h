@@ -10,7 +10,8 @@
  *                  [--password-map FILE] [--password-rule RULE]
  *                  [--default-password PW | --default-password-file FILE]
  *                  [--unmapped-binds skip|anonymous] [--writes skip|synthetic]
- *                  [--max-conns N] [--drain DURATION] [--json FILE] LOG...
+ *                  [--max-conns N] [--drain DURATION] [--json FILE] [--csv FILE]
+ *                  [--html FILE] [--fail-if EXPR]... [--interval DURATION] LOG...
  *
  * --profile (report/logprofile.h) sends nothing, and writes a scenario from
  * the profile (--write-scenario); without it the log's operations are sent
@@ -23,7 +24,8 @@
  *
  * Exit status: 0 done; 1 the log (or its window) holds no operation (the
  * profile is still printed, no scenario is written; a replay sent nothing);
- * 4 a replay could open none of its connections; 2 a bad command line, a
+ * 4 a replay could open none of its connections; 10 a replay's --fail-if
+ * held; 2 a bad command line, a
  * log that cannot be opened or is of no known format, or a read error part
  * way (the reader's line on stderr); 99 an output could not be written.
  */
@@ -32,6 +34,7 @@
 
 #include <stdio.h>
 
+#include "conf/fail_if_types.h"
 #include "report/logprofile.h"
 #include "run/replay.h"
 
@@ -54,6 +57,11 @@ struct replay_send_args {
 	const char *tls_cacert, *tls_cacertdir, *tls_cert, *tls_key, *tls_ciphers;
 	int tls_min, tls_library; /* 0, 12, 13; LDB_TLS_LIB_* */
 	const char *tls_opt;      /* the first --tls-* option given, for the checks */
+	/* the run's result files and verdict (docs/results.md) */
+	const char *csv, *html;
+	int64_t sample_ns;                /* --interval with a target: the samples' interval (0: none) */
+	struct ldb_threshold fail_if[16]; /* --fail-if, the replay's form (cli/fail_if.h) */
+	int nfail_if;
 };
 
 /** A valueless option of the sending replay (--starttls, --tls-insecure,

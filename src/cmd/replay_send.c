@@ -4,7 +4,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cli/fail_if.h"
 #include "cmd/replay.h"
 #include "conf/config.h"
 #include "report/replay_out.h"
@@ -159,6 +162,29 @@ static int tls_opt(struct replay_send_args *a, const char *o, const char *v)
 	return 0;
 }
 
+/* The run's result files and verdict: --csv, --html, --fail-if. */
+static int records_opt(struct replay_send_args *a, const char *o, const char *v)
+{
+	if (strcmp(o, "--csv") == 0) {
+		a->csv = v;
+	} else if (strcmp(o, "--html") == 0) {
+		a->html = v;
+	} else if (strcmp(o, "--fail-if") == 0) {
+		char err[400];
+		if (a->nfail_if == (int)(sizeof a->fail_if / sizeof a->fail_if[0]))
+			return bad(o, v, "more than 16 thresholds");
+		if (ldb_threshold_parse_form(&a->fail_if[a->nfail_if], v, &ldb_threshold_replay, err, sizeof err) !=
+		    0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
+		a->nfail_if++;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
 bool ldb_replay_send_flag(struct replay_send_args *a, const char *o)
 {
 	bool *f = strcmp(o, "--starttls") == 0       ? &a->starttls
@@ -245,6 +271,8 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 		return rc;
 	if ((rc = tls_opt(a, o, v)) != 1)
 		return rc;
+	if ((rc = records_opt(a, o, v)) != 1)
+		return rc;
 	if (strcmp(o, "-H") == 0) {
 		if (uri(a, v) != 0)
 			return bad(o, v, "not ldap://HOST[:PORT] or ldaps://HOST[:PORT]");
@@ -272,6 +300,87 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 	return 0;
 }
 
+/* The config the run's record writers read (report/reporter.h): a replay's,
+ * no kind's options; the paths point into argv.  NULL: out of memory. */
+static struct ldb_config *records_config(const struct replay_send_args *a, const char *json)
+{
+	struct ldb_config *c = malloc(sizeof *c);
+	if (c == NULL)
+		return NULL;
+	ldb_config_init(c);
+	free(c->base);
+	c->base = NULL;
+	free(c->host);
+	c->host = strdup(a->host);
+	c->port = a->port;
+	c->threads = 1;
+	if (a->sample_ns > 0)
+		c->interval_ms = (uint64_t)(a->sample_ns / 1000000);
+	c->replay = true;
+	c->json_path = (char *)json;
+	c->csv_path = (char *)a->csv;
+	c->html_path = (char *)a->html;
+	if (c->host == NULL) {
+		ldb_config_free(c);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void records_close(struct ldb_config *c, struct ldb_reporter *rep, int nrep)
+{
+	for (int i = 0; i < nrep; i++)
+		rep[i].close(rep[i].ctx);
+	if (c != NULL)
+		ldb_config_free(c);
+	free(c);
+}
+
+/* The exit status of a replay done (before --fail-if). */
+static int replay_status(const struct ldb_rp_result *r)
+{
+	uint64_t sent = 0;
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
+		sent += r->kind[t].sent;
+	if (r->error[0])
+		return 2;
+	if (r->conns_opened > 0 && r->conns_failed == r->conns_opened)
+		return 4;
+	return sent == 0 ? 1 : 0;
+}
+
+/* The report (text, verdict, records) of a replay done.  @return the exit status. */
+static int report(const struct replay_send_args *a, const struct ldb_rp_conf *c, const struct ldb_rp_result *r,
+                  struct ldb_text *text, struct ldb_reporter *rep, int nrep, bool window)
+{
+	bool recorded = c->timing == LDB_RP_RECORDED;
+	FILE *out = text->out;
+	int st = replay_status(r);
+	struct ldb_replay_run *x = malloc(sizeof *x);
+	if (x == NULL || ldb_replay_run_init(x, r, recorded, st) != 0) {
+		free(x);
+		fprintf(stderr, PROG ": out of memory\n");
+		return 99;
+	}
+	ldb_replay_text(r, recorded, out);
+	st = ldb_replay_thresholds(x, a->fail_if, a->nfail_if, st, text);
+	if (fflush(out) != 0)
+		st = 99;
+	x->sum.status = st;
+	for (int i = 0; i < nrep; i++) {
+		if (rep[i].sample && x->sum.seconds > 0 && a->sample_ns == 0) /* else the sampler's */
+			rep[i].sample(rep[i].ctx, &x->sample);
+		if (rep[i].end)
+			rep[i].end(rep[i].ctx, &x->sum);
+	}
+	if (replay_status(r) == 1)
+		fprintf(stderr, PROG ": no operation to send in the log%s\n", window ? " between --from and --to" : "");
+	ldb_replay_run_free(x);
+	free(x);
+	return st;
+}
+
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json)
 {
@@ -283,6 +392,11 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	int st = check_tls(a);
 	if (st != 0 || (st = make_tls(a, &tls)) != 0)
 		return st;
+	if (json && a->csv && strcmp(json, "-") == 0 && strcmp(a->csv, "-") == 0) {
+		fprintf(stderr, PROG ": --json - and --csv - both on stdout: give one of them a file\n");
+		ldb_tls_free(tls);
+		return 2;
+	}
 	struct ldb_rp_conf c = { .logs = logs,
 		                 .nlogs = (size_t)nlogs,
 		                 .host = a->host,
@@ -303,38 +417,36 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000),
 		                 .tls = tls,
 		                 .starttls = a->starttls };
-	FILE *jf = NULL;
-	if (json && (jf = strcmp(json, "-") == 0 ? stdout : fopen(json, "w")) == NULL) {
-		fprintf(stderr, PROG ": --json %s: cannot create: %s\n", json, strerror(errno));
-		ldb_tls_free(tls);
-		return 2;
-	}
-	struct ldb_rp_result *r = malloc(sizeof *r);
+	struct ldb_config *cfg = records_config(a, json);
+	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];
-	st = r && ldb_rp_result_init(r) == 0 ? ldb_replay_run(&c, r, err, sizeof err) : 99;
-	if (st != 0)
-		fprintf(stderr, PROG ": %s\n", r ? err : "out of memory");
-	if (st == 0) {
-		ldb_replay_text(r, c.timing == LDB_RP_RECORDED, jf == stdout ? stderr : stdout);
-		if (jf && ldb_replay_json(r, c.timing == LDB_RP_RECORDED, jf) != 0)
-			st = 99;
-		uint64_t sent = 0;
-		for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
-			sent += r->kind[t].sent;
-		if (r->error[0])
-			st = 2;
-		else if (r->conns_opened > 0 && r->conns_failed == r->conns_opened)
-			st = 4;
-		else if (sent == 0)
-			st = 1;
-		if (st == 1)
-			fprintf(stderr, PROG ": no operation to send in the log%s\n",
-			        from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0
-			                ? " between --from and --to"
-			                : "");
+	int nrep = cfg ? ldb_reporters_open(cfg, rep, LDB_MAX_REPORTERS, err, sizeof err) : -1;
+	if (nrep < 0) {
+		fprintf(stderr, PROG ": %s\n", cfg ? err : "out of memory");
+		records_close(cfg, rep, 0);
+		ldb_tls_free(tls);
+		return cfg ? 2 : 99;
 	}
-	if (jf && jf != stdout && fclose(jf) != 0)
+	struct ldb_run_info info = { .cfg = cfg, .started = time(NULL), .io_threads = 1 };
+	for (int i = 0; i < nrep; i++)
+		if (rep[i].begin)
+			rep[i].begin(rep[i].ctx, &info);
+	bool tostderr = (json && strcmp(json, "-") == 0) || (a->csv && strcmp(a->csv, "-") == 0);
+	struct ldb_text text = { .cfg = cfg, .out = tostderr ? stderr : stdout, .pid = getpid() };
+	struct ldb_rp_result *r = malloc(sizeof *r);
+	st = r && ldb_rp_result_init(r) == 0 ? 0 : 99;
+	struct ldb_replay_sampler *smp = NULL;
+	if (st == 0 && a->sample_ns > 0 && (smp = ldb_replay_sampler_start(r, a->sample_ns, &text, rep, nrep)) == NULL)
 		st = 99;
+	if (st == 0)
+		st = ldb_replay_run(&c, r, err, sizeof err);
+	ldb_replay_sampler_end(smp);
+	if (st != 0)
+		fprintf(stderr, PROG ": %s\n", st != 99 ? err : "out of memory");
+	if (st == 0)
+		st = report(a, &c, r, &text, rep, nrep,
+		            from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0);
+	records_close(cfg, rep, nrep);
 	if (r)
 		ldb_rp_result_free(r);
 	free(r);

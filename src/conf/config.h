@@ -298,6 +298,7 @@ struct ldb_config {
 	/* more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
+	bool replay;       /* the records are ldbench replay's (their header's operation "replay") */
 	/* the join with the server's access log (run/oplog, report/join) */
 	char *oplog_path;    /* --op-log FILE: a record per operation */
 	char *server_log[8]; /* --server-log FILE (several: rotated files, in any order) */

@@ -11,7 +11,9 @@
  * and which kind of value it takes (struct ldb_threshold_form): a plain run
  * takes absolute values on every metric, compare relative changes of rate,
  * p50, p99, misses and hits, and for misses and hits also a plain count (the
- * change side's median: 'misses>0').  Any threshold that holds at the end of a run makes it exit
+ * change side's median: 'misses>0'); a replay the run's absolute metrics
+ * (a threshold without KIND on every kind together) and its own: differ,
+ * skipped, late.LATENCY.  Any threshold that holds at the end of a run makes it exit
  * with LDB_EXIT_THRESHOLD; compare exits 1. */
 #ifndef LDBENCH_CONF_FAIL_IF_TYPES_H
 #define LDBENCH_CONF_FAIL_IF_TYPES_H
@@ -36,6 +38,10 @@ enum ldb_metric {
 	LDB_M_UNSEEN,
 	/* the join's (--server-log): unindexed searches, notes=U and notes=A */
 	LDB_M_UNINDEXED,
+	/* a replay's (ldbench replay): results that differ from the recorded
+	 * ones, and requests of the log not sent (every reason) */
+	LDB_M_DIFFER,
+	LDB_M_SKIPPED,
 	LDB_M_COUNT
 };
 /* The "kind" of a threshold on the replication check (-S): repl.p99>2s,
@@ -47,6 +53,9 @@ enum ldb_metric {
  * LDB_THRESHOLD_JOIN_SERVER.  LDB_THRESHOLD_JOIN_SERVER - f for figure f of
  * enum ldb_jfig (etime 1 ... outside 4). */
 #define LDB_THRESHOLD_JOIN_SERVER (-4)
+/* The "kind" of a replay's lateness against its schedule (recorded timing):
+ * late.p99>10ms. */
+#define LDB_THRESHOLD_LATE (-3)
 #define LDB_THRESHOLD_JOIN_LAST (-7)
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
 
@@ -65,6 +74,7 @@ struct ldb_threshold_form {
 	bool relative;           /* values are signed changes in percent; else absolute, with units */
 	unsigned counts;         /* relative form: the metrics that also take a plain count */
 	const char *metric_help; /* the refusal when the metric is missing or not taken */
+	bool replay;             /* a replay's: late.LATENCY, and no kind means every kind */
 };
 
 #endif

@@ -66,6 +66,8 @@ static void put_opt_ll(FILE *f, const char *name, long long v)
  * order) whose row has config_word (bindonly, esearch), else "none". */
 static const char *config_operation(const struct ldb_config *c)
 {
+	if (c->replay) /* ldbench replay: the log's operations */
+		return "replay";
 	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
 			if (c->weight[k] > 0 && ldb_ops[k]->config_word && ldb_ops[k]->pass_rank == rank)

@@ -10,6 +10,7 @@
 #include "ops/ops.h"
 #include "report/json.h"
 #include "report/repl_lines.h"
+#include "report/replay_out.h"
 
 /* ------------------------------------------------------------ writer */
 
@@ -247,6 +248,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	}
 	if (s->join != NULL) /* --server-log: the join with the server's log */
 		ldb_join_put_json(f, s->join);
+	if (s->replay != NULL) /* ldbench replay: its fidelity report */
+		ldb_replay_put_json(f, s->replay->r, s->replay->recorded);
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);

@@ -183,10 +183,10 @@ static void json_skips(const struct ldb_rp_result *r, FILE *f)
 	fputs("}", f);
 }
 
-int ldb_replay_json(const struct ldb_rp_result *r, bool recorded, FILE *f)
+void ldb_replay_put_json(FILE *f, const struct ldb_rp_result *r, bool recorded)
 {
 	fprintf(f,
-	        "{\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
+	        ",\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
 	        "\"timing\":\"%s\",\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64
 	        ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
 	        ",\"unmapped_anonymous\":%" PRIu64 ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64
@@ -205,6 +205,5 @@ int ldb_replay_json(const struct ldb_rp_result *r, bool recorded, FILE *f)
 	}
 	fputs("},\"lateness\":", f);
 	json_hist(f, &r->late);
-	fputs("}}\n", f);
-	return ferror(f) ? -1 : 0;
+	fputs("}", f);
 }

@@ -14,6 +14,8 @@
 #include "server/repl_watch.h"
 #include "report/join.h"
 
+struct ldb_replay_run;
+
 /* One interval. */
 struct ldb_sample {
 	int index;                                 /* 1, 2, ... */
@@ -56,6 +58,8 @@ struct ldb_summary {
 	const char *unreachable, *unreachable_why;
 	/* --server-log: the run's operations joined with the server's log, in the last summary; else NULL */
 	const struct ldb_join *join;
+	/* ldbench replay: its fidelity report (report/replay_out.h), written as the record's "replay"; else NULL */
+	const struct ldb_replay_run *replay;
 };
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler

@@ -97,6 +97,8 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 	case LDB_M_HITS: return expected_checks(t, sum, kind);
 	case LDB_M_UNSEEN:
 	case LDB_M_UNINDEXED:
+	case LDB_M_DIFFER:
+	case LDB_M_SKIPPED:
 	case LDB_M_COUNT: break;
 	}
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "logs/slog.h"
 #include "run/histogram.h"
+#include "run/stats.h"
 
 /* Why an operation of the log was not sent. */
 enum ldb_rp_skip {
@@ -92,7 +93,8 @@ struct ldb_rp_kind_stats {
 	uint64_t diff_code, diff_entries;
 	unsigned ndiff_ex;
 	struct ldb_rp_diff diff_ex[LDB_RP_EXAMPLES];
-	struct ldb_hist lat; /* from the intended time (recorded) or the send (asap) */
+	struct ldb_hist lat;            /* from the intended time (recorded) or the send (asap) */
+	uint64_t codes[LDB_CODE_SLOTS]; /* the answers' result codes (ldb_code_slot), 0 included */
 };
 
 struct ldb_rp_result {

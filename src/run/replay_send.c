@@ -395,6 +395,8 @@ static void on_answer(struct sender *s, struct sconn *c, int32_t id, uint8_t op,
 	struct ldb_rp_kind_stats *k = &s->res->kind[f->type];
 	k->answered++;
 	ldb_hist_record(&k->lat, now > f->t0 ? now - f->t0 : 0);
+	int slot = ldb_code_slot(code); /* one writer; the replay's sampler reads it */
+	__atomic_store_n(&k->codes[slot], k->codes[slot] + 1, __ATOMIC_RELAXED);
 	f->got_err = code;
 	s->last = now;
 	c->outstanding--;

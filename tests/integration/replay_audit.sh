@@ -18,7 +18,7 @@ source "$here/../fixture/assert.sh"
 source "$here/../fixture/record_traffic.sh"
 server=${1:-slapd}
 rec_start_as "$server" --users 50
-jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=json.load(open(sys.argv[1]))["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
+jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 content() { # the entries under the base with their user attributes, one canonical text
 	LDAPNOINIT=1 ldapsearch -x -H "$REC_URI" -D "$REC_ROOTDN" -y "$REC_PWFILE" -LLL -o ldif-wrap=no \
 		-b "$REC_BASE" '(objectClass=*)' '*' | /usr/bin/python3 -I -S -c '

@@ -10,7 +10,9 @@
 # examples.  Bad input: garbage lines (counted with their places), a line of
 # 389 DS's format, an empty log, a missing file (exit 2, no connection).
 # Then --timing recorded on a log of a few seconds: the replay lasts as long (5 %)
-# and its searches per second follow the log's.  Last, recorded pipelining
+# and its searches per second follow the log's.  Then --fail-if, the run's
+# records (JSON, CSV, HTML, compare, merge) and --interval samples of a
+# replay.  Then recorded pipelining
 # stays pipelined: python-ldap's asynchronous searches replayed through
 # ldapproxy --delay-ms 200 --report-outstanding keep, per connection, the
 # depth the log recorded (1 for ldapsearch).
@@ -37,7 +39,7 @@ settled() { # every connection the log opened is closed
 	done
 	_fail "connections still open in the log after 5 s ($a accepted, $c closed)"
 }
-jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=json.load(open(sys.argv[1]))["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
+jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 
 settled
 n0=$(wc -l <"$FIX_STATS_LOG")
@@ -294,6 +296,82 @@ t = [int(l.split()[0].split(".")[0], 16) + int(l.split()[0].split(".")[1], 16) /
 print("%.3f" % (t[-1] - t[0]))')
 echo "the first burst's 4 searches replayed over ${span}s"
 assert_eq True "$(/usr/bin/python3 -I -S -c "print($span >= 0.2)")" "whole-second lines spread within their second"
+
+# --fail-if on a replay: the run's grammar and FAIL lines, exit status 10 when
+# one holds.  The log again (the compare of a value the log lacks differs;
+# not sent: the unmapped bind, the rename without new RDN, the add)
+run_replay "$work/out9" "${tgt[@]}" --password-map "$work/pw.map" --fail-if 'differ>1000' --fail-if 'errors>1000' \
+	--fail-if 'search.p99>3600s' --fail-if 'skipped>3' "$work/run.log"
+assert_eq 0 "$RC" "exit status: no threshold held"
+assert_no_match 'Threshold failed' "$work/out9" "no FAIL line"
+run_replay "$work/out9" "${tgt[@]}" --password-map "$work/pw.map" --fail-if 'compare.differ>0' --fail-if 'skipped>=3' \
+	--fail-if 'search.differ>0' --fail-if 'p99>3600s' "$work/run.log"
+cat "$work/out9"
+assert_eq 10 "$RC" "exit status: thresholds held"
+assert_match '^ldbench\[[0-9]+\]: Threshold failed: compare\.differ>0 \(compare is 1\)$' "$work/out9" "the differing compare"
+assert_match '^ldbench\[[0-9]+\]: Threshold failed: skipped>=3 \(replay is 3\)$' "$work/out9" "the requests not sent"
+assert_eq 2 "$(grep -c 'Threshold failed' "$work/out9")" "only the thresholds that held"
+# late.LATENCY: the lateness against the schedule (recorded timing, x10)
+run_replay "$work/out10" "${tgt[@]}" --timing recorded --speed 10 --fail-if 'late.max>=0' --fail-if 'late.p99>3600s' \
+	"$work/timed.log"
+assert_eq 10 "$RC" "exit status: the lateness threshold held"
+assert_match '^ldbench\[[0-9]+\]: Threshold failed: late\.max>=0 \(late is [0-9]+\.[0-9]{3} ms\)$' "$work/out10" \
+	"the lateness line"
+assert_eq 1 "$(grep -c 'Threshold failed' "$work/out10")" "late.p99>3600s did not hold"
+# a bad --fail-if: one line, exit 2, before any connection
+conns2=$(fixture_total_connections)
+bad 2 "^ldbench replay: --fail-if 'p99>5parsecs': unknown unit 'parsecs'" "a bad unit" "${tgt[@]}" \
+	--fail-if 'p99>5parsecs' "$work/run.log"
+assert_eq 1 "$(wc -l <"$work/bad")" "one line"
+bad 2 "^ldbench replay: --fail-if 'repl.p99>1ms': unknown operation kind 'repl'" "the replication check's" \
+	"${tgt[@]}" --fail-if 'repl.p99>1ms' "$work/run.log"
+bad 2 "^ldbench replay: --fail-if 'search.skipped>0': skipped counts" "skipped with a kind" "${tgt[@]}" \
+	--fail-if 'search.skipped>0' "$work/run.log"
+assert_eq "$conns2" "$(fixture_total_connections)" "no connection opened by a bad --fail-if"
+
+# the run's records from two replays of the same log (as of an old and a new
+# server): the JSON summary, CSV and HTML, read by compare and merge
+run_replay "$work/out11" "${tgt[@]}" --json "$work/base.json" --csv "$work/base.csv" --html "$work/base.html" \
+	"$work/timed.log"
+assert_eq 0 "$RC" "exit status of the first replay with records"
+run_replay "$work/out12" "${tgt[@]}" --json "$work/change.json" "$work/timed.log"
+assert_eq 0 "$RC" "exit status of the second"
+sget() { /usr/bin/python3 -I -S -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; h=r[0]; s=r[-1]; print(eval(sys.argv[2]))' "$1" "$2"; }
+assert_eq "header replay" "$(sget "$work/base.json" "h['type'] + ' ' + h['config']['operation']")" "the header says a replay"
+assert_eq "9 9 9 0" "$(sget "$work/base.json" "' '.join(str(s['ops']['search'][k]) for k in ('attempted', 'completed', 'succeeded', 'errors'))")" \
+	"the summary's searches"
+assert_eq 9 "$(sget "$work/base.json" "s['ops']['search']['latency_us']['count']")" "their latencies"
+assert_eq 9 "$(sget "$work/base.json" "s['replay']['kinds']['search']['sent']")" "the fidelity report beside them"
+assert_eq 9 "$(sget "$work/base.json" "s['ops']['bind']['attempted']")" "the anonymous binds"
+assert_match '^1,[0-9.]+,[0-9.]+,1,search,9,9,9,9,0,' "$work/base.csv" "the CSV's search row"
+assert_match 'ldbench' "$work/base.html" "the HTML report written"
+RC=0
+"$LDBENCH" compare "$work/base.json" -- "$work/change.json" --fail-if 'rate<-100%' >"$work/cmp" 2>&1 || RC=$?
+cat "$work/cmp"
+assert_eq 0 "$RC" "compare of two replays"
+assert_match '^search ' "$work/cmp" "compare's search row"
+assert_match '^bind ' "$work/cmp" "compare's bind row"
+RC=0
+"$LDBENCH" merge --json "$work/merged.json" "$work/base.json" "$work/change.json" >"$work/merge" 2>&1 || RC=$?
+cat "$work/merge"
+assert_eq 0 "$RC" "merge of two replays"
+assert_eq "18 18" "$(sget "$work/merged.json" "str(s['ops']['search']['attempted']) + ' ' + str(s['ops']['search']['latency_us']['count'])")" \
+	"merged searches: the sum"
+# the run's samples during a replay (--interval): a line per interval as a
+# run's, sample records that add up to the summary
+run_replay "$work/out13" "${tgt[@]}" --timing recorded --interval 500ms --json "$work/smp.json" --csv "$work/smp.csv" \
+	"$work/timed.log"
+cat "$work/out13"
+assert_eq 0 "$RC" "exit status of the sampled replay"
+lines=$(grep -cE '^ldbench\[[0-9]+\]: Average rate: +[0-9.]+/thr  \( *[0-9.]+/sec\), total: +[0-9]+$' "$work/out13" || true)
+assert_ge 4 "$lines" "a sample line per 500 ms of a replay of over 2 s"
+assert_eq 9 "$(sget "$work/smp.json" "sum(x['ops'].get('search', {}).get('completed', 0) for x in r if x['type'] == 'sample')")" \
+	"the samples' searches add up"
+assert_eq 9 "$(sget "$work/smp.json" "sum(x['ops'].get('search', {}).get('latency_us', {}).get('count', 0) for x in r if x['type'] == 'sample')")" \
+	"... and their latencies"
+assert_eq "$lines" "$(sget "$work/smp.json" "len([x for x in r if x['type'] == 'sample' and not x.get('final')])")" \
+	"a sample record per line"
+assert_eq 9 "$(awk -F, '$5 == "search" { n += $7 } END { print n }' "$work/smp.csv")" "the CSV rows' searches"
 
 # Recorded pipelining stays pipelined.  python-ldap sends 4 searches before it
 # reads any result (3 rounds on one connection; slapd paused with SIGSTOP
