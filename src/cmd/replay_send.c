@@ -345,7 +345,9 @@ static int replay_status(const struct ldb_rp_result *r)
 		sent += r->kind[t].sent;
 	if (r->error[0])
 		return 2;
-	if (r->conns_opened > 0 && r->conns_failed == r->conns_opened)
+	/* 4: no connection could be opened, or nothing was sent because every
+	 * one that had a request failed (one without any may close first) */
+	if (r->conns_opened > 0 && (r->conns_failed == r->conns_opened || (sent == 0 && r->conns_failed > 0)))
 		return 4;
 	return sent == 0 ? 1 : 0;
 }
