@@ -20,7 +20,6 @@
 #ifndef LDBENCH_RUN_REPLAY_H
 #define LDBENCH_RUN_REPLAY_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,20 +166,23 @@ struct ldb_rp_slot {
 
 struct ldb_rp_ring {
 	struct ldb_rp_slot *slot;
-	uint32_t size;                          /* a power of two */
-	_Alignas(64) atomic_uint_fast64_t head; /* published by the feeder */
-	_Alignas(64) atomic_uint_fast64_t tail; /* released by the sender */
-	_Alignas(64) atomic_bool *conn_busy;    /* per index: the sender still owns it */
-	atomic_bool stop;                       /* the sender ended early */
+	uint32_t size; /* a power of two */
+	uint64_t head; /* published by the feeder */
+	uint64_t tail; /* released by the sender */
+	/* the replay indexes free: neither an open recorded connection's nor a
+	 * socket's the sender has yet to close (a stack: the last freed first) */
+	uint32_t *free_idx, nfree;
 };
 
+/* The feeder (run/replay_feed): the log's events into the ring, in the
+ * sender's thread, as much as the ring's room and the free indexes allow. */
 struct ldb_rp_feed;
-/** The feeder thread's body (arg: struct ldb_rp_feed *). */
-void *ldb_rp_feed_thread(void *arg);
 struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res,
                                     char *err, size_t errlen);
+/** Events read and published until about budget slots are published, the
+ *  ring is full or no index is free.  @return the slots published; *done
+ *  set once the END message is. */
+uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done);
 void ldb_rp_feed_free(struct ldb_rp_feed *f);
-/** The sender's loop, in the calling thread.  @return 0, or -1 at start. */
-int ldb_rp_send(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res);
 
 #endif

@@ -3,7 +3,6 @@
  * prints nothing: the ring's slots, the connections' fixed buffers and the
  * result's counters and histograms are all it touches. */
 #include <errno.h>
-#include <pthread.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -56,6 +55,8 @@ struct sender {
 	const struct ldb_signals *sig; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS */
 	uint64_t sig_next;
 	struct ldb_rp_ring *ring;
+	struct ldb_rp_feed *feed;
+	bool fed; /* the feeder published its END */
 	struct ldb_rp_result *res;
 	struct sconn *c;
 	uint32_t *active, nactive;
@@ -135,7 +136,7 @@ static void on_recres(struct sender *s, const struct ldb_rp_slot *sl)
 static void pull(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	uint64_t h = r->head;
 	for (; s->seen < h; s->seen++) {
 		int32_t i = (int32_t)(s->seen & (r->size - 1));
 		struct ldb_rp_slot *sl = &r->slot[i];
@@ -162,11 +163,8 @@ static void pull(struct sender *s)
 static void release_tail(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed), t0 = t;
-	while (t < s->seen && r->slot[t & (r->size - 1)].done)
-		t++;
-	if (t != t0)
-		atomic_store_explicit(&r->tail, t, memory_order_release);
+	while (r->tail < s->seen && r->slot[r->tail & (r->size - 1)].done)
+		r->tail++;
 }
 
 static void pop(struct sender *s, struct sconn *c)
@@ -288,7 +286,7 @@ static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
 	c->st = S_IDLE;
 	c->close_since = 0;
 	s->last = ldb_now_ns();
-	atomic_store_explicit(&s->ring->conn_busy[idx], false, memory_order_release);
+	s->ring->free_idx[s->ring->nfree++] = idx;
 }
 
 /* A close done: the parked connections looked at again (each parks again
@@ -531,9 +529,24 @@ static bool signalled(struct sender *s, uint64_t now)
 	return true;
 }
 
+/* Slots published by the feeder per pump, at most: the pump runs between a
+ * send and the wait for its answer, a few microseconds, not a ring's worth */
+#define PUMP_BATCH 16
+
+/* The feeder's turn: when the ring has room for a batch.  @return true
+ * when it published (the new slots are looked at before any wait). */
+static bool feed(struct sender *s)
+{
+	struct ldb_rp_ring *r = s->ring;
+	if (s->fed || r->size - (r->head - r->tail) < PUMP_BATCH)
+		return false;
+	return ldb_rp_feed_pump(s->feed, PUMP_BATCH, &s->fed) > 0;
+}
+
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
+	feed(s);
 	while (!s->end || s->nactive > 0 || s->nparked > 0) {
 		pull(s);
 		uint64_t now = ldb_now_ns(), next = progress(s, now);
@@ -542,11 +555,11 @@ static void loop(struct sender *s)
 		release_tail(s);
 		if (s->end && s->nactive == 0 && s->nparked == 0)
 			break;
-		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
-		if (wait > 1000000 && !s->end)
-			wait = 1000000; /* new slots are looked for every ms */
-		else if (wait > SIG_CHECK_NS)
-			wait = SIG_CHECK_NS; /* and a signal every 10 ms while the schedule waits */
+		int64_t wait = next == UINT64_MAX ? SIG_CHECK_NS : (int64_t)(next - now);
+		if (wait > SIG_CHECK_NS)
+			wait = SIG_CHECK_NS; /* a signal is looked for every 10 ms while the schedule waits */
+		if (feed(s))
+			wait = 0; /* what it published may go at once */
 		int n = wait_io(s, ev, wait);
 		for (int i = 0; i < n; i++)
 			on_io(s, ev[i].data.u32, ev[i].events);
@@ -603,35 +616,32 @@ static void sender_free(struct sender *s)
 	free(s->bufs);
 }
 
+#define RING_SLOTS 1024 /* a power of two */
+
 int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
 {
-	struct ldb_rp_ring ring = { .size = 4096 };
+	struct ldb_rp_ring ring = { .size = RING_SLOTS };
 	struct ldb_signals sig;
-	/* blocked before the feeder starts: only the sender takes them */
 	ldb_signals_take(&sig);
 	struct sender s = { .conf = conf, .sig = &sig, .ring = &ring, .res = res, .ep = -1 };
 	if (resolve(&s, err, errlen) != 0)
 		return 2;
-	struct ldb_rp_feed *f = ldb_rp_feed_new(conf, &ring, res, err, errlen);
-	if (f == NULL)
+	s.feed = ldb_rp_feed_new(conf, &ring, res, err, errlen);
+	if (s.feed == NULL)
 		return 2;
 	ring.slot = malloc(ring.size * sizeof *ring.slot);
-	ring.conn_busy = calloc(conf->max_conns, sizeof *ring.conn_busy);
-	int st = ring.slot && ring.conn_busy && sender_init(&s) == 0 ? 0 : 99;
-	pthread_t th;
-	if (st == 0 && pthread_create(&th, NULL, ldb_rp_feed_thread, f) != 0)
-		st = 99;
+	ring.free_idx = malloc(conf->max_conns * sizeof *ring.free_idx);
+	for (uint32_t i = 0; ring.free_idx && i < conf->max_conns; i++)
+		ring.free_idx[ring.nfree++] = conf->max_conns - 1 - i; /* index 0 first */
+	int st = ring.slot && ring.free_idx && sender_init(&s) == 0 ? 0 : 99;
 	if (st == 99)
 		snprintf(err, errlen, "out of memory");
-	if (st == 0) {
+	else
 		loop(&s);
-		atomic_store(&ring.stop, true);
-		pthread_join(th, NULL);
-	}
 	sender_free(&s);
-	ldb_rp_feed_free(f);
+	ldb_rp_feed_free(s.feed);
 	free(ring.slot);
-	free((void *)ring.conn_busy);
+	free(ring.free_idx);
 	return st;
 }
 
