@@ -59,7 +59,10 @@ static void usage(FILE *out)
 	      "                         auditlog overlay; repeat for a rotated set): each write\n"
 	      "                         sent with its recorded content; a write without one\n"
 	      "                         falls back to --writes\n"
-	      "  --max-conns N          replay connections open at once (default 512)\n"
+	      "  --max-conns N          replay connections open at once, per thread (default\n"
+	      "                         512)\n"
+	      "  --threads N            sender threads (default 1, at most 64): the recorded\n"
+	      "                         connections spread over them by number\n"
 	      "  --drain DURATION       how long a closing connection waits for its answers\n"
 	      "                         (default 10s)\n"
 	      "  --profile              the profile, sending nothing:\n"
@@ -216,6 +219,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--speed",
 		                              "--loop",
 		                              "--max-conns",
+		                              "--threads",
 		                              "--drain",
 		                              "--password-map",
 		                              "--password-rule",

@@ -55,6 +55,10 @@ static int number_opt(struct replay_send_args *a, const char *o, const char *v)
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 60000)
 			return bad(o, v, "not a number in 1..60000");
 		a->max_conns = (unsigned)n;
+	} else if (strcmp(o, "--threads") == 0) {
+		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > LDB_RP_MAX_THREADS)
+			return bad(o, v, "not a number in 1..64");
+		a->threads = (unsigned)n;
 	} else if (strcmp(o, "--speed") == 0) {
 		const char *end;
 		double x;
@@ -166,6 +170,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .audit = a->audit,
 		                 .naudit = a->naudit,
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
+		                 .threads = a->threads ? a->threads : 1,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000) };
 	FILE *jf = NULL;
 	if (json && (jf = strcmp(json, "-") == 0 ? stdout : fopen(json, "w")) == NULL) {

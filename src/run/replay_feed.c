@@ -20,6 +20,7 @@ struct rd_conn {
 
 struct ldb_rp_feed {
 	const struct ldb_rp_conf *conf;
+	unsigned tid, nthreads; /* this sender thread's share of the connections */
 	struct ldb_rp_ring *ring;
 	struct ldb_rp_result *res;
 	struct ldb_slog *log;
@@ -490,6 +491,14 @@ static int reopen(struct ldb_rp_feed *f)
  * new one (an abandon or unbind goes at once). */
 #define EVENT_SLOTS 3
 
+/* Whether recorded connection srv is this thread's: a hash of its number,
+ * so that a connection's events all go to one thread. */
+static bool mine(const struct ldb_rp_feed *f, int64_t srv)
+{
+	uint64_t h = (uint64_t)srv * 0x9e3779b97f4a7c15ULL;
+	return (h >> 40) % f->nthreads == f->tid;
+}
+
 /* The next event of the window into f->ev (held until handled).  @return 1
  * one, 0 the pass is over (its end, --to, or a read error said in res). */
 static int next_event(struct ldb_rp_feed *f)
@@ -510,6 +519,8 @@ static int next_event(struct ldb_rp_feed *f)
 			return 0;
 		if (ev->time_ns > f->last)
 			f->last = ev->time_ns;
+		if (f->nthreads > 1 && !mine(f, ev->conn))
+			continue;
 		f->held = true;
 		return 1;
 	}
@@ -611,8 +622,8 @@ uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done)
 	return (uint32_t)(f->ring->head - h0);
 }
 
-struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res,
-                                    char *err, size_t errlen)
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid, struct ldb_rp_ring *ring,
+                                    struct ldb_rp_result *res, char *err, size_t errlen)
 {
 	struct ldb_rp_feed *f = calloc(1, sizeof *f);
 	uint32_t hs = 16;
@@ -628,6 +639,8 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_r
 		return NULL;
 	}
 	f->conf = conf;
+	f->tid = tid;
+	f->nthreads = conf->threads > 1 ? conf->threads : 1;
 	f->ring = ring;
 	f->res = res;
 	f->hmask = hs - 1;

@@ -3,7 +3,6 @@
  * prints nothing: the ring's slots, the connections' fixed buffers and the
  * result's counters and histograms are all it touches. */
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -16,12 +15,14 @@
 #include "proto/wire.h"
 #include "run/clock.h"
 #include "run/replay.h"
+#include "run/replay_part.h"
 #include "run/signals.h"
 
 #define IN_CAP (32 * 1024)
 #define OUT_CAP (8 * 1024 + 64)
 #define INFLIGHT 64 /* a connection's requests awaiting an answer, at most */
 #define NEVENTS 64
+#define STOP_IDX UINT32_MAX /* the epoll entry of the shared stop eventfd */
 
 enum { S_IDLE = 0, S_CONNECTING, S_UP, S_DEAD, S_DONE };
 enum { F_EMPTY = 0, F_SENT, F_NOREC }; /* F_NOREC: answered, the recorded result not read yet */
@@ -52,7 +53,8 @@ struct sconn {
 
 struct sender {
 	const struct ldb_rp_conf *conf;
-	const struct ldb_signals *sig; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS */
+	struct ldb_rp_share *share; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS by thread 0 */
+	unsigned tid;
 	uint64_t sig_next;
 	struct ldb_rp_ring *ring;
 	struct ldb_rp_feed *feed;
@@ -140,8 +142,6 @@ static void pull(struct sender *s)
 	for (; s->seen < h; s->seen++) {
 		int32_t i = (int32_t)(s->seen & (r->size - 1));
 		struct ldb_rp_slot *sl = &r->slot[i];
-		if (s->start == 0)
-			s->start = ldb_now_ns();
 		if (sl->msg == LDB_RP_MSG_END || sl->msg == LDB_RP_MSG_RECRES) {
 			if (sl->msg == LDB_RP_MSG_END)
 				s->end = true;
@@ -514,13 +514,23 @@ static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
 #define SIG_CHECK_NS 10000000 /* a pending signal is looked for every 10 ms, not per event */
 
 /* A SIGINT or SIGTERM: the replay stops, what it sent is reported, and the
- * requests in flight count unanswered. */
+ * requests in flight count unanswered.  Thread 0 takes the signal and tells
+ * the others (the shared flag, and the eventfd that wakes their waits). */
 static bool signalled(struct sender *s, uint64_t now)
 {
 	if (now < s->sig_next)
 		return false;
 	s->sig_next = now + SIG_CHECK_NS;
-	if (!ldb_signals_wait(s->sig, 0))
+	struct ldb_rp_share *sh = s->share;
+	bool stop = atomic_load_explicit(&sh->stop, memory_order_relaxed);
+	if (!stop && s->tid == 0 && ldb_signals_wait(sh->sig, 0)) {
+		stop = true;
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+		uint64_t one = 1;
+		if (sh->stop_fd >= 0 && write(sh->stop_fd, &one, sizeof one) < 0)
+			stop = true; /* the others still see the flag within 10 ms */
+	}
+	if (!stop)
 		return false;
 	s->res->interrupted = true;
 	for (uint32_t i = 0; i < s->conf->max_conns; i++)
@@ -561,27 +571,15 @@ static void loop(struct sender *s)
 		if (feed(s))
 			wait = 0; /* what it published may go at once */
 		int n = wait_io(s, ev, wait);
-		for (int i = 0; i < n; i++)
-			on_io(s, ev[i].data.u32, ev[i].events);
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.u32 == STOP_IDX)
+				s->sig_next = 0; /* another thread took a signal */
+			else
+				on_io(s, ev[i].data.u32, ev[i].events);
+		}
 	}
 	if (s->res->elapsed_ns == 0 && s->start)
 		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
-}
-
-static int resolve(struct sender *s, char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	char port[16];
-	snprintf(port, sizeof port, "%d", s->conf->port);
-	int rc = getaddrinfo(s->conf->host, port, &hints, &ai);
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", s->conf->host, gai_strerror(rc));
-		return -1;
-	}
-	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
-	s->addrlen = ai->ai_addrlen;
-	freeaddrinfo(ai);
-	return 0;
 }
 
 static int sender_init(struct sender *s)
@@ -593,6 +591,9 @@ static int sender_init(struct sender *s)
 	s->bufs = malloc((size_t)n * (IN_CAP + OUT_CAP));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (s->c == NULL || s->active == NULL || s->parked == NULL || s->bufs == NULL || s->ep < 0)
+		return -1;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = STOP_IDX };
+	if (s->share->stop_fd >= 0 && epoll_ctl(s->ep, EPOLL_CTL_ADD, s->share->stop_fd, &ev) != 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		s->c[i].fd = -1;
@@ -616,65 +617,21 @@ static void sender_free(struct sender *s)
 	free(s->bufs);
 }
 
-#define RING_SLOTS 1024 /* a power of two */
-
-int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
+int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 {
-	struct ldb_rp_ring ring = { .size = RING_SLOTS };
-	struct ldb_signals sig;
-	ldb_signals_take(&sig);
-	struct sender s = { .conf = conf, .sig = &sig, .ring = &ring, .res = res, .ep = -1 };
-	if (resolve(&s, err, errlen) != 0)
-		return 2;
-	s.feed = ldb_rp_feed_new(conf, &ring, res, err, errlen);
-	if (s.feed == NULL)
-		return 2;
-	ring.slot = malloc(ring.size * sizeof *ring.slot);
-	ring.free_idx = malloc(conf->max_conns * sizeof *ring.free_idx);
-	for (uint32_t i = 0; ring.free_idx && i < conf->max_conns; i++)
-		ring.free_idx[ring.nfree++] = conf->max_conns - 1 - i; /* index 0 first */
-	int st = ring.slot && ring.free_idx && sender_init(&s) == 0 ? 0 : 99;
-	if (st == 99)
-		snprintf(err, errlen, "out of memory");
-	else
+	struct sender s = { .conf = conf,
+		            .share = p->share,
+		            .tid = p->tid,
+		            .ring = &p->ring,
+		            .feed = p->feed,
+		            .res = p->res,
+		            .ep = -1,
+		            .start = p->share->start };
+	memcpy(&s.addr, &p->share->addr, sizeof s.addr);
+	s.addrlen = p->share->addrlen;
+	int rc = sender_init(&s) != 0 ? -1 : 0;
+	if (rc == 0)
 		loop(&s);
 	sender_free(&s);
-	ldb_rp_feed_free(s.feed);
-	free(ring.slot);
-	free(ring.free_idx);
-	return st;
-}
-
-int ldb_rp_result_init(struct ldb_rp_result *res)
-{
-	memset(res, 0, sizeof *res);
-	int rc = ldb_hist_init(&res->late);
-	for (int k = 0; k < LDB_SLOG_NOPTYPES && rc == 0; k++)
-		rc = ldb_hist_init(&res->kind[k].lat);
-	return rc ? -1 : 0;
-}
-
-void ldb_rp_result_free(struct ldb_rp_result *res)
-{
-	ldb_hist_free(&res->late);
-	for (int k = 0; k < LDB_SLOG_NOPTYPES; k++)
-		ldb_hist_free(&res->kind[k].lat);
-}
-
-const char *ldb_rp_skip_name(enum ldb_rp_skip s)
-{
-	static const char *const n[LDB_RP_NSKIPS] = {
-		[LDB_RP_SKIP_NONE] = "none",
-		[LDB_RP_SKIP_NO_PASSWORD] = "no-password",
-		[LDB_RP_SKIP_SASL] = "sasl",
-		[LDB_RP_SKIP_WRITE] = "write-no-content",
-		[LDB_RP_SKIP_NO_AUDIT] = "write-not-in-audit-log",
-		[LDB_RP_SKIP_NO_NEWRDN] = "rename-no-newrdn",
-		[LDB_RP_SKIP_EXTOP] = "extended-needs-value",
-		[LDB_RP_SKIP_BAD_REQUEST] = "bad-request",
-		[LDB_RP_SKIP_TOO_BIG] = "too-big",
-		[LDB_RP_SKIP_CONN_FAILED] = "connection-failed",
-		[LDB_RP_SKIP_CONN_LOST] = "connection-lost",
-	};
-	return s < LDB_RP_NSKIPS ? n[s] : "?";
+	return rc;
 }
