@@ -15,7 +15,10 @@
 #  2. CPU per operation: the replay's (user+system per request sent) and a
 #     synthetic run of the same searches (`ldbench -e esearch`, one
 #     connection, the same count) on the same stand-in;
-#  3. memory: the replay's max RSS on the big log.
+#  3. the same searches replayed on one connection (the big log's search
+#     lines renumbered into one recorded connection): the replay without the
+#     recorded connections' opens and closes, the synthetic run's shape;
+#  4. memory: the replay's max RSS on the big log.
 # CPU time, not wall time, so the figures stay steady on a shared machine;
 # still, read them as this machine's, at this load.
 set -euo pipefail
@@ -76,4 +79,26 @@ done2=$(grep -oE 'search: attempted [0-9]+, completed [0-9]+' "$work/syn" | tail
 [[ -n "$done2" && "$done2" != 0 ]] || { tail "$work/syn"; echo "the synthetic run did not complete"; exit 1; }
 printf 'synthetic: %d searches (ldbench -e esearch, one connection) in %.2f CPU s: %.2f us CPU per search, max RSS %d MiB\n' \
 	"$done2" "$cpu2" "$(echo "$cpu2 * 1000000 / $done2" | bc -l)" $((rss2 / 1024))
+/usr/bin/python3 -I -S - "$work/big.log" "$work/one.log" <<'PY'
+import re, sys
+seq, first, out = {}, True, open(sys.argv[2], "w")
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+ \S+) conn=(\d+) op=(\d+) (SRCH|SEARCH RESULT)(.*)", line)
+    if not m:
+        continue
+    ts, c, o, kw, rest = m.groups()
+    n = seq.setdefault((c, o), len(seq))
+    if first:
+        out.write(f"{ts} conn=1 fd=12 ACCEPT from IP=127.0.0.1:1 (IP=127.0.0.1:2)\n")
+        first = False
+    out.write(f"{ts} conn=1 op={n} {kw}{rest}\n")
+out.write(f"{ts} conn=1 fd=12 closed\n")
+PY
+/usr/bin/time -f '%U %S %M' -o "$work/time3" "$LDBENCH" replay -h 127.0.0.1 -p "$port" --timing asap \
+	--json "$work/r1.json" "$work/one.log" >"$work/out1" 2>&1 || true
+read -r u3 s3 rss3 < <(tail -n 1 "$work/time3")
+sent3=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"]["kinds"]["search"]["sent"])' "$work/r1.json")
+cpu3=$(echo "$u3 + $s3" | bc -l)
+printf 'replay on one connection: %d searches in %.2f CPU s: %.2f us CPU per search, max RSS %d MiB\n' \
+	"$sent3" "$cpu3" "$(echo "$cpu3 * 1000000 / $sent3" | bc -l)" $((rss3 / 1024))
 echo "(CPU time of the whole process; a loaded, shared machine: compare figures of one run, not across runs)"

@@ -68,7 +68,10 @@ static void usage(FILE *out)
 	      "                         auditlog overlay; repeat for a rotated set): each write\n"
 	      "                         sent with its recorded content; a write without one\n"
 	      "                         falls back to --writes\n"
-	      "  --max-conns N          replay connections open at once (default 512)\n"
+	      "  --max-conns N          replay connections open at once, per thread (default\n"
+	      "                         512)\n"
+	      "  --threads N            sender threads (default 1, at most 64): the recorded\n"
+	      "                         connections spread over them by number\n"
 	      "  --drain DURATION       how long a closing connection waits for its answers\n"
 	      "                         (default 10s)\n"
 	      "  --csv FILE, --html FILE the run's CSV rows and HTML report (docs/results.md)\n"
@@ -234,6 +237,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--speed",
 		                              "--loop",
 		                              "--max-conns",
+		                              "--threads",
 		                              "--drain",
 		                              "--password-map",
 		                              "--password-rule",

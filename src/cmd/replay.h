@@ -10,7 +10,7 @@
  *                  [--password-map FILE] [--password-rule RULE]
  *                  [--default-password PW | --default-password-file FILE]
  *                  [--unmapped-binds skip|anonymous] [--writes skip|synthetic]
- *                  [--max-conns N] [--drain DURATION] [--json FILE] [--csv FILE]
+ *                  [--max-conns N] [--threads N] [--drain DURATION] [--json FILE] [--csv FILE]
  *                  [--html FILE] [--fail-if EXPR]... [--interval DURATION] LOG...
  *
  * --profile (report/logprofile.h) sends nothing, and writes a scenario from
@@ -45,7 +45,7 @@ struct replay_send_args {
 	int port;
 	enum ldb_rp_timing timing;
 	double speed;
-	unsigned loops, max_conns;
+	unsigned loops, max_conns, threads;
 	int64_t drain_ns;
 	enum ldb_rp_writes writes;
 	enum ldb_rp_unmapped unmapped;

@@ -77,6 +77,10 @@ static int number_opt(struct replay_send_args *a, const char *o, const char *v)
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 60000)
 			return bad(o, v, "not a number in 1..60000");
 		a->max_conns = (unsigned)n;
+	} else if (strcmp(o, "--threads") == 0) {
+		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > LDB_RP_MAX_THREADS)
+			return bad(o, v, "not a number in 1..64");
+		a->threads = (unsigned)n;
 	} else if (strcmp(o, "--speed") == 0) {
 		const char *end;
 		double x;
@@ -394,6 +398,14 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	int st = check_tls(a);
 	if (st != 0 || (st = make_tls(a, &tls)) != 0)
 		return st;
+	if (a->sample_ns > 0 && a->threads > 1) {
+		fprintf(stderr,
+		        PROG ": --interval with --threads %u: the samples read one sender's figures; "
+		             "sample a replay of one thread\n",
+		        a->threads);
+		ldb_tls_free(tls);
+		return 2;
+	}
 	if (json && a->csv && strcmp(json, "-") == 0 && strcmp(a->csv, "-") == 0) {
 		fprintf(stderr, PROG ": --json - and --csv - both on stdout: give one of them a file\n");
 		ldb_tls_free(tls);
@@ -416,6 +428,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .audit = a->audit,
 		                 .naudit = a->naudit,
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
+		                 .threads = a->threads ? a->threads : 1,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000),
 		                 .tls = tls,
 		                 .starttls = a->starttls };

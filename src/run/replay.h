@@ -2,26 +2,28 @@
  * (docs/replay.md for the user's view, docs/design.md "Replay" for the
  * design).
  *
- * Two threads.  The feeder (run/replay_feed) reads the log with logs/slog,
- * keeps one pending request per recorded connection (OpenLDAP writes a
- * search's attributes and a bind's mechanism on a second line), encodes each
- * request's protocolOp with proto/wire into a slot of a fixed ring and
- * publishes it; it may allocate (liblber) and it blocks when the ring is
- * full.  The sender (run/replay_send) is an epoll loop over the replay's
- * connections: it moves the published slots into per-connection queues,
- * sends each when it is due and its connection allows it (in order; a
- * pipelined request without waiting for the previous answer), reads the
- * answers, records latencies and compares results.  The sender allocates
- * nothing per request (with TLS, a connection's session object when its
- * handshake starts: run/replay_tls), takes no lock and prints nothing after
- * its start; the ring (a single-producer single-consumer array, two atomic
- * indexes) is all the threads share while they run.  Memory: the ring's slots, and per replay
+ * One sender thread, or --threads N, each with the recorded connections
+ * whose number hashes to it (run/replay_run starts them and merges their
+ * results).  In each, the feeder (run/replay_feed) reads the log with
+ * logs/slog, keeps one pending request per recorded connection (OpenLDAP
+ * writes a search's attributes and a bind's mechanism on a second line),
+ * encodes each request's protocolOp with proto/wire into a slot of a fixed
+ * ring and publishes it; it may allocate (liblber) and never waits: the
+ * sender's loop pumps it between its sends and its waits, as far as the
+ * ring's room and the free connection indexes allow.  The sender
+ * (run/replay_send) is an epoll loop over its connections: it moves the
+ * published slots into per-connection queues, sends each when it is due and
+ * its connection allows it (in order; a pipelined request without waiting
+ * for the previous answer), reads the answers, records latencies and
+ * compares results.  The sender allocates nothing per request (with TLS, a
+ * connection's session object when its handshake starts: run/replay_tls),
+ * takes no lock and prints nothing after its start; the threads share nothing while they run but a
+ * stop flag.  Memory per thread: the ring's slots, and per replay
  * connection (at most conf.max_conns open at once) its buffers: never the
  * log's size. */
 #ifndef LDBENCH_RUN_REPLAY_H
 #define LDBENCH_RUN_REPLAY_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +55,8 @@ enum ldb_rp_unmapped { LDB_RP_UNMAPPED_SKIP = 0, LDB_RP_UNMAPPED_ANON };
 struct ldb_rp_pw; /* passwords (run/replay_pw) */
 struct ldb_tls;   /* the run's TLS context (run/tls.h) */
 
+#define LDB_RP_MAX_THREADS 64 /* sender threads, at most */
+
 struct ldb_rp_conf {
 	const char *const *logs;
 	size_t nlogs;
@@ -68,7 +72,8 @@ struct ldb_rp_conf {
 	const struct ldb_rp_pw *pw; /* may be NULL: every non-anonymous bind unmapped */
 	const char *const *audit;   /* --audit-log files, naudit of them (0: none) */
 	size_t naudit;
-	unsigned max_conns;        /* replay connections open at once */
+	unsigned max_conns;        /* replay connections open at once, per sender thread */
+	unsigned threads;          /* sender threads (0 taken as 1) */
 	int64_t drain_ns;          /* at the end: how long answers are waited for */
 	const struct ldb_tls *tls; /* TLS to the target (run/tls.h), NULL: plain LDAP */
 	bool starttls;             /* with tls: StartTLS first, else ldaps */
@@ -173,20 +178,25 @@ struct ldb_rp_slot {
 
 struct ldb_rp_ring {
 	struct ldb_rp_slot *slot;
-	uint32_t size;                          /* a power of two */
-	_Alignas(64) atomic_uint_fast64_t head; /* published by the feeder */
-	_Alignas(64) atomic_uint_fast64_t tail; /* released by the sender */
-	_Alignas(64) atomic_bool *conn_busy;    /* per index: the sender still owns it */
-	atomic_bool stop;                       /* the sender ended early */
+	uint32_t size; /* a power of two */
+	uint64_t head; /* published by the feeder */
+	uint64_t tail; /* released by the sender */
+	/* the replay indexes free: neither an open recorded connection's nor a
+	 * socket's the sender has yet to close (a stack: the last freed first) */
+	uint32_t *free_idx, nfree;
 };
 
+/* The feeder (run/replay_feed): the log's events into the ring, in the
+ * sender's thread, as much as the ring's room and the free indexes allow. */
 struct ldb_rp_feed;
-/** The feeder thread's body (arg: struct ldb_rp_feed *). */
-void *ldb_rp_feed_thread(void *arg);
-struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res,
-                                    char *err, size_t errlen);
+/** The feeder of sender thread tid (of conf->threads): the recorded
+ *  connections whose number falls to it.  NULL: err said. */
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid, struct ldb_rp_ring *ring,
+                                    struct ldb_rp_result *res, char *err, size_t errlen);
+/** Events read and published until about budget slots are published, the
+ *  ring is full or no index is free.  @return the slots published; *done
+ *  set once the END message is. */
+uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done);
 void ldb_rp_feed_free(struct ldb_rp_feed *f);
-/** The sender's loop, in the calling thread.  @return 0, or -1 at start. */
-int ldb_rp_send(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res);
 
 #endif

@@ -20,13 +20,14 @@ struct rd_conn {
 
 struct ldb_rp_feed {
 	const struct ldb_rp_conf *conf;
+	unsigned tid, nthreads; /* this sender thread's share of the connections */
 	struct ldb_rp_ring *ring;
 	struct ldb_rp_result *res;
 	struct ldb_slog *log;
 	struct ldb_audit *audit; /* --audit-log, NULL without */
 	struct rd_conn *rc;      /* per replay index */
 	uint32_t *hash;          /* index + 1 by recorded connection number; 0 empty */
-	uint32_t hmask, cursor;
+	uint32_t hmask;
 	int64_t start_ns, end_ns; /* the window in log time */
 	int64_t loop_off;         /* this loop's offset (replay time) */
 	bool started;
@@ -37,6 +38,14 @@ struct ldb_rp_feed {
 	int64_t sec0;
 	uint32_t nsec;
 	struct ldb_bytes enc;
+	/* the pump's state (ldb_rp_feed_pump): where it stopped */
+	enum { FS_READ = 0, FS_PASS_END, FS_CLOSE, FS_END, FS_DONE } st;
+	unsigned loop;    /* passes done */
+	uint32_t close_i; /* FS_CLOSE: the next index to close */
+	bool held;        /* ev read, not handled yet (the ring had no room) */
+	bool failed;      /* a read error: no further pass */
+	int64_t last;     /* the last event's time of the pass */
+	struct ldb_slog_event ev;
 };
 
 /* ---- the connection table: recorded number -> replay index ---- */
@@ -74,47 +83,31 @@ static void conn_unhash(struct ldb_rp_feed *f, int64_t srv)
 	f->hash[i] = 0;
 }
 
-static void nap(void)
-{
-	struct timespec ts = { 0, 1000000 };
-	nanosleep(&ts, NULL);
-}
-
-/* A free replay index (its previous connection closed by the sender);
- * waits for one.  @return the index, or -1 when the sender stopped. */
+/* A free replay index (its previous connection closed by the sender: the
+ * last one freed, whose buffers are warm), or -1 when none is free yet. */
 static int conn_index(struct ldb_rp_feed *f)
 {
-	uint32_t n = f->conf->max_conns;
-	for (;;) {
-		for (uint32_t k = 0; k < n; k++) {
-			uint32_t i = (f->cursor + k) % n;
-			if (!f->rc[i].used && !atomic_load_explicit(&f->ring->conn_busy[i], memory_order_acquire)) {
-				f->cursor = (i + 1) % n;
-				return (int)i;
-			}
-		}
-		if (atomic_load_explicit(&f->ring->stop, memory_order_relaxed))
-			return -1;
-		nap();
-	}
+	struct ldb_rp_ring *r = f->ring;
+	return r->nfree > 0 ? (int)r->free_idx[--r->nfree] : -1;
 }
 
 /* ---- the ring ---- */
 
-/* The next slot to fill, waiting for room.  NULL when the sender stopped. */
+/* Free slots of the ring. */
+static uint64_t room(const struct ldb_rp_feed *f)
+{
+	const struct ldb_rp_ring *r = f->ring;
+	return r->size - (r->head - r->tail);
+}
+
+/* The next slot to fill; NULL when the ring is full (the pump looks for
+ * room before each event: not reached). */
 static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f)
 {
 	struct ldb_rp_ring *r = f->ring;
-	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
-	if (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size) {
-		/* full: wait until a quarter is free (a wake-up per thousand
-		 * requests, not one per request: the sender's CPU is shared) */
-		while (h - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size - r->size / 4) {
-			if (atomic_load_explicit(&r->stop, memory_order_relaxed))
-				return NULL;
-			nap();
-		}
-	}
+	uint64_t h = r->head;
+	if (room(f) == 0)
+		return NULL;
 	struct ldb_rp_slot *s = &r->slot[h & (r->size - 1)];
 	memset(s, 0, offsetof(struct ldb_rp_slot, ber));
 	s->next = -1;
@@ -123,8 +116,7 @@ static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f)
 
 static void slot_put(struct ldb_rp_feed *f)
 {
-	uint64_t h = atomic_load_explicit(&f->ring->head, memory_order_relaxed);
-	atomic_store_explicit(&f->ring->head, h + 1, memory_order_release);
+	f->ring->head++;
 }
 
 static int64_t due(const struct ldb_rp_feed *f, int64_t t)
@@ -309,7 +301,6 @@ static struct rd_conn *conn_get(struct ldb_rp_feed *f, const struct ldb_slog_eve
 	while (f->hash[h] != 0)
 		h = (h + 1) & f->hmask;
 	f->hash[h] = (uint32_t)i + 1;
-	atomic_store_explicit(&f->ring->conn_busy[i], true, memory_order_release);
 	f->res->conns_read++;
 	*idx = (uint32_t)i;
 	return push_plain(f, LDB_RP_MSG_OPEN, (uint32_t)i, ev->conn, ev->time_ns) == 0 ? c : NULL;
@@ -395,15 +386,6 @@ static int on_event(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	}
 }
 
-/* Every connection still open at the end of a loop closed. */
-static int close_all(struct ldb_rp_feed *f, int64_t t)
-{
-	for (uint32_t i = 0; i < f->conf->max_conns; i++)
-		if (f->rc[i].used && conn_close(f, &f->rc[i], i, t) != 0)
-			return -1;
-	return 0;
-}
-
 /* The window's bounds, from the first event's time. */
 static void window_start(struct ldb_rp_feed *f, int64_t first)
 {
@@ -457,34 +439,6 @@ static void spread_time(struct ldb_rp_feed *f, struct ldb_slog_event *ev)
 		ev->time_ns = sec * 1000000000 + (int64_t)c[1]++ * 1000000000 / c[0];
 }
 
-/* One pass over the log.  @return 0 at its end (or --to), -1 the sender
- * stopped, -2 a read error (said in res->error). */
-static int read_pass(struct ldb_rp_feed *f, int64_t *last)
-{
-	struct ldb_slog_event ev;
-	int rc;
-	while ((rc = ldb_slog_next(f->log, &ev)) == 1) {
-		if (ev.kind == LDB_SLOG_SKIP)
-			continue;
-		spread_time(f, &ev);
-		if (!f->started)
-			window_start(f, ev.time_ns);
-		if (ev.time_ns < f->start_ns)
-			continue;
-		if (ev.time_ns >= f->end_ns)
-			break;
-		if (ev.time_ns > *last)
-			*last = ev.time_ns;
-		if (on_event(f, &ev) != 0)
-			return -1;
-	}
-	if (rc < 0) {
-		snprintf(f->res->error, sizeof f->res->error, "%s", ldb_slog_error(f->log));
-		return -2;
-	}
-	return 0;
-}
-
 /* The reader's statistics, their places' file names copied (the reader's
  * own go with it). */
 static void keep_stats(struct ldb_rp_feed *f)
@@ -533,42 +487,143 @@ static int reopen(struct ldb_rp_feed *f)
 	return 0;
 }
 
-void *ldb_rp_feed_thread(void *arg)
+/* Room for any one event: an open, the previous pending request and the
+ * new one (an abandon or unbind goes at once). */
+#define EVENT_SLOTS 3
+
+/* Whether recorded connection srv is this thread's: a hash of its number,
+ * so that a connection's events all go to one thread. */
+static bool mine(const struct ldb_rp_feed *f, int64_t srv)
 {
-	struct ldb_rp_feed *f = arg;
-	int64_t last = INT64_MIN;
-	int rc = 0;
-	for (unsigned l = 0; l < f->conf->loops && rc == 0; l++) {
-		if (l > 0 && reopen(f) != 0)
-			break;
+	uint64_t h = (uint64_t)srv * 0x9e3779b97f4a7c15ULL;
+	return (h >> 40) % f->nthreads == f->tid;
+}
+
+/* The next event of the window into f->ev (held until handled).  @return 1
+ * one, 0 the pass is over (its end, --to, or a read error said in res). */
+static int next_event(struct ldb_rp_feed *f)
+{
+	int rc;
+	if (f->held)
+		return 1;
+	while ((rc = ldb_slog_next(f->log, &f->ev)) == 1) {
+		struct ldb_slog_event *ev = &f->ev;
+		if (ev->kind == LDB_SLOG_SKIP)
+			continue;
+		spread_time(f, ev);
+		if (!f->started)
+			window_start(f, ev->time_ns);
+		if (ev->time_ns < f->start_ns)
+			continue;
+		if (ev->time_ns >= f->end_ns)
+			return 0;
+		if (ev->time_ns > f->last)
+			f->last = ev->time_ns;
+		if (f->nthreads > 1 && !mine(f, ev->conn))
+			continue;
+		f->held = true;
+		return 1;
+	}
+	if (rc < 0) {
+		snprintf(f->res->error, sizeof f->res->error, "%s", ldb_slog_error(f->log));
+		f->failed = true;
+	}
+	return 0;
+}
+
+/* f->ev handled when the ring has room for it and, for a new connection, an
+ * index is free.  @return true handled, false it waits. */
+static bool take_event(struct ldb_rp_feed *f)
+{
+	const struct ldb_slog_event *ev = &f->ev;
+	if (room(f) < EVENT_SLOTS)
+		return false;
+	if ((ev->kind == LDB_SLOG_OPEN || ev->kind == LDB_SLOG_REQUEST) && conn_find(f, ev->conn) == NULL) {
+		if (f->ring->nfree == 0)
+			return false;
+	}
+	on_event(f, ev);
+	f->held = false;
+	return true;
+}
+
+/* The end of a pass: its window's length, its open connections closed (as
+ * room allows), the next pass started.  @return false: it waits for room. */
+static bool pass_end(struct ldb_rp_feed *f)
+{
+	if (f->st == FS_PASS_END) {
+		if (!f->started) {
+			f->st = FS_END; /* no event at all */
+			return true;
+		}
+		int64_t end = f->end_ns != INT64_MAX ? f->end_ns : f->last;
+		f->res->window_ns = end > f->start_ns ? end - f->start_ns : 0;
+		f->close_i = 0;
+		f->st = FS_CLOSE;
+	}
+	int64_t end = f->start_ns + f->res->window_ns;
+	for (; f->close_i < f->conf->max_conns; f->close_i++) {
+		struct rd_conn *c = &f->rc[f->close_i];
+		if (!c->used)
+			continue;
+		if (room(f) < 2)
+			return false;
+		conn_close(f, c, f->close_i, end);
+	}
+	f->loop_off += (int64_t)((double)f->res->window_ns / f->conf->speed) + 1000000;
+	f->st = FS_END;
+	if (++f->loop < f->conf->loops && !f->failed && reopen(f) == 0) {
 		for (uint32_t i = 0; f->spread && i < f->nsec; i++)
 			f->spread[i][1] = 0;
-		rc = read_pass(f, &last);
-		if (!f->started)
-			break; /* no event at all */
-		int64_t end = f->end_ns != INT64_MAX ? f->end_ns : last;
-		f->res->window_ns = end > f->start_ns ? end - f->start_ns : 0;
-		if (rc != -1 && close_all(f, end) != 0)
-			rc = -1;
-		f->loop_off += (int64_t)((double)f->res->window_ns / f->conf->speed) + 1000000;
+		f->st = FS_READ;
 	}
+	return true;
+}
+
+/* The reader's and audit's statistics kept, END published.  @return false:
+ * no room. */
+static bool feed_end(struct ldb_rp_feed *f)
+{
+	struct ldb_rp_slot *s = slot_get(f);
+	if (s == NULL)
+		return false;
 	if (f->log != NULL)
 		keep_stats(f);
 	if (f->audit != NULL)
 		keep_audit_stats(f);
-	if (rc != -1) {
-		struct ldb_rp_slot *s = slot_get(f);
-		if (s != NULL) {
-			s->msg = LDB_RP_MSG_END;
-			s->op = -1;
-			slot_put(f);
-		}
-	}
-	return NULL;
+	s->msg = LDB_RP_MSG_END;
+	s->op = -1;
+	slot_put(f);
+	f->st = FS_DONE;
+	return true;
 }
 
-struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *ring, struct ldb_rp_result *res,
-                                    char *err, size_t errlen)
+uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done)
+{
+	uint64_t h0 = f->ring->head;
+	/* events that publish nothing (a search's second line, a skip) count
+	 * for a quarter of a slot: the pump's time stays bounded */
+	for (uint32_t events = 0; f->ring->head - h0 < budget && events < 4 * budget; events++) {
+		if (f->st == FS_READ) {
+			if (next_event(f) == 0)
+				f->st = FS_PASS_END;
+			else if (!take_event(f))
+				break;
+		} else if (f->st == FS_PASS_END || f->st == FS_CLOSE) {
+			if (!pass_end(f))
+				break;
+		} else {
+			if (f->st == FS_END)
+				feed_end(f);
+			break;
+		}
+	}
+	*done = f->st == FS_DONE;
+	return (uint32_t)(f->ring->head - h0);
+}
+
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid, struct ldb_rp_ring *ring,
+                                    struct ldb_rp_result *res, char *err, size_t errlen)
 {
 	struct ldb_rp_feed *f = calloc(1, sizeof *f);
 	uint32_t hs = 16;
@@ -584,9 +639,12 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_r
 		return NULL;
 	}
 	f->conf = conf;
+	f->tid = tid;
+	f->nthreads = conf->threads > 1 ? conf->threads : 1;
 	f->ring = ring;
 	f->res = res;
 	f->hmask = hs - 1;
+	f->last = INT64_MIN;
 	f->log = ldb_slog_open(conf->logs, conf->nlogs, NULL, err, errlen);
 	if (f->log != NULL && conf->naudit > 0)
 		f->audit = ldb_audit_open(conf->audit, conf->naudit, err, errlen);

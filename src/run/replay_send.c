@@ -3,8 +3,6 @@
  * prints nothing: the ring's slots, the connections' fixed buffers and the
  * result's counters and histograms are all it touches. */
 #include <errno.h>
-#include <pthread.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -18,12 +16,14 @@
 #include "run/clock.h"
 #include "run/replay.h"
 #include "run/replay_tls.h"
+#include "run/replay_part.h"
 #include "run/signals.h"
 
 #define IN_CAP (32 * 1024)
 #define OUT_CAP (8 * 1024 + 64)
 #define INFLIGHT 64 /* a connection's requests awaiting an answer, at most */
 #define NEVENTS 64
+#define STOP_IDX UINT32_MAX /* the epoll entry of the shared stop eventfd */
 
 enum { S_IDLE = 0, S_CONNECTING, S_UP, S_DEAD, S_DONE };
 enum { F_EMPTY = 0, F_SENT, F_NOREC }; /* F_NOREC: answered, the recorded result not read yet */
@@ -55,9 +55,12 @@ struct sconn {
 
 struct sender {
 	const struct ldb_rp_conf *conf;
-	const struct ldb_signals *sig; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS */
+	struct ldb_rp_share *share; /* SIGINT/SIGTERM, looked for every SIG_CHECK_NS by thread 0 */
+	unsigned tid;
 	uint64_t sig_next;
 	struct ldb_rp_ring *ring;
+	struct ldb_rp_feed *feed;
+	bool fed; /* the feeder published its END */
 	struct ldb_rp_result *res;
 	struct sconn *c;
 	uint32_t *active, nactive;
@@ -139,12 +142,10 @@ static void on_recres(struct sender *s, const struct ldb_rp_slot *sl)
 static void pull(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	uint64_t h = r->head;
 	for (; s->seen < h; s->seen++) {
 		int32_t i = (int32_t)(s->seen & (r->size - 1));
 		struct ldb_rp_slot *sl = &r->slot[i];
-		if (s->start == 0)
-			s->start = ldb_now_ns();
 		if (sl->msg == LDB_RP_MSG_END || sl->msg == LDB_RP_MSG_RECRES) {
 			if (sl->msg == LDB_RP_MSG_END)
 				s->end = true;
@@ -166,11 +167,8 @@ static void pull(struct sender *s)
 static void release_tail(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed), t0 = t;
-	while (t < s->seen && r->slot[t & (r->size - 1)].done)
-		t++;
-	if (t != t0)
-		atomic_store_explicit(&r->tail, t, memory_order_release);
+	while (r->tail < s->seen && r->slot[r->tail & (r->size - 1)].done)
+		r->tail++;
 }
 
 static void pop(struct sender *s, struct sconn *c)
@@ -294,7 +292,7 @@ static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
 	c->st = S_IDLE;
 	c->close_since = 0;
 	s->last = ldb_now_ns();
-	atomic_store_explicit(&s->ring->conn_busy[idx], false, memory_order_release);
+	s->ring->free_idx[s->ring->nfree++] = idx;
 }
 
 /* A close done: the parked connections looked at again (each parks again
@@ -540,13 +538,23 @@ static int wait_io(struct sender *s, struct epoll_event *ev, int64_t wait)
 #define SIG_CHECK_NS 10000000 /* a pending signal is looked for every 10 ms, not per event */
 
 /* A SIGINT or SIGTERM: the replay stops, what it sent is reported, and the
- * requests in flight count unanswered. */
+ * requests in flight count unanswered.  Thread 0 takes the signal and tells
+ * the others (the shared flag, and the eventfd that wakes their waits). */
 static bool signalled(struct sender *s, uint64_t now)
 {
 	if (now < s->sig_next)
 		return false;
 	s->sig_next = now + SIG_CHECK_NS;
-	if (!ldb_signals_wait(s->sig, 0))
+	struct ldb_rp_share *sh = s->share;
+	bool stop = atomic_load_explicit(&sh->stop, memory_order_relaxed);
+	if (!stop && s->tid == 0 && ldb_signals_wait(sh->sig, 0)) {
+		stop = true;
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+		uint64_t one = 1;
+		if (sh->stop_fd >= 0 && write(sh->stop_fd, &one, sizeof one) < 0)
+			stop = true; /* the others still see the flag within 10 ms */
+	}
+	if (!stop)
 		return false;
 	s->res->interrupted = true;
 	for (uint32_t i = 0; i < s->conf->max_conns; i++)
@@ -555,9 +563,24 @@ static bool signalled(struct sender *s, uint64_t now)
 	return true;
 }
 
+/* Slots published by the feeder per pump, at most: the pump runs between a
+ * send and the wait for its answer, a few microseconds, not a ring's worth */
+#define PUMP_BATCH 16
+
+/* The feeder's turn: when the ring has room for a batch.  @return true
+ * when it published (the new slots are looked at before any wait). */
+static bool feed(struct sender *s)
+{
+	struct ldb_rp_ring *r = s->ring;
+	if (s->fed || r->size - (r->head - r->tail) < PUMP_BATCH)
+		return false;
+	return ldb_rp_feed_pump(s->feed, PUMP_BATCH, &s->fed) > 0;
+}
+
 static void loop(struct sender *s)
 {
 	struct epoll_event ev[NEVENTS];
+	feed(s);
 	while (!s->end || s->nactive > 0 || s->nparked > 0) {
 		pull(s);
 		uint64_t now = ldb_now_ns(), next = progress(s, now);
@@ -566,33 +589,21 @@ static void loop(struct sender *s)
 		release_tail(s);
 		if (s->end && s->nactive == 0 && s->nparked == 0)
 			break;
-		int64_t wait = next == UINT64_MAX ? 1000000 : (int64_t)(next - now);
-		if (wait > 1000000 && !s->end)
-			wait = 1000000; /* new slots are looked for every ms */
-		else if (wait > SIG_CHECK_NS)
-			wait = SIG_CHECK_NS; /* and a signal every 10 ms while the schedule waits */
+		int64_t wait = next == UINT64_MAX ? SIG_CHECK_NS : (int64_t)(next - now);
+		if (wait > SIG_CHECK_NS)
+			wait = SIG_CHECK_NS; /* a signal is looked for every 10 ms while the schedule waits */
+		if (feed(s))
+			wait = 0; /* what it published may go at once */
 		int n = wait_io(s, ev, wait);
-		for (int i = 0; i < n; i++)
-			on_io(s, ev[i].data.u32, ev[i].events);
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.u32 == STOP_IDX)
+				s->sig_next = 0; /* another thread took a signal */
+			else
+				on_io(s, ev[i].data.u32, ev[i].events);
+		}
 	}
 	if (s->res->elapsed_ns == 0 && s->start)
 		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
-}
-
-static int resolve(struct sender *s, char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	char port[16];
-	snprintf(port, sizeof port, "%d", s->conf->port);
-	int rc = getaddrinfo(s->conf->host, port, &hints, &ai);
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", s->conf->host, gai_strerror(rc));
-		return -1;
-	}
-	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
-	s->addrlen = ai->ai_addrlen;
-	freeaddrinfo(ai);
-	return 0;
 }
 
 static int sender_init(struct sender *s)
@@ -604,6 +615,9 @@ static int sender_init(struct sender *s)
 	s->bufs = malloc((size_t)n * (IN_CAP + OUT_CAP));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (s->c == NULL || s->active == NULL || s->parked == NULL || s->bufs == NULL || s->ep < 0)
+		return -1;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = STOP_IDX };
+	if (s->share->stop_fd >= 0 && epoll_ctl(s->ep, EPOLL_CTL_ADD, s->share->stop_fd, &ev) != 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		s->c[i].fd = -1;
@@ -630,69 +644,22 @@ static void sender_free(struct sender *s)
 	free(s->bufs);
 }
 
-int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
+int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 {
-	struct ldb_rp_ring ring = { .size = 4096 };
-	struct ldb_signals sig;
-	/* blocked before the feeder starts: only the sender takes them */
-	ldb_signals_take(&sig);
-	struct sender s = { .conf = conf, .sig = &sig, .ring = &ring, .res = res, .ep = -1 };
+	struct sender s = { .conf = conf,
+		            .share = p->share,
+		            .tid = p->tid,
+		            .ring = &p->ring,
+		            .feed = p->feed,
+		            .res = p->res,
+		            .ep = -1,
+		            .start = p->share->start };
+	memcpy(&s.addr, &p->share->addr, sizeof s.addr);
+	s.addrlen = p->share->addrlen;
 	s.tlsc = (struct ldb_rp_tlsconf){ .tls = conf->tls, .starttls = conf->starttls, .slot = &s.slot };
-	if (resolve(&s, err, errlen) != 0)
-		return 2;
-	struct ldb_rp_feed *f = ldb_rp_feed_new(conf, &ring, res, err, errlen);
-	if (f == NULL)
-		return 2;
-	ring.slot = malloc(ring.size * sizeof *ring.slot);
-	ring.conn_busy = calloc(conf->max_conns, sizeof *ring.conn_busy);
-	int st = ring.slot && ring.conn_busy && sender_init(&s) == 0 ? 0 : 99;
-	pthread_t th;
-	if (st == 0 && pthread_create(&th, NULL, ldb_rp_feed_thread, f) != 0)
-		st = 99;
-	if (st == 99)
-		snprintf(err, errlen, "out of memory");
-	if (st == 0) {
+	int rc = sender_init(&s) != 0 ? -1 : 0;
+	if (rc == 0)
 		loop(&s);
-		atomic_store(&ring.stop, true);
-		pthread_join(th, NULL);
-	}
 	sender_free(&s);
-	ldb_rp_feed_free(f);
-	free(ring.slot);
-	free((void *)ring.conn_busy);
-	return st;
-}
-
-int ldb_rp_result_init(struct ldb_rp_result *res)
-{
-	memset(res, 0, sizeof *res);
-	int rc = ldb_hist_init(&res->late);
-	for (int k = 0; k < LDB_SLOG_NOPTYPES && rc == 0; k++)
-		rc = ldb_hist_init(&res->kind[k].lat);
-	return rc ? -1 : 0;
-}
-
-void ldb_rp_result_free(struct ldb_rp_result *res)
-{
-	ldb_hist_free(&res->late);
-	for (int k = 0; k < LDB_SLOG_NOPTYPES; k++)
-		ldb_hist_free(&res->kind[k].lat);
-}
-
-const char *ldb_rp_skip_name(enum ldb_rp_skip s)
-{
-	static const char *const n[LDB_RP_NSKIPS] = {
-		[LDB_RP_SKIP_NONE] = "none",
-		[LDB_RP_SKIP_NO_PASSWORD] = "no-password",
-		[LDB_RP_SKIP_SASL] = "sasl",
-		[LDB_RP_SKIP_WRITE] = "write-no-content",
-		[LDB_RP_SKIP_NO_AUDIT] = "write-not-in-audit-log",
-		[LDB_RP_SKIP_NO_NEWRDN] = "rename-no-newrdn",
-		[LDB_RP_SKIP_EXTOP] = "extended-needs-value",
-		[LDB_RP_SKIP_BAD_REQUEST] = "bad-request",
-		[LDB_RP_SKIP_TOO_BIG] = "too-big",
-		[LDB_RP_SKIP_CONN_FAILED] = "connection-failed",
-		[LDB_RP_SKIP_CONN_LOST] = "connection-lost",
-	};
-	return s < LDB_RP_NSKIPS ? n[s] : "?";
+	return rc;
 }

@@ -132,6 +132,23 @@ p['kinds']['compare']['examples'][0]['got_err'])")" "its example: recorded false
 assert_match '^  conn=[0-9]+ op=1: recorded err=5, got err=6$' "$work/out" "the example's text"
 assert_eq 0 "$(jget "$work/r.json" "p['kinds']['delete']['differ']")" "the delete succeeded (data restored)"
 assert_eq 0 "$(fixture_count "$P" '(uid=user00040)')" "the replayed delete's entry is gone"
+# --threads 2: the recorded connections spread over two sender threads (each
+# its own connections, op order kept): per kind the same requests sent, and
+# counted by the target, as with one
+fixture_monitor_snapshot "$work/snap2"
+conns0=$(fixture_total_connections)
+run_replay "$work/out2t" -h 127.0.0.1 -p "$FIX_PORT" --timing asap --threads 2 --password-map "$work/pw.map" \
+	--json "$work/r2t.json" "$work/run.log"
+assert_eq 0 "$RC" "exit status with --threads 2"
+for t in bind search add modrdn compare delete extended unbind; do
+	assert_eq "${rec[$t]}" "$(jget "$work/r2t.json" "p['kinds']['$t']['read']")" "$t requests in the log (2 threads)"
+	assert_eq "${sent[$t]}" "$(jget "$work/r2t.json" "p['kinds']['$t']['sent']")" "$t replayed (2 threads)"
+	assert_eq "${sent[$t]}" "$(fixture_monitor_delta "$work/snap2" "${mon[$t]}")" "$t: cn=Monitor's (2 threads)"
+done
+assert_eq "$nconn" "$(jget "$work/r2t.json" "p['connections']['opened']")" "a connection per recorded one (2 threads)"
+assert_eq 12 "$(($(fixture_total_connections) - conns0))" "cn=Monitor's connections (2 threads)"
+assert_eq "[$line]" "$(jget "$work/r2t.json" "p['skipped']['no-password']['first_lines']")" "the unmapped bind's line (2 threads)"
+assert_eq 9 "$(jget "$work/r2t.json" "p['kinds']['search']['compared']")" "every search compared (2 threads)"
 
 # the passwords from the rule of `ldbench gen users` (password = uid) and the
 # root DN's from the default password's file: every bind sent, as recorded
@@ -180,6 +197,7 @@ bad 2 "^ldbench replay: --timing 'soon': not asap or recorded\$" "--timing" "${t
 bad 2 "^ldbench replay: -H 'http://127.0.0.1:1': not ldap://HOST\[:PORT\] or ldaps://" "a URI not LDAP's" \
 	-H http://127.0.0.1:1 "$work/run.log"
 bad 2 "^ldbench replay: --speed '0': not a speed above 0" "--speed 0" "${tgt[@]}" --speed 0 "$work/run.log"
+bad 2 "^ldbench replay: --threads '65': not a number in 1..64\$" "--threads 65" "${tgt[@]}" --threads 65 "$work/run.log"
 bad 2 "^ldbench replay: --password-map $work/nope: No such file" "a missing map" "${tgt[@]}" \
 	--password-map "$work/nope" "$work/run.log"
 printf 'uid=x,dc=example,dc=com no tab\n' >"$work/bad.map"

@@ -1,0 +1,38 @@
+/* Private to run/replay_run and run/replay_send: the sender threads' parts
+ * and what they share. */
+#ifndef LDBENCH_RUN_REPLAY_PART_H
+#define LDBENCH_RUN_REPLAY_PART_H
+
+#include <stdatomic.h>
+#include <sys/socket.h>
+
+#include "run/replay.h"
+#include "run/signals.h"
+
+/* What the sender threads share, read-only while they run but for stop. */
+struct ldb_rp_share {
+	const struct ldb_signals *sig; /* taken by thread 0 */
+	atomic_bool stop;              /* thread 0 took SIGINT or SIGTERM */
+	int stop_fd;                   /* an eventfd written then (-1 with one thread) */
+	uint64_t start;                /* the replay's time 0 (monotonic ns) */
+	struct sockaddr_storage addr;  /* the target */
+	socklen_t addrlen;
+};
+
+/* One sender thread's part: its connections (recorded connections spread by
+ * number), its ring and feeder, its result (merged at the end). */
+struct ldb_rp_part {
+	unsigned tid;
+	struct ldb_rp_share *share;
+	struct ldb_rp_ring ring;
+	struct ldb_rp_feed *feed;
+	struct ldb_rp_result *res;
+	int rc;
+	const struct ldb_rp_conf *conf;
+};
+
+/** The part's sender loop, in the calling thread.  @return 0, or -1 out of
+ *  memory at its start. */
+int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p);
+
+#endif
