@@ -42,11 +42,22 @@ static int64_t select_k(int64_t *v, size_t n, size_t k)
 	return v[k];
 }
 
-/* The nearest-rank percentile pct of v[0..n) (reordered). */
-static uint64_t rank(int64_t *v, size_t n, unsigned pct)
+/* The nearest-rank index (from 0) of percentile pct of n values. */
+static size_t rank_of(size_t n, unsigned pct)
 {
 	size_t r = (n * pct + 99) / 100;
-	return (uint64_t)select_k(v, n, r > 0 ? r - 1 : 0);
+	return r > 0 ? r - 1 : 0;
+}
+
+/* The nearest-rank p50 of v[0..n) (reordered), and its p99 into *p99: the
+ * second selected among the values at and above the first (the selection
+ * leaves the greater ones there). */
+static uint64_t two_ranks(int64_t *v, size_t n, uint64_t *p99)
+{
+	size_t k50 = rank_of(n, 50), k99 = rank_of(n, 99);
+	uint64_t p50 = (uint64_t)select_k(v, n, k50);
+	*p99 = (uint64_t)select_k(v + k50, n - k50, k99 - k50);
+	return p50;
 }
 
 /* Record i's figure f in ns (-1: not logged). */
@@ -96,8 +107,7 @@ static void one_sample(struct ldb_join_sample *s, const struct ldb_join_view *v,
 		if (m == 0)
 			continue;
 		s->has[f] = true;
-		s->p50[f] = rank(vals, m, 50);
-		s->p99[f] = rank(vals, m, 99);
+		s->p50[f] = two_ranks(vals, m, &s->p99[f]);
 	}
 }
 
