@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-mb=1000 ops=50000 oplog= log=
+mb=1000 ops=50000 oplog='' log=''
 while (($# > 0)); do
 	case $1 in
 	--mb) mb=${2:?--mb needs a value}; shift 2 ;;
