@@ -470,7 +470,8 @@ static int align_conn(struct jstate *st, uint32_t c, const struct jover *over, s
 /* The tagged connections' lines to their records.  @return 0, or -1. */
 static int align(struct jstate *st)
 {
-	qsort(st->over, st->nover, sizeof *st->over, over_cmp);
+	if (st->nover > 1)
+		qsort(st->over, st->nover, sizeof *st->over, over_cmp);
 	size_t i = 0, e;
 	for (uint32_t c = 1; c <= st->max_conn; c++) {
 		while (i < st->nover && st->over[i].conn < c)
