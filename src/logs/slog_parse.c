@@ -28,19 +28,20 @@ static const char *next_kv(const char *p, const char *end, struct kv *kv)
 		p++;
 	if (p >= end)
 		return NULL;
-	const char *sp = memchr(p, ' ', (size_t)(end - p));
-	const char *eq = memchr(p, '=', (size_t)((sp ? sp : end) - p));
+	/* keys and most values are short: a byte loop beats memchr's call */
+	const char *q = p;
+	while (q < end && *q != ' ' && *q != '=')
+		q++;
 	kv->k = p;
-	if (!eq) {
-		kv->kn = (size_t)((sp ? sp : end) - p);
+	kv->kn = (size_t)(q - p);
+	if (q == end || *q == ' ') {
 		kv->v = NULL;
 		kv->vn = 0;
-		return sp ? sp : end;
+		return q;
 	}
-	kv->kn = (size_t)(eq - p);
-	p = eq + 1;
+	p = q + 1;
 	if (p < end && *p == '"') {
-		const char *q = p + 1;
+		q = p + 1;
 		for (;;) {
 			q = memchr(q, '"', (size_t)(end - q));
 			if (!q || q + 1 == end || q[1] == ' ')
@@ -53,10 +54,11 @@ static const char *next_kv(const char *p, const char *end, struct kv *kv)
 		kv->vn = (size_t)(q - p - 1);
 		return q < end ? q + 1 : end;
 	}
-	sp = memchr(p, ' ', (size_t)(end - p));
+	for (q = p; q < end && *q != ' ';)
+		q++;
 	kv->v = p;
-	kv->vn = (size_t)((sp ? sp : end) - p);
-	return sp ? sp : end;
+	kv->vn = (size_t)(q - p);
+	return q;
 }
 
 /* A decimal integer (optionally negative) of exactly [p, p+n); -1 on error
@@ -90,17 +92,20 @@ static int64_t secs(const char *p, size_t n, int64_t *res, bool *ok)
 			*res = NS;
 		return s * NS;
 	}
-	int64_t f = 0, scale = NS;
+	static const int64_t pow10[10] = { 1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1 };
+	int64_t f = 0;
+	int nd = 0; /* digits kept: 9 (ns), the rest truncated */
 	for (const char *q = dot + 1; q < p + n; q++) {
 		if ((unsigned)(*q - '0') > 9) {
 			*ok = false;
 			return -1;
 		}
-		if (scale > 1) {
-			scale /= 10;
-			f += (*q - '0') * scale;
+		if (nd < 9) {
+			f = f * 10 + (*q - '0');
+			nd++;
 		}
 	}
+	f *= pow10[nd];
 	if (res)
 		*res = 1;
 	return s * NS + f;

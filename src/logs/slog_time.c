@@ -112,13 +112,20 @@ static const char *stamp_389(const char *p, const char *end, int64_t *ns, int64_
 	return q[7] == ' ' ? q + 8 : q + 7;
 }
 
+/* A lower-case hex digit's value; 0 for any other byte too (told from '0'
+ * by the byte itself). */
+static const unsigned char hexd[256] = {
+	['0'] = 0, ['1'] = 1, ['2'] = 2,  ['3'] = 3,  ['4'] = 4,  ['5'] = 5,  ['6'] = 6,  ['7'] = 7,
+	['8'] = 8, ['9'] = 9, ['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13, ['e'] = 14, ['f'] = 15,
+};
+
+/* n lower-case hex digits at p into *v, by the table.  @return 0, or -1. */
 static int hexv(const char *p, int n, int64_t *v)
 {
 	int64_t x = 0;
 	for (int i = 0; i < n; i++) {
-		const char c = p[i];
-		const int d = (unsigned)(c - '0') <= 9 ? c - '0' : (unsigned)(c - 'a') <= 5 ? c - 'a' + 10 : -1;
-		if (d < 0)
+		const unsigned char c = (unsigned char)p[i], d = hexd[c];
+		if (d == 0 && c != '0')
 			return -1;
 		x = x * 16 + d;
 	}

@@ -1,4 +1,20 @@
-/* The join of the op-log with the server's access log: see join.h. */
+/* The join of the op-log with the server's access log: see join.h.
+ *
+ * Memory and passes.  The op-log's records are read twice from the file: a
+ * count per connection, then each record straight to its place (sorted by
+ * connection, then by order: a connection's records come in order, one I/O
+ * thread's).  Each record has a result (struct ldb_join_res, 32 bytes).
+ * While the log is read, a tagged connection's results double as a table
+ * of its requests and results by op=: the line of op= base + k goes to the
+ * connection's k-th record from the tag on (base: the tag's op= plus the
+ * requests between the tag and its first record), what the log said of
+ * that op= (its request's type, its first RESULT); a line outside the table
+ * goes to a short list (op= numbers that skip, a log that is not the run's).
+ * Then each connection's requests are walked in op= order, the i-th put at
+ * the position tag + i (docs/design.md): in place, as a request's position
+ * is never past its slot, unless the list says otherwise (then from a copy
+ * of the table).  Nothing per log line is kept but what the tagged
+ * connections' lines say, and that in the records' own results. */
 #include "report/join.h"
 
 #include <errno.h>
@@ -6,9 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "logs/slog.h"
+#include "report/join_int.h"
 #include "report/json.h"
 #include "run/oplog.h"
 #include "util/gsort.h"
@@ -19,25 +37,22 @@ const char *const ldb_jmiss_name[LDB_JM_COUNT] = { "connection's tag not in the 
 	                                           "no RESULT line for its op=", "no response by design",
 	                                           "logged as another kind" };
 
-/* What the log said of one record. */
-struct jres {
-	int64_t etime, queue, proc;
-	uint8_t notes;
-	uint8_t type; /* the logged request's type (enum ldb_slog_optype) */
-	bool joined, int_etime;
-};
+typedef struct ldb_join_res jres;
 
-/* A request line of a tagged connection: its op=. */
-struct lreq {
-	uint32_t conn; /* the run's number */
-	uint32_t op;
-	uint32_t type; /* enum ldb_slog_optype */
-};
-
-/* A result line of a tagged connection. */
-struct lres {
+/* A line of a tagged connection outside its table: a request (x.type) or a
+ * result (x.joined), in log order (seq). */
+struct jover {
 	uint32_t conn, op;
-	struct jres x;
+	uint64_t seq;
+	jres x;
+};
+
+/* One of the run's connections. */
+struct jconn {
+	size_t first;  /* its records [first, the next connection's first) */
+	size_t tab;    /* the first of them at or after the tag's position: the table's slot 0 */
+	int64_t base;  /* the op= of slot 0 (-1: the tag not seen in this pass) */
+	bool in_order; /* the records from tab on have strictly increasing orders */
 };
 
 /* The server's conn= to the run's connection number: open addressing. */
@@ -52,14 +67,11 @@ struct jstate {
 	struct ldb_oprec *rec; /* sorted by (conn, order) */
 	size_t n;
 	uint32_t max_conn;
-	size_t *first; /* records of connection c: [first[c], first[c + 1]) */
-	struct jres *res;
-	/* what the log said of the tagged connections, aligned after the pass */
-	struct lreq *req; /* their requests' op= */
-	size_t nreq, capreq;
-	struct lres *lr; /* their results */
-	size_t nlr, caplr;
-	uint8_t *seen_tag; /* per connection number: its tag was in the log */
+	struct jconn *conn; /* [0 .. max_conn + 1]: the last one's first is n */
+	jres *res;          /* per record */
+	struct jover *over; /* lines outside the tables */
+	size_t nover, capover;
+	uint64_t seq;
 	struct cmap map;
 	char tag_head[32]; /* "ldbench-RUNID-" */
 	size_t tag_head_len;
@@ -85,7 +97,121 @@ static size_t rec_conn(const void *a)
 	return ((const struct ldb_oprec *)a)->conn;
 }
 
-/* The op-log into st->rec.  @return 0, or -1 with one line in err. */
+#define CHUNK_RECS 4096 /* records per read: 128 KiB */
+
+/* Pass 1: the records per connection into cnt[c + 1] (*ncnt counters).
+ * @return the records seen (at most n), with *rc 1 when the connection
+ * numbers are too sparse for counters, -1 when memory ran out. */
+static size_t count_records(FILE *f, size_t n, struct ldb_oprec *chunk, size_t **cnt, size_t *ncnt, int *rc)
+{
+	size_t got, seen = 0;
+	while (*rc == 0 && seen < n && (got = fread(chunk, sizeof *chunk, CHUNK_RECS, f)) > 0)
+		for (size_t i = 0; i < got && *rc == 0 && seen < n; i++, seen++) {
+			size_t c = chunk[i].conn, m = *ncnt * 2 > c + 2 ? *ncnt * 2 : c + 2;
+			if (c + 2 > *ncnt && c > 4 * n + 4096) {
+				*rc = 1;
+			} else if (c + 2 > *ncnt) {
+				size_t *bigger = realloc(*cnt, m * sizeof *bigger);
+				if (bigger == NULL) {
+					*rc = -1;
+					break;
+				}
+				memset(bigger + *ncnt, 0, (m - *ncnt) * sizeof *bigger);
+				*cnt = bigger;
+				*ncnt = m;
+			}
+			if (*rc == 0)
+				(*cnt)[c + 1]++;
+		}
+	return seen;
+}
+
+/* Pass 2: each of the seen records to its place, at[c]: the next place of
+ * connection c, from its start; end[c]: its end.  @return 0, or -1 with
+ * errno EIO (the file changed since pass 1). */
+static int scatter_records(struct jstate *st, FILE *f, size_t seen, struct ldb_oprec *chunk, size_t *at,
+                           const size_t *end, size_t ngroups)
+{
+	for (size_t done = 0, got; done < seen; done += got) {
+		got = fread(chunk, sizeof *chunk, seen - done < CHUNK_RECS ? seen - done : CHUNK_RECS, f);
+		if (got == 0)
+			return errno = EIO, -1;
+		for (size_t i = 0; i < got; i++) {
+			size_t c = chunk[i].conn;
+			if (c >= ngroups || at[c] >= end[c])
+				return errno = EIO, -1;
+			st->rec[at[c]++] = chunk[i];
+		}
+	}
+	return 0;
+}
+
+/* A regular file's records (n of them after the header, at off): counted
+ * per connection, then read again each into its place, in order within
+ * its connection.  @return 0; 1 when the connection numbers are too sparse
+ * for counters (the caller reads the file in a row and sorts); -1 with
+ * errno (memory; EIO: the file changed between the passes). */
+static int place_records(struct jstate *st, FILE *f, long off, size_t n)
+{
+	struct ldb_oprec *chunk = malloc(CHUNK_RECS * sizeof *chunk);
+	size_t *at = NULL, nat = 0;
+	int rc = chunk == NULL ? -1 : 0;
+	size_t seen = rc == 0 ? count_records(f, n, chunk, &at, &nat, &rc) : 0;
+	if (rc == 0 && nat < 2) { /* no record */
+		free(chunk);
+		free(at);
+		return 0;
+	}
+	for (size_t c = 1; rc == 0 && c < nat; c++)
+		at[c] += at[c - 1];
+	size_t *end = rc == 0 ? malloc(nat * sizeof *end) : NULL;
+	st->rec = end != NULL ? malloc(seen * sizeof *st->rec) : NULL;
+	ldb_hugepages(st->rec, seen * sizeof *st->rec);
+	if (rc == 0 && (st->rec == NULL || fseek(f, off, SEEK_SET) != 0))
+		rc = -1;
+	if (rc == 0) {
+		memcpy(end, at + 1, (nat - 1) * sizeof *end);
+		rc = scatter_records(st, f, seen, chunk, at, end, nat - 1);
+	}
+	if (rc == 0) {
+		memmove(at + 1, at, (nat - 1) * sizeof *at); /* the starts again */
+		at[0] = 0;
+		ldb_gsort_groups(st->rec, sizeof *st->rec, at, nat - 1, rec_cmp);
+		st->n = seen;
+	}
+	free(chunk);
+	free(at);
+	free(end);
+	return rc;
+}
+
+/* The records of a file that is not a regular one (a pipe), or whose
+ * connection numbers are sparse: read in a row, then sorted. */
+static int read_in_a_row(struct jstate *st, FILE *f)
+{
+	size_t cap_n = st->head.records > 0 ? (size_t)st->head.records : 1024;
+	st->n = 0;
+	st->rec = malloc(cap_n * sizeof *st->rec);
+	for (;;) {
+		if (st->rec == NULL)
+			return -1;
+		st->n += fread(st->rec + st->n, sizeof *st->rec, cap_n - st->n, f);
+		if (st->n < cap_n)
+			break;
+		cap_n *= 2;
+		struct ldb_oprec *bigger = realloc(st->rec, cap_n * sizeof *st->rec);
+		if (bigger == NULL)
+			free(st->rec);
+		st->rec = bigger;
+	}
+	uint32_t top = 0;
+	for (size_t i = 0; i < st->n; i++)
+		top = st->rec[i].conn > top ? st->rec[i].conn : top;
+	ldb_gsort(st->rec, st->n, sizeof *st->rec, (size_t)top + 1, rec_conn, rec_cmp);
+	return 0;
+}
+
+/* The op-log into st->rec, sorted.  @return 0, or -1 with one line in err. */
 static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "rb");
@@ -105,55 +231,50 @@ static int read_oplog(struct jstate *st, const char *path, char *err, size_t cap
 		snprintf(err, cap, "%s: not an ldbench op-log (--op-log) of this version", path);
 		return -1;
 	}
-	size_t cap_n = h->records > 0 ? (size_t)h->records : 1024;
-	st->rec = malloc(cap_n * sizeof *st->rec);
-	ldb_hugepages(st->rec, cap_n * sizeof *st->rec);
-	for (;;) {
-		if (st->rec == NULL) {
-			fclose(f);
-			snprintf(err, cap, "%s: out of memory for its records", path);
-			return -1;
-		}
-		st->n += fread(st->rec + st->n, sizeof *st->rec, cap_n - st->n, f);
-		if (st->n < cap_n)
-			break;
-		cap_n *= 2;
-		struct ldb_oprec *bigger = realloc(st->rec, cap_n * sizeof *st->rec);
-		ldb_hugepages(bigger, cap_n * sizeof *st->rec);
-		if (bigger == NULL)
-			free(st->rec);
-		st->rec = bigger;
+	struct stat sb = { 0 };
+	long off = ftell(f);
+	int rc = 1;
+	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && off > 0 && sb.st_size >= off)
+		rc = place_records(st, f, off, (size_t)(sb.st_size - off) / sizeof *st->rec);
+	if (rc == 1) {
+		free(st->rec);
+		st->rec = NULL;
+		rc = fseek(f, off, SEEK_SET) == 0 || !S_ISREG(sb.st_mode) ? read_in_a_row(st, f) : -1;
 	}
+	int e = errno;
 	fclose(f);
-	return 0;
+	if (rc != 0)
+		snprintf(err, cap, "%s: %s", path,
+		         e == EIO ? "changed while it was read" : "out of memory for its records");
+	return rc;
 }
 
-/* The records sorted, each connection's range, the map, the results. */
+/* Each connection's range and table start, the map, the results. */
 static int index_records(struct jstate *st)
 {
-	st->max_conn = 0;
-	for (size_t i = 0; i < st->n; i++)
-		if (st->rec[i].conn > st->max_conn)
-			st->max_conn = st->rec[i].conn;
-	/* each connection's records come nearly in order (one I/O thread's ring) */
-	ldb_gsort(st->rec, st->n, sizeof *st->rec, (size_t)st->max_conn + 1, rec_conn, rec_cmp);
-	st->first = calloc((size_t)st->max_conn + 2, sizeof *st->first);
+	st->max_conn = st->n > 0 ? st->rec[st->n - 1].conn : 0;
+	st->conn = calloc((size_t)st->max_conn + 2, sizeof *st->conn);
 	st->res = calloc(st->n > 0 ? st->n : 1, sizeof *st->res);
 	ldb_hugepages(st->res, st->n * sizeof *st->res);
-	st->seen_tag = calloc((size_t)st->max_conn + 2, 1);
 	size_t slots = 16;
 	while (slots < 2 * ((size_t)st->max_conn + 1))
 		slots *= 2;
 	st->map.key = malloc(slots * sizeof *st->map.key);
 	st->map.val = malloc(slots * sizeof *st->map.val);
 	st->map.mask = slots - 1;
-	if (st->first == NULL || st->res == NULL || st->seen_tag == NULL || st->map.key == NULL || st->map.val == NULL)
+	if (st->conn == NULL || st->res == NULL || st->map.key == NULL || st->map.val == NULL)
 		return -1;
 	size_t i = 0;
 	for (uint32_t c = 0; c <= st->max_conn + 1; c++) {
+		struct jconn *k = &st->conn[c];
 		while (i < st->n && st->rec[i].conn < c)
 			i++;
-		st->first[c] = i;
+		k->first = k->tab = i;
+		while (k->tab < st->n && st->rec[k->tab].conn == c && st->rec[k->tab].order < st->head.tag_order)
+			k->tab++;
+		k->in_order = true;
+		for (size_t r = k->tab + 1; r < st->n && st->rec[r].conn == c; r++)
+			k->in_order = k->in_order && st->rec[r].order > st->rec[r - 1].order;
 	}
 	return 0;
 }
@@ -200,25 +321,40 @@ static uint32_t tag_of(const struct jstate *st, const struct ldb_slog_str *f)
 	return v > 0 && v <= UINT32_MAX - 1 ? (uint32_t)v : UINT32_MAX;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
+/* Where the line of op= on connection c goes: its slot in the table, or
+ * NULL (the list). */
+static jres *slot_of(const struct jstate *st, uint32_t c, int64_t op)
 {
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 4096;
-	void *q = realloc(*p, c * size);
-	if (q == NULL)
-		return -1;
-	ldb_hugepages(q, c * size);
-	*p = q;
-	*cap = c;
+	const struct jconn *k = &st->conn[c];
+	int64_t at = op - k->base;
+	return at >= 0 && (uint64_t)at < st->conn[c + 1].first - k->tab ? &st->res[k->tab + (size_t)at] : NULL;
+}
+
+/* A line of connection c for the list.  @return 0, or -1 (memory). */
+static int keep_over(struct jstate *st, uint32_t c, int64_t op, const jres *x)
+{
+	if (st->nover == st->capover) {
+		size_t m = st->capover ? 2 * st->capover : 256;
+		struct jover *bigger = realloc(st->over, m * sizeof *bigger);
+		if (bigger == NULL)
+			return -1;
+		st->over = bigger;
+		st->capover = m;
+	}
+	st->over[st->nover++] = (struct jover){ c, (uint32_t)op, st->seq, *x };
 	return 0;
 }
 
 static int keep_request(struct jstate *st, uint32_t c, int64_t op, enum ldb_slog_optype type)
 {
-	if (op < 0 || op > UINT32_MAX || grow((void **)&st->req, &st->capreq, st->nreq, sizeof *st->req) != 0)
-		return op < 0 || op > UINT32_MAX ? 0 : -1;
-	st->req[st->nreq++] = (struct lreq){ c, (uint32_t)op, (uint32_t)type };
+	if (op < 0 || op > UINT32_MAX)
+		return 0;
+	st->seq++;
+	jres *t = slot_of(st, c, op);
+	if (t == NULL)
+		return keep_over(st, c, op, &(jres){ .type = (uint8_t)type });
+	if (t->type == LDB_SLOG_OP_NONE) /* the first request line of its op= */
+		t->type = (uint8_t)type;
 	return 0;
 }
 
@@ -226,108 +362,127 @@ static int keep_result(struct jstate *st, const struct ldb_slog_event *ev, uint3
 {
 	if (ev->op < 0 || ev->op > UINT32_MAX || ev->etime_ns < 0)
 		return 0;
-	if (grow((void **)&st->lr, &st->caplr, st->nlr, sizeof *st->lr) != 0)
-		return -1;
-	struct lres *l = &st->lr[st->nlr++];
-	struct jres *x = &l->x;
-	l->conn = c;
-	l->op = (uint32_t)ev->op;
-	memset(x, 0, sizeof *x);
-	x->joined = true;
-	x->etime = ev->etime_ns;
-	x->int_etime = ev->etime_res_ns >= 1000000000;
-	x->queue = ev->wtime_ns >= 0 ? ev->wtime_ns : ev->qtime_ns;
-	x->proc = ev->optime_ns >= 0 ? ev->optime_ns : ev->qtime_ns >= 0 ? ev->etime_ns - ev->qtime_ns : -1;
-	if (x->proc < 0 && ev->optime_ns < 0 && ev->qtime_ns >= 0)
-		x->proc = 0;
-	x->notes = (uint8_t)ev->notes;
+	st->seq++;
+	jres x = { .joined = true, .etime = ev->etime_ns, .int_etime = ev->etime_res_ns >= 1000000000 };
+	x.queue = ev->wtime_ns >= 0 ? ev->wtime_ns : ev->qtime_ns;
+	x.proc = ev->optime_ns >= 0 ? ev->optime_ns : ev->qtime_ns >= 0 ? ev->etime_ns - ev->qtime_ns : -1;
+	if (x.proc < 0 && ev->optime_ns < 0 && ev->qtime_ns >= 0)
+		x.proc = 0;
+	x.notes = (uint8_t)ev->notes;
+	jres *t = slot_of(st, c, ev->op);
+	if (t == NULL)
+		return keep_over(st, c, ev->op, &x);
+	if (!t->joined) { /* the first RESULT line of its op= */
+		x.type = t->type;
+		*t = x;
+	}
 	return 0;
 }
 
-static int lreq_cmp(const void *a, const void *b)
+static int over_cmp(const void *a, const void *b)
 {
-	const struct lreq *x = a, *y = b;
+	const struct jover *x = a, *y = b;
 	if (x->conn != y->conn)
 		return x->conn < y->conn ? -1 : 1;
-	return x->op < y->op ? -1 : x->op > y->op;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static size_t lreq_conn(const void *a)
+/* A walk of one connection's requests in op= order: the i-th goes to the
+ * record at the position tag + i. */
+struct walk {
+	struct jstate *st;
+	uint64_t rank; /* requests walked */
+	size_t r, end; /* the record where the next position is looked for; the connection's end */
+};
+
+/* The next request in op= order (x->type: none when its op= had no request
+ * line) with its result (x->joined). */
+static void walk_one(struct walk *w, const jres *x)
 {
-	return ((const struct lreq *)a)->conn;
+	if (x->type == LDB_SLOG_OP_NONE)
+		return; /* a result without its request: no position */
+	uint64_t order = w->st->head.tag_order + w->rank++;
+	while (w->r < w->end && w->st->rec[w->r].order < order)
+		w->r++;
+	if (w->r < w->end && w->st->rec[w->r].order == order && x->joined)
+		w->st->res[w->r] = *x;
 }
 
-static int lres_cmp(const void *a, const void *b)
+/* The listed lines over[0..n) (sorted: by op=, then in log order) of one
+ * op= after the other: each op='s first request and first result walked. */
+static void walk_over(struct walk *w, const struct jover *over, size_t n)
 {
-	const struct lres *x = a, *y = b;
-	if (x->conn != y->conn)
-		return x->conn < y->conn ? -1 : 1;
-	return x->op < y->op ? -1 : x->op > y->op;
-}
-
-static size_t lres_conn(const void *a)
-{
-	return ((const struct lres *)a)->conn;
-}
-
-/* The results of one connection, lr[0..n) by op=, to its records: the i-th
- * request of req[0..nq) (its requests by op=) is the request at position
- * tag_order + i, and a result goes to the request of its op=.  One walk of
- * the three (each in order). */
-static void align_conn(struct jstate *st, uint32_t c, const struct lreq *req, size_t nq, const struct lres *lr,
-                       size_t n)
-{
-	size_t q = 0, r = st->first[c];
-	const size_t rend = st->first[c + 1];
-	for (size_t i = 0; i < n; i++) {
-		while (q < nq && req[q].op < lr[i].op)
-			q++;
-		if (q == nq)
-			return;
-		if (req[q].op != lr[i].op)
-			continue;
-		uint64_t order = st->head.tag_order + q;
-		while (r < rend && st->rec[r].order < order)
-			r++;
-		if (r == rend)
-			return;
-		if (st->rec[r].order == order && !st->res[r].joined) {
-			st->res[r] = lr[i].x;
-			st->res[r].type = (uint8_t)req[q].type;
-		}
-	}
-}
-
-/* The results to the records, connection by connection (op= numbers may
- * skip: 389 DS gives a number to a partly read request too). */
-static void align(struct jstate *st)
-{
-	if (st->nreq == 0)
-		return; /* no tagged connection: nothing to join */
-	/* in log order: each connection's op= numbers nearly ascending */
-	ldb_gsort(st->req, st->nreq, sizeof *st->req, (size_t)st->max_conn + 1, lreq_conn, lreq_cmp);
-	ldb_gsort(st->lr, st->nlr, sizeof *st->lr, (size_t)st->max_conn + 1, lres_conn, lres_cmp);
-	size_t u = 0; /* duplicates out (a request of several lines) */
-	for (size_t i = 0; i < st->nreq; i++)
-		if (u == 0 || st->req[i].conn != st->req[u - 1].conn || st->req[i].op != st->req[u - 1].op)
-			st->req[u++] = st->req[i];
-	st->nreq = u;
-	size_t q = 0;
-	for (size_t i = 0; i < st->nlr;) {
-		uint32_t c = st->lr[i].conn;
+	for (size_t i = 0; i < n;) {
+		jres x = { 0 };
 		size_t e = i;
-		while (e < st->nlr && st->lr[e].conn == c)
-			e++;
-		while (q < st->nreq && st->req[q].conn < c)
-			q++;
-		size_t qe = q;
-		while (qe < st->nreq && st->req[qe].conn == c)
-			qe++;
-		if (c <= st->max_conn)
-			align_conn(st, c, st->req + q, qe - q, st->lr + i, e - i);
+		for (; e < n && over[e].op == over[i].op; e++) {
+			if (x.type == LDB_SLOG_OP_NONE)
+				x.type = over[e].x.type;
+			if (!x.joined && over[e].x.joined) {
+				uint8_t type = x.type;
+				x = over[e].x;
+				x.type = type;
+			}
+		}
+		walk_one(w, &x);
 		i = e;
-		q = qe;
 	}
+}
+
+/* One tagged connection's lines to its records: the listed ones before its
+ * table (op= below base), the table's slots, the listed ones after it.  In
+ * place when no request can land past its own slot (at most as many
+ * requests listed before the table as positions between the tag and slot 0,
+ * orders increasing); else from a copy of the table.  @return 0, or -1
+ * (memory). */
+static int align_conn(struct jstate *st, uint32_t c, const struct jover *over, size_t n)
+{
+	const struct jconn *k = &st->conn[c];
+	size_t nslots = st->conn[c + 1].first - k->tab, lo = 0, lo_reqs = 0;
+	while (lo < n && over[lo].op < k->base) {
+		lo_reqs += over[lo].x.type != LDB_SLOG_OP_NONE && (lo == 0 || over[lo - 1].op != over[lo].op);
+		lo++;
+	}
+	uint64_t pre = nslots > 0 ? st->rec[k->tab].order - st->head.tag_order : 0;
+	jres *slots = st->res + k->tab, *copy = NULL;
+	if (nslots > 0 && (lo_reqs > pre || !k->in_order)) {
+		copy = malloc(nslots * sizeof *copy);
+		if (copy == NULL)
+			return -1;
+		memcpy(copy, slots, nslots * sizeof *copy);
+		memset(slots, 0, nslots * sizeof *slots);
+	}
+	struct walk w = { st, 0, k->first, st->conn[c + 1].first };
+	walk_over(&w, over, lo);
+	for (size_t s = 0; s < nslots; s++) {
+		jres x = copy != NULL ? copy[s] : slots[s];
+		if (copy == NULL) /* its request's position is at or before it */
+			memset(&slots[s], 0, sizeof slots[s]);
+		walk_one(&w, &x);
+	}
+	walk_over(&w, over + lo, n - lo);
+	free(copy);
+	return 0;
+}
+
+/* The tagged connections' lines to their records.  @return 0, or -1. */
+static int align(struct jstate *st)
+{
+	if (st->nover > 1)
+		qsort(st->over, st->nover, sizeof *st->over, over_cmp);
+	size_t i = 0, e;
+	for (uint32_t c = 1; c <= st->max_conn; c++) {
+		while (i < st->nover && st->over[i].conn < c)
+			i++;
+		for (e = i; e < st->nover && st->over[e].conn == c; e++)
+			;
+		if (st->conn[c].base >= 0 && align_conn(st, c, st->over + i, e - i) != 0)
+			return -1;
+		i = e;
+	}
+	return 0;
 }
 
 /* One event of the log. */
@@ -343,11 +498,15 @@ static int take_event(struct jstate *st, struct ldb_join *j, const struct ldb_sl
 		}
 		if (c == UINT32_MAX) {
 			j->other_tags++;
-		} else if (c > 0 && c <= st->max_conn && !st->seen_tag[c]) {
+		} else if (c > 0 && c <= st->max_conn && st->conn[c].base < 0) {
 			size_t i = map_slot(&st->map, ev->conn);
+			struct jconn *k = &st->conn[c];
 			st->map.key[i] = ev->conn;
 			st->map.val[i] = c;
-			st->seen_tag[c] = 1;
+			/* slot 0: the first record from the tag on */
+			k->base = ev->op + (k->tab < st->conn[c + 1].first
+			                            ? (int64_t)st->rec[k->tab].order - (int64_t)st->head.tag_order
+			                            : 0);
 			return keep_request(st, c, ev->op, ev->type);
 		}
 		return 0;
@@ -364,9 +523,11 @@ static int read_logs(struct jstate *st, struct ldb_join *j, const char *const *l
 		return -1;
 	memset(st->res, 0, (st->n > 0 ? st->n : 1) * sizeof *st->res);
 	map_clear(&st->map);
-	memset(st->seen_tag, 0, (size_t)st->max_conn + 2);
+	for (uint32_t c = 0; c <= st->max_conn + 1; c++)
+		st->conn[c].base = -1;
 	j->other_tags = 0;
-	st->nreq = st->nlr = 0;
+	st->nover = 0;
+	st->seq = 0;
 	struct ldb_slog_event ev;
 	int rc;
 	while ((rc = ldb_slog_next(r, &ev)) == 1)
@@ -374,12 +535,12 @@ static int read_logs(struct jstate *st, struct ldb_join *j, const char *const *l
 			rc = -2;
 			break;
 		}
+	if (rc == 0 && align(st) != 0)
+		rc = -2;
 	if (rc == -1)
 		snprintf(err, cap, "%s", ldb_slog_error(r));
 	else if (rc == -2)
 		snprintf(err, cap, "out of memory for the log's results");
-	else
-		align(st);
 	snprintf(j->server, sizeof j->server, "%s", ldb_slog_format_name(ldb_slog_format(r)));
 	const struct ldb_slog_stats *s = ldb_slog_stats(r);
 	j->lines = s->lines;
@@ -424,7 +585,7 @@ static void kind_free(struct ldb_join_kind *k)
 		ldb_hist_free(&k->h[f]);
 }
 
-static void kind_add(struct ldb_join_kind *k, const struct ldb_oprec *r, const struct jres *x)
+static void kind_add(struct ldb_join_kind *k, const struct ldb_oprec *r, const jres *x)
 {
 	k->joined++;
 	ldb_hist_record(&k->h[LDB_JF_CLIENT], r->lat);
@@ -457,36 +618,21 @@ static uint8_t logged_type(int k)
 
 /* Why a measured record is not joined; LDB_JM_COUNT: it is.  A result whose
  * request the log shows as another type than the record's kind is a
- * mismatch (the order on the connection went wrong), never joined. */
-static int miss_of(const struct jstate *st, const struct ldb_oprec *r, const struct jres *x)
+ * mismatch (the order on the connection went wrong), never joined.  want:
+ * the logged type of each kind. */
+static int miss_of(const struct jstate *st, const struct ldb_oprec *r, const jres *x, const uint8_t *want)
 {
 	if (r->flags & LDB_OPREC_NORESPONSE)
 		return LDB_JM_NO_RESPONSE;
 	if (!x->joined)
-		return st->seen_tag[r->conn] ? LDB_JM_NO_RESULT : LDB_JM_NO_TAG;
-	uint8_t want = logged_type(r->kind);
-	return want != LDB_SLOG_OP_NONE && x->type != want ? LDB_JM_MISMATCH : LDB_JM_COUNT;
+		return st->conn[r->conn].base >= 0 ? LDB_JM_NO_RESULT : LDB_JM_NO_TAG;
+	return want[r->kind] != LDB_SLOG_OP_NONE && x->type != want[r->kind] ? LDB_JM_MISMATCH : LDB_JM_COUNT;
 }
 
-/* A measured record's figures for the per-sample windows (by send time). */
-static void put_pt(const struct jstate *st, struct ldb_join_pt *p, const struct ldb_oprec *r, const struct jres *x,
-                   bool joined)
-{
-	uint64_t from = st->head.t_measure, w = st->head.interval_ns;
-	p->window = (uint32_t)((r->t_sent > from ? r->t_sent - from : 0) / w + 1);
-	p->kind = r->kind;
-	p->joined = joined;
-	if (!joined)
-		return;
-	p->v[LDB_JF_CLIENT] = (int64_t)r->lat;
-	p->v[LDB_JF_ETIME] = x->etime;
-	p->v[LDB_JF_QUEUE] = x->queue;
-	p->v[LDB_JF_PROC] = x->proc;
-	p->v[LDB_JF_OUTSIDE] = (int64_t)r->lat > x->etime ? (int64_t)r->lat - x->etime : 0;
-}
-
-/* One measured record into its kind's figures and the run's. */
-static int tally_one(const struct jstate *st, struct ldb_join *j, const struct ldb_oprec *r, const struct jres *x)
+/* One measured record into its kind's figures; x->joined then says whether
+ * it counts as joined (the kind checked).  @return 0, or -1 (memory). */
+static int tally_one(const struct jstate *st, struct ldb_join *j, const struct ldb_oprec *r, jres *x,
+                     const uint8_t *want)
 {
 	j->measured++;
 	struct ldb_join_kind *k = &j->k[r->kind];
@@ -494,17 +640,37 @@ static int tally_one(const struct jstate *st, struct ldb_join *j, const struct l
 		return -1;
 	j->kind_used[r->kind] = true;
 	k->sent++;
-	j->all.sent++;
-	int why = miss_of(st, r, x);
+	int why = miss_of(st, r, x, want);
+	x->joined = why == LDB_JM_COUNT;
 	if (why != LDB_JM_COUNT) {
 		k->miss[why]++;
-		j->all.miss[why]++;
 		return 0;
 	}
 	kind_add(k, r, x);
-	kind_add(&j->all, r, x);
 	j->int_etime += x->int_etime;
-	return 1;
+	return 0;
+}
+
+/* The run's figures: the kinds' added up (exactly: counts and histograms). */
+static void sum_kinds(struct ldb_join *j)
+{
+	struct ldb_join_kind *a = &j->all;
+	for (int i = 0; i < LDB_OP_COUNT; i++) {
+		const struct ldb_join_kind *k = &j->k[i];
+		if (!j->kind_used[i])
+			continue;
+		a->sent += k->sent;
+		a->joined += k->joined;
+		for (int m = 0; m < LDB_JM_COUNT; m++)
+			a->miss[m] += k->miss[m];
+		a->notes_u += k->notes_u;
+		a->notes_a += k->notes_a;
+		a->queue = a->queue || k->queue;
+		a->proc = a->proc || k->proc;
+		for (int f = 0; f < LDB_JF_COUNT; f++)
+			if (k->h[f].total > 0)
+				ldb_hist_add(&a->h[f], &k->h[f]);
+	}
 }
 
 /* The figures of the measured window, per kind, per sample and for the run. */
@@ -514,32 +680,27 @@ static int tally(struct jstate *st, struct ldb_join *j)
 		return -1;
 	j->interval_ns = st->head.interval_ns;
 	j->rate = (st->head.flags & LDB_OPLOG_F_RATE) != 0;
-	struct ldb_join_pt *pts = j->interval_ns > 0 ? calloc(st->n > 0 ? st->n : 1, sizeof *pts) : NULL;
-	ldb_hugepages(pts, st->n * sizeof *pts);
-	if (j->interval_ns > 0 && pts == NULL)
-		return -1;
-	size_t npts = 0;
+	uint8_t want[LDB_OP_COUNT];
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		want[k] = logged_type(k);
 	uint32_t seen_conn = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct ldb_oprec *r = &st->rec[i];
 		if (r->conn != seen_conn) {
 			seen_conn = r->conn;
 			j->conns++;
-			j->conns_tagged += st->seen_tag[r->conn];
+			j->conns_tagged += st->conn[r->conn].base >= 0;
 		}
-		if (!(r->flags & LDB_OPREC_MEASURED) || r->kind >= LDB_OP_COUNT)
+		if (!(r->flags & LDB_OPREC_MEASURED) || r->kind >= LDB_OP_COUNT) {
+			st->res[i].joined = false;
 			continue;
-		int rc = tally_one(st, j, r, &st->res[i]);
-		if (rc < 0) {
-			free(pts);
-			return -1;
 		}
-		if (pts != NULL && !(r->flags & LDB_OPREC_NORESPONSE))
-			put_pt(st, &pts[npts++], r, &st->res[i], rc == 1);
+		if (tally_one(st, j, r, &st->res[i], want) != 0)
+			return -1;
 	}
-	int rc = ldb_join_samples(j, pts, npts);
-	free(pts);
-	return rc;
+	sum_kinds(j);
+	struct ldb_join_view v = { st->rec, st->res, st->n, st->head.t_measure, st->head.interval_ns };
+	return ldb_join_samples(j, &v);
 }
 
 static double ms(uint64_t ns)
@@ -612,11 +773,9 @@ static void coverage_note(struct ldb_join *j)
 static void free_state(struct jstate *st)
 {
 	free(st->rec);
-	free(st->first);
+	free(st->conn);
 	free(st->res);
-	free(st->seen_tag);
-	free(st->req);
-	free(st->lr);
+	free(st->over);
 	free(st->map.key);
 	free(st->map.val);
 }

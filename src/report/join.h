@@ -7,8 +7,9 @@
  * latency, the server's etime, queue (wtime or qtime), processing (optime,
  * or etime - qtime) and outside (client - etime), unindexed searches,
  * coverage and why anything was not joined, and one verdict line in the
- * words of the seed guide.  Memory: the records of the run (32 bytes an
- * operation) and a table of its connections, never the log. */
+ * words of the seed guide.  Memory: the records of the run and what the log
+ * said of each (64 bytes an operation), a table of its connections, never
+ * the log (docs/design.md). */
 #ifndef LDBENCH_REPORT_JOIN_H
 #define LDBENCH_REPORT_JOIN_H
 
@@ -38,15 +39,6 @@ struct ldb_join_kind {
 	bool queue;                /* the log gave wtime or qtime */
 	bool proc;                 /* the log gave optime or qtime */
 	struct ldb_hist h[LDB_JF_COUNT];
-};
-
-/* One measured operation, for the per-sample figures: its sample window
- * (from 1), kind, whether joined, and its figures in ns (-1: not logged). */
-struct ldb_join_pt {
-	uint32_t window;
-	uint8_t kind;
-	bool joined;
-	int64_t v[LDB_JF_COUNT];
 };
 
 /* One sample window's figures of one kind (by the operations' send times):
@@ -103,9 +95,6 @@ int ldb_join_from_json(struct ldb_join *j, const struct ldb_json *join, char *er
  * per-sample figures are not merged.  @return 0, or -1 when memory ran out. */
 int ldb_join_merge(struct ldb_join *d, const struct ldb_join *s);
 
-/* The per-sample figures from pts[0..n) (sorted here).  @return 0, or -1
- * when memory ran out. */
-int ldb_join_samples(struct ldb_join *j, struct ldb_join_pt *pts, size_t n);
 /* The per-sample table (text) and the "samples" JSON member (",\"samples\":[...]"). */
 void ldb_join_samples_text(const struct ldb_join *j, FILE *out);
 void ldb_join_samples_json(FILE *f, const struct ldb_join *j);

@@ -6,16 +6,8 @@
 #include <string.h>
 
 #include "report/join.h"
-#include "util/gsort.h"
+#include "report/join_int.h"
 #include "util/util.h"
-
-static int pt_cmp(const void *a, const void *b)
-{
-	const struct ldb_join_pt *x = a, *y = b;
-	if (x->window != y->window)
-		return x->window < y->window ? -1 : 1;
-	return (x->kind > y->kind) - (x->kind < y->kind);
-}
 
 /* The k-th smallest of v[0..n) (k < n), v reordered around it (selection
  * with a three-way partition, median-of-three pivot): linear on average,
@@ -50,70 +42,175 @@ static int64_t select_k(int64_t *v, size_t n, size_t k)
 	return v[k];
 }
 
-/* The nearest-rank percentile pct of v[0..n) (reordered). */
-static uint64_t rank(int64_t *v, size_t n, unsigned pct)
+/* The nearest-rank index (from 0) of percentile pct of n values. */
+static size_t rank_of(size_t n, unsigned pct)
 {
 	size_t r = (n * pct + 99) / 100;
-	return (uint64_t)select_k(v, n, r > 0 ? r - 1 : 0);
+	return r > 0 ? r - 1 : 0;
 }
 
-/* The figures of pts[0..n) (one window, one kind) into *s; vals: room for n. */
-static void one_sample(struct ldb_join_sample *s, const struct ldb_join_pt *pts, size_t n, int64_t *vals)
+/* The nearest-rank p50 of v[0..n) (reordered), and its p99 into *p99: the
+ * second selected among the values at and above the first (the selection
+ * leaves the greater ones there). */
+static uint64_t two_ranks(int64_t *v, size_t n, uint64_t *p99)
+{
+	size_t k50 = rank_of(n, 50), k99 = rank_of(n, 99);
+	uint64_t p50 = (uint64_t)select_k(v, n, k50);
+	*p99 = (uint64_t)select_k(v + k50, n - k50, k99 - k50);
+	return p50;
+}
+
+/* Record i's figure f in ns (-1: not logged). */
+static int64_t figure(const struct ldb_join_view *v, size_t i, int f)
+{
+	const struct ldb_oprec *r = &v->rec[i];
+	const struct ldb_join_res *x = &v->res[i];
+	switch (f) {
+	case LDB_JF_CLIENT: return (int64_t)r->lat;
+	case LDB_JF_ETIME: return x->etime;
+	case LDB_JF_QUEUE: return x->queue;
+	case LDB_JF_PROC: return x->proc;
+	default: return (int64_t)r->lat > x->etime ? (int64_t)r->lat - x->etime : 0;
+	}
+}
+
+/* The sample group of record i, (window - 1) x LDB_OP_COUNT + kind, or
+ * SIZE_MAX for a record not in the samples (not measured, no response). */
+static size_t group_of(const struct ldb_join_view *v, size_t i)
+{
+	const struct ldb_oprec *r = &v->rec[i];
+	if ((r->flags & (LDB_OPREC_MEASURED | LDB_OPREC_NORESPONSE)) != LDB_OPREC_MEASURED || r->kind >= LDB_OP_COUNT)
+		return SIZE_MAX;
+	uint32_t window = (uint32_t)((r->t_sent > v->t_measure ? r->t_sent - v->t_measure : 0) / v->interval_ns + 1);
+	return (size_t)(uint32_t)(window - 1) * LDB_OP_COUNT + r->kind;
+}
+
+/* The figures of the records idx[0..n) (one window, one kind) into *s;
+ * vals: room for n. */
+static void one_sample(struct ldb_join_sample *s, const struct ldb_join_view *v, const uint32_t *idx, size_t n,
+                       int64_t *vals)
 {
 	memset(s, 0, sizeof *s);
-	s->window = pts[0].window;
-	s->kind = pts[0].kind;
+	size_t g = group_of(v, idx[0]);
+	s->window = (uint32_t)(g / LDB_OP_COUNT + 1);
+	s->kind = (uint8_t)(g % LDB_OP_COUNT);
 	s->sent = n;
+	for (size_t i = 0; i < n; i++)
+		s->joined += v->res[idx[i]].joined;
 	for (int f = 0; f < LDB_JF_COUNT; f++) {
 		size_t m = 0;
-		for (size_t i = 0; i < n; i++)
-			if (pts[i].joined && pts[i].v[f] >= 0)
-				vals[m++] = pts[i].v[f];
-		if (f == LDB_JF_CLIENT)
-			for (size_t i = 0; i < n; i++)
-				s->joined += pts[i].joined;
+		for (size_t i = 0; i < n; i++) {
+			int64_t x = v->res[idx[i]].joined ? figure(v, idx[i], f) : -1;
+			if (x >= 0)
+				vals[m++] = x;
+		}
 		if (m == 0)
 			continue;
 		s->has[f] = true;
-		s->p50[f] = rank(vals, m, 50);
-		s->p99[f] = rank(vals, m, 99);
+		s->p50[f] = two_ranks(vals, m, &s->p99[f]);
 	}
 }
 
-static size_t pt_group(const void *a)
+/* A sample record and its group, for the sort of groups far apart. */
+struct gi {
+	size_t g;
+	uint32_t i;
+};
+
+static int gi_cmp(const void *a, const void *b)
 {
-	const struct ldb_join_pt *p = a;
-	return (size_t)(p->window - 1) * LDB_OP_COUNT + p->kind;
+	const struct gi *x = a, *y = b;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-int ldb_join_samples(struct ldb_join *j, struct ldb_join_pt *pts, size_t n)
+/* The sample records' indexes into idx[0..n) by group, sorted (records of
+ * a group in their order) where groups are far apart.  at: room for n + 1.
+ * @return 0, or -1 (memory). */
+static int sort_groups(const struct ldb_join_view *v, uint32_t *idx, size_t n, size_t *at, size_t *ngr)
 {
-	if (n == 0 || j->interval_ns == 0)
-		return 0;
-	uint32_t windows = 0;
-	for (size_t i = 0; i < n; i++)
-		if (pts[i].window > windows)
-			windows = pts[i].window;
-	ldb_gsort(pts, n, sizeof *pts, (size_t)windows * LDB_OP_COUNT, pt_group, pt_cmp);
-	size_t groups = 1;
-	for (size_t i = 1; i < n; i++)
-		groups += pt_cmp(&pts[i - 1], &pts[i]) != 0;
-	int64_t *vals = malloc(n * sizeof *vals);
-	ldb_hugepages(vals, n * sizeof *vals);
-	j->samples = calloc(groups, sizeof *j->samples);
-	if (vals == NULL || j->samples == NULL) {
-		free(vals);
+	struct gi *p = malloc((n > 0 ? n : 1) * sizeof *p);
+	if (p == NULL)
 		return -1;
+	size_t m = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		size_t g = group_of(v, i);
+		if (g != SIZE_MAX)
+			p[m++] = (struct gi){ g, (uint32_t)i };
 	}
-	for (size_t i = 0; i < n;) {
-		size_t e = i + 1;
-		while (e < n && pt_cmp(&pts[i], &pts[e]) == 0)
-			e++;
-		one_sample(&j->samples[j->nsamples++], pts + i, e - i, vals);
-		i = e;
+	qsort(p, m, sizeof *p, gi_cmp);
+	*ngr = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (i == 0 || p[i].g != p[i - 1].g)
+			at[(*ngr)++] = i;
+		idx[i] = p[i].i;
 	}
-	free(vals);
+	at[*ngr] = m;
+	free(p);
 	return 0;
+}
+
+/* The sample records' indexes into idx by group, counted (ngroups groups,
+ * records of a group in their order); at: room for ngroups + 1. */
+static void count_groups(const struct ldb_join_view *v, uint32_t *idx, size_t *at, size_t ngroups, size_t *ngr)
+{
+	memset(at, 0, (ngroups + 1) * sizeof *at);
+	for (size_t i = 0; i < v->n; i++) {
+		size_t g = group_of(v, i);
+		if (g != SIZE_MAX)
+			at[g + 1]++;
+	}
+	for (size_t g = 1; g <= ngroups; g++)
+		at[g] += at[g - 1];
+	for (size_t i = 0; i < v->n; i++) {
+		size_t g = group_of(v, i);
+		if (g != SIZE_MAX)
+			idx[at[g]++] = (uint32_t)i;
+	}
+	/* at[g]: group g's end; the non-empty groups' starts to the front */
+	size_t from = 0, w = 0;
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t end = at[g];
+		if (end > from)
+			at[w++] = from;
+		from = end;
+	}
+	at[w] = from;
+	*ngr = w;
+}
+
+int ldb_join_samples(struct ldb_join *j, const struct ldb_join_view *v)
+{
+	if (v->n == 0 || v->interval_ns == 0 || v->n > UINT32_MAX)
+		return 0;
+	size_t ngroups = 0, n = 0, ngr = 0, most = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		size_t g = group_of(v, i);
+		if (g != SIZE_MAX && g >= ngroups)
+			ngroups = g + 1;
+		n += g != SIZE_MAX;
+	}
+	bool sparse = ngroups > 4 * n + 4096; /* windows far apart: sorted, not counted */
+	uint32_t *idx = malloc((n > 0 ? n : 1) * sizeof *idx);
+	ldb_hugepages(idx, n * sizeof *idx);
+	size_t *at = idx != NULL ? malloc(((sparse ? n : ngroups) + 1) * sizeof *at) : NULL;
+	int rc = at == NULL ? -1 : 0;
+	if (rc == 0 && sparse)
+		rc = sort_groups(v, idx, n, at, &ngr);
+	else if (rc == 0)
+		count_groups(v, idx, at, ngroups, &ngr);
+	for (size_t g = 0; rc == 0 && g < ngr; g++)
+		most = at[g + 1] - at[g] > most ? at[g + 1] - at[g] : most;
+	int64_t *vals = rc == 0 ? malloc((most > 0 ? most : 1) * sizeof *vals) : NULL;
+	j->samples = vals != NULL ? calloc(ngr > 0 ? ngr : 1, sizeof *j->samples) : NULL;
+	rc = j->samples == NULL ? -1 : 0;
+	for (size_t g = 0; rc == 0 && g < ngr; g++)
+		one_sample(&j->samples[j->nsamples++], v, idx + at[g], at[g + 1] - at[g], vals);
+	free(vals);
+	free(idx);
+	free(at);
+	return rc;
 }
 
 static double ms(uint64_t ns)

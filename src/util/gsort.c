@@ -47,15 +47,26 @@ void ldb_gsort(void *base, size_t n, size_t size, size_t ngroups, size_t (*group
 		at[g] += at[g - 1];
 	for (size_t i = 0; i < n; i++) /* at[g]: the next place of group g; ends at group g + 1's start */
 		memcpy(tmp + at[group(a + i * size)]++ * size, a + i * size, size);
-	size_t from = 0;
-	for (size_t g = 0; g < ngroups; g++) {
-		size_t k = at[g] - from;
-		char *b = tmp + from * size;
-		if (k > 1 && !insertion(b, k, size, cmp, 8 * k, tmp + n * size))
-			qsort(b, k, size, cmp);
-		from = at[g];
-	}
+	/* at[g] is now group g's end: group g + 1's start */
+	memmove(at + 1, at, ngroups * sizeof *at);
+	at[0] = 0;
+	ldb_gsort_groups(tmp, size, at, ngroups, cmp);
 	memcpy(base, tmp, n * size);
 	free(tmp);
 	free(at);
+}
+
+void ldb_gsort_groups(void *base, size_t size, const size_t *at, size_t ngroups, int (*cmp)(const void *, const void *))
+{
+	char hold[256];
+	char *held = size <= sizeof hold ? hold : malloc(size);
+	char *a = base;
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t k = at[g + 1] - at[g];
+		char *b = a + at[g] * size;
+		if (k > 1 && (held == NULL || !insertion(b, k, size, cmp, 8 * k, held)))
+			qsort(b, k, size, cmp);
+	}
+	if (held != hold)
+		free(held);
 }

@@ -17,4 +17,12 @@
 void ldb_gsort(void *base, size_t n, size_t size, size_t ngroups, size_t (*group)(const void *),
                int (*cmp)(const void *, const void *));
 
+/* The second half alone, for items a caller already placed by group (a
+ * counting scatter straight from a file, no copy): group g is
+ * base[at[g]..at[g + 1]) for g < ngroups (at[0] = 0), each put in order by
+ * cmp (insertion, qsort where it has many inversions).  Allocates nothing.
+ * Equal items keep their order unless qsort took the group. */
+void ldb_gsort_groups(void *base, size_t size, const size_t *at, size_t ngroups,
+                      int (*cmp)(const void *, const void *));
+
 #endif
