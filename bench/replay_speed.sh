@@ -18,7 +18,11 @@
 #  3. the same searches replayed on one connection (the big log's search
 #     lines renumbered into one recorded connection): the replay without the
 #     recorded connections' opens and closes, the synthetic run's shape;
-#  4. memory: the replay's max RSS on the big log.
+#  4. memory: the replay's max RSS on the big log;
+#  5. the synthetic reference with the log's own connections: its short
+#     sessions as `-e esearch,bindeach` (a connection per search), its long
+#     ones at the one-connection run's cost, weighted by the log's counts
+#     (bindeach's CPU per operation from runs of 1,000 and 3,000: start-up out).
 # CPU time, not wall time, so the figures stay steady on a shared machine;
 # still, read them as this machine's, at this load.
 set -euo pipefail
@@ -97,8 +101,40 @@ PY
 /usr/bin/time -f '%U %S %M' -o "$work/time3" "$LDBENCH" replay -h 127.0.0.1 -p "$port" --timing asap \
 	--json "$work/r1.json" "$work/one.log" >"$work/out1" 2>&1 || true
 read -r u3 s3 rss3 < <(tail -n 1 "$work/time3")
-sent3=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"]["kinds"]["search"]["sent"])' "$work/r1.json")
+sent3=$(/usr/bin/python3 -I -S -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["replay"]["kinds"]["search"]["sent"])' "$work/r1.json")
 cpu3=$(echo "$u3 + $s3" | bc -l)
 printf 'replay on one connection: %d searches in %.2f CPU s: %.2f us CPU per search, max RSS %d MiB\n' \
 	"$sent3" "$cpu3" "$(echo "$cpu3 * 1000000 / $sent3" | bc -l)" $((rss3 / 1024))
+# The synthetic reference with the log's own connections: the log's short
+# sessions (ldapsearch: a connection, a bind, a search, an unbind) are what
+# `-e esearch,bindeach` runs (a connection per operation), its long ones
+# (python-ldap) what the one-connection run above runs; their CPU per
+# operation, weighted by the log's counts, against the replay's.
+declare -A c4
+read -r nshort nlong < <(/usr/bin/python3 -I -S - "$work/big.log" <<'PY'
+import re, sys
+ops = {}  # conn -> its requests' op numbers (slapd logs a search on two lines)
+for line in open(sys.argv[1]):
+    m = re.search(r" conn=(\d+) op=(\d+) (BIND|SRCH|UNBIND|CMP|ADD|MOD|DEL|EXT|MODRDN|ABANDON) ", line)
+    if m:
+        ops.setdefault(m.group(1), set()).add(m.group(2))
+print(sum(1 for o in ops.values() if len(o) <= 3), sum(len(o) for o in ops.values() if len(o) > 3))
+PY
+)
+# a bindeach run's CPU per operation: the difference of 1,000 and 3,000 (its
+# start-up drops out, as the replay's is a share of far more requests)
+for n4 in 1000 3000; do
+	/usr/bin/time -f '%U %S %M' -o "$work/time4" "$LDBENCH" -h 127.0.0.1 -p "$port" -b "$FIX_PEOPLE" \
+		-f 'uid=userXXXXX' -r1 -R1000 -e esearch,random,bindeach -n 1 --no-preflight -e "attrlist=cn" -T "$n4" \
+		>"$work/syn4" 2>&1 || true
+	read -r u4 s4 _ < <(tail -n 1 "$work/time4")
+	grep -qE "search: attempted [0-9,]+, completed ${n4:0:1},?${n4:1}" "$work/syn4" ||
+		{ tail "$work/syn4"; echo "the bindeach run of $n4 did not complete"; exit 1; }
+	c4[$n4]=$(echo "$u4 + $s4" | bc -l)
+done
+cpu4=$(echo "${c4[3000]} - ${c4[1000]}" | bc -l) done4=2000
+ref=$(echo "$cpu4 / $done4 * $nshort + $cpu2 / $done2 * $nlong" | bc -l)
+printf 'synthetic with the log'"'"'s connections: %d short sessions as -e bindeach (%.2f us CPU each: connect, bind, search, unbind), %d requests of long ones at the one-connection run'"'"'s %.2f us: %.2f CPU s for the replay'"'"'s %.2f (%.2fx)\n' \
+	"$nshort" "$(echo "$cpu4 * 1000000 / $done4" | bc -l)" "$nlong" "$(echo "$cpu2 * 1000000 / $done2" | bc -l)" \
+	"$ref" "$cpu" "$(echo "$cpu / $ref" | bc -l)"
 echo "(CPU time of the whole process; a loaded, shared machine: compare figures of one run, not across runs)"
