@@ -155,6 +155,10 @@ E '--scenario FILE -h HOST -p PORT -y PWFILE' skip='a written scenario run (plac
 E 'replay -H URI LOG...' skip='synopsis of replay (placeholders)'
 E 'replay LOG... -H URI' skip='synopsis of replay (placeholders)'
 E 'replay -H ldap://HOST:PORT | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
+E 'replay -H ldap[s]://HOST[:PORT] | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
+E 'replay -H URI --json FILE LOG...' skip='synopsis of a replay with records (placeholders)'
+E 'compare BASE.json -- CHANGE.json' skip='synopsis of compare (placeholders)'
+E "replay: --fail-if 'p99>5parsecs'" skip='an error line quoted, not a command'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md
