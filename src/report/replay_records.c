@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "report/verdict.h"
 
 /* The run's kind of each log type: by name (the log's modrdn is the run's
  * rename); unbinds and unknown types are none. */
@@ -70,23 +71,6 @@ void ldb_replay_run_free(struct ldb_replay_run *x)
 	ldb_hist_free(&x->all);
 }
 
-/* A latency metric of h (0 when it holds nothing). */
-static double hist_metric(const struct ldb_hist *h, enum ldb_metric m)
-{
-	if (h == NULL || ldb_hist_count(h) == 0)
-		return 0;
-	switch (m) {
-	case LDB_M_MIN: return (double)h->min;
-	case LDB_M_MAX: return (double)h->max;
-	case LDB_M_MEAN: return ldb_hist_mean(h);
-	case LDB_M_P50: return (double)ldb_hist_percentile(h, 50);
-	case LDB_M_P90: return (double)ldb_hist_percentile(h, 90);
-	case LDB_M_P95: return (double)ldb_hist_percentile(h, 95);
-	case LDB_M_P999: return (double)ldb_hist_percentile(h, 99.9);
-	default: return (double)ldb_hist_percentile(h, 99);
-	}
-}
-
 /* The requests of the log not sent, every reason. */
 static double skipped_all(const struct ldb_rp_result *r)
 {
@@ -101,7 +85,7 @@ static double actual(const struct ldb_replay_run *x, const struct ldb_threshold 
 {
 	const struct ldb_summary *s = &x->sum;
 	if (t->kind == LDB_THRESHOLD_LATE)
-		return hist_metric(&x->r->late, t->metric);
+		return ldb_hist_metric(&x->r->late, t->metric);
 	if (t->metric == LDB_M_SKIPPED)
 		return skipped_all(x->r);
 	if (t->metric == LDB_M_DIFFER) {
@@ -122,7 +106,7 @@ static double actual(const struct ldb_replay_run *x, const struct ldb_threshold 
 				n += ldb_opstats_errors(&s->tot.op[k]);
 		return (double)n;
 	}
-	return hist_metric(t->kind < 0 ? &x->all : s->lat[t->kind], t->metric);
+	return ldb_hist_metric(t->kind < 0 ? &x->all : s->lat[t->kind], t->metric);
 }
 
 int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_threshold *t, int n, int status,

@@ -54,10 +54,14 @@ static double join_actual(const struct ldb_threshold *t, const struct ldb_summar
 		return 0;
 	if (t->metric == LDB_M_UNINDEXED)
 		return (double)(j->all.notes_u + j->all.notes_a);
-	const struct ldb_hist *h = &j->all.h[LDB_JF_ETIME + (LDB_THRESHOLD_JOIN_SERVER - t->kind)];
-	if (ldb_hist_count(h) == 0)
+	return ldb_hist_metric(&j->all.h[LDB_JF_ETIME + (LDB_THRESHOLD_JOIN_SERVER - t->kind)], t->metric);
+}
+
+double ldb_hist_metric(const struct ldb_hist *h, enum ldb_metric m)
+{
+	if (h == NULL || ldb_hist_count(h) == 0)
 		return 0;
-	switch (t->metric) {
+	switch (m) {
 	case LDB_M_MIN: return (double)h->min;
 	case LDB_M_MAX: return (double)h->max;
 	case LDB_M_MEAN: return ldb_hist_mean(h);

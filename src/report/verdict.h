@@ -7,6 +7,9 @@
 #include "report/reporter.h"
 
 /* The value a run's summary gives t's metric for the operation kind `kind`. */
+/* A latency metric of h: min, max, mean or a percentile, p99 for any
+ * other metric (0 when h is NULL or holds nothing). */
+double ldb_hist_metric(const struct ldb_hist *h, enum ldb_metric m);
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind);
 /* A run's --fail-if on its summary (main_op stands for thresholds without a
  * kind).  text non-NULL: one line per threshold that holds ("Threshold
