@@ -54,11 +54,14 @@ ldbench_rc() {
 
 for mech in CRAM-MD5 DIGEST-MD5 SCRAM-SHA-1 SCRAM-SHA-256; do
 	grep -qx "supportedSASLMechanisms: $mech" <<<"$mechs" || _fail "389 DS does not offer $mech"
-	# 1. random IDs among the clear-text users; a read shows its own bind (simple), not ours
+	# 1. random IDs among the clear-text users; a read shows its own bind (simple), not ours.
+	# (From the 101st: the fixture's first users are the ones other cases change,
+	# such as dirsrv_extops's password modify, which 389 DS stores hashed.)
 	strong0=$(dirsrv_snmp strongauthbinds)
 	run_ldbench "$out" "${srv[@]}" -o mech="$mech" -o "authid=user$X" -w "user$X" \
-		-e "bindeach,bindonly,randomauthid,randomauthidlow=$DS_FIRST,randomauthidhigh=$((DS_LAST - 1))" -n 2 -T 10 \
-		--json "$work/a.json"
+		-e "bindeach,bindonly,randomauthid,randomauthidlow=$((DS_FIRST + 100)),randomauthidhigh=$((DS_LAST - 1))" \
+		-n 2 -T 10 --json "$work/a.json"
+	[[ $RC == 0 ]] || cat "$out" >&2
 	assert_eq 0 "$RC" "$mech bindeach exit status"
 	assert_match 'bind: attempted 20, completed 20, succeeded 20, counted 20, errors 0$' "$out" "$mech bindeach counters"
 	n=$(rounds "$work/a.json")
