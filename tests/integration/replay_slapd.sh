@@ -598,7 +598,11 @@ assert_match '^ldbench replay: warning: --tls-insecure: the server certificate i
 	"$work/out-insecure" "the warning"
 snap
 assert_eq "${sent[bind]}" "$(mon_delta Bind)" "binds: none from the four refused replays, those of --tls-insecure"
-assert_eq $((nconn + ${sent[extended]})) "$(mon_delta Extended)" \
+# (a StartTLS per connection with a request; the one without any, when the log
+# holds it, may close before its StartTLS is sent, as above)
+ext=$(mon_delta Extended)
+assert_le $((nconn + ${sent[extended]})) "$ext" "extended: at most a StartTLS per recorded connection"
+assert_ge $((nreq + ${sent[extended]})) "$ext" \
 	"extended: the refused StartTLS replay's StartTLS, the --tls-insecure replay's"
 # bad TLS options: one line, exit 2, no connection
 conns2=$(fixture_total_connections)
