@@ -387,6 +387,23 @@ static int report(const struct replay_send_args *a, const struct ldb_rp_conf *c,
 	return st;
 }
 
+/* The samples and the outputs against each other.  @return 0, or 2 (said). */
+static int check_outputs(const struct replay_send_args *a, const char *json)
+{
+	if (a->sample_ns > 0 && a->threads > 1) {
+		fprintf(stderr,
+		        PROG ": --interval with --threads %u: the samples read one sender's figures; "
+		             "sample a replay of one thread\n",
+		        a->threads);
+		return 2;
+	}
+	if (json && a->csv && strcmp(json, "-") == 0 && strcmp(a->csv, "-") == 0) {
+		fprintf(stderr, PROG ": --json - and --csv - both on stdout: give one of them a file\n");
+		return 2;
+	}
+	return 0;
+}
+
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json)
 {
@@ -398,18 +415,9 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	int st = check_tls(a);
 	if (st != 0 || (st = make_tls(a, &tls)) != 0)
 		return st;
-	if (a->sample_ns > 0 && a->threads > 1) {
-		fprintf(stderr,
-		        PROG ": --interval with --threads %u: the samples read one sender's figures; "
-		             "sample a replay of one thread\n",
-		        a->threads);
+	if ((st = check_outputs(a, json)) != 0) {
 		ldb_tls_free(tls);
-		return 2;
-	}
-	if (json && a->csv && strcmp(json, "-") == 0 && strcmp(a->csv, "-") == 0) {
-		fprintf(stderr, PROG ": --json - and --csv - both on stdout: give one of them a file\n");
-		ldb_tls_free(tls);
-		return 2;
+		return st;
 	}
 	struct ldb_rp_conf c = { .logs = logs,
 		                 .nlogs = (size_t)nlogs,
