@@ -16,6 +16,7 @@
 #   pattern's value or a template's number is the search's, not the next
 #   operation's), and the pages counted on the search line are the requests
 #   that went out.  The binds that open connections carry none.
+# Then a search answered in one page: one request, counted as one page.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
@@ -220,4 +221,24 @@ for row in "${ROWS[@]}"; do
 	fi
 done
 assert_eq 0 "$failed" "request paths whose requests lack a control asked for"
+
+# A search answered in one page is one page: pages of 20, 10 entries a search,
+# on either path; one request each, its control the size and no cookie.
+for f in "uid=user000X*|-e esearch,incr,noloop -r1 -R3" "(uid=user000[1:3]*)|-e esearch -T 3"; do
+	IFS='|' read -r filter opts <<<"$f"
+	start_capture "$FIX_PORT" "$FIX_DIR/one-page.jsonl"
+	# shellcheck disable=SC2086
+	run_ldbench "$out" -h 127.0.0.1 -p "$CAP_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$people" --no-preflight \
+		-n 1 -f "$filter" $opts --simple-page-size 20
+	assert_eq 0 "$RC" "exit status, one page a search ($filter)"
+	capture_stop_all
+	assert_match 'search: attempted 3, completed 3, succeeded 3, counted 3, errors 0, entries 30, pages 3$' "$out" \
+		"three searches of one page each ($filter)"
+	assert_eq "3 MAUCARQEAA==" "$(/usr/bin/python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+s = [r["controls"] for r in s if r["op"] == "searchRequest"]
+v = {c["value"] for cs in s for c in cs if c["oid"] == "1.2.840.113556.1.4.319"}
+print(len(s), " ".join(sorted(v)))' "$FIX_DIR/one-page.jsonl")" "three requests, each asking pages of 20 with no cookie ($filter)"
+done
 echo "controls_paths: all passed"
