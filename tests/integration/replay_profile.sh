@@ -160,6 +160,10 @@ assert_eq 16 "$(jget "$work/p1.json" "p['requests']")" "requests before the paus
 assert_eq 6 "$(jget "$work/p1.json" "p['ops']['search']['requests']")" "searches before the pause"
 assert_eq 5 "$(jget "$work/p1.json" "p['ops']['bind']['requests']")" "binds before the pause"
 assert_eq False "$(jget "$work/p1.json" "'add' in p['ops']")" "no add before the pause"
+# the 5 connections closed before the pause: none open at its end (reading
+# goes on past --to: the next connection's lines were counted as open)
+assert_eq "5 5 0" "$(jget "$work/p1.json" "' '.join(str(p['connections'][k]) for k in ('opened', 'closed', 'open_at_end'))")" \
+	"connections opened, closed, open at the end of --to's window"
 run_profile "$work/out2" --profile --from "@$cut" --json "$work/p2.json" "$work/run.log"
 assert_eq 0 "$RC" "exit status with --from"
 assert_eq 31 "$(jget "$work/p2.json" "p['requests']")" "requests after the pause"
