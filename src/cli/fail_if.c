@@ -28,6 +28,8 @@ static const char *const metric_names[LDB_M_COUNT] = {
 	[LDB_M_UNSEEN] = "unseen",
 	/* the join's */
 	[LDB_M_UNINDEXED] = "unindexed",
+	[LDB_M_UNINDEXED_SEARCHES] = "unindexed_searches",
+	[LDB_M_UNINDEXED_COMPONENTS] = "unindexed_components",
 	/* a replay's */
 	[LDB_M_DIFFER] = "differ",
 	[LDB_M_SKIPPED] = "skipped",
@@ -60,9 +62,14 @@ const struct ldb_threshold_form ldb_threshold_replay = {
 };
 #undef M
 
+static bool is_unindexed(int m)
+{
+	return m == LDB_M_UNINDEXED || m == LDB_M_UNINDEXED_SEARCHES || m == LDB_M_UNINDEXED_COMPONENTS;
+}
+
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED ||
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || is_unindexed(m) ||
 	       m == LDB_M_DIFFER || m == LDB_M_SKIPPED;
 }
 
@@ -129,7 +136,7 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
                       char *err, size_t cap)
 {
 	const char *name = *pp, *p = name;
-	while (isalnum((unsigned char)*p) || *p == '.')
+	while (isalnum((unsigned char)*p) || *p == '.' || *p == '_')
 		p++;
 	*pp = p;
 	size_t n = (size_t)(p - name);
@@ -175,13 +182,13 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 		}
 		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
 	}
-	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (m == LDB_M_UNINDEXED && t->kind >= 0))
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (is_unindexed(m) && t->kind >= 0))
 		return refuse(err, cap, expr, "%s", form->metric_help);
 	if (m == LDB_M_SKIPPED && t->kind >= 0)
 		return refuse(err, cap, expr,
 		              "skipped counts the requests not sent for every reason: no kind ('skipped>0')");
 	t->metric = (enum ldb_metric)m;
-	if (m == LDB_M_UNINDEXED)
+	if (is_unindexed(m))
 		t->kind = LDB_THRESHOLD_JOIN_SERVER;
 	return 0;
 }

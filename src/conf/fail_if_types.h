@@ -38,6 +38,8 @@ enum ldb_metric {
 	LDB_M_UNSEEN,
 	/* the join's (--server-log): unindexed searches, notes=U and notes=A */
 	LDB_M_UNINDEXED,
+	LDB_M_UNINDEXED_SEARCHES,   /* results with notes=A: fully unindexed (logconv's "Unindexed Searches") */
+	LDB_M_UNINDEXED_COMPONENTS, /* results with notes=U: a component unindexed ("Unindexed Components") */
 	/* a replay's (ldbench replay): results that differ from the recorded
 	 * ones, and requests of the log not sent (every reason) */
 	LDB_M_DIFFER,

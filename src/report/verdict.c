@@ -54,6 +54,8 @@ static double join_actual(const struct ldb_threshold *t, const struct ldb_summar
 		return 0;
 	if (t->metric == LDB_M_UNINDEXED)
 		return (double)(j->all.notes_u + j->all.notes_a);
+	if (t->metric == LDB_M_UNINDEXED_SEARCHES || t->metric == LDB_M_UNINDEXED_COMPONENTS)
+		return (double)(t->metric == LDB_M_UNINDEXED_SEARCHES ? j->all.notes_a : j->all.notes_u);
 	return ldb_hist_metric(&j->all.h[LDB_JF_ETIME + (LDB_THRESHOLD_JOIN_SERVER - t->kind)], t->metric);
 }
 
@@ -101,6 +103,8 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 	case LDB_M_HITS: return expected_checks(t, sum, kind);
 	case LDB_M_UNSEEN:
 	case LDB_M_UNINDEXED:
+	case LDB_M_UNINDEXED_SEARCHES:
+	case LDB_M_UNINDEXED_COMPONENTS:
 	case LDB_M_DIFFER:
 	case LDB_M_SKIPPED:
 	case LDB_M_COUNT: break;
