@@ -641,6 +641,8 @@ static void loop(struct sender *s)
 				on_io(s, ev[i].data.u32, ev[i].events);
 		}
 	}
+	if (!s->fed)
+		ldb_rp_feed_stop(s->feed); /* a signal: the log's figures as far as read */
 	if (s->res->elapsed_ns == 0 && s->start)
 		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
 }

@@ -80,6 +80,26 @@ assert_eq 0 "$(jget "$WORK/r1.json" "p['unanswered']")" "no request unanswered"
 assert_eq 600 "$(fixture_monitor_delta "$WORK/snap" Search)" "cn=Monitor: every search completed"
 assert_eq 600 "$(fixture_monitor_delta "$WORK/snap" Bind)" "cn=Monitor: every bind completed"
 
+# SIGTERM part way through the same log slowed 100 times (its 600 connections'
+# messages fill the feeder's ring of 1,024 slots many times over: the log is
+# part read when the signal comes): the report gives the log's format and
+# the lines and window read, not "unknown", 0
+"$LDBENCH" replay -h 127.0.0.1 -p "$FIX_PORT" --password-rule ldbench --timing recorded --speed 0.01 \
+	--json "$WORK/r-term.json" "$WORK/bindfirst.log" >"$WORK/out-term" 2>&1 &
+rp=$!
+sleep 1
+kill -TERM "$rp"
+RC=0
+wait "$rp" || RC=$?
+cat "$WORK/out-term"
+assert_eq 0 "$RC" "exit status after SIGTERM"
+assert_match '^interrupted by a signal \(SIGINT or SIGTERM\)' "$WORK/out-term" "interrupted"
+assert_match '^replay of a openldap log: [1-9][0-9]* lines, window [0-9.]+ s, [1-9][0-9]* recorded connections$' \
+	"$WORK/out-term" "the text's first line: the format, the lines and connections read"
+assert_eq "openldap True True" "$(jget "$WORK/r-term.json" "'%s %s %s' % (p['format'], p['lines'] > 0, \
+p['window_s'] > 0)")" "JSON: the format, lines and window read"
+assert_eq True "$(jget "$WORK/r-term.json" "p['connections']['recorded'] < 600")" "the log part read"
+
 # 2. a target that never answers: each wait ends after --drain 1s.  Two
 # recorded connections (a tag search, a bind, an unbind each): per connection
 # the bind waits for the search's answer, the unbind for the bind's, 1 s each

@@ -179,6 +179,12 @@ run_replay "$work/out7" -h 127.0.0.1 -p "$FIX_PORT" --loop 2 --json "$work/r7.js
 assert_eq 0 "$RC" "exit status with --loop 2"
 assert_eq 18 "$(jget "$work/r7.json" "p['kinds']['search']['sent']")" "the searches twice"
 assert_eq $((2 * nconn)) "$(jget "$work/r7.json" "p['connections']['opened']")" "the connections twice"
+# ... and the log's own figures once: its requests, its connections; the passes said
+assert_eq "9 $nconn 2" "$(jget "$work/r7.json" "'%d %d %d' % (p['kinds']['search']['read'], \
+p['connections']['recorded'], p['passes'])")" "--loop 2: the log's searches and connections once, 2 passes"
+assert_match "^replay of a openldap log: [0-9]+ lines, window [0-9.]+ s, $nconn recorded connections; 2 passes \(--loop\)\$" \
+	"$work/out7" "--loop 2: the text's first line"
+assert_eq 1 "$(jget "$work/r.json" "p['passes']")" "one pass without --loop"
 
 # bad input: one line and the documented status, no connection opened
 bad() { # STATUS REGEX WHAT ARGS...
