@@ -231,11 +231,11 @@ settled
 m0=$(wc -l <"$FIX_STATS_LOG")
 burst() { for ((i = 0; i < $1; i++)); do ldapsearch -x -H "$FIX_URI" -b "$P" "(uid=user0000$i)" 1.1 >/dev/null; done; }
 burst 4
-sleep 0.6
+sleep 0.8
 burst 1
-sleep 0.6
+sleep 0.8
 burst 3
-sleep 0.6
+sleep 0.8
 burst 1
 settled
 tail -n +$((m0 + 1)) "$FIX_STATS_LOG" >"$work/timed.log"
@@ -250,10 +250,12 @@ assert_eq 9 "$(jget "$work/r5.json" "p['kinds']['search']['sent']")" "the search
 w=$(jget "$work/r5.json" "p['window_s']")
 e=$(jget "$work/r5.json" "p['elapsed_s']")
 echo "window ${w}s, replay ${e}s"
-assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($e - $w) <= 0.05 * $w and $w > 2)")" "the replay lasts as the log (5 %)"
+# (the window is at least its three pauses, 2.4 s, whatever the machine's speed)
+assert_eq True "$(/usr/bin/python3 -I -S -c "print($w >= 2.4)")" "the recorded window holds its pauses"
+assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($e - $w) <= 0.05 * $w)")" "the replay lasts as the log (5 %)"
 assert_match '^lateness against the schedule: p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$' "$work/out5" \
 	"lateness reported"
-# SIGINT part way through a slowed replay (x0.25: over 8 s): it stops at once,
+# SIGINT part way through a slowed replay (x0.25: at least 9.6 s): it stops at once,
 # exits 0 and reports what it sent, in the text and the JSON
 "$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.25 --json "$work/r8.json" "$work/timed.log" \
 	>"$work/out8" 2>&1 &
