@@ -100,8 +100,11 @@ static void text_diffs(const struct ldb_rp_result *r, FILE *out)
 
 void ldb_replay_text(const struct ldb_rp_result *r, bool recorded, FILE *out)
 {
-	fprintf(out, "replay of a %s log: %" PRIu64 " lines, window %.3f s, %" PRIu64 " recorded connections\n",
+	fprintf(out, "replay of a %s log: %" PRIu64 " lines, window %.3f s, %" PRIu64 " recorded connections",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, r->conns_read);
+	if (r->passes > 1)
+		fprintf(out, "; %u passes (--loop)", r->passes);
+	fputc('\n', out);
 	/* the senders count a connect under way as opened, and again as failed
 	 * when it fails (a failure before the connect is failed alone) */
 	const uint64_t tried = r->conns_opened > r->conns_failed ? r->conns_opened : r->conns_failed;
@@ -204,14 +207,14 @@ void ldb_replay_put_json(FILE *f, const struct ldb_rp_result *r, bool recorded)
 {
 	fprintf(f,
 	        ",\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
-	        "\"timing\":\"%s\",\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64
-	        ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
+	        "\"timing\":\"%s\",\"passes\":%u,\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64
+	        ",\"opened\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
 	        ",\"unmapped_anonymous\":%" PRIu64 ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64
 	        ",\"sent\":%" PRIu64 ",\"unmatched\":%" PRIu64 ",\"dropped_attrs\":%" PRIu64 "},",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, (double)r->elapsed_ns / 1e9,
-	        recorded ? "recorded" : "asap", r->interrupted ? "true" : "false", r->conns_read, r->conns_opened,
-	        r->conns_failed, r->conns_lost, r->unanswered, r->unmapped_anon, r->synthetic, r->audit_changes,
-	        r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
+	        recorded ? "recorded" : "asap", r->passes, r->interrupted ? "true" : "false", r->conns_read,
+	        r->conns_opened, r->conns_failed, r->conns_lost, r->unanswered, r->unmapped_anon, r->synthetic,
+	        r->audit_changes, r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
 	json_skips(r, f);
 	fputs(",\"kinds\":{", f);
 	for (int t = 1, n = 0; t < LDB_SLOG_NOPTYPES; t++) {
