@@ -172,7 +172,9 @@ static void replay_details(FILE *o, const char *name, const struct ldb_html_run 
 	ldb_html_escape(o, name);
 	fputs("</h3>\n", o);
 	if (x == NULL) {
-		fputs("<p class=\"note\">No summary record: the replay's results are not in the file.</p>\n", o);
+		fputs("<p class=\"note\">No fidelity report in these records (no summary, or a merged one: merge "
+		      "does not carry the summary's \"replay\" member).</p>\n",
+		      o);
 		return;
 	}
 	const struct ldb_json *intr = ldb_json_get(x, "interrupted");
