@@ -242,27 +242,25 @@ static void rate_target_cell(FILE *o, const struct ldb_html_run *r)
  * depth or seed: "-", its own figures in the Replay section). */
 static void run_cells(FILE *o, const struct ldb_html_run *r)
 {
-	static const char *const cols[][2] = {
-		{ "start", "start" },
-		{ "host", "host" },
-		{ "server", "config.server" },
-		{ "operation", "config.operation" },
-		{ "base", "config.base" },
-		{ "filter", "config.filter" },
-		{ "clients", "config.threads" },
-		{ "depth", "config.depth" },
-		{ "rate-target", NULL }, /* rate_target_cell */
-		{ "seed", "seed" },
-		{ "ldbench", "ldbench" },
+	static const struct {
+		const char *col, *path; /* path NULL: rate_target_cell */
+		bool load_only;         /* "-" for a replay */
+	} cols[] = {
+		{ "start", "start", false },           { "host", "host", false },
+		{ "server", "config.server", false },  { "operation", "config.operation", false },
+		{ "base", "config.base", false },      { "filter", "config.filter", false },
+		{ "clients", "config.threads", true }, { "depth", "config.depth", true },
+		{ "rate-target", NULL, false },        { "seed", "seed", true },
+		{ "ldbench", "ldbench", false },
 	};
 	bool replay = ldb_html_is_replay(r);
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-		if (cols[i][1] == NULL)
+		if (cols[i].path == NULL)
 			rate_target_cell(o, r);
-		else if (replay && (i == 6 || i == 7 || i == 9))
-			fprintf(o, "<td data-col=\"%s\">-</td>", cols[i][0]);
+		else if (replay && cols[i].load_only)
+			fprintf(o, "<td data-col=\"%s\">-</td>", cols[i].col);
 		else
-			cell(o, r->header, cols[i][1], cols[i][0]);
+			cell(o, r->header, cols[i].path, cols[i].col);
 	cell(o, r->summary, "seconds", "seconds");
 	cell(o, r->summary, "status", "status");
 }
