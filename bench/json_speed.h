@@ -13,7 +13,7 @@ struct lines {
 };
 
 /* Parse every line with jansson, read ops.search.completed, free: the sum of
- * the counts, or UINT64_MAX when a line did not parse. */
-uint64_t ldb_bench_pass_jansson(const struct lines *l);
+ * the counts; *refused the lines jansson refused, why the first one's reason. */
+uint64_t ldb_bench_pass_jansson(const struct lines *l, size_t *refused, char *why, size_t cap);
 
 #endif
