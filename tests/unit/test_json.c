@@ -161,6 +161,16 @@ static void test_errors(void **state)
 	expect_error("{\"a\":?}", "column 6:");
 }
 
+/* An error is one line: a byte it names that is not printable is shown as \xNN. */
+static void test_error_one_line(void **state)
+{
+	(void)state;
+	expect_error("\"\\\n\"", "bad escape '\\\\x0a'");
+	expect_error("\x01", "unexpected character '\\x01'");
+	expect_error("[\xc3\xa9]", "unexpected character '\\xc3'");
+	expect_error("{\"a\":1}\r\n}", "after the value");
+}
+
 static void test_depth_limit(void **state)
 {
 	(void)state;
@@ -202,10 +212,15 @@ static void test_put_string_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scalars),           cmocka_unit_test(test_u64_exact),
-		cmocka_unit_test(test_header_seed),       cmocka_unit_test(test_strings),
-		cmocka_unit_test(test_objects_and_paths), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_depth_limit),       cmocka_unit_test(test_put_string_roundtrip),
+		cmocka_unit_test(test_scalars),
+		cmocka_unit_test(test_u64_exact),
+		cmocka_unit_test(test_header_seed),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_objects_and_paths),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_one_line),
+		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_put_string_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
