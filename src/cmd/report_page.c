@@ -15,8 +15,9 @@ static void usage(FILE *out)
 {
 	fputs("usage: ldbench report [-o OUT.html] FILE.json... [-- CHANGE.json...]\n"
 	      "One self-contained HTML page (inline SVG, no network) of --json records: run headers,\n"
-	      "rate and latency per sample, the percentile spectrum, errors by code, --sweep curves;\n"
-	      "several files overlaid, with compare's table (base: the files before --, or the first).\n"
+	      "rate and latency per sample, the percentile spectrum, errors by code, --sweep curves,\n"
+	      "a replay's results; several files overlaid, with compare's table (base: the files\n"
+	      "before --, or the first; each run marked base or change).\n"
 	      "Default output: report.html.  Exit status: 0 written, 2 bad input, 7 cannot write.\n",
 	      out);
 }
