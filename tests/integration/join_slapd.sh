@@ -106,7 +106,7 @@ assert_match "^ldbench: --server-log $logs/none\.log: cannot read: No such file 
 printf 'hello\nthis is not a log\n' >"$logs/garbage.log"
 run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 1 -T 50 \
 	--op-log "$logs/s6.oplog" --server-log "$logs/garbage.log"
-assert_eq 0 "$RC" "a run whose log is not a log: its own exit status"
+assert_eq 14 "$RC" "a run whose log is not a log: exit 14, the join failed"
 assert_match 'search: attempted 50, completed 50, succeeded 50, counted 50, errors 0' "$out" "its own figures"
 assert_match 'Server log: cannot join: .*garbage\.log' "$out" "one line: cannot join"
 set +e
