@@ -708,7 +708,19 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-/* The verdict over the run's joined operations, at p99. */
+/* The name of a part of the client's latency in the verdict: queue and
+ * processing with what the log calls them. */
+static const char *part_name(const struct ldb_join *j, int part)
+{
+	bool is389 = strcmp(j->server, "389ds") == 0;
+	static const char *const name[2][3] = { { "queue (qtime)", "processing (etime - qtime)", "outside" },
+		                                { "queue (wtime)", "processing (optime)", "outside" } };
+	return name[is389][part];
+}
+
+/* The verdict over the run's joined operations, at p99: the part that
+ * dominates (at least twice the next), said with its figures against the
+ * client's and the etime's; or that none does. */
 static void verdict(struct ldb_join *j)
 {
 	const struct ldb_join_kind *a = &j->all;
@@ -716,36 +728,48 @@ static void verdict(struct ldb_join *j)
 		snprintf(j->verdict, sizeof j->verdict, "no verdict: no operation of the run was found in the log");
 		return;
 	}
-	static const char *const says[3] = {
-		"operations are waiting before execution: queueing (%s) dominates at p99",
-		"the server is spending time processing the operation: processing (%s) dominates at p99",
-		("high client latency with low etime: the delay is outside the server (network or client handling), "
-		 "outside dominates at p99")
-	};
-	bool is389 = strcmp(j->server, "389ds") == 0;
+	static const char *const why[3] = { "operations are waiting before execution",
+		                            "the server is spending time processing the operation",
+		                            "the delay is outside the server (network or client handling)" };
 	uint64_t part[3] = { a->queue ? ldb_hist_percentile(&a->h[LDB_JF_QUEUE], 99) : 0,
 		             a->proc ? ldb_hist_percentile(&a->h[LDB_JF_PROC], 99) : 0,
 		             ldb_hist_percentile(&a->h[LDB_JF_OUTSIDE], 99) };
-	int top = 0;
+	int top = 0, second = -1;
 	for (int i = 1; i < 3; i++)
 		if (part[i] > part[top])
 			top = i;
-	uint64_t next = 0;
 	for (int i = 0; i < 3; i++)
-		if (i != top && part[i] > next)
-			next = part[i];
+		if (i != top && (second < 0 || part[i] > part[second]))
+			second = i;
 	uint64_t client = ldb_hist_percentile(&a->h[LDB_JF_CLIENT], 99);
-	char head[200], by[64];
-	snprintf(head, sizeof head, says[top],
-	         top == 0 ? (is389 ? "wtime" : "qtime")
-	         : is389  ? "optime"
-	                  : "etime - qtime");
-	if (next > 0)
-		snprintf(by, sizeof by, "%.1f times the next part", (double)part[top] / (double)next);
+	uint64_t etime = ldb_hist_percentile(&a->h[LDB_JF_ETIME], 99);
+	double share = client > 0 ? 100.0 * (double)part[top] / (double)client : 0.0;
+	double times = part[second] > 0 ? (double)part[top] / (double)part[second] : 0.0;
+	if (part[top] == 0) {
+		snprintf(j->verdict, sizeof j->verdict,
+		         "no part dominates at p99: queue, processing and outside are 0 of the client's %.3f ms p99, "
+		         "etime "
+		         "%.3f ms",
+		         ms(client), ms(etime));
+		return;
+	}
+	if (part[second] > 0 && part[top] < 2 * part[second]) {
+		snprintf(
+		        j->verdict, sizeof j->verdict,
+		        "no part dominates at p99: %s %.3f ms and %s %.3f ms (%.1f times) of the client's %.3f ms p99, "
+		        "etime %.3f ms",
+		        part_name(j, top), ms(part[top]), part_name(j, second), ms(part[second]), times, ms(client),
+		        ms(etime));
+		return;
+	}
+	char by[64];
+	if (part[second] > 0)
+		snprintf(by, sizeof by, "%.1f times the next part", times);
 	else
 		snprintf(by, sizeof by, "the other parts 0");
-	snprintf(j->verdict, sizeof j->verdict, "%s: %.3f ms of the client's %.3f ms p99 (%.0f %%), %s", head,
-	         ms(part[top]), ms(client), client > 0 ? 100.0 * (double)part[top] / (double)client : 0.0, by);
+	snprintf(j->verdict, sizeof j->verdict,
+	         "%s: %s dominates at p99: %.3f ms of the client's %.3f ms p99 (%.0f %%), etime %.3f ms, %s", why[top],
+	         part_name(j, top), ms(part[top]), ms(client), share, ms(etime), by);
 }
 
 /* Why coverage is short, in one line. */
@@ -843,11 +867,11 @@ void ldb_join_free(struct ldb_join *j)
 	memset(j, 0, sizeof *j);
 }
 
-static void fig_line(FILE *out, const char *name, const struct ldb_hist *h)
+static void fig_line(FILE *out, const char *name, const struct ldb_hist *h, const char *from)
 {
-	fprintf(out, "  %-11s min %.3f p50 %.3f p95 %.3f p99 %.3f max %.3f ms\n", name, ms(h->total ? h->min : 0),
+	fprintf(out, "  %-11s min %.3f p50 %.3f p95 %.3f p99 %.3f max %.3f ms%s\n", name, ms(h->total ? h->min : 0),
 	        ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)),
-	        ms(h->max));
+	        ms(h->max), from);
 }
 
 static void kind_text(const struct ldb_join *j, const char *name, const struct ldb_join_kind *k, FILE *out)
@@ -864,10 +888,10 @@ static void kind_text(const struct ldb_join *j, const char *name, const struct l
 	for (int f = 0; f < LDB_JF_COUNT; f++) {
 		if ((f == LDB_JF_QUEUE && !k->queue) || (f == LDB_JF_PROC && !k->proc))
 			continue;
-		const char *label = f == LDB_JF_QUEUE  ? (is389 ? "wtime" : "qtime")
-		                    : f == LDB_JF_PROC ? (is389 ? "optime" : "etime-qtime")
-		                                       : ldb_jfig_name[f];
-		fig_line(out, label, &k->h[f]);
+		const char *from = f == LDB_JF_QUEUE  ? (is389 ? " (wtime)" : " (qtime)")
+		                   : f == LDB_JF_PROC ? (is389 ? " (optime)" : " (etime - qtime)")
+		                                      : "";
+		fig_line(out, ldb_jfig_name[f], &k->h[f], from);
 	}
 }
 
