@@ -57,13 +57,26 @@ why="(the log does not cover the run|the log ends before the run did)"
 assert_match "Threshold not evaluated: unindexed>0 \(server log \(unindexed\): $why\)$" "$out" "unindexed's line"
 assert_match "Threshold not evaluated: server\.p99>3600s \(server log \(etime\): $why\)$" "$out" "server.p99's line"
 assert_match 'search: attempted 50, completed 50, succeeded 50, counted 50, errors 0' "$out" "the run's own figures"
+# (under strace: each pass of the wait after the first reads the log from where the last one stopped,
+# at or after the log's size before the run, never from its start)
 for try in 1 2 3; do
-	run_ldbench "$out" "${search[@]}" -n 1 -T 50 --server-log "$access" --server-log-wait 1s
+	size0=$(stat -c %s "$access")
+	set +e
+	timeout 120 strace -f -qq -o "$work/trace" -e trace=pread64 -e signal=none "$LDBENCH" "${search[@]}" -n 1 -T 50 \
+		--server-log "$access" --server-log-wait 1s >"$out" 2>&1
+	RC=$?
+	set -e
 	grep -q "the run's last operation is not in the log" "$out" && break
 	echo "try $try: 389 DS wrote its buffer out during the run; again"
 done
+cat "$out"
 assert_eq 14 "$RC" "no threshold: exit 14, the join failed"
 assert_match 'Exit status 14 - The server log could not be joined \(--server-log\)\.$' "$out" "ldclt's exit line"
+offsets=$(sed -nE 's/.*pread64\([0-9]+, .*, 1048576, ([0-9]+)\) +=.*/\1/p' "$work/trace")
+assert_ge 1 "$(wc -w <<<"$offsets")" "the wait's passes read on from an offset"
+for o in $offsets; do
+	assert_ge "$size0" "$o" "a pass of the wait resumes at or after the log's size before the run"
+done
 
 # 3. unbuffered: unindexed searches (roomNumber has no index) trip their gates, per kind too
 dirsrv_log_buffering off

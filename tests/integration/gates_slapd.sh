@@ -121,4 +121,39 @@ head -n "$((after_s1 - 10))" "$FIX_STATS_LOG" >"$logs/cut.log"
 join "$logs/j.txt" --op-log "$logs/s1.oplog" "$logs/cut.log" --fail-if 'server.p99>3600s'
 assert_eq 13 "$RC" "ldbench join on a log cut before the run's end: not evaluated"
 assert_match "^Threshold not evaluated: server\.p99>3600s \(the log ends before the run did\)$" "$logs/j.txt" "its line"
+# 6. the wait for a buffered log resumes where its last pass stopped: the log as it was before the
+# run, written on (by tail -f, as a buffer written out) only once the wait's first resumed pass has
+# read it (strace shows its read at an offset): the run's operations all joined, each pass after the
+# first reading at or after the log's size before the run, never from its start
+cp "$FIX_STATS_LOG" "$logs/grow.log"
+size0=$(stat -c %s "$logs/grow.log")
+strace -f -qq -o "$logs/trace" -e trace=pread64 -e signal=none "$LDBENCH" "${common[@]}" -n 1 -T 50 \
+	--server-log "$logs/grow.log" --server-log-wait 60s >"$out" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+	grep -qE ', 1048576, [0-9]+\) +=' "$logs/trace" 2>/dev/null && break
+	sleep 0.1
+done
+grep -qE ', 1048576, [0-9]+\) +=' "$logs/trace" || _fail "the wait never resumed a pass (strace: $(tail -n 3 "$logs/trace"))"
+tail -c +"$((size0 + 1))" -f "$FIX_STATS_LOG" >>"$logs/grow.log" &
+feeder=$!
+set +e
+wait "$pid"
+RC=$?
+set -e
+kill "$feeder"
+cat "$out"
+assert_eq 0 "$RC" "the buffered log written on during the wait: joined"
+assert_match 'Server log \(openldap\), search: 50 of 50 operations joined \(100\.0 %\)' "$out" "every search joined"
+assert_match 'Server log \(openldap\): connections 1, tagged in the log 1; log lines [0-9]+, not used 0;' "$out" \
+	"no line read twice nor cut"
+offsets=$(sed -nE 's/.*pread64\([0-9]+, .*, 1048576, ([0-9]+)\) +=.*/\1/p' "$logs/trace")
+for o in $offsets; do
+	assert_ge "$size0" "$o" "a pass of the wait resumes at or after the log's size before the run"
+done
+
+# an op-log that cannot be read: a read error, said as one (not "not an op-log", not "out of memory")
+join "$logs/j.txt" --op-log "$logs" "$FIX_STATS_LOG"
+assert_eq 2 "$RC" "ldbench join on an op-log that is a directory"
+assert_eq "ldbench join: $logs: read error: Is a directory" "$(cat "$logs/j.txt")" "one line: a read error"
 echo "gates_slapd: all passed"
