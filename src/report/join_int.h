@@ -17,7 +17,7 @@
 #include "run/oplog.h"
 
 /* What the log said of one record (32 bytes).  While the log is read, of
- * one op= of a tagged connection instead (its slot: report/join.c). */
+ * one op= of a tagged connection instead (its slot: report/join_slog.c). */
 struct ldb_join_res {
 	int64_t etime, queue, proc; /* ns; queue, proc -1: not logged */
 	uint8_t notes;              /* LDB_SLOG_NOTE_* */
