@@ -28,6 +28,8 @@ static const char *const metric_names[LDB_M_COUNT] = {
 	[LDB_M_UNSEEN] = "unseen",
 	/* the join's */
 	[LDB_M_UNINDEXED] = "unindexed",
+	[LDB_M_UNINDEXED_SEARCHES] = "unindexed_searches",
+	[LDB_M_UNINDEXED_COMPONENTS] = "unindexed_components",
 	[LDB_M_COVERAGE] = "coverage",
 	/* a replay's */
 	[LDB_M_DIFFER] = "differ",
@@ -62,18 +64,24 @@ const struct ldb_threshold_form ldb_threshold_replay = {
 /* ldbench join: the join's figures, per kind or over every kind. */
 const struct ldb_threshold_form ldb_threshold_join = {
 	.metrics = M(LDB_M_MIN) | M(LDB_M_MEAN) | M(LDB_M_P50) | M(LDB_M_P90) | M(LDB_M_P95) | M(LDB_M_P99) |
-	           M(LDB_M_P999) | M(LDB_M_MAX) | M(LDB_M_UNINDEXED) | M(LDB_M_COVERAGE),
+	           M(LDB_M_P999) | M(LDB_M_MAX) | M(LDB_M_UNINDEXED) | M(LDB_M_UNINDEXED_SEARCHES) |
+	           M(LDB_M_UNINDEXED_COMPONENTS) | M(LDB_M_COVERAGE),
 	.relative = false,
 	.join = true,
 	.metric_help = "ldbench join has the join's figures only: [KIND.][FIGURE.]METRIC OP VALUE, FIGURE client "
 	               "(the default), server (etime), queue, processing or outside, METRIC a latency (min, mean, "
-	               "p50 ... p99.9, max), unindexed or coverage",
+	               "p50 ... p99.9, max), unindexed, unindexed_searches, unindexed_components or coverage",
 };
 #undef M
 
+static bool is_unindexed(int m)
+{
+	return m == LDB_M_UNINDEXED || m == LDB_M_UNINDEXED_SEARCHES || m == LDB_M_UNINDEXED_COMPONENTS;
+}
+
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED ||
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || is_unindexed(m) ||
 	       m == LDB_M_DIFFER || m == LDB_M_SKIPPED;
 }
 
@@ -212,7 +220,7 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
                       char *err, size_t cap)
 {
 	const char *p = *pp, *end = p;
-	while (isalnum((unsigned char)*end) || *end == '.')
+	while (isalnum((unsigned char)*end) || *end == '.' || *end == '_')
 		end++;
 	*pp = end;
 	if (parse_kind(t, &p, end, form, expr, err, cap) != 0)
@@ -221,13 +229,13 @@ static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb
 	if (rc <= 0)
 		return rc;
 	int m = metric_named(p, (size_t)(end - p));
-	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (m == LDB_M_UNINDEXED && t->kind >= 0))
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (is_unindexed(m) && t->kind >= 0))
 		return refuse(err, cap, expr, "%s", form->metric_help);
 	if (m == LDB_M_SKIPPED && t->kind >= 0)
 		return refuse(err, cap, expr,
 		              "skipped counts the requests not sent for every reason: no kind ('skipped>0')");
 	t->metric = (enum ldb_metric)m;
-	if (m == LDB_M_UNINDEXED || m == LDB_M_COVERAGE || form->join)
+	if (is_unindexed(m) || m == LDB_M_COVERAGE || form->join)
 		t->source = LDB_TS_JOIN; /* without a figure: the client's */
 	return 0;
 }

@@ -41,6 +41,8 @@ enum ldb_metric {
 	/* the join's (--server-log): unindexed searches, notes=U and notes=A;
 	 * the operations joined in percent of those sent */
 	LDB_M_UNINDEXED,
+	LDB_M_UNINDEXED_SEARCHES,   /* results with notes=A: fully unindexed (logconv's "Unindexed Searches") */
+	LDB_M_UNINDEXED_COMPONENTS, /* results with notes=U: a component unindexed ("Unindexed Components") */
 	LDB_M_COVERAGE,
 	/* a replay's (ldbench replay): results that differ from the recorded
 	 * ones, and requests of the log not sent (every reason) */

@@ -84,6 +84,10 @@ bool ldb_join_figure(const struct ldb_threshold *t, const struct ldb_join *j, do
 		*why = "no operation of the kind was joined";
 	else if (t->metric == LDB_M_UNINDEXED)
 		*v = (double)(k->notes_u + k->notes_a);
+	else if (t->metric == LDB_M_UNINDEXED_SEARCHES) /* notes=A */
+		*v = (double)k->notes_a;
+	else if (t->metric == LDB_M_UNINDEXED_COMPONENTS) /* notes=U */
+		*v = (double)k->notes_u;
 	else if ((t->fig == LDB_TF_QUEUE && !k->queue) || (t->fig == LDB_TF_PROC && !k->proc))
 		*why = t->fig == LDB_TF_QUEUE ? "the log gives no queue time" : "the log gives no processing time";
 	else
@@ -124,9 +128,9 @@ double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summ
 static void what_of(const struct ldb_threshold *t, int kind, char *buf, size_t cap)
 {
 	static const char *const fig[LDB_TF_COUNT] = { "client", "etime", "queue", "processing", "outside" };
-	const char *f = t->metric == LDB_M_UNINDEXED  ? "unindexed"
-	                : t->metric == LDB_M_COVERAGE ? "coverage"
-	                                              : fig[t->fig];
+	bool latency = t->metric != LDB_M_UNINDEXED && t->metric != LDB_M_UNINDEXED_SEARCHES &&
+	               t->metric != LDB_M_UNINDEXED_COMPONENTS && t->metric != LDB_M_COVERAGE;
+	const char *f = latency ? fig[t->fig] : ldb_threshold_metric_name(t->metric);
 	if (t->source == LDB_TS_JOIN)
 		snprintf(buf, cap, "server log (%s%s%s)", t->kind == LDB_KIND_ANY ? "" : ldb_op_name((enum ldb_op)kind),
 		         t->kind == LDB_KIND_ANY ? "" : " ", f);

@@ -102,8 +102,9 @@ assert_eq 0 "$RC" "exit status, pipelined modifies"
 joined_all modify "$out" "pipelined modifies"
 
 # 4. unindexed: a substring filter on roomNumber (no index) over every user
+oplog4=$work/s4.oplog
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 10 --no-preflight \
-	--server-log "$access" --fail-if 'unindexed>0'
+	--server-log "$access" --fail-if 'unindexed>0' --op-log "$oplog4"
 assert_eq 10 "$RC" "exit status: --fail-if unindexed>0 holds"
 joined_all search "$out" "unindexed searches"
 assert_match 'Threshold failed: unindexed>0' "$out" "the threshold's line"
@@ -111,6 +112,24 @@ assert_match 'Server log \(389ds\), search: 10 of 10 operations joined \(100\.0 
 	"$out" "unindexed counts"
 u_a=$(sed -nE 's/.*Server log \(389ds\), search: .*notes=U ([0-9]+), notes=A ([0-9]+)$/\1 \2/p' "$out")
 assert_eq 10 "$(echo "$u_a" | awk '{print $1 + $2}')" "every search unindexed (notes=U + notes=A)"
+# the same log joined again (ldbench join), a gate on each figure apart:
+# each holds as its own count says, and shows it
+read -r nu na <<<"$u_a"
+RC=0
+"$LDBENCH" join --op-log "$oplog4" --fail-if 'unindexed_searches>0' --fail-if 'unindexed_components>0' \
+	--fail-if "unindexed_searches>$na" --fail-if "unindexed_components>$nu" "$access" >"$out.j" 2>&1 || RC=$?
+cat "$out.j"
+assert_eq $((na > 0 || nu > 0 ? 10 : 0)) "$RC" "ldbench join: exit status of the unindexed gates"
+for g in "unindexed_searches>0 $na" "unindexed_components>0 $nu"; do
+	read -r expr n <<<"$g"
+	if ((n > 0)); then
+		assert_match "^Threshold failed: $expr \\(is $n\\)\$" "$out.j" "ldbench join: $expr holds at $n"
+	else
+		assert_no_match "^Threshold failed: $expr " "$out.j" "ldbench join: $expr does not hold (0)"
+	fi
+done
+assert_no_match "^Threshold failed: unindexed_(searches>$na|components>$nu) " "$out.j" \
+	"ldbench join: neither holds above its own count"
 assert_match 'Server log \(389ds\): the server is spending time processing the operation: processing \(optime\) dominates at p99' \
 	"$out" "the verdict: processing"
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 5 --no-preflight \

@@ -6,6 +6,9 @@
 # proxy moves "outside", not etime; bad input (not a log, a log that does
 # not cover the run, a truncated one) says so in one line, with the run's own
 # figures untouched.
+# JOIN_PART=rings (set by tests/CMakeLists.txt in the sanitizer builds) runs
+# cases 1 to 3 only: the op-log's rings between two I/O threads and the
+# writer thread (--op-log, --io-threads 2), pipelined, and bindeach.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-join.XXXXXX")
@@ -34,7 +37,7 @@ fig() {
 }
 
 # 1. searches, depth 1, with a warm-up: the measured ones only; ldbench join afterwards agrees
-run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --duration 1s \
+run_ldbench "$out" "${common[@]}" -f "(uid=userXXXXX)" -e esearch,random -r1 -R500 -n 2 --io-threads 2 --duration 1s \
 	--warmup 500ms --op-log "$logs/s1.oplog" --server-log "$FIX_STATS_LOG"
 assert_eq 0 "$RC" "exit status, searches with --server-log"
 joined_all search "$out" "searches at depth 1"
@@ -76,6 +79,10 @@ run_ldbench "$out" -h 127.0.0.1 -p "$FIX_PORT" -D "uid=user00003,$FIX_PEOPLE" -w
 assert_eq 0 "$RC" "exit status, bindeach"
 joined_all bind "$out" "bindeach binds"
 assert_match 'Server log \(openldap\): connections 60, tagged in the log 60;' "$out" "a tag per connection"
+if [[ ${JOIN_PART:-} == rings ]]; then
+	echo "join_slapd: all passed (cases 1 to 3: JOIN_PART=rings)"
+	exit 0
+fi
 
 # 4. writes at depth 1 and pipelined
 run_ldbench "$out" "${common[@]}" -f "uid=userXXXXX" -e attreplace=description:aXXXXXX,random -r1 -R500 -n 2 -T 100 \

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "conf/config.h"
+#include "report/join.h"
 #include "report/reporter.h"
 #include "cli/fail_if.h"
 #include "report/verdict.h"
@@ -391,6 +392,38 @@ static void test_join_form(void **state)
 	}
 }
 
+/* unindexed_searches (notes=A) and unindexed_components (notes=U): the
+ * join's two figures apart, as logconv tells them. */
+static void test_join_unindexed(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *r = &ldb_threshold_run;
+	struct ldb_threshold t;
+	t = ok("unindexed_searches>0", r);
+	assert_int_equal(t.metric, LDB_M_UNINDEXED_SEARCHES);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	t = ok("Unindexed_Components>=2", r);
+	assert_int_equal(t.metric, LDB_M_UNINDEXED_COMPONENTS);
+	struct ldb_join *j = calloc(1, sizeof *j);
+	assert_non_null(j);
+	j->all.notes_u = 2, j->all.notes_a = 5;
+	j->all.sent = j->all.joined = 10; /* a join that gives figures: its searches joined, the run's end seen */
+	j->last_seen = true;
+	struct ldb_summary sum;
+	memset(&sum, 0, sizeof sum);
+	sum.join = j;
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 2);
+	t = ok("unindexed_searches>0", r);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 5);
+	t = ok("unindexed>0", r);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 7);
+	free(j);
+	refused("search.unindexed_searches>0", r,
+	        "--fail-if 'search.unindexed_searches>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, "
+	        "min, mean, p50, p90, p95, p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP "
+	        "one of < <= > >=");
+}
+
 static void test_repl(void **state)
 {
 	(void)state;
@@ -504,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_expected_metrics),
 		cmocka_unit_test(test_repl),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_join_unindexed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
