@@ -98,7 +98,8 @@ static void usage(FILE *out)
 	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
 	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
 	      "a log that cannot be read (before any connection), 4 no connection could be\n"
-	      "opened, 10 a --fail-if held, 99 write error.  See docs/replay.md.\n",
+	      "opened, 5 the target answered with bytes that are not LDAP, 10 a --fail-if\n"
+	      "held, 99 write error.  See docs/replay.md.\n",
 	      out);
 }
 

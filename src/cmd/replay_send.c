@@ -353,6 +353,10 @@ static int replay_status(const struct ldb_rp_result *r)
 	 * one that had a request failed (one without any may close first) */
 	if (r->conns_opened > 0 && (r->conns_failed == r->conns_opened || (sent == 0 && r->conns_failed > 0)))
 		return 4;
+	/* 5: the target is not (or not only) an LDAP server: its figures are not
+	 * a replay's */
+	if (r->proto_errors > 0)
+		return 5;
 	return sent == 0 ? 1 : 0;
 }
 

@@ -14,6 +14,8 @@
 #    answers (tests/tools/blackhole) ends the replay after the waits, the
 #    requests counted unanswered; an ldaps target that never answers the
 #    handshake fails the connections, its reason reported, exit 4.
+# 3. A target that answers with bytes that are not LDAP (an HTTP status line):
+#    the replay ends, says "answers that were not LDAP", exit status 5.
 # Every replay runs under `timeout`: a hang fails the test instead of ctest's.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -124,4 +126,13 @@ assert_match '^first connection failure: connection set-up \(--drain\): Connecti
 	"the reason"
 assert_eq "2 2 0" "$(jget "$WORK/r3.json" "'%d %d %d' % (p['connections']['opened'], \
 p['connections']['failed'], p['kinds']['bind']['sent'])")" "connections opened, failed, binds sent"
+
+# 3. a target that answers with bytes that are not LDAP (an HTTP status line):
+# the replay ends, says so, and fails with its own status (it exited 0 before)
+start_blackhole garbage
+run_replay "$WORK/out4" $((30 * tf)) -h 127.0.0.1 -p "$BH_PORT" --password-rule ldbench --drain 1s \
+	--json "$WORK/r4.json" "$WORK/two.log"
+assert_eq 5 "$RC" "exit status, answers that are not LDAP (124: it did not end)"
+assert_match '^answers that were not LDAP: [12]$' "$WORK/out4" "the answers said"
+assert_eq 5 "$(/usr/bin/python3 -I -S -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["status"])' "$WORK/r4.json")" "the summary record's status"
 echo "replay_end: all checks passed"

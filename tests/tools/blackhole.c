@@ -1,7 +1,7 @@
 /* blackhole: a TCP listener on 127.0.0.1 that misbehaves on purpose, for the
  * fault tests (tests/integration/faults.sh, signals.sh).
  *
- *   blackhole --mode silent|close|full --port-file FILE
+ *   blackhole --mode silent|close|full|garbage --port-file FILE
  *
  * Binds 127.0.0.1 on an ephemeral port, writes the port number (and a newline)
  * to FILE once it listens (written to FILE.tmp, then renamed, so a reader never
@@ -11,7 +11,9 @@
  *   full    never accepts: its accept queue (backlog 0) is filled at once by
  *           one connection of its own, so the kernel drops every SYN that
  *           comes after and each client's connect stays under way (SYN_SENT)
- *           for as long as the system retries it (about two minutes).
+ *           for as long as the system retries it (about two minutes);
+ *   garbage answers every connection with an HTTP status line (bytes that
+ *           are not LDAP) as soon as it is accepted, and keeps it open.
  * Exits 0 on SIGTERM or SIGINT.  Raises its own descriptor limit to the hard
  * limit so that silent can hold thousands of clients.  Prints the number of
  * connections it accepted to stderr when it exits.
@@ -37,7 +39,7 @@ static void on_stop(int sig)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: blackhole --mode silent|close|full --port-file FILE\n");
+	fprintf(stderr, "usage: blackhole --mode silent|close|full|garbage --port-file FILE\n");
 }
 
 static int write_port_file(const char *path, int port)
@@ -79,11 +81,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (mode == NULL || port_file == NULL ||
-	    (strcmp(mode, "silent") != 0 && strcmp(mode, "close") != 0 && strcmp(mode, "full") != 0)) {
+	    (strcmp(mode, "silent") != 0 && strcmp(mode, "close") != 0 && strcmp(mode, "full") != 0 &&
+	     strcmp(mode, "garbage") != 0)) {
 		usage();
 		return 2;
 	}
 	int silent = strcmp(mode, "silent") == 0, full = strcmp(mode, "full") == 0;
+	int garbage = strcmp(mode, "garbage") == 0;
 
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -150,7 +154,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		accepted++;
-		if (!silent)
+		if (garbage) {
+			static const char http[] = "HTTP/1.0 400 Bad Request\r\n\r\n";
+			ssize_t w = write(fd, http, sizeof http - 1);
+			(void)w; /* a client gone already is no matter */
+		}
+		if (!silent && !garbage)
 			close(fd);
 		/* silent: the descriptor stays open, never read, until exit */
 	}
