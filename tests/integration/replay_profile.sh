@@ -18,22 +18,11 @@ source "$here/../fixture/slapd.sh"
 fixture_start --users 50
 trap 'fixture_stop; rm -rf "$work"' EXIT
 
-# every connection the log opened is closed (the clients' unbinds logged)
-settled() {
-	local try a c
-	for ((try = 0; try < 100; try++)); do
-		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
-		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
-		((a == c)) && return 0
-		sleep 0.05
-	done
-	_fail "connections still open in the log after 5 s ($a accepted, $c closed)"
-}
 # a member of the profile's JSON: jget FILE PYTHON-EXPRESSION-ON-p
 jget() { python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 
 fixture_monitor_snapshot "$work/snap"
-settled
+fixture_stats_settled
 n0=$(wc -l <"$FIX_STATS_LOG")
 root=(-x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE")
 P=$FIX_PEOPLE
@@ -46,7 +35,7 @@ ldapsearch -x -H "$FIX_URI" -D "uid=user00003,$P" -w user00003 -b "uid=user00003
 printf '%s\n' user00042 user00007 |
 	ldapsearch "${root[@]}" -b "$P" -f - '(&(objectClass=inetOrgPerson)(uid=%s))' 1.1 >/dev/null
 ldapsearch "${root[@]}" -b "ou=nowhere,dc=example,dc=com" '(uid=user00002)' 1.1 >/dev/null 2>&1 || true
-settled
+fixture_stats_settled
 sleep 1.2
 cut=$(date +%s.%N)
 sleep 1.2
@@ -98,7 +87,7 @@ except ldap.COMPARE_TRUE:
     pass
 l.unbind_s()
 PY
-settled
+fixture_stats_settled
 tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/run.log"
 
 run_profile() { # OUT ARGS...: the exit status in RC

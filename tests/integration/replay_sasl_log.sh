@@ -28,22 +28,11 @@ trap 'fixture_stop; rm -rf "$work"' EXIT
 export LDAPNOINIT=1
 P=$FIX_PEOPLE
 
-# every connection the log opened is closed (the clients' unbinds logged)
-settled() {
-	local try a c
-	for ((try = 0; try < 100; try++)); do
-		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
-		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
-		((a == c)) && return 0
-		sleep 0.05
-	done
-	_fail "connections still open in the log after 5 s ($a accepted, $c closed)"
-}
 # a member of the profile's JSON, or of the replay's last record (JSON lines)
 jget() { python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["profile"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 rget() { python3 -c 'import json,sys; p=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 
-settled
+fixture_stats_settled
 fixture_monitor_snapshot "$work/snap"
 n0=$(wc -l <"$FIX_STATS_LOG")
 for u in user00002 user00003 user00004; do
@@ -60,7 +49,7 @@ for _ in 1 2 3; do
 		_fail "a wrong password accepted"
 	fi
 done
-settled
+fixture_stats_settled
 tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/run.log"
 grep -q ' BIND authcid=' "$work/run.log" || _fail "slapd wrote no SASL bind's second line"
 binds=$(fixture_monitor_delta "$work/snap" Bind)

@@ -29,19 +29,9 @@ source "$here/../fixture/slapd.sh"
 fixture_start --users 50
 trap 'fixture_stop; rm -rf "$work"' EXIT
 
-settled() { # every connection the log opened is closed
-	local try a c
-	for ((try = 0; try < 100; try++)); do
-		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
-		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
-		((a == c)) && return 0
-		sleep 0.05
-	done
-	_fail "connections still open in the log after 5 s ($a accepted, $c closed)"
-}
 jget() { /usr/bin/python3 -I -S -c 'import json,sys; p=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["replay"]; print(eval(sys.argv[2]))' "$1" "$2"; }
 
-settled
+fixture_stats_settled
 n0=$(wc -l <"$FIX_STATS_LOG")
 root=(-x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE")
 P=$FIX_PEOPLE
@@ -75,7 +65,7 @@ for i in ids:
     l.result(i)
 l.unbind_s()
 PY
-settled
+fixture_stats_settled
 tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/run.log"
 
 # the target: the same data again (slapd started afresh from the LDIF)
@@ -227,7 +217,7 @@ assert_eq 9 "$(jget "$work/r4.json" "p['kinds']['search']['sent']")" "the rest r
 assert_eq "['$work/dirty.log', 3]" "$(jget "$work/r4.json" "p['log_skipped']['garbage']['first']")" "in the JSON"
 
 # --timing recorded on a log of a few seconds: searches at uneven rates per second
-settled
+fixture_stats_settled
 m0=$(wc -l <"$FIX_STATS_LOG")
 burst() { for ((i = 0; i < $1; i++)); do ldapsearch -x -H "$FIX_URI" -b "$P" "(uid=user0000$i)" 1.1 >/dev/null; done; }
 burst 4
@@ -237,14 +227,14 @@ sleep 0.8
 burst 3
 sleep 0.8
 burst 1
-settled
+fixture_stats_settled
 tail -n +$((m0 + 1)) "$FIX_STATS_LOG" >"$work/timed.log"
-settled
+fixture_stats_settled
 m1=$(wc -l <"$FIX_STATS_LOG")
 run_replay "$work/out5" "${tgt[@]}" --timing recorded --json "$work/r5.json" "$work/timed.log"
 cat "$work/out5"
 assert_eq 0 "$RC" "exit status of the recorded-timing replay"
-settled
+fixture_stats_settled
 tail -n +$((m1 + 1)) "$FIX_STATS_LOG" >"$work/replayed.log"
 assert_eq 9 "$(jget "$work/r5.json" "p['kinds']['search']['sent']")" "the searches replayed"
 w=$(jget "$work/r5.json" "p['window_s']")
@@ -310,12 +300,12 @@ for l in open(sys.argv[1]):
     s = time.strftime("%b %e %H:%M:%S", time.gmtime(int(t.split(".")[0], 16)))
     print("%s host slapd[812]: %s" % (s, rest))
 PY
-settled
+fixture_stats_settled
 m2=$(wc -l <"$FIX_STATS_LOG")
 TZ=UTC run_replay "$work/out6" "${tgt[@]}" --timing recorded --json "$work/r6.json" "$work/timed-syslog.log"
 assert_eq 0 "$RC" "exit status of the whole-second replay"
 assert_eq 9 "$(jget "$work/r6.json" "p['kinds']['search']['sent']")" "its searches replayed"
-settled
+fixture_stats_settled
 span=$(tail -n +$((m2 + 1)) "$FIX_STATS_LOG" | grep ' SRCH base=' | head -n 4 | /usr/bin/python3 -I -S -c '
 import sys
 t = [int(l.split()[0].split(".")[0], 16) + int(l.split()[0].split(".")[1], 16) / 1e9 for l in sys.stdin]
@@ -472,7 +462,7 @@ for i in range(400):
     print("dn: cn=b%03d,ou=bulk,dc=example,dc=com\nobjectClass: person\ncn: b%03d\nsn: %s\n" % (i, i, "s" * 200))
 ' >"$work/bulk.ldif"
 ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" -f "$work/bulk.ldif" >/dev/null
-settled
+fixture_stats_settled
 m3=$(wc -l <"$FIX_STATS_LOG")
 for ((try = 1; try <= 5; try++)); do
 	/usr/bin/python3 - "$FIX_URI" "$FIX_ROOTDN" "$(cat "$FIX_PWFILE")" "$P" "$FIX_PID" <<'PY'
@@ -496,7 +486,7 @@ for r in range(3):
 l.unbind_s()
 PY
 	ldapsearch -x -H "$FIX_URI" -b "$P" '(uid=user00020)' cn >/dev/null
-	settled
+	fixture_stats_settled
 	tail -n +$((m3 + 1)) "$FIX_STATS_LOG" >"$work/pipe.log"
 	depths "$work/pipe.log" >"$work/depth.want"
 	# a recording where the server logged some pipelining (a round's searches

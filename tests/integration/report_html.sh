@@ -321,17 +321,7 @@ grep -qF "this run (openldap): $verdict</p>" "$D/j.html.dom" || _fail "j.html: t
 # whole replay); the Runs table gives it no clients and no seed; the Replay section shows its log,
 # window, threads, connections, lateness, per kind what was sent and what differed, and what was
 # not sent and why, each the JSON's figure
-settled() { # every connection the stats log opened is closed
-	local try a c
-	for ((try = 0; try < 100; try++)); do
-		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
-		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
-		((a == c)) && return 0
-		sleep 0.05
-	done
-	_fail "connections still open in the stats log after 5 s ($a accepted, $c closed)"
-}
-settled
+fixture_stats_settled
 n0=$(wc -l <"$FIX_STATS_LOG")
 for u in 1 2 3; do
 	ldapsearch -x -H "$FIX_URI" -b "$FIX_PEOPLE" "(uid=user0000$u)" 1.1 >/dev/null
@@ -340,7 +330,7 @@ done
 # the root DN's bind: no password given to the replay (not sent); the compare of a value the
 # log does not hold (OpenLDAP logs the attribute only): recorded false, replayed true
 ldapcompare -x -H "$FIX_URI" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "uid=user00011,$FIX_PEOPLE" uid:nope >/dev/null || true
-settled
+fixture_stats_settled
 tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$D/rp.log"
 tgt=(-h 127.0.0.1 -p "$FIX_PORT")
 run_ldbench "$D/rp.txt" replay "${tgt[@]}" --timing recorded --json "$D/rp.json" --html "$D/rp.html" "$D/rp.log"

@@ -22,22 +22,11 @@ source "$here/../fixture/slapd.sh"
 fixture_start --users 50
 trap 'fixture_stop; rm -rf "$work"' EXIT
 
-# every connection the log opened is closed (the clients' unbinds logged)
-settled() {
-	local try a c
-	for ((try = 0; try < 100; try++)); do
-		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
-		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
-		((a == c)) && return 0
-		sleep 0.05
-	done
-	_fail "connections still open in the log after 5 s ($a accepted, $c closed)"
-}
 # the value of "KEY value [places]" in slogstat's output
 get() { awk -v k="$1" 'index($0, k " ") == 1 { $0 = substr($0, length(k) + 2); print $1; exit }' "$2"; }
 
 fixture_monitor_snapshot "$work/snap"
-settled
+fixture_stats_settled
 n0=$(wc -l <"$FIX_STATS_LOG")
 
 root=(-x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE")
@@ -76,7 +65,7 @@ ldapcompare "${root[@]}" "uid=slog2,$P" uid:nope >/dev/null || true
 ldapdelete "${root[@]}" "uid=slog3,$P" "uid=slog2,$P"
 ldapwhoami "${root[@]}" >/dev/null
 ldapexop "${root[@]}" whoami >/dev/null
-settled
+fixture_stats_settled
 tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$work/run.log"
 "$STAT" "$work/run.log" >"$work/st"
 cat "$work/st"
