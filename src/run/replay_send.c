@@ -656,7 +656,7 @@ int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 		            .start = p->share->start };
 	memcpy(&s.addr, &p->share->addr, sizeof s.addr);
 	s.addrlen = p->share->addrlen;
-	s.tlsc = (struct ldb_rp_tlsconf){ .tls = conf->tls, .starttls = conf->starttls, .slot = &s.slot };
+	s.tlsc = (struct ldb_rp_tlsconf){ .tls = conf->tls, .starttls = conf->target->starttls, .slot = &s.slot };
 	int rc = sender_init(&s) != 0 ? -1 : 0;
 	if (rc == 0)
 		loop(&s);

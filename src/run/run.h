@@ -26,6 +26,7 @@ enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_
 /* What every worker shares: read-only after start, but for the atomics. */
 struct ldb_run {
 	const struct ldb_config *cfg;
+	struct ldb_target target;     /* the server, its TLS and who binds (conf/target.h), from cfg */
 	struct sockaddr_storage addr; /* the server, resolved once */
 	socklen_t addrlen;
 	char host_name[256];    /* the server's name as given (-h, or -H's host) */
