@@ -15,7 +15,6 @@
 #include "proto/wire.h"
 #include "run/oplog.h"
 
-#define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
 #define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
 
 static int resolve(struct ldb_run *run, const char *host, int port, char *err, size_t cap)
@@ -225,7 +224,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	 * and drops the ones still queued when the Unbind comes */
 	if (run->unanswered && fixed_extended(&run->marker, WHOAMI_OID, "a WhoAmI", err, cap) != 0)
 		return -1;
-	if (run->target.starttls && fixed_extended(&run->starttls, STARTTLS_OID, "a StartTLS", err, cap) != 0)
+	if (run->target.starttls && fixed_extended(&run->starttls, LDB_STARTTLS_OID, "a StartTLS", err, cap) != 0)
 		return -1;
 	if (ldb_target_tls(&run->target) && ldb_tls_new(&run->tls, &run->target.tls, err, cap) != 0)
 		return -1;

@@ -28,6 +28,10 @@
 
 #include "conf/target.h"
 
+/* StartTLS's requestName (RFC 4511 4.14.1): the load's (run/setup) and the
+ * replay's request, both encoded from it by proto/wire at start-up. */
+#define LDB_STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+
 /* Outcome of a handshake step, a read or a write. */
 enum ldb_tls_rc {
 	LDB_TLS_OK = 0,         /* done (handshake complete, or *n bytes moved) */
