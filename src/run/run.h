@@ -26,7 +26,6 @@ enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_
 /* What every worker shares: read-only after start, but for the atomics. */
 struct ldb_run {
 	const struct ldb_config *cfg;
-	struct ldb_target target;     /* the server, its TLS and who binds (conf/target.h), from cfg */
 	struct sockaddr_storage addr; /* the server, resolved once */
 	socklen_t addrlen;
 	char host_name[256];    /* the server's name as given (-h, or -H's host) */
@@ -71,6 +70,9 @@ struct ldb_run {
 	/* ldclt's line per failed operation (run/errlines.c) */
 	char line_prefix[80]; /* "NAME[PID]: " */
 	int line_fd;          /* where the text output goes (stdout by default) */
+	/* the server, its TLS and who binds (conf/target.h), from cfg; last, so
+	 * that the fields above keep the cache lines the hot loop reads them in */
+	struct ldb_target target;
 };
 
 /* A client's limit on its error lines: a few codes, lines printed and held
