@@ -25,7 +25,7 @@ common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_P
 args_of() { # case ops
 	case $1 in
 	xxx) A=("${common[@]}" -f "(uid=userXXXXXX)" -e esearch,random -r 1 -R 999999 --no-preflight -T "$2") ;;
-	pattern) A=("${common[@]}" -f "(uid=user[1-999999%000000])" -e esearch -T "$2") ;;
+	pattern) A=("${common[@]}" -f "(uid=user[1-999999%000000])" -e esearch --no-preflight -T "$2") ;;
 	esac
 }
 tmp=$(mktemp -d)

@@ -14,6 +14,8 @@ install_missing tests/run.sh cmake make gcc clang clang-format pkg-config liblda
 	openssl man-db groff-base bsdextrautils util-linux coreutils
 # zlib (--hdr-log), the browser, plotter, readers and packaging tools of the report tests
 install_missing tests/run.sh zlib1g-dev chromium gnuplot-nox python3 python3-pandas dpkg apt
+# strace: the join's wait for a buffered log reads on from where it stopped (gates_slapd, dirsrv_gates)
+install_missing tests/run.sh strace
 # the capture proxy (tests/tools/ldapcapture.py): RFC 4511 types to decode what ldbench sent
 install_missing tests/run.sh python3-ldap3
 # Node.js and npm (hdr-histogram-js, the independent reader): Debian's, unless a Node.js that

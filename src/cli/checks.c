@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/fail_if.h"
 #include "values/pattern.h"
 #include "values/vpattern.h"
 #include "util/util.h"
@@ -616,6 +617,16 @@ int cli_cross_check(struct cli_ctx *x)
 	if (c->scalab01 && (c->oplog_path != NULL || c->nserver_log > 0))
 		return cli_fail(x,
 		                "--op-log, --server-log: not with -e scalab01 (its logins are not the I/O threads')");
+	/* a threshold whose figure the run would not have: refused, never read as 0 */
+	char why[400];
+	if (ldb_thresholds_sources(c->fail_if, c->nfail_if, c->nserver_log > 0, c->nrepl > 0, why, sizeof why) != 0)
+		return cli_fail(x, "%s", why);
+	for (int i = 0; i < c->nfind_max; i++)
+		if (c->find_max[i].source != LDB_TS_RUN)
+			return cli_fail(x,
+			                "--find-max '%s': an objective takes the run's own figures (a step has neither "
+			                "the join nor the replication check)",
+			                c->find_max[i].text);
 	/* what to do */
 	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
 		return nothing_to_do(x);

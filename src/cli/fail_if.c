@@ -28,6 +28,9 @@ static const char *const metric_names[LDB_M_COUNT] = {
 	[LDB_M_UNSEEN] = "unseen",
 	/* the join's */
 	[LDB_M_UNINDEXED] = "unindexed",
+	[LDB_M_UNINDEXED_SEARCHES] = "unindexed_searches",
+	[LDB_M_UNINDEXED_COMPONENTS] = "unindexed_components",
+	[LDB_M_COVERAGE] = "coverage",
 	/* a replay's */
 	[LDB_M_DIFFER] = "differ",
 	[LDB_M_SKIPPED] = "skipped",
@@ -58,17 +61,33 @@ const struct ldb_threshold_form ldb_threshold_replay = {
 	               "p95, p99, p99.9, max (latencies in ns/us/ms/s, ms by default), skipped, or late.LATENCY "
 	               "(lateness against the schedule), OP one of < <= > >=",
 };
+/* ldbench join: the join's figures, per kind or over every kind. */
+const struct ldb_threshold_form ldb_threshold_join = {
+	.metrics = M(LDB_M_MIN) | M(LDB_M_MEAN) | M(LDB_M_P50) | M(LDB_M_P90) | M(LDB_M_P95) | M(LDB_M_P99) |
+	           M(LDB_M_P999) | M(LDB_M_MAX) | M(LDB_M_UNINDEXED) | M(LDB_M_UNINDEXED_SEARCHES) |
+	           M(LDB_M_UNINDEXED_COMPONENTS) | M(LDB_M_COVERAGE),
+	.relative = false,
+	.join = true,
+	.metric_help = "ldbench join has the join's figures only: [KIND.][FIGURE.]METRIC OP VALUE, FIGURE client "
+	               "(the default), server (etime), queue, processing or outside, METRIC a latency (min, mean, "
+	               "p50 ... p99.9, max), unindexed, unindexed_searches, unindexed_components or coverage",
+};
 #undef M
+
+static bool is_unindexed(int m)
+{
+	return m == LDB_M_UNINDEXED || m == LDB_M_UNINDEXED_SEARCHES || m == LDB_M_UNINDEXED_COMPONENTS;
+}
 
 static bool is_count(enum ldb_metric m)
 {
-	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || m == LDB_M_UNINDEXED ||
+	return m == LDB_M_ERRORS || m == LDB_M_MISSES || m == LDB_M_HITS || m == LDB_M_UNSEEN || is_unindexed(m) ||
 	       m == LDB_M_DIFFER || m == LDB_M_SKIPPED;
 }
 
 static bool is_latency(enum ldb_metric m)
 {
-	return m != LDB_M_RATE && !is_count(m);
+	return m != LDB_M_RATE && m != LDB_M_COVERAGE && !is_count(m);
 }
 
 const char *ldb_threshold_metric_name(enum ldb_metric m)
@@ -110,79 +129,114 @@ static const char *skip_blanks(const char *p)
 	return p;
 }
 
-/* The join's figures (--server-log): server. (etime), queue., processing.,
- * outside.  @return true when name is one (t->kind set). */
+/* The join's figures (--server-log): client., server. (etime), queue.,
+ * processing., outside.  @return true when name is one (t's source and
+ * figure set). */
 static bool join_prefix(struct ldb_threshold *t, const char *name, size_t n)
 {
-	static const char *const fig[] = { "server", "queue", "processing", "outside" };
-	for (int f = 0; f < 4; f++)
+	static const char *const fig[LDB_TF_COUNT] = { [LDB_TF_CLIENT] = "client",
+		                                       [LDB_TF_SERVER] = "server",
+		                                       [LDB_TF_QUEUE] = "queue",
+		                                       [LDB_TF_PROC] = "processing",
+		                                       [LDB_TF_OUTSIDE] = "outside" };
+	for (int f = 0; f < LDB_TF_COUNT; f++)
 		if (strlen(fig[f]) == n && strncasecmp(fig[f], name, n) == 0) {
-			t->kind = LDB_THRESHOLD_JOIN_SERVER - f;
+			t->source = LDB_TS_JOIN;
+			t->fig = (enum ldb_tfig)f;
 			return true;
 		}
 	return false;
 }
 
-/* "[KIND.]METRIC": letters, digits and dots up to the operator.  A whole
- * metric name comes first (p99.9 has a dot of its own). */
+static size_t segment(const char *p, const char *end)
+{
+	const char *dot = memchr(p, '.', (size_t)(end - p));
+	return (size_t)((dot != NULL ? dot : end) - p);
+}
+
+/* KIND.: a known operation kind, or an unknown one that is no source
+ * either.  @return 0 (*pp past it when there is one), or -1. */
+static int parse_kind(struct ldb_threshold *t, const char **pp, const char *end, const struct ldb_threshold_form *form,
+                      const char *expr, char *err, size_t cap)
+{
+	const char *p = *pp;
+	size_t n = segment(p, end);
+	if (metric_named(p, (size_t)(end - p)) >= 0 || p + n == end)
+		return 0;
+	t->kind = ldb_op_from_name(p, n, true);
+	if (t->kind >= 0) {
+		*pp = p + n + 1;
+		return 0;
+	}
+	t->kind = LDB_KIND_ANY;
+	struct ldb_threshold probe = *t;
+	bool source = (n == 4 && !form->replay && !form->join && strncasecmp(p, "repl", 4) == 0) ||
+	              (n == 4 && form->replay && strncasecmp(p, "late", 4) == 0) ||
+	              (!form->replay && join_prefix(&probe, p, n));
+	if (source || metric_named(p, n) >= 0)
+		return 0;
+	char kinds[200] = "";
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
+		         ldb_op_name((enum ldb_op)k));
+	return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)n, p, kinds);
+}
+
+/* SOURCE.METRIC: repl. (the replication check), late. (a replay's), the
+ * join's figures.  @return 1 when there was none, 0, or -1. */
+static int parse_source(struct ldb_threshold *t, const char *p, const char *end, const struct ldb_threshold_form *form,
+                        const char *expr, char *err, size_t cap)
+{
+	size_t n = segment(p, end);
+	if (metric_named(p, (size_t)(end - p)) >= 0 || p + n == end)
+		return 1;
+	int m = metric_named(p + n + 1, (size_t)(end - p - (ptrdiff_t)n - 1));
+	bool repl = !form->replay && !form->join && n == 4 && strncasecmp(p, "repl", 4) == 0;
+	bool late = form->replay && n == 4 && strncasecmp(p, "late", 4) == 0;
+	if (repl && t->kind == LDB_KIND_ANY) {
+		t->source = LDB_TS_REPL;
+		if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
+			return refuse(err, cap, expr, "%s",
+			              form->relative ? "repl takes p50 or p99 (e.g. 'repl.p99>+10%')"
+			                             : "repl takes a latency (min, mean, p50 ... max) or unseen");
+	} else if (late && t->kind == LDB_KIND_ANY) {
+		t->source = LDB_TS_LATE;
+		if (m < 0 || !is_latency((enum ldb_metric)m))
+			return refuse(err, cap, expr, "late takes a latency (e.g. 'late.p99>10ms')");
+	} else if (!form->replay && join_prefix(t, p, n)) {
+		if (m < 0 || !is_latency((enum ldb_metric)m) || !(form->metrics & (1u << m)) || form->relative)
+			return refuse(err, cap, expr, "%.*s takes a latency of a run (e.g. '%.*s.p99>5ms')", (int)n, p,
+			              (int)n, p);
+	} else {
+		return refuse(err, cap, expr, "%s", form->metric_help);
+	}
+	t->metric = (enum ldb_metric)m;
+	return 0;
+}
+
+/* "[KIND.][SOURCE.]METRIC": letters, digits and dots up to the operator.  A
+ * whole metric name comes first (p99.9 has a dot of its own). */
 static int parse_name(struct ldb_threshold *t, const char **pp, const struct ldb_threshold_form *form, const char *expr,
                       char *err, size_t cap)
 {
-	const char *name = *pp, *p = name;
-	while (isalnum((unsigned char)*p) || *p == '.')
-		p++;
-	*pp = p;
-	size_t n = (size_t)(p - name);
-	int m = metric_named(name, n);
-	const char *dot = memchr(name, '.', n);
-	if (m < 0 && dot != NULL && metric_named(name, (size_t)(dot - name)) < 0) {
-		t->kind = ldb_op_from_name(name, (size_t)(dot - name), true);
-		/* the replication check (-S): repl.LATENCY, repl.unseen */
-		if (t->kind < 0 && !form->replay && dot - name == 4 && strncasecmp(name, "repl", 4) == 0) {
-			t->kind = LDB_THRESHOLD_REPL;
-			m = metric_named(dot + 1, n - 5);
-			if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
-				return refuse(err, cap, expr, "%s",
-				              form->relative
-				                      ? "repl takes p50 or p99 (e.g. 'repl.p99>+10%')"
-				                      : "repl takes a latency (min, mean, p50 ... max) or unseen");
-			t->metric = (enum ldb_metric)m;
-			return 0;
-		}
-		if (t->kind < 0 && form->replay && dot - name == 4 && strncasecmp(name, "late", 4) == 0) {
-			t->kind = LDB_THRESHOLD_LATE;
-			m = metric_named(dot + 1, n - 5);
-			if (m < 0 || !is_latency((enum ldb_metric)m))
-				return refuse(err, cap, expr, "late takes a latency (e.g. 'late.p99>10ms')");
-			t->metric = (enum ldb_metric)m;
-			return 0;
-		}
-		if (t->kind < 0 && !form->replay && join_prefix(t, name, (size_t)(dot - name))) {
-			m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
-			if (m < 0 || !is_latency((enum ldb_metric)m) || !(form->metrics & (1u << m)) || form->relative)
-				return refuse(err, cap, expr, "%.*s takes a latency of a run (e.g. '%.*s.p99>5ms')",
-				              (int)(dot - name), name, (int)(dot - name), name);
-			t->metric = (enum ldb_metric)m;
-			return 0;
-		}
-		if (t->kind < 0) {
-			char kinds[200] = "";
-			for (int k = 0; k < LDB_OP_COUNT; k++)
-				snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
-				         ldb_op_name((enum ldb_op)k));
-			return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)(dot - name), name,
-			              kinds);
-		}
-		m = metric_named(dot + 1, n - (size_t)(dot + 1 - name));
-	}
-	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (m == LDB_M_UNINDEXED && t->kind >= 0))
+	const char *p = *pp, *end = p;
+	while (isalnum((unsigned char)*end) || *end == '.' || *end == '_')
+		end++;
+	*pp = end;
+	if (parse_kind(t, &p, end, form, expr, err, cap) != 0)
+		return -1;
+	int rc = parse_source(t, p, end, form, expr, err, cap);
+	if (rc <= 0)
+		return rc;
+	int m = metric_named(p, (size_t)(end - p));
+	if (m < 0 || !(form->metrics & (1u << m)) || m == LDB_M_UNSEEN || (is_unindexed(m) && t->kind >= 0))
 		return refuse(err, cap, expr, "%s", form->metric_help);
 	if (m == LDB_M_SKIPPED && t->kind >= 0)
 		return refuse(err, cap, expr,
 		              "skipped counts the requests not sent for every reason: no kind ('skipped>0')");
 	t->metric = (enum ldb_metric)m;
-	if (m == LDB_M_UNINDEXED)
-		t->kind = LDB_THRESHOLD_JOIN_SERVER;
+	if (is_unindexed(m) || m == LDB_M_COVERAGE || form->join)
+		t->source = LDB_TS_JOIN; /* without a figure: the client's */
 	return 0;
 }
 
@@ -213,6 +267,11 @@ static int apply_unit(struct ldb_threshold *t, const char *unit, size_t n, const
 		const char *name;
 		double scale;
 	} lat[] = { { "", 1e6 }, { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	if (t->metric == LDB_M_COVERAGE) {
+		if ((n == 0 || (n == 1 && unit[0] == '%')) && t->value <= 100)
+			return 0;
+		return refuse(err, cap, expr, "coverage is a percentage of the operations sent (e.g. 'coverage<100')");
+	}
 	if (n == 1 && unit[0] == '%')
 		return refuse(err, cap, expr,
 		              "a change in percent is for ldbench compare; a run's threshold is absolute "
@@ -256,7 +315,7 @@ static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_
 		while (*p != '\0' && !isspace((unsigned char)*p))
 			p++;
 	size_t n = (size_t)(p - unit);
-	t->relative = n == 1 && unit[0] == '%';
+	t->relative = n == 1 && unit[0] == '%' && t->metric != LDB_M_COVERAGE;
 	bool count = form->relative && !t->relative && (form->counts & (1u << t->metric));
 	if (form->relative && !t->relative && !count)
 		return refuse(err, cap, expr, "the value must end with '%%' (a change in percent)");
@@ -274,7 +333,7 @@ int ldb_threshold_parse_form(struct ldb_threshold *t, const char *expr, const st
 {
 	const char *p = skip_blanks(expr);
 	memset(t, 0, sizeof *t);
-	t->kind = -1;
+	t->kind = LDB_KIND_ANY;
 	snprintf(t->text, sizeof t->text, "%s", expr);
 	if (parse_name(t, &p, form, expr, err, cap) != 0)
 		return -1;
@@ -306,6 +365,32 @@ void ldb_threshold_format(const struct ldb_threshold *t, double a, char *buf, si
 		snprintf(buf, cap, "%.3f ms", a / 1e6);
 	else if (t->metric == LDB_M_RATE)
 		snprintf(buf, cap, "%.2f/s", a);
+	else if (t->metric == LDB_M_COVERAGE)
+		snprintf(buf, cap, "%.1f %%", a);
 	else
 		snprintf(buf, cap, "%.0f", a);
+}
+
+const char *ldb_threshold_needs(const struct ldb_threshold *t)
+{
+	switch (t->source) {
+	case LDB_TS_JOIN: return "--server-log";
+	case LDB_TS_REPL: return "-S";
+	case LDB_TS_RUN:
+	case LDB_TS_LATE: break;
+	}
+	return NULL;
+}
+
+int ldb_thresholds_sources(const struct ldb_threshold *t, int n, bool server_log, bool repl, char *err, size_t cap)
+{
+	for (int i = 0; i < n; i++) {
+		const char *need = ldb_threshold_needs(&t[i]);
+		if ((t[i].source == LDB_TS_JOIN && !server_log) || (t[i].source == LDB_TS_REPL && !repl))
+			return refuse(err, cap, t[i].text, "needs %s (%s)", need,
+			              t[i].source == LDB_TS_JOIN
+			                      ? "its figure comes from the join with the server's access log"
+			                      : "its figure comes from the replication check");
+	}
+	return 0;
 }

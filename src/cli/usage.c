@@ -63,7 +63,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --start-at TIME              start at a wall-clock time (@EPOCH, ISO 8601, HH:MM[:SS]): hosts in "
 	      "step\n"
 	      "  --fail-if EXPR               exit 10 when e.g. 'p99>5ms', 'errors>0', 'rate<1000' holds at the end\n"
-	      "                               ('misses>0': a srchnentries check missed)\n"
+	      "                               ('misses>0': a srchnentries check missed; with --server-log the\n"
+	      "                               join's: 'server.p99>5ms', 'search.outside.p99>1ms', 'unindexed>0')\n"
 	      "  --io-threads N               OS threads that carry the -n clients (default: -n, at most the CPUs;\n"
 	      "                               clear-text bindeach: at most half the CPUs)\n"
 	      "  --json FILE                 also write JSON lines records to FILE (- = stdout;\n"
@@ -85,8 +86,9 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --dataset ldifgen|ldbench   a scenario's dataset by name, from --set count=N (ldifgen: dsctl\n"
 	      "                              ldifgen users, generic, start index 1: user002.., digits of N)\n"
 	      "  --no-preflight              no pre-flight check (by default the lowest, highest and three\n"
-	      "                              values of a search's -r/-R, the lowest and highest randombinddn,\n"
-	      "                              are tried before the load: exit 11 when they miss the data)\n"
+	      "                              values of a search's -r/-R or -f pattern's ranges, the lowest and\n"
+	      "                              highest randombinddn, are tried before the load: exit 11 when\n"
+	      "                              they miss the data)\n"
 	      "\n"
 	      "Capacity and the client's own limits (docs/capacity.md):\n"
 	      "  --find-max OBJECTIVE         highest open-loop rate meeting e.g. 'p99<5ms,errors<1' (the --fail-if\n"
@@ -256,6 +258,7 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "Exit status: 0 no problem, 2 error in parameters, 3 max errors reached,\n"
 	      "4 cannot bind (or connect), 7 cannot initialize, 10 a --fail-if threshold held,\n"
 	      "11 the pre-flight check found that the range does not match the data,\n"
-	      "12 --find-max found no rate that met its objective, 99 other error.\n",
+	      "12 --find-max found no rate that met its objective, 13 a --fail-if threshold could not be\n"
+	      "evaluated, 14 --server-log: the run could not be joined with the log, 99 other error.\n",
 	      out);
 }

@@ -48,7 +48,7 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	memset(c, 0, sizeof *c);
 	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
 		return -1;
-	c->kind = t.kind == LDB_THRESHOLD_REPL ? LDB_CMP_REPL : t.kind;
+	c->kind = t.source == LDB_TS_REPL ? LDB_CMP_REPL : t.kind;
 	for (int m = 0; m < LDB_CMP_METRICS; m++)
 		if (shared_metric[m] == t.metric)
 			c->metric = (enum ldb_cmp_metric)m;

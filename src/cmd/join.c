@@ -29,8 +29,10 @@ static void usage(FILE *out)
 	             "  OpenLDAP stats log; several files of a rotated set in any order, .gz too):\n"
 	             "  per kind client latency, etime, queue, processing, outside; coverage; the verdict\n"
 	             "  --json OUT      also write the join as one JSON line to OUT (- = stdout)\n"
-	             "  --fail-if EXPR  exit 10 when e.g. 'server.p99>5ms', 'outside.p99>1ms', 'unindexed>0' holds\n"
-	             "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held\n");
+	             "  --fail-if EXPR  exit 10 when e.g. 'server.p99>5ms', 'search.outside.p99>1ms', 'p99>9ms'\n"
+	             "                  (client), 'unindexed>0', 'coverage<100' holds: the join's figures only\n"
+	             "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held,\n"
+	             "  13 a --fail-if could not be evaluated (the figure is not in the join)\n");
 }
 
 /* @return -1 to go on, else the exit status. */
@@ -64,7 +66,8 @@ static int parse_args(int argc, char **argv, struct join_args *j, struct ldb_arg
 			j->json = v;
 		} else {
 			char why[400];
-			if (j->nt == MAX_THRESHOLDS || ldb_threshold_parse(&j->t[j->nt], v, why, sizeof why) != 0) {
+			if (j->nt == MAX_THRESHOLDS ||
+			    ldb_threshold_parse_form(&j->t[j->nt], v, &ldb_threshold_join, why, sizeof why) != 0) {
 				fprintf(stderr, PROG ": %s\n", j->nt == MAX_THRESHOLDS ? "--fail-if: at most 16" : why);
 				return 2;
 			}
@@ -96,23 +99,28 @@ static int write_json(const struct join_args *ja, const struct ldb_join *j)
 	return 0;
 }
 
-/* The thresholds, on the join's figures only. */
-static int check(const struct join_args *ja, const struct ldb_join *j, FILE *out)
+/* The thresholds, on the join's figures (per kind, or of every kind): a
+ * line for each that holds or cannot be evaluated.  @return the status. */
+static int check(const struct join_args *ja, const struct ldb_join *j, int status, FILE *out)
 {
-	struct ldb_summary sum;
-	memset(&sum, 0, sizeof sum);
-	sum.join = j;
-	int failed = 0;
+	bool held = false, unknown = false;
 	for (int i = 0; i < ja->nt; i++) {
-		double v = ldb_threshold_actual(&ja->t[i], &sum, 0);
+		const struct ldb_threshold *t = &ja->t[i];
+		double v;
+		const char *why;
 		char shown[64];
-		ldb_threshold_format(&ja->t[i], v, shown, sizeof shown);
-		if (ldb_threshold_holds(&ja->t[i], v)) {
-			fprintf(out, "Threshold failed: %s (is %s)\n", ja->t[i].text, shown);
-			failed = 1;
+		if (!ldb_join_figure(t, j, &v, &why)) {
+			fprintf(out, "Threshold not evaluated: %s (%s)\n", t->text, why);
+			unknown = true;
+			continue;
+		}
+		ldb_threshold_format(t, v, shown, sizeof shown);
+		if (ldb_threshold_holds(t, v)) {
+			fprintf(out, "Threshold failed: %s (is %s)\n", t->text, shown);
+			held = true;
 		}
 	}
-	return failed ? LDB_EXIT_THRESHOLD : 0;
+	return ldb_verdict_status(status, held, unknown, false);
 }
 
 int ldb_join_main(int argc, char **argv)
@@ -137,8 +145,7 @@ int ldb_join_main(int argc, char **argv)
 	status = ja.json != NULL ? write_json(&ja, &j) : 0;
 	if (status == 0 && j.measured > 0 && j.conns_tagged == 0)
 		status = JOIN_EXIT_NOT_COVERED;
-	if (status == 0)
-		status = check(&ja, &j, out);
+	status = check(&ja, &j, status, out);
 	ldb_join_free(&j);
 	ldb_argv_free(&a);
 	return status;

@@ -7,8 +7,11 @@
  * abandons and unbinds are not kinds of the mix); -f, the example of the top
  * filter shape with its first digit run made an XXX run (-e random between
  * the lowest and highest number the log held, -e nozeropad when the runs'
- * widths differ); -b the top non-empty base; -s the most used scope; -D the
- * top non-empty bind DN (its password is not in the log: give -w or -y);
+ * widths differ); -b the top non-empty base; -s the most used scope; the
+ * top bind that succeeded as it was made: -D its DN for a simple bind (its
+ * password is not in the log: give -w or -y), -o mech= for SASL (EXTERNAL:
+ * the client certificate to give); without one, -D the top non-empty bind
+ * DN of the requests;
  * -n the peak of connections open at once (1..10000); --rate-profile the
  * log's rate per interval (at most MAX_SEGS holds; intervals merged to fit),
  * scaled to the share of the mix's kinds, and --duration its length. */
@@ -44,6 +47,39 @@ static const struct ldb_ltop_ent *top_nonempty(const struct ldb_ltop *t)
 		if (e[i]->len > 0)
 			return e[i];
 	return NULL;
+}
+
+/* The top bind that succeeded ("MECH DN"; a simple bind with a DN, or a
+ * SASL one), or NULL: none in the log's lines. */
+static const struct ldb_ltop_ent *top_bind_ok(const struct ldb_ltop *t)
+{
+	const struct ldb_ltop_ent *e[LDB_LPROF_TOPCAP];
+	int n = ldb_ltop_sorted(t, e, LDB_LPROF_TOPCAP);
+	for (int i = 0; i < n; i++)
+		if (e[i]->len > 7 || strncmp(e[i]->key, "SIMPLE ", e[i]->len) != 0)
+			return e[i];
+	return NULL;
+}
+
+/* The binds' options: the top bind that succeeded as it was made (-D for a
+ * simple one, -o mech= for SASL), else the top DN of the requests. */
+static void put_bind(const struct ldb_lprof *p, const struct ldb_ltop_ent *dn, FILE *out)
+{
+	const struct ldb_ltop_ent *ok = top_bind_ok(&p->binds_ok);
+	const char *sp = ok ? strchr(ok->key, ' ') : NULL;
+	if (sp == NULL || strncmp(ok->key, "SIMPLE ", 7) == 0) {
+		fputs("-D ", out);
+		put_word(out, sp ? sp + 1 : dn->key);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "-o mech=%.*s\n", (int)(sp - ok->key), ok->key);
+	if (strncmp(ok->key, "EXTERNAL ", 9) == 0)
+		fprintf(out, "# EXTERNAL bound as %s: give its client certificate (--tls-cert FILE --tls-key FILE)\n",
+		        sp + 1);
+	else
+		fprintf(out, "# %.*s bound as %s: give -o authid= and its password (-w or -y)\n", (int)(sp - ok->key),
+		        ok->key, sp + 1);
 }
 
 /* -f and its -e random, -r, -R from the top filter shape. */
@@ -117,7 +153,7 @@ int ldb_replay_write_scenario(const struct ldb_lprof *p, const char *logs, FILE 
 	const struct ldb_ltop_ent *dn = top_nonempty(&p->binddns), *base = top_nonempty(&p->bases);
 	if (ns == 0 || p->filters.n == 0)
 		ns = 0;
-	if (dn == NULL)
+	if (dn == NULL && top_bind_ok(&p->binds_ok) == NULL)
 		nb = 0;
 	if (ns + nb == 0) {
 		snprintf(err, cap, "the log holds no search nor bind with a DN: nothing a scenario can send");
@@ -143,11 +179,8 @@ int ldb_replay_write_scenario(const struct ldb_lprof *p, const char *logs, FILE 
 			s = p->scopes[i] > p->scopes[s] ? i : s;
 		fprintf(out, "-s %s\n", scope[s]);
 	}
-	if (nb) {
-		fputs("-D ", out);
-		put_word(out, dn->key);
-		fputc('\n', out);
-	}
+	if (nb)
+		put_bind(p, dn, out);
 	uint64_t conns = p->peak < 1 ? 1 : p->peak > 10000 ? 10000 : p->peak;
 	fprintf(out, "-n %" PRIu64 "\n", conns);
 	put_rate(p, (double)(ns + nb) / (double)p->requests, out);

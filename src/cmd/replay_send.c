@@ -276,7 +276,7 @@ static struct ldb_config *records_config(const struct replay_send_args *a, const
 	free(c->host);
 	c->host = strdup(a->target.host);
 	c->port = a->target.port;
-	c->threads = 1;
+	c->threads = a->threads > 1 ? (int)a->threads : 1; /* the header's config.threads: the sender threads */
 	if (a->sample_ns > 0)
 		c->interval_ms = (uint64_t)(a->sample_ns / 1000000);
 	c->replay = true;
@@ -378,6 +378,9 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		ldb_tls_free(tls);
 		return st;
 	}
+	/* sampled by default, as a load is; not with --threads 2 (check_outputs) */
+	if (a->sample_ns == 0 && a->threads <= 1)
+		a->sample_ns = INT64_C(1000000000); /* --interval's default, 1 s */
 	struct ldb_rp_conf c = { .logs = logs,
 		                 .nlogs = (size_t)nlogs,
 		                 .target = &a->target,

@@ -15,8 +15,9 @@ static void usage(FILE *out)
 {
 	fputs("usage: ldbench report [-o OUT.html] FILE.json... [-- CHANGE.json...]\n"
 	      "One self-contained HTML page (inline SVG, no network) of --json records: run headers,\n"
-	      "rate and latency per sample, the percentile spectrum, errors by code, --sweep curves;\n"
-	      "several files overlaid, with compare's table (base: the files before --, or the first).\n"
+	      "rate and latency per sample, the percentile spectrum, errors by code, --sweep curves,\n"
+	      "a replay's results; several files overlaid, with compare's table (base: the files\n"
+	      "before --, or the first; each run marked base or change).\n"
 	      "Default output: report.html.  Exit status: 0 written, 2 bad input, 7 cannot write.\n",
 	      out);
 }
@@ -33,14 +34,31 @@ static void stat_cell(FILE *o, const struct ldb_cmp_stat *s, enum ldb_cmp_metric
 		        ldb_cmp_metric_value(m, s->max));
 }
 
-/* compare's table as HTML, from ldb_cmp_compute's result: the rows, labels,
- * units and decimals of the text's (ldb_cmp_print). */
-static void cmp_table(FILE *o, const struct ldb_cmp_result *res, int nb, int nc)
+/* The files of one side of the compare, by name: <span class="side-base">a.json</span>, ... */
+static void side_files(FILE *o, const char *side, char **files, int from, int to)
 {
+	fprintf(o, "<p class=\"note\" data-side=\"%s\">%s: ", side, side);
+	for (int i = from; i < to; i++) {
+		const char *slash = strrchr(files[i], '/');
+		fprintf(o, "%s<span class=\"side-%s\">", i > from ? ", " : "", side);
+		ldb_html_escape(o, slash ? slash + 1 : files[i]);
+		fputs("</span>", o);
+	}
+	fputs("</p>\n", o);
+}
+
+/* compare's table as HTML, from ldb_cmp_compute's result: the rows, labels,
+ * units and decimals of the text's (ldb_cmp_print); above it, which files
+ * are the base (files[0..nb)) and which the change (files[nb..n)). */
+static void cmp_table(FILE *o, const struct ldb_cmp_result *res, char **files, int nb, int n)
+{
+	int nc = n - nb;
 	fprintf(o,
 	        "<h2>Compare</h2>\n<p class=\"note\">%d base run%s against %d change run%s: medians, their "
 	        "spread and the change of the medians (as <code>ldbench compare</code>).</p>\n",
 	        nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+	side_files(o, "base", files, 0, nb);
+	side_files(o, "change", files, nb, n);
 	fputs("<table class=\"compare\"><tr><th>kind</th><th>metric</th><th>base median</th><th>min..max</th>"
 	      "<th>change median</th><th>min..max</th><th>change %</th></tr>\n",
 	      o);
@@ -87,7 +105,7 @@ static int compare_fragment(char **files, int nb, int n, char **frag)
 	ldb_cmp_compute(runs, nb, runs + nb, n - nb, &res);
 	FILE *m = open_memstream(frag, &len);
 	if (m != NULL) {
-		cmp_table(m, &res, nb, n - nb);
+		cmp_table(m, &res, files, nb, n);
 		fclose(m);
 	}
 	free(runs);
@@ -163,6 +181,8 @@ int ldb_report_main(int argc, char **argv)
 	status = 2;
 	if (read_files(names, n, files) != 0 || (n > 1 && compare_fragment(names, nb, n, &frag) != 0))
 		goto done;
+	for (int i = 0; n > 1 && i < n; i++) /* the Runs table marks each side */
+		files[i].side = i < nb ? "base" : "change";
 	FILE *out = fopen(outp, "w");
 	int rc = out ? ldb_html_write(out, files, n, frag) : -1;
 	if (out != NULL && fclose(out) != 0)

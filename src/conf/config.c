@@ -178,6 +178,8 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 	case LDB_EXIT_THRESHOLD: return "Threshold exceeded (--fail-if).";
 	case LDB_EXIT_PREFLIGHT: return "The range does not match the data (pre-flight check).";
 	case LDB_EXIT_NO_CAPACITY: return "No rate met the objective (--find-max).";
+	case LDB_EXIT_NOT_EVALUATED: return "Threshold not evaluated (--fail-if).";
+	case LDB_EXIT_NO_JOIN: return "The server log could not be joined (--server-log).";
 	default: return "Undocumented error - update source code.";
 	}
 }

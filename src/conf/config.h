@@ -37,9 +37,11 @@ enum ldb_exit {
 	LDB_EXIT_MAX_ERRORS = 3,
 	LDB_EXIT_CANNOT_BIND = 4,
 	LDB_EXIT_INIT = 7,
-	LDB_EXIT_THRESHOLD = 10,   /* a --fail-if threshold held (ldbench's own) */
-	LDB_EXIT_PREFLIGHT = 11,   /* the pre-flight check: the range does not match the data */
-	LDB_EXIT_NO_CAPACITY = 12, /* --find-max: no step's rate met the objective */
+	LDB_EXIT_THRESHOLD = 10,     /* a --fail-if threshold held (ldbench's own) */
+	LDB_EXIT_PREFLIGHT = 11,     /* the pre-flight check: the range does not match the data */
+	LDB_EXIT_NO_CAPACITY = 12,   /* --find-max: no step's rate met the objective */
+	LDB_EXIT_NOT_EVALUATED = 13, /* a --fail-if threshold's figure could not be obtained (never a pass) */
+	LDB_EXIT_NO_JOIN = 14,       /* --server-log: the run could not be joined with the server's log */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */

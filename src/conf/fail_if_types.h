@@ -1,8 +1,10 @@
 /* --fail-if's types (the parser is cli/fail_if): one grammar for a run's thresholds and compare's conditions.
  *
- *   [KIND.]METRIC OP VALUE
+ *   [KIND.][SOURCE.]METRIC OP VALUE
  *
- * KIND an operation kind (any case), METRIC one of rate, errors, min, mean,
+ * KIND an operation kind (any case), SOURCE repl (-S), client, server,
+ * queue, processing, outside (the join's figures: --server-log), late (a
+ * replay's), METRIC one of rate, errors, min, mean,
  * p50, p90, p95, p99, p99.9, max, misses, hits (the expected-result checks
  * of srchnentries), OP one of < <= > >=, VALUE a number that is
  * either absolute, with the metric's unit ('p99>5ms', 'errors>0', 'rate<1000',
@@ -13,7 +15,7 @@
  * p50, p99, misses and hits, and for misses and hits also a plain count (the
  * change side's median: 'misses>0'); a replay the run's absolute metrics
  * (a threshold without KIND on every kind together) and its own: differ,
- * skipped, late.LATENCY.  Any threshold that holds at the end of a run makes it exit
+ * skipped, late.LATENCY; ldbench join the join's figures.  Any threshold that holds at the end of a run makes it exit
  * with LDB_EXIT_THRESHOLD; compare exits 1. */
 #ifndef LDBENCH_CONF_FAIL_IF_TYPES_H
 #define LDBENCH_CONF_FAIL_IF_TYPES_H
@@ -36,31 +38,39 @@ enum ldb_metric {
 	LDB_M_HITS,
 	/* the replication check's own (with the kind "repl") */
 	LDB_M_UNSEEN,
-	/* the join's (--server-log): unindexed searches, notes=U and notes=A */
+	/* the join's (--server-log): unindexed searches, notes=U and notes=A;
+	 * the operations joined in percent of those sent */
 	LDB_M_UNINDEXED,
+	LDB_M_UNINDEXED_SEARCHES,   /* results with notes=A: fully unindexed (logconv's "Unindexed Searches") */
+	LDB_M_UNINDEXED_COMPONENTS, /* results with notes=U: a component unindexed ("Unindexed Components") */
+	LDB_M_COVERAGE,
 	/* a replay's (ldbench replay): results that differ from the recorded
 	 * ones, and requests of the log not sent (every reason) */
 	LDB_M_DIFFER,
 	LDB_M_SKIPPED,
 	LDB_M_COUNT
 };
-/* The "kind" of a threshold on the replication check (-S): repl.p99>2s,
- * repl.unseen>0; a latency is the worst consumer's. */
-#define LDB_THRESHOLD_REPL (-2)
-/* The "kind" of a threshold on the join with the server's log (--server-log,
- * report/join.h's figures over the run): server.p99>5ms (etime),
- * outside.p99>1ms, queue.p99, processing.p99; unindexed>0 takes
- * LDB_THRESHOLD_JOIN_SERVER.  LDB_THRESHOLD_JOIN_SERVER - f for figure f of
- * enum ldb_jfig (etime 1 ... outside 4). */
-#define LDB_THRESHOLD_JOIN_SERVER (-4)
-/* The "kind" of a replay's lateness against its schedule (recorded timing):
- * late.p99>10ms. */
-#define LDB_THRESHOLD_LATE (-3)
-#define LDB_THRESHOLD_JOIN_LAST (-7)
+/* Where a threshold's figure comes from; each source but the run's own needs
+ * an option of the run (ldb_threshold_needs). */
+enum ldb_tsource {
+	LDB_TS_RUN,  /* the run's own figures (a replay's: its own) */
+	LDB_TS_REPL, /* the replication check (-S): repl.LATENCY (the worst consumer's), repl.unseen */
+	LDB_TS_JOIN, /* the join with the server's log (--server-log; ldbench join): FIGURE.LATENCY,
+	              * unindexed (notes=U and notes=A), coverage (% of the operations joined) */
+	LDB_TS_LATE, /* a replay's lateness against its schedule (recorded timing): late.LATENCY */
+};
+/* The join's figure of a LDB_TS_JOIN latency: client., server. (etime),
+ * queue., processing., outside. (no figure: client). */
+enum ldb_tfig { LDB_TF_CLIENT, LDB_TF_SERVER, LDB_TF_QUEUE, LDB_TF_PROC, LDB_TF_OUTSIDE, LDB_TF_COUNT };
+/* A threshold without an operation kind: the run's main operation (compare:
+ * any kind; a replay, the join: every kind together). */
+#define LDB_KIND_ANY (-1)
 enum ldb_cmp { LDB_LT, LDB_LE, LDB_GT, LDB_GE };
 
 struct ldb_threshold {
-	int kind; /* enum ldb_op, or -1: the run's main operation (compare: any kind) */
+	enum ldb_tsource source;
+	int kind;          /* enum ldb_op, or LDB_KIND_ANY */
+	enum ldb_tfig fig; /* LDB_TS_JOIN: the figure of a latency */
 	enum ldb_metric metric;
 	enum ldb_cmp cmp;
 	bool relative; /* value is a change in percent */
@@ -75,6 +85,7 @@ struct ldb_threshold_form {
 	unsigned counts;         /* relative form: the metrics that also take a plain count */
 	const char *metric_help; /* the refusal when the metric is missing or not taken */
 	bool replay;             /* a replay's: late.LATENCY, and no kind means every kind */
+	bool join;               /* ldbench join's: the join's figures only, no kind means every kind */
 };
 
 #endif

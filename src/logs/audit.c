@@ -1,26 +1,16 @@
-/* Server audit logs read as changes (logs/audit.h): the files (ordered by
- * their first record's time, plain or gzip: logs/slog's file handling),
- * the lines (folds undone) gathered into records, the look-ahead window
- * and the matching.  The records are parsed by logs/audit_parse. */
-#include <errno.h>
+/* Server audit logs read as changes (logs/audit.h): the files' probe (format,
+ * first record's time; the files, gzip and lines are logs/lines', as for
+ * access logs), the lines (folds undone) gathered into records, the
+ * look-ahead window and the matching.  The records are parsed by
+ * logs/audit_parse. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
 #include "logs/audit_int.h"
-#include "logs/slog_int.h"
+#include "logs/lines_int.h"
 
-#define CHUNK (64 * 1024)
 #define NS 1000000000LL
-
-struct afile {
-	char *path;
-	int64_t first_ns; /* -1: none found */
-	size_t given;
-	enum audit_fmt fmt;
-};
 
 struct held {
 	struct ldb_audit_change c;
@@ -30,19 +20,12 @@ struct held {
 
 struct ldb_audit {
 	struct ldb_audit_opts o;
-	struct afile *files;
-	size_t nfiles, cur;
-	/* the source being read */
-	bool open, eof, done;
-	int fd;
-	gzFile gz;
-	const char *mem;
-	size_t memlen, mempos;
+	struct ldb_lines *src;
+	/* the file being read */
+	bool done;
 	const char *name;
 	enum audit_fmt fmt;
 	uint64_t lineno;
-	char *buf;
-	size_t cap, start, end;
 	/* the record being gathered */
 	bool inrec, recbad;
 	char *rec;
@@ -98,72 +81,6 @@ static enum audit_fmt head_line(const char *p, size_t n, struct audit_rec *h)
 		}
 	}
 	return AUDIT_FMT_OPENLDAP;
-}
-
-static void close_cur(struct ldb_audit *a)
-{
-	if (a->open && !a->mem)
-		ldb_slog_src_close(a->fd, a->gz);
-	a->fd = -1, a->gz = NULL, a->open = false;
-}
-
-/* More bytes after the buffered ones (the buffer grows for a long line, up
- * to max_record).  @return 0, or -1 (err). */
-static int fill(struct ldb_audit *a)
-{
-	if (a->start > 0) {
-		memmove(a->buf, a->buf + a->start, a->end - a->start);
-		a->end -= a->start;
-		a->start = 0;
-	}
-	if (a->end == a->cap) {
-		char *nb = a->cap < a->o.max_record + 1 ? realloc(a->buf, a->cap * 2) : NULL;
-		if (!nb) { /* a line longer than a record may be: drop it */
-			a->end = 0;
-			a->recbad = a->inrec;
-			skip(a, LDB_AUDIT_SKIP_TOO_LONG, a->lineno + 1);
-			return 0;
-		}
-		a->buf = nb, a->cap *= 2;
-	}
-	const size_t room = a->cap - a->end;
-	ssize_t n;
-	if (a->mem) {
-		n = (ssize_t)(a->memlen - a->mempos < room ? a->memlen - a->mempos : room);
-		memcpy(a->buf + a->end, a->mem + a->mempos, (size_t)n);
-		a->mempos += (size_t)n;
-	} else {
-		n = ldb_slog_src_read(a->fd, a->gz, a->buf + a->end, room, a->name, a->err, sizeof a->err);
-		if (n < 0)
-			return -1;
-	}
-	a->end += (size_t)n;
-	a->eof = n == 0;
-	return 0;
-}
-
-/* The next physical line (no '\n', no '\r').  @return 1, 0 at the file's
- * end, -1 (err). */
-static int next_line(struct ldb_audit *a, const char **p, size_t *n)
-{
-	for (;;) {
-		char *s = a->buf + a->start, *nl = memchr(s, '\n', a->end - a->start);
-		if (nl || (a->eof && a->end > a->start)) {
-			*p = s;
-			*n = nl ? (size_t)(nl - s) : a->end - a->start;
-			a->start += *n + (nl != NULL);
-			a->st.bytes += *n + (nl != NULL);
-			if (*n > 0 && s[*n - 1] == '\r')
-				(*n)--;
-			a->lineno++;
-			a->st.lines++;
-			return 1;
-		}
-		if (a->eof)
-			return 0;
-		if (fill(a))
-			return -1;
-	}
 }
 
 static int rec_append(struct ldb_audit *a, const char *p, size_t n, bool fold)
@@ -255,47 +172,36 @@ static int feed(struct ldb_audit *a, const char *p, size_t n, struct held *out)
 	return got;
 }
 
-/* A file's format and first record's time, from its first CHUNK bytes.
- * @return 0, or -1 (err). */
-static int peek_file(struct afile *f, int off_s, char *buf, char *err, size_t errlen)
+/* logs/lines' probe: a file's format and first record's time, from its
+ * first complete lines; audit logs of both servers together refused. */
+static int probe(void *ctx, struct ldb_lines_file *files, size_t i, const char *buf, size_t len, char *err,
+                 size_t errlen)
 {
-	int fd;
-	gzFile gz;
-	if (ldb_slog_src_open(f->path, &fd, &gz, err, errlen))
-		return -1;
-	const ssize_t n = ldb_slog_src_read(fd, gz, buf, CHUNK, f->path, err, errlen);
-	ldb_slog_src_close(fd, gz);
-	if (n < 0)
-		return -1;
+	const struct ldb_audit *a = ctx;
+	struct ldb_lines_file *f = &files[i];
 	bool text = false;
-	f->first_ns = -1;
-	for (const char *p = buf, *e = buf + n; p < e && f->fmt == AUDIT_FMT_UNKNOWN;) {
+	for (const char *p = buf, *e = buf + len; p < e && f->fmt == AUDIT_FMT_UNKNOWN;) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		const size_t len = (size_t)((nl ? nl : e) - p);
+		const size_t n = (size_t)((nl ? nl : e) - p);
 		struct audit_rec h = { 0 };
-		f->fmt = nl ? head_line(p, len, &h) : AUDIT_FMT_UNKNOWN;
-		if (f->fmt == AUDIT_FMT_389)
-			f->first_ns = ldb_audit_time389(p + 6, len - 6, off_s);
-		else if (f->fmt == AUDIT_FMT_OPENLDAP)
-			f->first_ns = h.htime_ns;
-		text = text || len > 0;
+		f->fmt = nl ? (int)head_line(p, n, &h) : AUDIT_FMT_UNKNOWN;
+		const int64_t t = f->fmt == AUDIT_FMT_389        ? ldb_audit_time389(p + 6, n - 6, a->o.utc_offset_s)
+		                  : f->fmt == AUDIT_FMT_OPENLDAP ? h.htime_ns
+		                                                 : -1;
+		f->first_ns = t < 0 ? LDB_LINES_NO_TIME : t;
+		text = text || n > 0;
 		p = nl ? nl + 1 : e;
 	}
-	if (f->fmt == AUDIT_FMT_UNKNOWN && text) {
-		snprintf(err, errlen, "%s: not a 389 DS audit log nor an OpenLDAP auditlog overlay file", f->path);
-		return -1;
-	}
+	if (f->fmt == AUDIT_FMT_UNKNOWN && text)
+		return snprintf(err, errlen, "%s: not a 389 DS audit log nor an OpenLDAP auditlog overlay file",
+		                f->path),
+		       -1;
+	for (size_t j = 0; j < i; j++)
+		if (f->fmt && files[j].fmt && f->fmt != files[j].fmt)
+			return snprintf(err, errlen, "%s: an audit log of the other server than %s's", f->path,
+			                files[j].path),
+			       -1;
 	return 0;
-}
-
-static int by_first_time(const void *x, const void *y)
-{
-	const struct afile *a = x, *b = y;
-	if ((a->first_ns < 0) != (b->first_ns < 0))
-		return a->first_ns < 0 ? 1 : -1;
-	if (a->first_ns != b->first_ns)
-		return a->first_ns < b->first_ns ? -1 : 1;
-	return a->given < b->given ? -1 : a->given > b->given;
 }
 
 static struct ldb_audit *reader_new(const struct ldb_audit_opts *opts)
@@ -310,40 +216,12 @@ static struct ldb_audit *reader_new(const struct ldb_audit_opts *opts)
 	a->o.tolerance_ms = a->o.tolerance_ms > 0 ? a->o.tolerance_ms : 1500;
 	a->o.max_record = a->o.max_record ? a->o.max_record : 1024 * 1024;
 	a->o.utc_offset_s = a->o.utc_offset_set ? a->o.utc_offset_s : 0;
-	a->cap = CHUNK;
-	a->buf = malloc(a->cap);
 	a->ring = calloc(a->o.window, sizeof *a->ring);
-	a->fd = -1;
-	if (!a->buf || !a->ring) {
+	if (!a->ring) {
 		ldb_audit_close(a);
 		return NULL;
 	}
 	return a;
-}
-
-static int add_files(struct ldb_audit *a, const char *const *files, size_t nfiles, char *err, size_t errlen)
-{
-	a->files = calloc(nfiles ? nfiles : 1, sizeof *a->files);
-	if (!a->files)
-		return snprintf(err, errlen, "out of memory"), -1;
-	for (size_t i = 0; i < nfiles; i++) {
-		struct afile *f = &a->files[a->nfiles++]; /* freed by ldb_audit_close from here on */
-		f->given = i;
-		f->path = strdup(files[i]);
-		if (!f->path)
-			return snprintf(err, errlen, "out of memory"), -1;
-		if (peek_file(f, a->o.utc_offset_s, a->buf, err, errlen))
-			return -1;
-		for (size_t j = 0; j < i; j++) {
-			if (f->fmt && a->files[j].fmt && f->fmt != a->files[j].fmt) {
-				snprintf(err, errlen, "%s: an audit log of the other server than %s's", f->path,
-				         a->files[j].path);
-				return -1;
-			}
-		}
-	}
-	qsort(a->files, a->nfiles, sizeof *a->files, by_first_time);
-	return 0;
 }
 
 struct ldb_audit *ldb_audit_open_opts(const char *const *files, size_t nfiles, const struct ldb_audit_opts *opts,
@@ -359,7 +237,8 @@ struct ldb_audit *ldb_audit_open_opts(const char *const *files, size_t nfiles, c
 		ldb_audit_close(a);
 		return NULL;
 	}
-	if (add_files(a, files, nfiles, err, errlen)) {
+	a->src = ldb_lines_open(files, nfiles, a->o.max_record, probe, a, err, errlen);
+	if (!a->src) {
 		ldb_audit_close(a);
 		return NULL;
 	}
@@ -376,64 +255,59 @@ struct ldb_audit *ldb_audit_open_mem(const char *buf, size_t len, const char *na
 	struct ldb_audit *a = reader_new(opts);
 	if (!a)
 		return NULL;
-	struct afile f = { .path = NULL };
-	for (size_t i = 0; i < len && f.fmt == AUDIT_FMT_UNKNOWN;) { /* the format of its first header */
+	enum audit_fmt fmt = AUDIT_FMT_UNKNOWN;
+	for (size_t i = 0; i < len && fmt == AUDIT_FMT_UNKNOWN;) { /* the format of its first header */
 		const char *nl = memchr(buf + i, '\n', len - i);
 		struct audit_rec h = { 0 };
 		const size_t n = (size_t)((nl ? nl : buf + len) - (buf + i));
-		f.fmt = head_line(buf + i, n, &h);
+		fmt = head_line(buf + i, n, &h);
 		i += n + 1;
 	}
-	a->mem = buf, a->memlen = len;
-	a->name = name;
-	a->fmt = f.fmt;
-	a->open = true;
+	a->src = ldb_lines_open_mem(buf, len, name, (int)fmt, a->o.max_record);
+	if (!a->src) {
+		ldb_audit_close(a);
+		return NULL;
+	}
 	a->st.files = 1;
 	return a;
 }
 
-/* The next file.  @return 1, 0 (none left), -1 (err). */
-static int open_next(struct ldb_audit *a)
+/* The next line into the record being gathered; at a file's first line
+ * (and the end), a record still open was cut short.  @return 1 a change in
+ * *out, 0 not yet, -1 (err; the reader is done). */
+static int read_line(struct ldb_audit *a, struct held *out)
 {
-	if (a->mem || a->cur >= a->nfiles)
+	struct ldb_line l;
+	const int r = ldb_lines_next(a->src, &l);
+	a->st.files = ldb_lines_files(a->src);
+	a->st.bytes = ldb_lines_bytes(a->src);
+	if ((r <= 0 || l.first) && a->inrec)
+		rec_end(a, out, true); /* never a change: a skip */
+	if (r <= 0) {
+		if (r < 0)
+			snprintf(a->err, sizeof a->err, "%s", ldb_lines_error(a->src));
+		a->done = true;
+		return r;
+	}
+	if (l.first)
+		a->fmt = (enum audit_fmt)l.f->fmt, a->name = l.f->path;
+	a->lineno = l.no;
+	a->st.lines++;
+	if (l.kind == LDB_LINE_TOO_LONG) { /* over max_record: its record cannot be one */
+		if (a->inrec)
+			a->recbad = true;
+		else
+			skip(a, LDB_AUDIT_SKIP_TOO_LONG, l.no);
 		return 0;
-	struct afile *f = &a->files[a->cur++];
-	if (ldb_slog_src_open(f->path, &a->fd, &a->gz, a->err, sizeof a->err))
-		return -1;
-	a->name = f->path;
-	a->fmt = f->fmt;
-	a->open = true;
-	a->eof = false;
-	a->lineno = 0;
-	a->start = a->end = 0;
-	a->st.files++;
-	return 1;
+	}
+	return feed(a, l.p, l.n, out);
 }
 
 /* The next change of the logs into *out.  @return 1, 0 at the end, -1. */
 static int read_change(struct ldb_audit *a, struct held *out)
 {
-	const char *p;
-	size_t n;
 	while (!a->done) {
-		if (!a->open) {
-			const int r = open_next(a);
-			if (r <= 0) {
-				a->done = r == 0;
-				return r;
-			}
-		}
-		const int r = next_line(a, &p, &n);
-		if (r < 0)
-			return -1;
-		if (r == 0) { /* the file's end: a record still open was cut short */
-			if (a->inrec)
-				rec_end(a, out, true);
-			close_cur(a);
-			a->done = a->mem != NULL;
-			continue;
-		}
-		const int got = feed(a, p, n, out);
+		const int got = read_line(a, out);
 		if (got)
 			return got;
 	}
@@ -576,19 +450,15 @@ void ldb_audit_close(struct ldb_audit *a)
 {
 	if (!a)
 		return;
-	close_cur(a);
+	ldb_lines_close(a->src);
 	while (a->ring && a->count > 0) {
 		free(at(a, 0)->mem);
 		a->head = (a->head + 1) % a->o.window;
 		a->count--;
 	}
-	for (size_t i = 0; i < a->nfiles; i++)
-		free(a->files[i].path);
 	free(a->last.mem);
-	free(a->files);
 	free(a->ring);
 	free(a->rec);
-	free(a->buf);
 	free(a);
 }
 

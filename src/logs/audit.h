@@ -16,8 +16,9 @@
  * Both: "attr:: BASE64" values (util/base64), lines folded by a leading
  * space, "attr:< URL" values are not read (the record is skipped,
  * reason LDB_AUDIT_SKIP_BAD_VALUE).  Files: plain or gzip'd, a rotated set
- * in any order (ordered by their first record's time, as logs/slog orders
- * access logs; the file handling is logs/slog's).
+ * in any order (ordered by their first record's time; the files and lines
+ * are logs/lines', as for access logs).  A line over opts.max_record: its
+ * record is skipped as too long (counted once).
  *
  * What a change holds is what the client sent, as far as the log tells:
  * the operational attributes the server added (creatorsName, modifiersName,

@@ -16,7 +16,9 @@
  *   wtime/optime/etime or only etime (fractional or integer seconds).
  * - OpenLDAP stats: slapd's own format (-d stats, or the logfile directive,
  *   2.5's and 2.6's default "debug" logfile-format): "6b0f493d.25c648d0
- *   0x7f26df9fe6c0 conn=1000 op=1 SRCH ..." (hex seconds.nanoseconds), and
+ *   0x7f26df9fe6c0 conn=1000 op=1 SRCH ..." (hex seconds.nanoseconds); the
+ *   debug output of slapd before 2.5 on stderr, as container images log it,
+ *   "618fe870 conn=1000 fd=12 ACCEPT ..." (hex whole seconds, no thread); and
  *   syslog's: traditional "Dec  2 05:52:11 host slapd[812]: conn=..."
  *   (2.6's syslog-utc / syslog-localtime logfile-format too), RFC 3339 /
  *   ISO 8601 "2026-12-02T05:52:11.123456+00:00 host slapd[812]: conn=..."
@@ -46,7 +48,8 @@
  * new RDN (MODRDN), no attribute values; 389 DS's no deref and no client
  * port.  OpenLDAP writes some fields on a second line of the same conn/op
  * (LDB_SLOG_MORE): "SRCH attr=" (attrs), "BIND ... mech=" (after the bind
- * succeeded), "MOD attr=" (attr: the modified types).  389 DS's ABANDON
+ * succeeded), a SASL bind's "BIND authcid=... authzid=...", "MOD attr="
+ * (attr: the modified types): any BIND line without method= is one.  389 DS's ABANDON
  * line has no result line after it (nor has any server's UNBIND).
  *
  * Errors: ldb_slog_open fails with one line in err ("FILE: reason": cannot

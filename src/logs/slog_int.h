@@ -4,8 +4,6 @@
 #define LDBENCH_LOGS_SLOG_INT_H
 
 #include <stdint.h>
-#include <sys/types.h>
-#include <zlib.h>
 
 #include "logs/slog.h"
 
@@ -44,12 +42,5 @@ void ldb_slog_parse(struct ldb_slog_pctx *c, const char *p, size_t n, struct ldb
 
 /* An event with every field "not logged". */
 void ldb_slog_event_clear(struct ldb_slog_event *ev);
-
-/* A log file, plain or gzip'd (by its magic): *fd, or *gz (then *fd is
- * -1).  @return 0, or -1 with "PATH: reason" in err.  Read up to want
- * bytes: the bytes, 0 at the end, -1 (err). */
-int ldb_slog_src_open(const char *path, int *fd, gzFile *gz, char *err, size_t errlen);
-ssize_t ldb_slog_src_read(int fd, gzFile gz, char *dst, size_t want, const char *path, char *err, size_t errlen);
-void ldb_slog_src_close(int fd, gzFile gz);
 
 #endif

@@ -336,8 +336,10 @@ static void op_line(const struct kv *w, const char *p, const char *end, struct l
 		return skip(ev, known_keyword(w->k, w->kn) ? LDB_SLOG_SKIP_KNOWN : LDB_SLOG_SKIP_UNKNOWN_OP);
 	ev->kind = LDB_SLOG_REQUEST;
 	request_fields(p, end, ev, ok);
-	/* OpenLDAP's second lines of a request */
-	if ((ev->type == LDB_SLOG_OP_BIND && ev->mech.p && !ev->method.p) ||
+	/* OpenLDAP's second lines of a request; a bind's first line always has
+	 * method= (both servers), its others (SASL's "BIND authcid= authzid=",
+	 * "BIND dn= mech=") never */
+	if ((ev->type == LDB_SLOG_OP_BIND && !ev->method.p) ||
 	    (ev->type == LDB_SLOG_OP_SEARCH && !ev->base.p && ev->attrs.p) ||
 	    (ev->type == LDB_SLOG_OP_MODIFY && !ev->dn.p && ev->attr.p))
 		ev->kind = LDB_SLOG_MORE;

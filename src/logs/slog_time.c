@@ -146,6 +146,18 @@ static const char *stamp_hex(const char *p, const char *end, int64_t *ns, int64_
 	return sp ? sp + 1 : NULL;
 }
 
+/* 618fe870 (slapd's debug output on stderr before 2.5, kept by container
+ * images' logs: whole seconds in hex, no thread) */
+static const char *stamp_hex_s(const char *p, const char *end, int64_t *ns, int64_t *res)
+{
+	int64_t s;
+	if (end - p < 10 || p[8] != ' ' || hexv(p, 8, &s))
+		return NULL;
+	*ns = s * NS;
+	*res = NS;
+	return p + 9;
+}
+
 /* "host slapd[812]: " after a syslog timestamp: the message after the tag. */
 static const char *syslog_tag(const char *p, const char *end)
 {
@@ -237,6 +249,8 @@ const char *ldb_slog_prefix(struct ldb_slog_tctx *t, const char *p, const char *
 	}
 	if (end - p > 10 && p[8] == '.')
 		m = stamp_hex(p, end, ns, res);
+	else if (end - p > 9 && p[8] == ' ')
+		m = stamp_hex_s(p, end, ns, res);
 	else if (*p == '<')
 		m = stamp_5424(t, p, end, ns, res);
 	else if ((unsigned)(*p - '0') <= 9) {

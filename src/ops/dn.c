@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 int ldb_wctx_init(struct ldb_wctx *wc, const struct ldb_config *c)
 {
@@ -131,9 +130,4 @@ void ldb_dn_split_rdn(const char *s, size_t len, const char **attr, size_t *alen
 	}
 	*val = s + j;
 	*vlen = k - j;
-}
-
-bool ldb_dn_same_attr(const char *a, size_t alen, const char *b)
-{
-	return strlen(b) == alen && strncasecmp(a, b, alen) == 0;
 }

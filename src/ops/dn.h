@@ -60,7 +60,4 @@ int ldb_dn_build(const struct ldb_config *c, int64_t v, int64_t bv, struct ldb_r
  * or '+', or the end). */
 void ldb_dn_split_rdn(const char *s, size_t len, const char **attr, size_t *alen, const char **val, size_t *vlen);
 
-/* a (alen bytes) names attribute b, ignoring case */
-bool ldb_dn_same_attr(const char *a, size_t alen, const char *b);
-
 #endif

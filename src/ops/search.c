@@ -17,12 +17,17 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 
 /* --simple-page-size: a search is all its pages, each page's request the
  * same search with the server's cookie (RFC 2696), kept in the slot's step
- * state (the multi-step operations' hook, more). */
+ * state (the multi-step operations' hook, more).  The first page's request
+ * is kept whole (after its message id: the protocolOp and the controls the
+ * template holds, -e deref's) and every later page repeats those bytes,
+ * whichever path wrote them: a template's numbers or a value pattern's
+ * values are those of the search, not of a new operation. */
 #define PAGE_COOKIE_MAX 4096
 struct page_state {
-	int variant; /* the first page's: every page repeats the request */
 	uint16_t clen;
+	uint32_t rlen;
 	uint8_t cookie[PAGE_COOKIE_MAX];
+	uint8_t req[]; /* the first page's request after its message id */
 };
 
 static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
@@ -31,41 +36,73 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 		return -1;
 	o->room[LDB_OP_SEARCH] = o->search.maxlen;
 	if (o->cfg->ctl.page_size > 0) {
-		o->state_size[LDB_OP_SEARCH] = sizeof(struct page_state);
+		/* a multiple of 8: the slots' states lie one after another */
+		o->state_size[LDB_OP_SEARCH] = (sizeof(struct page_state) + o->search.maxlen + 7) & ~(size_t)7;
 		o->room[LDB_OP_SEARCH] += LDB_CTL_PAGED_MAX(PAGE_COOKIE_MAX) + LDB_CTL_GROWTH;
 		o->want_paged = true;
 	}
 	return 0;
 }
 
-static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+/* The request of one operation, as its path writes it: the program of a
+ * value pattern, or ldclt's template patched with the numbers. */
+static size_t render_request(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_config *c = r->ops->cfg;
-	struct page_state *ps = (struct page_state *)r->state;
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
 	int variant = 0;
 
-	vals[LDB_FIELD_FILTER] = r->v;
-	vals[LDB_FIELD_BASE] = r->bv;
-	if (ps != NULL && r->round > 0)
-		variant = ps->variant;
-	else if (c->random_attrlist && c->nattrs > 0)
+	if (c->random_attrlist && c->nattrs > 0)
 		variant = (int)ldb_rng_range(r->rng, 0, c->nattrs - 1);
 	if (r->ops->search.vr != NULL)
-		return (long)ldb_vreq_render(&r->ops->search.vr[variant], r->vpc, r->rng, r->msgid, dst, cap);
+		return ldb_vreq_render(&r->ops->search.vr[variant], r->vpc, r->rng, r->msgid, dst, cap);
+	vals[LDB_FIELD_FILTER] = r->v;
+	vals[LDB_FIELD_BASE] = r->bv;
 	size_t n = ldb_req_render(&r->ops->search, variant, vals, r->msgid, dst, cap);
 	if (n > 0 && c->rnd_string)
 		ldb_req_fill_bytes(&r->ops->search, variant, LDB_FIELD_FILTER, dst, n, c->rnd_ascii, r->rng);
-	if (n > 0 && ps != NULL) {
-		uint8_t ctl[LDB_CTL_PAGED_MAX(PAGE_COOKIE_MAX)];
-		if (r->round == 0) {
-			ps->variant = variant;
-			ps->clen = 0;
-		}
-		size_t k = ldb_ctl_put_paged(ctl, sizeof ctl, (uint32_t)c->ctl.page_size, ps->cookie, ps->clen);
-		n = ldb_ctl_append(dst, n, cap, ctl, k, NULL, 0);
+	return n;
+}
+
+/* Where the LDAPMessage m[0..n) goes on after its messageID, or 0. */
+static size_t after_msgid(const uint8_t *m, size_t n)
+{
+	size_t i = 2;
+	if (n < 2 || m[0] != 0x30)
+		return 0;
+	if (m[1] & 0x80)
+		i += m[1] & 0x7f;
+	if (i + 2 > n || m[i] != 0x02)
+		return 0;
+	i += 2 + (size_t)m[i + 1];
+	return i <= n ? i : 0;
+}
+
+/* A page: the first one rendered by its path and kept, a later one the kept
+ * request with a fresh message id; then the page's control. */
+static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+{
+	struct page_state *ps = (struct page_state *)r->state;
+	size_t n;
+
+	if (ps == NULL)
+		return (long)render_request(r, dst, cap);
+	if (r->round > 0) {
+		n = ldb_wire_frame(dst, cap, r->msgid, ps->req, ps->rlen);
+	} else {
+		n = render_request(r, dst, cap);
+		size_t at = after_msgid(dst, n);
+		if (at == 0 || n - at > r->ops->search.maxlen)
+			return 0;
+		ps->rlen = (uint32_t)(n - at);
+		memcpy(ps->req, dst + at, ps->rlen);
+		ps->clen = 0;
 	}
-	return (long)n;
+	if (n == 0)
+		return 0;
+	uint8_t ctl[LDB_CTL_PAGED_MAX(PAGE_COOKIE_MAX)];
+	size_t k = ldb_ctl_put_paged(ctl, sizeof ctl, (uint32_t)r->ops->cfg->ctl.page_size, ps->cookie, ps->clen);
+	return (long)ldb_ctl_append(dst, n, cap, ctl, k, NULL, 0);
 }
 
 /* The next page, while the server's cookie is not empty.  A cookie longer

@@ -133,7 +133,7 @@ static int run_threads(const struct ldb_html_run *r)
 	return (int)num(r->summary, "threads", num(r->header, "config.threads", 0));
 }
 
-static void run_name(const struct ldb_html_file *f, int ri, char *buf, size_t cap)
+void ldb_html_run_name(const struct ldb_html_file *f, int ri, char *buf, size_t cap)
 {
 	if (f->nruns > 1)
 		snprintf(buf, cap, "%s n=%d", f->label, run_threads(&f->runs[ri]));
@@ -209,13 +209,12 @@ static void head(struct page *p)
 	      o);
 }
 
-static void cell(FILE *o, const struct ldb_json *v, const char *path)
+static void cell(FILE *o, const struct ldb_json *v, const char *path, const char *col)
 {
 	const struct ldb_json *x = ldb_json_path(v, path);
 	/* long strings (URL, DN, filter) may wrap anywhere */
-	fputs(strncmp(path, "config.", 7) == 0 && x && x->type == LDB_JSON_STRING && x->len > 16 ? "<td class=\"w\">"
-	                                                                                         : "<td>",
-	      o);
+	bool wrap = strncmp(path, "config.", 7) == 0 && x && x->type == LDB_JSON_STRING && x->len > 16;
+	fprintf(o, "<td%s data-col=\"%s\">", wrap ? " class=\"w\"" : "", col);
 	if (x == NULL || x->type == LDB_JSON_NULL)
 		fputs("-", o);
 	else
@@ -239,41 +238,59 @@ static void rate_target_cell(FILE *o, const struct ldb_html_run *r)
 	fputs("</td>", o);
 }
 
+/* The Runs table's cells of run r after its name (a replay has no clients,
+ * depth or seed: "-", its own figures in the Replay section). */
+static void run_cells(FILE *o, const struct ldb_html_run *r)
+{
+	static const struct {
+		const char *col, *path; /* path NULL: rate_target_cell */
+		bool load_only;         /* "-" for a replay */
+	} cols[] = {
+		{ "start", "start", false },           { "host", "host", false },
+		{ "server", "config.server", false },  { "operation", "config.operation", false },
+		{ "base", "config.base", false },      { "filter", "config.filter", false },
+		{ "clients", "config.threads", true }, { "depth", "config.depth", true },
+		{ "rate-target", NULL, false },        { "seed", "seed", true },
+		{ "ldbench", "ldbench", false },
+	};
+	bool replay = ldb_html_is_replay(r);
+	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+		if (cols[i].path == NULL)
+			rate_target_cell(o, r);
+		else if (replay && cols[i].load_only)
+			fprintf(o, "<td data-col=\"%s\">-</td>", cols[i].col);
+		else
+			cell(o, r->header, cols[i].path, cols[i].col);
+	cell(o, r->summary, "seconds", "seconds");
+	cell(o, r->summary, "status", "status");
+}
+
 static void run_headers(struct page *p)
 {
-	static const char *const cols[][2] = {
-		{ "start", "start" },
-		{ "host", "host" },
-		{ "server", "config.server" },
-		{ "operation", "config.operation" },
-		{ "base", "config.base" },
-		{ "filter", "config.filter" },
-		{ "clients", "config.threads" },
-		{ "depth", "config.depth" },
-		{ "rate target /s", NULL }, /* rate_target_cell */
-		{ "seed", "seed" },
-		{ "ldbench", "ldbench" },
-	};
+	static const char *const heads[] = { "start",   "host",  "server",         "operation", "base",   "filter",
+		                             "clients", "depth", "rate target /s", "seed",      "ldbench" };
 	FILE *o = p->out;
+	bool sides = p->n > 0 && p->files[0].side != NULL;
 	fputs("<h2>Runs</h2>\n<div class=\"wide\"><table class=\"runs\"><tr><th>run</th>", o);
-	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-		fprintf(o, "<th>%s</th>", cols[i][0]);
+	if (sides)
+		fputs("<th>compare</th>", o);
+	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+		fprintf(o, "<th>%s</th>", heads[i]);
 	fputs("<th>seconds</th><th>status</th></tr>\n", o);
 	FOR_RUNS(p, fi, ri, color)
 	{
-		const struct ldb_html_run *r = &p->files[fi].runs[ri];
+		const struct ldb_html_file *f = &p->files[fi];
 		char name[160];
-		run_name(&p->files[fi], ri, name, sizeof name);
-		fprintf(o, "<tr data-run=\"%d\"><td>", color);
+		ldb_html_run_name(f, ri, name, sizeof name);
+		fprintf(o, "<tr data-run=\"%d\"", color);
+		if (sides)
+			fprintf(o, " data-side=\"%s\"", f->side);
+		fputs("><td>", o);
 		ldb_html_escape(o, name);
 		fputs("</td>", o);
-		for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-			if (cols[i][1] != NULL)
-				cell(o, r->header, cols[i][1]);
-			else
-				rate_target_cell(o, r);
-		cell(o, r->summary, "seconds");
-		cell(o, r->summary, "status");
+		if (sides)
+			fprintf(o, "<td data-col=\"side\">%s</td>", f->side);
+		run_cells(o, &f->runs[ri]);
 		fputs("</tr>\n", o);
 	}
 	fputs("</table></div>\n", o);
@@ -320,7 +337,7 @@ static void summaries(struct page *p)
 	{
 		(void)color;
 		char name[160];
-		run_name(&p->files[fi], ri, name, sizeof name);
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
 		summary_rows(o, name, ldb_json_get(p->files[fi].runs[ri].summary, "ops"));
 	}
 	fputs("</table>\n", o);
@@ -339,7 +356,7 @@ static void over_time(struct page *p, int k)
 	{
 		const struct ldb_html_run *r = &p->files[fi].runs[ri];
 		char name[160], nm[400];
-		run_name(&p->files[fi], ri, name, sizeof name);
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
 		struct ldb_svg_series *sr = ldb_svg_add(&rate, r->nsamples, color, 0, kn, "rate", name);
 		static const char *const met[] = { "p50", "p99", "p99-uncorrected" };
 		static const char *const path[] = { "latency_us.p50", "latency_us.p99", "uncorrected.latency_us.p99" };
@@ -402,7 +419,7 @@ static void spectrum(struct page *p, int k, struct ldb_hist *h)
 		char name[160], nm[400];
 		if (o == NULL)
 			continue;
-		run_name(&p->files[fi], ri, name, sizeof name);
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
 		const struct ldb_json *u = ldb_json_get(o, "uncorrected");
 		snprintf(nm, sizeof nm, "%s%s", name, u ? " (corrected)" : "");
 		struct ldb_svg_series *s = ldb_svg_add(&c, 140, color, 0, kn, "spectrum", nm);
@@ -462,7 +479,7 @@ static void errors_over_time(struct page *p)
 		const struct ldb_html_run *r = &p->files[fi].runs[ri];
 		char codes[MAX_CODES][16], name[160], nm[400];
 		int nc = run_codes(r, codes);
-		run_name(&p->files[fi], ri, name, sizeof name);
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
 		for (int i = 0; i < nc; i++) {
 			snprintf(nm, sizeof nm, "%s code %s", name, codes[i]);
 			struct ldb_svg_series *s =
@@ -536,6 +553,7 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 	if (extra != NULL)
 		fputs(extra, out);
 	summaries(&p);
+	ldb_html_replay(out, files, n);
 	sweep(&p);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (!kind_used(&p, k))

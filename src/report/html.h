@@ -9,6 +9,7 @@
 #ifndef LDBENCH_REPORT_HTML_H
 #define LDBENCH_REPORT_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/json.h"
@@ -23,7 +24,8 @@ struct ldb_html_run {
 
 /* One records file: its runs in order (several with --sweep). */
 struct ldb_html_file {
-	char label[128]; /* the file's name without its directory */
+	char label[128];  /* the file's name without its directory */
+	const char *side; /* on a compare page (ldbench report of several files): "base" or "change"; else NULL */
 	struct ldb_html_run *runs;
 	int nruns;
 };
@@ -41,6 +43,17 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 /** The section of the joins with the servers' logs (--server-log) of the
  *  runs that carry one: per kind a stacked view (report/html_join.c). */
 void ldb_html_join(FILE *out, const struct ldb_html_file *files, int n);
+
+/** The section of the replays (ldbench replay's records): per run the log,
+ *  window, threads, connections and lateness, and from the summary's
+ *  "replay" member the requests per kind, the results that differ from the
+ *  recorded ones and the requests not sent per reason (report/html_replay.c). */
+void ldb_html_replay(FILE *out, const struct ldb_html_file *files, int n);
+/** The run is a replay's: its summary has a "replay" member, or its header's
+ *  config.operation is "replay". */
+bool ldb_html_is_replay(const struct ldb_html_run *r);
+/** A run's name on the page: the file's label, and " n=CLIENTS" when the file has several runs. */
+void ldb_html_run_name(const struct ldb_html_file *f, int ri, char *buf, size_t cap);
 
 /** The --html reporter: keeps the run's JSON records in memory (every run of
  *  a --sweep) and writes the page at each run's end.  @return 0, or -1. */

@@ -110,10 +110,6 @@ void ldb_join_put_csv(FILE *f, const struct ldb_join *j);
 void ldb_join_text(const struct ldb_join *j, FILE *out);
 /* The summary record's member ,"join":{...} (docs/results.md). */
 void ldb_join_put_json(FILE *f, const struct ldb_join *j);
-/* A figure of the run for --fail-if: "server.p99" (etime), "outside.p99",
- * "queue.p99", "processing.p99", "client.p99" in ms, "unindexed" (count),
- * "coverage" (%).  @return false when the join has no such figure. */
-bool ldb_join_value(const struct ldb_join *j, const char *key, double *v);
 /* The names of the figures, for the text and JSON: "client", "etime",
  * "queue", "processing", "outside". */
 extern const char *const ldb_jfig_name[LDB_JF_COUNT];

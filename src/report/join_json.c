@@ -1,10 +1,11 @@
-/* The join read back from a summary record, and joins added together (merge):
- * see join.h. */
+/* The join as JSON (the summary record's "join" member), read back from a
+ * summary record, and joins added together (merge): see join.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/join.h"
+#include "report/json.h"
 #include "report/records.h"
 
 static const char *const miss_key[LDB_JM_COUNT] = { "no_tag", "no_result", "no_response", "kind_mismatch" };
@@ -148,4 +149,63 @@ int ldb_join_merge(struct ldb_join *d, const struct ldb_join *s)
 				return -1;
 		}
 	return 0;
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void json_kind(FILE *f, const char *name, const struct ldb_join_kind *k, bool first)
+{
+	fprintf(f, "%s\"%s\":{\"sent\":%" PRIu64 ",\"joined\":%" PRIu64 ",\"coverage\":%.3f", first ? "" : ",", name,
+	        k->sent, k->joined, k->sent ? 100.0 * (double)k->joined / (double)k->sent : 0.0);
+	static const char *const miss[LDB_JM_COUNT] = { "no_tag", "no_result", "no_response", "kind_mismatch" };
+	fputs(",\"missing\":{", f);
+	for (int m = 0; m < LDB_JM_COUNT; m++)
+		fprintf(f, "%s\"%s\":%" PRIu64, m ? "," : "", miss[m], k->miss[m]);
+	fprintf(f, "},\"notes_u\":%" PRIu64 ",\"notes_a\":%" PRIu64, k->notes_u, k->notes_a);
+	for (int fg = 0; fg < LDB_JF_COUNT; fg++) {
+		const struct ldb_hist *h = &k->h[fg];
+		if (k->joined == 0 || (fg == LDB_JF_QUEUE && !k->queue) || (fg == LDB_JF_PROC && !k->proc))
+			continue;
+		fprintf(f,
+		        ",\"%s\":{\"min_ms\":%.6f,\"p50_ms\":%.6f,\"p95_ms\":%.6f,\"p99_ms\":%.6f,\"max_ms\":%.6f,"
+		        "\"count\":%" PRIu64,
+		        ldb_jfig_name[fg], ms(h->total ? h->min : 0), ms(ldb_hist_percentile(h, 50)),
+		        ms(ldb_hist_percentile(h, 95)), ms(ldb_hist_percentile(h, 99)), ms(h->max), h->total);
+		size_t n = ldb_hist_encode(h, NULL, 0); /* lossless: merge adds them */
+		char *b = malloc(n + 1);
+		if (b != NULL)
+			ldb_hist_encode(h, b, n + 1);
+		fprintf(f, ",\"histogram\":\"%s\"}", b != NULL ? b : "");
+		free(b);
+	}
+	fputc('}', f);
+}
+
+void ldb_join_put_json(FILE *f, const struct ldb_join *j)
+{
+	fprintf(f,
+	        ",\"join\":{\"server\":\"%s\",\"run_id\":\"%08x\",\"records\":%" PRIu64 ",\"dropped\":%" PRIu64
+	        ",\"measured\":%" PRIu64 ",\"connections\":%" PRIu64 ",\"connections_tagged\":%" PRIu64
+	        ",\"log_lines\":%" PRIu64 ",\"log_lines_not_used\":%" PRIu64 ",\"last_seen\":%s,\"waited_ms\":%" PRIu64
+	        ",\"whole_second_etimes\":%" PRIu64 ",\"client_from\":\"send\",\"rate\":%s",
+	        j->server, j->run_id, j->records, j->dropped, j->measured, j->conns, j->conns_tagged, j->lines,
+	        j->skipped, j->last_seen ? "true" : "false", j->waited_ms, j->int_etime, j->rate ? "true" : "false");
+	fputs(",\"kinds\":{", f);
+	bool first = true;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if (j->kind_used[k]) {
+			json_kind(f, ldb_ops[k]->name, &j->k[k], first);
+			first = false;
+		}
+	fputs("},", f);
+	json_kind(f, "all", &j->all, true);
+	ldb_join_samples_json(f, j);
+	fputs(",\"note\":", f);
+	ldb_json_put_string(f, j->note);
+	fputs(",\"verdict\":", f);
+	ldb_json_put_string(f, j->verdict);
+	fputc('}', f);
 }

@@ -34,6 +34,18 @@ __attribute__((format(printf, 2, 3))) static void fail(struct parser *p, const c
 	va_end(ap);
 }
 
+/* Byte c as an error shows it: itself when printable ASCII, else \xNN (the
+ * error stays one line of text). */
+static const char *shown(char c, char buf[8])
+{
+	unsigned char u = (unsigned char)c;
+	if (u > 0x20 && u < 0x7f)
+		snprintf(buf, 8, "%c", c);
+	else
+		snprintf(buf, 8, "\\x%02x", u);
+	return buf;
+}
+
 static void skip_ws(struct parser *p)
 {
 	while (p->pos < p->len) {
@@ -186,7 +198,8 @@ static size_t parse_escape(struct parser *p, char o[4])
 	case 'u': return parse_unicode(p, o);
 	default:
 		p->pos--;
-		fail(p, "bad escape '\\%c'", e);
+		char b[8];
+		fail(p, "bad escape '\\%s'", shown(e, b));
 		return 0;
 	}
 }
@@ -402,7 +415,8 @@ static struct ldb_json *parse_value(struct parser *p, int depth)
 			return parse_number(p);
 		break;
 	}
-	fail(p, "unexpected character '%c'", p->s[p->pos]);
+	char b[8];
+	fail(p, "unexpected character '%s'", shown(p->s[p->pos], b));
 	return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* A log's profile: the counting (logprofile.h). */
 #include "report/logprofile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +25,10 @@ int ldb_lprof_init(struct ldb_lprof *p, int64_t from_ns, int64_t to_ns, int64_t 
 	for (size_t i = 0; i < p->conncap; i++)
 		p->conns[i] = -1;
 	if (ldb_ltop_init(&p->filters, LDB_LPROF_TOPCAP) || ldb_ltop_init(&p->bases, LDB_LPROF_TOPCAP) ||
-	    ldb_ltop_init(&p->binddns, LDB_LPROF_TOPCAP))
+	    ldb_ltop_init(&p->binddns, LDB_LPROF_TOPCAP) || ldb_ltop_init(&p->binds_ok, LDB_LPROF_TOPCAP))
 		return -1;
+	for (size_t i = 0; i < LDB_LPROF_PEND; i++)
+		p->pend[i].conn = -1;
 	return 0;
 }
 
@@ -38,6 +41,7 @@ void ldb_lprof_free(struct ldb_lprof *p)
 	ldb_ltop_free(&p->filters);
 	ldb_ltop_free(&p->bases);
 	ldb_ltop_free(&p->binddns);
+	ldb_ltop_free(&p->binds_ok);
 	free(p->conns);
 	free(p->pts);
 	memset(p, 0, sizeof *p);
@@ -171,6 +175,29 @@ static int record_time(struct ldb_lprof_kind *k, enum ldb_lprof_time t, int64_t 
 	return 0;
 }
 
+/* A bind that succeeded as dn with mech ("" or NULL: simple), counted as
+ * "MECH DN". */
+static void bind_ok(struct ldb_lprof *p, const char *mech, size_t mn, struct ldb_slog_str dn)
+{
+	char key[LDB_LTOP_KEY];
+	bool fresh;
+	if (!mech || mn == 0)
+		mech = "SIMPLE", mn = 6;
+	int n = snprintf(key, sizeof key, "%.*s %.*s", (int)mn, mech, (int)dn.n, dn.p);
+	ldb_ltop_add(&p->binds_ok, key, n < (int)sizeof key ? (size_t)n : sizeof key - 1, &fresh);
+}
+
+/* A bind's result: 389 DS logs the bound DN on it, its mechanism is its
+ * request's (OpenLDAP's successful binds are its "BIND dn= mech=" lines). */
+static void bind_result(struct ldb_lprof *p, const struct ldb_slog_event *ev)
+{
+	struct ldb_lprof_pend *b = &p->pend[(uint64_t)ev->conn % LDB_LPROF_PEND];
+	if (ev->err != 0 || ev->dn.p == NULL || ev->conn < 0)
+		return;
+	const bool mine = b->conn == ev->conn && b->op == ev->op;
+	bind_ok(p, mine ? b->mech : NULL, mine ? strlen(b->mech) : 0, ev->dn);
+}
+
 static int on_result(struct ldb_lprof *p, const struct ldb_slog_event *ev)
 {
 	enum ldb_slog_optype type = ldb_lprof_tag_type(ev->tag);
@@ -181,8 +208,14 @@ static int on_result(struct ldb_lprof *p, const struct ldb_slog_event *ev)
 	k->codes[ev->err >= 0 && ev->err < LDB_LPROF_NCODES - 1 ? ev->err : LDB_LPROF_NCODES - 1]++;
 	if (ev->nentries > 0)
 		k->entries += (uint64_t)ev->nentries;
+	if (type == LDB_SLOG_OP_BIND)
+		bind_result(p, ev);
 	if (ev->notes & (LDB_SLOG_NOTE_A | LDB_SLOG_NOTE_U))
 		k->unindexed++;
+	if (ev->notes & LDB_SLOG_NOTE_A)
+		k->unindexed_searches++;
+	if (ev->notes & LDB_SLOG_NOTE_U)
+		k->unindexed_components++;
 	if (record_time(k, LDB_LPROF_ETIME, ev->etime_ns) || record_time(k, LDB_LPROF_WTIME, ev->wtime_ns) ||
 	    record_time(k, LDB_LPROF_OPTIME, ev->optime_ns) || record_time(k, LDB_LPROF_QTIME, ev->qtime_ns))
 		return -1;
@@ -202,8 +235,14 @@ static void on_request(struct ldb_lprof *p, const struct ldb_slog_event *ev, str
 			ldb_ltop_add_filter(&p->filters, ev->filter.p, ev->filter.n);
 		if (ev->scope >= 0 && ev->scope < 4)
 			p->scopes[ev->scope]++;
-	} else if (ev->type == LDB_SLOG_OP_BIND && ev->dn.p != NULL) {
-		ldb_ltop_add(&p->binddns, ev->dn.p, ev->dn.n, &fresh);
+	} else if (ev->type == LDB_SLOG_OP_BIND) {
+		if (ev->dn.p != NULL)
+			ldb_ltop_add(&p->binddns, ev->dn.p, ev->dn.n, &fresh);
+		struct ldb_lprof_pend *b = &p->pend[(uint64_t)(ev->conn < 0 ? 0 : ev->conn) % LDB_LPROF_PEND];
+		const size_t mn = ev->mech.n < sizeof b->mech ? ev->mech.n : sizeof b->mech - 1;
+		b->conn = ev->conn, b->op = ev->op;
+		memcpy(b->mech, ev->mech.p ? ev->mech.p : "", ev->mech.p ? mn : 0);
+		b->mech[ev->mech.p ? mn : 0] = '\0';
 	}
 }
 
@@ -211,7 +250,9 @@ int ldb_lprof_event(struct ldb_lprof *p, const struct ldb_slog_event *ev)
 {
 	if (ev->kind == LDB_SLOG_SKIP)
 		return 0;
-	bool in = ev->time_ns >= p->from_ns && ev->time_ns < p->to_ns;
+	if (ev->time_ns != INT64_MIN && ev->time_ns >= p->to_ns)
+		return 0; /* after the window: the connections open at its end stay as they were */
+	bool in = ev->time_ns >= p->from_ns;
 	/* the series extended first: the intervals before this event start
 	 * with the connections open before it */
 	struct ldb_lprof_point *pt = in ? point_at(p, ev->time_ns) : NULL;
@@ -244,6 +285,8 @@ int ldb_lprof_event(struct ldb_lprof *p, const struct ldb_slog_event *ev)
 	}
 	if (ev->kind == LDB_SLOG_REQUEST)
 		on_request(p, ev, pt);
+	else if (ev->kind == LDB_SLOG_MORE && ev->type == LDB_SLOG_OP_BIND && ev->dn.p && ev->mech.p)
+		bind_ok(p, ev->mech.p, ev->mech.n, ev->dn); /* OpenLDAP logs it once the bind succeeded */
 	else if (ev->kind == LDB_SLOG_RESULT)
 		return on_result(p, ev);
 	return 0;

@@ -34,12 +34,16 @@
 #define LDB_LPROF_MAXPTS 4096
 #define LDB_LPROF_NCODES 129 /* result codes 0..127; [128]: any other */
 #define LDB_LPROF_TOPCAP 1024
+#define LDB_LPROF_PEND 1024 /* binds whose request a result finds */
 
 /* The server's recorded times. */
 enum ldb_lprof_time { LDB_LPROF_ETIME, LDB_LPROF_WTIME, LDB_LPROF_OPTIME, LDB_LPROF_QTIME, LDB_LPROF_NTIMES };
 
 struct ldb_lprof_kind {
-	uint64_t requests, results, entries, unindexed;
+	uint64_t requests, results, entries;
+	uint64_t unindexed;            /* results with notes=A or notes=U (389 DS) */
+	uint64_t unindexed_searches;   /* notes=A: fully unindexed (logconv's "Unindexed Searches") */
+	uint64_t unindexed_components; /* notes=U: a component unindexed ("Unindexed Components") */
 	uint64_t codes[LDB_LPROF_NCODES];
 	struct ldb_hist t[LDB_LPROF_NTIMES];
 	bool tinit[LDB_LPROF_NTIMES];
@@ -63,6 +67,14 @@ struct ldb_lprof {
 	uint64_t scopes[4];
 	uint64_t one_second_lines; /* lines with whole-second times */
 	struct ldb_ltop filters, bases, binddns;
+	/* binds that succeeded, "MECH DN" (SIMPLE, EXTERNAL, DIGEST-MD5 ...):
+	 * OpenLDAP's "BIND dn= mech=" line, 389 DS's bind RESULT dn= with the
+	 * mechanism of its request (remembered for LDB_LPROF_PEND connections) */
+	struct ldb_ltop binds_ok;
+	struct ldb_lprof_pend {
+		int64_t conn, op;
+		char mech[24]; /* "" simple */
+	} pend[LDB_LPROF_PEND];
 	/* connections: open-addressing set of connection numbers */
 	int64_t *conns;
 	size_t conncap, nconns;

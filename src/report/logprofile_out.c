@@ -55,6 +55,9 @@ static void text_kinds(const struct ldb_lprof *p, FILE *out)
 			fprintf(out, " other:%" PRIu64, x->codes[LDB_LPROF_NCODES - 1]);
 		if (k == LDB_SLOG_OP_SEARCH)
 			fprintf(out, ", entries %" PRIu64 ", unindexed %" PRIu64, x->entries, x->unindexed);
+		if (k == LDB_SLOG_OP_SEARCH && x->unindexed)
+			fprintf(out, " (searches %" PRIu64 " notes=A, components %" PRIu64 " notes=U)",
+			        x->unindexed_searches, x->unindexed_components);
 		fputc('\n', out);
 	}
 	fprintf(out, "server times per type (ms): %-7s %9s %10s %10s %10s %10s\n", "time", "count", "p50", "p95", "p99",
@@ -144,8 +147,8 @@ static void json_kind(const struct ldb_lprof_kind *x, FILE *out)
 {
 	fprintf(out,
 	        "{\"requests\":%" PRIu64 ",\"results\":%" PRIu64 ",\"entries\":%" PRIu64 ",\"unindexed\":%" PRIu64
-	        ",\"codes\":{",
-	        x->requests, x->results, x->entries, x->unindexed);
+	        ",\"unindexed_searches\":%" PRIu64 ",\"unindexed_components\":%" PRIu64 ",\"codes\":{",
+	        x->requests, x->results, x->entries, x->unindexed, x->unindexed_searches, x->unindexed_components);
 	const char *sep = "";
 	for (int c = 0; c < LDB_LPROF_NCODES; c++) {
 		if (!x->codes[c])

@@ -16,6 +16,15 @@ static uint64_t skipped(const struct ldb_rp_result *r, int why)
 	                                                         : 0);
 }
 
+/* no_pw_dn[i] is a DN listed before it (the senders note a DN per bind). */
+static bool dn_listed(const struct ldb_rp_result *r, unsigned i)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (strcmp(r->no_pw_dn[j], r->no_pw_dn[i]) == 0)
+			return true;
+	return false;
+}
+
 static void text_kinds(const struct ldb_rp_result *r, FILE *out)
 {
 	fprintf(out, "%-9s %8s %8s %8s %8s %8s %9s %9s %9s\n", "kind", "read", "sent", "answered", "compared", "differ",
@@ -46,7 +55,8 @@ static void text_skips(const struct ldb_rp_result *r, FILE *out)
 		fputs(r->first_line[w][0] ? ")\n" : "\n", out);
 	}
 	for (unsigned i = 0; i < r->nno_pw_dn; i++)
-		fprintf(out, "  bind DN without a password: %s\n", r->no_pw_dn[i]);
+		if (!dn_listed(r, i))
+			fprintf(out, "  bind DN without a password: %s\n", r->no_pw_dn[i]);
 	if (r->unmapped_anon)
 		fprintf(out, "binds without a password sent anonymously: %" PRIu64 "\n", r->unmapped_anon);
 	if (r->synthetic)
@@ -90,10 +100,18 @@ static void text_diffs(const struct ldb_rp_result *r, FILE *out)
 
 void ldb_replay_text(const struct ldb_rp_result *r, bool recorded, FILE *out)
 {
-	fprintf(out, "replay of a %s log: %" PRIu64 " lines, window %.3f s, %" PRIu64 " recorded connections\n",
+	fprintf(out, "replay of a %s log: %" PRIu64 " lines, window %.3f s, %" PRIu64 " recorded connections",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, r->conns_read);
-	fprintf(out, "connections opened %" PRIu64 ", failed %" PRIu64 ", lost %" PRIu64 "; elapsed %.3f s\n",
-	        r->conns_opened, r->conns_failed, r->conns_lost, (double)r->elapsed_ns / 1e9);
+	if (r->passes > 1)
+		fprintf(out, "; %u passes (--loop)", r->passes);
+	fputc('\n', out);
+	/* the senders count a connect under way as opened, and again as failed
+	 * when it fails (a failure before the connect is failed alone) */
+	const uint64_t tried = r->conns_opened > r->conns_failed ? r->conns_opened : r->conns_failed;
+	fprintf(out,
+	        "connections attempted %" PRIu64 ": established %" PRIu64 ", failed %" PRIu64 ", lost %" PRIu64
+	        "; elapsed %.3f s\n",
+	        tried, tried - r->conns_failed, r->conns_failed, r->conns_lost, (double)r->elapsed_ns / 1e9);
 	if (r->conn_error[0])
 		fprintf(out, "first connection failure: %s\n", r->conn_error);
 	if (r->interrupted)
@@ -165,8 +183,10 @@ static void json_skips(const struct ldb_rp_result *r, FILE *f)
 		fputs("]}", f);
 	}
 	fputs("},\"no_password_dns\":[", f);
-	for (unsigned i = 0; i < r->nno_pw_dn; i++) {
-		fputs(i ? "," : "", f);
+	for (unsigned i = 0, n = 0; i < r->nno_pw_dn; i++) {
+		if (dn_listed(r, i))
+			continue;
+		fputs(n++ ? "," : "", f);
 		json_str(f, r->no_pw_dn[i]);
 	}
 	fputs("],\"log_skipped\":{", f);
@@ -187,14 +207,14 @@ void ldb_replay_put_json(FILE *f, const struct ldb_rp_result *r, bool recorded)
 {
 	fprintf(f,
 	        ",\"replay\":{\"format\":\"%s\",\"lines\":%" PRIu64 ",\"window_s\":%.6f,\"elapsed_s\":%.6f,"
-	        "\"timing\":\"%s\",\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64 ",\"opened\":%" PRIu64
-	        ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
+	        "\"timing\":\"%s\",\"passes\":%u,\"interrupted\":%s,\"connections\":{\"recorded\":%" PRIu64
+	        ",\"opened\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"lost\":%" PRIu64 "},\"unanswered\":%" PRIu64
 	        ",\"unmapped_anonymous\":%" PRIu64 ",\"synthetic_writes\":%" PRIu64 ",\"audit\":{\"changes\":%" PRIu64
 	        ",\"sent\":%" PRIu64 ",\"unmatched\":%" PRIu64 ",\"dropped_attrs\":%" PRIu64 "},",
 	        ldb_slog_format_name(r->format), r->slog.lines, (double)r->window_ns / 1e9, (double)r->elapsed_ns / 1e9,
-	        recorded ? "recorded" : "asap", r->interrupted ? "true" : "false", r->conns_read, r->conns_opened,
-	        r->conns_failed, r->conns_lost, r->unanswered, r->unmapped_anon, r->synthetic, r->audit_changes,
-	        r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
+	        recorded ? "recorded" : "asap", r->passes, r->interrupted ? "true" : "false", r->conns_read,
+	        r->conns_opened, r->conns_failed, r->conns_lost, r->unanswered, r->unmapped_anon, r->synthetic,
+	        r->audit_changes, r->audit_sent, r->audit_unmatched, r->audit_dropped_attrs);
 	json_skips(r, f);
 	fputs(",\"kinds\":{", f);
 	for (int t = 1, n = 0; t < LDB_SLOG_NOPTYPES; t++) {

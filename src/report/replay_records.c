@@ -84,29 +84,29 @@ static double skipped_all(const struct ldb_rp_result *r)
 static double actual(const struct ldb_replay_run *x, const struct ldb_threshold *t)
 {
 	const struct ldb_summary *s = &x->sum;
-	if (t->kind == LDB_THRESHOLD_LATE)
+	if (t->source == LDB_TS_LATE)
 		return ldb_hist_metric(&x->r->late, t->metric);
 	if (t->metric == LDB_M_SKIPPED)
 		return skipped_all(x->r);
 	if (t->metric == LDB_M_DIFFER) {
 		uint64_t n = 0;
 		for (int ty = 0; ty < LDB_SLOG_NOPTYPES; ty++)
-			if (t->kind < 0 || x->op_of[ty] == t->kind)
+			if (t->kind == LDB_KIND_ANY || x->op_of[ty] == t->kind)
 				n += x->r->kind[ty].differ;
 		return (double)n;
 	}
 	if (t->metric == LDB_M_RATE) {
-		uint64_t n = t->kind < 0 ? s->counted : s->tot.op[t->kind].counted;
+		uint64_t n = t->kind == LDB_KIND_ANY ? s->counted : s->tot.op[t->kind].counted;
 		return s->seconds > 0 ? (double)n / s->seconds : 0;
 	}
 	if (t->metric == LDB_M_ERRORS) {
 		uint64_t n = 0;
 		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (t->kind < 0 || k == t->kind)
+			if (t->kind == LDB_KIND_ANY || k == t->kind)
 				n += ldb_opstats_errors(&s->tot.op[k]);
 		return (double)n;
 	}
-	return ldb_hist_metric(t->kind < 0 ? &x->all : s->lat[t->kind], t->metric);
+	return ldb_hist_metric(t->kind == LDB_KIND_ANY ? &x->all : s->lat[t->kind], t->metric);
 }
 
 int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_threshold *t, int n, int status,
@@ -119,9 +119,9 @@ int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_thres
 			continue;
 		char shown[64];
 		ldb_threshold_format(&t[i], a, shown, sizeof shown);
-		const char *kind = t[i].kind == LDB_THRESHOLD_LATE ? "late"
-		                   : t[i].kind >= 0                ? ldb_op_name((enum ldb_op)t[i].kind)
-		                                                   : "replay";
+		const char *kind = t[i].source == LDB_TS_LATE  ? "late"
+		                   : t[i].kind != LDB_KIND_ANY ? ldb_op_name((enum ldb_op)t[i].kind)
+		                                               : "replay";
 		ldb_text_line(text, "Threshold failed: %s (%s is %s)", t[i].text, kind, shown);
 		failed = true;
 	}

@@ -76,6 +76,14 @@ static void latency_line(struct ldb_text *t, bool stamp, const char *what, const
 		        ms(h->max));
 }
 
+/* A stage's name in the text: JSON's, but for the requests of an operation
+ * made of several (each page of a paged search, each step of a SASL bind):
+ * "per-request" (JSON's "round"). */
+static const char *stage_label(enum ldb_stage k)
+{
+	return k == LDB_STAGE_ROUND ? "per-request" : ldb_stage_name(k);
+}
+
 /* The client's own lines (docs/capacity.md): the ramp while clients are not all
  * connected, its figures (with -v, or in the summary), and the verdict when
  * the client limited the run. */
@@ -412,7 +420,7 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 	}
 	for (int k = 0; k < LDB_STAGE_COUNT; k++)
 		if (s->stage[k] != NULL && ldb_hist_count(s->stage[k]) > 0)
-			latency_line(t, false, ldb_stage_name(k), s->stage[k], true);
+			latency_line(t, false, stage_label((enum ldb_stage)k), s->stage[k], true);
 	summary_server(t, s);
 	summary_client(t, s);
 	client_lines(t, s->client, false, true);

@@ -525,3 +525,19 @@ bad:
 	ldb_hist_reset(h);
 	return EINVAL;
 }
+
+double ldb_hist_metric(const struct ldb_hist *h, enum ldb_metric m)
+{
+	if (h == NULL || ldb_hist_count(h) == 0)
+		return 0;
+	switch (m) {
+	case LDB_M_MIN: return (double)h->min;
+	case LDB_M_MAX: return (double)h->max;
+	case LDB_M_MEAN: return ldb_hist_mean(h);
+	case LDB_M_P50: return (double)ldb_hist_percentile(h, 50);
+	case LDB_M_P90: return (double)ldb_hist_percentile(h, 90);
+	case LDB_M_P95: return (double)ldb_hist_percentile(h, 95);
+	case LDB_M_P999: return (double)ldb_hist_percentile(h, 99.9);
+	default: return (double)ldb_hist_percentile(h, 99);
+	}
+}

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "conf/fail_if_types.h"
+
 #define LDB_HIST_SUB_BITS 11              /* 2048 sub-buckets: 3 digits */
 #define LDB_HIST_HIGHEST 3600000000000ULL /* 1 h in ns */
 
@@ -55,6 +57,9 @@ void ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct l
 uint64_t ldb_hist_percentile(const struct ldb_hist *h, double pct);
 double ldb_hist_mean(const struct ldb_hist *h);
 uint64_t ldb_hist_count(const struct ldb_hist *h);
+/** A latency metric of h (--fail-if's): min, max, mean or a percentile
+ *  (0 when h is NULL or holds nothing); a metric that is no latency: p99. */
+double ldb_hist_metric(const struct ldb_hist *h, enum ldb_metric m);
 
 /** Index of the slot that holds `value_ns`, and the lowest/highest value it covers. */
 uint32_t ldb_hist_index(uint64_t value_ns);

@@ -111,7 +111,8 @@ struct ldb_rp_result {
 	uint64_t synthetic;     /* writes sent with synthetic content */
 	uint64_t audit_sent;    /* writes sent with their audit log's content */
 	uint64_t audit_changes, audit_unmatched, audit_dropped_attrs; /* the audit reader's */
-	uint64_t conns_read; /* recorded connections in the window (per loop) */
+	uint64_t conns_read; /* recorded connections in the window (its first pass) */
+	unsigned passes;     /* passes of the window started (--loop) */
 	int64_t window_ns;   /* the log window's length */
 	int64_t first_ns;    /* its start (log time) */
 	int format;          /* enum ldb_slog_format */
@@ -196,6 +197,10 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid
  *  ring is full or no index is free.  @return the slots published; *done
  *  set once the END message is. */
 uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done);
+/** The replay stopped before the END message (a signal): the reader's and
+ *  the audit log's statistics kept as far as read, the window as far as
+ *  read when its pass had not ended. */
+void ldb_rp_feed_stop(struct ldb_rp_feed *f);
 void ldb_rp_feed_free(struct ldb_rp_feed *f);
 
 #endif

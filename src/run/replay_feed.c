@@ -301,7 +301,7 @@ static struct rd_conn *conn_get(struct ldb_rp_feed *f, const struct ldb_slog_eve
 	while (f->hash[h] != 0)
 		h = (h + 1) & f->hmask;
 	f->hash[h] = (uint32_t)i + 1;
-	f->res->conns_read++;
+	f->res->conns_read += f->loop == 0; /* the log's, not the passes' */
 	*idx = (uint32_t)i;
 	return push_plain(f, LDB_RP_MSG_OPEN, (uint32_t)i, ev->conn, ev->time_ns) == 0 ? c : NULL;
 }
@@ -321,7 +321,7 @@ static int on_request(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	struct rd_conn *c = conn_get(f, ev, &idx);
 	if (c == NULL || pend_flush(f, c, idx, false, 0, -1) != 0)
 		return -1;
-	if (ev->type < LDB_SLOG_NOPTYPES)
+	if (ev->type < LDB_SLOG_NOPTYPES && f->loop == 0)
 		f->res->kind[ev->type].read++;
 	pend_start(&c->p, ev);
 	/* after a bind a client sends nothing until its answer (RFC 4511 4.2.1) */
@@ -576,6 +576,7 @@ static bool pass_end(struct ldb_rp_feed *f)
 		for (uint32_t i = 0; f->spread && i < f->nsec; i++)
 			f->spread[i][1] = 0;
 		f->st = FS_READ;
+		f->res->passes = f->loop + 1;
 	}
 	return true;
 }
@@ -654,7 +655,21 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid
 	}
 	if (conf->timing == LDB_RP_RECORDED)
 		spread_count(f);
+	res->passes = 1;
 	return f;
+}
+
+void ldb_rp_feed_stop(struct ldb_rp_feed *f)
+{
+	if (f->st == FS_DONE)
+		return;
+	if (f->log != NULL)
+		keep_stats(f);
+	if (f->audit != NULL)
+		keep_audit_stats(f);
+	if (f->started && f->loop == 0 && f->res->window_ns == 0 && f->last > f->start_ns)
+		f->res->window_ns = f->last - f->start_ns;
+	f->st = FS_DONE;
 }
 
 void ldb_rp_feed_free(struct ldb_rp_feed *f)

@@ -47,6 +47,7 @@ struct sconn {
 	size_t outlen, outoff, inlen;
 	uint64_t skipbytes;   /* of a message larger than the input buffer */
 	uint64_t close_since; /* when its CLOSE reached the queue's head, 0 */
+	uint64_t stall_since; /* when its due request head first could not go, 0 */
 	int64_t rec_conn;
 	uint8_t *in, *out;
 	struct ldb_rp_tls tl; /* plain, or TLS (run/replay_tls) */
@@ -176,6 +177,7 @@ static void pop(struct sender *s, struct sconn *c)
 	struct ldb_rp_slot *sl = &s->ring->slot[c->qh];
 	sl->done = true;
 	c->qh = sl->next;
+	c->stall_since = 0;
 	if (c->qh < 0)
 		c->qt = -1;
 }
@@ -259,8 +261,11 @@ static bool send_req(struct sender *s, struct sconn *c, const struct ldb_rp_slot
 	bool oneway = sl->type == LDB_SLOG_OP_UNBIND || sl->type == LDB_SLOG_OP_ABANDON;
 	int32_t id = msgid_of(sl->type == LDB_SLOG_OP_ABANDON ? sl->rec_n : sl->op);
 	struct infl *f = &c->fl[id % INFLIGHT];
-	if ((!sl->pipelined || sl->type == LDB_SLOG_OP_UNBIND) && c->outstanding > 0)
-		return false; /* an unbind waits for the answers (docs/replay.md) */
+	/* an unbind waits for the answers, and so does a bind whatever the log's
+	 * order: a server abandons what is outstanding when a bind arrives */
+	bool alone = !sl->pipelined || sl->type == LDB_SLOG_OP_UNBIND || sl->type == LDB_SLOG_OP_BIND;
+	if (alone && c->outstanding > 0)
+		return false;
 	if (!oneway && f->st == F_SENT)
 		return false;
 	if (OUT_CAP - c->outlen < sl->len + LDB_WIRE_ENVELOPE_MAX)
@@ -306,6 +311,40 @@ static void unpark(struct sender *s)
 	s->nparked = 0;
 }
 
+/* The due head of c's queue cannot go: it waits for its connection's set-up,
+ * for answers, or for room to write; at most --drain from when it first
+ * could not, then what it waits for is given up: the set-up fails the
+ * connection, the answers missing count unanswered, a connection whose
+ * writes do not drain is lost.  @return true when given up (the head is
+ * looked at again). */
+static bool stalled(struct sender *s, struct sconn *c, uint64_t now, uint64_t *next)
+{
+	if (c->stall_since == 0)
+		c->stall_since = now;
+	uint64_t end = c->stall_since + (uint64_t)s->conf->drain_ns;
+	if (now < end) {
+		*next = end < *next ? end : *next;
+		return false;
+	}
+	c->stall_since = 0;
+	if (c->st == S_CONNECTING) {
+		conn_fail(s, c, "connection set-up (--drain)", ETIMEDOUT);
+	} else if (c->outstanding > 0) {
+		for (int i = 0; i < INFLIGHT; i++)
+			if (c->fl[i].st == F_SENT) {
+				s->res->unanswered++;
+				c->fl[i].st = F_EMPTY; /* a late answer is ignored */
+			}
+		c->outstanding = 0;
+	} else {
+		s->res->conns_lost++;
+		conn_drop(s, c);
+		c->st = S_DEAD;
+		c->lost = true;
+	}
+	return true;
+}
+
 /* The head of c's queue, when it may go.  @return true to look at the next. */
 static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, uint64_t *next)
 {
@@ -339,7 +378,7 @@ static bool step(struct sender *s, struct sconn *c, uint32_t idx, uint64_t now, 
 		if (c->st != S_DONE)
 			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
 	} else if (c->st == S_CONNECTING || !send_req(s, c, sl, now, due)) {
-		return false;
+		return stalled(s, c, now, next);
 	} else if (sl->type == LDB_SLOG_OP_UNBIND) {
 		flush_out(s, c);
 		conn_drop(s, c);
@@ -602,6 +641,8 @@ static void loop(struct sender *s)
 				on_io(s, ev[i].data.u32, ev[i].events);
 		}
 	}
+	if (!s->fed)
+		ldb_rp_feed_stop(s->feed); /* a signal: the log's figures as far as read */
 	if (s->res->elapsed_ns == 0 && s->start)
 		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
 }

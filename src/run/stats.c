@@ -3,17 +3,6 @@
 
 #include <string.h>
 
-const char *ldb_fail_name(enum ldb_fail f)
-{
-	switch (f) {
-	case LDB_FAIL_CONNECT: return "connect";
-	case LDB_FAIL_TLS: return "tls";
-	case LDB_FAIL_TIMEOUT: return "timeout";
-	case LDB_FAIL_SERVER_DOWN: return "server down";
-	default: return "?";
-	}
-}
-
 const char *ldb_stage_name(enum ldb_stage st)
 {
 	switch (st) {

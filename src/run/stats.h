@@ -30,7 +30,6 @@ static inline int ldb_code_slot(int code)
 
 /* Client failures by kind (the server never answered). */
 enum ldb_fail { LDB_FAIL_CONNECT, LDB_FAIL_TLS, LDB_FAIL_TIMEOUT, LDB_FAIL_SERVER_DOWN, LDB_FAIL_COUNT };
-const char *ldb_fail_name(enum ldb_fail f);
 
 /* How a client's last TCP connect that did not complete ended (a client that
  * never completed one is named by this in the summary). */

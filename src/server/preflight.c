@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "proto/wire.h"
 #include "side/ldapconn.h"
+#include "values/vpattern.h"
 
 #include <ldap.h>
 #include <stdlib.h>
@@ -12,19 +13,29 @@
 #define NVALS 5 /* the lowest, three in between, the highest */
 #define LINE 1024
 
+/* -f's value pattern has a lowest and a highest value (every bracket a
+ * number range, values/vpattern.h ldb_vp_ranged), -b none. */
+static bool pattern_search(const struct ldb_config *c)
+{
+	const struct ldb_vp *vp = c->filter_pat.vp;
+	return vp != NULL && ldb_vp_ranged(vp) && ldb_vp_max_len(vp) + 3 < LINE && c->base_pat.vp == NULL &&
+	       !ldb_pattern_has_var(&c->base_pat);
+}
+
 /* A run that also adds, deletes or renames (changes which entries exist)
  * changes the data it searches: its misses may be the point.  With -e string
  * the X run is random bytes, not numbers: there is no lowest or highest value
- * to look for.  Its searches are of the readers' kind (ops.h). */
+ * to look for.  Its searches are of the readers' kind (ops.h): -f's XXX over
+ * a range, or its value pattern over its ranges. */
 static bool search_wanted(const struct ldb_config *c)
 {
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (c->weight[k] > 0 && ldb_ops[k]->changes == LDB_CHANGES_ENTRIES)
 			return false;
-	if (c->rnd_string)
+	if (c->rnd_string || c->filter == NULL || c->weight[LDB_OPS_WITH(reads)] == 0)
 		return false;
-	return c->weight[LDB_OPS_WITH(reads)] > 0 && c->valmode != LDB_VAL_FIXED && c->range_low >= 0 &&
-	       c->range_high >= 0 && ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat);
+	return pattern_search(c) || (c->valmode != LDB_VAL_FIXED && c->range_low >= 0 && c->range_high >= 0 &&
+	                             ldb_pattern_has_var(&c->filter_pat) && !ldb_pattern_has_var(&c->base_pat));
 }
 
 static bool bind_wanted(const struct ldb_config *c)
@@ -148,6 +159,21 @@ static void filter_at(const struct ldb_config *c, long long v, char *buf, size_t
 	snprintf(buf, cap, f[0] == '(' ? "%s" : "(%s)", f);
 }
 
+/* The filter at point i of NVALS: -f's XXX at a value from -r to -R (*v),
+ * or its value pattern with every range at that point of its span. */
+static void filter_point(const struct ldb_config *c, int i, char *buf, size_t cap, long long *v)
+{
+	if (pattern_search(c)) {
+		char f[LINE];
+		size_t n = ldb_vp_render_at(c->filter_pat.vp, i, NVALS, f, sizeof f - 1);
+		f[n] = '\0';
+		snprintf(buf, cap, f[0] == '(' ? "%s" : "(%s)", f);
+		return;
+	}
+	*v = c->range_low + (long long)((double)(c->range_high - c->range_low) * i / (NVALS - 1));
+	filter_at(c, *v, buf, cap);
+}
+
 /* Entries the filter at value v returns; -1 with the result code in *rc when
  * the search failed (a size limit is not a failure: at least that many). */
 static long long count_entries(const struct ldb_config *c, LDAP *ld, const char *filter, int *rc,
@@ -170,29 +196,55 @@ static long long count_entries(const struct ldb_config *c, LDAP *ld, const char 
 	return *rc == LDAP_SUCCESS || *rc == LDAP_NO_SUCH_OBJECT ? n : -1;
 }
 
+/* The line that says which filter does not match, and why. */
+static void say_mismatch(const struct ldb_config *c, const struct ldb_say *t, const char *filter, int at, long long v,
+                         long long got)
+{
+	char want[64], where[LINE + 96];
+	snprintf(want, sizeof want, c->expect_entries >= 0 ? "%lld (srchnentries)" : "at least 1", c->expect_entries);
+	if (pattern_search(c)) {
+		if (at == 0 || at == NVALS - 1)
+			snprintf(where, sizeof where, "every range of %s at its %s bound", c->filter,
+			         at == 0 ? "first" : "last");
+		else
+			snprintf(where, sizeof where, "every range of %s at %d/%d of the way", c->filter, at,
+			         NVALS - 1);
+		ldb_say(t,
+		        "Pre-flight failed: the filter %s (%s) returns %lld entries, expected %s: the pattern "
+		        "does not match the data under %s (--no-preflight runs anyway)",
+		        filter, where, got, want, c->base);
+		return;
+	}
+	ldb_say(t,
+	        "Pre-flight failed: the filter %s (value %lld of -r %lld -R %lld) returns %lld entries, "
+	        "expected %s: the range does not match the data under %s (--no-preflight runs anyway)",
+	        filter, v, c->range_low, c->range_high, got, want, c->base);
+}
+
 /* The filter at the lowest, the highest and three values in between.  A
  * search that fails (not for want of entries) is shown, not held against
  * the range: the load's errors will say what is wrong. */
 static int check_searches(const struct ldb_config *c, LDAP *ld, const struct ldb_say *t, struct ldb_preflight *pf)
 {
-	char line[LINE], filter[LINE];
-	long long lo = c->range_low, hi = c->range_high, prev = -1, bad = -1, got = 0;
-	int rc = LDAP_SUCCESS;
+	char line[LINE], filter[LINE], prev[LINE] = "", bad_filter[LINE] = "";
+	long long v = -1, bad = -1, got = 0;
+	int rc = LDAP_SUCCESS, bad_at = -1;
 	size_t len = (size_t)snprintf(line, sizeof line, "Pre-flight: search");
 	for (int i = 0; i < NVALS; i++) {
-		long long v = lo + (long long)((double)(hi - lo) * i / (NVALS - 1));
-		if (v == prev)
+		filter_point(c, i, filter, sizeof filter, &v);
+		if (strcmp(filter, prev) == 0)
 			continue;
-		prev = v;
-		filter_at(c, v, filter, sizeof filter);
+		snprintf(prev, sizeof prev, "%s", filter);
 		long long n = count_entries(c, ld, filter, &rc, pf);
 		if (n < 0 && unreachable(rc))
 			return LDB_EXIT_OK;
 		char note[32];
 		ignored_note(c, rc, note, sizeof note); /* a base -I 32 expects to be missing */
-		if (n >= 0 && !note[0] && !(c->expect_entries >= 0 ? n == c->expect_entries : n > 0) && bad < 0) {
+		if (n >= 0 && !note[0] && !(c->expect_entries >= 0 ? n == c->expect_entries : n > 0) && bad_at < 0) {
+			bad_at = i;
 			bad = v;
 			got = n;
+			snprintf(bad_filter, sizeof bad_filter, "%s", filter);
 		}
 		if (len >= sizeof line)
 			continue;
@@ -204,15 +256,9 @@ static int check_searches(const struct ldb_config *c, LDAP *ld, const struct ldb
 			                        filter, rc, ldap_err2string(rc), note);
 	}
 	ldb_say(t, "%s entries", line);
-	if (bad < 0)
+	if (bad_at < 0)
 		return LDB_EXIT_OK;
-	filter_at(c, bad, filter, sizeof filter);
-	char want[64];
-	snprintf(want, sizeof want, c->expect_entries >= 0 ? "%lld (srchnentries)" : "at least 1", c->expect_entries);
-	ldb_say(t,
-	        "Pre-flight failed: the filter %s (value %lld of -r %lld -R %lld) returns %lld entries, "
-	        "expected %s: the range does not match the data under %s (--no-preflight runs anyway)",
-	        filter, bad, lo, hi, got, want, c->base);
+	say_mismatch(c, t, bad_filter, bad_at, bad, got);
 	return LDB_EXIT_PREFLIGHT;
 }
 

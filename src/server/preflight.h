@@ -4,6 +4,10 @@
  *   - a search whose -f has an XXX and a range (-r/-R with random or incr):
  *     the filter at the lowest and highest values and three in between, each
  *     must return srchnentries entries (or at least one without srchnentries);
+ *     the same for a -f value pattern whose brackets are all number ranges
+ *     (or [ref:N]): every range at its first bound, its last and three points
+ *     in between (a pattern of other brackets, [uuid], [file:], is not
+ *     checked);
  *   - a bind DN with an XXX (randombinddn): a bind as the lowest and the
  *     highest; randombinddnfromfile: its first and last lines;
  *   - writes are not checked (re-adding existing entries, or deleting what

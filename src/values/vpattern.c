@@ -713,3 +713,47 @@ size_t ldb_vp_skeleton(const struct ldb_vp *p, char *out, size_t cap, uint8_t ta
 	out[o] = '\0';
 	return o;
 }
+
+/* A number range's bracket, or a [ref:N] (the value of an earlier one). */
+static bool ranged_node(const struct vp_node *nd)
+{
+	return nd->op == VP_LIT || nd->op == VP_RAND || nd->op == VP_SEQ || nd->op == VP_ZIPF || nd->op == VP_REF;
+}
+
+bool ldb_vp_ranged(const struct ldb_vp *p)
+{
+	for (int i = 0; i < p->nnodes; i++)
+		if (!ranged_node(&p->node[i]))
+			return false;
+	return p->nbrackets > 0;
+}
+
+size_t ldb_vp_render_at(const struct ldb_vp *p, int at, int points, char *out, size_t cap)
+{
+	size_t off[LDB_VP_MAX_BRACKETS], len[LDB_VP_MAX_BRACKETS];
+	size_t o = 0;
+
+	if (cap < p->maxlen || !ldb_vp_ranged(p) || points < 2 || at < 0 || at >= points)
+		return 0;
+	for (int i = 0; i < p->nnodes; i++) {
+		const struct vp_node *nd = &p->node[i];
+		size_t n;
+
+		if (nd->op == VP_LIT) {
+			memcpy(out + o, nd->lit, nd->litlen);
+			n = nd->litlen;
+		} else if (nd->op == VP_REF) {
+			n = len[nd->ref];
+			memmove(out + o, out + off[nd->ref], n);
+		} else { /* position at/(points-1) of the range, from its first bound */
+			uint64_t pos = (uint64_t)((long double)(nd->count - 1) * at / (points - 1));
+			n = put_num(out + o, seq_value(nd, pos), nd->width);
+		}
+		if (nd->bracket >= 0) {
+			off[nd->bracket] = o;
+			len[nd->bracket] = n;
+		}
+		o += n;
+	}
+	return o;
+}

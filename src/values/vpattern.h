@@ -112,6 +112,17 @@ size_t ldb_vp_render(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb
 size_t ldb_vp_render_spans(const struct ldb_vp *p, struct ldb_vp_state *st, struct ldb_rng *rng, char *out, size_t cap,
                            uint32_t span[][2]);
 
+/** Is every bracket of p a number range (random, sequential, Zipf) or a
+ *  [ref:N]?  Such a pattern has a lowest and a highest value: the pre-flight
+ *  check renders it at points of its ranges (ldb_vp_render_at). */
+bool ldb_vp_ranged(const struct ldb_vp *p);
+/** Render p (ldb_vp_ranged) with every range at point `at` of `points`
+ *  evenly spaced from its first bound (0) to its last (points - 1); a
+ *  [ref:N] copies its bracket's value as usual.  Start-up use (no state, no
+ *  generator).  @return the length (no NUL added), or 0 when p is not ranged,
+ *  the point is not one of them or cap is below ldb_vp_max_len(p). */
+size_t ldb_vp_render_at(const struct ldb_vp *p, int at, int points, char *out, size_t cap);
+
 /** The skeleton of p for a request template (encoded once, holes filled per
  *  operation): its literal text (unescaped: "[[" is '['), every bracket
  *  expression k (0-based) written as the marker LDB_VP_MARK, tag, 0x40 + k

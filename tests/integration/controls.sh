@@ -111,7 +111,7 @@ assert_eq 0 "$RC" "exit status, paged searches"
 assert_match 'search: attempted 6, completed 6, succeeded 6, counted 6, errors 0, entries 300, expected-result hits 6, misses 0, pages 48$' "$out" "6 searches of 8 pages, 50 entries each"
 assert_eq 48 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches: one per page"
 assert_eq "$(fixture_count "$FIX_PEOPLE" "(uid=user*)")" 50 "the server's count of the entries"
-assert_match '^ldbench\[[0-9]+\]: round latency \(ms\): min [0-9.]+, mean' "$out" "per-page latency line"
+assert_match '^ldbench\[[0-9]+\]: per-request latency \(ms\): min [0-9.]+, mean' "$out" "per-page latency line"
 
 # 9. bad input: one line, exit 2, no connection
 before=$(fixture_total_connections)

@@ -41,10 +41,11 @@ dirsrv_log_buffering on
 for try in 1 2 3; do
 	run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 1 -T 50 \
 		--server-log "$access" --op-log "$work/s0.oplog" --server-log-wait 1s
-	assert_eq 0 "$RC" "exit status, buffered log"
 	grep -q "the run's last operation is not in the log" "$out" && break
+	assert_eq 0 "$RC" "exit status, buffered log written out during the run"
 	echo "try $try: 389 DS wrote its buffer out during the run; again"
 done
+assert_eq 14 "$RC" "exit status, buffered log that never showed the run's end: the join failed"
 assert_match 'search: attempted 50, completed 50, succeeded 50, counted 50, errors 0' "$out" "the run's own figures"
 assert_match "Server log \(389ds\): the run's last operation is not in the log \(waited [0-9.]+ s\)" "$out" \
 	"the end waited and says so"
@@ -53,13 +54,13 @@ dirsrv_log_buffering off # writes the buffer out
 assert_match 'Server log \(389ds\), search: 50 of 50 operations joined \(100\.0 %\)' "$work/j0.txt" \
 	"ldbench join once the log is written"
 
-# 1. unbuffered from here: searches, depth 1 and pipelined; wtime and optime per operation
+# 1. unbuffered from here: searches, depth 1 and pipelined; queue (wtime) and processing (optime) per operation
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "uid=user$X" -e esearch,random "${range[@]}" -n 2 -T 200 \
 	--server-log "$access" --op-log "$work/s1.oplog" --csv "$work/s1.csv"
 assert_eq 0 "$RC" "exit status, searches"
 joined_all search "$out" "searches at depth 1"
-assert_match '^ldbench\[[0-9]+\]:   wtime +min [0-9.]+ p50' "$out" "wtime line"
-assert_match '^ldbench\[[0-9]+\]:   optime +min [0-9.]+ p50' "$out" "optime line"
+assert_match '^ldbench\[[0-9]+\]:   queue +min [0-9.]+ p50 .* ms \(wtime\)$' "$out" "queue line (wtime)"
+assert_match '^ldbench\[[0-9]+\]:   processing +min [0-9.]+ p50 .* ms \(optime\)$' "$out" "processing line (optime)"
 n=$(sed -nE 's/.* search: attempted [0-9]+, completed ([0-9]+),.*/\1/p' "$out" | tail -n 1)
 # per sample (one 10 s window: every search in it) and the CSV's join rows: client, etime, wtime,
 # optime, outside of search and of all
@@ -101,8 +102,9 @@ assert_eq 0 "$RC" "exit status, pipelined modifies"
 joined_all modify "$out" "pipelined modifies"
 
 # 4. unindexed: a substring filter on roomNumber (no index) over every user
+oplog4=$work/s4.oplog
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 10 --no-preflight \
-	--server-log "$access" --fail-if 'unindexed>0'
+	--server-log "$access" --fail-if 'unindexed>0' --op-log "$oplog4"
 assert_eq 10 "$RC" "exit status: --fail-if unindexed>0 holds"
 joined_all search "$out" "unindexed searches"
 assert_match 'Threshold failed: unindexed>0' "$out" "the threshold's line"
@@ -110,6 +112,24 @@ assert_match 'Server log \(389ds\), search: 10 of 10 operations joined \(100\.0 
 	"$out" "unindexed counts"
 u_a=$(sed -nE 's/.*Server log \(389ds\), search: .*notes=U ([0-9]+), notes=A ([0-9]+)$/\1 \2/p' "$out")
 assert_eq 10 "$(echo "$u_a" | awk '{print $1 + $2}')" "every search unindexed (notes=U + notes=A)"
+# the same log joined again (ldbench join), a gate on each figure apart:
+# each holds as its own count says, and shows it
+read -r nu na <<<"$u_a"
+RC=0
+"$LDBENCH" join --op-log "$oplog4" --fail-if 'unindexed_searches>0' --fail-if 'unindexed_components>0' \
+	--fail-if "unindexed_searches>$na" --fail-if "unindexed_components>$nu" "$access" >"$out.j" 2>&1 || RC=$?
+cat "$out.j"
+assert_eq $((na > 0 || nu > 0 ? 10 : 0)) "$RC" "ldbench join: exit status of the unindexed gates"
+for g in "unindexed_searches>0 $na" "unindexed_components>0 $nu"; do
+	read -r expr n <<<"$g"
+	if ((n > 0)); then
+		assert_match "^Threshold failed: $expr \\(is $n\\)\$" "$out.j" "ldbench join: $expr holds at $n"
+	else
+		assert_no_match "^Threshold failed: $expr " "$out.j" "ldbench join: $expr does not hold (0)"
+	fi
+done
+assert_no_match "^Threshold failed: unindexed_(searches>$na|components>$nu) " "$out.j" \
+	"ldbench join: neither holds above its own count"
 assert_match 'Server log \(389ds\): the server is spending time processing the operation: processing \(optime\) dominates at p99' \
 	"$out" "the verdict: processing"
 run_ldbench "$out" "${root[@]}" -b "$DS_PEOPLE" -f "(roomNumber=*9*)" -e esearch -n 1 -T 5 --no-preflight \

@@ -148,6 +148,16 @@ for f in wtime optime etime; do
 	assert_eq 4 "$(jget "$work/p.json" "p['ops']['search']['times']['$f']['count']")" "profile: the searches' $f"
 done
 assert_eq False "$(jget "$work/p.json" "'qtime' in p['ops']['search']['times']")" "profile: no qtime in 389 DS's log"
+# unindexed searches apart, as logconv tells them: notes=A (fully unindexed:
+# the search on description) and notes=U (a component unindexed), each the
+# count of the reader's results with that note (bits: U 1, A 2)
+notes_with() { awk -v b="$1" '/^event result .* tag=101 .* notes=[0-9]+$/ { n = $NF; sub(/notes=/, "", n); if (int(n / b) % 2) c++ } END { print c + 0 }' "$work/ev"; }
+assert_ge 1 "$(notes_with 2)" "the reader: search results with notes=A (the one on description at least)"
+assert_eq "$(notes_with 2) $(notes_with 1)" \
+	"$(jget "$work/p.json" "'%d %d' % (p['ops']['search']['unindexed_searches'], p['ops']['search']['unindexed_components'])")" \
+	"profile: unindexed searches (notes=A), unindexed components (notes=U)"
+assert_match "^  search .*, unindexed [0-9]+ \\(searches $(notes_with 2) notes=A, components $(notes_with 1) notes=U\\)\$" "$work/p.txt" \
+	"profile: the text's search line"
 
 # Older formats, from the same lines: whole-second time, etime only, and
 # etime in integer seconds (389 DS 1.2/1.3).

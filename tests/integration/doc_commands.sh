@@ -57,6 +57,9 @@ src=$(cd "$here/../.." && pwd)
 LDBENCH=${LDBENCH:-$src/build/ldbench}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-doccmd.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# the fixture's slapd writes its stats log here (the README's commands on
+# scenarios/try-server.sh's log read it as /tmp/ldbench-try/stats.log)
+export FIX_STATS_LOG=$tmp/stats.log
 
 # --- 1. extraction -------------------------------------------------------------
 # one line per command: FILE:LINE <TAB> WHERE <TAB> COMMAND, WHERE one of block,
@@ -180,6 +183,16 @@ E "compare base-*.json -- change-*.json --fail-if 'rate<-5%'" \
 E '--list-scenarios scenarios' out='^random-uid-search +' out='^write-mix +'
 E '--scenario scenarios/random-uid-search.scen -h HOST -D DN -y pwfile -b BASE ' add='-T 20' \
 	out='expected-result hits 160, misses 0$' out="$ok"
+# scenarios/try-server.sh's stats log: the fixture's (FIX_STATS_LOG above)
+trylog='mkdir -p tmp/ldbench-try && ln -sf "$FIX_STATS_LOG" tmp/ldbench-try/stats.log'
+E '--op-log run.oplog --server-log /tmp/ldbench-try/stats.log' pre="$trylog" out="$ok" \
+	out='Server log \(openldap\), search: [0-9]+ of [0-9]+ operations joined \(100\.0 %\)'
+E 'join --op-log run.oplog /tmp/ldbench-try/stats.log' out='search: [0-9]+ of [0-9]+ operations joined \(100\.0 %\)'
+E 'replay --profile /tmp/ldbench-try/stats.log' pre="$trylog" out='^  search +requests [1-9][0-9]* '
+E 'replay -h HOST -p 389 --password-rule ldbench --default-password-file pwfile recorded.log' \
+	pre='cp "$FIX_STATS_LOG" recorded.log' \
+	sub='s%--default-password-file pwfile%--default-password-file "$PWFILE"%' \
+	out='^replay of a openldap log: [1-9][0-9]* lines' out='^search +[1-9][0-9]* +[1-9][0-9]* '
 
 # docs/distributed.md
 E 'pdsh -w load[1-4] "ldbench ' mode=pdsh sub='s%userXXXXXXX%userXXXXX%'  env='T=$(($(date +%s) + 2))' \

@@ -20,6 +20,10 @@ if ! command -v dscreate >/dev/null; then
 	echo "repl_dirsrv: SKIPPED: 389-ds-base is not installed"
 	exit 77
 fi
+if [[ "$(id -u)" != 0 ]]; then
+	echo "repl_dirsrv: SKIPPED: not root (uid $(id -u)): 389 DS instances are made by dscreate as root"
+	exit 77
+fi
 LDBENCH=${LDBENCH:-$here/../../build/ldbench}
 dsrepl_start
 out=$DSR_DIR/out.txt

@@ -160,6 +160,22 @@ assert_eq 16 "$(jget "$work/p1.json" "p['requests']")" "requests before the paus
 assert_eq 6 "$(jget "$work/p1.json" "p['ops']['search']['requests']")" "searches before the pause"
 assert_eq 5 "$(jget "$work/p1.json" "p['ops']['bind']['requests']")" "binds before the pause"
 assert_eq False "$(jget "$work/p1.json" "'add' in p['ops']")" "no add before the pause"
+# the 5 connections closed before the pause: none open at its end, also
+# when the next line comes more than the 60 s past --to where reading stops
+# (that line, the second part's first ACCEPT, counted as open): the same
+# lines with the second part's times 120 s later
+conns="' '.join(str(p['connections'][k]) for k in ('opened', 'closed', 'open_at_end'))"
+assert_eq "5 5 0" "$(jget "$work/p1.json" "$conns")" "connections opened, closed, open at the end of --to's window"
+/usr/bin/python3 - "$cut" "$work/run.log" >"$work/later.log" <<'PY'
+import sys
+cut = float(sys.argv[1])
+for line in open(sys.argv[2]):
+    t = int(line[:8], 16) + int(line[9:17], 16) / 1e9
+    print(line[:8] if t < cut else "%08x" % (int(line[:8], 16) + 120), line[8:], sep="", end="")
+PY
+run_profile "$work/out1l" --profile --to "@$cut" --json "$work/p1l.json" "$work/later.log"
+assert_eq 0 "$RC" "exit status with --to, the second part later"
+assert_eq "5 5 0" "$(jget "$work/p1l.json" "$conns")" "... connections opened, closed, open at the end"
 run_profile "$work/out2" --profile --from "@$cut" --json "$work/p2.json" "$work/run.log"
 assert_eq 0 "$RC" "exit status with --from"
 assert_eq 31 "$(jget "$work/p2.json" "p['requests']")" "requests after the pause"

@@ -179,6 +179,12 @@ run_replay "$work/out7" -h 127.0.0.1 -p "$FIX_PORT" --loop 2 --json "$work/r7.js
 assert_eq 0 "$RC" "exit status with --loop 2"
 assert_eq 18 "$(jget "$work/r7.json" "p['kinds']['search']['sent']")" "the searches twice"
 assert_eq $((2 * nconn)) "$(jget "$work/r7.json" "p['connections']['opened']")" "the connections twice"
+# ... and the log's own figures once: its requests, its connections; the passes said
+assert_eq "9 $nconn 2" "$(jget "$work/r7.json" "'%d %d %d' % (p['kinds']['search']['read'], \
+p['connections']['recorded'], p['passes'])")" "--loop 2: the log's searches and connections once, 2 passes"
+assert_match "^replay of a openldap log: [0-9]+ lines, window [0-9.]+ s, $nconn recorded connections; 2 passes \(--loop\)\$" \
+	"$work/out7" "--loop 2: the text's first line"
+assert_eq 1 "$(jget "$work/r.json" "p['passes']")" "one pass without --loop"
 
 # bad input: one line and the documented status, no connection opened
 bad() { # STATUS REGEX WHAT ARGS...
@@ -225,11 +231,11 @@ settled
 m0=$(wc -l <"$FIX_STATS_LOG")
 burst() { for ((i = 0; i < $1; i++)); do ldapsearch -x -H "$FIX_URI" -b "$P" "(uid=user0000$i)" 1.1 >/dev/null; done; }
 burst 4
-sleep 0.6
+sleep 0.8
 burst 1
-sleep 0.6
+sleep 0.8
 burst 3
-sleep 0.6
+sleep 0.8
 burst 1
 settled
 tail -n +$((m0 + 1)) "$FIX_STATS_LOG" >"$work/timed.log"
@@ -244,10 +250,12 @@ assert_eq 9 "$(jget "$work/r5.json" "p['kinds']['search']['sent']")" "the search
 w=$(jget "$work/r5.json" "p['window_s']")
 e=$(jget "$work/r5.json" "p['elapsed_s']")
 echo "window ${w}s, replay ${e}s"
-assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($e - $w) <= 0.05 * $w and $w > 2)")" "the replay lasts as the log (5 %)"
+# (the window is at least its three pauses, 2.4 s, whatever the machine's speed)
+assert_eq True "$(/usr/bin/python3 -I -S -c "print($w >= 2.4)")" "the recorded window holds its pauses"
+assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($e - $w) <= 0.05 * $w)")" "the replay lasts as the log (5 %)"
 assert_match '^lateness against the schedule: p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$' "$work/out5" \
 	"lateness reported"
-# SIGINT part way through a slowed replay (x0.25: over 8 s): it stops at once,
+# SIGINT part way through a slowed replay (x0.25: at least 9.6 s): it stops at once,
 # exits 0 and reports what it sent, in the text and the JSON
 "$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.25 --json "$work/r8.json" "$work/timed.log" \
 	>"$work/out8" 2>&1 &

@@ -143,6 +143,33 @@ for c in p.charts:
     print('%s|%s|%s|%g..%g|%s' % (c['title'], c['ylabel'], ' '.join(c['x']), ys[0], ys[-1], ','.join(c['marks'])))
 PY
 }
+# rowcells DOM TABLE-CLASS ATTR VALUE: the cells of the rows of that table whose ATTR is VALUE,
+# one row a line: data-col=text pairs, space separated
+rowcells() {
+	python3 - "$@" <<'PY'
+import html.parser, sys
+dom, cls, attr, val = sys.argv[1:5]
+class P(html.parser.HTMLParser):
+    on = False; row = None; col = None; rows = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'table': self.on = cls in (a.get('class') or '').split()
+        elif self.on and tag == 'tr' and a.get(attr) == val: self.row = []
+        elif self.row is not None and tag == 'td': self.col = [a.get('data-col') or '?', '']
+    def handle_data(self, d):
+        if self.col is not None: self.col[1] += d
+    def handle_endtag(self, tag):
+        if tag == 'td' and self.col is not None:
+            self.row.append('%s=%s' % tuple(self.col)); self.col = None
+        elif tag == 'tr' and self.row is not None:
+            self.rows.append(' '.join(self.row)); self.row = None
+        elif tag == 'table': self.on = False
+p = P(); p.feed(open(dom, encoding='utf-8').read())
+print('\n'.join(p.rows))
+PY
+}
+# col NAME: the value of data-col NAME in the rowcells line on stdin
+col() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # samples of FILE whose KIND has a non-null p50
 nlat() {
 	python3 -c 'import json, sys
@@ -288,6 +315,107 @@ assert_eq "6 ok" "$parts" "j.html: 3 parts x 2 bars of search, each the JSON's f
 verdict=$(python3 -c 'import json, sys, html
 print(html.escape([json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][-1]["join"]["verdict"], quote=False))' "$D/j.json")
 grep -qF "this run (openldap): $verdict</p>" "$D/j.html.dom" || _fail "j.html: the verdict line"
+
+# 4c. a replay of a real slapd log (ldapsearch and ldapcompare 0.6 s apart: a window over 1.5 s),
+# written by --html with no --interval: sampled as a load is (a point per sample, not one for the
+# whole replay); the Runs table gives it no clients and no seed; the Replay section shows its log,
+# window, threads, connections, lateness, per kind what was sent and what differed, and what was
+# not sent and why, each the JSON's figure
+settled() { # every connection the stats log opened is closed
+	local try a c
+	for ((try = 0; try < 100; try++)); do
+		a=$(grep -c ' ACCEPT from ' "$FIX_STATS_LOG" || true)
+		c=$(grep -cE ' fd=[0-9]+ closed' "$FIX_STATS_LOG" || true)
+		((a == c)) && return 0
+		sleep 0.05
+	done
+	_fail "connections still open in the stats log after 5 s ($a accepted, $c closed)"
+}
+settled
+n0=$(wc -l <"$FIX_STATS_LOG")
+for u in 1 2 3; do
+	ldapsearch -x -H "$FIX_URI" -b "$FIX_PEOPLE" "(uid=user0000$u)" 1.1 >/dev/null
+	sleep 0.6
+done
+# the root DN's bind: no password given to the replay (not sent); the compare of a value the
+# log does not hold (OpenLDAP logs the attribute only): recorded false, replayed true
+ldapcompare -x -H "$FIX_URI" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" "uid=user00011,$FIX_PEOPLE" uid:nope >/dev/null || true
+settled
+tail -n +$((n0 + 1)) "$FIX_STATS_LOG" >"$D/rp.log"
+tgt=(-h 127.0.0.1 -p "$FIX_PORT")
+run_ldbench "$D/rp.txt" replay "${tgt[@]}" --timing recorded --json "$D/rp.json" --html "$D/rp.html" "$D/rp.log"
+assert_eq 0 "$RC" "replay with --html"
+render "$D/rp.html" noshot
+assert_eq "" "$(page_errors "$D/rp.html")" "rp.html: no script error"
+jr() { python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "\"summary\"" in l][-1]["replay"]
+print(eval(sys.argv[2]))' "$1" "$2"; }
+ns=$(nsamples "$D/rp.json")
+assert_ge 2 "$ns" "a replay of a log window over 1 s: sampled every second by default"
+nsearch=$(python3 -c 'import json, sys
+print(sum(1 for l in open(sys.argv[1]) if l.strip() and (r := json.loads(l))["type"] == "sample" and "search" in r["ops"]))' "$D/rp.json")
+assert_eq "$nsearch" "$(points "$D/rp.html.dom" 'this run' search rate)" "rp.html: one rate point per sample holding searches"
+assert_match '^ldbench\[[0-9]+\]: Average rate: ' "$D/rp.txt" "the replay's sample lines"
+run=$(rowcells "$D/rp.html.dom" runs data-run 0)
+assert_eq "replay - - -" "$(for c in operation clients depth seed; do col $c <<<"$run"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"rp.html: a replay has no clients, depth or seed"
+row=$(rowcells "$D/rp.html.dom" replay data-run 0)
+want=$(jr "$D/rp.json" "' '.join([r['format'], str(r['lines']), '%.3f' % r['window_s'], r['timing'], '1',
+	str(r['connections']['recorded']), str(r['connections']['opened']), str(r['unanswered']),
+	'%.3f' % r['lateness']['p50_ms'], '%.3f' % r['lateness']['p99_ms'], '%.3f' % r['lateness']['max_ms']])")
+assert_eq "$want" "$(for c in format lines window timing threads conns-recorded conns-opened unanswered \
+	late-p50 late-p99 late-max; do col $c <<<"$row"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"rp.html: the replay's log, window, threads, connections, lateness (the JSON's)"
+assert_eq "openldap recorded 1" "$(jr "$D/rp.json" "r['format'] + ' ' + r['timing'] + ' ' + str(int(r['window_s'] > 1.5))")" \
+	"the log replayed: slapd's, on its schedule, its window over 1.5 s"
+k=$(rowcells "$D/rp.html.dom" replay-kinds data-kind search)
+assert_eq "3 3 3 0" "$(for c in read sent answered differ; do col $c <<<"$k"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"rp.html: the 3 searches read, sent, answered, none differing"
+k=$(rowcells "$D/rp.html.dom" replay-kinds data-kind compare)
+assert_eq "1 1 1" "$(for c in sent differ differ_code; do col $c <<<"$k"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"rp.html: the compare's result differs, by its code"
+ex=$(python3 - "$D/rp.html.dom" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    on = False; cells = []; td = None
+    def handle_starttag(self, tag, attrs):
+        if tag == 'table': self.on = ('class', 'replay-differ') in attrs
+        elif self.on and tag == 'td': self.td = ''
+    def handle_data(self, d):
+        if self.td is not None: self.td += d
+    def handle_endtag(self, tag):
+        if tag == 'td' and self.td is not None: self.cells.append(self.td); self.td = None
+        elif tag == 'table': self.on = False
+p = P(); p.feed(open(sys.argv[1], encoding='utf-8').read()); print(' '.join(p.cells))
+PY
+)
+assert_eq "$(jr "$D/rp.json" "' '.join(['compare', str(r['kinds']['compare']['examples'][0]['conn']),
+	str(r['kinds']['compare']['examples'][0]['op']), '5 6 - -'])")" "$ex" \
+	"rp.html: the differing compare's example: recorded false (5), got true (6)"
+ns_row=$(rowcells "$D/rp.html.dom" replay-not-sent data-reason no-password)
+assert_eq "1 $(jr "$D/rp.json" "', '.join(str(n) for n in r['skipped']['no-password']['first_lines'])")" \
+	"$(col count <<<"$ns_row") $(sed -n 's/.* lines=//p' <<<"$ns_row")" \
+	"rp.html: the bind not sent (no password), with its log line"
+# --threads 2: not sampled (--interval is refused there), the threads said
+run_ldbench "$D/rp2.txt" replay "${tgt[@]}" --threads 2 --json "$D/rp2.json" --html "$D/rp2.html" "$D/rp.log"
+assert_eq 0 "$RC" "replay --threads 2 with --html"
+assert_eq 1 "$(nsamples "$D/rp2.json")" "--threads 2: the whole replay one sample"
+assert_eq 2 "$(rowcells "$D/rp2.html" replay data-run 0 | col threads)" "rp2.html: 2 threads"
+assert_eq "" "$(rowcells "$D/rp2.html" replay data-run 0 | col late-p50 | tr -d -)" "--timing asap: no lateness"
+
+# 4d. the compare pages mark the sides: m.html (a.json -- b.json), e.html (e.json p.json: the first the base)
+for c in "m a.json b.json" "e e.json p.json"; do
+	read -r pg base change <<<"$c"
+	assert_eq base "$(rowcells "$D/$pg.html.dom" runs data-side base | col side)" "$pg.html: the base run marked"
+	assert_eq change "$(rowcells "$D/$pg.html.dom" runs data-side change | col side)" "$pg.html: the change run marked"
+	assert_match "<tr data-run=\"0\" data-side=\"base\"><td>$base</td>" "$D/$pg.html.dom" "$pg.html: $base is the base"
+	assert_match "<tr data-run=\"1\" data-side=\"change\"><td>$change</td>" "$D/$pg.html.dom" "$pg.html: $change the change"
+	assert_match "<p class=\"note\" data-side=\"base\">base: <span class=\"side-base\">$base</span></p>" \
+		"$D/$pg.html.dom" "$pg.html: the compare names the base file"
+	assert_match "<p class=\"note\" data-side=\"change\">change: <span class=\"side-change\">$change</span></p>" \
+		"$D/$pg.html.dom" "$pg.html: ... and the change file"
+done
+assert_no_match 'data-side' "$D/one.html.dom" "one file: no sides"
 
 # 5. the hook is not blind: a page with a broken script reports it
 sed 's|</body>|<script>no_such_function();</script></body>|' "$D/e.html" >"$D/broken.html"

@@ -50,7 +50,7 @@ for mech in CRAM-MD5 DIGEST-MD5 SCRAM-SHA-1 SCRAM-SHA-256; do
 		-e bindeach,bindonly,randomauthid,randomauthidlow=1,randomauthidhigh=50 -n 2 -T 10 --json "$FIX_DIR/a.json"
 	assert_eq 0 "$RC" "$mech bindeach exit status"
 	assert_match 'bind: attempted 20, completed 20, succeeded 20, counted 20, errors 0$' "$out" "$mech bindeach counters"
-	assert_match '^ldbench\[[0-9]+\]: round latency \(ms\): min ' "$out" "$mech round trip latency line"
+	assert_match '^ldbench\[[0-9]+\]: per-request latency \(ms\): min ' "$out" "$mech round trip latency line"
 	n=$(rounds "$FIX_DIR/a.json")
 	assert_ge 40 "$n" "$mech: at least two round trips per exchange"
 	assert_eq "$n" "$(fixture_monitor_delta "$FIX_DIR/snap" Bind)" "$mech: server-side binds = requests sent"

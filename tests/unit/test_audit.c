@@ -372,13 +372,67 @@ static void test_rotated(void **state)
 		unlink(paths[i]), free(paths[i]);
 }
 
+/* logs/lines' shapes through the audit reader: CRLF lines read alike; a
+ * line over max_record (here longer than the whole read buffer's first
+ * fill) skips its record as too long once, the next records read; a cut
+ * gzip file's error names the file, not zlib's descriptor. */
+static void test_lines(void **state)
+{
+	(void)state;
+	const char *rec = "time: 20261202000000\ndn: cn=a\nresult: 0\nchangetype: delete\n\n";
+	const size_t big = 300 * 1024, rn = strlen(rec);
+	char *log = malloc(3 * rn + big + 64);
+	assert_non_null(log);
+	size_t n = 0;
+	n += (size_t)sprintf(log + n, "%s", rec);
+	n += (size_t)sprintf(log + n, "time: 20261202000001\ndn: cn=b\nresult: 0\nchangetype: add\ncn: ");
+	memset(log + n, 'x', big), n += big;
+	n += (size_t)sprintf(log + n, "\nsn: b\n\n%s", rec);
+	struct ldb_audit_opts o = { .max_record = 4096 };
+	struct ldb_audit *a = ldb_audit_open_mem(log, n, "long", &o);
+	int k = 0;
+	while (ldb_audit_next(a) != NULL)
+		k++;
+	assert_int_equal(k, 2);
+	assert_int_equal(ldb_audit_stats(a)->skipped[LDB_AUDIT_SKIP_TOO_LONG], 1);
+	assert_int_equal(ldb_audit_stats(a)->first_skipped[LDB_AUDIT_SKIP_TOO_LONG][0].line, 6);
+	assert_int_equal(ldb_audit_stats(a)->lines, 17);
+	ldb_audit_close(a);
+	free(log);
+	const char *crlf = "time: 20261202000000\r\ndn: cn=a\r\nresult: 0\r\nchangetype: delete\r\n\r\n";
+	a = ldb_audit_open_mem(crlf, strlen(crlf), "crlf", NULL);
+	const struct ldb_audit_change *c = ldb_audit_next(a);
+	assert_non_null(c);
+	assert_int_equal(c->kind, LDB_AUDIT_DELETE);
+	assert_int_equal(c->dn.n, 4);
+	ldb_audit_close(a);
+	/* the real log gzip'd, cut after 300 bytes */
+	FILE *f = fopen(data("389ds-audit.log"), "r");
+	assert_non_null(f);
+	static char text[65536];
+	const size_t tn = fread(text, 1, sizeof text, f);
+	fclose(f);
+	char *gz = tmpfile_with(text, tn, true);
+	assert_int_equal(truncate(gz, 300), 0);
+	char err[512];
+	a = ldb_audit_open((const char *[]){ gz }, 1, err, sizeof err);
+	assert_non_null(a);
+	while (ldb_audit_next(a) != NULL)
+		;
+	char want[600];
+	snprintf(want, sizeof want, "%s: gzip: unexpected end of file", gz);
+	assert_string_equal(ldb_audit_error(a), want);
+	ldb_audit_close(a);
+	unlink(gz), free(gz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_389), cmocka_unit_test(test_real_openldap),
 		cmocka_unit_test(test_encode),   cmocka_unit_test(test_match_real),
 		cmocka_unit_test(test_window),   cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_rotated),
+		cmocka_unit_test(test_rotated),  cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,20 @@ static void test_u64_exact(void **state)
 	ldb_json_free(v);
 }
 
+/* A header's seed is a random 64-bit value, half the time 2^63 or more (a
+ * reader of signed 64-bit integers refuses it: docs/design.md, Dependencies). */
+static void test_header_seed(void **state)
+{
+	(void)state;
+	struct ldb_json *v =
+	        parse("{\"type\":\"header\",\"schema\":1,\"seed\":15386475916231130888,\"seed_given\":false}");
+	uint64_t u = 0;
+	assert_non_null(v);
+	assert_int_equal(ldb_json_u64(ldb_json_get(v, "seed"), &u), 0);
+	assert_true(u == 15386475916231130888ULL);
+	ldb_json_free(v);
+}
+
 static void test_strings(void **state)
 {
 	(void)state;
@@ -147,6 +161,16 @@ static void test_errors(void **state)
 	expect_error("{\"a\":?}", "column 6:");
 }
 
+/* An error is one line: a byte it names that is not printable is shown as \xNN. */
+static void test_error_one_line(void **state)
+{
+	(void)state;
+	expect_error("\"\\\n\"", "bad escape '\\\\x0a'");
+	expect_error("\x01", "unexpected character '\\x01'");
+	expect_error("[\xc3\xa9]", "unexpected character '\\xc3'");
+	expect_error("{\"a\":1}\r\n}", "after the value");
+}
+
 static void test_depth_limit(void **state)
 {
 	(void)state;
@@ -190,9 +214,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scalars),
 		cmocka_unit_test(test_u64_exact),
+		cmocka_unit_test(test_header_seed),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_objects_and_paths),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_put_string_roundtrip),
 	};

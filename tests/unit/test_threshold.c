@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "conf/config.h"
+#include "report/join.h"
 #include "report/reporter.h"
 #include "cli/fail_if.h"
 #include "report/verdict.h"
@@ -308,14 +309,29 @@ static void test_join(void **state)
 	(void)state;
 	const struct ldb_threshold_form *r = &ldb_threshold_run;
 	struct ldb_threshold t = ok("server.p99>5ms", r);
-	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_SERVER);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	assert_int_equal(t.fig, LDB_TF_SERVER);
+	assert_int_equal(t.kind, LDB_KIND_ANY);
 	assert_int_equal(t.metric, LDB_M_P99);
 	assert_true(t.value == 5e6);
 	t = ok("outside.p99>1ms", r);
-	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_LAST);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	assert_int_equal(t.fig, LDB_TF_OUTSIDE);
+	t = ok("search.queue.p50>1ms", r);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	assert_int_equal(t.fig, LDB_TF_QUEUE);
+	assert_int_equal(t.kind, LDB_OP_SEARCH);
 	t = ok("unindexed>0", r);
 	assert_int_equal(t.metric, LDB_M_UNINDEXED);
-	assert_int_equal(t.kind, LDB_THRESHOLD_JOIN_SERVER);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	t = ok("coverage<99.5", r);
+	assert_int_equal(t.metric, LDB_M_COVERAGE);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	assert_true(t.value == 99.5 && !t.relative);
+	t = ok("coverage<100%", r);
+	assert_true(t.value == 100 && !t.relative);
+	refused("coverage<101", r,
+	        "--fail-if 'coverage<101': coverage is a percentage of the operations sent (e.g. 'coverage<100')");
 	refused("outside.rate<5", r,
 	        "--fail-if 'outside.rate<5': outside takes a latency of a run (e.g. 'outside.p99>5ms')");
 	refused("search.unindexed>0", r,
@@ -323,10 +339,89 @@ static void test_join(void **state)
 	        "mean, "
 	        "p50, p90, p95, p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP one of < <= "
 	        "> >=");
+	/* no join: not evaluated, never a value */
 	struct ldb_summary sum;
 	memset(&sum, 0, sizeof sum);
 	t = ok("server.p99>5ms", r);
-	assert_true(ldb_threshold_actual(&t, &sum, 0) == 0); /* no join: 0 */
+	double v = -1;
+	const char *why = NULL;
+	assert_false(ldb_threshold_value(&t, &sum, 0, &v, &why));
+	assert_string_equal(why, "the server's log could not be joined");
+	/* the run's own figures need nothing; the others their option */
+	char err[400];
+	struct ldb_threshold ts[3] = { ok("p99>5ms", r), ok("server.p99>5ms", r), ok("repl.p99>1s", r) };
+	assert_int_equal(ldb_thresholds_sources(ts, 1, false, false, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, true, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, false, true, err, sizeof err), -1);
+	assert_string_equal(err, "--fail-if 'server.p99>5ms': needs --server-log (its figure comes from the join "
+	                         "with the server's access log)");
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, false, err, sizeof err), -1);
+	assert_string_equal(err, "--fail-if 'repl.p99>1s': needs -S (its figure comes from the replication check)");
+	struct ldb_threshold u = ok("unindexed>0", r);
+	assert_int_equal(ldb_thresholds_sources(&u, 1, false, false, err, sizeof err), -1);
+	assert_string_equal(ldb_threshold_needs(&u), "--server-log");
+}
+
+/* ldbench join's form: the join's figures only. */
+static void test_join_form(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *j = &ldb_threshold_join;
+	struct ldb_threshold t = ok("p99>5ms", j);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	assert_int_equal(t.fig, LDB_TF_CLIENT);
+	assert_int_equal(t.kind, LDB_KIND_ANY);
+	t = ok("search.p99>5ms", j);
+	assert_int_equal(t.fig, LDB_TF_CLIENT);
+	assert_int_equal(t.kind, LDB_OP_SEARCH);
+	t = ok("bind.server.max>1s", j);
+	assert_int_equal(t.fig, LDB_TF_SERVER);
+	assert_int_equal(t.kind, LDB_OP_BIND);
+	assert_int_equal(t.metric, LDB_M_MAX);
+	t = ok("search.coverage<100", j);
+	assert_int_equal(t.metric, LDB_M_COVERAGE);
+	const char *others[] = { "rate<1000", "errors>0", "search.misses>0", "repl.p99>1s", "late.p99>1ms" };
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		struct ldb_threshold x;
+		char err[400];
+		if (ldb_threshold_parse_form(&x, others[i], j, err, sizeof err) == 0)
+			fail_msg("'%s' accepted by ldbench join", others[i]);
+		if (strstr(err, "ldbench join has the join's figures only") == NULL &&
+		    strstr(err, "unknown operation kind") == NULL)
+			fail_msg("'%s': %s", others[i], err);
+	}
+}
+
+/* unindexed_searches (notes=A) and unindexed_components (notes=U): the
+ * join's two figures apart, as logconv tells them. */
+static void test_join_unindexed(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *r = &ldb_threshold_run;
+	struct ldb_threshold t;
+	t = ok("unindexed_searches>0", r);
+	assert_int_equal(t.metric, LDB_M_UNINDEXED_SEARCHES);
+	assert_int_equal(t.source, LDB_TS_JOIN);
+	t = ok("Unindexed_Components>=2", r);
+	assert_int_equal(t.metric, LDB_M_UNINDEXED_COMPONENTS);
+	struct ldb_join *j = calloc(1, sizeof *j);
+	assert_non_null(j);
+	j->all.notes_u = 2, j->all.notes_a = 5;
+	j->all.sent = j->all.joined = 10; /* a join that gives figures: its searches joined, the run's end seen */
+	j->last_seen = true;
+	struct ldb_summary sum;
+	memset(&sum, 0, sizeof sum);
+	sum.join = j;
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 2);
+	t = ok("unindexed_searches>0", r);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 5);
+	t = ok("unindexed>0", r);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 7);
+	free(j);
+	refused("search.unindexed_searches>0", r,
+	        "--fail-if 'search.unindexed_searches>0': expected [KIND.]METRIC OP VALUE, METRIC one of rate, errors, "
+	        "min, mean, p50, p90, p95, p99, p99.9, max, misses, hits (latencies in ns/us/ms/s, ms by default), OP "
+	        "one of < <= > >=");
 }
 
 static void test_repl(void **state)
@@ -334,14 +429,14 @@ static void test_repl(void **state)
 	(void)state;
 	const struct ldb_threshold_form *r = &ldb_threshold_run;
 	struct ldb_threshold t = ok("repl.p99>2s", r);
-	assert_int_equal(t.kind, LDB_THRESHOLD_REPL);
+	assert_int_equal(t.source, LDB_TS_REPL);
 	assert_int_equal(t.metric, LDB_M_P99);
 	assert_true(t.value == 2e9);
 	t = ok("repl.unseen>0", r);
 	assert_int_equal(t.metric, LDB_M_UNSEEN);
 	refused("repl.rate<5", r, "--fail-if 'repl.rate<5': repl takes a latency (min, mean, p50 ... max) or unseen");
 	t = ok("repl.p99>+5%", &ldb_threshold_compare);
-	assert_int_equal(t.kind, LDB_THRESHOLD_REPL);
+	assert_int_equal(t.source, LDB_TS_REPL);
 	refused("repl.rate<-5%", &ldb_threshold_compare,
 	        "--fail-if 'repl.rate<-5%': repl takes p50 or p99 (e.g. 'repl.p99>+10%')");
 	refused("search.unseen>0", r,
@@ -364,11 +459,11 @@ static void test_repl(void **state)
 	sum.repl = f;
 	sum.nrepl = 2;
 	t = ok("repl.max>2s", r);
-	double a = ldb_threshold_actual(&t, &sum, LDB_THRESHOLD_REPL);
+	double a = ldb_threshold_actual(&t, &sum, LDB_KIND_ANY);
 	assert_true(a >= 2.49e9 && a <= 2.51e9);
 	assert_true(ldb_threshold_holds(&t, a));
 	t = ok("repl.unseen>0", r);
-	assert_true(ldb_threshold_actual(&t, &sum, LDB_THRESHOLD_REPL) == 5);
+	assert_true(ldb_threshold_actual(&t, &sum, LDB_KIND_ANY) == 5);
 	ldb_hist_free(&f[0].delay);
 	ldb_hist_free(&f[1].delay);
 }
@@ -402,6 +497,27 @@ static void test_check(void **state)
 	assert_non_null(strstr(buf, "Threshold passed: p99>10ms (search is "));
 	assert_non_null(strstr(buf, "Threshold failed: search.errors>2 (search is 3)\n"));
 	free(buf);
+
+	/* --server-log whose join failed: a join threshold is not evaluated, never passed; without one, the
+	 * status still says the join failed; a threshold that held comes first */
+	c.nfail_if = 0;
+	c.verbose = 0;
+	c.nserver_log = 1;
+	assert_int_equal(ldb_thresholds_check(&c, &f.sum, LDB_OP_SEARCH, LDB_EXIT_OK, NULL), LDB_EXIT_NO_JOIN);
+	assert_int_equal(ldb_threshold_parse(&c.fail_if[c.nfail_if++], "server.p99>3600s", err, sizeof err), 0);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	text.out = out;
+	assert_int_equal(ldb_thresholds_check(&c, &f.sum, LDB_OP_SEARCH, LDB_EXIT_OK, &text), LDB_EXIT_NOT_EVALUATED);
+	fclose(out);
+	assert_non_null(strstr(buf, "Threshold not evaluated: server.p99>3600s (server log (etime): the server's log "
+	                            "could not be joined)\n"));
+	free(buf);
+	assert_int_equal(ldb_threshold_parse(&c.fail_if[c.nfail_if++], "search.errors>2", err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_check(&c, &f.sum, LDB_OP_SEARCH, LDB_EXIT_OK, NULL), LDB_EXIT_THRESHOLD);
+	assert_int_equal(ldb_thresholds_check(&c, &f.sum, LDB_OP_SEARCH, LDB_EXIT_CANNOT_BIND, NULL),
+	                 LDB_EXIT_CANNOT_BIND);
+	c.nserver_log = 0;
 	ldb_config_free(&c);
 	ldb_hist_free(&f.search);
 }
@@ -417,9 +533,11 @@ int main(void)
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_actual),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_join_form),
 		cmocka_unit_test(test_expected_metrics),
 		cmocka_unit_test(test_repl),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_join_unindexed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

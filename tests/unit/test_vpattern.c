@@ -3,8 +3,9 @@
  * descending, wrap-around, formats, partitioned across clients), Zipf
  * frequencies against the exact law, random strings, value files (random,
  * sequential, streamed, sliced across clients), UUIDs, timestamps on a fixed
- * clock, back-references, --seed reproducibility, the length bound, and every
- * compile error's one line. */
+ * clock, back-references, --seed reproducibility, the length bound, every
+ * compile error's one line, and the points of a pattern's ranges the
+ * pre-flight check searches. */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -728,6 +729,50 @@ static void test_state(void **state)
 	ldb_vp_free(p);
 }
 
+/* The pattern at each of 5 points of its ranges (ldb_vp_render_at), against
+ * want[] (NULL: not ranged, nothing rendered). */
+static void expect_points(const char *text, const char *const *want)
+{
+	struct ldb_vp *p;
+	char err[256], buf[256];
+
+	if (ldb_vp_compile(&p, text, err, sizeof(err)) != 0)
+		fail_msg("'%s' did not compile: %s", text, err);
+	assert_int_equal(ldb_vp_ranged(p), want != NULL);
+	for (int i = 0; i < 5; i++) {
+		size_t n = ldb_vp_render_at(p, i, 5, buf, sizeof(buf) - 1);
+		buf[n] = '\0';
+		if (want == NULL)
+			assert_int_equal(n, 0);
+		else
+			assert_string_equal(buf, want[i]);
+	}
+	assert_int_equal(ldb_vp_render_at(p, 5, 5, buf, sizeof(buf)), 0);           /* not a point */
+	assert_int_equal(ldb_vp_render_at(p, 0, 5, buf, ldb_vp_max_len(p) - 1), 0); /* too small */
+	ldb_vp_free(p);
+}
+
+#define POINTS(text, ...)                                         \
+	do {                                                      \
+		static const char *const w_[5] = { __VA_ARGS__ }; \
+		expect_points(text, w_);                          \
+	} while (0)
+
+static void test_points(void **state)
+{
+	(void)state;
+	POINTS("(uid=user[1-1000%0000])", "(uid=user0001)", "(uid=user0250)", "(uid=user0500)", "(uid=user0750)",
+	       "(uid=user1000)");
+	POINTS("u[1:150%00000]", "u00001", "u00038", "u00075", "u00112", "u00150");
+	POINTS("[100:1]", "100", "76", "51", "26", "1"); /* from the first bound */
+	POINTS("[1:100x10]", "1", "21", "41", "61", "91");
+	POINTS("[zipf:1-9:1.2%00]", "01", "03", "05", "07", "09");
+	POINTS("a[5-5]b[1:3]-[ref:2]", "a5b1-1", "a5b1-1", "a5b2-2", "a5b2-2", "a5b3-3");
+	expect_points("[uuid]", NULL);
+	expect_points("x[1-9][random:4]", NULL);
+	expect_points("no brackets", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -747,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_points),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
