@@ -13,41 +13,6 @@
 #include "values/pattern.h"
 #include "util/util.h"
 
-/* A library's name: LDB_TLS_LIB_OPENSSL, LDB_TLS_LIB_GNUTLS, or
- * LDB_TLS_LIB_DEFAULT when it names neither. */
-static int tls_library(const char *name)
-{
-	if (strcmp(name, "openssl") == 0)
-		return LDB_TLS_LIB_OPENSSL;
-	if (strcmp(name, "gnutls") == 0)
-		return LDB_TLS_LIB_GNUTLS;
-	return LDB_TLS_LIB_DEFAULT;
-}
-
-/* The load's TLS library: --tls-library, else OpenSSL for --tls-ciphers (an
- * OpenSSL cipher list), else LDBENCH_TLS_LIBRARY, else the preferred one. */
-static int settle_tls_library(struct cli_ctx *x)
-{
-	struct ldb_config *c = x->c;
-	const char *env = getenv("LDBENCH_TLS_LIBRARY");
-
-	if (c->tls_library == LDB_TLS_LIB_GNUTLS && c->tls_ciphers != NULL)
-		return cli_fail(x, "--tls-ciphers is an OpenSSL cipher list: not with --tls-library gnutls");
-	if (c->tls_library != LDB_TLS_LIB_DEFAULT)
-		return 0;
-	if (c->tls_ciphers != NULL) {
-		c->tls_library = LDB_TLS_LIB_OPENSSL;
-		return 0;
-	}
-	if (env != NULL && env[0] != '\0') {
-		if ((c->tls_library = tls_library(env)) == LDB_TLS_LIB_DEFAULT)
-			return cli_fail(x, "LDBENCH_TLS_LIBRARY '%s': must be openssl or gnutls", env);
-		return 0;
-	}
-	c->tls_library = LDB_TLS_LIB_PREFERRED;
-	return 0;
-}
-
 /* --starttls and the --tls-* options; remembers the first one for the checks. */
 int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const char *arg)
 {
@@ -67,7 +32,7 @@ int cli_handle_tls_option(struct cli_ctx *x, int opt, const char *name, const ch
 	case OPT_TLS_INSECURE: c->tls_insecure = true; return 0;
 	case OPT_TLS_RESUME: c->tls_resume = true; return 0;
 	case OPT_TLS_LIBRARY:
-		if ((c->tls_library = tls_library(arg)) == LDB_TLS_LIB_DEFAULT)
+		if ((c->tls_library = ldb_tls_library_of(arg)) == LDB_TLS_LIB_DEFAULT)
 			return cli_fail(x, "--tls-library '%s': must be openssl or gnutls", arg);
 		return 0;
 	case OPT_TLS_MIN:
@@ -193,20 +158,21 @@ static int check_sasl_lengths(struct cli_ctx *x)
 	return 0;
 }
 
-/* The TLS options against each other and the library.  @return 0 or -1. */
+/* The TLS options against each other and the library (the checks the
+ * replay's command line shares: conf/target), then -Z's.  @return 0 or -1. */
 static int check_tls(struct cli_ctx *x)
 {
 	struct ldb_config *c = x->c;
+	struct ldb_target t;
+	char opt[64], err[256];
 
-	if (c->starttls && c->ldaps)
-		return cli_fail(x, "--starttls and ldaps (-Z, -H ldaps://) exclude each other: ldaps is TLS from "
-		                   "the first byte");
-	if (x->tls_opt != NULL && !c->ldaps && !c->starttls)
-		return cli_fail(x, "--%s needs TLS: give -Z, -H ldaps:// or --starttls", x->tls_opt);
-	if ((c->tls_cert == NULL) != (c->tls_key == NULL))
-		return cli_fail(x, "--tls-cert and --tls-key go together");
-	if ((c->ldaps || c->starttls) && settle_tls_library(x) != 0)
-		return -1;
+	ldb_target_of_config(&t, c);
+	if (x->tls_opt != NULL)
+		snprintf(opt, sizeof opt, "--%s", x->tls_opt);
+	if (ldb_target_check_tls(&t, x->tls_opt != NULL ? opt : NULL, "ldaps (-Z, -H ldaps://)", "-Z, -H ldaps://", err,
+	                         sizeof err) != 0)
+		return cli_fail(x, "%s", err);
+	c->tls_library = t.tls.library;
 	if (c->tls_certdb != NULL && c->ldaps) {
 		c->tls_nssdb = is_nss_db(c->tls_certdb);
 		/* ldclt's -Z checks nothing: the same here, unless a CA is given */

@@ -41,8 +41,9 @@
 /* The sending replay's options (cmd/replay_send). */
 struct replay_send_args {
 	bool any; /* an option of the sending replay was given */
-	const char *host;
-	int port;
+	/* the target (conf/target.h): -H ldap[s]://, or -h and -p; --starttls and
+	 * the load's --tls-* options (docs/ldbench.1) */
+	struct ldb_target target;
 	enum ldb_rp_timing timing;
 	double speed;
 	unsigned loops, max_conns, threads;
@@ -52,11 +53,7 @@ struct replay_send_args {
 	struct ldb_rp_pw *pw;
 	const char *audit[64]; /* --audit-log FILE, each time given */
 	size_t naudit;
-	/* TLS to the target, as a load's (docs/ldbench.1): -H ldaps:// or --starttls */
-	bool ldaps, starttls, tls_insecure, tls_resume;
-	const char *tls_cacert, *tls_cacertdir, *tls_cert, *tls_key, *tls_ciphers;
-	int tls_min, tls_library; /* 0, 12, 13; LDB_TLS_LIB_* */
-	const char *tls_opt;      /* the first --tls-* option given, for the checks */
+	const char *tls_opt; /* the first --tls-* option given, for the checks */
 	/* the run's result files and verdict (docs/results.md) */
 	const char *csv, *html;
 	int64_t sample_ns;                /* --interval with a target: the samples' interval (0: none) */

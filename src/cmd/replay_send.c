@@ -29,15 +29,15 @@ static int uri(struct replay_send_args *a, const char *v)
 		return -1;
 	memcpy(host, h, (size_t)(e - h));
 	host[e - h] = '\0';
-	a->host = host;
-	a->ldaps = ldaps;
-	a->port = ldaps ? 636 : 389;
+	a->target.host = host;
+	a->target.ldaps = ldaps;
+	a->target.port = ldaps ? 636 : 389;
 	if (*e == ':') {
 		char *end;
 		long p = strtol(e + 1, &end, 10);
 		if (p < 1 || p > 65535 || (*end != '\0' && strcmp(end, "/") != 0))
 			return -1;
-		a->port = (int)p;
+		a->target.port = (int)p;
 	} else if (*e != '\0' && strcmp(e, "/") != 0) {
 		return -1;
 	}
@@ -68,7 +68,7 @@ static int number_opt(struct replay_send_args *a, const char *o, const char *v)
 	if (strcmp(o, "-p") == 0) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 65535)
 			return bad(o, v, "not a port (1..65535)");
-		a->port = (int)n;
+		a->target.port = (int)n;
 	} else if (strcmp(o, "--loop") == 0) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 1000000)
 			return bad(o, v, "not a number in 1..1000000");
@@ -138,7 +138,8 @@ static int tls_opt(struct replay_send_args *a, const char *o, const char *v)
 {
 	static const char *const str[] = { "--tls-cacert", "--tls-cacertdir", "--tls-cert", "--tls-key",
 		                           "--tls-ciphers" };
-	const char **dst[] = { &a->tls_cacert, &a->tls_cacertdir, &a->tls_cert, &a->tls_key, &a->tls_ciphers };
+	struct ldb_tls_settings *s = &a->target.tls;
+	const char **dst[] = { &s->cacert, &s->cacertdir, &s->cert, &s->key, &s->ciphers };
 	if (strcmp(o, "-Z") == 0)
 		return bad(o, v,
 		           "ldclt's ldaps, which verifies nothing: the replay takes -H ldaps://HOST[:PORT] "
@@ -155,11 +156,10 @@ static int tls_opt(struct replay_send_args *a, const char *o, const char *v)
 	if (strcmp(o, "--tls-min") == 0) {
 		if (strcmp(v, "1.2") != 0 && strcmp(v, "1.3") != 0)
 			return bad(o, v, "must be 1.2 or 1.3");
-		a->tls_min = v[2] == '2' ? 12 : 13;
+		s->min = v[2] == '2' ? 12 : 13;
 	} else if (strcmp(o, "--tls-library") == 0) {
-		if (strcmp(v, "openssl") != 0 && strcmp(v, "gnutls") != 0)
+		if ((s->library = ldb_tls_library_of(v)) == LDB_TLS_LIB_DEFAULT)
 			return bad(o, v, "must be openssl or gnutls");
-		a->tls_library = v[0] == 'o' ? LDB_TLS_LIB_OPENSSL : LDB_TLS_LIB_GNUTLS;
 	} else {
 		return 1;
 	}
@@ -191,76 +191,35 @@ static int records_opt(struct replay_send_args *a, const char *o, const char *v)
 
 bool ldb_replay_send_flag(struct replay_send_args *a, const char *o)
 {
-	bool *f = strcmp(o, "--starttls") == 0       ? &a->starttls
-	          : strcmp(o, "--tls-insecure") == 0 ? &a->tls_insecure
-	          : strcmp(o, "--tls-resume") == 0   ? &a->tls_resume
+	bool *f = strcmp(o, "--starttls") == 0       ? &a->target.starttls
+	          : strcmp(o, "--tls-insecure") == 0 ? &a->target.tls.insecure
+	          : strcmp(o, "--tls-resume") == 0   ? &a->target.tls.resume
 	                                             : NULL;
 	if (f == NULL)
 		return false;
 	*f = true;
 	a->any = true;
-	if (f != &a->starttls && a->tls_opt == NULL)
+	if (f != &a->target.starttls && a->tls_opt == NULL)
 		a->tls_opt = o;
 	return true;
 }
 
-/* The TLS options against each other, as a load's (cli/tls_sasl), and the
- * library: --tls-library, else OpenSSL for --tls-ciphers, else
- * LDBENCH_TLS_LIBRARY, else the preferred one.  @return 0, or 2 (said). */
-static int check_tls(struct replay_send_args *a)
-{
-	const char *env = getenv("LDBENCH_TLS_LIBRARY");
-	if (a->starttls && a->ldaps)
-		return said("--starttls and -H ldaps:// exclude each other: ldaps is TLS from the "
-		            "first byte");
-	if (a->tls_opt != NULL && !a->ldaps && !a->starttls)
-		return said("%s needs TLS: give -H ldaps:// or --starttls", a->tls_opt);
-	if ((a->tls_cert == NULL) != (a->tls_key == NULL))
-		return said("--tls-cert and --tls-key go together");
-	if (a->tls_library == LDB_TLS_LIB_GNUTLS && a->tls_ciphers != NULL)
-		return said("--tls-ciphers is an OpenSSL cipher list: not with --tls-library "
-		            "gnutls");
-	if (a->tls_library == LDB_TLS_LIB_DEFAULT && a->tls_ciphers != NULL)
-		a->tls_library = LDB_TLS_LIB_OPENSSL;
-	if (a->tls_library == LDB_TLS_LIB_DEFAULT && env != NULL && env[0] != '\0') {
-		if (strcmp(env, "openssl") != 0 && strcmp(env, "gnutls") != 0)
-			return said("LDBENCH_TLS_LIBRARY '%s': must be openssl or gnutls", env);
-		a->tls_library = env[0] == 'o' ? LDB_TLS_LIB_OPENSSL : LDB_TLS_LIB_GNUTLS;
-	}
-	if (a->tls_library == LDB_TLS_LIB_DEFAULT)
-		a->tls_library = LDB_TLS_LIB_PREFERRED;
-	return 0;
-}
-
-/* The run's TLS context (run/tls.h), built before any connection: a CA, a
- * certificate or key that cannot be read is a bad command line here.
- * @return 0 (*t NULL without TLS), or 2 (said). */
+/* The TLS options against each other and the library, as a load's
+ * (conf/target), and the target's TLS context (run/tls.h), built before any
+ * connection from its TLS settings: a CA, a certificate or key that cannot be
+ * read is a bad command line here.  @return 0 (*t NULL without TLS), or 2
+ * (said). */
 static int make_tls(struct replay_send_args *a, struct ldb_tls **t)
 {
-	*t = NULL;
-	if (!a->ldaps && !a->starttls)
-		return 0;
-	struct ldb_config *c = calloc(1, sizeof *c);
 	char err[600];
-	if (c == NULL)
-		return said("out of memory"), 99;
-	c->host = (char *)a->host;
-	c->ldaps = a->ldaps;
-	c->starttls = a->starttls;
-	c->tls_cacert = (char *)a->tls_cacert;
-	c->tls_cacertdir = (char *)a->tls_cacertdir;
-	c->tls_cert = (char *)a->tls_cert;
-	c->tls_key = (char *)a->tls_key;
-	c->tls_ciphers = (char *)a->tls_ciphers;
-	c->tls_min = a->tls_min;
-	c->tls_insecure = a->tls_insecure;
-	c->tls_resume = a->tls_resume;
-	c->tls_library = a->tls_library;
-	int rc = ldb_tls_new(t, c, err, sizeof err);
-	free(c);
-	if (rc != 0)
+	*t = NULL;
+	if (ldb_target_check_tls(&a->target, a->tls_opt, "-H ldaps://", "-H ldaps://", err, sizeof err) != 0)
 		return said("%s", err);
-	if (a->tls_insecure)
+	if (!ldb_target_tls(&a->target))
+		return 0;
+	if (ldb_tls_new(t, &a->target.tls, err, sizeof err) != 0)
+		return said("%s", err);
+	if (a->target.tls.insecure)
 		fprintf(stderr, PROG ": warning: --tls-insecure: the server certificate is NOT verified\n");
 	return 0;
 }
@@ -281,7 +240,7 @@ int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v
 		if (uri(a, v) != 0)
 			return bad(o, v, "not ldap://HOST[:PORT] or ldaps://HOST[:PORT]");
 	} else if (strcmp(o, "-h") == 0) {
-		a->host = v;
+		a->target.host = v;
 	} else if (strcmp(o, "--timing") == 0) {
 		if (strcmp(v, "asap") != 0 && strcmp(v, "recorded") != 0)
 			return bad(o, v, "not asap or recorded");
@@ -315,8 +274,8 @@ static struct ldb_config *records_config(const struct replay_send_args *a, const
 	free(c->base);
 	c->base = NULL;
 	free(c->host);
-	c->host = strdup(a->host);
-	c->port = a->port;
+	c->host = strdup(a->target.host);
+	c->port = a->target.port;
 	c->threads = a->threads > 1 ? (int)a->threads : 1; /* the header's config.threads: the sender threads */
 	if (a->sample_ns > 0)
 		c->interval_ms = (uint64_t)(a->sample_ns / 1000000);
@@ -411,13 +370,13 @@ static int check_outputs(const struct replay_send_args *a, const char *json)
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json)
 {
-	if (a->host == NULL || a->port == 0) {
+	if (a->target.host == NULL || a->target.port == 0) {
 		fprintf(stderr, PROG ": no target: give -H ldap://HOST:PORT, or -h HOST -p PORT (or --profile)\n");
 		return 2;
 	}
 	struct ldb_tls *tls = NULL;
-	int st = check_tls(a);
-	if (st != 0 || (st = make_tls(a, &tls)) != 0)
+	int st = make_tls(a, &tls);
+	if (st != 0)
 		return st;
 	if ((st = check_outputs(a, json)) != 0) {
 		ldb_tls_free(tls);
@@ -428,8 +387,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		a->sample_ns = INT64_C(1000000000); /* --interval's default, 1 s */
 	struct ldb_rp_conf c = { .logs = logs,
 		                 .nlogs = (size_t)nlogs,
-		                 .host = a->host,
-		                 .port = a->port,
+		                 .target = &a->target,
 		                 .timing = a->timing,
 		                 .speed = a->speed > 0 ? a->speed : 1,
 		                 .from_ns = from_ns,
@@ -445,8 +403,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .max_conns = a->max_conns ? a->max_conns : 512,
 		                 .threads = a->threads ? a->threads : 1,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000),
-		                 .tls = tls,
-		                 .starttls = a->starttls };
+		                 .tls = tls };
 	struct ldb_config *cfg = records_config(a, json);
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];

@@ -11,6 +11,7 @@
 #include "values/objtmpl.h"
 #include "values/pattern.h"
 #include "conf/fail_if_types.h"
+#include "conf/target.h"
 
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
@@ -114,12 +115,6 @@ struct ldb_ctlcfg {
 	char *session_id;           /* the session tracking identifier */
 	int page_size;              /* --simple-page-size: entries a page; 0: no paging */
 };
-
-/* The library of the load's TLS (--tls-library; side connections are libldap's).
- * PREFERRED: the one used when neither --tls-library nor LDBENCH_TLS_LIBRARY
- * names one, the one whose client handshake costs less (docs/design.md). */
-enum { LDB_TLS_LIB_DEFAULT = 0, LDB_TLS_LIB_OPENSSL = 1, LDB_TLS_LIB_GNUTLS = 2 };
-#define LDB_TLS_LIB_PREFERRED LDB_TLS_LIB_GNUTLS
 
 struct ldb_config {
 	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
@@ -330,6 +325,9 @@ struct ldb_config {
 #define LDB_REPL_FILE_MAX 4096 /* attreplacefile's value, at most */
 
 void ldb_config_init(struct ldb_config *c); /* ldclt's defaults */
+/* The run's target (conf/target.h) as the checked configuration describes it:
+ * its strings point into c.  The load's one description of its server. */
+void ldb_target_of_config(struct ldb_target *t, const struct ldb_config *c);
 void ldb_config_free(struct ldb_config *c);
 bool ldb_config_ignored(const struct ldb_config *c, int code);
 

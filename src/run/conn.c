@@ -334,11 +334,9 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	const struct ldb_config *c = run->cfg;
-	(void)w;
-	if (c->ldaps) {
+	if (run->target.ldaps) {
 		tls_begin(cn, now);
-	} else if (c->starttls) {
+	} else if (run->target.starttls) {
 		cn->t_tls = now;
 		conn_set_state(cn, CS_STARTTLS);
 		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_STARTTLS, false, 0, 0, now);

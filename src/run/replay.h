@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conf/target.h"
 #include "logs/slog.h"
 #include "run/histogram.h"
 #include "run/stats.h"
@@ -60,8 +61,7 @@ struct ldb_tls;   /* the run's TLS context (run/tls.h) */
 struct ldb_rp_conf {
 	const char *const *logs;
 	size_t nlogs;
-	const char *host;
-	int port;
+	const struct ldb_target *target; /* the server, its TLS (conf/target.h) */
 	enum ldb_rp_timing timing;
 	double speed;             /* recorded timing: 2 = twice as fast */
 	int64_t from_ns, to_ns;   /* window, absolute; INT64_MIN / INT64_MAX */
@@ -75,8 +75,7 @@ struct ldb_rp_conf {
 	unsigned max_conns;        /* replay connections open at once, per sender thread */
 	unsigned threads;          /* sender threads (0 taken as 1) */
 	int64_t drain_ns;          /* at the end: how long answers are waited for */
-	const struct ldb_tls *tls; /* TLS to the target (run/tls.h), NULL: plain LDAP */
-	bool starttls;             /* with tls: StartTLS first, else ldaps */
+	const struct ldb_tls *tls; /* TLS to the target (run/tls.h, from target->tls), NULL: plain LDAP */
 };
 
 /* Examples kept per kind and per skip reason. */

@@ -19,10 +19,10 @@ static int resolve(const struct ldb_rp_conf *conf, struct ldb_rp_share *sh, char
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
 	char port[16];
-	snprintf(port, sizeof port, "%d", conf->port);
-	int rc = getaddrinfo(conf->host, port, &hints, &ai);
+	snprintf(port, sizeof port, "%d", conf->target->port);
+	int rc = getaddrinfo(conf->target->host, port, &hints, &ai);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", conf->host, gai_strerror(rc));
+		snprintf(err, errlen, "%s: %s", conf->target->host, gai_strerror(rc));
 		return -1;
 	}
 	memcpy(&sh->addr, ai->ai_addr, ai->ai_addrlen);

@@ -697,10 +697,19 @@ int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 		            .start = p->share->start };
 	memcpy(&s.addr, &p->share->addr, sizeof s.addr);
 	s.addrlen = p->share->addrlen;
-	s.tlsc = (struct ldb_rp_tlsconf){ .tls = conf->tls, .starttls = conf->starttls, .slot = &s.slot };
-	int rc = sender_init(&s) != 0 ? -1 : 0;
+	/* StartTLS's request, encoded from its OID as the load's (run/setup) */
+	struct ldb_bytes st = { 0 };
+	char werr[LDB_WIRE_ERRLEN];
+	bool starttls = conf->tls != NULL && conf->target->starttls;
+	int rc = starttls && ldb_wire_encode_extended(&st, LDB_STARTTLS_OID, NULL, 0, 0, werr) != 0 ? -1 : 0;
+	s.tlsc = (struct ldb_rp_tlsconf){
+		.tls = conf->tls, .starttls = starttls, .slot = &s.slot, .starttls_op = st.data, .starttls_len = st.len
+	};
+	if (rc == 0)
+		rc = sender_init(&s) != 0 ? -1 : 0;
 	if (rc == 0)
 		loop(&s);
 	sender_free(&s);
+	ldb_bytes_free(&st);
 	return rc;
 }

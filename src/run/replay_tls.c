@@ -14,16 +14,16 @@
 #define STARTTLS_ID 2147483647
 #define STARTTLS_MAX 64
 
-/* The ExtendedRequest of StartTLS (RFC 4511 4.14.1): its OID alone. */
-static const uint8_t starttls_op[] = { 0x77, 0x18, 0x80, 0x16, '1', '.', '3', '.', '6', '.', '1', '.', '4',
-	                               '.',  '1',  '.',  '1',  '4', '6', '6', '.', '2', '0', '0', '3', '7' };
-
-/* The request written (partly, on a full socket).  @return 1 all of it, 0
- * wait, -1 failed. */
-static int starttls_send(struct ldb_rp_tls *t, int fd, char *why, size_t whycap)
+/* The request (the conf's ExtendedRequest, RFC 4511 4.14.1) written (partly,
+ * on a full socket).  @return 1 all of it, 0 wait, -1 failed. */
+static int starttls_send(struct ldb_rp_tls *t, const struct ldb_rp_tlsconf *tc, int fd, char *why, size_t whycap)
 {
 	uint8_t req[STARTTLS_MAX];
-	size_t len = ldb_wire_frame(req, sizeof req, STARTTLS_ID, starttls_op, sizeof starttls_op);
+	size_t len = ldb_wire_frame(req, sizeof req, STARTTLS_ID, tc->starttls_op, tc->starttls_len);
+	if (len == 0) {
+		snprintf(why, whycap, "StartTLS: no request");
+		return -1;
+	}
 	while (t->req_sent < len) {
 		ssize_t n = send(fd, req + t->req_sent, len - t->req_sent, MSG_NOSIGNAL);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -100,7 +100,7 @@ int ldb_rp_tls_setup(struct ldb_rp_tls *t, const struct ldb_rp_tlsconf *tc, int 
 		t->tls_on = t->phase == LDB_RP_PH_HANDSHAKE;
 	}
 	if (t->phase == LDB_RP_PH_STARTTLS) {
-		if ((rc = starttls_send(t, fd, why, whycap)) <= 0)
+		if ((rc = starttls_send(t, tc, fd, why, whycap)) <= 0)
 			return rc;
 		t->phase = LDB_RP_PH_ANSWER;
 	}

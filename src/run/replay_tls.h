@@ -43,6 +43,8 @@ struct ldb_rp_tlsconf {
 	const struct ldb_tls *tls;
 	bool starttls;
 	struct ldb_tls_session *slot;
+	const uint8_t *starttls_op; /* with starttls: its ExtendedRequest (LDB_STARTTLS_OID), encoded once */
+	size_t starttls_len;
 };
 
 /** The setup's next steps: called once the TCP connect succeeded, then on

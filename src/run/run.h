@@ -70,6 +70,9 @@ struct ldb_run {
 	/* ldclt's line per failed operation (run/errlines.c) */
 	char line_prefix[80]; /* "NAME[PID]: " */
 	int line_fd;          /* where the text output goes (stdout by default) */
+	/* the server, its TLS and who binds (conf/target.h), from cfg; last, so
+	 * that the fields above keep the cache lines the hot loop reads them in */
+	struct ldb_target target;
 };
 
 /* A client's limit on its error lines: a few codes, lines printed and held

@@ -154,7 +154,9 @@ static LDAP *open_bound(const struct ldb_config *c, const char *dn, const char *
 	const struct ldb_side_who who = { .dn = dn, .password = pw };
 	const struct ldb_side_opts o = { .op_timeout = true, .v2 = c->ldap_v2, .who = &who };
 	struct ldb_side side;
-	if (ldb_side_open(&side, c, &o, err, cap) != 0) {
+	struct ldb_target t;
+	ldb_target_of_config(&t, c);
+	if (ldb_side_open(&side, &t, &o, err, cap) != 0) {
 		*rc = side.rc != LDAP_SUCCESS ? side.rc : LDAP_OTHER;
 		return NULL;
 	}

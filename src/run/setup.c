@@ -15,7 +15,6 @@
 #include "proto/wire.h"
 #include "run/oplog.h"
 
-#define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
 #define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
 
 static int resolve(struct ldb_run *run, const char *host, int port, char *err, size_t cap)
@@ -159,12 +158,14 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	run->cfg = c;
 	snprintf(run->line_prefix, sizeof run->line_prefix, "%s[%d]: ", c->progname, (int)getpid());
 	run->line_fd = STDOUT_FILENO;
-	const char *host = c->host;
-	int port = c->port;
+	ldb_target_of_config(&run->target, c);
+	const struct ldb_target *t = &run->target;
+	const char *host = t->host;
+	int port = t->port;
 	LDAPURLDesc *lud = NULL;
-	if (c->uri != NULL) {
-		if (ldap_url_parse(c->uri, &lud) != LDAP_URL_SUCCESS) {
-			snprintf(err, cap, "bad URL '%s'", c->uri);
+	if (t->uri != NULL) {
+		if (ldap_url_parse(t->uri, &lud) != LDAP_URL_SUCCESS) {
+			snprintf(err, cap, "bad URL '%s'", t->uri);
 			return -1;
 		}
 		if (lud->lud_host != NULL && lud->lud_host[0] != '\0')
@@ -223,9 +224,9 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 	 * and drops the ones still queued when the Unbind comes */
 	if (run->unanswered && fixed_extended(&run->marker, WHOAMI_OID, "a WhoAmI", err, cap) != 0)
 		return -1;
-	if (c->starttls && fixed_extended(&run->starttls, STARTTLS_OID, "a StartTLS", err, cap) != 0)
+	if (run->target.starttls && fixed_extended(&run->starttls, LDB_STARTTLS_OID, "a StartTLS", err, cap) != 0)
 		return -1;
-	if ((c->ldaps || c->starttls) && ldb_tls_new(&run->tls, c, err, cap) != 0)
+	if (ldb_target_tls(&run->target) && ldb_tls_new(&run->tls, &run->target.tls, err, cap) != 0)
 		return -1;
 	if ((c->oplog_path != NULL || c->nserver_log > 0) && !c->scalab01 && build_tag(run, err, cap) != 0)
 		return -1;

@@ -17,16 +17,16 @@ struct ldb_tls {
 	bool verify;
 };
 
-int ldb_tls_client_cert_args(const struct ldb_config *c, char *err, size_t cap)
+int ldb_tls_client_cert_args(const struct ldb_tls_settings *c, char *err, size_t cap)
 {
-	if (c->tls_cert == NULL && c->tls_key == NULL)
+	if (c->cert == NULL && c->key == NULL)
 		return 0;
-	if (c->tls_cert == NULL || c->tls_key == NULL) {
+	if (c->cert == NULL || c->key == NULL) {
 		snprintf(err, cap, "--tls-cert and --tls-key go together");
 		return -1;
 	}
-	if (ldb_tls_check_readable("--tls-cert", c->tls_cert, false, err, cap) < 0 ||
-	    ldb_tls_check_readable("--tls-key", c->tls_key, false, err, cap) < 0)
+	if (ldb_tls_check_readable("--tls-cert", c->cert, false, err, cap) < 0 ||
+	    ldb_tls_check_readable("--tls-key", c->key, false, err, cap) < 0)
 		return -1;
 	return 1;
 }
@@ -74,18 +74,13 @@ bool ldb_tls_is_ip(const char *host)
 	return inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1;
 }
 
-const char *ldb_tls_host(const struct ldb_config *c)
-{
-	return c->host != NULL ? c->host : "localhost";
-}
-
-int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, size_t cap)
+int ldb_tls_new(struct ldb_tls **out, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
 	struct ldb_tls *t = calloc(1, sizeof *t);
-	/* the cli settles the library; unsettled, --tls-ciphers is OpenSSL's */
-	int lib = c->tls_library != LDB_TLS_LIB_DEFAULT ? c->tls_library
-	          : c->tls_ciphers != NULL              ? LDB_TLS_LIB_OPENSSL
-	                                                : LDB_TLS_LIB_PREFERRED;
+	/* ldb_target_check_tls settles the library; unsettled, --tls-ciphers is OpenSSL's */
+	int lib = c->library != LDB_TLS_LIB_DEFAULT ? c->library
+	          : c->ciphers != NULL              ? LDB_TLS_LIB_OPENSSL
+	                                            : LDB_TLS_LIB_PREFERRED;
 
 	*out = NULL;
 	if (t == NULL) {
@@ -93,7 +88,7 @@ int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, siz
 		return -1;
 	}
 	t->be = lib == LDB_TLS_LIB_GNUTLS ? &ldb_tls_gnutls : &ldb_tls_openssl;
-	t->verify = !c->tls_insecure;
+	t->verify = !c->insecure;
 	if (t->be->ctx_new(&t->ctx, c, err, cap) != 0) {
 		free(t);
 		return -1;

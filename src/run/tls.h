@@ -26,7 +26,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "conf/config.h"
+#include "conf/target.h"
+
+/* StartTLS's requestName (RFC 4511 4.14.1): the load's (run/setup) and the
+ * replay's request, both encoded from it by proto/wire at start-up. */
+#define LDB_STARTTLS_OID "1.3.6.1.4.1.1466.20037"
 
 /* Outcome of a handshake step, a read or a write. */
 enum ldb_tls_rc {
@@ -72,17 +76,17 @@ struct ldb_tls_conn {
 	bool ticket_saved; /* GnuTLS: the session was saved to the slot after its ticket came */
 };
 
-/* Build the run's context from a checked config, with the library of
- * c->tls_library (LDB_TLS_LIB_DEFAULT: OpenSSL with tls_ciphers, else
- * LDB_TLS_LIB_PREFERRED): CA file (tls_cacert), CA
- * directory (tls_cacertdir) or the system's store when neither is given;
- * client certificate and key (PEM; checked to match); minimum version
- * (tls_min); TLS 1.2 cipher list (OpenSSL only: the cli refuses it with
- * GnuTLS); server certificate verification with the
- * host name of -h/-H (an IP address is checked as an IP), unless tls_insecure.
- * Start-up only.  @return 0 and *out, or -1 with one line in err (an
- * unreadable or bad file, say; the caller exits 7). */
-int ldb_tls_new(struct ldb_tls **out, const struct ldb_config *c, char *err, size_t cap);
+/* Build the run's context from a target's checked TLS settings alone
+ * (conf/target.h), with the library of s->library (LDB_TLS_LIB_DEFAULT:
+ * OpenSSL with ciphers, else LDB_TLS_LIB_PREFERRED): CA file (cacert), CA
+ * directory (cacertdir) or the system's store when neither is given; client
+ * certificate and key (PEM; checked to match); minimum version (min); TLS 1.2
+ * cipher list (OpenSSL only: ldb_target_check_tls refuses it with GnuTLS);
+ * server certificate verification with s->name (an IP address is checked as
+ * an IP; NULL: localhost), unless insecure.  Start-up only.  @return 0 and
+ * *out, or -1 with one line in err (an unreadable or bad file, say; the load
+ * exits 7, the replay 2). */
+int ldb_tls_new(struct ldb_tls **out, const struct ldb_tls_settings *s, char *err, size_t cap);
 void ldb_tls_free(struct ldb_tls *t);
 /* Whether the server certificate is verified (false with --tls-insecure or -Z
  * without a CA). */

@@ -13,7 +13,7 @@
 struct ldb_tls_backend {
 	const char *name; /* "OpenSSL", "GnuTLS" */
 	/* the per-run context: credentials, trust store, versions, verification */
-	int (*ctx_new)(void **ctx, const struct ldb_config *c, char *err, size_t cap);
+	int (*ctx_new)(void **ctx, const struct ldb_tls_settings *c, char *err, size_t cap);
 	void (*ctx_free)(void *ctx);
 	/* as ldb_tls_conn_open etc. in tls.h; tc->be and tc->ctx are set */
 	int (*conn_open)(struct ldb_tls_conn *tc, int fd, struct ldb_tls_session *slot, char *err, size_t cap);
@@ -37,13 +37,11 @@ int ldb_tls_check_readable(const char *opt, const char *path, bool dir, char *er
 /* --tls-cert and --tls-key, the checks both libraries share: 0 when neither
  * is given, 1 when both are and can be read, -1 with one line in err
  * otherwise (one without the other, a file that cannot be read). */
-int ldb_tls_client_cert_args(const struct ldb_config *c, char *err, size_t cap);
+int ldb_tls_client_cert_args(const struct ldb_tls_settings *c, char *err, size_t cap);
 /* Whether host is an IPv4 or IPv6 address (checked as an address, no SNI). */
 bool ldb_tls_is_ip(const char *host);
 /* The slot's saved session is now sess (len bytes, freed by drop); the one
  * it held before is freed. */
 void ldb_tls_session_set(struct ldb_tls_session *slot, void *sess, size_t len, void (*drop)(struct ldb_tls_session *));
-/* The host name or address the certificate must name: -h/-H's, or localhost. */
-const char *ldb_tls_host(const struct ldb_config *c);
 
 #endif

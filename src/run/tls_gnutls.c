@@ -51,31 +51,30 @@ struct gnu_tls {
 	bool resume;
 };
 
-static int load_trust(gnutls_certificate_credentials_t cred, const struct ldb_config *c, char *err, size_t cap)
+static int load_trust(gnutls_certificate_credentials_t cred, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
 	int r;
 
-	if (c->tls_cacert != NULL) {
-		if (ldb_tls_check_readable("--tls-cacert", c->tls_cacert, false, err, cap) < 0)
+	if (c->cacert != NULL) {
+		if (ldb_tls_check_readable("--tls-cacert", c->cacert, false, err, cap) < 0)
 			return -1;
-		r = gnutls_certificate_set_x509_trust_file(cred, c->tls_cacert, GNUTLS_X509_FMT_PEM);
+		r = gnutls_certificate_set_x509_trust_file(cred, c->cacert, GNUTLS_X509_FMT_PEM);
 		if (r <= 0) {
-			snprintf(err, cap, "--tls-cacert %s: no PEM certificate could be read (%s)", c->tls_cacert,
+			snprintf(err, cap, "--tls-cacert %s: no PEM certificate could be read (%s)", c->cacert,
 			         r < 0 ? gnutls_strerror(r) : "none in the file");
 			return -1;
 		}
 	}
-	if (c->tls_cacertdir != NULL) {
-		if (ldb_tls_check_readable("--tls-cacertdir", c->tls_cacertdir, true, err, cap) < 0)
+	if (c->cacertdir != NULL) {
+		if (ldb_tls_check_readable("--tls-cacertdir", c->cacertdir, true, err, cap) < 0)
 			return -1;
-		r = gnutls_certificate_set_x509_trust_dir(cred, c->tls_cacertdir, GNUTLS_X509_FMT_PEM);
+		r = gnutls_certificate_set_x509_trust_dir(cred, c->cacertdir, GNUTLS_X509_FMT_PEM);
 		if (r < 0) {
-			snprintf(err, cap, "--tls-cacertdir %s: cannot be used (%s)", c->tls_cacertdir,
-			         gnutls_strerror(r));
+			snprintf(err, cap, "--tls-cacertdir %s: cannot be used (%s)", c->cacertdir, gnutls_strerror(r));
 			return -1;
 		}
 	}
-	if (c->tls_cacert == NULL && c->tls_cacertdir == NULL && !c->tls_insecure &&
+	if (c->cacert == NULL && c->cacertdir == NULL && !c->insecure &&
 	    (r = gnutls_certificate_set_x509_system_trust(cred)) < 0) {
 		snprintf(err, cap, "cannot load the system's CA certificates (%s); give --tls-cacert",
 		         gnutls_strerror(r));
@@ -102,26 +101,25 @@ static bool has_certificate(const char *file)
 	return n > 0;
 }
 
-static int load_client_cert(gnutls_certificate_credentials_t cred, const struct ldb_config *c, char *err, size_t cap)
+static int load_client_cert(gnutls_certificate_credentials_t cred, const struct ldb_tls_settings *c, char *err,
+                            size_t cap)
 {
 	int r = ldb_tls_client_cert_args(c, err, cap);
 
 	if (r <= 0)
 		return r;
-	if (!has_certificate(c->tls_cert)) {
-		snprintf(err, cap, "--tls-cert %s: not a PEM certificate", c->tls_cert);
+	if (!has_certificate(c->cert)) {
+		snprintf(err, cap, "--tls-cert %s: not a PEM certificate", c->cert);
 		return -1;
 	}
 	/* an encrypted key fails here: there is no password callback */
-	r = gnutls_certificate_set_x509_key_file(cred, c->tls_cert, c->tls_key, GNUTLS_X509_FMT_PEM);
+	r = gnutls_certificate_set_x509_key_file(cred, c->cert, c->key, GNUTLS_X509_FMT_PEM);
 	if (r == GNUTLS_E_CERTIFICATE_KEY_MISMATCH) {
-		snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->tls_key,
-		         c->tls_cert);
+		snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->key, c->cert);
 		return -1;
 	}
 	if (r < 0) {
-		snprintf(err, cap, "--tls-key %s: not an unencrypted PEM private key (%s)", c->tls_key,
-		         gnutls_strerror(r));
+		snprintf(err, cap, "--tls-key %s: not an unencrypted PEM private key (%s)", c->key, gnutls_strerror(r));
 		return -1;
 	}
 	return 0;
@@ -129,14 +127,14 @@ static int load_client_cert(gnutls_certificate_credentials_t cred, const struct 
 
 /* Versions as OpenSSL's on Debian 12: TLS 1.2 and 1.3 (--tls-min 1.3: 1.3
  * alone); everything else GnuTLS's NORMAL. */
-static int set_priorities(struct gnu_tls *t, const struct ldb_config *c, char *err, size_t cap)
+static int set_priorities(struct gnu_tls *t, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
-	const char *prio = c->tls_min == 13 ? "NORMAL:-VERS-ALL:+VERS-TLS1.3" GROUPS
-	                                    : "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2" GROUPS;
+	const char *prio = c->min == 13 ? "NORMAL:-VERS-ALL:+VERS-TLS1.3" GROUPS
+	                                : "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2" GROUPS;
 	const char *where = NULL;
 	int r;
 
-	if (c->tls_ciphers != NULL) {
+	if (c->ciphers != NULL) {
 		snprintf(err, cap, "--tls-ciphers is an OpenSSL cipher list: it needs --tls-library openssl");
 		return -1;
 	}
@@ -163,10 +161,10 @@ static void gnu_ctx_free(void *ctx)
 	free(t);
 }
 
-static int gnu_ctx_new(void **out, const struct ldb_config *c, char *err, size_t cap)
+static int gnu_ctx_new(void **out, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
 	struct gnu_tls *t = calloc(1, sizeof *t);
-	const char *host = ldb_tls_host(c);
+	const char *host = c->name != NULL ? c->name : "localhost";
 	int r;
 
 	*out = NULL;
@@ -178,17 +176,17 @@ static int gnu_ctx_new(void **out, const struct ldb_config *c, char *err, size_t
 		snprintf(err, cap, "cannot create a TLS context (%s)", gnutls_strerror(r));
 		goto fail;
 	}
-	if (!c->tls_insecure)
+	if (!c->insecure)
 		gnutls_certificate_set_verify_function(t->cred, verify_peer);
 	if (set_priorities(t, c, err, cap) < 0 || load_trust(t->cred, c, err, cap) < 0 ||
 	    load_client_cert(t->cred, c, err, cap) < 0)
 		goto fail;
 	if ((!ldb_tls_is_ip(host) && (t->sni = strdup(host)) == NULL) ||
-	    (!c->tls_insecure && (t->check = strdup(host)) == NULL)) {
+	    (!c->insecure && (t->check = strdup(host)) == NULL)) {
 		snprintf(err, cap, "out of memory");
 		goto fail;
 	}
-	t->resume = c->tls_resume;
+	t->resume = c->resume;
 	*out = t;
 	return 0;
 fail:

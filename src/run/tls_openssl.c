@@ -67,28 +67,27 @@ static int new_session(SSL *ssl, SSL_SESSION *sess)
 	return 1; /* we keep the reference */
 }
 
-static int load_trust(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_t cap)
+static int load_trust(SSL_CTX *ctx, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
-	if (c->tls_cacert != NULL) {
-		if (ldb_tls_check_readable("--tls-cacert", c->tls_cacert, false, err, cap) < 0)
+	if (c->cacert != NULL) {
+		if (ldb_tls_check_readable("--tls-cacert", c->cacert, false, err, cap) < 0)
 			return -1;
-		if (SSL_CTX_load_verify_file(ctx, c->tls_cacert) != 1) {
-			snprintf(err, cap, "--tls-cacert %s: no PEM certificate could be read (%s)", c->tls_cacert,
+		if (SSL_CTX_load_verify_file(ctx, c->cacert) != 1) {
+			snprintf(err, cap, "--tls-cacert %s: no PEM certificate could be read (%s)", c->cacert,
 			         ssl_reason("bad file"));
 			return -1;
 		}
 	}
-	if (c->tls_cacertdir != NULL) {
-		if (ldb_tls_check_readable("--tls-cacertdir", c->tls_cacertdir, true, err, cap) < 0)
+	if (c->cacertdir != NULL) {
+		if (ldb_tls_check_readable("--tls-cacertdir", c->cacertdir, true, err, cap) < 0)
 			return -1;
-		if (SSL_CTX_load_verify_dir(ctx, c->tls_cacertdir) != 1) {
-			snprintf(err, cap, "--tls-cacertdir %s: cannot be used (%s)", c->tls_cacertdir,
+		if (SSL_CTX_load_verify_dir(ctx, c->cacertdir) != 1) {
+			snprintf(err, cap, "--tls-cacertdir %s: cannot be used (%s)", c->cacertdir,
 			         ssl_reason("bad directory"));
 			return -1;
 		}
 	}
-	if (c->tls_cacert == NULL && c->tls_cacertdir == NULL && !c->tls_insecure &&
-	    SSL_CTX_set_default_verify_paths(ctx) != 1) {
+	if (c->cacert == NULL && c->cacertdir == NULL && !c->insecure && SSL_CTX_set_default_verify_paths(ctx) != 1) {
 		snprintf(err, cap, "cannot load the system's CA certificates (%s); give --tls-cacert",
 		         ssl_reason("unknown error"));
 		return -1;
@@ -96,44 +95,43 @@ static int load_trust(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_
 	return 0;
 }
 
-static int load_client_cert(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_t cap)
+static int load_client_cert(SSL_CTX *ctx, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
 	int r = ldb_tls_client_cert_args(c, err, cap);
 
 	if (r <= 0)
 		return r;
-	if (SSL_CTX_use_certificate_chain_file(ctx, c->tls_cert) != 1) {
-		snprintf(err, cap, "--tls-cert %s: not a PEM certificate (%s)", c->tls_cert, ssl_reason("bad file"));
+	if (SSL_CTX_use_certificate_chain_file(ctx, c->cert) != 1) {
+		snprintf(err, cap, "--tls-cert %s: not a PEM certificate (%s)", c->cert, ssl_reason("bad file"));
 		return -1;
 	}
-	if (SSL_CTX_use_PrivateKey_file(ctx, c->tls_key, SSL_FILETYPE_PEM) != 1) {
+	if (SSL_CTX_use_PrivateKey_file(ctx, c->key, SSL_FILETYPE_PEM) != 1) {
 		unsigned long e = ERR_peek_last_error();
 
 		if (ERR_GET_LIB(e) == ERR_LIB_X509 && ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH) {
 			ERR_clear_error();
-			snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->tls_key,
-			         c->tls_cert);
+			snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->key,
+			         c->cert);
 			return -1;
 		}
-		snprintf(err, cap, "--tls-key %s: not an unencrypted PEM private key (%s)", c->tls_key,
+		snprintf(err, cap, "--tls-key %s: not an unencrypted PEM private key (%s)", c->key,
 		         ssl_reason("bad file"));
 		return -1;
 	}
 	if (SSL_CTX_check_private_key(ctx) != 1) {
 		ERR_clear_error();
-		snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->tls_key,
-		         c->tls_cert);
+		snprintf(err, cap, "--tls-key %s does not match the certificate of --tls-cert %s", c->key, c->cert);
 		return -1;
 	}
 	return 0;
 }
 
 /* Protocol floor and TLS 1.2 cipher list (--tls-min, --tls-ciphers). */
-static int set_protocols(SSL_CTX *ctx, const struct ldb_config *c, char *err, size_t cap)
+static int set_protocols(SSL_CTX *ctx, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
-	if (c->tls_min == 12 || c->tls_min == 13) {
-		if (SSL_CTX_set_min_proto_version(ctx, c->tls_min == 13 ? TLS1_3_VERSION : TLS1_2_VERSION) != 1) {
-			snprintf(err, cap, "--tls-min 1.%d: not available (%s)", c->tls_min - 10,
+	if (c->min == 12 || c->min == 13) {
+		if (SSL_CTX_set_min_proto_version(ctx, c->min == 13 ? TLS1_3_VERSION : TLS1_2_VERSION) != 1) {
+			snprintf(err, cap, "--tls-min 1.%d: not available (%s)", c->min - 10,
 			         ssl_reason("OpenSSL refused"));
 			return -1;
 		}
@@ -141,18 +139,19 @@ static int set_protocols(SSL_CTX *ctx, const struct ldb_config *c, char *err, si
 	/* --tls-ciphers is OpenSSL's cipher list, which only governs TLS 1.2 and
 	 * below; TLS 1.3 suites are a separate setting (SSL_CTX_set_ciphersuites),
 	 * left at OpenSSL's default. */
-	if (c->tls_ciphers != NULL && SSL_CTX_set_cipher_list(ctx, c->tls_ciphers) != 1) {
+	if (c->ciphers != NULL && SSL_CTX_set_cipher_list(ctx, c->ciphers) != 1) {
 		ERR_clear_error();
-		snprintf(err, cap, "--tls-ciphers '%s': no usable cipher in the list", c->tls_ciphers);
+		snprintf(err, cap, "--tls-ciphers '%s': no usable cipher in the list", c->ciphers);
 		return -1;
 	}
 	return 0;
 }
 
 /* Server certificate checks: the chain, and the name or address we dialled. */
-static int set_verification(struct ossl_tls *t, const struct ldb_config *c, const char *host, char *err, size_t cap)
+static int set_verification(struct ossl_tls *t, const struct ldb_tls_settings *c, const char *host, char *err,
+                            size_t cap)
 {
-	if (c->tls_insecure) {
+	if (c->insecure) {
 		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
 		return 0;
 	}
@@ -199,10 +198,10 @@ static void ossl_ctx_free(void *ctx)
 	free(t);
 }
 
-static int ossl_ctx_new(void **out, const struct ldb_config *c, char *err, size_t cap)
+static int ossl_ctx_new(void **out, const struct ldb_tls_settings *c, char *err, size_t cap)
 {
 	struct ossl_tls *t = calloc(1, sizeof *t);
-	const char *host = ldb_tls_host(c);
+	const char *host = c->name != NULL ? c->name : "localhost";
 
 	*out = NULL;
 	if (t == NULL) {
@@ -213,7 +212,7 @@ static int ossl_ctx_new(void **out, const struct ldb_config *c, char *err, size_
 	ERR_clear_error();
 	/* a client certificate's private key needs the decoders the lean context
 	 * leaves out */
-	if (c->tls_cert == NULL && c->tls_key == NULL)
+	if (c->cert == NULL && c->key == NULL)
 		t->lib = ldb_tls_lean();
 	t->ctx = SSL_CTX_new_ex(t->lib, NULL, TLS_client_method());
 	if (t->ctx == NULL || slot_index < 0) {
@@ -228,7 +227,7 @@ static int ossl_ctx_new(void **out, const struct ldb_config *c, char *err, size_
 		snprintf(err, cap, "out of memory");
 		goto fail;
 	}
-	t->resume = c->tls_resume;
+	t->resume = c->resume;
 	if (t->resume) {
 		SSL_CTX_set_session_cache_mode(t->ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 		SSL_CTX_sess_set_new_cb(t->ctx, new_session);

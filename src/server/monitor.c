@@ -105,7 +105,9 @@ int ldb_monitor_read(const struct ldb_config *c, struct ldb_monitor_snap *s, cha
 	/* the run's identity, unless it has an XXX (then anonymously) */
 	bool bound = ldb_side_run_who(c, &who);
 	const struct ldb_side_opts o = { .who = bound ? &who : NULL };
-	if (ldb_side_open(&side, c, &o, why, sizeof why) != 0) {
+	struct ldb_target target;
+	ldb_target_of_config(&target, c);
+	if (ldb_side_open(&side, &target, &o, why, sizeof why) != 0) {
 		snprintf(err, cap, "--monitor: %s", why);
 		return ldb_side_exit_status(side.fail);
 	}

@@ -58,7 +58,9 @@ static LDAP *open_conn(const struct ldb_config *c, const struct ldb_say *t, stru
 	struct ldb_side side;
 	char why[768];
 	const struct ldb_side_opts o = { .who = NULL };
-	int rc = ldb_side_open(&side, c, &o, why, sizeof why);
+	struct ldb_target target;
+	ldb_target_of_config(&target, c);
+	int rc = ldb_side_open(&side, &target, &o, why, sizeof why);
 	if (side.starttls) {
 		pf->total++; /* the StartTLS extended operation, counted with the extended kinds */
 		pf->own[LDB_OPS_WITH(setup_extended)]++;

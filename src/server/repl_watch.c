@@ -99,7 +99,9 @@ static int bind_consumer(struct consumer *cs, char *why, size_t cap)
 		.server = cs->given, .port = c->repl_port, .net_timeout_s = CONNECT_TIMEOUT_S, .who = &who
 	};
 	struct ldb_side side;
-	int rc = ldb_side_open(&side, c, &o, why, cap);
+	struct ldb_target target;
+	ldb_target_of_config(&target, c);
+	int rc = ldb_side_open(&side, &target, &o, why, cap);
 	memcpy(cs->url, side.url, sizeof cs->url);
 	cs->ld = side.ld;
 	if (rc != 0 && side.fail == LDB_SIDE_TLS && cs->fatal == 0)

@@ -21,7 +21,7 @@ static bool is_ldap(const char *url)
 
 /* The URL: a URL as given; HOST[:PORT] with the run's scheme (ldaps with -Z
  * or -H ldaps://) and, without a port, o->port or -p's. */
-static int side_url(const struct ldb_config *c, const struct ldb_side_opts *o, char *url, size_t cap)
+static int side_url(const struct ldb_target *c, const struct ldb_side_opts *o, char *url, size_t cap)
 {
 	const char *scheme = c->ldaps ? "ldaps" : "ldap";
 	int w;
@@ -62,24 +62,24 @@ static int set_opt(struct ldb_side *s, int opt, const void *val, const char *nam
 /* TLS settings of this connection's own, as the load's (run/tls): the CA,
  * the client certificate, the floor, the verification; then its own
  * context.  None of ldap.conf's: each is set, to NULL when not given. */
-static int set_tls(struct ldb_side *s, const struct ldb_config *c, bool verify, char *err, size_t cap)
+static int set_tls(struct ldb_side *s, const struct ldb_target *c, bool verify, char *err, size_t cap)
 {
 	int req = verify ? LDAP_OPT_X_TLS_DEMAND : LDAP_OPT_X_TLS_NEVER, client = 0;
-	int floor = c->tls_min == 13   ? LDAP_OPT_X_TLS_PROTOCOL_TLS1_3
-	            : c->tls_min == 12 ? LDAP_OPT_X_TLS_PROTOCOL_TLS1_2
+	int floor = c->tls.min == 13   ? LDAP_OPT_X_TLS_PROTOCOL_TLS1_3
+	            : c->tls.min == 12 ? LDAP_OPT_X_TLS_PROTOCOL_TLS1_2
 	                               : 0;
 	if (set_opt(s, LDAP_OPT_X_TLS_REQUIRE_CERT, &req, "the certificate check", err, cap) != 0 ||
-	    set_opt(s, LDAP_OPT_X_TLS_CACERTFILE, c->tls_cacert, "--tls-cacert", err, cap) != 0 ||
-	    set_opt(s, LDAP_OPT_X_TLS_CACERTDIR, c->tls_cacertdir, "--tls-cacertdir", err, cap) != 0 ||
-	    set_opt(s, LDAP_OPT_X_TLS_CERTFILE, c->tls_cert, "--tls-cert", err, cap) != 0 ||
-	    set_opt(s, LDAP_OPT_X_TLS_KEYFILE, c->tls_key, "--tls-key", err, cap) != 0 ||
+	    set_opt(s, LDAP_OPT_X_TLS_CACERTFILE, c->tls.cacert, "--tls-cacert", err, cap) != 0 ||
+	    set_opt(s, LDAP_OPT_X_TLS_CACERTDIR, c->tls.cacertdir, "--tls-cacertdir", err, cap) != 0 ||
+	    set_opt(s, LDAP_OPT_X_TLS_CERTFILE, c->tls.cert, "--tls-cert", err, cap) != 0 ||
+	    set_opt(s, LDAP_OPT_X_TLS_KEYFILE, c->tls.key, "--tls-key", err, cap) != 0 ||
 	    set_opt(s, LDAP_OPT_X_TLS_PROTOCOL_MIN, &floor, "--tls-min", err, cap) != 0)
 		return -1;
 	/* the context of this connection: nothing shared with another one */
 	return set_opt(s, LDAP_OPT_X_TLS_NEWCTX, &client, "a TLS context", err, cap);
 }
 
-static int init_handle(struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o, bool verify,
+static int init_handle(struct ldb_side *s, const struct ldb_target *c, const struct ldb_side_opts *o, bool verify,
                        char *err, size_t cap)
 {
 	int rc = ldap_initialize(&s->ld, s->url);
@@ -91,14 +91,14 @@ static int init_handle(struct ldb_side *s, const struct ldb_config *c, const str
 		return -1;
 	}
 	int version = o->v2 ? LDAP_VERSION2 : LDAP_VERSION3;
-	int secs = o->net_timeout_s > 0 ? o->net_timeout_s : c->timeout_sec;
+	int secs = o->net_timeout_s > 0 ? o->net_timeout_s : c->timeout_s;
 	struct timeval net = { (time_t)(secs > 0 ? secs : 30), 0 };
 	if (set_opt(s, LDAP_OPT_PROTOCOL_VERSION, &version, "the protocol version", err, cap) != 0 ||
 	    set_opt(s, LDAP_OPT_REFERRALS, LDAP_OPT_OFF, "no referral chasing", err, cap) != 0 ||
 	    set_opt(s, LDAP_OPT_NETWORK_TIMEOUT, &net, "the connect timeout", err, cap) != 0)
 		return -1;
 	/* -t bounds every operation (ldclt's synchronous ones have none) */
-	if (o->op_timeout && c->timeout_sec > 0 && set_opt(s, LDAP_OPT_TIMEOUT, &net, "-t", err, cap) != 0)
+	if (o->op_timeout && c->timeout_s > 0 && set_opt(s, LDAP_OPT_TIMEOUT, &net, "-t", err, cap) != 0)
 		return -1;
 	if ((is_ldaps(s->url) || (c->starttls && is_ldap(s->url))) && set_tls(s, c, verify, err, cap) != 0)
 		return -1;
@@ -113,7 +113,7 @@ static void drop(struct ldb_side *s)
 }
 
 /* Connect, and StartTLS when the run uses it.  @return libldap's code. */
-static int connect_secure(struct ldb_side *s, const struct ldb_config *c)
+static int connect_secure(struct ldb_side *s, const struct ldb_target *c)
 {
 	int rc = ldap_connect(s->ld);
 	if (rc == LDAP_SUCCESS && c->starttls && is_ldap(s->url)) {
@@ -125,7 +125,7 @@ static int connect_secure(struct ldb_side *s, const struct ldb_config *c)
 
 /* Would the same connection work without verifying the certificate?  Then
  * the certificate is what failed (libldap does not say why). */
-static bool works_unverified(const struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o)
+static bool works_unverified(const struct ldb_side *s, const struct ldb_target *c, const struct ldb_side_opts *o)
 {
 	struct ldb_side t = { .ld = NULL };
 	char err[256];
@@ -136,12 +136,12 @@ static bool works_unverified(const struct ldb_side *s, const struct ldb_config *
 }
 
 /* Can a TCP connection be made at all (ldaps: the same address, no TLS)? */
-static bool reachable(const struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o)
+static bool reachable(const struct ldb_side *s, const struct ldb_target *c, const struct ldb_side_opts *o)
 {
 	struct ldb_side t = { .ld = NULL };
 	char err[256];
 	snprintf(t.url, sizeof t.url, "ldap://%s", strstr(s->url, "://") + 3);
-	struct ldb_config plain = *c;
+	struct ldb_target plain = *c;
 	plain.starttls = false;
 	bool ok = init_handle(&t, &plain, o, false, err, sizeof err) == 0 && ldap_connect(t.ld) == LDAP_SUCCESS;
 	drop(&t);
@@ -149,18 +149,18 @@ static bool reachable(const struct ldb_side *s, const struct ldb_config *c, cons
 }
 
 /* Where the CAs come from, for the line. */
-static void trust_source(const struct ldb_config *c, char *buf, size_t cap)
+static void trust_source(const struct ldb_target *c, char *buf, size_t cap)
 {
-	if (c->tls_cacert != NULL)
-		snprintf(buf, cap, "--tls-cacert %s", c->tls_cacert);
-	else if (c->tls_cacertdir != NULL)
-		snprintf(buf, cap, "--tls-cacertdir %s", c->tls_cacertdir);
+	if (c->tls.cacert != NULL)
+		snprintf(buf, cap, "--tls-cacert %s", c->tls.cacert);
+	else if (c->tls.cacertdir != NULL)
+		snprintf(buf, cap, "--tls-cacertdir %s", c->tls.cacertdir);
 	else
 		snprintf(buf, cap, "the system's CAs");
 }
 
 /* A connect or StartTLS that failed: which, and why, in one line. */
-static void connect_failed(struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o, int rc,
+static void connect_failed(struct ldb_side *s, const struct ldb_target *c, const struct ldb_side_opts *o, int rc,
                            char *err, size_t cap)
 {
 	char *diag = NULL, host[256], ca[600];
@@ -171,9 +171,9 @@ static void connect_failed(struct ldb_side *s, const struct ldb_config *c, const
 	s->fail = tls ? LDB_SIDE_TLS : s->starttls && rc != LDAP_SERVER_DOWN ? LDB_SIDE_BIND : LDB_SIDE_CONNECT;
 	url_host(s->url, host, sizeof host);
 	trust_source(c, ca, sizeof ca);
-	if (tls && !c->tls_insecure && diag != NULL && strstr(diag, "hostname") != NULL)
+	if (tls && !c->tls.insecure && diag != NULL && strstr(diag, "hostname") != NULL)
 		snprintf(err, cap, "cannot connect to %s (TLS): certificate verify failed: %s", s->url, diag);
-	else if (tls && !c->tls_insecure && works_unverified(s, c, o))
+	else if (tls && !c->tls.insecure && works_unverified(s, c, o))
 		snprintf(err, cap,
 		         "cannot connect to %s (TLS): certificate verify failed: the server certificate is not "
 		         "signed by %s or not issued for %s",
@@ -219,7 +219,7 @@ static int bind_as(LDAP *ld, const struct ldb_side_who *w)
 	return rc;
 }
 
-int ldb_side_open(struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o, char *err, size_t cap)
+int ldb_side_open(struct ldb_side *s, const struct ldb_target *c, const struct ldb_side_opts *o, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
 	if (side_url(c, o, s->url, sizeof s->url) != 0) {
@@ -227,7 +227,7 @@ int ldb_side_open(struct ldb_side *s, const struct ldb_config *c, const struct l
 		snprintf(err, cap, "the address %.200s is too long", o->server != NULL ? o->server : c->host);
 		return -1;
 	}
-	if (init_handle(s, c, o, !c->tls_insecure, err, cap) != 0) {
+	if (init_handle(s, c, o, !c->tls.insecure, err, cap) != 0) {
 		drop(s);
 		return -1;
 	}

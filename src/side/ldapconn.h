@@ -63,10 +63,11 @@ struct ldb_side {
 	char url[512];
 };
 
-/* Open, secure and bind.  @return 0 with s->ld, or -1 with s->fail, s->rc
+/* Open, secure and bind, on the target t (conf/target.h: the load's is
+ * ldb_target_of_config's; -S's consumers take its TLS and its port).  @return 0 with s->ld, or -1 with s->fail, s->rc
  * and one line in err ("cannot connect to ldaps://HOST:636 (TLS): certificate
  * verify failed: ...", "bind as DN refused by URL: Invalid credentials"). */
-int ldb_side_open(struct ldb_side *s, const struct ldb_config *c, const struct ldb_side_opts *o, char *err, size_t cap);
+int ldb_side_open(struct ldb_side *s, const struct ldb_target *t, const struct ldb_side_opts *o, char *err, size_t cap);
 /* Unbind (when open). */
 void ldb_side_close(struct ldb_side *s);
 

@@ -25,6 +25,15 @@
 #include "conf/config.h"
 #include "run/tls.h"
 
+/* The run's context from a configuration, as run/setup builds it: the
+ * target's TLS settings (conf/target.h). */
+static int tls_new_cfg(struct ldb_tls **t, const struct ldb_config *c, char *err, size_t cap)
+{
+	struct ldb_target target;
+	ldb_target_of_config(&target, c);
+	return ldb_tls_new(t, &target.tls, err, cap);
+}
+
 static char dir[64];
 static int lib; /* the run's library: LDB_TLS_LIB_OPENSSL or LDB_TLS_LIB_GNUTLS */
 
@@ -106,7 +115,7 @@ static void expect_ctx_error(struct ldb_config *c, const char *want)
 	struct ldb_tls *t = (struct ldb_tls *)1;
 	char err[512] = "";
 
-	assert_int_equal(ldb_tls_new(&t, c, err, sizeof err), -1);
+	assert_int_equal(tls_new_cfg(&t, c, err, sizeof err), -1);
 	assert_null(t);
 	if (strstr(err, want) == NULL)
 		fail_msg("error '%s' lacks '%s'", err, want);
@@ -173,7 +182,7 @@ static void test_ctx_good(void **state)
 	c.tls_min = 13;
 	if (lib == LDB_TLS_LIB_OPENSSL)
 		set(&c.tls_ciphers, "ECDHE-ECDSA-AES128-GCM-SHA256");
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	assert_string_equal(ldb_tls_library_name(t), lib == LDB_TLS_LIB_OPENSSL ? "OpenSSL" : "GnuTLS");
 	assert_non_null(t);
 	assert_true(ldb_tls_verifies(t));
@@ -182,19 +191,19 @@ static void test_ctx_good(void **state)
 
 	base_config(&c, "localhost", NULL);
 	set(&c.tls_cacertdir, path("cadir"));
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	ldb_tls_free(t);
 	ldb_config_free(&c);
 
 	base_config(&c, "localhost", NULL); /* the system's CAs */
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	assert_true(ldb_tls_verifies(t));
 	ldb_tls_free(t);
 	ldb_config_free(&c);
 
 	base_config(&c, "localhost", NULL);
 	c.tls_insecure = true;
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	assert_false(ldb_tls_verifies(t));
 	ldb_tls_free(t);
 	ldb_config_free(&c);
@@ -332,7 +341,7 @@ static void handshake_with(struct ldb_config *c, SSL_CTX *sctx, struct pair *p)
 	struct ldb_tls *t = NULL;
 	char err[512] = "";
 
-	if (ldb_tls_new(&t, c, err, sizeof err) != 0)
+	if (tls_new_cfg(&t, c, err, sizeof err) != 0)
 		fail_msg("ldb_tls_new: %s", err);
 	pair_open(p, t, sctx, NULL);
 	drive(p);
@@ -470,7 +479,7 @@ static void resume_twice(int max_version)
 
 	base_config(&c, "127.0.0.1", path("ca.pem"));
 	c.tls_resume = true;
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 
 	pair_open(&p, t, sctx, &slot);
 	drive(&p);
@@ -541,7 +550,7 @@ static void test_no_resume_without_option(void **state)
 	struct pair p;
 
 	base_config(&c, "127.0.0.1", path("ca.pem"));
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	for (int i = 0; i < 2; i++) {
 		pair_open(&p, t, sctx, &slot);
 		drive(&p);
@@ -587,7 +596,7 @@ static void test_verified_chain_kept(void **state)
 	char err[512] = "";
 
 	base_config(&c, "127.0.0.1", path("ca.pem"));
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	assert_int_equal(worker_handshake(t, good, &slot, err, sizeof err), LDB_TLS_OK);
 	if (lib == LDB_TLS_LIB_OPENSSL) {
 		assert_null(slot.chain);
@@ -610,7 +619,7 @@ static void test_verified_chain_kept(void **state)
 	/* --tls-insecure: nothing is checked, nothing kept; the other CA passes */
 	ldb_tls_free(t);
 	c.tls_insecure = true;
-	assert_int_equal(ldb_tls_new(&t, &c, err, sizeof err), 0);
+	assert_int_equal(tls_new_cfg(&t, &c, err, sizeof err), 0);
 	assert_int_equal(worker_handshake(t, bad, &slot, err, sizeof err), LDB_TLS_OK);
 	assert_null(slot.chain);
 	ldb_tls_free(t);
