@@ -9,12 +9,12 @@
 #include "gen/gen.h"
 #include "cmd/load.h"
 #include "cmd/merge.h"
-#include "cmd/join.h"
+#include "cmd/join_cmd.h"
 #include "cmd/report_page.h"
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
 #include "cmd/add_ldif.h"
-#include "cmd/replay.h"
+#include "cmd/replay_cmd.h"
 #include "report/reporter.h"
 
 int main(int argc, char **argv)

@@ -95,7 +95,7 @@ enum {
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
 enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
-/* The request controls' options (cli/controls.c). */
+/* The request controls' options (cli/control_options.c). */
 enum {
 	OPT_CONTROL = OPT_EXTOP_END,
 	OPT_SORT_ORDER,

@@ -88,7 +88,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "passmod-new", required_argument, NULL, OPT_PASSMOD_NEW },
 	                                   { "whoami", no_argument, NULL, OPT_WHOAMI },
 	                                   { "extended", required_argument, NULL, OPT_EXTENDED },
-	                                   /* request controls (cli/controls.c) */
+	                                   /* request controls (cli/control_options.c) */
 	                                   { "control", required_argument, NULL, OPT_CONTROL },
 	                                   { "sort-order", required_argument, NULL, OPT_SORT_ORDER },
 	                                   { "assertion-filter", required_argument, NULL, OPT_ASSERTION_FILTER },

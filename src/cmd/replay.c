@@ -1,6 +1,6 @@
 /* `ldbench replay` (replay.h): the command line, the reading loop and the
  * profile's outputs. */
-#include "cmd/replay.h"
+#include "cmd/replay_cmd.h"
 
 #include <errno.h>
 #include <stdint.h>

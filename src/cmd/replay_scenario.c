@@ -15,7 +15,7 @@
  * -n the peak of connections open at once (1..10000); --rate-profile the
  * log's rate per interval (at most MAX_SEGS holds; intervals merged to fit),
  * scaled to the share of the mix's kinds, and --duration its length. */
-#include "cmd/replay.h"
+#include "cmd/replay_cmd.h"
 
 #include <inttypes.h>
 #include <string.h>

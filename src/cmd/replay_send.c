@@ -1,5 +1,5 @@
 /* `ldbench replay LOG...` without --profile: the log's operations sent to a
- * target (cmd/replay.h, run/replay.h, docs/replay.md). */
+ * target (cmd/replay_cmd.h, run/replay.h, docs/replay.md). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/fail_if.h"
-#include "cmd/replay.h"
+#include "cmd/replay_cmd.h"
 #include "conf/config.h"
 #include "report/replay_out.h"
 #include "run/tls.h"

@@ -77,7 +77,7 @@ struct ldb_rate_seg {
 	uint64_t ms;
 };
 
-/* Request controls (cli/controls.c parses them, ops/controls.c encodes them
+/* Request controls (cli/control_options.c parses them, ops/kind_controls.c encodes them
  * per kind once, run/issue.c appends them to every request of the load). */
 #define LDB_MAX_CONTROLS 16
 struct ldb_ctlspec { /* --control [KIND=]OID[:CRITICAL[:VALUE|::BASE64]] */

@@ -4,7 +4,7 @@
  *
  * Layout:
  *  - a subcommand table (gen_cmds) maps the word after `gen` to a function;
- *  - each subcommand parses its options (gen/options) into a plain struct,
+ *  - each subcommand parses its options (gen/gen_options) into a plain struct,
  *    then "prepares" it (every check, DN parsing, width) before anything is
  *    opened or written, so a bad option exits 2 with no output;
  *  - the shape writes into one big buffer (gen/out): ldbench's own shapes
@@ -22,7 +22,7 @@
 #include "gen/groups.h"
 #include "gen/ldifgen.h"
 #include "gen/modload.h"
-#include "gen/options.h"
+#include "gen/gen_options.h"
 #include "gen/out.h"
 #include "gen/password.h"
 #include "gen/tree.h"

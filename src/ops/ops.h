@@ -50,7 +50,7 @@ struct ldb_ops_run {
 	struct ldb_vp *vp[LDB_OPS_VP]; /* compiled value patterns (NULL: not used) */
 	uint8_t *ext_value;            /* the extended kind's value when fixed (base64 decoded) */
 	size_t ext_len;
-	/* request controls (ops/controls.c): each kind's Controls encoded once,
+	/* request controls (ops/kind_controls.c): each kind's Controls encoded once,
 	 * and whether its requests carry a proxied authorization identity
 	 * rendered per request; appended by the I/O threads to every request */
 	struct ldb_bytes ctl[LDB_OP_COUNT];
@@ -310,7 +310,7 @@ int ldb_ops_client_init(const struct ldb_ops_run *o, struct ldb_wctx *wc, unsign
 
 /* Start-up: the request controls of every used kind into o->ctl[] (the
  * generic ones, then the named ones its row carries), and the room they
- * take added to o->room[] (ops/controls.c).  0, or -1 with one line in err. */
+ * take added to o->room[] (ops/kind_controls.c).  0, or -1 with one line in err. */
 int ldb_ops_controls(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
                      size_t cap);
 void ldb_ops_controls_free(struct ldb_ops_run *o);

@@ -239,7 +239,7 @@ static void keep_repl_run(struct ldb_conn *cn, int i, enum ldb_op kind)
 		memcpy(k + 1, from, n);
 }
 
-/* The request controls of kind k (ops/controls.c) appended to the n bytes
+/* The request controls of kind k (ops/kind_controls.c) appended to the n bytes
  * just rendered at dst, with --proxy-as's identity rendered for this
  * request into the client's buffer.  @return the new length, 0 if no room. */
 static size_t with_controls(struct ldb_client *w, int k, uint8_t *dst, size_t n, size_t cap)

@@ -11,7 +11,7 @@
  * ring and publishes it; it may allocate (liblber) and never waits: the
  * sender's loop pumps it between its sends and its waits, as far as the
  * ring's room and the free connection indexes allow.  The sender
- * (run/replay_send) is an epoll loop over its connections: it moves the
+ * (run/replay_sender) is an epoll loop over its connections: it moves the
  * published slots into per-connection queues, sends each when it is due and
  * its connection allows it (in order; a pipelined request without waiting
  * for the previous answer), reads the answers, records latencies and

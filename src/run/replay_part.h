@@ -1,4 +1,4 @@
-/* Private to run/replay_run and run/replay_send: the sender threads' parts
+/* Private to run/replay_run and run/replay_sender: the sender threads' parts
  * and what they share. */
 #ifndef LDBENCH_RUN_REPLAY_PART_H
 #define LDBENCH_RUN_REPLAY_PART_H

@@ -1,4 +1,4 @@
-/* The replay's transport (run/replay_send): a connection's bytes plain, or
+/* The replay's transport (run/replay_sender): a connection's bytes plain, or
  * through the run's TLS library (run/tls.h): ldaps from the first byte, or a
  * StartTLS exchange and then the handshake.  Until the setup says a
  * connection is ready, the sender writes none of the log's requests on it:

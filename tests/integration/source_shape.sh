@@ -3,7 +3,8 @@
 # - every src/LAYER/ includes only its own layer and the layers below it, in
 #   docs/design.md's order (read from its "Layers:" line);
 # - every source is src/main.c or directly in src/LAYER/ (CMake builds a deeper
-#   one, but the checks here and docs/design.md's module table would miss it);
+#   one, but the checks here and docs/design.md's module table would miss it),
+#   and no two share a file name;
 # - no function is longer than 80 lines, but for the usage text;
 # - every path a comment names (src/..., tests/..., docs/..., bench/...,
 #   packaging/..., scenarios/..., or a module LAYER/NAME) exists;
@@ -32,6 +33,11 @@ done
 stray=$(find src -name '*.[ch]' ! -path 'src/main.c' ! -regex 'src/[^/]*/[^/]*' | sort)
 [[ -z "$stray" ]] || _fail "sources outside src/LAYER/ (a layer is one folder; the layer, size and module-table checks read src/*/*.[ch] only): $stray"
 echo "ok: every source is src/main.c or src/LAYER/NAME"
+# A file's name tells which one it is: no two sources under src/ share one
+# (two replay_send.c, in cmd/ and run/, had a reader guess which was meant).
+same=$(find src -name '*.[ch]' -printf '%f\n' | sort | uniq -d | tr '\n' ' ')
+[[ -z "$same" ]] || _fail "file names used in more than one folder of src/ (name each after what it holds): $same"
+echo "ok: every source's file name is its own"
 bad=0
 for f in src/*/*.[ch]; do
 	l=$(basename "$(dirname "$f")")

@@ -1,5 +1,5 @@
 /* Unit tests of the gen subcommands' command lines (src/gen/gen.c,
- * src/gen/options.c): every refused option with its one line and exit 2,
+ * src/gen/gen_options.c): every refused option with its one line and exit 2,
  * --help, the messages of the count options.  Through ldb_gen_main and
  * ldb_gen_users_write (src/gen/gen.h); helpers in gen_run.h. */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* The gen subcommands' options and output file. */
-#include "gen/options.h"
+#include "gen/gen_options.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,5 @@
 /* `ldbench join`: see join.h. */
-#include "cmd/join.h"
+#include "cmd/join_cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
