@@ -61,8 +61,8 @@ int main(int argc, char **argv)
 	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-"))
 	                    ? stderr
 	                    : stdout;
-	/* --metrics-listen: its port taken before any LDAP connection */
-	if (cfg.metrics_listen != NULL && ldb_metrics_open(&cfg, err, sizeof err) != 0) {
+	/* --metrics-listen, --metrics-push: the port taken, the URL checked before any LDAP connection */
+	if ((cfg.metrics_listen != NULL || cfg.metrics_push != NULL) && ldb_metrics_open(&cfg, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", cfg.progname, err);
 		ldb_config_free(&cfg);
 		return LDB_EXIT_PARAMS;

@@ -92,7 +92,7 @@ enum {
 	OPT_CAPACITY_END
 };
 /* The live metrics' options (cli/metrics_options.c, docs/metrics.md). */
-enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_END };
+enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_PUSH, OPT_METRICS_END };
 /* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */

@@ -1,5 +1,5 @@
 /* The live metrics' options (docs/metrics.md): --metrics-listen [ADDR:]PORT
- * and --metrics-linger DURATION.  The address is checked here (a numeric
+ * --metrics-linger DURATION and --metrics-push URL.  The address is checked here (a numeric
  * IPv4 or bracketed IPv6 address); whether the port is free is the
  * endpoint's to find out when it opens, before any LDAP connection. */
 #include "cli/ctx.h"
@@ -54,6 +54,11 @@ int cli_metrics_option(struct cli_ctx *x, int opt, const char *arg)
 		if (ldb_parse_duration_ms(arg, &c->metrics_linger_ms) < 0)
 			return cli_fail(x, "--metrics-linger '%s': not a duration (e.g. 30s, 2m)", arg);
 		c->metrics_linger_set = true;
+		return 0;
+	case OPT_METRICS_PUSH:
+		if (strncmp(arg, "http://", 7) != 0 || arg[7] == '\0' || arg[7] == '/' || arg[7] == ':')
+			return cli_fail(x, "--metrics-push '%s': not an http://HOST[:PORT][/PATH] URL", arg);
+		c->metrics_push = (char *)arg;
 		return 0;
 	default: return cli_fail(x, "unknown metrics option");
 	}

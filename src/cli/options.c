@@ -79,6 +79,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   /* live metrics (cli/metrics_options.c) */
 	                                   { "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
 	                                   { "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
+	                                   { "metrics-push", required_argument, NULL, OPT_METRICS_PUSH },
 	                                   /* the replication check (cli/repl_options.c) */
 	                                   { "repl-sample", required_argument, NULL, OPT_REPL_SAMPLE },
 	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },

@@ -75,6 +75,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "  --metrics-listen [ADDR:]PORT  serve live metrics at http://ADDR:PORT/metrics (Prometheus text\n"
 	      "                              format; ADDR 127.0.0.1 by default); see docs/metrics.md\n"
 	      "  --metrics-linger DURATION   keep --metrics-listen up after the run, until its first scrape\n"
+	      "  --metrics-push URL          push the live metrics to a Prometheus Pushgateway at URL\n"
+	      "                              (http://HOST[:PORT]) every sample and at the end\n"
 	      "  --op-log FILE               write a 32-byte record per operation to FILE (for ldbench join);\n"
 	      "                              each connection first sends a tag search (one round trip)\n"
 	      "  --server-log FILE           at the end, join the run's operations with the server's access\n"

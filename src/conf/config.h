@@ -306,7 +306,8 @@ struct ldb_config {
 	int metrics_port;           /* its port */
 	uint64_t metrics_linger_ms; /* --metrics-linger: kept up this long after the run */
 	bool metrics_linger_set;
-	bool replay; /* the records are ldbench replay's (their header's operation "replay") */
+	char *metrics_push; /* --metrics-push URL (argv), NULL without */
+	bool replay;        /* the records are ldbench replay's (their header's operation "replay") */
 	/* the join with the server's access log (run/oplog, report/join) */
 	char *oplog_path;    /* --op-log FILE: a record per operation */
 	char *server_log[8]; /* --server-log FILE (several: rotated files, in any order) */

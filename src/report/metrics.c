@@ -27,7 +27,7 @@ struct mclient {
 };
 
 static struct {
-	bool open;
+	bool open, listening; /* --metrics-listen or --metrics-push; --metrics-listen */
 	int lfd, wake[2];
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -224,6 +224,12 @@ int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap)
 {
 	if (ep.open)
 		return 0;
+	if (c->metrics_push != NULL && ldb_metrics_push_start(c, err, cap) != 0)
+		return -1;
+	ep.open = true;
+	if (c->metrics_listen == NULL)
+		return 0;
+	ep.listening = true;
 	ep.lfd = listen_on(c, err, cap);
 	if (ep.lfd < 0)
 		return -1;
@@ -240,7 +246,6 @@ int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap)
 		close(ep.lfd);
 		return -1;
 	}
-	ep.open = true;
 	return 0;
 }
 
@@ -251,6 +256,7 @@ bool ldb_metrics_active(void)
 
 void ldb_metrics_publish(char *text, size_t len, bool final)
 {
+	ldb_metrics_push_offer(text, len);
 	pthread_mutex_lock(&ep.mu);
 	char *old = ep.text;
 	ep.text = text;
@@ -283,6 +289,11 @@ void ldb_metrics_close(const struct ldb_config *c)
 {
 	if (!ep.open)
 		return;
+	ldb_metrics_push_stop();
+	ep.open = false;
+	if (!ep.listening)
+		return;
+	ep.listening = false;
 	if (c->metrics_linger_ms > 0)
 		linger(c->metrics_linger_ms);
 	ssize_t w = write(ep.wake[1], "x", 1);
@@ -295,5 +306,4 @@ void ldb_metrics_close(const struct ldb_config *c)
 	close(ep.wake[1]);
 	free(ep.text);
 	ep.text = NULL;
-	ep.open = false;
 }

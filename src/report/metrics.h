@@ -21,7 +21,8 @@
 #define LDB_METRICS_CLIENTS 16
 #define LDB_METRICS_TIMEOUT_MS 5000
 
-/* Bind and listen on c->metrics_addr:metrics_port, start the thread.
+/* Bind and listen on c->metrics_addr:metrics_port, start the thread; with
+ * --metrics-push, its thread.
  * @return 0, or -1 with one line in err (the port in use, an address not
  * here). */
 int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap);
@@ -37,6 +38,14 @@ void ldb_metrics_close(const struct ldb_config *c);
 /* The reporter that renders the text at each sample and at the end (report/metrics_text.c).
  * @return 0, or -1 when memory ran out. */
 int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out);
+
+/* --metrics-push (report/metrics_push.c): start its thread (0, or -1 with
+ * one line in err: a URL that is no http://HOST[:PORT][/PATH]); hand it a
+ * text to push (copied); push what waits, stop, and say how many pushes
+ * failed. */
+int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap);
+void ldb_metrics_push_offer(const char *text, size_t len);
+void ldb_metrics_push_stop(void);
 
 /* This process's run id (16 hex digits), in the records' header and ldbench_run_info. */
 const char *ldb_run_id(void);

@@ -13,19 +13,28 @@
 #    garbage, a reader that never reads; the endpoint still answers GET
 #    /metrics (200) and anything else with 404, and the run ends without an
 #    error.
-# Exit 77 (skipped) without prometheus (tests/run.sh installs it).
+# 4. --metrics-push to a real Pushgateway (Debian's prometheus-pushgateway):
+#    after the run the gateway holds, in the group job=ldbench,instance=HOST,
+#    the summary's completed per kind and the histogram's _count; a gateway
+#    that refuses: one warning line, the failures counted, the run goes on
+#    (exit 0); a URL that is not http://: exit 2.
+# Exit 77 (skipped) without prometheus or prometheus-pushgateway (tests/run.sh
+# installs them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
-command -v prometheus >/dev/null || { echo "skipped: prometheus is not installed (apt-get install prometheus)"; exit 77; }
+for tool in prometheus prometheus-pushgateway; do
+	command -v $tool >/dev/null || { echo "skipped: $tool is not installed (apt-get install $tool)"; exit 77; }
+done
 command -v python3 >/dev/null || _fail "python3 is needed"
 command -v curl >/dev/null || _fail "curl is needed"
 fixture_start --users 500
 D=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-metrics.XXXXXX")
-prom_pid=""
+prom_pid="" gw_pid=""
 cleanup() {
 	[[ -n "$prom_pid" ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
+	[[ -n "$gw_pid" ]] && kill "$gw_pid" 2>/dev/null && wait "$gw_pid" 2>/dev/null
 	jobs -p | xargs -r kill 2>/dev/null
 	rm -rf "$D"
 }
@@ -81,6 +90,7 @@ bad "host name" "bad address 'localhost'" --metrics-listen localhost:9464
 bad "bad port" "bad port 'x'" --metrics-listen 127.0.0.1:x
 bad "port 0" "bad port '0'" --metrics-listen 0
 bad "linger alone" "--metrics-linger needs --metrics-listen" --metrics-linger 5s
+bad "push URL" "--metrics-push 'ftp://x': not an http" --metrics-push ftp://x
 bad "bad linger" "--metrics-linger 'soon': not a duration" --metrics-listen "$mport" --metrics-linger soon
 assert_eq "$before" "$(fixture_total_connections)" "LDAP connections made by the bad invocations"
 
@@ -170,3 +180,60 @@ sys.exit(1 if bad else 0)
 PY
 python3 "$D/check.py" "$pport" "$D/run.json" || _fail "Prometheus does not hold the summary's figures"
 echo "ok: Prometheus holds the summary's completed per kind, _count, p99 within 10 %, the run id"
+
+# --- 4. --metrics-push ---------------------------------------------------------------
+for attempt in 1 2 3 4 5; do
+	gport=$(free_port)
+	prometheus-pushgateway --web.listen-address="127.0.0.1:$gport" >"$D/gateway.log" 2>&1 &
+	gw_pid=$!
+	for _ in $(seq 1 100); do
+		curl -sf "http://127.0.0.1:$gport/-/ready" >/dev/null 2>&1 && break 2
+		kill -0 "$gw_pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$gw_pid" 2>/dev/null; wait "$gw_pid" 2>/dev/null || true
+	gw_pid=""
+done
+[[ -n "$gw_pid" ]] || { cat "$D/gateway.log" >&2; _fail "prometheus-pushgateway did not start"; }
+"$LDBENCH" "${srv[@]}" "${load[@]}" --interval 1s --duration 3s --metrics-push "http://127.0.0.1:$gport" \
+	--json "$D/push.json" >"$D/push.out" 2>&1 || _fail "the pushed run failed: $(tail -3 "$D/push.out")"
+assert_no_match "metrics-push" "$D/push.out" "warnings of a pushed run"
+curl -sf "http://127.0.0.1:$gport/metrics" >"$D/gateway.txt" || _fail "the gateway's /metrics"
+cat >"$D/pushed.py" <<'PY'
+import json, re, socket, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+summ = [r for r in recs if r['type'] == 'summary'][-1]
+ops, cnt = {}, {}
+inst = socket.gethostname()
+for line in open(sys.argv[2]):
+    m = re.match(r'(ldbench_operations_total|ldbench_operation_duration_seconds_count)\{(.*)\} (\S+)$', line)
+    if not m:
+        continue
+    labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+    if labels.get('job') != 'ldbench' or labels.get('instance') != inst:
+        continue
+    d = ops if m.group(1) == 'ldbench_operations_total' else cnt
+    d[labels['kind']] = d.get(labels['kind'], 0) + float(m.group(3))
+bad = []
+for kind, o in summ['ops'].items():
+    if o['completed'] == 0:
+        continue
+    print(f"{kind}: summary completed {o['completed']}, gateway {ops.get(kind)}, _count {cnt.get(kind)}")
+    if ops.get(kind) != o['completed'] or cnt.get(kind) != o['completed']:
+        bad.append(kind)
+if not ops or sum(ops.values()) < 100:
+    bad.append('nothing pushed')
+sys.exit(1 if bad else 0)
+PY
+python3 "$D/pushed.py" "$D/push.json" "$D/gateway.txt" || _fail "the gateway does not hold the summary's figures"
+echo "ok: the gateway holds the summary's completed per kind and _count"
+# a gateway that refuses: a port nothing listens on
+nport=$(free_port)
+rc=0
+"$LDBENCH" "${srv[@]}" "${load[@]}" --interval 1s --duration 3s --metrics-push "http://127.0.0.1:$nport" \
+	--json "$D/refused.json" >"$D/refused.out" 2>"$D/refused.err" || rc=$?
+assert_eq 0 "$rc" "a run whose gateway refuses: exit status"
+assert_eq 1 "$(grep -c 'metrics-push.*Connection refused (the run goes on' "$D/refused.err")" "warning lines of a refusing gateway"
+grep -qE 'metrics-push .*: ([4-9]|[1-9][0-9]+) of \1 pushes failed' "$D/refused.err" || _fail "no count of the failed pushes: $(cat "$D/refused.err")"
+grep -q '"type":"summary"' "$D/refused.json" || _fail "no summary record with a refusing gateway"
+echo "ok: a refusing gateway: $(tr '\n' '|' <"$D/refused.err")"
