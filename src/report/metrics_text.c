@@ -65,14 +65,14 @@ static void add_totals(struct ldb_totals *t, const struct ldb_totals *d)
 
 /* ldbench_operations_total{kind,code}: code "0" for the successes (a
  * compare's true and false among them), the others as counted. */
-static void put_operations(FILE *f, const struct mtext *m, const struct ldb_totals *t)
+static void put_operations(FILE *f, const struct ldb_totals *t)
 {
 	fputs("# HELP ldbench_operations_total Operations completed (results received), by kind and LDAP result "
 	      "code.\n# TYPE ldbench_operations_total counter\n",
 	      f);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_opstats *o = &t->op[k];
-		if (!m->used[k] && o->completed == 0)
+		if (o->attempted == 0 && o->completed == 0) /* not a kind of this run */
 			continue;
 		const char *name = ldb_op_name((enum ldb_op)k);
 		uint64_t err = ldb_opstats_errors(o);
@@ -165,13 +165,13 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 	if (f == NULL)
 		return;
 	put_info(f, m->c);
-	put_operations(f, m, t);
+	put_operations(f, t);
 	put_failures(f, t);
 	fputs("# HELP ldbench_operation_duration_seconds Operation latency (with --rate from the intended start).\n"
 	      "# TYPE ldbench_operation_duration_seconds histogram\n",
 	      f);
 	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (lat[k] != NULL)
+		if (lat[k] != NULL && (t->op[k].attempted > 0 || ldb_hist_count(lat[k]) > 0))
 			put_histogram(f, m, ldb_op_name((enum ldb_op)k), lat[k]);
 	put_gauges(f, m, t);
 	if (fclose(f) != 0) {

@@ -9,6 +9,9 @@
 #    sum(ldbench_operations_total) = the summary's completed, exactly;
 #    the histogram's _count = the same; histogram_quantile(0.99) within 10 % of
 #    the summary's p99; ldbench_run_info's run_id = the records' header's;
+#    every query of the Grafana dashboard (packaging/grafana/ldbench-dashboard.json)
+#    evaluates over the run and returns data (the errors' query: data only when
+#    the summary counts errors);
 # 3. hostile scrapers during that run: 100 idle connections, a client sending
 #    garbage, a reader that never reads; the endpoint still answers GET
 #    /metrics (200) and anything else with 404, and the run ends without an
@@ -121,6 +124,7 @@ while time.time() < end:
     time.sleep(2)
 PY
 rc=0
+t0=$(date +%s)
 "$LDBENCH" "${srv[@]}" "${load[@]}" --interval 1s --duration 10s --metrics-listen "127.0.0.1:$mport" \
 	--metrics-linger 30s --json "$D/run.json" >"$D/run.out" 2>&1 &
 ld=$!
@@ -138,6 +142,7 @@ assert_eq 404 "$code" "POST /metrics"
 echo "ok: the endpoint answers among hostile clients (200, 404, 404)"
 wait "$hostile" || true
 wait "$ld" || rc=$?
+t1=$(date +%s)
 assert_eq 0 "$rc" "the scraped run's exit status"
 # the summary, and what Prometheus holds (the series went stale with the
 # endpoint: last_over_time reads their last values)
@@ -180,6 +185,33 @@ sys.exit(1 if bad else 0)
 PY
 python3 "$D/check.py" "$pport" "$D/run.json" || _fail "Prometheus does not hold the summary's figures"
 echo "ok: Prometheus holds the summary's completed per kind, _count, p99 within 10 %, the run id"
+cat >"$D/dashboard.py" <<'PY'
+# dashboard.py PORT DASHBOARD RECORDS T0 T1: every panel query over the run
+import json, sys, urllib.parse, urllib.request
+port, dash, rec, t0, t1 = sys.argv[1:6]
+summ = [json.loads(l) for l in open(rec) if '"type":"summary"' in l][-1]
+errors = sum(o['errors'] for o in summ['ops'].values())
+bad, n = [], 0
+for p in json.load(open(dash))['panels']:
+    for t in p['targets']:
+        e = t['expr'].replace('$__rate_interval', '5s').replace('$instance', '.*')
+        url = f'http://127.0.0.1:{port}/api/v1/query_range?' + urllib.parse.urlencode(
+            {'query': e, 'start': t0, 'end': t1, 'step': '1'})
+        d = json.load(urllib.request.urlopen(url, timeout=10))
+        got = len(d['data']['result']) if d.get('status') == 'success' else -1
+        want_data = errors > 0 if 'code!="0"' in e else True
+        print(f'{p["title"]} [{t["refId"]}]: {got} series')
+        if got < 0 or (got > 0) != want_data:
+            bad.append(f'{p["title"]}: {e}: {got} series')
+        n += 1
+for b in bad:
+    print('FAIL:', b, file=sys.stderr)
+print(f'{n} queries')
+sys.exit(1 if bad or n < 8 else 0)
+PY
+dashboard=${LDBENCH_SOURCE_DIR:-$here/../..}/packaging/grafana/ldbench-dashboard.json
+python3 "$D/dashboard.py" "$pport" "$dashboard" "$D/run.json" "$t0" "$t1" || _fail "a dashboard query"
+echo "ok: every query of the dashboard returns data from Prometheus"
 
 # --- 4. --metrics-push ---------------------------------------------------------------
 for attempt in 1 2 3 4 5; do
