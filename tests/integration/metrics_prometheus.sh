@@ -16,7 +16,9 @@
 #    garbage, a reader that never reads; the endpoint still answers GET
 #    /metrics (200) and anything else with 404, and the run ends without an
 #    error.
-# 4. --metrics-push to a real Pushgateway (Debian's prometheus-pushgateway):
+# 4. two ldbench processes ("hosts") scraped together: sum without (instance)
+#    of ldbench_operations_total = ldbench merge of their records' completed;
+# 5. --metrics-push to a real Pushgateway (Debian's prometheus-pushgateway):
 #    after the run the gateway holds, in the group job=ldbench,instance=HOST,
 #    the summary's completed per kind and the histogram's _count; a gateway
 #    that refuses: one warning line, the failures counted, the run goes on
@@ -54,13 +56,14 @@ free_port() { # a port below the ephemeral ones that nothing listens on
 
 # --- Prometheus, scraping the endpoint every second ---------------------------
 mport=$(free_port)
+mport2=$(free_port)
 for attempt in 1 2 3 4 5; do
 	pport=$(free_port)
 	cat >"$D/prometheus.yml" <<YML
 global: { scrape_interval: 1s, scrape_timeout: 900ms }
 scrape_configs:
   - job_name: ldbench
-    static_configs: [ { targets: ['127.0.0.1:$mport'] } ]
+    static_configs: [ { targets: ['127.0.0.1:$mport', '127.0.0.1:$mport2'] } ]
 YML
 	prometheus --config.file="$D/prometheus.yml" --storage.tsdb.path="$D/tsdb.$attempt" \
 		--web.listen-address="127.0.0.1:$pport" >"$D/prometheus.log" 2>&1 &
@@ -213,7 +216,40 @@ dashboard=${LDBENCH_SOURCE_DIR:-$here/../..}/packaging/grafana/ldbench-dashboard
 python3 "$D/dashboard.py" "$pport" "$dashboard" "$D/run.json" "$t0" "$t1" || _fail "a dashboard query"
 echo "ok: every query of the dashboard returns data from Prometheus"
 
-# --- 4. --metrics-push ---------------------------------------------------------------
+# --- 4. two "hosts" ------------------------------------------------------------------
+pids=()
+for i in 1 2; do
+	p=$mport
+	((i == 2)) && p=$mport2
+	"$LDBENCH" "${srv[@]}" "${load[@]}" --interval 1s --duration 4s --metrics-listen "127.0.0.1:$p" \
+		--metrics-linger 30s --json "$D/host$i.json" >"$D/host$i.out" 2>&1 &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || _fail "a two-host run failed"; done
+"$LDBENCH" merge "$D/host1.json" "$D/host2.json" --json "$D/merged.json" >"$D/merge.out" || _fail "ldbench merge"
+cat >"$D/hosts.py" <<'PY'
+import json, sys, urllib.parse, urllib.request
+port, merged = sys.argv[1], sys.argv[2]
+summ = [json.loads(l) for l in open(merged) if '"type":"summary"' in l][-1]
+def q(expr):
+    url = f'http://127.0.0.1:{port}/api/v1/query?' + urllib.parse.urlencode({'query': expr})
+    d = json.load(urllib.request.urlopen(url, timeout=10))
+    return {r['metric']['kind']: float(r['value'][1]) for r in d['data']['result']}
+# each instance's last values (the first run's series of the same instance are older)
+got = q('sum without (instance) (sum by (kind, instance) (last_over_time(ldbench_operations_total[20s])))')
+bad = []
+for kind, o in summ['ops'].items():
+    if o['completed'] == 0:
+        continue
+    print(f"{kind}: merged completed {o['completed']}, prometheus {got.get(kind)}")
+    if got.get(kind) != o['completed']:
+        bad.append(kind)
+sys.exit(1 if bad or not got else 0)
+PY
+python3 "$D/hosts.py" "$pport" "$D/merged.json" || _fail "Prometheus' sum over the two hosts is not ldbench merge's"
+echo "ok: two hosts: sum without (instance) equals ldbench merge's completed"
+
+# --- 5. --metrics-push ---------------------------------------------------------------
 for attempt in 1 2 3 4 5; do
 	gport=$(free_port)
 	prometheus-pushgateway --web.listen-address="127.0.0.1:$gport" >"$D/gateway.log" 2>&1 &
