@@ -16,6 +16,7 @@
 #include "cmd/add_ldif.h"
 #include "cmd/replay_cmd.h"
 #include "report/reporter.h"
+#include "report/metrics.h"
 
 int main(int argc, char **argv)
 {
@@ -60,9 +61,16 @@ int main(int argc, char **argv)
 	FILE *out = (cfg.json_path && !strcmp(cfg.json_path, "-")) || (cfg.csv_path && !strcmp(cfg.csv_path, "-"))
 	                    ? stderr
 	                    : stdout;
+	/* --metrics-listen, --metrics-push: the port taken, the URL checked before any LDAP connection */
+	if ((cfg.metrics_listen != NULL || cfg.metrics_push != NULL) && ldb_metrics_open(&cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", cfg.progname, err);
+		ldb_config_free(&cfg);
+		return LDB_EXIT_PARAMS;
+	}
 	int status = cfg.nfind_max > 0 ? ldb_find_max(&cfg, out)
 	             : cfg.nsweep > 0  ? ldb_sweep(&cfg, out)
 	                               : ldb_run_load(&cfg, out, NULL);
+	ldb_metrics_close(&cfg);
 	ldb_config_free(&cfg);
 	return status;
 }

@@ -27,6 +27,9 @@ install_missing tests/run.sh 389-ds-base python3-lib389 libnss3-tools iproute2
 # Cyrus SASL's password mechanisms for slapd's and 389 DS's SASL binds (sasl_binds, dirsrv_sasl:
 # CRAM-MD5, DIGEST-MD5, SCRAM-SHA-*; the scram plugin is in 2.1.28's libsasl2-modules)
 install_missing tests/run.sh libsasl2-modules
+# a real Prometheus and Pushgateway for the live metrics (metrics_prometheus; started by the test on
+# loopback: Debian's prometheus package may start a service on :9090, which no test uses)
+install_missing tests/run.sh prometheus prometheus-pushgateway
 # (389 DS's replication pair, tests/fixture/dirsrv_repl.sh, uses the same)
 
 variants=("$@")

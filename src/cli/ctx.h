@@ -91,6 +91,8 @@ enum {
 	OPT_RAMP_UP,
 	OPT_CAPACITY_END
 };
+/* The live metrics' options (cli/metrics_options.c, docs/metrics.md). */
+enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_PUSH, OPT_METRICS_END };
 /* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
@@ -181,6 +183,9 @@ int cli_check_scalab01(struct cli_ctx *x);
 /* capacity.c: --find-max, --rate-profile, --ramp-up, and their checks */
 int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_capacity_check(struct cli_ctx *x);
+/* metrics_options.c: --metrics-listen, --metrics-linger, and their checks */
+int cli_metrics_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_metrics_check(struct cli_ctx *x);
 
 /* controls.c: the request controls' options, and their checks once the
  * run's kinds are known */

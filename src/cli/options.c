@@ -76,6 +76,10 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
 	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
 	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
+	                                   /* live metrics (cli/metrics_options.c) */
+	                                   { "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
+	                                   { "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
+	                                   { "metrics-push", required_argument, NULL, OPT_METRICS_PUSH },
 	                                   /* the replication check (cli/repl_options.c) */
 	                                   { "repl-sample", required_argument, NULL, OPT_REPL_SAMPLE },
 	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },
@@ -594,6 +598,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 {
 	if (opt >= OPT_FIND_MAX && opt < OPT_CAPACITY_END)
 		return cli_capacity_option(x, opt, arg);
+	if (opt >= OPT_METRICS_LISTEN && opt < OPT_METRICS_END)
+		return cli_metrics_option(x, opt, arg);
 	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
 		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
@@ -697,6 +703,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_cross_check(x);
 	if (rc == 0)
 		rc = cli_capacity_check(x);
+	if (rc == 0)
+		rc = cli_metrics_check(x);
 	if (rc == 0)
 		rc = cli_check_tls_sasl(x);
 	if (rc == 0)

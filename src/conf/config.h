@@ -295,7 +295,14 @@ struct ldb_config {
 	/* more result files (argv, not owned) */
 	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
 	char *html_path;   /* --html FILE: the report page, written at the end */
-	bool replay;       /* the records are ldbench replay's (their header's operation "replay") */
+	/* live metrics (report/metrics, docs/metrics.md) */
+	char *metrics_listen;       /* --metrics-listen [ADDR:]PORT as given (argv), NULL without */
+	char metrics_addr[64];      /* its numeric address, 127.0.0.1 by default */
+	int metrics_port;           /* its port */
+	uint64_t metrics_linger_ms; /* --metrics-linger: kept up this long after the run */
+	bool metrics_linger_set;
+	char *metrics_push; /* --metrics-push URL (argv), NULL without */
+	bool replay;        /* the records are ldbench replay's (their header's operation "replay") */
 	/* the join with the server's access log (run/oplog, report/join) */
 	char *oplog_path;    /* --op-log FILE: a record per operation */
 	char *server_log[8]; /* --server-log FILE (several: rotated files, in any order) */

@@ -12,6 +12,7 @@
 #include "report/hdrlog.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/metrics.h"
 #include "report/records.h"
 #include "report/repl_lines.h"
 #include "proto/wire.h"
@@ -107,6 +108,7 @@ static void json_begin(void *ctx, const struct ldb_run_info *info)
 		start[0] = '\0';
 	fprintf(f, "{\"type\":\"header\",\"schema\":%d", LDB_RECORDS_SCHEMA);
 	put_str(f, "ldbench", LDBENCH_VERSION);
+	put_str(f, "run_id", ldb_run_id());
 	put_str(f, "start", start);
 	put_str(f, "host", host);
 	fprintf(f, ",\"seed\":%llu,\"seed_given\":%s", (unsigned long long)info->seed,
@@ -353,6 +355,8 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 		}
 		n++;
 	}
+	if (ldb_metrics_active() && n < max && ldb_metrics_reporter(c, &out[n]) == 0) /* --metrics-listen */
+		n++;
 	opens++;
 	return n;
 }

@@ -82,7 +82,7 @@ struct ldb_reporter {
 	 * whole run (index 0, after end()); NULL when not written */
 	void (*repl)(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n);
 };
-#define LDB_MAX_REPORTERS 4
+#define LDB_MAX_REPORTERS 5
 /* Open the reporters the config asks for (--json, --csv) into out[].
  * @return how many, or -1 with one line in err (a file that cannot be created). */
 int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);

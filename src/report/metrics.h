@@ -1,0 +1,53 @@
+/* Live metrics (docs/metrics.md): --metrics-listen's HTTP endpoint serving
+ * GET /metrics in Prometheus' text exposition format 0.0.4.
+ *
+ * The text is rendered by the main thread, from what the sampler hands the
+ * reporters (one more reporter: counters summed from its intervals, the
+ * summary's at the end, so the last scrape equals the summary), and
+ * published to the endpoint's own thread under a mutex that only these two
+ * take: the I/O threads are never read twice nor waited for.  The endpoint
+ * thread serves it over non-blocking sockets: at most LDB_METRICS_CLIENTS
+ * at once (the oldest dropped for a newcomer), each closed after
+ * LDB_METRICS_TIMEOUT_MS; anything but GET /metrics gets 404.
+ * One endpoint per process: --find-max's loads publish into it in turn. */
+#ifndef LDBENCH_REPORT_METRICS_H
+#define LDBENCH_REPORT_METRICS_H
+
+#include <stddef.h>
+
+#include "conf/config.h"
+#include "report/reporter.h"
+
+#define LDB_METRICS_CLIENTS 16
+#define LDB_METRICS_TIMEOUT_MS 5000
+
+/* Bind and listen on c->metrics_addr:metrics_port, start the thread; with
+ * --metrics-push, its thread.
+ * @return 0, or -1 with one line in err (the port in use, an address not
+ * here). */
+int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap);
+/* The endpoint is open. */
+bool ldb_metrics_active(void);
+/* Publish a new text (taken over: freed by the endpoint).  final: the run's
+ * last, for --metrics-linger. */
+void ldb_metrics_publish(char *text, size_t len, bool final);
+/* Keep serving up to c->metrics_linger_ms or until the first scrape after
+ * the final text, then stop the thread and close.  Nothing when not open. */
+void ldb_metrics_close(const struct ldb_config *c);
+
+/* The reporter that renders the text at each sample and at the end (report/metrics_text.c).
+ * @return 0, or -1 when memory ran out. */
+int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out);
+
+/* --metrics-push (report/metrics_push.c): start its thread (0, or -1 with
+ * one line in err: a URL that is no http://HOST[:PORT][/PATH]); hand it a
+ * text to push (copied); push what waits, stop, and say how many pushes
+ * failed. */
+int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap);
+void ldb_metrics_push_offer(const char *text, size_t len);
+void ldb_metrics_push_stop(void);
+
+/* This process's run id (16 hex digits), in the records' header and ldbench_run_info. */
+const char *ldb_run_id(void);
+
+#endif
