@@ -4,26 +4,31 @@
  *
  * One sender thread, or --threads N, each with the recorded connections
  * whose number hashes to it (run/replay_run starts them and merges their
- * results).  In each, the feeder (run/replay_feed) reads the log with
- * logs/slog, keeps one pending request per recorded connection (OpenLDAP
- * writes a search's attributes and a bind's mechanism on a second line),
- * encodes each request's protocolOp with proto/wire into a slot of a fixed
- * ring and publishes it; it may allocate (liblber) and never waits: the
- * sender's loop pumps it between its sends and its waits, as far as the
- * ring's room and the free connection indexes allow.  The sender
+ * results).  One feeder (run/replay_feed), pumped by the sender's loop with
+ * one thread, run by a reader thread dealing to every sender's ring with
+ * more (each log opened and read once), reads the log with logs/slog, keeps
+ * one pending request per recorded connection (OpenLDAP writes a search's
+ * attributes and a bind's mechanism on a second line), encodes each
+ * request's protocolOp with proto/wire into a slot of the connection's
+ * thread's ring and publishes it; it may allocate (liblber) and never waits
+ * inside a pump: it goes as far as the rings' room and the free connection
+ * indexes allow (the reader thread then sleeps on an eventfd until a sender
+ * gives some back).  The sender
  * (run/replay_sender) is an epoll loop over its connections: it moves the
  * published slots into per-connection queues, sends each when it is due and
  * its connection allows it (in order; a pipelined request without waiting
  * for the previous answer), reads the answers, records latencies and
  * compares results.  The sender allocates nothing per request (with TLS, a
  * connection's session object when its handshake starts: run/replay_tls),
- * takes no lock and prints nothing after its start; the threads share nothing while they run but a
- * stop flag.  Memory per thread: the ring's slots, and per replay
+ * takes no lock and prints nothing after its start; the sender threads
+ * share nothing while they run but a stop flag, and each its ring with the
+ * reader thread.  Memory per thread: the ring's slots, and per replay
  * connection (at most conf.max_conns open at once) its buffers: never the
  * log's size. */
 #ifndef LDBENCH_RUN_REPLAY_H
 #define LDBENCH_RUN_REPLAY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -178,25 +183,42 @@ struct ldb_rp_slot {
 
 struct ldb_rp_ring {
 	struct ldb_rp_slot *slot;
-	uint32_t size; /* a power of two */
-	uint64_t head; /* published by the feeder */
-	uint64_t tail; /* released by the sender */
+	uint32_t size;         /* a power of two */
+	_Atomic uint64_t head; /* published by the feeder (release) */
+	_Atomic uint64_t tail; /* released by the sender (release) */
 	/* the replay indexes free: neither an open recorded connection's nor a
-	 * socket's the sender has yet to close (a stack: the last freed first) */
+	 * socket's the sender has yet to close (a stack: the last freed first);
+	 * the feeder's (with one thread, the sender pushes on it itself) */
 	uint32_t *free_idx, nfree;
+	uint64_t closes; /* the feeder's: CLOSE messages published */
+	/* With --threads above 1 the feeder runs in a reader thread of its own
+	 * (run/replay_run): shared is set, the sender hands closed indexes back
+	 * through ret (single producer: the sender; single consumer: the
+	 * feeder; rsize slots, a power of two), and each side wakes the other
+	 * through an eventfd when it sleeps. */
+	bool shared;
+	uint32_t *ret, rsize;
+	_Atomic uint64_t rhead, rtail;
+	_Atomic bool sleeping; /* the sender waits (its wake_fd wakes it) */
+	int wake_fd;           /* eventfd in the sender's epoll (-1 with one thread) */
 };
 
-/* The feeder (run/replay_feed): the log's events into the ring, in the
- * sender's thread, as much as the ring's room and the free indexes allow. */
+/* The feeder (run/replay_feed): the log's events into the rings, as much as
+ * their room and free indexes allow (in the sender's thread with one, in
+ * the reader thread with more). */
 struct ldb_rp_feed;
-/** The feeder of sender thread tid (of conf->threads): the recorded
- *  connections whose number falls to it.  NULL: err said. */
-struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid, struct ldb_rp_ring *ring,
+/** The feeder of nrings sender threads' rings (one: the sender's thread
+ *  pumps it; more: the reader thread does, each recorded connection to the
+ *  ring its number hashes to).  NULL: err said. */
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *rings, unsigned nrings,
                                     struct ldb_rp_result *res, char *err, size_t errlen);
 /** Events read and published until about budget slots are published, the
  *  ring is full or no index is free.  @return the slots published; *done
- *  set once the END message is. */
+ *  set once the END message is (on every ring). */
 uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done);
+/** Whether the last pump stopped for want of room or of a free index in a
+ *  ring (not for its budget). */
+bool ldb_rp_feed_blocked(const struct ldb_rp_feed *f);
 /** The replay stopped before the END message (a signal): the reader's and
  *  the audit log's statistics kept as far as read, the window as far as
  *  read when its pass had not ended. */

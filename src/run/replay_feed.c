@@ -1,5 +1,6 @@
-/* The replay's feeder thread (run/replay.h): the log's events into encoded
- * requests in the ring, one pending request per recorded connection. */
+/* The replay's feeder (run/replay.h): the log's events into encoded
+ * requests in the sender threads' rings, one pending request per recorded
+ * connection, each recorded connection in the ring its number hashes to. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +21,20 @@ struct rd_conn {
 
 struct ldb_rp_feed {
 	const struct ldb_rp_conf *conf;
-	unsigned tid, nthreads; /* this sender thread's share of the connections */
-	struct ldb_rp_ring *ring;
+	struct ldb_rp_ring *rings; /* one per sender thread */
+	unsigned nrings;
+	uint64_t pub;   /* slots published, every ring */
+	bool blocked;   /* the last pump waited for room or an index */
+	unsigned end_i; /* FS_END: the next ring to end */
 	struct ldb_rp_result *res;
 	struct ldb_slog *log;
 	struct ldb_audit *audit; /* --audit-log, NULL without */
-	struct rd_conn *rc;      /* per replay index */
+	struct rd_conn *rc;      /* per replay index: ring r's index i is r * max_conns + i */
 	uint32_t *hash;          /* index + 1 by recorded connection number; 0 empty */
 	uint32_t hmask;
 	int64_t start_ns, end_ns; /* the window in log time */
 	int64_t loop_off;         /* this loop's offset (replay time) */
 	bool started;
-	uint64_t closes; /* CLOSE messages published */
 	/* whole-second timestamps spread within their second: per second of
 	 * the log (from sec0) the events it holds and those read so far */
 	uint32_t (*spread)[2];
@@ -83,30 +86,56 @@ static void conn_unhash(struct ldb_rp_feed *f, int64_t srv)
 	f->hash[i] = 0;
 }
 
-/* A free replay index (its previous connection closed by the sender: the
- * last one freed, whose buffers are warm), or -1 when none is free yet. */
-static int conn_index(struct ldb_rp_feed *f)
+/* The sender thread (ring) of recorded connection srv: a hash of its
+ * number, so that a connection's events all go to one thread. */
+static unsigned owner(const struct ldb_rp_feed *f, int64_t srv)
 {
-	struct ldb_rp_ring *r = f->ring;
-	return r->nfree > 0 ? (int)r->free_idx[--r->nfree] : -1;
+	uint64_t h = (uint64_t)srv * 0x9e3779b97f4a7c15ULL;
+	return f->nrings > 1 ? (unsigned)((h >> 40) % f->nrings) : 0;
 }
 
-/* ---- the ring ---- */
-
-/* Free slots of the ring. */
-static uint64_t room(const struct ldb_rp_feed *f)
+/* The free indexes of ring t, those its sender handed back taken first. */
+static uint32_t free_count(struct ldb_rp_feed *f, unsigned t)
 {
-	const struct ldb_rp_ring *r = f->ring;
-	return r->size - (r->head - r->tail);
+	struct ldb_rp_ring *r = &f->rings[t];
+	if (r->shared) {
+		uint64_t h = atomic_load_explicit(&r->rhead, memory_order_acquire);
+		uint64_t tl = atomic_load_explicit(&r->rtail, memory_order_relaxed);
+		for (; tl < h; tl++)
+			r->free_idx[r->nfree++] = r->ret[tl & (r->rsize - 1)];
+		atomic_store_explicit(&r->rtail, tl, memory_order_release);
+	}
+	return r->nfree;
 }
 
-/* The next slot to fill; NULL when the ring is full (the pump looks for
- * room before each event: not reached). */
-static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f)
+/* A free replay index of ring t (its previous connection closed by the
+ * sender: the last one freed, whose buffers are warm), as the feeder's
+ * index r * max_conns + i, or -1 when none is free yet. */
+static int64_t conn_index(struct ldb_rp_feed *f, unsigned t)
 {
-	struct ldb_rp_ring *r = f->ring;
-	uint64_t h = r->head;
-	if (room(f) == 0)
+	struct ldb_rp_ring *r = &f->rings[t];
+	if (free_count(f, t) == 0)
+		return -1;
+	return (int64_t)t * f->conf->max_conns + r->free_idx[--r->nfree];
+}
+
+/* ---- the rings ---- */
+
+/* Free slots of ring t. */
+static uint64_t room(const struct ldb_rp_feed *f, unsigned t)
+{
+	struct ldb_rp_ring *r = &f->rings[t];
+	return r->size - (atomic_load_explicit(&r->head, memory_order_relaxed) -
+	                  atomic_load_explicit(&r->tail, memory_order_acquire));
+}
+
+/* The next slot to fill in ring t; NULL when the ring is full (the pump
+ * looks for room before each event: not reached). */
+static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f, unsigned t)
+{
+	struct ldb_rp_ring *r = &f->rings[t];
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	if (room(f, t) == 0)
 		return NULL;
 	struct ldb_rp_slot *s = &r->slot[h & (r->size - 1)];
 	memset(s, 0, offsetof(struct ldb_rp_slot, ber));
@@ -114,9 +143,22 @@ static struct ldb_rp_slot *slot_get(struct ldb_rp_feed *f)
 	return s;
 }
 
-static void slot_put(struct ldb_rp_feed *f)
+static void slot_put(struct ldb_rp_feed *f, unsigned t)
 {
-	f->ring->head++;
+	struct ldb_rp_ring *r = &f->rings[t];
+	atomic_store_explicit(&r->head, atomic_load_explicit(&r->head, memory_order_relaxed) + 1, memory_order_release);
+	f->pub++;
+}
+
+/* The ring of the feeder's index idx, and the index in it. */
+static unsigned ring_of(const struct ldb_rp_feed *f, uint32_t idx)
+{
+	return idx / f->conf->max_conns;
+}
+
+static uint32_t local_of(const struct ldb_rp_feed *f, uint32_t idx)
+{
+	return idx % f->conf->max_conns;
 }
 
 static int64_t due(const struct ldb_rp_feed *f, int64_t t)
@@ -130,17 +172,18 @@ static int64_t due(const struct ldb_rp_feed *f, int64_t t)
 /* A message without bytes (OPEN, CLOSE, END). */
 static int push_plain(struct ldb_rp_feed *f, uint8_t msg, uint32_t idx, int64_t srv, int64_t t)
 {
-	struct ldb_rp_slot *s = slot_get(f);
+	unsigned r = ring_of(f, idx);
+	struct ldb_rp_slot *s = slot_get(f, r);
 	if (s == NULL)
 		return -1;
 	s->msg = msg;
-	s->conn = idx;
+	s->conn = local_of(f, idx);
 	s->rec_conn = srv;
 	s->op = -1;
 	s->due_ns = due(f, t);
-	s->after_closes = f->closes;
-	f->closes += msg == LDB_RP_MSG_CLOSE;
-	slot_put(f);
+	s->after_closes = f->rings[r].closes;
+	f->rings[r].closes += msg == LDB_RP_MSG_CLOSE;
+	slot_put(f, r);
 	return 0;
 }
 
@@ -257,12 +300,12 @@ static int pend_flush(struct ldb_rp_feed *f, struct rd_conn *c, uint32_t idx, bo
 		skip(f, why, p->line);
 		return 0;
 	}
-	struct ldb_rp_slot *s = slot_get(f);
+	struct ldb_rp_slot *s = slot_get(f, ring_of(f, idx));
 	if (s == NULL)
 		return -1;
 	s->msg = LDB_RP_MSG_REQ;
 	s->type = p->type;
-	s->conn = idx;
+	s->conn = local_of(f, idx);
 	s->rec_conn = c->srv;
 	s->op = p->type == LDB_SLOG_OP_ABANDON ? p->abandon : p->op;
 	s->pipelined = p->pipelined || p->type == LDB_SLOG_OP_ABANDON;
@@ -276,7 +319,7 @@ static int pend_flush(struct ldb_rp_feed *f, struct rd_conn *c, uint32_t idx, bo
 	 * target in op */
 	if (p->type == LDB_SLOG_OP_ABANDON)
 		s->rec_n = p->op;
-	slot_put(f);
+	slot_put(f, ring_of(f, idx));
 	return 0;
 }
 
@@ -288,7 +331,7 @@ static struct rd_conn *conn_get(struct ldb_rp_feed *f, const struct ldb_slog_eve
 		*idx = (uint32_t)(c - f->rc);
 		return c;
 	}
-	int i = conn_index(f);
+	int64_t i = conn_index(f, owner(f, ev->conn));
 	if (i < 0)
 		return NULL;
 	c = &f->rc[i];
@@ -349,16 +392,16 @@ static int on_result(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 		c->p.pipelined = false;
 	if (c->p.has && c->p.op == ev->op)
 		return pend_flush(f, c, idx, true, ev->err, n);
-	struct ldb_rp_slot *s = slot_get(f);
+	struct ldb_rp_slot *s = slot_get(f, ring_of(f, idx));
 	if (s == NULL)
 		return -1;
 	s->msg = LDB_RP_MSG_RECRES;
-	s->conn = idx;
+	s->conn = local_of(f, idx);
 	s->op = ev->op;
 	s->has_rec = true;
 	s->rec_err = ev->err;
 	s->rec_n = n;
-	slot_put(f);
+	slot_put(f, ring_of(f, idx));
 	return 0;
 }
 
@@ -491,14 +534,6 @@ static int reopen(struct ldb_rp_feed *f)
  * new one (an abandon or unbind goes at once). */
 #define EVENT_SLOTS 3
 
-/* Whether recorded connection srv is this thread's: a hash of its number,
- * so that a connection's events all go to one thread. */
-static bool mine(const struct ldb_rp_feed *f, int64_t srv)
-{
-	uint64_t h = (uint64_t)srv * 0x9e3779b97f4a7c15ULL;
-	return (h >> 40) % f->nthreads == f->tid;
-}
-
 /* The next event of the window into f->ev (held until handled).  @return 1
  * one, 0 the pass is over (its end, --to, or a read error said in res). */
 static int next_event(struct ldb_rp_feed *f)
@@ -519,8 +554,6 @@ static int next_event(struct ldb_rp_feed *f)
 			return 0;
 		if (ev->time_ns > f->last)
 			f->last = ev->time_ns;
-		if (f->nthreads > 1 && !mine(f, ev->conn))
-			continue;
 		f->held = true;
 		return 1;
 	}
@@ -536,10 +569,11 @@ static int next_event(struct ldb_rp_feed *f)
 static bool take_event(struct ldb_rp_feed *f)
 {
 	const struct ldb_slog_event *ev = &f->ev;
-	if (room(f) < EVENT_SLOTS)
+	unsigned t = owner(f, ev->conn);
+	if (room(f, t) < EVENT_SLOTS)
 		return false;
 	if ((ev->kind == LDB_SLOG_OPEN || ev->kind == LDB_SLOG_REQUEST) && conn_find(f, ev->conn) == NULL) {
-		if (f->ring->nfree == 0)
+		if (free_count(f, t) == 0)
 			return false;
 	}
 	on_event(f, ev);
@@ -562,11 +596,11 @@ static bool pass_end(struct ldb_rp_feed *f)
 		f->st = FS_CLOSE;
 	}
 	int64_t end = f->start_ns + f->res->window_ns;
-	for (; f->close_i < f->conf->max_conns; f->close_i++) {
+	for (; f->close_i < f->nrings * f->conf->max_conns; f->close_i++) {
 		struct rd_conn *c = &f->rc[f->close_i];
 		if (!c->used)
 			continue;
-		if (room(f) < 2)
+		if (room(f, ring_of(f, f->close_i)) < 2)
 			return false;
 		conn_close(f, c, f->close_i, end);
 	}
@@ -581,57 +615,66 @@ static bool pass_end(struct ldb_rp_feed *f)
 	return true;
 }
 
-/* The reader's and audit's statistics kept, END published.  @return false:
- * no room. */
+/* The reader's and audit's statistics kept, END published on every ring.
+ * @return false: a ring had no room (the next pump goes on). */
 static bool feed_end(struct ldb_rp_feed *f)
 {
-	struct ldb_rp_slot *s = slot_get(f);
-	if (s == NULL)
-		return false;
+	for (; f->end_i < f->nrings; f->end_i++) {
+		struct ldb_rp_slot *s = slot_get(f, f->end_i);
+		if (s == NULL)
+			return false;
+		s->msg = LDB_RP_MSG_END;
+		s->op = -1;
+		slot_put(f, f->end_i);
+	}
 	if (f->log != NULL)
 		keep_stats(f);
 	if (f->audit != NULL)
 		keep_audit_stats(f);
-	s->msg = LDB_RP_MSG_END;
-	s->op = -1;
-	slot_put(f);
 	f->st = FS_DONE;
 	return true;
 }
 
 uint32_t ldb_rp_feed_pump(struct ldb_rp_feed *f, uint32_t budget, bool *done)
 {
-	uint64_t h0 = f->ring->head;
+	uint64_t h0 = f->pub;
+	f->blocked = false;
 	/* events that publish nothing (a search's second line, a skip) count
 	 * for a quarter of a slot: the pump's time stays bounded */
-	for (uint32_t events = 0; f->ring->head - h0 < budget && events < 4 * budget; events++) {
+	for (uint32_t events = 0; f->pub - h0 < budget && events < 4 * budget; events++) {
 		if (f->st == FS_READ) {
 			if (next_event(f) == 0)
 				f->st = FS_PASS_END;
 			else if (!take_event(f))
-				break;
+				f->blocked = true;
 		} else if (f->st == FS_PASS_END || f->st == FS_CLOSE) {
-			if (!pass_end(f))
-				break;
+			f->blocked = !pass_end(f);
 		} else {
 			if (f->st == FS_END)
-				feed_end(f);
+				f->blocked = !feed_end(f);
 			break;
 		}
+		if (f->blocked)
+			break;
 	}
 	*done = f->st == FS_DONE;
-	return (uint32_t)(f->ring->head - h0);
+	return (uint32_t)(f->pub - h0);
 }
 
-struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid, struct ldb_rp_ring *ring,
+bool ldb_rp_feed_blocked(const struct ldb_rp_feed *f)
+{
+	return f->blocked;
+}
+
+struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *rings, unsigned nrings,
                                     struct ldb_rp_result *res, char *err, size_t errlen)
 {
 	struct ldb_rp_feed *f = calloc(1, sizeof *f);
 	uint32_t hs = 16;
-	while (hs < 2 * conf->max_conns)
+	while (hs < 2 * nrings * conf->max_conns)
 		hs *= 2;
 	if (f != NULL) {
-		f->rc = calloc(conf->max_conns, sizeof *f->rc);
+		f->rc = calloc((size_t)nrings * conf->max_conns, sizeof *f->rc);
 		f->hash = calloc(hs, sizeof *f->hash);
 	}
 	if (f == NULL || f->rc == NULL || f->hash == NULL) {
@@ -640,9 +683,8 @@ struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, unsigned tid
 		return NULL;
 	}
 	f->conf = conf;
-	f->tid = tid;
-	f->nthreads = conf->threads > 1 ? conf->threads : 1;
-	f->ring = ring;
+	f->rings = rings;
+	f->nrings = nrings;
 	f->res = res;
 	f->hmask = hs - 1;
 	f->last = INT64_MIN;

@@ -17,14 +17,20 @@ struct ldb_rp_share {
 	uint64_t start;                /* the replay's time 0 (monotonic ns) */
 	struct sockaddr_storage addr;  /* the target */
 	socklen_t addrlen;
+	/* with a reader thread (--threads above 1): it sleeps on room_fd (an
+	 * eventfd) while reader_waits, until a sender gives back room or an
+	 * index */
+	atomic_bool reader_waits;
+	int room_fd;
 };
 
 /* One sender thread's part: its connections (recorded connections spread by
- * number), its ring and feeder, its result (merged at the end). */
+ * number), its ring, its result (merged at the end), and with one thread the
+ * feeder its loop pumps (NULL with more: the reader thread's). */
 struct ldb_rp_part {
 	unsigned tid;
 	struct ldb_rp_share *share;
-	struct ldb_rp_ring ring;
+	struct ldb_rp_ring *ring;
 	struct ldb_rp_feed *feed;
 	struct ldb_rp_result *res;
 	int rc;

@@ -1,7 +1,10 @@
 /* `ldbench replay`'s run (run/replay.h): the target resolved, one part per
- * sender thread (its feeder, ring and connections), the threads started and
- * joined, their results merged. */
+ * sender thread (its ring and connections), one feeder (pumped by the
+ * sender with one thread, run by a reader thread of its own with more: each
+ * log opened and read once), the threads started and joined, their results
+ * merged. */
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,36 +34,52 @@ static int resolve(const struct ldb_rp_conf *conf, struct ldb_rp_share *sh, char
 	return 0;
 }
 
-/* Part t's ring, result (part 0 writes res itself) and feeder.  @return 0,
- * 2 the log cannot be opened (err), 99 out of memory. */
-static int part_init(struct ldb_rp_part *p, const struct ldb_rp_conf *conf, unsigned t, struct ldb_rp_result *res,
-                     char *err, size_t errlen)
+/* Part t's ring, result (part 0 writes res itself), and with one thread its
+ * feeder.  @return 0, 2 the log cannot be opened (err), 99 out of memory. */
+static int part_init(struct ldb_rp_part *p, const struct ldb_rp_conf *conf, unsigned t, unsigned n,
+                     struct ldb_rp_result *res, char *err, size_t errlen)
 {
+	struct ldb_rp_ring *r = p->ring;
 	p->tid = t;
 	p->conf = conf;
-	p->ring.size = RING_SLOTS;
-	p->ring.slot = malloc(RING_SLOTS * sizeof *p->ring.slot);
-	p->ring.free_idx = malloc(conf->max_conns * sizeof *p->ring.free_idx);
+	r->size = RING_SLOTS;
+	r->wake_fd = -1;
+	r->slot = malloc(RING_SLOTS * sizeof *r->slot);
+	r->free_idx = malloc(conf->max_conns * sizeof *r->free_idx);
 	p->res = t == 0 ? res : malloc(sizeof *p->res);
 	if (p->res != NULL && t > 0 && ldb_rp_result_init(p->res) != 0) {
 		free(p->res);
 		p->res = NULL;
 	}
-	if (p->ring.slot == NULL || p->ring.free_idx == NULL || p->res == NULL) {
+	bool ok = r->slot != NULL && r->free_idx != NULL && p->res != NULL;
+	if (ok && n > 1) { /* handed back indexes and wakes: the reader thread's */
+		r->shared = true;
+		for (r->rsize = 16; r->rsize < conf->max_conns;)
+			r->rsize *= 2;
+		r->ret = malloc(r->rsize * sizeof *r->ret);
+		r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		ok = r->ret != NULL && r->wake_fd >= 0;
+	}
+	if (!ok) {
 		snprintf(err, errlen, "out of memory");
 		return 99;
 	}
 	for (uint32_t i = 0; i < conf->max_conns; i++)
-		p->ring.free_idx[p->ring.nfree++] = conf->max_conns - 1 - i; /* index 0 first */
-	p->feed = ldb_rp_feed_new(conf, t, &p->ring, p->res, err, errlen);
+		r->free_idx[r->nfree++] = conf->max_conns - 1 - i; /* index 0 first */
+	if (n > 1)
+		return 0;
+	p->feed = ldb_rp_feed_new(conf, r, 1, p->res, err, errlen);
 	return p->feed ? 0 : 2;
 }
 
 static void part_free(struct ldb_rp_part *p)
 {
 	ldb_rp_feed_free(p->feed);
-	free(p->ring.slot);
-	free(p->ring.free_idx);
+	free(p->ring->slot);
+	free(p->ring->free_idx);
+	free(p->ring->ret);
+	if (p->ring->wake_fd >= 0)
+		close(p->ring->wake_fd);
 	if (p->tid > 0 && p->res != NULL) {
 		ldb_rp_result_free(p->res);
 		free(p->res);
@@ -71,56 +90,108 @@ static void *part_thread(void *arg)
 {
 	struct ldb_rp_part *p = arg;
 	p->rc = ldb_rp_sender_run(p->conf, p);
+	if (p->rc != 0) /* the reader thread waits for no one that will not read */
+		atomic_store(&p->share->stop, true);
 	return NULL;
 }
 
-/* The first examples of two sets of log line numbers (each ascending, 0
- * after the last), the smallest kept. */
-static void merge_lines(uint64_t *d, uint64_t nd, const uint64_t *s, uint64_t ns)
+/* ---- the reader thread (--threads above 1) ---- */
+
+/* Slots published per pump: a wake of the senders after each. */
+#define READ_BATCH 64
+#define READ_WAIT_MS 10 /* a lost wake or a stop costs at most this */
+
+struct reader {
+	struct ldb_rp_feed *feed;
+	struct ldb_rp_result res; /* the feeder's figures */
+	struct ldb_rp_share *share;
+	struct ldb_rp_ring *rings;
+	unsigned n;
+};
+
+/* The senders that sleep woken.  Both sides swap the flag (an atomic
+ * read-modify-write each): when the sender's swap comes first this one
+ * reads true and wakes it; when this one comes first the sender's reads
+ * from it and sees the slots published before. */
+static void wake_senders(struct reader *rd)
 {
-	uint64_t all[2 * LDB_RP_EXAMPLES];
-	unsigned n = 0;
-	for (uint64_t i = 0; i < nd && i < LDB_RP_EXAMPLES; i++)
-		all[n++] = d[i];
-	for (uint64_t i = 0; i < ns && i < LDB_RP_EXAMPLES; i++)
-		all[n++] = s[i];
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j > 0 && all[j - 1] > all[j]; j--) {
-			uint64_t x = all[j];
-			all[j] = all[j - 1];
-			all[j - 1] = x;
-		}
-	for (unsigned i = 0; i < LDB_RP_EXAMPLES; i++)
-		d[i] = i < n ? all[i] : 0;
+	uint64_t one = 1;
+	for (unsigned t = 0; t < rd->n; t++) {
+		struct ldb_rp_ring *r = &rd->rings[t];
+		if (atomic_exchange(&r->sleeping, false) && write(r->wake_fd, &one, sizeof one) < 0)
+			continue; /* it looks again within 10 ms anyway */
+	}
 }
 
-/* The feeder's figures of s into d (d keeps the reader's: both read the
- * same log).  The audit log is read by each thread: a change is matched by
- * one thread and left unmatched by the others, so the records read are the
- * largest count and the unmatched those no thread matched. */
-static void merge_feed(struct ldb_rp_result *d, const struct ldb_rp_result *s)
+/* Until a sender gives back room or an index, a stop, or 10 ms. */
+static void reader_sleep(struct reader *rd)
 {
-	for (int w = 0; w < LDB_RP_NSKIPS; w++) {
-		merge_lines(d->first_line[w], d->skipped[w], s->first_line[w], s->skipped[w]);
-		d->skipped[w] += s->skipped[w];
+	struct pollfd pf[2] = { { .fd = rd->share->room_fd, .events = POLLIN },
+		                { .fd = rd->share->stop_fd, .events = POLLIN } };
+	uint64_t v;
+	if (poll(pf, 2, READ_WAIT_MS) > 0 && (pf[0].revents & POLLIN) && read(pf[0].fd, &v, sizeof v) < 0)
+		v = 0; /* EAGAIN: already read */
+	atomic_store(&rd->share->reader_waits, false);
+}
+
+/* The log read once, its connections dealt to the senders' rings: when a
+ * ring is full or has no free index, the reader sets its flag, pumps once
+ * more (a sender may have given back just before) and sleeps. */
+static void *reader_thread(void *arg)
+{
+	struct reader *rd = arg;
+	bool done = false, waits = false;
+	while (!done) {
+		if (atomic_load_explicit(&rd->share->stop, memory_order_relaxed)) {
+			ldb_rp_feed_stop(rd->feed); /* a signal: the log's figures as far as read */
+			break;
+		}
+		uint32_t n = ldb_rp_feed_pump(rd->feed, READ_BATCH, &done);
+		if (n > 0)
+			wake_senders(rd);
+		if (n > 0 || done || !ldb_rp_feed_blocked(rd->feed)) {
+			if (waits)
+				atomic_store(&rd->share->reader_waits, false);
+			waits = false;
+		} else if (!waits) {
+			atomic_exchange(&rd->share->reader_waits, true); /* a swap: as wake_senders' */
+			waits = true;
+		} else {
+			reader_sleep(rd);
+			waits = false;
+		}
 	}
-	for (unsigned i = 0; i < s->nno_pw_dn && d->nno_pw_dn < LDB_RP_EXAMPLES; i++) {
-		bool seen = false;
-		for (unsigned j = 0; j < d->nno_pw_dn; j++)
-			seen = seen || strcmp(d->no_pw_dn[j], s->no_pw_dn[i]) == 0;
-		if (!seen)
-			memcpy(d->no_pw_dn[d->nno_pw_dn++], s->no_pw_dn[i], LDB_RP_DN_EXAMPLE);
-	}
-	d->unmapped_anon += s->unmapped_anon;
-	d->synthetic += s->synthetic;
-	d->audit_sent += s->audit_sent;
-	uint64_t matched = (d->audit_changes - d->audit_unmatched) + (s->audit_changes - s->audit_unmatched);
-	if (s->audit_changes > d->audit_changes)
-		d->audit_changes = s->audit_changes;
-	d->audit_unmatched = d->audit_changes > matched ? d->audit_changes - matched : 0;
-	if (s->audit_dropped_attrs > d->audit_dropped_attrs)
-		d->audit_dropped_attrs = s->audit_dropped_attrs;
-	d->conns_read += s->conns_read;
+	return NULL;
+}
+
+/* The reader thread's feeder figures into d (the senders' results hold
+ * none). */
+static void take_reader(struct ldb_rp_result *d, struct ldb_rp_result *s)
+{
+	memcpy(d->skipped, s->skipped, sizeof d->skipped);
+	memcpy(d->first_line, s->first_line, sizeof d->first_line);
+	memcpy(d->no_pw_dn, s->no_pw_dn, sizeof d->no_pw_dn);
+	d->nno_pw_dn = s->nno_pw_dn;
+	d->unmapped_anon = s->unmapped_anon;
+	d->synthetic = s->synthetic;
+	d->audit_sent = s->audit_sent;
+	d->audit_changes = s->audit_changes;
+	d->audit_unmatched = s->audit_unmatched;
+	d->audit_dropped_attrs = s->audit_dropped_attrs;
+	d->conns_read = s->conns_read;
+	d->passes = s->passes;
+	d->window_ns = s->window_ns;
+	d->first_ns = s->first_ns;
+	d->format = s->format;
+	d->slog = s->slog;
+	memcpy(d->place_file, s->place_file, sizeof d->place_file);
+	for (int w = 0; w < LDB_SLOG_NSKIPS; w++)
+		for (int i = 0; i < LDB_SLOG_FIRST_LINES; i++)
+			if (d->slog.first[w][i].file)
+				d->slog.first[w][i].file = d->place_file[w][i];
+	memcpy(d->error, s->error, sizeof d->error);
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
+		d->kind[t].read = s->kind[t].read;
 }
 
 /* The sender's figures of s into d. */
@@ -155,13 +226,15 @@ static void merge_send(struct ldb_rp_result *d, const struct ldb_rp_result *s)
 	d->interrupted = d->interrupted || s->interrupted;
 }
 
-/* Threads 1.. started, thread 0 run here, all joined.  @return 0 or 99. */
-static int run_parts(struct ldb_rp_part *p, unsigned n)
+/* The reader thread (rd, with more than one sender) and threads 1..
+ * started, thread 0 run here, all joined.  @return 0 or 99. */
+static int run_parts(struct ldb_rp_part *p, unsigned n, struct reader *rd)
 {
-	pthread_t th[LDB_RP_MAX_THREADS];
+	pthread_t th[LDB_RP_MAX_THREADS], rth;
 	unsigned started = 1;
 	int st = 0;
-	for (; started < n; started++)
+	bool reading = rd != NULL && pthread_create(&rth, NULL, reader_thread, rd) == 0;
+	for (; (rd == NULL || reading) && started < n; started++)
 		if (pthread_create(&th[started], NULL, part_thread, &p[started]) != 0)
 			break;
 	if (started < n) {
@@ -172,10 +245,26 @@ static int run_parts(struct ldb_rp_part *p, unsigned n)
 	}
 	for (unsigned t = 1; t < started; t++)
 		pthread_join(th[t], NULL);
+	if (reading)
+		pthread_join(rth, NULL);
 	for (unsigned t = 0; t < n; t++)
 		if (p[t].rc != 0)
 			st = 99;
 	return st;
+}
+
+/* The reader thread's feeder over every part's ring.  @return 0, 2 (err)
+ * or 99. */
+static int reader_init(struct reader *rd, const struct ldb_rp_conf *conf, struct ldb_rp_share *sh,
+                       struct ldb_rp_ring *rings, unsigned n, char *err, size_t errlen)
+{
+	*rd = (struct reader){ .share = sh, .rings = rings, .n = n };
+	if (ldb_rp_result_init(&rd->res) != 0 || (sh->room_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return 99;
+	}
+	rd->feed = ldb_rp_feed_new(conf, rings, n, &rd->res, err, errlen);
+	return rd->feed ? 0 : 2;
 }
 
 int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, char *err, size_t errlen)
@@ -184,32 +273,43 @@ int ldb_replay_run(const struct ldb_rp_conf *conf, struct ldb_rp_result *res, ch
 	struct ldb_signals sig;
 	/* blocked before any thread starts: only thread 0 takes them */
 	ldb_signals_take(&sig);
-	struct ldb_rp_share sh = { .sig = &sig, .stop_fd = -1 };
+	struct ldb_rp_share sh = { .sig = &sig, .stop_fd = -1, .room_fd = -1 };
 	if (resolve(conf, &sh, err, errlen) != 0)
 		return 2;
 	struct ldb_rp_part *p = calloc(n, sizeof *p);
-	int st = p ? 0 : 99;
+	struct ldb_rp_ring *rings = calloc(n, sizeof *rings);
+	struct reader rd = { 0 };
+	int st = p && rings ? 0 : 99;
 	for (unsigned t = 0; t < n && st == 0; t++) {
 		p[t].share = &sh;
-		st = part_init(&p[t], conf, t, res, err, errlen);
+		p[t].ring = &rings[t];
+		st = part_init(&p[t], conf, t, n, res, err, errlen);
 	}
 	if (st == 0 && n > 1 && (sh.stop_fd = eventfd(0, EFD_CLOEXEC)) < 0)
 		st = 99;
+	if (st == 0 && n > 1)
+		st = reader_init(&rd, conf, &sh, rings, n, err, errlen);
 	if (st == 0) {
 		sh.start = ldb_now_ns();
-		st = run_parts(p, n);
+		st = run_parts(p, n, n > 1 ? &rd : NULL);
 	}
 	if (st == 99)
 		snprintf(err, errlen, "out of memory");
-	for (unsigned t = 1; st == 0 && t < n; t++) {
-		merge_feed(res, p[t].res);
+	for (unsigned t = 1; st == 0 && t < n; t++)
 		merge_send(res, p[t].res);
-	}
+	if (st == 0 && n > 1)
+		take_reader(res, &rd.res);
 	for (unsigned t = 0; p && t < n; t++)
 		part_free(&p[t]);
 	free(p);
+	free(rings);
+	ldb_rp_feed_free(rd.feed);
+	if (n > 1)
+		ldb_rp_result_free(&rd.res);
 	if (sh.stop_fd >= 0)
 		close(sh.stop_fd);
+	if (sh.room_fd >= 0)
+		close(sh.room_fd);
 	return st;
 }
 

@@ -23,7 +23,8 @@
 #define OUT_CAP (8 * 1024 + 64)
 #define INFLIGHT 64 /* a connection's requests awaiting an answer, at most */
 #define NEVENTS 64
-#define STOP_IDX UINT32_MAX /* the epoll entry of the shared stop eventfd */
+#define STOP_IDX UINT32_MAX       /* the epoll entry of the shared stop eventfd */
+#define WAKE_IDX (UINT32_MAX - 1) /* the ring's wake eventfd (a reader thread's new slots) */
 
 enum { S_IDLE = 0, S_CONNECTING, S_UP, S_DEAD, S_DONE };
 enum { F_EMPTY = 0, F_SENT, F_NOREC }; /* F_NOREC: answered, the recorded result not read yet */
@@ -76,6 +77,7 @@ struct sender {
 	bool end;
 	bool no_pwait2;  /* epoll_pwait2 is not there: epoll_wait */
 	uint64_t closes; /* CLOSE messages done */
+	bool gave;       /* room or an index given back to the reader thread since its last wake */
 	struct ldb_rp_tlsconf tlsc;
 	struct ldb_tls_session slot; /* the sender's TLS session slot (run/tls.h) */
 };
@@ -143,7 +145,7 @@ static void on_recres(struct sender *s, const struct ldb_rp_slot *sl)
 static void pull(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	uint64_t h = r->head;
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
 	for (; s->seen < h; s->seen++) {
 		int32_t i = (int32_t)(s->seen & (r->size - 1));
 		struct ldb_rp_slot *sl = &r->slot[i];
@@ -165,11 +167,31 @@ static void pull(struct sender *s)
 	}
 }
 
+/* The reader thread woken when it waits for room or an index this sender
+ * gave back (with one thread there is none). */
+static void wake_reader(struct sender *s)
+{
+	struct ldb_rp_share *sh = s->share;
+	if (!s->gave)
+		return;
+	s->gave = false;
+	/* both sides swap the flag (run/replay_run's wake_senders): the reader
+	 * sees the tail or index stored before, or this reads its true */
+	uint64_t one = 1;
+	if (atomic_exchange(&sh->reader_waits, false) && write(sh->room_fd, &one, sizeof one) < 0)
+		return; /* the reader looks again within its 10 ms anyway */
+}
+
 static void release_tail(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	while (r->tail < s->seen && r->slot[r->tail & (r->size - 1)].done)
-		r->tail++;
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed), t0 = t;
+	while (t < s->seen && r->slot[t & (r->size - 1)].done)
+		t++;
+	if (t == t0)
+		return;
+	atomic_store_explicit(&r->tail, t, memory_order_release);
+	s->gave = s->gave || r->shared;
 }
 
 static void pop(struct sender *s, struct sconn *c)
@@ -297,7 +319,16 @@ static void conn_close(struct sender *s, struct sconn *c, uint32_t idx)
 	c->st = S_IDLE;
 	c->close_since = 0;
 	s->last = ldb_now_ns();
-	s->ring->free_idx[s->ring->nfree++] = idx;
+	struct ldb_rp_ring *r = s->ring;
+	if (!r->shared) {
+		r->free_idx[r->nfree++] = idx;
+		return;
+	}
+	/* to the reader thread: never full (an index is on it at most once) */
+	uint64_t h = atomic_load_explicit(&r->rhead, memory_order_relaxed);
+	r->ret[h & (r->rsize - 1)] = idx;
+	atomic_store_explicit(&r->rhead, h + 1, memory_order_release);
+	s->gave = true;
 }
 
 /* A close done: the parked connections looked at again (each parks again
@@ -611,9 +642,31 @@ static bool signalled(struct sender *s, uint64_t now)
 static bool feed(struct sender *s)
 {
 	struct ldb_rp_ring *r = s->ring;
-	if (s->fed || r->size - (r->head - r->tail) < PUMP_BATCH)
+	if (s->feed == NULL || s->fed ||
+	    r->size - (atomic_load_explicit(&r->head, memory_order_relaxed) -
+	               atomic_load_explicit(&r->tail, memory_order_relaxed)) <
+	            PUMP_BATCH)
 		return false;
 	return ldb_rp_feed_pump(s->feed, PUMP_BATCH, &s->fed) > 0;
+}
+
+/* Before a wait, with a reader thread: the sleeping flag set, then the ring
+ * looked at again (the reader publishes, then swaps the flag: both swap it,
+ * so one of them sees the other).  @return false: new slots, no wait. */
+static bool sleep_ok(struct sender *s)
+{
+	struct ldb_rp_ring *r = s->ring;
+	if (!r->shared)
+		return true;
+	atomic_exchange(&r->sleeping, true);
+	return atomic_load_explicit(&r->head, memory_order_acquire) == s->seen;
+}
+
+static void woken(struct sender *s)
+{
+	uint64_t n;
+	if (read(s->ring->wake_fd, &n, sizeof n) < 0)
+		return; /* EAGAIN: already read */
 }
 
 static void loop(struct sender *s)
@@ -633,15 +686,21 @@ static void loop(struct sender *s)
 			wait = SIG_CHECK_NS; /* a signal is looked for every 10 ms while the schedule waits */
 		if (feed(s))
 			wait = 0; /* what it published may go at once */
+		wake_reader(s);
+		if (wait > 0 && !sleep_ok(s))
+			wait = 0;
 		int n = wait_io(s, ev, wait);
+		atomic_store_explicit(&s->ring->sleeping, false, memory_order_relaxed);
 		for (int i = 0; i < n; i++) {
 			if (ev[i].data.u32 == STOP_IDX)
 				s->sig_next = 0; /* another thread took a signal */
+			else if (ev[i].data.u32 == WAKE_IDX)
+				woken(s);
 			else
 				on_io(s, ev[i].data.u32, ev[i].events);
 		}
 	}
-	if (!s->fed)
+	if (s->feed != NULL && !s->fed)
 		ldb_rp_feed_stop(s->feed); /* a signal: the log's figures as far as read */
 	if (s->res->elapsed_ns == 0 && s->start)
 		s->res->elapsed_ns = (int64_t)(s->last > s->start ? s->last - s->start : 0);
@@ -659,6 +718,9 @@ static int sender_init(struct sender *s)
 		return -1;
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = STOP_IDX };
 	if (s->share->stop_fd >= 0 && epoll_ctl(s->ep, EPOLL_CTL_ADD, s->share->stop_fd, &ev) != 0)
+		return -1;
+	ev.data.u32 = WAKE_IDX;
+	if (s->ring->wake_fd >= 0 && epoll_ctl(s->ep, EPOLL_CTL_ADD, s->ring->wake_fd, &ev) != 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		s->c[i].fd = -1;
@@ -690,7 +752,7 @@ int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 	struct sender s = { .conf = conf,
 		            .share = p->share,
 		            .tid = p->tid,
-		            .ring = &p->ring,
+		            .ring = p->ring,
 		            .feed = p->feed,
 		            .res = p->res,
 		            .ep = -1,

@@ -68,15 +68,21 @@ assert_eq "$(exp connections 2)" "$(jget "$REC_DIR/r.json" "p['connections']['op
 # the recorded bind with a wrong password (49) now succeeds: reported
 assert_ge 1 "$(jget "$REC_DIR/r.json" "p['kinds']['bind']['differ']")" "the wrong-password bind differs"
 assert_match '^  conn=[0-9]+ op=0: recorded err=49, got err=0$' "$REC_DIR/out" "... its example"
-# --threads 2 (slapd's own instance only: the 389 DS fixture is shared): each
-# thread reads the audit log and matches its connections' writes; merged, every
-# successful write was sent with its content, no change is left unmatched and
-# the changes read count once (the writes fail now: the content is there)
+# --threads 2 (slapd's own instance only: the 389 DS fixture is shared): one
+# reader reads the access and audit logs once (strace: each opened twice, the
+# peek at its first line and its read, as with one thread; each thread did
+# both before) and matches every write; every successful write was sent with
+# its content, no change is left unmatched and the changes read count once
+# (the writes fail now: the content is there)
 if [[ $server != dirsrv ]]; then
 	RC=0
-	"$LDBENCH" replay -H "$REC_URI" --threads 2 --audit-log "$REC_AUDIT" --password-rule ldbench \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o "$REC_DIR/trace2" -e trace=openat -e signal=none \
+		"$LDBENCH" replay -H "$REC_URI" --threads 2 --audit-log "$REC_AUDIT" --password-rule ldbench \
 		--default-password-file "$REC_PWFILE" --json "$REC_DIR/r2.json" "$REC_ACCESS" >"$REC_DIR/out2" 2>&1 || RC=$?
 	assert_eq 0 "$RC" "exit status of the replay with 2 threads"
+	assert_eq 2 "$(grep -c "\"$REC_ACCESS\", O_RDONLY" "$REC_DIR/trace2" || true)" "the access log opened by one reader (2 threads)"
+	assert_eq 2 "$(grep -c "\"$REC_AUDIT\", O_RDONLY" "$REC_DIR/trace2" || true)" "the audit log opened by one reader (2 threads)"
 	assert_eq "$REC_WRITES" "$(jget "$REC_DIR/r2.json" "p['audit']['sent']")" "every write sent with its content (2 threads)"
 	assert_eq 0 "$(jget "$REC_DIR/r2.json" "p['audit']['unmatched']")" "no audit change left (2 threads)"
 	assert_eq "$(jget "$REC_DIR/r.json" "p['audit']['changes']")" "$(jget "$REC_DIR/r2.json" "p['audit']['changes']")" \

@@ -122,14 +122,22 @@ p['kinds']['compare']['examples'][0]['got_err'])")" "its example: recorded false
 assert_match '^  conn=[0-9]+ op=1: recorded err=5, got err=6$' "$work/out" "the example's text"
 assert_eq 0 "$(jget "$work/r.json" "p['kinds']['delete']['differ']")" "the delete succeeded (data restored)"
 assert_eq 0 "$(fixture_count "$P" '(uid=user00040)')" "the replayed delete's entry is gone"
-# --threads 2: the recorded connections spread over two sender threads (each
-# its own connections, op order kept): per kind the same requests sent, and
+# --threads 2: the recorded connections dealt to two sender threads by one
+# reader (each its own connections, op order kept): the log opened and read
+# by that one reader (strace; LeakSanitizer off under it), per kind the same requests sent, and
 # counted by the target, as with one
 fixture_monitor_snapshot "$work/snap2"
 conns0=$(fixture_total_connections)
-run_replay "$work/out2t" -h 127.0.0.1 -p "$FIX_PORT" --timing asap --threads 2 --password-map "$work/pw.map" \
-	--json "$work/r2t.json" "$work/run.log"
+RC=0
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -qq -o "$work/trace2t" -e trace=openat -e signal=none \
+	"$LDBENCH" replay -h 127.0.0.1 -p "$FIX_PORT" --timing asap --threads 2 --password-map "$work/pw.map" \
+	--json "$work/r2t.json" "$work/run.log" >"$work/out2t" 2>&1 || RC=$?
 assert_eq 0 "$RC" "exit status with --threads 2"
+# one reader: logs/lines opens a file twice, a peek at its first line (format,
+# first time) then its read, as with --threads 1 (each thread did both before: 4)
+assert_eq 2 "$(grep -c "\"$work/run.log\", O_RDONLY" "$work/trace2t" || true)" \
+	"the log opened by one reader (its peek and its read, 2 threads)"
 for t in bind search add modrdn compare delete extended unbind; do
 	assert_eq "${rec[$t]}" "$(jget "$work/r2t.json" "p['kinds']['$t']['read']")" "$t requests in the log (2 threads)"
 	assert_eq "${sent[$t]}" "$(jget "$work/r2t.json" "p['kinds']['$t']['sent']")" "$t replayed (2 threads)"
