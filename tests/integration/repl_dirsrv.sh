@@ -49,7 +49,12 @@ for kind in add superseded delete; do
 	if [[ $kind == superseded ]]; then
 		# random values on the 100 entries at about 300 modifies/s for 6 s,
 		# the consumer held back from 2 s to 4 s: the samples modified again
-		# before they showed are superseded, none unseen, no wait for them
+		# before they showed are superseded, none unseen, no wait for them.
+		# Every write is a sample (--repl-sample 1): a sample is superseded
+		# once the consumer has shown a later sample, and with the default
+		# rate the run's last samples could be replaced by writes that were
+		# not sampled, and then wait out --repl-timeout (unseen: seen once in
+		# a clean-clone run, 2 of them)
 		cpid=$(consumer_pid)
 		[[ -n $cpid ]] || _fail "superseded: the consumer's process"
 		(sleep 2 && kill -STOP "$cpid" && sleep 2 && kill -CONT "$cpid") &
@@ -57,7 +62,7 @@ for kind in add superseded delete; do
 		t0=$(now_ms)
 		run_ldbench "$out" -h 127.0.0.1 -p "$DSR_SPORT" -D "$DSR_ROOTDN" -w "$DSR_ROOTPW" -b "$DSR_BASE" \
 			-f "cn=dXXXX" -r1000 -R1099 -n 2 --io-threads 1 --rate 300 --duration 6s \
-			-S "127.0.0.1:$DSR_CPORT" --repl-timeout 60s -e random,attreplace=description:vXXXXXXXX
+			-S "127.0.0.1:$DSR_CPORT" --repl-sample 1 --repl-timeout 60s -e random,attreplace=description:vXXXXXXXX
 		t1=$(now_ms)
 		wait "$stopper"
 		assert_eq 0 "$RC" "superseded: exit status"
