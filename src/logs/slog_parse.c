@@ -87,6 +87,10 @@ static int64_t secs(const char *p, size_t n, int64_t *res, bool *ok)
 {
 	const char *dot = memchr(p, '.', n);
 	const int64_t s = num(p, dot ? (size_t)(dot - p) : n, ok);
+	if (s > INT64_MAX / NS - 1 || s < -(INT64_MAX / NS - 1)) { /* no server time is 292 years */
+		*ok = false;
+		return -1;
+	}
 	if (!dot) {
 		if (res)
 			*res = NS;
