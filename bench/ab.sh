@@ -2,7 +2,8 @@
 # ldbench against an earlier ldbench: the client CPU per operation of the work
 # tree's build and of a base revision's build, on the same throwaway slapd, the
 # same workloads, runs alternating (base, new, new, base, ...) so that drift on
-# the machine falls on both.  Also the cost of many clients: the same search
+# the machine falls on both.  The workloads: exact and random searches (one
+# pipelined), bindeach, LDAPS searches and LDAPS bindeach (verified), modifies.  Also the cost of many clients: the same search
 # workload at -n 64, -n 1000 and -n 10000, as a ratio to -n 64, in steady state:
 # each of those runs twice, S and 3S seconds long, and the CPU per operation is
 # the difference of the two (CPU3 - CPU1) / (ops3 - ops1), so that opening and
@@ -80,6 +81,13 @@ define_workloads() {
 	workload "random -n 4 -a 16" Search "${random[@]}" -n 4 -a 16
 	workload "bindeach -n 16" Bind "${common[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
 		-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000 -n 16
+	# over TLS (the fixture's ldaps port, verified against its CA): a persistent search load, and
+	# bindeach, where every operation pays a handshake (resumed when the server allows)
+	local ldaps=(-N 1 -H "ldaps://127.0.0.1:$FIX_LDAPS_PORT" --tls-cacert "$FIX_CA")
+	workload "ldaps random -n 16" Search "${ldaps[@]}" -b "$FIX_PEOPLE" -f "(uid=userXXXXX)" -e esearch,random \
+		-r1 -R10000 -n 16
+	workload "ldaps bindeach -n 16" Bind "${ldaps[@]}" -D "uid=userXXXXX,$FIX_PEOPLE" -w userXXXXX \
+		-e bindeach,bindonly,randombinddn,randombinddnlow=1,randombinddnhigh=10000 -n 16
 	workload "modify -n 8" Modify "${common[@]}" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" \
 		-f "uid=userXXXXX" -e attreplace=description:XXXXXXXX,random -r1 -R10000 -n 8
 	workload "random -n 64" Search "${random[@]}" -n 64
@@ -115,7 +123,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 IFS=, read -r -a tlist <<<"$threads"
 for t in "${tlist[@]}"; do
-	fixture_start --users 10000 --threads "$t" --nosync
+	fixture_start --users 10000 --threads "$t" --nosync --tls
 	define_workloads
 	echo "== slapd with $t worker threads (pid $FIX_PID on $FIX_URI), $secs s per run, $pairs pairs"
 	for i in "${!names[@]}"; do
