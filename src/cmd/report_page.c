@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/compare_runs.h"
+#include "report/cmp_runs.h"
 #include "report/html.h"
 #include "report/records.h"
 #include "report/svg.h"

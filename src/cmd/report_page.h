@@ -4,7 +4,7 @@
  *   ldbench report [-o OUT.html] FILE.json... [-- CHANGE.json...]
  *
  * Every file's runs are drawn overlaid (report/html.h).  With two files or more
- * the page also holds compare's table (cmd/compare_runs.h, the same computation):
+ * the page also holds compare's table (report/cmp_runs.h, the same computation):
  * the files before "--" are the base and those after it the change; without
  * "--" the first file is the base and the others the change.
  * Exit status: 0 written; 2 bad command line or bad input (one line on

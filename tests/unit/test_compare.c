@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "report/cmp_runs.h"
 #include "cmd/compare_runs.h"
 
 /* One kind's member of a crafted summary record; p50/p99 < 0 mean null. */

@@ -1,8 +1,8 @@
-/* `ldbench compare`: the join's figures of the two sides (compare_runs.h). */
+/* `ldbench compare`: the join's figures of the two sides (cmp_runs.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/compare_runs.h"
+#include "report/cmp_runs.h"
 #include "ops/ops.h"
 #include "report/records.h"
 

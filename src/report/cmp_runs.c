@@ -1,0 +1,296 @@
+/* Runs against runs (cmp_runs.h): medians, spreads and changes, the
+ * conditions, the table. */
+#include "report/cmp_runs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/records.h"
+#include "cli/fail_if.h"
+#include "ops/ops.h"
+
+static const char *const metric_names[LDB_CMP_METRICS] = { "rate", "p50", "p99", "misses", "hits" };
+
+const char *ldb_cmp_metric_name(enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_METRICS ? metric_names[m] : "?";
+}
+
+/* compare's metrics in the shared grammar's terms. */
+static const enum ldb_metric shared_metric[LDB_CMP_METRICS] = { LDB_M_RATE, LDB_M_P50, LDB_M_P99, LDB_M_MISSES,
+	                                                        LDB_M_HITS };
+/* the table's labels, one per metric (the array's size and the check below keep them complete) */
+static const char *const metric_label[] = { "rate /s", "p50 ms", "p99 ms", "misses", "hits" };
+_Static_assert(sizeof metric_label / sizeof metric_label[0] == LDB_CMP_METRICS, "a label for every metric");
+
+const char *ldb_cmp_metric_label(enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_METRICS ? metric_label[m] : "?";
+}
+
+double ldb_cmp_metric_value(enum ldb_cmp_metric m, double v)
+{
+	return m == LDB_CMP_P50 || m == LDB_CMP_P99 ? v / 1e3 : v; /* the records' us to the table's ms */
+}
+
+int ldb_cmp_metric_decimals(enum ldb_cmp_metric m)
+{
+	return m == LDB_CMP_RATE ? 2 : m >= LDB_CMP_MISSES ? 0 : 3;
+}
+
+int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
+{
+	struct ldb_threshold t;
+	memset(c, 0, sizeof *c);
+	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
+		return -1;
+	c->kind = t.source == LDB_TS_REPL ? LDB_CMP_REPL : t.kind;
+	for (int m = 0; m < LDB_CMP_METRICS; m++)
+		if (shared_metric[m] == t.metric)
+			c->metric = (enum ldb_cmp_metric)m;
+	c->cmp = t.cmp;
+	snprintf(c->op, sizeof c->op, "%s", ldb_threshold_cmp_text(t.cmp));
+	c->pct = t.value;
+	c->count = !t.relative;
+	snprintf(c->text, sizeof c->text, "%s", expr);
+	return 0;
+}
+
+/* srchnentries' misses and hits, when the run made such checks */
+static void expected_checks(const struct ldb_json *o, struct ldb_cmp_run *r, int k)
+{
+	uint64_t miss = 0, hit = 0;
+	if (ldb_json_u64(ldb_json_get(o, "exp_misses"), &miss) != 0 ||
+	    ldb_json_u64(ldb_json_get(o, "exp_hits"), &hit) != 0 || miss + hit == 0)
+		return;
+	r->v[k][LDB_CMP_MISSES] = (double)miss;
+	r->v[k][LDB_CMP_HITS] = (double)hit;
+	r->valid[k][LDB_CMP_MISSES] = r->valid[k][LDB_CMP_HITS] = true;
+}
+
+/* -S: the "replication" array's worst consumer's p50 and p99 (the row "repl"). */
+static int repl_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
+{
+	const struct ldb_json *a = ldb_json_get(sum, "replication");
+	if (a == NULL)
+		return 0;
+	for (const struct ldb_json *o = a->type == LDB_JSON_ARRAY ? a->child : NULL; o != NULL; o = o->next) {
+		const struct ldb_json *lat = ldb_json_get(o, "latency_us");
+		static const char *const pn[] = { "p50", "p99" };
+		r->has[LDB_CMP_REPL] = true;
+		for (int i = 0; i < 2; i++) {
+			const struct ldb_json *pv = ldb_json_get(lat, pn[i]);
+			double v;
+			if (pv == NULL || pv->type == LDB_JSON_NULL)
+				continue;
+			if (ldb_json_double(pv, &v) != 0) {
+				snprintf(err, cap, "summary record: replication latency_us.%s is not a number", pn[i]);
+				return -1;
+			}
+			double *dst = &r->v[LDB_CMP_REPL][LDB_CMP_P50 + i];
+			if (!r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] || v > *dst)
+				*dst = v;
+			r->valid[LDB_CMP_REPL][LDB_CMP_P50 + i] = true;
+		}
+	}
+	return 0;
+}
+
+const char *ldb_cmp_row_name(int k)
+{
+	return k == LDB_CMP_REPL ? "repl" : ldb_op_name((enum ldb_op)k);
+}
+
+int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, char *err, size_t cap)
+{
+	const struct ldb_json *ops = ldb_json_get(sum, "ops");
+
+	memset(r, 0, sizeof *r);
+	if (ops == NULL || ops->type != LDB_JSON_OBJECT) {
+		snprintf(err, cap, "summary record without an \"ops\" object");
+		return -1;
+	}
+	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
+		int k = ldb_records_kind(o->key);
+		uint64_t att = 0, comp = 0, errs = 0;
+		if (k < 0) {
+			snprintf(err, cap, "summary record: unknown operation kind \"%s\"", o->key);
+			return -1;
+		}
+		if (ldb_json_double(ldb_json_get(o, "rate"), &r->v[k][LDB_CMP_RATE]) != 0) {
+			snprintf(err, cap, "summary record: ops.%s.rate is missing or not a number", o->key);
+			return -1;
+		}
+		r->valid[k][LDB_CMP_RATE] = true;
+		const struct ldb_json *lat = ldb_json_get(o, "latency_us");
+		static const char *const pn[] = { "p50", "p99" };
+		for (int i = 0; i < 2; i++) {
+			const struct ldb_json *pv = ldb_json_get(lat, pn[i]);
+			if (pv == NULL) {
+				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is missing", o->key, pn[i]);
+				return -1;
+			}
+			if (pv->type == LDB_JSON_NULL)
+				continue;
+			if (ldb_json_double(pv, &r->v[k][LDB_CMP_P50 + i]) != 0) {
+				snprintf(err, cap, "summary record: ops.%s.latency_us.%s is not a number", o->key,
+				         pn[i]);
+				return -1;
+			}
+			r->valid[k][LDB_CMP_P50 + i] = true;
+		}
+		/* a kind that did nothing at all (the bind kind of an anonymous search run) is left out */
+		(void)ldb_json_u64(ldb_json_get(o, "attempted"), &att);
+		(void)ldb_json_u64(ldb_json_get(o, "completed"), &comp);
+		(void)ldb_json_u64(ldb_json_get(o, "errors"), &errs);
+		r->has[k] = att > 0 || comp > 0 || errs > 0;
+		expected_checks(o, r, k);
+	}
+	ldb_cmp_join_from_record(sum, r);
+	return repl_from_record(sum, r, err, cap);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double ldb_cmp_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void side_stat(const struct ldb_cmp_run *runs, int n, int k, int m, struct ldb_cmp_stat *st, bool *present)
+{
+	double *v = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+	int c = 0;
+	memset(st, 0, sizeof *st);
+	for (int i = 0; i < n; i++) {
+		if (!runs[i].has[k])
+			continue;
+		*present = true;
+		if (runs[i].valid[k][m] && v != NULL)
+			v[c++] = runs[i].v[k][m];
+	}
+	if (c > 0) {
+		st->runs = c;
+		st->median = ldb_cmp_median(v, c);
+		st->min = v[0]; /* sorted by the median */
+		st->max = v[c - 1];
+	}
+	free(v);
+}
+
+void ldb_cmp_compute(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
+                     struct ldb_cmp_result *res)
+{
+	memset(res, 0, sizeof *res);
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
+		struct ldb_cmp_row *row = &res->op[k];
+		for (int m = 0; m < LDB_CMP_METRICS; m++) {
+			side_stat(base, nb, k, m, &row->base[m], &row->in_base);
+			side_stat(change, nc, k, m, &row->change[m], &row->in_change);
+		}
+		if (!row->in_base || !row->in_change)
+			continue;
+		for (int m = 0; m < LDB_CMP_METRICS; m++)
+			if (row->base[m].runs > 0 && row->change[m].runs > 0 && row->base[m].median != 0) {
+				row->has_pct[m] = true;
+				row->pct[m] =
+				        (row->change[m].median - row->base[m].median) / row->base[m].median * 100.0;
+			}
+	}
+}
+
+bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *c, int *kind, double *pct)
+{
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
+		const struct ldb_cmp_row *row = &res->op[k];
+		bool have = c->count ? row->in_base && row->in_change && row->change[c->metric].runs > 0
+		                     : row->has_pct[c->metric];
+		if ((c->kind >= 0 && c->kind != k) || !have)
+			continue;
+		double v = c->count ? row->change[c->metric].median : row->pct[c->metric];
+		struct ldb_threshold t = { .cmp = c->cmp, .value = c->pct, .relative = !c->count };
+		if (ldb_threshold_holds(&t, v)) {
+			if (kind)
+				*kind = k;
+			if (pct)
+				*pct = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool ldb_cmp_row_shows(const struct ldb_cmp_row *row, enum ldb_cmp_metric m)
+{
+	return m < LDB_CMP_MISSES || row->base[m].runs > 0 || row->change[m].runs > 0;
+}
+
+/* One side's median and spread, in the table's unit. */
+static void put_stat(FILE *out, const struct ldb_cmp_stat *s, enum ldb_cmp_metric m)
+{
+	char spread[64];
+	int prec = ldb_cmp_metric_decimals(m);
+	if (s->runs == 0) {
+		fprintf(out, " %12s  %-25s", "-", "");
+		return;
+	}
+	snprintf(spread, sizeof spread, "[%.*f..%.*f]", prec, ldb_cmp_metric_value(m, s->min), prec,
+	         ldb_cmp_metric_value(m, s->max));
+	fprintf(out, " %12.*f  %-25s", prec, ldb_cmp_metric_value(m, s->median), spread);
+}
+
+void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out)
+{
+	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "kind", "metric", "base", "(min..max)", "change",
+	        "(min..max)", "change");
+	fprintf(out, "%-8s %-8s %12s  %-25s %12s  %-25s %8s\n", "", "", "median", "", "median", "", "%");
+	for (int k = 0; k < LDB_CMP_ROWS; k++) {
+		const struct ldb_cmp_row *row = &res->op[k];
+		const char *kn = ldb_cmp_row_name(k);
+		if (!row->in_base && !row->in_change)
+			continue;
+		if (!row->in_base || !row->in_change) {
+			fprintf(out, "%-8s only in the %s runs: not compared\n", kn, row->in_base ? "base" : "change");
+			continue;
+		}
+		for (int m = 0; m < LDB_CMP_METRICS; m++) {
+			if (!ldb_cmp_row_shows(row, (enum ldb_cmp_metric)m))
+				continue; /* no srchnentries checks on either side */
+			fprintf(out, "%-8s %-8s", kn, metric_label[m]);
+			put_stat(out, &row->base[m], (enum ldb_cmp_metric)m);
+			put_stat(out, &row->change[m], (enum ldb_cmp_metric)m);
+			if (row->has_pct[m])
+				fprintf(out, " %+7.1f%%\n", row->pct[m]);
+			else
+				fprintf(out, " %8s\n", "n/a");
+		}
+	}
+	fprintf(out, "(%d base run%s, %d change run%s; medians over the runs that have the value)\n", nb,
+	        nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+}
+
+int ldb_cmp_load_runs(const char *prog, char **files, int n, struct ldb_cmp_run *runs)
+{
+	char err[700], e2[300];
+	for (int i = 0; i < n; i++) {
+		struct ldb_json *header, *sum;
+		if (ldb_records_load(files[i], &header, &sum, err, sizeof err) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return -1;
+		}
+		int rc = ldb_cmp_run_from_record(sum, &runs[i], e2, sizeof e2);
+		ldb_json_free(header);
+		ldb_json_free(sum);
+		if (rc != 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, files[i], e2);
+			return -1;
+		}
+	}
+	return 0;
+}
