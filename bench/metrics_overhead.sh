@@ -16,7 +16,8 @@
 # bind (bindeach -n 16).  Per run: operations from the server's counters
 # (bench_mon_delta), the client's CPU (user+system, /usr/bin/time); at S-1
 # seconds the process's RSS (/proc/PID/status VmRSS) and, with the endpoint,
-# its thread's CPU (/proc/PID/task/TID/stat of the thread named ldb-metrics).
+# its thread's CPU so far (/proc/PID/task/TID/schedstat of the thread named
+# ldb-metrics, in ns), per second of the run.
 # Prints per workload the median client CPU per operation off and on, on/off
 # with the spread of the pairs' ratios, the median RSS off and on, and the
 # endpoint thread's CPU per second.  TSV in build-bench/results/<date>-metrics.tsv.
@@ -69,13 +70,11 @@ free_port() {
 		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
 	done
 }
-thread_ticks() { # PID NAME: the thread's user+system ticks, 0 when not found
+thread_ns() { # PID NAME: the thread's CPU time in ns (schedstat: finer than stat's ticks), 0 when not found
 	local t
 	for t in /proc/"$1"/task/*; do
 		[[ "$(cat "$t/comm" 2>/dev/null)" == "$2" ]] || continue
-		local st
-		st=$(cat "$t/stat")
-		awk '{ print $12 + $13 }' <<<"${st##*) }"
+		cut -d' ' -f1 "$t/schedstat" 2>/dev/null || echo 0
 		return
 	done
 	echo 0
@@ -95,7 +94,7 @@ run_one() { # INDEX SIDE(off|on) RUN
 	lpid=$(pgrep -n -x ldbench -P "$(pgrep -n -P "$tpid" || echo 0)" 2>/dev/null || pgrep -n -x ldbench -P "$tpid" || true)
 	if [[ -n $lpid ]]; then
 		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$lpid/status" 2>/dev/null || echo 0)
-		[[ $2 == on ]] && th=$(thread_ticks "$lpid" ldb-metrics)
+		[[ $2 == on ]] && th=$(thread_ns "$lpid" ldb-metrics)
 	fi
 	wait "$tpid" || echo "metrics_overhead: ${names[$1]} ($2) failed: $out.log" >&2
 	[[ -n $scr ]] && wait "$scr" 2>/dev/null || true
@@ -103,9 +102,9 @@ run_one() { # INDEX SIDE(off|on) RUN
 	local u s
 	read -r _ u s < <(tail -n 1 "$out.time")
 	awk -v sv="$BENCH_SERVER" -v w="${names[$1]}" -v side="$2" -v r="$3" -v n="$n" -v u="$u" -v s="$s" \
-		-v rss="${rss:-0}" -v th="$th" -v hz="$(bench_hz)" -v secs="$secs" \
+		-v rss="${rss:-0}" -v th="$th" -v secs="$secs" \
 		'BEGIN { printf "%s\t%s\t%s\t%s\t%d\t%.2f\t%.3f\t%d\t%.3f\n", sv, w, side, r, n, u + s,
-			(n > 0 ? (u + s) * 1e6 / n : 0), rss, th * 1000 / hz / (secs - 1) }' >>"$tsv"
+			(n > 0 ? (u + s) * 1e6 / n : 0), rss, th / 1e6 / (secs - 1) }' >>"$tsv"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -121,7 +120,7 @@ for w in "${names[@]}"; do
 	ratios=$(awk -F'\t' -v w="$w" '$2 == w { v[$4, $3] = $7; r[$4] = 1 } END { for (k in r) if (v[k, "off"] > 0) printf "%.3f\n", v[k, "on"] / v[k, "off"] }' "$tsv" | sort -n)
 	off=$(col off 7) on=$(col on 7)
 	printf '%-20s %12s %12s %8s %16s %10s %10s %14s\n' "$w" "$off" "$on" \
-		"$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')" \
+		"$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" \
 		"$(head -n 1 <<<"$ratios")..$(tail -n 1 <<<"$ratios")" "$(col off 8)" "$(col on 8)" "$(col on 9)"
 done
 echo "(client CPU per operation from /usr/bin/time; RSS in kB at S-1 s; the curl loop's own CPU not counted; TSV $tsv)"
