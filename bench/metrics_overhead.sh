@@ -17,7 +17,8 @@
 # (bench_mon_delta), the client's CPU (user+system, /usr/bin/time); at S-1
 # seconds the process's RSS (/proc/PID/status VmRSS) and, with the endpoint,
 # its thread's CPU so far (/proc/PID/task/TID/schedstat of the thread named
-# ldb-metrics, in ns), per second of the run.
+# ldb-metrics, in ns), per second of the run, and the main thread's (it
+# samples every second on both sides, and renders the text with the endpoint).
 # Prints per workload the median client CPU per operation off and on, on/off
 # with the spread of the pairs' ratios, the median RSS off and on, and the
 # endpoint thread's CPU per second.  TSV in build-bench/results/<date>-metrics.tsv.
@@ -51,7 +52,7 @@ stamp=$(date +%Y-%m-%d_%H%M%S)
 resdir=$ROOT/build-bench/results logdir=$ROOT/build-bench/results/$stamp-metrics-logs
 mkdir -p "$logdir"
 tsv=$resdir/$stamp-metrics.tsv
-printf 'server\tworkload\tside\trun\tops\tcpu_s\tcpu_us_per_op\trss_kb\tthread_cpu_ms_per_s\n' >"$tsv"
+printf 'server\tworkload\tside\trun\tops\tcpu_s\tcpu_us_per_op\trss_kb\tthread_cpu_ms_per_s\tmain_cpu_ms_per_s\n' >"$tsv"
 
 common=(-h 127.0.0.1 -p "$FIX_PORT" --duration "${secs}s" --interval 1s)
 names=("search -n 4 -a 16" "bindeach -n 16")
@@ -80,7 +81,7 @@ thread_ns() { # PID NAME: the thread's CPU time in ns (schedstat: finer than sta
 	echo 0
 }
 run_one() { # INDEX SIDE(off|on) RUN
-	local out=$logdir/$1-$2-$3 snap=$logdir/snap port="" A tpid lpid scr="" rss=0 th=0 n
+	local out=$logdir/$1-$2-$3 snap=$logdir/snap port="" A tpid lpid scr="" rss=0 th=0 mn=0 n
 	args_of "$1"
 	[[ $2 == on ]] && port=$(free_port) && A+=(--metrics-listen "127.0.0.1:$port")
 	bench_mon_snapshot "$snap"
@@ -95,6 +96,7 @@ run_one() { # INDEX SIDE(off|on) RUN
 	if [[ -n $lpid ]]; then
 		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$lpid/status" 2>/dev/null || echo 0)
 		[[ $2 == on ]] && th=$(thread_ns "$lpid" ldb-metrics)
+		mn=$(cut -d' ' -f1 "/proc/$lpid/task/$lpid/schedstat" 2>/dev/null || echo 0)
 	fi
 	wait "$tpid" || echo "metrics_overhead: ${names[$1]} ($2) failed: $out.log" >&2
 	[[ -n $scr ]] && wait "$scr" 2>/dev/null || true
@@ -102,9 +104,9 @@ run_one() { # INDEX SIDE(off|on) RUN
 	local u s
 	read -r _ u s < <(tail -n 1 "$out.time")
 	awk -v sv="$BENCH_SERVER" -v w="${names[$1]}" -v side="$2" -v r="$3" -v n="$n" -v u="$u" -v s="$s" \
-		-v rss="${rss:-0}" -v th="$th" -v secs="$secs" \
-		'BEGIN { printf "%s\t%s\t%s\t%s\t%d\t%.2f\t%.3f\t%d\t%.3f\n", sv, w, side, r, n, u + s,
-			(n > 0 ? (u + s) * 1e6 / n : 0), rss, th / 1e6 / (secs - 1) }' >>"$tsv"
+		-v rss="${rss:-0}" -v th="$th" -v mn="$mn" -v secs="$secs" \
+		'BEGIN { printf "%s\t%s\t%s\t%s\t%d\t%.2f\t%.3f\t%d\t%.3f\t%.3f\n", sv, w, side, r, n, u + s,
+			(n > 0 ? (u + s) * 1e6 / n : 0), rss, th / 1e6 / (secs - 1), mn / 1e6 / (secs - 1) }' >>"$tsv"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -114,13 +116,17 @@ for i in 0 1; do
 	done
 done
 
-printf '%-20s %12s %12s %8s %16s %10s %10s %14s\n' workload "off us/op" "on us/op" on/off "pair ratios" "RSS off" "RSS on" "thread ms/s"
+printf '%-20s %10s %10s %7s %14s %8s %8s %9s %9s %9s\n' workload "off us/op" "on us/op" on/off "pair ratios" \
+	"RSS off" "RSS on" "thr ms/s" "main off" "main on"
 for w in "${names[@]}"; do
 	col() { awk -F'\t' -v w="$w" -v s="$1" -v c="$2" '$2 == w && $3 == s { print $c }' "$tsv" | median; }
 	ratios=$(awk -F'\t' -v w="$w" '$2 == w { v[$4, $3] = $7; r[$4] = 1 } END { for (k in r) if (v[k, "off"] > 0) printf "%.3f\n", v[k, "on"] / v[k, "off"] }' "$tsv" | sort -n)
 	off=$(col off 7) on=$(col on 7)
-	printf '%-20s %12s %12s %8s %16s %10s %10s %14s\n' "$w" "$off" "$on" \
+	printf '%-20s %10s %10s %7s %14s %8s %8s %9s %9s %9s\n' "$w" "$off" "$on" \
 		"$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')" \
-		"$(head -n 1 <<<"$ratios")..$(tail -n 1 <<<"$ratios")" "$(col off 8)" "$(col on 8)" "$(col on 9)"
+		"$(head -n 1 <<<"$ratios")..$(tail -n 1 <<<"$ratios")" "$(col off 8)" "$(col on 8)" "$(col on 9)" \
+		"$(col off 10)" "$(col on 10)"
 done
-echo "(client CPU per operation from /usr/bin/time; RSS in kB at S-1 s; the curl loop's own CPU not counted; TSV $tsv)"
+echo "(client CPU per operation from /usr/bin/time; RSS in kB at S-1 s; thr: the endpoint thread's CPU, main: the"
+echo " main thread's (it samples, and renders the text with the endpoint), ms per s of run; the curl loop's own CPU"
+echo " not counted; TSV $tsv)"
