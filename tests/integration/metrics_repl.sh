@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # -S's live metrics against real OpenLDAP replication (tests/fixture/slapd_repl.sh)
 # and a real Prometheus (tests/fixture/prometheus.sh) scraping every second:
-# adds at --rate for about 5 s, every 3rd checked on the consumer; during the
+# adds at --rate for about 10 s, every 3rd checked on the consumer; during the
 # run the endpoint already holds delays; afterwards Prometheus' HTTP API gives
 # ldbench_replication_delay_seconds_count{consumer} = the summary's seen,
 # ldbench_replication_checked_total = its checked, _unseen_total,
 # _superseded_total and _dropped_total = its own, exactly, and a p99 from the
-# histogram within 10 % of the summary's (when the delays are above 1 ms).
+# histogram within 10 % of the summary's (when the delays are above 1 ms); the
+# Grafana dashboard's replication delay queries return data.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd_repl.sh"
@@ -31,10 +32,11 @@ mport=$(prom_free_port)
 prom_start "$FIX_DIR" "127.0.0.1:$mport" || _fail "prometheus did not start"
 echo "ok: prometheus on 127.0.0.1:$PROM_PORT, scraping 127.0.0.1:$mport"
 "$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$bench" -f "cn=rXXXX" \
-	-e add,person,incr,commoncounter,noloop -r1000 -R1599 -n 2 --rate 120 --interval 1s \
+	-e add,person,incr,commoncounter,noloop -r1000 -R1599 -n 2 --rate 60 --interval 1s \
 	-S "$REPL_CURI" --repl-sample 3 --metrics-listen "127.0.0.1:$mport" --metrics-linger 30s \
 	--json "$FIX_DIR/run.json" >"$out" 2>&1 &
 ld=$!
+t0=$(date +%s)
 sleep 3
 curl -s -m 5 -o "$FIX_DIR/scrape.txt" "http://127.0.0.1:$mport/metrics" || _fail "no endpoint during the run"
 assert_match "^ldbench_replication_delay_seconds_count\\{consumer=\"$REPL_CURI\"\\} [1-9]" "$FIX_DIR/scrape.txt" \
@@ -58,3 +60,5 @@ echo "p99: summary $mine ms, histogram_quantile $theirs s"
 assert_eq True "$(/usr/bin/python3 -I -S -c "m=$mine/1e3; t=$theirs; print(m < 1e-3 or abs(t - m) <= 0.10 * m)")" \
 	"the histogram's p99 within 10 % of the summary's"
 echo "ok: Prometheus holds -S's seen, checked, unseen, superseded, dropped and delays"
+prom_dashboard_data ldbench_replication_ "$t0" "$(($(date +%s) + 1))" || _fail "the dashboard's -S panel has no data"
+echo "ok: the dashboard's replication delay queries return data"

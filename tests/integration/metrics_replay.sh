@@ -5,7 +5,7 @@
 #    alone: one line each, exit 2, no LDAP connection made;
 # 2. a log of a few seconds (an ldbench search load at --rate, a compare of a
 #    value the log does not hold, a bind whose DN has no password) replayed
-#    with --timing recorded while Prometheus scrapes every second: during the
+#    with --timing recorded at half speed (8 s) while Prometheus scrapes every second: during the
 #    replay the endpoint answers with command="replay" and the answers so far;
 #    afterwards Prometheus' HTTP API gives, per kind,
 #    sum(ldbench_operations_total) = the replay report's answered, exactly, and
@@ -13,6 +13,7 @@
 #    its differ (the compare: 1); ldbench_replay_not_sent_total{reason} = its
 #    skipped (no-password: 1); ldbench_replay_lateness_seconds_count = the
 #    lateness histogram's count; ldbench_measured_seconds = its elapsed time;
+#    the Grafana dashboard's lateness queries return data;
 # 3. --find-max: the endpoint serves each load of the search in turn, with
 #    command="find-max" and counters that grow.
 set -euo pipefail
@@ -68,7 +69,8 @@ assert_eq "$before" "$(fixture_total_connections)" "LDAP connections made by the
 
 # --- 2. a scraped replay -----------------------------------------------------------
 rc=0
-"$LDBENCH" replay "${tgt[@]}" --timing recorded --interval 1s --metrics-listen "127.0.0.1:$mport" \
+t0=$(date +%s)
+"$LDBENCH" replay "${tgt[@]}" --timing recorded --speed 0.5 --interval 1s --metrics-listen "127.0.0.1:$mport" \
 	--metrics-linger 30s --json "$work/r.json" "$work/run.log" >"$work/r.out" 2>&1 &
 rp=$!
 sleep 2.5
@@ -103,6 +105,8 @@ e=$(jget "$work/r.json" "p['elapsed_s']")
 m=$(last ldbench_measured_seconds | cut -d' ' -f2)
 assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($m - $e) < 1e-3)")" "measured seconds $m = elapsed $e"
 echo "ok: Prometheus holds the replay's answered, sent, differing, not sent, lateness, elapsed"
+prom_dashboard_data ldbench_replay_ "$t0" "$(($(date +%s) + 1))" || _fail "the dashboard's replay panel has no data"
+echo "ok: the dashboard's replay lateness queries return data"
 
 # --- 3. --find-max -------------------------------------------------------------------
 fport=$(prom_free_port)
