@@ -18,6 +18,11 @@ enum ldb_cli_result {
  * Opens no connection.  err gets one line without a trailing newline, already
  * prefixed with "<progname>: " (print it as is).  c->progname points into argv[0]. */
 enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap);
+/* The live metrics' options given to a command with a parser of its own
+ * (ldbench replay): listen, linger and push (each NULL when not given) into
+ * c, checked as the load's.  @return 0, or -1 with one line in err. */
+int ldb_cli_metrics_args(struct ldb_config *c, const char *listen, const char *linger, const char *push, char *err,
+                         size_t errcap);
 
 /* ldb_parse_duration_ms: util/num.h */
 

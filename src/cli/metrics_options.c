@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "util/num.h"
 
 /* "9100", "127.0.0.1:9100", "[::1]:9100" into c->metrics_addr and port. */
@@ -69,5 +70,20 @@ int cli_metrics_check(struct cli_ctx *x)
 	const struct ldb_config *c = x->c;
 	if (c->metrics_linger_set && c->metrics_listen == NULL)
 		return cli_fail(x, "--metrics-linger needs --metrics-listen");
+	return 0;
+}
+
+int ldb_cli_metrics_args(struct ldb_config *c, const char *listen, const char *linger, const char *push, char *err,
+                         size_t errcap)
+{
+	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
+	if ((listen != NULL && cli_metrics_option(&x, OPT_METRICS_LISTEN, listen) != 0) ||
+	    (linger != NULL && cli_metrics_option(&x, OPT_METRICS_LINGER, linger) != 0) ||
+	    (push != NULL && cli_metrics_option(&x, OPT_METRICS_PUSH, push) != 0) || cli_metrics_check(&x) != 0) {
+		size_t n = strlen(c->progname); /* the caller names itself */
+		if (strncmp(err, c->progname, n) == 0 && strncmp(err + n, ": ", 2) == 0)
+			memmove(err, err + n + 2, strlen(err + n + 2) + 1);
+		return -1;
+	}
 	return 0;
 }

@@ -76,6 +76,8 @@ static void usage(FILE *out)
 	      "                         connection's answers, for those a request waits for,\n"
 	      "                         for a connection's set-up; then they are given up\n"
 	      "  --csv FILE, --html FILE the run's CSV rows and HTML report (docs/results.md)\n"
+	      "  --metrics-listen [ADDR:]PORT, --metrics-linger DURATION, --metrics-push URL\n"
+	      "                         live metrics for Prometheus, as the load's (docs/metrics.md)\n"
 	      "  --fail-if EXPR         exit 10 when EXPR holds at the end (repeatable): a run's\n"
 	      "                         [KIND.]METRIC OP VALUE, METRIC rate, errors, differ,\n"
 	      "                         min, mean, p50 .. p99.9, max (no KIND: every kind),\n"
@@ -259,6 +261,9 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		                              "--fail-if",
 		                              "--csv",
 		                              "--html",
+		                              "--metrics-listen",
+		                              "--metrics-linger",
+		                              "--metrics-push",
 		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,

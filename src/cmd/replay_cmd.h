@@ -59,6 +59,8 @@ struct replay_send_args {
 	int64_t sample_ns;                /* --interval with a target: the samples' interval (0: none) */
 	struct ldb_threshold fail_if[16]; /* --fail-if, the replay's form (cli/fail_if.h) */
 	int nfail_if;
+	/* --metrics-listen, --metrics-linger, --metrics-push (docs/metrics.md), NULL when not given */
+	const char *metrics_listen, *metrics_linger, *metrics_push;
 };
 
 /** A valueless option of the sending replay (--starttls, --tls-insecure,

@@ -7,9 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/fail_if.h"
 #include "cmd/replay_cmd.h"
 #include "conf/config.h"
+#include "report/metrics.h"
 #include "report/replay_out.h"
 #include "run/tls.h"
 #include "util/num.h"
@@ -173,6 +175,12 @@ static int records_opt(struct replay_send_args *a, const char *o, const char *v)
 		a->csv = v;
 	} else if (strcmp(o, "--html") == 0) {
 		a->html = v;
+	} else if (strcmp(o, "--metrics-listen") == 0) {
+		a->metrics_listen = v;
+	} else if (strcmp(o, "--metrics-linger") == 0) {
+		a->metrics_linger = v;
+	} else if (strcmp(o, "--metrics-push") == 0) {
+		a->metrics_push = v;
 	} else if (strcmp(o, "--fail-if") == 0) {
 		char err[400];
 		if (a->nfail_if == (int)(sizeof a->fail_if / sizeof a->fail_if[0]))
@@ -367,6 +375,22 @@ static int check_outputs(const struct replay_send_args *a, const char *json)
 	return 0;
 }
 
+/* --metrics-listen, --metrics-push: checked, the port taken (before any
+ * connection); then the reporters, the live metrics' among them.  @return
+ * how many, or -1 with one line in err. */
+static int open_reporters(const struct replay_send_args *a, struct ldb_config *cfg, struct ldb_reporter *rep, char *err,
+                          size_t cap)
+{
+	if (ldb_cli_metrics_args(cfg, a->metrics_listen, a->metrics_linger, a->metrics_push, err, cap) != 0)
+		return -1;
+	if ((cfg->metrics_listen != NULL || cfg->metrics_push != NULL) && ldb_metrics_open(cfg, err, cap) != 0)
+		return -1; /* exit 2 at once, as the load's */
+	int n = ldb_reporters_open(cfg, rep, LDB_MAX_REPORTERS, err, cap);
+	if (n < 0)
+		ldb_metrics_close(cfg);
+	return n;
+}
+
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json)
 {
@@ -407,7 +431,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	struct ldb_config *cfg = records_config(a, json);
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];
-	int nrep = cfg ? ldb_reporters_open(cfg, rep, LDB_MAX_REPORTERS, err, sizeof err) : -1;
+	int nrep = cfg ? open_reporters(a, cfg, rep, err, sizeof err) : -1;
 	if (nrep < 0) {
 		fprintf(stderr, PROG ": %s\n", cfg ? err : "out of memory");
 		records_close(cfg, rep, 0);
@@ -433,6 +457,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	if (st == 0)
 		st = report(a, &c, r, &text, rep, nrep,
 		            from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0);
+	ldb_metrics_close(cfg); /* after the summary's figures, --metrics-linger */
 	records_close(cfg, rep, nrep);
 	if (r)
 		ldb_rp_result_free(r);

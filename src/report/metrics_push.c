@@ -159,6 +159,7 @@ int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap)
 		snprintf(err, cap, "--metrics-push: cannot start its thread");
 		return -1;
 	}
+	pthread_setname_np(ps.th, "ldb-push");
 	ps.on = true;
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "ops/ops.h"
 #include "report/records.h"
+#include "report/replay_out.h"
 
 /* Buckets: 12 a power of two (each 6 % above the last, so that
  * histogram_quantile's linear guess is within 6 % of the value) from 10 us
@@ -18,6 +19,14 @@
 #define BUCKET_LOW_NS 10000ULL
 #define BUCKET_HIGH_NS 60000000000ULL
 #define MAX_BUCKETS 300
+#define MAX_CONSUMERS 64
+
+/* -S: one consumer's figures summed over the samples' intervals. */
+struct mrepl {
+	char name[128];
+	uint64_t checked, seen, unseen, superseded, dropped;
+	struct ldb_hist delay;
+};
 
 struct mtext {
 	const struct ldb_config *c;
@@ -25,7 +34,13 @@ struct mtext {
 	struct ldb_hist h[LDB_OP_COUNT]; /* the latencies so far */
 	bool used[LDB_OP_COUNT];         /* kinds with latencies in this run */
 	double cpu;                      /* the client's CPU seconds */
-	double rate_target;              /* the gauges */
+	double measured;                 /* the measured seconds (warm-up apart), as the counters count */
+	struct ldb_hist late;            /* replay: its lateness so far (copied from the sampler's) */
+	bool have_late;
+	const struct ldb_rp_result *rp; /* replay: its result, at the end only */
+	struct mrepl repl[MAX_CONSUMERS];
+	int nrepl;
+	double rate_target; /* the gauges */
 	int threads;
 	uint64_t le[MAX_BUCKETS];     /* bucket bounds (ns) */
 	uint32_t le_idx[MAX_BUCKETS]; /* their histogram slots */
@@ -91,22 +106,24 @@ static void put_operations(FILE *f, const struct ldb_totals *t)
 	}
 }
 
-static void put_histogram(FILE *f, const struct mtext *m, const char *name, const struct ldb_hist *h)
+/* Histogram `metric` (seconds) of h, labels lab ("kind=\"search\",", or ""). */
+static void put_histogram(FILE *f, const struct mtext *m, const char *metric, const char *lab, const struct ldb_hist *h)
 {
 	uint64_t cum = 0;
 	uint32_t i = 0;
 	for (int b = 0; b < m->nle; b++) {
 		for (; i < h->counts_len && i <= m->le_idx[b]; i++)
 			cum += h->counts[i];
-		fprintf(f, "ldbench_operation_duration_seconds_bucket{kind=\"%s\",le=\"%.9g\"} %llu\n", name,
-		        (double)m->le[b] / 1e9, (unsigned long long)cum);
+		fprintf(f, "%s_bucket{%sle=\"%.9g\"} %llu\n", metric, lab, (double)m->le[b] / 1e9,
+		        (unsigned long long)cum);
 	}
 	for (; i < h->counts_len; i++)
 		cum += h->counts[i];
-	fprintf(f, "ldbench_operation_duration_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %llu\n", name,
-	        (unsigned long long)cum);
-	fprintf(f, "ldbench_operation_duration_seconds_sum{kind=\"%s\"} %.9f\n", name, (double)h->sum / 1e9);
-	fprintf(f, "ldbench_operation_duration_seconds_count{kind=\"%s\"} %llu\n", name, (unsigned long long)cum);
+	fprintf(f, "%s_bucket{%sle=\"+Inf\"} %llu\n", metric, lab, (unsigned long long)cum);
+	int n = (int)strlen(lab) - 1; /* the labels without their trailing comma */
+	const char *open = n > 0 ? "{" : "", *close = n > 0 ? "}" : "";
+	fprintf(f, "%s_sum%s%.*s%s %.9f\n", metric, open, n > 0 ? n : 0, lab, close, (double)h->sum / 1e9);
+	fprintf(f, "%s_count%s%.*s%s %llu\n", metric, open, n > 0 ? n : 0, lab, close, (unsigned long long)cum);
 }
 
 static void put_failures(FILE *f, const struct ldb_totals *t)
@@ -143,8 +160,10 @@ static void put_gauges(FILE *f, const struct mtext *m, const struct ldb_totals *
 	        "# HELP ldbench_target_rate Target rate (operations per second; 0: closed loop).\n"
 	        "# TYPE ldbench_target_rate gauge\nldbench_target_rate %.3f\n"
 	        "# HELP ldbench_client_cpu_seconds_total CPU time of ldbench's I/O threads.\n"
-	        "# TYPE ldbench_client_cpu_seconds_total counter\nldbench_client_cpu_seconds_total %.6f\n",
-	        inflight, (long long)t->conns_up, m->threads, m->rate_target, m->cpu);
+	        "# TYPE ldbench_client_cpu_seconds_total counter\nldbench_client_cpu_seconds_total %.6f\n"
+	        "# HELP ldbench_measured_seconds Measured time so far (warm-up apart), the counters' time base.\n"
+	        "# TYPE ldbench_measured_seconds gauge\nldbench_measured_seconds %.6f\n",
+	        inflight, (long long)t->conns_up, m->threads, m->rate_target, m->cpu, m->measured);
 }
 
 static void put_info(FILE *f, const struct ldb_config *c)
@@ -153,7 +172,115 @@ static void put_info(FILE *f, const struct ldb_config *c)
 	      "# TYPE ldbench_run_info gauge\n",
 	      f);
 	fprintf(f, "ldbench_run_info{version=\"%s\",run_id=\"%s\",command=\"%s\"} 1\n", LDBENCH_VERSION, ldb_run_id(),
-	        c->nfind_max > 0 ? "find-max" : "load");
+	        c->replay          ? "replay"
+	        : c->nfind_max > 0 ? "find-max"
+	                           : "load");
+}
+
+/* The run's kind of log type t ("rename" for the log's modrdn), or NULL (unbinds, unknown types). */
+static const char *replay_kind(int t)
+{
+	const char *n = t == LDB_SLOG_OP_MODRDN ? "rename" : ldb_slog_optype_name(t);
+	int op = t == LDB_SLOG_OP_NONE ? -1 : ldb_op_from_name(n, strlen(n), false);
+	return op < 0 ? NULL : ldb_op_name((enum ldb_op)op);
+}
+
+/* The replay's counters that its sender publishes only when it ends: sent
+ * and differing per kind, the requests not sent per reason, unanswered. */
+static void put_replay_end(FILE *f, const struct ldb_rp_result *r)
+{
+	fputs("# HELP ldbench_replay_sent_total Requests of the log sent, by kind.\n"
+	      "# TYPE ldbench_replay_sent_total counter\n",
+	      f);
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
+		if (replay_kind(t) != NULL && (r->kind[t].read > 0 || r->kind[t].sent > 0))
+			fprintf(f, "ldbench_replay_sent_total{kind=\"%s\"} %llu\n", replay_kind(t),
+			        (unsigned long long)r->kind[t].sent);
+	fputs("# HELP ldbench_replay_differing_total Answers whose result code or entry count differ from the "
+	      "log's, by kind.\n# TYPE ldbench_replay_differing_total counter\n",
+	      f);
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
+		if (replay_kind(t) != NULL && (r->kind[t].read > 0 || r->kind[t].sent > 0))
+			fprintf(f, "ldbench_replay_differing_total{kind=\"%s\"} %llu\n", replay_kind(t),
+			        (unsigned long long)r->kind[t].differ);
+	fputs("# HELP ldbench_replay_not_sent_total Requests of the log not sent, by reason.\n"
+	      "# TYPE ldbench_replay_not_sent_total counter\n",
+	      f);
+	for (int w = 1; w < LDB_RP_NSKIPS; w++) {
+		uint64_t n = r->skipped[w] + (w == LDB_RP_SKIP_CONN_FAILED ? r->ops_conn_failed : 0) +
+		             (w == LDB_RP_SKIP_CONN_LOST ? r->ops_conn_lost : 0);
+		fprintf(f, "ldbench_replay_not_sent_total{reason=\"%s\"} %llu\n", ldb_rp_skip_name((enum ldb_rp_skip)w),
+		        (unsigned long long)n);
+	}
+	fprintf(f,
+	        "# HELP ldbench_replay_unanswered_total Requests still unanswered when the drain ended.\n"
+	        "# TYPE ldbench_replay_unanswered_total counter\nldbench_replay_unanswered_total %llu\n",
+	        (unsigned long long)r->unanswered);
+}
+
+/* A replay: its lateness (at each sample, from the sampler's copy), and at the end the rest. */
+static void put_replay(FILE *f, const struct mtext *m)
+{
+	const struct ldb_hist *late = m->rp != NULL ? &m->rp->late : m->have_late ? &m->late : NULL;
+	if (late != NULL) {
+		fputs("# HELP ldbench_replay_lateness_seconds How late each request was sent against the log's "
+		      "schedule.\n# TYPE ldbench_replay_lateness_seconds histogram\n",
+		      f);
+		put_histogram(f, m, "ldbench_replay_lateness_seconds", "", late);
+	}
+	if (m->rp != NULL)
+		put_replay_end(f, m->rp);
+}
+
+/* s as a label value: \, " and newlines escaped. */
+static void put_label(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* -S: each consumer's delay histogram and counts. */
+static void put_repl(FILE *f, const struct mtext *m)
+{
+	static const char *const what[4][2] = {
+		{ "checked", "Writes sampled for the replication check" },
+		{ "unseen", "Sampled writes not visible on the consumer within --repl-timeout" },
+		{ "superseded", "Sampled writes not seen whose entry was written again since" },
+		{ "dropped", "Writes not checked (a full queue)" },
+	};
+	fputs("# HELP ldbench_replication_delay_seconds Delay until a sampled write was visible on the consumer.\n"
+	      "# TYPE ldbench_replication_delay_seconds histogram\n",
+	      f);
+	for (int i = 0; i < m->nrepl; i++) {
+		char lab[300];
+		char *b = NULL;
+		size_t n = 0;
+		FILE *lf = open_memstream(&b, &n);
+		if (lf == NULL)
+			return;
+		put_label(lf, m->repl[i].name);
+		fclose(lf);
+		snprintf(lab, sizeof lab, "consumer=\"%s\",", b != NULL ? b : "");
+		free(b);
+		put_histogram(f, m, "ldbench_replication_delay_seconds", lab, &m->repl[i].delay);
+	}
+	for (int w = 0; w < 4; w++) {
+		fprintf(f, "# HELP ldbench_replication_%s_total %s.\n# TYPE ldbench_replication_%s_total counter\n",
+		        what[w][0], what[w][1], what[w][0]);
+		for (int i = 0; i < m->nrepl; i++) {
+			const struct mrepl *r = &m->repl[i];
+			uint64_t v = w == 0 ? r->checked : w == 1 ? r->unseen : w == 2 ? r->superseded : r->dropped;
+			fprintf(f, "ldbench_replication_%s_total{consumer=\"", what[w][0]);
+			put_label(f, r->name);
+			fprintf(f, "\"} %llu\n", (unsigned long long)v);
+		}
+	}
 }
 
 /* Render everything and hand it to the endpoint. */
@@ -170,10 +297,17 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 	fputs("# HELP ldbench_operation_duration_seconds Operation latency (with --rate from the intended start).\n"
 	      "# TYPE ldbench_operation_duration_seconds histogram\n",
 	      f);
-	for (int k = 0; k < LDB_OP_COUNT; k++)
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		char lab[64];
+		snprintf(lab, sizeof lab, "kind=\"%s\",", ldb_op_name((enum ldb_op)k));
 		if (lat[k] != NULL && (t->op[k].attempted > 0 || ldb_hist_count(lat[k]) > 0))
-			put_histogram(f, m, ldb_op_name((enum ldb_op)k), lat[k]);
+			put_histogram(f, m, "ldbench_operation_duration_seconds", lab, lat[k]);
+	}
 	put_gauges(f, m, t);
+	if (m->c->replay)
+		put_replay(f, m);
+	if (m->nrepl > 0)
+		put_repl(f, m);
 	if (fclose(f) != 0) {
 		free(buf);
 		return;
@@ -190,24 +324,62 @@ static void on_begin(void *ctx, const struct ldb_run_info *info)
 	publish(m, &m->cum, lat, false);
 }
 
+/* The latencies so far, of the kinds the run has. */
+static void lat_so_far(struct mtext *m, const struct ldb_hist *lat[LDB_OP_COUNT])
+{
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		lat[k] = m->used[k] ? &m->h[k] : NULL;
+}
+
 static void on_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct mtext *m = ctx;
 	const struct ldb_hist *lat[LDB_OP_COUNT] = { 0 };
 	add_totals(&m->cum, &s->delta);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (s->lat[k] == NULL)
-			continue;
-		if (!m->used[k] && ldb_hist_init(&m->h[k]) != 0)
+		if (s->lat[k] == NULL || (!m->used[k] && ldb_hist_init(&m->h[k]) != 0))
 			continue;
 		m->used[k] = true;
 		ldb_hist_add(&m->h[k], s->lat[k]);
-		lat[k] = &m->h[k];
+	}
+	lat_so_far(m, lat);
+	if (s->late != NULL && (m->have_late || ldb_hist_init(&m->late) == 0)) {
+		m->have_late = true;
+		ldb_hist_reset(&m->late);
+		ldb_hist_add(&m->late, s->late);
 	}
 	if (s->client != NULL && s->client->have)
 		m->cpu += s->client->cpu_seconds;
+	m->measured += s->seconds;
 	m->threads = s->threads;
 	m->rate_target = s->rate_target;
+	publish(m, &m->cum, lat, false);
+}
+
+/* -S: a sample's figures (each consumer's in the interval), added up and published. */
+static void on_repl(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n)
+{
+	struct mtext *m = ctx;
+	(void)t_end;
+	if (index == 0)
+		return; /* the whole run's: the summary's, published by on_end */
+	for (int i = 0; i < n && i < MAX_CONSUMERS; i++) {
+		struct mrepl *r = &m->repl[i];
+		if (i >= m->nrepl) {
+			if (ldb_hist_init(&r->delay) != 0)
+				break;
+			snprintf(r->name, sizeof r->name, "%s", f[i].consumer != NULL ? f[i].consumer : "");
+			m->nrepl = i + 1;
+		}
+		r->checked += f[i].checked;
+		r->seen += f[i].seen;
+		r->unseen += f[i].unseen;
+		r->superseded += f[i].superseded;
+		r->dropped += f[i].dropped;
+		ldb_hist_add(&r->delay, &f[i].delay);
+	}
+	const struct ldb_hist *lat[LDB_OP_COUNT];
+	lat_so_far(m, lat);
 	publish(m, &m->cum, lat, false);
 }
 
@@ -217,9 +389,28 @@ static void on_end(void *ctx, const struct ldb_summary *s)
 	struct mtext *m = ctx;
 	if (s->client != NULL && s->client->have)
 		m->cpu = s->client->cpu_seconds;
+	m->measured = s->seconds;
 	m->threads = s->threads;
 	m->rate_target = s->rate_target;
+	if (s->replay != NULL)
+		m->rp = s->replay->r;
+	for (int i = 0; i < s->nrepl && i < MAX_CONSUMERS; i++) { /* -S: the whole run's, after the last checks */
+		struct mrepl *r = &m->repl[i];
+		if (i >= m->nrepl && ldb_hist_init(&r->delay) != 0)
+			break;
+		m->nrepl = i >= m->nrepl ? i + 1 : m->nrepl;
+		const struct ldb_repl_figs *g = &s->repl[i];
+		snprintf(r->name, sizeof r->name, "%s", g->consumer != NULL ? g->consumer : "");
+		r->checked = g->checked;
+		r->seen = g->seen;
+		r->unseen = g->unseen;
+		r->superseded = g->superseded;
+		r->dropped = g->dropped;
+		ldb_hist_reset(&r->delay);
+		ldb_hist_add(&r->delay, &g->delay);
+	}
 	publish(m, &s->tot, s->lat, true);
+	m->rp = NULL; /* not kept past the end */
 }
 
 static void on_close(void *ctx)
@@ -228,6 +419,10 @@ static void on_close(void *ctx)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (m->used[k])
 			ldb_hist_free(&m->h[k]);
+	if (m->have_late)
+		ldb_hist_free(&m->late);
+	for (int i = 0; i < m->nrepl; i++)
+		ldb_hist_free(&m->repl[i].delay);
 	free(m);
 }
 
@@ -239,7 +434,7 @@ int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out)
 	m->c = c;
 	bounds(m);
 	*out = (struct ldb_reporter){
-		.ctx = m, .begin = on_begin, .sample = on_sample, .end = on_end, .close = on_close
+		.ctx = m, .begin = on_begin, .sample = on_sample, .end = on_end, .close = on_close, .repl = on_repl
 	};
 	return 0;
 }

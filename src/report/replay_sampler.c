@@ -27,6 +27,7 @@ struct ldb_replay_sampler {
 	uint64_t t0, last; /* the start, the last sample's end (monotonic ns) */
 	int index;
 	struct ldb_hist prev[LDB_SLOG_NOPTYPES], now[LDB_SLOG_NOPTYPES], delta[LDB_SLOG_NOPTYPES];
+	struct ldb_hist late; /* the lateness so far (--metrics-listen) */
 	uint64_t prev_codes[LDB_SLOG_NOPTYPES][LDB_CODE_SLOTS];
 	struct ldb_totals carried; /* what the samples so far held */
 	uint64_t carried_counted;
@@ -79,6 +80,9 @@ static void take(struct ldb_replay_sampler *p, uint64_t now, bool final)
 		ldb_hist_reset(&p->prev[t]);
 		ldb_hist_add(&p->prev[t], &p->now[t]);
 	}
+	ldb_hist_reset(&p->late);
+	ldb_hist_add(&p->late, &p->r->late);
+	p->s.late = &p->late;
 	p->s.index = ++p->index;
 	p->s.t_end = (double)(now - p->t0) / 1e9;
 	p->s.seconds = (double)(now - p->last) / 1e9;
@@ -128,6 +132,7 @@ struct ldb_replay_sampler *ldb_replay_sampler_start(const struct ldb_rp_result *
 		p->op_of[t] = t == LDB_SLOG_OP_NONE ? -1 : ldb_op_from_name(n, strlen(n), false);
 		rc = ldb_hist_init(&p->prev[t]) | ldb_hist_init(&p->now[t]) | ldb_hist_init(&p->delta[t]);
 	}
+	rc |= ldb_hist_init(&p->late);
 	p->t0 = p->last = ldb_now_ns();
 	sigset_t all, old; /* the signals stay the replay's (run/signals) */
 	sigfillset(&all);
@@ -159,5 +164,6 @@ void ldb_replay_sampler_end(struct ldb_replay_sampler *p)
 		ldb_hist_free(&p->now[t]);
 		ldb_hist_free(&p->delta[t]);
 	}
+	ldb_hist_free(&p->late);
 	free(p);
 }

@@ -160,6 +160,8 @@ E 'replay LOG... -H URI' skip='synopsis of replay (placeholders)'
 E 'replay -H ldap://HOST:PORT | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
 E 'replay -H ldap[s]://HOST[:PORT] | -h HOST -p PORT' skip='synopsis of replay (placeholders)'
 E 'replay -H URI --json FILE LOG...' skip='synopsis of a replay with records (placeholders)'
+E 'replay -H URI --timing recorded --password-map FILE --interval 1s --metrics-listen' \
+	skip='synopsis of a replay with live metrics (placeholders; metrics_replay.sh runs one against Prometheus)'
 E 'compare BASE.json -- CHANGE.json' skip='synopsis of compare (placeholders)'
 E "replay: --fail-if 'p99>5parsecs'" skip='an error line quoted, not a command'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
