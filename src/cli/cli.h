@@ -21,6 +21,10 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 
 /* ldb_parse_duration_ms: util/num.h */
 
+/** The load's option table, one line per option (util/optable.h's
+ *  ldb_opt_dump, command "load"): `ldbench --dump-options`, for the tests. */
+void ldb_cli_dump_options(FILE *out);
+
 void ldb_cli_usage(const char *progname, FILE *out);
 
 #endif

@@ -28,6 +28,8 @@
 #ifndef LDBENCH_CMD_COMPARE_RUNS_H
 #define LDBENCH_CMD_COMPARE_RUNS_H
 
+#include "util/optable.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -132,5 +134,8 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out);
 
 /** Entry point: argv[0] is "compare". @return the exit status. */
 int ldb_compare_main(int argc, char **argv);
+
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_compare_options[];
 
 #endif

@@ -37,6 +37,7 @@
 #include "conf/fail_if_types.h"
 #include "report/logprofile.h"
 #include "run/replay.h"
+#include "util/optable.h"
 
 /* The sending replay's options (cmd/replay_send). */
 struct replay_send_args {
@@ -68,6 +69,9 @@ bool ldb_replay_send_flag(struct replay_send_args *a, const char *o);
 /** One option o (value v) of the sending replay.  @return 0, 1 not one of
  *  them, 2 bad (said on stderr). */
 int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v);
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_replay_options[];
+
 /** The replay itself, its report on stdout (and --json).  @return the exit status. */
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json);

@@ -114,7 +114,8 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 		}
 	} else if (strcmp(o, "--default-password") == 0 || strcmp(o, "--default-password-file") == 0) {
 		char buf[1024] = "";
-		if (o[18] == '-') {
+		bool file = strcmp(o, "--default-password-file") == 0;
+		if (file) {
 			FILE *f = fopen(v, "r");
 			if (f == NULL) {
 				fprintf(stderr, PROG ": --default-password-file %s: %s\n", v, strerror(errno));
@@ -125,7 +126,7 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 			fclose(f);
 			buf[strcspn(buf, "\r\n")] = '\0';
 		}
-		if (ldb_rp_pw_default(&a->pw, o[18] == '-' ? buf : v) != 0)
+		if (ldb_rp_pw_default(&a->pw, file ? buf : v) != 0)
 			return 2;
 	} else {
 		return 1;
