@@ -29,6 +29,7 @@ static int dump_options(void)
 	ldb_opt_dump("merge", ldb_merge_options, stdout);
 	ldb_opt_dump("compare", ldb_compare_options, stdout);
 	ldb_opt_dump("report", ldb_report_options, stdout);
+	ldb_gen_dump_options(stdout);
 	return fflush(stdout) == 0 ? 0 : LDB_EXIT_OTHER;
 }
 
