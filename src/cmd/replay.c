@@ -26,48 +26,6 @@ struct replay_args {
 	struct replay_send_args send;
 };
 
-enum {
-	RP_HELP,
-	RP_PROFILE,
-	RP_URI,
-	RP_HOST,
-	RP_PORT,
-	RP_STARTTLS,
-	RP_TLS_CACERT,
-	RP_TLS_CACERTDIR,
-	RP_TLS_CERT,
-	RP_TLS_KEY,
-	RP_TLS_MIN,
-	RP_TLS_CIPHERS,
-	RP_TLS_RESUME,
-	RP_TLS_LIBRARY,
-	RP_TLS_INSECURE,
-	RP_LDCLT_TLS,
-	RP_TIMING,
-	RP_SPEED,
-	RP_LOOP,
-	RP_PASSWORD_MAP,
-	RP_PASSWORD_RULE,
-	RP_DEFAULT_PASSWORD,
-	RP_DEFAULT_PASSWORD_FILE,
-	RP_UNMAPPED_BINDS,
-	RP_WRITES,
-	RP_AUDIT_LOG,
-	RP_MAX_CONNS,
-	RP_THREADS,
-	RP_DRAIN,
-	RP_CSV,
-	RP_HTML,
-	RP_FAIL_IF,
-	RP_INTERVAL,
-	RP_TOP,
-	RP_WRITE_SCENARIO,
-	RP_FROM,
-	RP_TO,
-	RP_JSON,
-	RP_NOPTS
-};
-
 #define TLS_AS_LOAD "as a load's (ldbench --help)"
 
 /* The command's options (util/optable.h): the parse and --help's lines. */
@@ -316,7 +274,7 @@ static int valued_opt(struct replay_args *x, const struct ldb_opt *row, const ch
 	} else if (row->id == RP_WRITE_SCENARIO) {
 		x->scenario = v;
 	} else {
-		int rc = ldb_replay_send_opt(&x->send, o, v);
+		int rc = ldb_replay_send_opt(&x->send, row->id, o, v);
 		if (rc == 1) /* a row without its handler */
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 		if (rc != 0)
@@ -358,7 +316,7 @@ static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_a
 		if (row->id == RP_PROFILE)
 			x->profile = true;
 		else if (!ldb_opt_valued(row))
-			ldb_replay_send_flag(&x->send, word_of(row));
+			ldb_replay_send_flag(&x->send, row->id, word_of(row));
 		else if (valued_opt(x, row, v) != 0)
 			return 2;
 	}
