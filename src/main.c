@@ -18,8 +18,26 @@
 #include "report/reporter.h"
 #include "report/metrics.h"
 
+/* Every command's option table, one line per option (util/optable.h):
+ * `ldbench --dump-options`, undocumented, what tests/integration/options_table.sh
+ * holds against --help and docs/ldbench.1. */
+static int dump_options(void)
+{
+	ldb_cli_dump_options(stdout);
+	ldb_opt_dump("replay", ldb_replay_options, stdout);
+	ldb_opt_dump("join", ldb_join_options, stdout);
+	ldb_opt_dump("merge", ldb_merge_options, stdout);
+	ldb_opt_dump("compare", ldb_compare_options, stdout);
+	ldb_opt_dump("report", ldb_report_options, stdout);
+	ldb_gen_dump_options(stdout);
+	return fflush(stdout) == 0 ? 0 : LDB_EXIT_OTHER;
+}
+
 int main(int argc, char **argv)
 {
+	static const char dump_flag[] = "--dump-options"; /* not a subcommand (docs.sh reads the dispatch) */
+	if (argc == 2 && strcmp(argv[1], dump_flag) == 0)
+		return dump_options();
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return ldb_gen_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)

@@ -26,6 +26,10 @@ int ldb_cli_metrics_args(struct ldb_config *c, const char *listen, const char *l
 
 /* ldb_parse_duration_ms: util/num.h */
 
+/** The load's option table, one line per option (util/optable.h's
+ *  ldb_opt_dump, command "load"): `ldbench --dump-options`, for the tests. */
+void ldb_cli_dump_options(FILE *out);
+
 void ldb_cli_usage(const char *progname, FILE *out);
 
 #endif

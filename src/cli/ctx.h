@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "conf/config.h"
+#include "util/optable.h"
 
 /* Parser state that does not belong in the config. */
 struct cli_ctx {
@@ -149,9 +150,15 @@ int cli_check_repl(struct cli_ctx *x);
 /* extop_options.c: --passmod, --passmod-*, --whoami, --extended */
 int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg);
 
-/* options.c: the option tables */
-extern const struct option cli_long_options[];
-extern const char cli_short_options[];
+/* option_table.c: the load's options, one row each (util/optable.h) */
+extern const struct ldb_opt cli_options[];
+#define CLI_MAX_OPTIONS 160 /* long options of cli_options, at most */
+
+/* options.c: getopt_long's arrays, built from cli_options at the first call */
+void cli_option_tables(void);
+const struct option *cli_long_options(void);
+const char *cli_short_options(void);
+/* The long name of id ("?" when none). */
 const char *cli_long_name(int val);
 
 /* keywords.c: -e and the write kinds' option values */

@@ -28,92 +28,34 @@
 #define MIN_INTERVAL_MS 100
 #define PW_MASK "*****"
 
-const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP },
-	                                   { "version", no_argument, NULL, OPT_VERSION },
-	                                   { "interval", required_argument, NULL, OPT_INTERVAL },
-	                                   { "seed", required_argument, NULL, OPT_SEED },
-	                                   { "connections-per-thread", required_argument, NULL, OPT_CONNS },
-	                                   { "io-threads", required_argument, NULL, OPT_IO_THREADS },
-	                                   { "starttls", no_argument, NULL, OPT_STARTTLS },
-	                                   { "tls-cacert", required_argument, NULL, OPT_TLS_CACERT },
-	                                   { "tls-cacertdir", required_argument, NULL, OPT_TLS_CACERTDIR },
-	                                   { "tls-cert", required_argument, NULL, OPT_TLS_CERT },
-	                                   { "tls-key", required_argument, NULL, OPT_TLS_KEY },
-	                                   { "tls-min", required_argument, NULL, OPT_TLS_MIN },
-	                                   { "tls-ciphers", required_argument, NULL, OPT_TLS_CIPHERS },
-	                                   { "tls-insecure", no_argument, NULL, OPT_TLS_INSECURE },
-	                                   { "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
-	                                   { "tls-library", required_argument, NULL, OPT_TLS_LIBRARY },
-	                                   { "warmup", required_argument, NULL, OPT_WARMUP },
-	                                   { "duration", required_argument, NULL, OPT_DURATION },
-	                                   { "rate", required_argument, NULL, OPT_RATE },
-	                                   { "sweep", required_argument, NULL, OPT_SWEEP },
-	                                   { "monitor", no_argument, NULL, OPT_MONITOR },
-	                                   { "fail-if", required_argument, NULL, OPT_FAIL_IF },
-	                                   { "start-at", required_argument, NULL, OPT_START_AT },
-	                                   { "json", required_argument, NULL, OPT_JSON },
-	                                   { "csv", required_argument, NULL, OPT_CSV },
-	                                   { "modify", required_argument, NULL, OPT_MODIFY },
-	                                   { "compare", required_argument, NULL, OPT_COMPARE },
-	                                   { "delete-after-add", no_argument, NULL, OPT_DELETE_AFTER_ADD },
-	                                   { "new-parent", required_argument, NULL, OPT_NEW_PARENT },
-	                                   { "mix", required_argument, NULL, OPT_MIX },
-	                                   { "scenario", required_argument, NULL, OPT_SCENARIO },
-	                                   { "list-scenarios", required_argument, NULL, OPT_LIST_SCENARIOS },
-	                                   /* result files */
-	                                   { "hdr-log", required_argument, NULL, OPT_HDR_LOG },
-	                                   { "html", required_argument, NULL, OPT_HTML },
-	                                   { "op-log", required_argument, NULL, OPT_OP_LOG },
-	                                   { "server-log", required_argument, NULL, OPT_SERVER_LOG },
-	                                   { "server-log-wait", required_argument, NULL, OPT_SERVER_LOG_WAIT },
-	                                   { "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
-	                                   { "set", required_argument, NULL, OPT_SET },
-	                                   { "dataset", required_argument, NULL, OPT_DATASET },
-	                                   /* capacity (cli/capacity.c) */
-	                                   { "find-max", required_argument, NULL, OPT_FIND_MAX },
-	                                   { "find-max-tolerance", required_argument, NULL, OPT_FIND_MAX_TOLERANCE },
-	                                   { "find-max-steps", required_argument, NULL, OPT_FIND_MAX_STEPS },
-	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
-	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
-	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
-	                                   /* live metrics (cli/metrics_options.c) */
-	                                   { "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
-	                                   { "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
-	                                   { "metrics-push", required_argument, NULL, OPT_METRICS_PUSH },
-	                                   /* the replication check (cli/repl_options.c) */
-	                                   { "repl-sample", required_argument, NULL, OPT_REPL_SAMPLE },
-	                                   { "repl-timeout", required_argument, NULL, OPT_REPL_TIMEOUT },
-	                                   { "repl-bind", required_argument, NULL, OPT_REPL_BIND },
-	                                   { "repl-bind-pwfile", required_argument, NULL, OPT_REPL_BIND_PWFILE },
-	                                   /* the extended operations (cli/extop_options.c) */
-	                                   { "passmod", no_argument, NULL, OPT_PASSMOD },
-	                                   { "passmod-user", required_argument, NULL, OPT_PASSMOD_USER },
-	                                   { "passmod-old", required_argument, NULL, OPT_PASSMOD_OLD },
-	                                   { "passmod-new", required_argument, NULL, OPT_PASSMOD_NEW },
-	                                   { "whoami", no_argument, NULL, OPT_WHOAMI },
-	                                   { "extended", required_argument, NULL, OPT_EXTENDED },
-	                                   /* request controls (cli/control_options.c) */
-	                                   { "control", required_argument, NULL, OPT_CONTROL },
-	                                   { "sort-order", required_argument, NULL, OPT_SORT_ORDER },
-	                                   { "assertion-filter", required_argument, NULL, OPT_ASSERTION_FILTER },
-	                                   { "proxy-as", required_argument, NULL, OPT_PROXY_AS },
-	                                   { "pre-read-attribute", required_argument, NULL, OPT_PRE_READ },
-	                                   { "post-read-attribute", required_argument, NULL, OPT_POST_READ },
-	                                   { "permissive-modify", no_argument, NULL, OPT_PERMISSIVE_MODIFY },
-	                                   { "manage-dsa-it", no_argument, NULL, OPT_MANAGE_DSA_IT },
-	                                   { "rfc3672-subentries", required_argument, NULL, OPT_SUBENTRIES },
-	                                   { "session-tracking", required_argument, NULL, OPT_SESSION_TRACKING },
-	                                   { "simple-page-size", required_argument, NULL, OPT_SIMPLE_PAGE_SIZE },
-	                                   { NULL, 0, NULL, 0 } };
+/* getopt_long's arrays, built from cli_options (cli/option_table.c) once. */
+static struct option long_options[CLI_MAX_OPTIONS + 1];
+static char short_options[2 + 2 * 64];
 
-const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";
+const struct option *cli_long_options(void)
+{
+	cli_option_tables();
+	return long_options;
+}
+
+const char *cli_short_options(void)
+{
+	cli_option_tables();
+	return short_options;
+}
+
+void cli_option_tables(void)
+{
+	if (long_options[0].name == NULL &&
+	    ldb_opt_getopt(cli_options, long_options, sizeof long_options / sizeof long_options[0], short_options,
+	                   sizeof short_options) != 0)
+		abort(); /* the table outgrew CLI_MAX_OPTIONS: a build-time mistake, caught by every test */
+}
 
 const char *cli_long_name(int val)
 {
-	for (const struct option *o = cli_long_options; o->name != NULL; o++)
-		if (o->val == val)
-			return o->name;
-	return "?";
+	const struct ldb_opt *o = ldb_opt_by_id(cli_options, val);
+	return o != NULL && o->name != NULL ? o->name : "?";
 }
 
 static int parse_scope(struct cli_ctx *x, const char *s)
@@ -647,7 +589,7 @@ static int read_options(struct cli_ctx *x, int argc, char **argv, const struct s
 	while (rc == 0) {
 		int at = optind == 0 ? 1 : optind; /* the element getopt looks at next */
 
-		opt = getopt_long(argc, argv, cli_short_options, cli_long_options, NULL);
+		opt = getopt_long(argc, argv, cli_short_options(), cli_long_options(), NULL);
 		if (opt == -1)
 			break;
 		rc = handle_option(x, opt, optarg, argv);

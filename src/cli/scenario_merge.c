@@ -70,7 +70,7 @@ static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan
 	copy[argc] = NULL;
 	optind = 0;
 	opterr = 0;
-	while (rc == 0 && (opt = getopt_long(argc, copy, cli_short_options, cli_long_options, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, copy, cli_short_options(), cli_long_options(), NULL)) != -1) {
 		if (opt == ':' && (optopt == OPT_SCENARIO || optopt == OPT_LIST_SCENARIOS)) {
 			rc = cli_fail(x, "--%s needs a value", cli_long_name(optopt));
 			break;
@@ -118,7 +118,7 @@ static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct 
 	bool takes, attached;
 
 	if (w[1] != '-') {
-		const char *p = w[1] != ':' ? strchr(cli_short_options + 1, w[1]) : NULL;
+		const char *p = w[1] != ':' ? strchr(cli_short_options() + 1, w[1]) : NULL;
 
 		if (p == NULL)
 			return cli_fail(x, "%s:%d: unknown option '-%c' (see --help)", path, o->line, w[1]);
@@ -130,7 +130,7 @@ static int check_scenario_opt(struct cli_ctx *x, const char *path, const struct 
 	} else {
 		const char *name = w + 2, *eq = strchr(name, '=');
 		size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
-		const struct option *lo = cli_long_options;
+		const struct option *lo = cli_long_options();
 
 		while (lo->name != NULL && !(strlen(lo->name) == n && strncmp(lo->name, name, n) == 0))
 			lo++;

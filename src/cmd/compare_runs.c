@@ -11,6 +11,14 @@
 
 #define PROG "ldbench compare"
 
+enum { C_HELP, C_FAIL_IF };
+
+/* The command's options (util/optable.h): the parse and --help's lines. */
+const struct ldb_opt ldb_compare_options[] = { { "help", 'h', NULL, C_HELP, NULL, NULL },
+	                                       { "fail-if", 0, "COND", C_FAIL_IF, "exit 1 when COND holds (repeatable)",
+	                                         NULL },
+	                                       LDB_OPT_END };
+
 static void usage(FILE *out)
 {
 	fputs("usage: ldbench compare [--fail-if COND]... BASE.json... -- CHANGE.json...\n"
@@ -23,6 +31,7 @@ static void usage(FILE *out)
 	      "from CHANGE, a second -- ends the options (file names beginning with a dash).\n"
 	      "Exit status: 0 no condition holds, 1 a condition holds, 2 bad command line or input.\n",
 	      out);
+	ldb_opt_help(ldb_compare_options, 18, 18, out);
 }
 
 /* The options (already sorted out by ldb_argv_sort) into conds.
@@ -31,25 +40,27 @@ static int parse_options(const struct ldb_argv *a, struct ldb_cmp_cond *conds, i
 {
 	char err[400];
 	for (int i = 0; i < a->nopt; i++) {
-		const char *o = a->opt[i];
-		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(o, "--fail-if") == 0 || strncmp(o, "--fail-if=", 10) == 0) {
-			const char *v = o[9] == '=' ? o + 10 : (i + 1 < a->nopt ? a->opt[++i] : NULL);
-			if (v == NULL) {
-				fprintf(stderr, PROG ": --fail-if needs a condition (e.g. 'rate<-5%%')\n");
-				return 2;
-			}
-			if (ldb_cmp_parse_cond(v, &conds[*ncond], err, sizeof err) != 0) {
-				fprintf(stderr, PROG ": %s\n", err);
-				return 2;
-			}
-			(*ncond)++;
-		} else {
+		const char *o = a->opt[i], *v;
+		const struct ldb_opt *row;
+		enum ldb_argv_got got = ldb_argv_next(a, &i, ldb_compare_options, &row, &v);
+		if (got == LDB_ARGV_UNKNOWN) {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 			return 2;
+		} else if (got == LDB_ARGV_NOT_VALUED) {
+			fprintf(stderr, PROG ": --%s takes no value\n", row->name);
+			return 2;
+		} else if (row->id == C_HELP) {
+			usage(stdout);
+			return 0;
+		} else if (v == NULL) {
+			fprintf(stderr, PROG ": --fail-if needs a condition (e.g. 'rate<-5%%')\n");
+			return 2;
 		}
+		if (ldb_cmp_parse_cond(v, &conds[*ncond], err, sizeof err) != 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
+		(*ncond)++;
 	}
 	return -1;
 }
@@ -75,13 +86,12 @@ static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 
 int ldb_compare_main(int argc, char **argv)
 {
-	static const char *const valued[] = { "--fail-if", NULL };
 	struct ldb_argv a;
 	struct ldb_cmp_cond *conds = calloc((size_t)argc + 1, sizeof *conds);
 	struct ldb_cmp_run *rb = NULL, *rc = NULL;
 	int ncond = 0, status = 2;
 
-	if (ldb_argv_sort(argc, argv, valued, true, &a) != 0 || conds == NULL) {
+	if (ldb_argv_sort(argc, argv, ldb_compare_options, true, &a) != 0 || conds == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
 		goto done;
 	}

@@ -22,57 +22,77 @@ struct join_args {
 	int nt;
 };
 
+enum { J_HELP, J_OP_LOG, J_JSON, J_FAIL_IF };
+
+/* The command's options (util/optable.h): the parse and --help's lines. */
+const struct ldb_opt ldb_join_options[] = {
+	{ "help", 'h', NULL, J_HELP, NULL, NULL },
+	{ "op-log", 0, "FILE", J_OP_LOG, "the run's --op-log FILE", NULL },
+	{ "json", 0, "OUT", J_JSON, "also write the join as one JSON line to OUT (- = stdout)", NULL },
+	{ "fail-if", 0, "EXPR", J_FAIL_IF,
+	  "exit 10 when e.g. 'server.p99>5ms', 'search.outside.p99>1ms', 'p99>9ms'\n"
+	  "(client), 'unindexed>0', 'coverage<100' holds: the join's figures only",
+	  NULL },
+	LDB_OPT_END
+};
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: " PROG " --op-log FILE [--json OUT] [--fail-if EXPR]... LOG...\n"
 	             "  join a run's --op-log FILE with the server's access log(s) LOG (389 DS access log,\n"
 	             "  OpenLDAP stats log; several files of a rotated set in any order, .gz too):\n"
-	             "  per kind client latency, etime, queue, processing, outside; coverage; the verdict\n"
-	             "  --json OUT      also write the join as one JSON line to OUT (- = stdout)\n"
-	             "  --fail-if EXPR  exit 10 when e.g. 'server.p99>5ms', 'search.outside.p99>1ms', 'p99>9ms'\n"
-	             "                  (client), 'unindexed>0', 'coverage<100' holds: the join's figures only\n"
-	             "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held,\n"
+	             "  per kind client latency, etime, queue, processing, outside; coverage; the verdict\n");
+	ldb_opt_help(ldb_join_options, 18, 18, out);
+	fprintf(out, "exit status: 0 joined, 2 bad input, 5 the log does not cover the run, 10 a --fail-if held,\n"
 	             "  13 a --fail-if could not be evaluated (the figure is not in the join)\n");
+}
+
+/* One option's value into j.  @return -1 to go on, else 2 (said). */
+static int set_option(struct join_args *j, int id, const char *v)
+{
+	if (id == J_OP_LOG) {
+		j->oplog = v;
+	} else if (id == J_JSON) {
+		j->json = v;
+	} else {
+		char why[400];
+		if (j->nt == MAX_THRESHOLDS ||
+		    ldb_threshold_parse_form(&j->t[j->nt], v, &ldb_threshold_join, why, sizeof why) != 0) {
+			fprintf(stderr, PROG ": %s\n", j->nt == MAX_THRESHOLDS ? "--fail-if: at most 16" : why);
+			return 2;
+		}
+		j->nt++;
+	}
+	return -1;
 }
 
 /* @return -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct join_args *j, struct ldb_argv *a)
 {
-	static const char *const valued[] = { "--op-log", "--json", "--fail-if", NULL };
-	if (ldb_argv_sort(argc, argv, valued, false, a) != 0)
+	if (ldb_argv_sort(argc, argv, ldb_join_options, false, a) != 0)
 		return 2;
 	for (int i = 0; i < a->nopt; i++) {
 		const char *o = a->opt[i], *v;
-		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+		const struct ldb_opt *row;
+		enum ldb_argv_got got = ldb_argv_next(a, &i, ldb_join_options, &row, &v);
+		if (got == LDB_ARGV_OPT && row->id == J_HELP) {
 			usage(stdout);
 			return 0;
 		}
-		bool known = ldb_argv_is(o, "--op-log") || ldb_argv_is(o, "--json") || ldb_argv_is(o, "--fail-if");
-		if (!known) {
+		if (got == LDB_ARGV_UNKNOWN) {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 			return 2;
 		}
-		if ((v = ldb_argv_value(a, &i,
-		                        ldb_argv_is(o, "--op-log") ? "--op-log"
-		                        : ldb_argv_is(o, "--json") ? "--json"
-		                                                   : "--fail-if")) == NULL ||
-		    v[0] == '\0') {
+		if (got == LDB_ARGV_NOT_VALUED) {
+			fprintf(stderr, PROG ": --%s takes no value\n", row->name);
+			return 2;
+		}
+		if (got == LDB_ARGV_NO_VALUE || v[0] == '\0') {
 			fprintf(stderr, PROG ": %s needs a value\n", o);
 			return 2;
 		}
-		if (ldb_argv_is(o, "--op-log")) {
-			j->oplog = v;
-		} else if (ldb_argv_is(o, "--json")) {
-			j->json = v;
-		} else {
-			char why[400];
-			if (j->nt == MAX_THRESHOLDS ||
-			    ldb_threshold_parse_form(&j->t[j->nt], v, &ldb_threshold_join, why, sizeof why) != 0) {
-				fprintf(stderr, PROG ": %s\n", j->nt == MAX_THRESHOLDS ? "--fail-if: at most 16" : why);
-				return 2;
-			}
-			j->nt++;
-		}
+		if (set_option(j, row->id, v) >= 0)
+			return 2;
 	}
 	if (j->oplog == NULL || a->narg == 0) {
 		fprintf(stderr, PROG ": %s (usage: " PROG " --op-log FILE LOG...)\n",

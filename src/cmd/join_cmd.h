@@ -13,6 +13,11 @@
 #ifndef LDBENCH_CMD_JOIN_H
 #define LDBENCH_CMD_JOIN_H
 
+#include "util/optable.h"
+
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_join_options[];
+
 /** Entry point: argv[0] is "join".  @return the exit status. */
 int ldb_join_main(int argc, char **argv);
 

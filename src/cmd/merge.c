@@ -228,6 +228,15 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 	return ldb_repl_merge_add(&m->repl, sum, path, err, cap);
 }
 
+enum { M_HELP, M_JSON };
+
+/* The command's options (util/optable.h): the parse and --help's lines. */
+const struct ldb_opt ldb_merge_options[] = {
+	{ "help", 'h', NULL, M_HELP, NULL, NULL },
+	{ "json", 0, "OUT", M_JSON, "the merged record to OUT (- = stdout, the table then to stderr)", NULL },
+	LDB_OPT_END
+};
+
 static void usage(FILE *out)
 {
 	fputs("usage: ldbench merge [--json OUT] FILE...\n"
@@ -239,6 +248,7 @@ static void usage(FILE *out)
 	      "See docs/results.md.\n"
 	      "Exit status: 0 done, 2 bad command line or input, 99 write error.\n",
 	      out);
+	ldb_opt_help(ldb_merge_options, 14, 14, out);
 }
 
 static void print_table(const struct ldb_merged *m, int nfiles, char *const *files, char *const *hosts, FILE *out)
@@ -346,27 +356,28 @@ void ldb_merge_free(struct ldb_merged *m)
  * exit status (--help, a bad option). */
 static int parse_args(int argc, char **argv, const char **out_path, struct ldb_argv *a)
 {
-	static const char *const valued[] = { "--json", NULL };
-	if (ldb_argv_sort(argc, argv, valued, false, a) != 0) {
+	if (ldb_argv_sort(argc, argv, ldb_merge_options, false, a) != 0) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 2;
 	}
 	for (int i = 0; i < a->nopt; i++) {
-		const char *o = a->opt[i];
-		if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(o, "--json") == 0 || strncmp(o, "--json=", 7) == 0) {
-			const char *v = o[6] == '=' ? o + 7 : (i + 1 < a->nopt ? a->opt[++i] : NULL);
-			if (v == NULL || v[0] == '\0') {
-				fprintf(stderr, PROG ": --json needs a file name (or - for stdout)\n");
-				return 2;
-			}
-			*out_path = v;
-		} else {
+		const char *o = a->opt[i], *v;
+		const struct ldb_opt *row;
+		enum ldb_argv_got got = ldb_argv_next(a, &i, ldb_merge_options, &row, &v);
+		if (got == LDB_ARGV_UNKNOWN) {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 			return 2;
+		} else if (got == LDB_ARGV_NOT_VALUED) {
+			fprintf(stderr, PROG ": --%s takes no value\n", row->name);
+			return 2;
+		} else if (row->id == M_HELP) {
+			usage(stdout);
+			return 0;
+		} else if (v == NULL || v[0] == '\0') {
+			fprintf(stderr, PROG ": --json needs a file name (or - for stdout)\n");
+			return 2;
 		}
+		*out_path = v;
 	}
 	if (a->narg == 0) {
 		fprintf(stderr, PROG ": no input file (usage: ldbench merge [--json OUT] FILE...)\n");

@@ -22,6 +22,8 @@
 #ifndef LDBENCH_CMD_MERGE_H
 #define LDBENCH_CMD_MERGE_H
 
+#include "util/optable.h"
+
 #include <stdio.h>
 
 #include "report/records.h"
@@ -52,5 +54,8 @@ void ldb_merge_free(struct ldb_merged *m);
 
 /** Entry point: argv[0] is "merge". @return the exit status. */
 int ldb_merge_main(int argc, char **argv);
+
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_merge_options[];
 
 #endif

@@ -26,6 +26,109 @@ struct replay_args {
 	struct replay_send_args send;
 };
 
+#define TLS_AS_LOAD "as a load's (ldbench --help)"
+
+/* The command's options (util/optable.h): the parse and --help's lines. */
+const struct ldb_opt ldb_replay_options[] = {
+	{ "help", 0, NULL, RP_HELP, NULL, NULL },
+	{ NULL, 'H', "ldap[s]://HOST[:PORT]", RP_URI, "the target (ldaps: TLS from the first byte, port 636)", NULL },
+	{ NULL, 'h', "HOST", RP_HOST, "the target's host, ldap", NULL },
+	{ NULL, 'p', "PORT", RP_PORT, "the target's port, ldap", NULL },
+	{ "starttls", 0, NULL, RP_STARTTLS, "StartTLS on each connection before the log's requests", NULL },
+	{ "tls-cacert", 0, "FILE", RP_TLS_CACERT, TLS_AS_LOAD, NULL },
+	{ "tls-cacertdir", 0, "DIR", RP_TLS_CACERTDIR, TLS_AS_LOAD, NULL },
+	{ "tls-cert", 0, "FILE", RP_TLS_CERT, TLS_AS_LOAD, NULL },
+	{ "tls-key", 0, "FILE", RP_TLS_KEY, TLS_AS_LOAD, NULL },
+	{ "tls-min", 0, "1.2|1.3", RP_TLS_MIN, TLS_AS_LOAD, NULL },
+	{ "tls-ciphers", 0, "LIST", RP_TLS_CIPHERS, TLS_AS_LOAD, NULL },
+	{ "tls-resume", 0, NULL, RP_TLS_RESUME, TLS_AS_LOAD, NULL },
+	{ "tls-library", 0, "openssl|gnutls", RP_TLS_LIBRARY, TLS_AS_LOAD, NULL },
+	{ "tls-insecure", 0, NULL, RP_TLS_INSECURE,
+	  "no verification (a warning says so); without it the server\n"
+	  "certificate and its name are verified (a connection that\n"
+	  "fails it sends nothing: no password to an unverified server)",
+	  NULL },
+	{ NULL, 'Z', "FILE", RP_LDCLT_TLS, "refused (ldclt's ldaps verifies nothing): -H ldaps://", NULL },
+	{ "timing", 0, "asap|recorded", RP_TIMING,
+	  "asap (default): as fast as the target answers, with the\n"
+	  "recorded connections; recorded: each operation at its\n"
+	  "recorded offset (open loop, latency from that time)",
+	  NULL },
+	{ "speed", 0, "X", RP_SPEED, "recorded timing X times as fast (2, x2, 0.5)", NULL },
+	{ "loop", 0, "N", RP_LOOP, "the window N times", NULL },
+	{ "password-map", 0, "FILE", RP_PASSWORD_MAP,
+	  "DN<TAB>password lines (DN case-insensitive, spaces after\n"
+	  "commas ignored)",
+	  NULL },
+	{ "password-rule", 0, "RULE", RP_PASSWORD_RULE,
+	  "REGEX=REPLACEMENT on the DN (\\1..\\9), or 'ldbench': the\n"
+	  "password of `ldbench gen users` (the uid)",
+	  NULL },
+	{ "default-password", 0, "PW", RP_DEFAULT_PASSWORD, "the password of any other DN (never printed)", NULL },
+	{ "default-password-file", 0, "FILE", RP_DEFAULT_PASSWORD_FILE, "the same, from FILE's first line", NULL },
+	{ "unmapped-binds", 0, "skip|anonymous", RP_UNMAPPED_BINDS,
+	  "a bind DN without password: not sent (default), or sent\n"
+	  "as an anonymous bind",
+	  NULL },
+	{ "writes", 0, "skip|synthetic", RP_WRITES,
+	  "adds and modifies (the log has no content): not sent\n"
+	  "(default), or sent with the synthetic content of\n"
+	  "docs/replay.md",
+	  NULL },
+	{ "audit-log", 0, "FILE", RP_AUDIT_LOG,
+	  "the server's audit log (389 DS audit log, OpenLDAP's\n"
+	  "auditlog overlay; repeat for a rotated set): each write\n"
+	  "sent with its recorded content; a write without one\n"
+	  "falls back to --writes",
+	  NULL },
+	{ "max-conns", 0, "N", RP_MAX_CONNS, "replay connections open at once, per thread (default\n512)", NULL },
+	{ "threads", 0, "N", RP_THREADS,
+	  "sender threads (default 1, at most 64): the recorded\n"
+	  "connections spread over them by number",
+	  NULL },
+	{ "drain", 0, "DURATION", RP_DRAIN,
+	  "the longest wait (default 10s): for a closing\n"
+	  "connection's answers, for those a request waits for,\n"
+	  "for a connection's set-up; then they are given up",
+	  NULL },
+	{ "csv", 0, "FILE", RP_CSV, "the run's CSV rows (docs/results.md)", NULL },
+	{ "html", 0, "FILE", RP_HTML, "the run's HTML report (docs/results.md)", NULL },
+	{ "metrics-listen", 0, "[ADDR:]PORT", RP_METRICS_LISTEN,
+	  "live metrics for Prometheus, as the load's (docs/metrics.md)", NULL },
+	{ "metrics-linger", 0, "DURATION", RP_METRICS_LINGER, "the endpoint kept up after the run", NULL },
+	{ "metrics-push", 0, "URL", RP_METRICS_PUSH, "the metrics pushed to a Pushgateway", NULL },
+	{ "fail-if", 0, "EXPR", RP_FAIL_IF,
+	  "exit 10 when EXPR holds at the end (repeatable): a run's\n"
+	  "[KIND.]METRIC OP VALUE, METRIC rate, errors, differ,\n"
+	  "min, mean, p50 .. p99.9, max (no KIND: every kind),\n"
+	  "skipped, or late.LATENCY: 'differ>0', 'search.p99>5ms',\n"
+	  "'late.p99>10ms'",
+	  NULL },
+	{ "profile", 0, NULL, RP_PROFILE, "the profile, sending nothing:", NULL },
+	{ "interval", 0, "DURATION", RP_INTERVAL,
+	  "the time series' interval (default 1s; doubled as needed\n"
+	  "to keep at most 4096 of them); with a target: the run's\n"
+	  "sample lines and records every DURATION",
+	  NULL },
+	{ "top", 0, "N", RP_TOP, "entries of each top table (1..256, default 10)", NULL },
+	{ "write-scenario", 0, "FILE", RP_WRITE_SCENARIO,
+	  "an ldbench scenario of the profile (--mix, --rate-profile,\n"
+	  "-f, -b, -s, -n; docs/replay.md)",
+	  NULL },
+	{ "from", 0, "TIME", RP_FROM,
+	  "the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
+	  "[Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
+	  "log's first line (+30s)",
+	  "Both:\n" },
+	{ "to", 0, "TIME", RP_TO, "the window's end, as --from", NULL },
+	{ "json", 0, "FILE", RP_JSON,
+	  "the replay: the run's JSON records (header, summary\n"
+	  "with the report as \"replay\"); the profile: one JSON\n"
+	  "object (- = stdout; the text then goes to stderr)",
+	  NULL },
+	LDB_OPT_END
+};
+
 static void usage(FILE *out)
 {
 	fputs("usage: ldbench replay -H ldap[s]://HOST[:PORT] | -h HOST -p PORT [options] LOG...\n"
@@ -36,68 +139,10 @@ static void usage(FILE *out)
 	      "connection a connection, its operations in recorded order, pipelined where the\n"
 	      "log shows it; at the end the fidelity report (replayed per kind, not sent per\n"
 	      "reason with the first log lines, results that differ from the recorded ones,\n"
-	      "latencies, lateness against the schedule).  --profile sends nothing.\n"
-	      "  -H ldap[s]://HOST[:PORT]\n"
-	      "                         the target (ldaps: TLS from the first byte, port 636)\n"
-	      "  -h HOST, -p PORT       the same, ldap\n"
-	      "  --starttls             StartTLS on each connection before the log's requests\n"
-	      "  --tls-cacert FILE, --tls-cacertdir DIR, --tls-cert FILE --tls-key FILE,\n"
-	      "  --tls-min 1.2|1.3, --tls-ciphers LIST, --tls-resume, --tls-library openssl|gnutls\n"
-	      "                         as a load's (ldbench --help); the server certificate and\n"
-	      "                         its name are verified (a connection that fails it sends\n"
-	      "                         nothing: no password to an unverified server), unless\n"
-	      "  --tls-insecure         no verification (a warning says so)\n"
-	      "  --timing asap|recorded asap (default): as fast as the target answers, with the\n"
-	      "                         recorded connections; recorded: each operation at its\n"
-	      "                         recorded offset (open loop, latency from that time)\n"
-	      "  --speed X              recorded timing X times as fast (2, x2, 0.5)\n"
-	      "  --loop N               the window N times\n"
-	      "  --password-map FILE    DN<TAB>password lines (DN case-insensitive, spaces after\n"
-	      "                         commas ignored)\n"
-	      "  --password-rule RULE   REGEX=REPLACEMENT on the DN (\\1..\\9), or 'ldbench': the\n"
-	      "                         password of `ldbench gen users` (the uid)\n"
-	      "  --default-password PW, --default-password-file FILE\n"
-	      "                         the password of any other DN (never printed)\n"
-	      "  --unmapped-binds skip|anonymous\n"
-	      "                         a bind DN without password: not sent (default), or sent\n"
-	      "                         as an anonymous bind\n"
-	      "  --writes skip|synthetic adds and modifies (the log has no content): not sent\n"
-	      "                         (default), or sent with the synthetic content of\n"
-	      "                         docs/replay.md\n"
-	      "  --audit-log FILE       the server's audit log (389 DS audit log, OpenLDAP's\n"
-	      "                         auditlog overlay; repeat for a rotated set): each write\n"
-	      "                         sent with its recorded content; a write without one\n"
-	      "                         falls back to --writes\n"
-	      "  --max-conns N          replay connections open at once, per thread (default\n"
-	      "                         512)\n"
-	      "  --threads N            sender threads (default 1, at most 64): the recorded\n"
-	      "                         connections spread over them by number\n"
-	      "  --drain DURATION       the longest wait (default 10s): for a closing\n"
-	      "                         connection's answers, for those a request waits for,\n"
-	      "                         for a connection's set-up; then they are given up\n"
-	      "  --csv FILE, --html FILE the run's CSV rows and HTML report (docs/results.md)\n"
-	      "  --metrics-listen [ADDR:]PORT, --metrics-linger DURATION, --metrics-push URL\n"
-	      "                         live metrics for Prometheus, as the load's (docs/metrics.md)\n"
-	      "  --fail-if EXPR         exit 10 when EXPR holds at the end (repeatable): a run's\n"
-	      "                         [KIND.]METRIC OP VALUE, METRIC rate, errors, differ,\n"
-	      "                         min, mean, p50 .. p99.9, max (no KIND: every kind),\n"
-	      "                         skipped, or late.LATENCY: 'differ>0', 'search.p99>5ms',\n"
-	      "                         'late.p99>10ms'\n"
-	      "  --profile              the profile, sending nothing:\n"
-	      "  --interval DURATION    the time series' interval (default 1s; doubled as needed\n"
-	      "                         to keep at most 4096 of them); with a target: the run's\n"
-	      "                         sample lines and records every DURATION\n"
-	      "  --top N                entries of each top table (1..256, default 10)\n"
-	      "  --write-scenario FILE  an ldbench scenario of the profile (--mix, --rate-profile,\n"
-	      "                         -f, -b, -s, -n; docs/replay.md)\n"
-	      "Both:\n"
-	      "  --from TIME, --to TIME the window [from, to): @EPOCH[.F], YYYY-MM-DDTHH:MM:SS[.F]\n"
-	      "                         [Z|+HH:MM] (no zone: local time), or +DURATION after the\n"
-	      "                         log's first line (+30s)\n"
-	      "  --json FILE            the replay: the run's JSON records (header, summary\n"
-	      "                         with the report as \"replay\"); the profile: one JSON\n"
-	      "                         object (- = stdout; the text then goes to stderr)\n"
-	      "Options may come anywhere on the line (GNU style); -- ends them.\n"
+	      "latencies, lateness against the schedule).  --profile sends nothing.\n",
+	      out);
+	ldb_opt_help(ldb_replay_options, 25, 25, out);
+	fputs("Options may come anywhere on the line (GNU style); -- ends them.\n"
 	      "Exit status: 0 done, 1 no operation in the log or window, 2 bad command line or\n"
 	      "a log that cannot be read (before any connection), 4 no connection could be\n"
 	      "opened, 5 the target answered with bytes that are not LDAP, 10 a --fail-if\n"
@@ -183,24 +228,37 @@ static int parse_time(const char *arg, int64_t *abs_ns, int64_t *rel_ns)
 	return 0;
 }
 
-/* One valued option into x.  @return 0, 1 not one of them, 2 bad (said). */
-static int valued_opt(struct replay_args *x, const char *o, const char *v)
+/* "--name" or "-x" of each row, kept for the run's messages (tls_opt). */
+static const char *word_of(const struct ldb_opt *o)
 {
+	static char words[RP_NOPTS][32];
+	char *w = words[o->id];
+	if (w[0] == '\0' && o->name != NULL)
+		snprintf(w, sizeof words[0], "--%s", o->name);
+	else if (w[0] == '\0')
+		snprintf(w, sizeof words[0], "-%c", o->letter);
+	return w;
+}
+
+/* One valued option into x.  @return 0, or 2 bad (said). */
+static int valued_opt(struct replay_args *x, const struct ldb_opt *row, const char *v)
+{
+	const char *o = word_of(row);
 	if (v == NULL || v[0] == '\0') {
 		fprintf(stderr, PROG ": %s needs a value (see --help)\n", o);
 		return 2;
 	}
-	if (ldb_argv_is(o, "--from") || ldb_argv_is(o, "--to")) {
-		bool from = ldb_argv_is(o, "--from");
+	if (row->id == RP_FROM || row->id == RP_TO) {
+		bool from = row->id == RP_FROM;
 		*(from ? &x->from : &x->to) = v;
 		if (parse_time(v, from ? &x->from_ns : &x->to_ns, from ? &x->from_rel : &x->to_rel) != 0) {
 			fprintf(stderr,
 			        PROG
 			        ": %s '%s': not a time (@EPOCH, YYYY-MM-DDTHH:MM:SS[.F][Z|+HH:MM], or +DURATION)\n",
-			        from ? "--from" : "--to", v);
+			        o, v);
 			return 2;
 		}
-	} else if (ldb_argv_is(o, "--interval")) {
+	} else if (row->id == RP_INTERVAL) {
 		uint64_t ms;
 		if (ldb_parse_duration_ms(v, &ms) != 0 || ms == 0 || ms > 86400000ULL * 365) {
 			fprintf(stderr, PROG ": --interval '%s': not a duration above 0 (1s, 500ms, 1m)\n", v);
@@ -208,19 +266,23 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 		}
 		x->interval_ns = (int64_t)ms * 1000000;
 		x->interval_given = true;
-	} else if (ldb_argv_is(o, "--top")) {
+	} else if (row->id == RP_TOP) {
 		long long n;
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 256) {
 			fprintf(stderr, PROG ": --top '%s': not a number in 1..256\n", v);
 			return 2;
 		}
 		x->top = (int)n;
-	} else if (ldb_argv_is(o, "--json")) {
+	} else if (row->id == RP_JSON) {
 		x->json = v;
-	} else if (ldb_argv_is(o, "--write-scenario")) {
+	} else if (row->id == RP_WRITE_SCENARIO) {
 		x->scenario = v;
 	} else {
-		return ldb_replay_send_opt(&x->send, o, v);
+		int rc = ldb_replay_send_opt(&x->send, row->id, o, v);
+		if (rc == 1) /* a row without its handler */
+			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
+		if (rc != 0)
+			return 2;
 	}
 	return 0;
 }
@@ -228,75 +290,39 @@ static int valued_opt(struct replay_args *x, const char *o, const char *v)
 /* @return -1 to go on, else the exit status (--help, a bad option). */
 static int parse_args(int argc, char **argv, struct replay_args *x, struct ldb_argv *a)
 {
-	static const char *const valued[] = { "--from",
-		                              "--to",
-		                              "--interval",
-		                              "--top",
-		                              "--json",
-		                              "--write-scenario",
-		                              "-H",
-		                              "-h",
-		                              "-p",
-		                              "--timing",
-		                              "--speed",
-		                              "--loop",
-		                              "--max-conns",
-		                              "--threads",
-		                              "--drain",
-		                              "--password-map",
-		                              "--password-rule",
-		                              "--default-password",
-		                              "--default-password-file",
-		                              "--writes",
-		                              "--unmapped-binds",
-		                              "--audit-log",
-		                              "-Z",
-		                              "--tls-cacert",
-		                              "--tls-cacertdir",
-		                              "--tls-cert",
-		                              "--tls-key",
-		                              "--tls-ciphers",
-		                              "--tls-min",
-		                              "--tls-library",
-		                              "--fail-if",
-		                              "--csv",
-		                              "--html",
-		                              "--metrics-listen",
-		                              "--metrics-linger",
-		                              "--metrics-push",
-		                              NULL };
 	*x = (struct replay_args){ .from_ns = INT64_MIN,
 		                   .to_ns = INT64_MAX,
 		                   .from_rel = -1,
 		                   .to_rel = -1,
 		                   .interval_ns = 1000000000,
 		                   .top = 10 };
-	if (ldb_argv_sort(argc, argv, valued, false, a) != 0) {
+	if (ldb_argv_sort(argc, argv, ldb_replay_options, false, a) != 0) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 2;
 	}
 	for (int i = 0; i < a->nopt; i++) {
-		const char *o = a->opt[i];
-		if (strcmp(o, "--help") == 0 || (strcmp(o, "-h") == 0 && i + 1 == a->nopt)) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(o, "--profile") == 0) {
-			x->profile = true;
-			continue;
-		}
-		if (ldb_replay_send_flag(&x->send, o))
-			continue;
-		int k = 0;
-		while (valued[k] && !ldb_argv_is(o, valued[k]))
-			k++;
-		int rc = valued[k] ? valued_opt(x, valued[k], ldb_argv_value(a, &i, valued[k])) : 1;
-		if (rc == 2)
-			return 2;
-		if (rc == 1) {
+		const char *o = a->opt[i], *v;
+		const struct ldb_opt *row;
+		enum ldb_argv_got got = ldb_argv_next(a, &i, ldb_replay_options, &row, &v);
+		if (got == LDB_ARGV_UNKNOWN) {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", o);
 			return 2;
 		}
+		if (got == LDB_ARGV_NOT_VALUED) {
+			fprintf(stderr, PROG ": --%s takes no value\n", row->name);
+			return 2;
+		}
+		/* -h alone at the end: --help (elsewhere -h HOST) */
+		if (row->id == RP_HELP || (row->id == RP_HOST && got == LDB_ARGV_NO_VALUE)) {
+			usage(stdout);
+			return 0;
+		}
+		if (row->id == RP_PROFILE)
+			x->profile = true;
+		else if (!ldb_opt_valued(row))
+			ldb_replay_send_flag(&x->send, row->id, word_of(row));
+		else if (valued_opt(x, row, v) != 0)
+			return 2;
 	}
 	return -1;
 }

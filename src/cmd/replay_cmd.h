@@ -37,6 +37,53 @@
 #include "conf/fail_if_types.h"
 #include "report/logprofile.h"
 #include "run/replay.h"
+#include "util/optable.h"
+
+/* The ids of the replay's options (ldb_replay_options, cmd/replay.c). */
+enum {
+	RP_HELP,
+	RP_PROFILE,
+	RP_URI,
+	RP_HOST,
+	RP_PORT,
+	RP_STARTTLS,
+	RP_TLS_CACERT,
+	RP_TLS_CACERTDIR,
+	RP_TLS_CERT,
+	RP_TLS_KEY,
+	RP_TLS_MIN,
+	RP_TLS_CIPHERS,
+	RP_TLS_RESUME,
+	RP_TLS_LIBRARY,
+	RP_TLS_INSECURE,
+	RP_LDCLT_TLS,
+	RP_TIMING,
+	RP_SPEED,
+	RP_LOOP,
+	RP_PASSWORD_MAP,
+	RP_PASSWORD_RULE,
+	RP_DEFAULT_PASSWORD,
+	RP_DEFAULT_PASSWORD_FILE,
+	RP_UNMAPPED_BINDS,
+	RP_WRITES,
+	RP_AUDIT_LOG,
+	RP_MAX_CONNS,
+	RP_THREADS,
+	RP_DRAIN,
+	RP_CSV,
+	RP_HTML,
+	RP_FAIL_IF,
+	RP_METRICS_LISTEN,
+	RP_METRICS_LINGER,
+	RP_METRICS_PUSH,
+	RP_INTERVAL,
+	RP_TOP,
+	RP_WRITE_SCENARIO,
+	RP_FROM,
+	RP_TO,
+	RP_JSON,
+	RP_NOPTS
+};
 
 /* The sending replay's options (cmd/replay_send). */
 struct replay_send_args {
@@ -64,12 +111,15 @@ struct replay_send_args {
 };
 
 /** A valueless option of the sending replay (--starttls, --tls-insecure,
- *  --tls-resume).  @return true when o is one. */
-bool ldb_replay_send_flag(struct replay_send_args *a, const char *o);
+ *  --tls-resume), its id and its name o.  @return true when it is one. */
+bool ldb_replay_send_flag(struct replay_send_args *a, int id, const char *o);
 
-/** One option o (value v) of the sending replay.  @return 0, 1 not one of
- *  them, 2 bad (said on stderr). */
-int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v);
+/** One option of the sending replay: its id, its name o (kept for the
+ *  messages) and value v.  @return 0, 1 not one of them, 2 bad (said on stderr). */
+int ldb_replay_send_opt(struct replay_send_args *a, int id, const char *o, const char *v);
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_replay_options[];
+
 /** The replay itself, its report on stdout (and --json).  @return the exit status. */
 int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, int nlogs, int64_t from_ns, int64_t to_ns,
                          int64_t from_rel, int64_t to_rel, const char *json);

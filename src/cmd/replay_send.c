@@ -64,32 +64,32 @@ static int bad(const char *o, const char *v, const char *what)
 	return 2;
 }
 
-static int number_opt(struct replay_send_args *a, const char *o, const char *v)
+static int number_opt(struct replay_send_args *a, int id, const char *o, const char *v)
 {
 	long long n;
-	if (strcmp(o, "-p") == 0) {
+	if (id == RP_PORT) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 65535)
 			return bad(o, v, "not a port (1..65535)");
 		a->target.port = (int)n;
-	} else if (strcmp(o, "--loop") == 0) {
+	} else if (id == RP_LOOP) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 1000000)
 			return bad(o, v, "not a number in 1..1000000");
 		a->loops = (unsigned)n;
-	} else if (strcmp(o, "--max-conns") == 0) {
+	} else if (id == RP_MAX_CONNS) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > 60000)
 			return bad(o, v, "not a number in 1..60000");
 		a->max_conns = (unsigned)n;
-	} else if (strcmp(o, "--threads") == 0) {
+	} else if (id == RP_THREADS) {
 		if (ldb_num_ll(v, &n) != LDB_NUM_OK || n < 1 || n > LDB_RP_MAX_THREADS)
 			return bad(o, v, "not a number in 1..64");
 		a->threads = (unsigned)n;
-	} else if (strcmp(o, "--speed") == 0) {
+	} else if (id == RP_SPEED) {
 		const char *end;
 		double x;
 		if (ldb_num_real(v[0] == 'x' ? v + 1 : v, &end, &x) != 0 || *end != '\0' || !(x > 0) || x > 1e6)
 			return bad(o, v, "not a speed above 0 (2, x2, 0.5)");
 		a->speed = x;
-	} else if (strcmp(o, "--drain") == 0) {
+	} else if (id == RP_DRAIN) {
 		uint64_t msv;
 		if (ldb_parse_duration_ms(v, &msv) != 0 || msv > 3600000)
 			return bad(o, v, "not a duration up to 1h (10s, 500ms)");
@@ -101,22 +101,23 @@ static int number_opt(struct replay_send_args *a, const char *o, const char *v)
 }
 
 /* A password given on the command line or in a file: kept, never echoed. */
-static int password_opt(struct replay_send_args *a, const char *o, const char *v)
+static int password_opt(struct replay_send_args *a, int id, const char *v)
 {
 	char err[600];
-	if (strcmp(o, "--password-map") == 0) {
+	if (id == RP_PASSWORD_MAP) {
 		if (ldb_rp_pw_load(&a->pw, v, err, sizeof err) != 0) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
-	} else if (strcmp(o, "--password-rule") == 0) {
+	} else if (id == RP_PASSWORD_RULE) {
 		if (ldb_rp_pw_rule(&a->pw, v, err, sizeof err) != 0) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
-	} else if (strcmp(o, "--default-password") == 0 || strcmp(o, "--default-password-file") == 0) {
+	} else if (id == RP_DEFAULT_PASSWORD || id == RP_DEFAULT_PASSWORD_FILE) {
 		char buf[1024] = "";
-		if (o[18] == '-') {
+		bool file = id == RP_DEFAULT_PASSWORD_FILE;
+		if (file) {
 			FILE *f = fopen(v, "r");
 			if (f == NULL) {
 				fprintf(stderr, PROG ": --default-password-file %s: %s\n", v, strerror(errno));
@@ -127,7 +128,7 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 			fclose(f);
 			buf[strcspn(buf, "\r\n")] = '\0';
 		}
-		if (ldb_rp_pw_default(&a->pw, o[18] == '-' ? buf : v) != 0)
+		if (ldb_rp_pw_default(&a->pw, file ? buf : v) != 0)
 			return 2;
 	} else {
 		return 1;
@@ -136,52 +137,49 @@ static int password_opt(struct replay_send_args *a, const char *o, const char *v
 }
 
 /* The load's --tls-* options with a value (docs/ldbench.1), and -Z refused. */
-static int tls_opt(struct replay_send_args *a, const char *o, const char *v)
+static int tls_opt(struct replay_send_args *a, int id, const char *o, const char *v)
 {
-	static const char *const str[] = { "--tls-cacert", "--tls-cacertdir", "--tls-cert", "--tls-key",
-		                           "--tls-ciphers" };
 	struct ldb_tls_settings *s = &a->target.tls;
-	const char **dst[] = { &s->cacert, &s->cacertdir, &s->cert, &s->key, &s->ciphers };
-	if (strcmp(o, "-Z") == 0)
+	const char **str = id == RP_TLS_CACERT      ? &s->cacert
+	                   : id == RP_TLS_CACERTDIR ? &s->cacertdir
+	                   : id == RP_TLS_CERT      ? &s->cert
+	                   : id == RP_TLS_KEY       ? &s->key
+	                   : id == RP_TLS_CIPHERS   ? &s->ciphers
+	                                            : NULL;
+	if (id == RP_LDCLT_TLS)
 		return bad(o, v,
 		           "ldclt's ldaps, which verifies nothing: the replay takes -H ldaps://HOST[:PORT] "
 		           "(with --tls-cacert FILE, or --tls-insecure)");
-	if (strncmp(o, "--tls-", 6) != 0)
+	if (str == NULL && id != RP_TLS_MIN && id != RP_TLS_LIBRARY)
 		return 1;
 	if (a->tls_opt == NULL)
 		a->tls_opt = o;
-	for (size_t i = 0; i < sizeof str / sizeof str[0]; i++)
-		if (strcmp(o, str[i]) == 0) {
-			*dst[i] = v;
-			return 0;
-		}
-	if (strcmp(o, "--tls-min") == 0) {
+	if (str != NULL) {
+		*str = v;
+	} else if (id == RP_TLS_MIN) {
 		if (strcmp(v, "1.2") != 0 && strcmp(v, "1.3") != 0)
 			return bad(o, v, "must be 1.2 or 1.3");
 		s->min = v[2] == '2' ? 12 : 13;
-	} else if (strcmp(o, "--tls-library") == 0) {
-		if ((s->library = ldb_tls_library_of(v)) == LDB_TLS_LIB_DEFAULT)
-			return bad(o, v, "must be openssl or gnutls");
-	} else {
-		return 1;
+	} else if ((s->library = ldb_tls_library_of(v)) == LDB_TLS_LIB_DEFAULT) {
+		return bad(o, v, "must be openssl or gnutls");
 	}
 	return 0;
 }
 
 /* The run's result files and verdict: --csv, --html, --fail-if. */
-static int records_opt(struct replay_send_args *a, const char *o, const char *v)
+static int records_opt(struct replay_send_args *a, int id, const char *o, const char *v)
 {
-	if (strcmp(o, "--csv") == 0) {
+	if (id == RP_CSV) {
 		a->csv = v;
-	} else if (strcmp(o, "--html") == 0) {
+	} else if (id == RP_HTML) {
 		a->html = v;
-	} else if (strcmp(o, "--metrics-listen") == 0) {
+	} else if (id == RP_METRICS_LISTEN) {
 		a->metrics_listen = v;
-	} else if (strcmp(o, "--metrics-linger") == 0) {
+	} else if (id == RP_METRICS_LINGER) {
 		a->metrics_linger = v;
-	} else if (strcmp(o, "--metrics-push") == 0) {
+	} else if (id == RP_METRICS_PUSH) {
 		a->metrics_push = v;
-	} else if (strcmp(o, "--fail-if") == 0) {
+	} else if (id == RP_FAIL_IF) {
 		char err[400];
 		if (a->nfail_if == (int)(sizeof a->fail_if / sizeof a->fail_if[0]))
 			return bad(o, v, "more than 16 thresholds");
@@ -197,12 +195,12 @@ static int records_opt(struct replay_send_args *a, const char *o, const char *v)
 	return 0;
 }
 
-bool ldb_replay_send_flag(struct replay_send_args *a, const char *o)
+bool ldb_replay_send_flag(struct replay_send_args *a, int id, const char *o)
 {
-	bool *f = strcmp(o, "--starttls") == 0       ? &a->target.starttls
-	          : strcmp(o, "--tls-insecure") == 0 ? &a->target.tls.insecure
-	          : strcmp(o, "--tls-resume") == 0   ? &a->target.tls.resume
-	                                             : NULL;
+	bool *f = id == RP_STARTTLS       ? &a->target.starttls
+	          : id == RP_TLS_INSECURE ? &a->target.tls.insecure
+	          : id == RP_TLS_RESUME   ? &a->target.tls.resume
+	                                  : NULL;
 	if (f == NULL)
 		return false;
 	*f = true;
@@ -232,36 +230,36 @@ static int make_tls(struct replay_send_args *a, struct ldb_tls **t)
 	return 0;
 }
 
-int ldb_replay_send_opt(struct replay_send_args *a, const char *o, const char *v)
+int ldb_replay_send_opt(struct replay_send_args *a, int id, const char *o, const char *v)
 {
 	a->any = true; /* (reset by the caller when o is none of them) */
-	int rc = number_opt(a, o, v);
+	int rc = number_opt(a, id, o, v);
 	if (rc != 1)
 		return rc;
-	if ((rc = password_opt(a, o, v)) != 1)
+	if ((rc = password_opt(a, id, v)) != 1)
 		return rc;
-	if ((rc = tls_opt(a, o, v)) != 1)
+	if ((rc = tls_opt(a, id, o, v)) != 1)
 		return rc;
-	if ((rc = records_opt(a, o, v)) != 1)
+	if ((rc = records_opt(a, id, o, v)) != 1)
 		return rc;
-	if (strcmp(o, "-H") == 0) {
+	if (id == RP_URI) {
 		if (uri(a, v) != 0)
 			return bad(o, v, "not ldap://HOST[:PORT] or ldaps://HOST[:PORT]");
-	} else if (strcmp(o, "-h") == 0) {
+	} else if (id == RP_HOST) {
 		a->target.host = v;
-	} else if (strcmp(o, "--timing") == 0) {
+	} else if (id == RP_TIMING) {
 		if (strcmp(v, "asap") != 0 && strcmp(v, "recorded") != 0)
 			return bad(o, v, "not asap or recorded");
 		a->timing = v[0] == 'r' ? LDB_RP_RECORDED : LDB_RP_ASAP;
-	} else if (strcmp(o, "--writes") == 0) {
+	} else if (id == RP_WRITES) {
 		if (strcmp(v, "skip") != 0 && strcmp(v, "synthetic") != 0)
 			return bad(o, v, "not skip or synthetic");
 		a->writes = v[1] == 'y' ? LDB_RP_WRITES_SYNTHETIC : LDB_RP_WRITES_SKIP;
-	} else if (strcmp(o, "--audit-log") == 0) {
+	} else if (id == RP_AUDIT_LOG) {
 		if (a->naudit == sizeof a->audit / sizeof a->audit[0])
 			return bad(o, v, "more than 64 audit log files");
 		a->audit[a->naudit++] = v;
-	} else if (strcmp(o, "--unmapped-binds") == 0) {
+	} else if (id == RP_UNMAPPED_BINDS) {
 		if (strcmp(v, "skip") != 0 && strcmp(v, "anonymous") != 0)
 			return bad(o, v, "not skip or anonymous");
 		a->unmapped = v[0] == 'a' ? LDB_RP_UNMAPPED_ANON : LDB_RP_UNMAPPED_SKIP;

@@ -11,6 +11,14 @@
 
 #define PROG "ldbench report"
 
+enum { R_HELP, R_OUT };
+
+/* The command's options (util/optable.h): the parse and --help's lines. */
+const struct ldb_opt ldb_report_options[] = { { "help", 'h', NULL, R_HELP, NULL, NULL },
+	                                      { NULL, 'o', "OUT.html", R_OUT, "the page's file (default report.html)",
+	                                        NULL },
+	                                      LDB_OPT_END };
+
 static void usage(FILE *out)
 {
 	fputs("usage: ldbench report [-o OUT.html] FILE.json... [-- CHANGE.json...]\n"
@@ -20,6 +28,7 @@ static void usage(FILE *out)
 	      "before --, or the first; each run marked base or change).\n"
 	      "Default output: report.html.  Exit status: 0 written, 2 bad input, 7 cannot write.\n",
 	      out);
+	ldb_opt_help(ldb_report_options, 15, 15, out);
 }
 
 /* One side's median and spread, in the unit of the metric's label (as the text's table). */
@@ -138,10 +147,14 @@ static int parse_args(int argc, char **argv, const char **out, char **names, int
 	*nb = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!sep && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+		const struct ldb_opt *row = sep ? NULL : ldb_opt_find(ldb_report_options, a);
+		if (row != NULL && !ldb_opt_valued(row) && strchr(a, '=') != NULL) {
+			fprintf(stderr, PROG ": --%s takes no value\n", row->name);
+			return 2;
+		} else if (row != NULL && row->id == R_HELP) {
 			usage(stdout);
 			return 0;
-		} else if (!sep && !strcmp(a, "-o")) {
+		} else if (row != NULL && ldb_opt_valued(row)) { /* -o */
 			if (i + 1 >= argc || argv[i + 1][0] == '\0') {
 				fprintf(stderr, PROG ": -o needs a file name\n");
 				return 2;

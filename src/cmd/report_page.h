@@ -12,7 +12,12 @@
 #ifndef LDBENCH_CMD_REPORT_PAGE_H
 #define LDBENCH_CMD_REPORT_PAGE_H
 
+#include "util/optable.h"
+
 /** Entry point: argv[0] is "report". @return the exit status. */
 int ldb_report_main(int argc, char **argv);
+
+/* The command's options (--help, the parse, ldbench --dump-options). */
+extern const struct ldb_opt ldb_report_options[];
 
 #endif

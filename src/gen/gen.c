@@ -113,16 +113,17 @@ static int gen_users_cmd(int argc, char **argv, char *err, size_t cap)
 	bool have_number = false, localize = false, rdn_cn = false, have_hash = false, generic = false;
 	bool shape_named = false;
 	const struct gen_opt opts[] = {
-		{ "suffix", GOPT_STR, &u.suffix },
-		{ "parent", GOPT_STR, &u.parent },
-		{ "number", GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
-		{ "hash", GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
-		{ "generic", GOPT_FLAG, &u.ldifgen, .seen = &generic },
-		{ "shape", GOPT_CALL, &u, .fn = opt_shape, .seen = &shape_named },
-		{ "rdn-cn", GOPT_FLAG, &rdn_cn },
-		{ "localize", GOPT_FLAG, &localize },
+		{ GU_SUFFIX, GOPT_STR, &u.suffix },
+		{ GU_PARENT, GOPT_STR, &u.parent },
+		{ GU_NUMBER, GOPT_COUNT, &u.number, LDB_GEN_MAX_INDEX, &have_number },
+		{ GU_HASH, GOPT_CALL, &u.hash, .fn = opt_hash, .seen = &have_hash },
+		{ GU_GENERIC, GOPT_FLAG, &u.ldifgen, .seen = &generic },
+		{ GU_SHAPE, GOPT_CALL, &u, .fn = opt_shape, .seen = &shape_named },
+		{ GU_RDN_CN, GOPT_FLAG, &rdn_cn },
+		{ GU_LOCALIZE, GOPT_FLAG, &localize },
 	};
-	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &u.start_idx, &u.width, NULL };
+	const struct gen_cli cli = { gen_users_options, opts, GEN_NOPTS(opts), &file, &u.start_idx,
+		                     &u.width,          NULL, "users" };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -184,17 +185,18 @@ static int gen_groups_cmd(int argc, char **argv, char *err, size_t cap)
 	const char *file = NULL;
 	bool generic = false;
 	const struct gen_opt opts[] = {
-		{ "suffix", GOPT_STR, &g.suffix },
-		{ "parent", GOPT_STR, &g.parent },
-		{ "number", GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX },
-		{ "num-members", GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX },
-		{ "create-members", GOPT_FLAG, &g.create_members },
-		{ "member-parent", GOPT_STR, &g.member_parent },
-		{ "member-attr", GOPT_STR, &g.member_attr },
-		{ "generic", GOPT_FLAG, &generic },
+		{ GG_SUFFIX, GOPT_STR, &g.suffix },
+		{ GG_PARENT, GOPT_STR, &g.parent },
+		{ GG_NUMBER, GOPT_COUNT, &g.number, LDB_GEN_MAX_INDEX },
+		{ GG_NUM_MEMBERS, GOPT_COUNT, &g.num_members, LDB_GEN_MAX_INDEX },
+		{ GG_CREATE_MEMBERS, GOPT_FLAG, &g.create_members },
+		{ GG_MEMBER_PARENT, GOPT_STR, &g.member_parent },
+		{ GG_MEMBER_ATTR, GOPT_STR, &g.member_attr },
+		{ GG_GENERIC, GOPT_FLAG, &generic },
 	};
-	const struct gen_opt name = { "NAME", GOPT_CALL, &g.name, .fn = opt_group_name };
-	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &g.start_idx, &g.width, &name };
+	const struct gen_opt name = { 0, GOPT_CALL, &g.name, .fn = opt_group_name };
+	const struct gen_cli cli = { gen_groups_options, opts,     GEN_NOPTS(opts), &file,
+		                     &g.start_idx,       &g.width, &name,           "groups" };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -240,21 +242,22 @@ static int gen_modload_cmd(int argc, char **argv, char *err, size_t cap)
 	struct gen_modload_opts m = { .add = 100, .mod = 100, .modrdn = 100, .del = 100, .start_idx = 1 };
 	const char *file = NULL;
 	const struct gen_opt opts[] = {
-		{ "suffix", GOPT_STR, &m.suffix },
-		{ "parent", GOPT_STR, &m.parent },
-		{ "num-users", GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users },
-		{ "create-users", GOPT_FLAG, &m.create_users },
-		{ "delete-users", GOPT_FLAG, &m.delete_users },
-		{ "add-users", GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX },
-		{ "mod-users", GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod },
-		{ "modrdn-users", GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn },
-		{ "del-users", GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
-		{ "mod-attrs", GOPT_CALL, &m, .fn = opt_mod_attrs },
-		{ "generic", GOPT_FLAG, &m.generic },
-		{ "create-parent", GOPT_FLAG, &m.create_parent },
-		{ "randomize", GOPT_FLAG, &m.randomize },
+		{ GM_SUFFIX, GOPT_STR, &m.suffix },
+		{ GM_PARENT, GOPT_STR, &m.parent },
+		{ GM_NUM_USERS, GOPT_COUNT, &m.num_users, LDB_GEN_MAX_INDEX, &m.have_num_users },
+		{ GM_CREATE_USERS, GOPT_FLAG, &m.create_users },
+		{ GM_DELETE_USERS, GOPT_FLAG, &m.delete_users },
+		{ GM_ADD_USERS, GOPT_COUNT, &m.add, LDB_GEN_MAX_INDEX },
+		{ GM_MOD_USERS, GOPT_COUNT, &m.mod, LDB_GEN_MAX_INDEX, &m.set_mod },
+		{ GM_MODRDN_USERS, GOPT_COUNT, &m.modrdn, LDB_GEN_MAX_INDEX, &m.set_modrdn },
+		{ GM_DEL_USERS, GOPT_COUNT, &m.del, LDB_GEN_MAX_INDEX, &m.set_del },
+		{ GM_MOD_ATTRS, GOPT_CALL, &m, .fn = opt_mod_attrs },
+		{ GM_GENERIC, GOPT_FLAG, &m.generic },
+		{ GM_CREATE_PARENT, GOPT_FLAG, &m.create_parent },
+		{ GM_RANDOMIZE, GOPT_FLAG, &m.randomize },
 	};
-	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL };
+	const struct gen_cli cli = { gen_modload_options, opts, GEN_NOPTS(opts), &file, &m.start_idx, &m.width, NULL,
+		                     "mod-load" };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -288,12 +291,12 @@ static int gen_tree_cmd(int argc, char **argv, char *err, size_t cap)
 	struct gen_tree_opts to = { 0 };
 	const char *file = NULL;
 	const struct gen_opt opts[] = {
-		{ "suffix", GOPT_STR, &to.suffix },
-		{ "depth", GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth },
-		{ "fanout", GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout },
-		{ "entries", GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries },
+		{ GT_SUFFIX, GOPT_STR, &to.suffix },
+		{ GT_DEPTH, GOPT_COUNT, &to.depth, GEN_MAX_DEPTH, &to.have_depth },
+		{ GT_FANOUT, GOPT_COUNT, &to.fanout, LDB_GEN_MAX_INDEX, &to.have_fanout },
+		{ GT_ENTRIES, GOPT_COUNT, &to.entries, LDB_GEN_MAX_INDEX, &to.have_entries },
 	};
-	const struct gen_cli cli = { opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL };
+	const struct gen_cli cli = { gen_tree_options, opts, GEN_NOPTS(opts), &file, NULL, NULL, NULL, "tree" };
 	int rc = gen_parse(&cli, argc, argv, err, cap);
 
 	if (rc != 0)
@@ -329,6 +332,7 @@ struct gen_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv, char *err, size_t cap);
 	const char *usage;
+	const struct ldb_opt *table; /* its options (gen/gen_tables.c) */
 };
 
 static const struct gen_cmd gen_cmds[] = {
@@ -346,7 +350,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    --shape simple (the default without --generic) is the shape above; named, it also says on\n"
 	  "    stderr that its entries carry no ACI, which 389 DS needs for non-root searches.\n"
 	  "    --shape ldifgen-random: ldifgen users without --generic (uid JSmith<i>, cn \"John Smith\").\n"
-	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n" },
+	  "    groups and mod-load take --generic too: the records of dsctl ldifgen groups / mod-load.\n",
+	  gen_users_options },
 	{ "groups", gen_groups_cmd,
 	  "ldbench gen groups NAME --suffix DN [--parent DN] [--number N] [--num-members M]\n"
 	  "                  [--create-members] [--member-parent DN] [--member-attr member|uniqueMember]\n"
@@ -354,7 +359,8 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    N (default 1) groups cn=NAME-<1..N>,PARENT (default SUFFIX), groupOfUniqueNames (default) or\n"
 	  "    groupOfNames, each with M (default 10000) members uid=user<I..>,MEMBER-PARENT (default\n"
 	  "    ou=People,SUFFIX); --create-members also writes the suffix, the containers and the M users.\n"
-	  "    --generic: dsctl ldifgen groups' records (members below SUFFIX, cn: the group DN, ACIs).\n" },
+	  "    --generic: dsctl ldifgen groups' records (members below SUFFIX, cn: the group DN, ACIs).\n",
+	  gen_groups_options },
 	{ "mod-load", gen_modload_cmd,
 	  "ldbench gen mod-load --num-users N --parent DN [--suffix DN] [--create-users] [--add-users A]\n"
 	  "                  [--mod-users M] [--modrdn-users R] [--del-users D] [--delete-users]\n"
@@ -363,11 +369,13 @@ static const struct gen_cmd gen_cmds[] = {
 	  "    of addUser<i>, M modifies (replace each --mod-attrs, default description), R modrdns to\n"
 	  "    cn=<uid>, D deletes of the last users, (--delete-users) deletes of all that remain.\n"
 	  "    A, M, R and D default to 100; M, R and D cannot exceed N.\n"
-	  "    --generic [--create-parent] [--randomize]: dsctl ldifgen mod-load's records, counting down.\n" },
+	  "    --generic [--create-parent] [--randomize]: dsctl ldifgen mod-load's records, counting down.\n",
+	  gen_modload_options },
 	{ "tree", gen_tree_cmd,
 	  "ldbench gen tree --depth D --fanout F --entries E [--suffix DN] [--ldif-file F]\n"
 	  "    the top entry (default dc=example,dc=com) and F sub-containers ou=unit<k> per container down\n"
-	  "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n" },
+	  "    to level D, E inetOrgPerson entries cn=entry<n> in every container; counts on stderr.\n",
+	  gen_tree_options },
 };
 
 void ldb_gen_usage(FILE *out)
@@ -375,9 +383,32 @@ void ldb_gen_usage(FILE *out)
 	fputs("Usage:\n", out);
 	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++)
 		fputs(gen_cmds[i].usage, out);
+	fputs("Each subcommand's options: ldbench gen SUBCOMMAND --help.\n", out);
 	fputs("Writes LDIF to stdout, or to the --ldif-file.\n"
 	      "Options may come anywhere on the line (GNU style); -- ends them.\n",
 	      out);
+}
+
+void ldb_gen_usage_of(const char *name, FILE *out)
+{
+	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++) {
+		if (strcmp(name, gen_cmds[i].name) != 0)
+			continue;
+		fprintf(out, "Usage:\n%s", gen_cmds[i].usage);
+		ldb_opt_help(gen_cmds[i].table, 4, 24, out);
+	}
+	fputs("Writes LDIF to stdout, or to the --ldif-file.\n"
+	      "Options may come anywhere on the line (GNU style); -- ends them.\n",
+	      out);
+}
+
+void ldb_gen_dump_options(FILE *out)
+{
+	char cmd[32];
+	for (size_t i = 0; i < sizeof(gen_cmds) / sizeof(gen_cmds[0]); i++) {
+		snprintf(cmd, sizeof cmd, "gen:%s", gen_cmds[i].name);
+		ldb_opt_dump(cmd, gen_cmds[i].table, out);
+	}
 }
 
 int ldb_gen_main(int argc, char **argv)

@@ -141,6 +141,13 @@ int ldb_gen_main(int argc, char **argv);
 /** Print the usage of every gen subcommand. */
 void ldb_gen_usage(FILE *out);
 
+/** Print the usage of gen subcommand name, with its option lines (its table). */
+void ldb_gen_usage_of(const char *name, FILE *out);
+
+/** The subcommands' option tables, one line per option (util/optable.h's
+ *  ldb_opt_dump, commands "gen:users" ...): `ldbench --dump-options`. */
+void ldb_gen_dump_options(FILE *out);
+
 /** userPassword form of `gen users --hash`. */
 enum ldb_gen_hash {
 	LDB_GEN_HASH_CLEAR = 0, /* the password itself */

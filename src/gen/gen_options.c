@@ -39,16 +39,6 @@ static int gen_close(FILE *f, const char *path, int rc, char *err, size_t cap)
 	return rc;
 }
 
-/* getopt_long values: the options every subcommand has, then OPT_TABLE + i for
- * the i-th entry of the subcommand's own table. */
-enum {
-	OPT_LDIF_FILE = 1000,
-	OPT_HELP,
-	OPT_START_IDX,
-	OPT_WIDTH,
-	OPT_TABLE,
-};
-
 /* The message of a getopt_long error ('?' or ':'). */
 static int opt_error(int c, char **argv, char *err, size_t cap)
 {
@@ -70,20 +60,20 @@ static int opt_common(int c, const char **file, int64_t *start_idx, int *width, 
 	int64_t v;
 
 	switch (c) {
-	case OPT_LDIF_FILE:
+	case GEN_OPT_LDIF_FILE:
 		if (*optarg == '\0') {
 			gen_err(err, cap, "--ldif-file: empty file name");
 			return LDB_EXIT_PARAMS;
 		}
 		*file = optarg;
 		return 0;
-	case OPT_START_IDX:
+	case GEN_OPT_START_IDX:
 		if (start_idx == NULL)
 			return 1;
 		return ldb_num_count("--start-idx", optarg, LDB_GEN_MAX_INDEX, start_idx, err, cap) == 0
 		               ? 0
 		               : LDB_EXIT_PARAMS;
-	case OPT_WIDTH:
+	case GEN_OPT_WIDTH:
 		if (width == NULL)
 			return 1;
 		if (ldb_num_count("--width", optarg, GEN_MAX_WIDTH, &v, err, cap) != 0)
@@ -98,17 +88,18 @@ static int opt_common(int c, const char **file, int64_t *start_idx, int *width, 
 	}
 }
 
-/* Store val as o says.  @return 0 or LDB_EXIT_PARAMS with err. */
-static int opt_store(const struct gen_opt *o, const char *val, int argc, char **argv, char *err, size_t cap)
+/* Store val as o (named name) says.  @return 0 or LDB_EXIT_PARAMS with err. */
+static int opt_store(const struct gen_opt *o, const char *name, const char *val, int argc, char **argv, char *err,
+                     size_t cap)
 {
-	char name[64]; /* "--" and a long name of our tables */
+	char opt[64]; /* "--" and a long name of our tables */
 
 	switch (o->kind) {
 	case GOPT_STR: *(const char **)o->dst = val; break;
 	case GOPT_FLAG: *(bool *)o->dst = true; break;
 	case GOPT_COUNT:
-		snprintf(name, sizeof(name), "--%s", o->name);
-		if (ldb_num_count(name, val, o->max, o->dst, err, cap) != 0)
+		snprintf(opt, sizeof(opt), "--%s", name);
+		if (ldb_num_count(opt, val, o->max, o->dst, err, cap) != 0)
 			return LDB_EXIT_PARAMS;
 		break;
 	case GOPT_CALL:
@@ -123,22 +114,14 @@ static int opt_store(const struct gen_opt *o, const char *val, int argc, char **
 
 int gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_t cap)
 {
-	struct option lo[GEN_MAX_OPTS + 5];
-	size_t n = 0;
+	struct option lo[GEN_MAX_OPTS + 1];
+	char shorts[8];
 	int c, r;
 
-	lo[n++] = (struct option){ "ldif-file", required_argument, NULL, OPT_LDIF_FILE };
-	lo[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
-	if (cli->start_idx != NULL) {
-		lo[n++] = (struct option){ "start-idx", required_argument, NULL, OPT_START_IDX };
-		lo[n++] = (struct option){ "width", required_argument, NULL, OPT_WIDTH };
+	if (ldb_opt_getopt(cli->table, lo, GEN_MAX_OPTS + 1, shorts, sizeof shorts) != 0) {
+		gen_err(err, cap, "the option table is too long"); /* a build-time mistake */
+		return LDB_EXIT_OTHER;
 	}
-	for (size_t i = 0; i < cli->nopts && i < GEN_MAX_OPTS; i++)
-		lo[n++] = (struct option){ cli->opts[i].name,
-			                   cli->opts[i].kind == GOPT_FLAG ? no_argument : required_argument, NULL,
-			                   OPT_TABLE + (int)i };
-	lo[n] = (struct option){ NULL, 0, NULL, 0 };
-
 	optind = 0; /* glibc: full re-initialisation (we may be called more than once) */
 	opterr = 0;
 	/* "-": operands (NAME) may come anywhere, returned as option 1 */
@@ -148,14 +131,19 @@ int gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_
 				return r;
 			continue;
 		}
-		if (c == OPT_HELP) {
-			ldb_gen_usage(stdout);
+		if (c == GEN_OPT_HELP) {
+			ldb_gen_usage_of(cli->name, stdout);
 			return -1; /* handled: exit 0 */
 		}
+		const struct ldb_opt *row = c >= GEN_OPT_OWN ? ldb_opt_by_id(cli->table, c) : NULL;
+		const struct gen_opt *to = NULL;
+		for (size_t i = 0; row != NULL && i < cli->nopts; i++)
+			if (cli->opts[i].id == c)
+				to = &cli->opts[i];
 		if (c == 1 && cli->operand != NULL)
-			r = opt_store(cli->operand, optarg, argc, argv, err, cap);
-		else if (c >= OPT_TABLE && c < OPT_TABLE + (int)cli->nopts)
-			r = opt_store(&cli->opts[c - OPT_TABLE], optarg, argc, argv, err, cap);
+			r = opt_store(cli->operand, "", optarg, argc, argv, err, cap);
+		else if (to != NULL)
+			r = opt_store(to, row->name, optarg, argc, argv, err, cap);
 		else
 			return opt_error(c, argv, err, cap);
 		if (r != 0)
@@ -167,7 +155,7 @@ int gen_parse(const struct gen_cli *cli, int argc, char **argv, char *err, size_
 			gen_err(err, cap, "unexpected argument '%s'", argv[optind]);
 			return LDB_EXIT_PARAMS;
 		}
-		if ((r = opt_store(cli->operand, argv[optind], argc, argv, err, cap)) != 0)
+		if ((r = opt_store(cli->operand, "", argv[optind], argc, argv, err, cap)) != 0)
 			return r;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 /* The gen subcommands' command lines (getopt_long, GNU style: options
- * anywhere, -- ends them) from a table per subcommand, and the run that is the
+ * anywhere, -- ends them) from a table per subcommand (util/optable.h rows,
+ * gen/gen_tables.c; each id bound to where its value goes), and the run that is the
  * same for every shape: open the output (stdout or --ldif-file), emit, close
  * (a failed file is removed; a written one is announced as dsctl does). */
 #ifndef LDBENCH_GEN_OPTIONS_H
@@ -9,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "util/optable.h"
 
 /* How a subcommand option stores its value. */
 enum gen_opt_kind {
@@ -21,9 +24,46 @@ enum gen_opt_kind {
 /* A GOPT_CALL option's parser (it may take more of argv: optind). */
 typedef int (*gen_opt_fn)(void *dst, const char *val, int argc, char **argv, char *err, size_t cap);
 
-/* One option of a subcommand, besides --ldif-file, --help, --start-idx, --width. */
+/* The ids of the options every subcommand's table may have (ldb_opt.id);
+ * a subcommand's own options have ids from GEN_OPT_OWN (getopt_long's own
+ * values, 1 for an operand, '?' and ':', stay below). */
+enum { GEN_OPT_OWN = 256, GEN_OPT_LDIF_FILE = 1000, GEN_OPT_HELP, GEN_OPT_START_IDX, GEN_OPT_WIDTH };
+
+/* The subcommands' own options' ids (gen/gen_tables.c). */
+enum { GU_SUFFIX = GEN_OPT_OWN, GU_PARENT, GU_NUMBER, GU_HASH, GU_GENERIC, GU_SHAPE, GU_RDN_CN, GU_LOCALIZE };
+enum {
+	GG_SUFFIX = GEN_OPT_OWN,
+	GG_PARENT,
+	GG_NUMBER,
+	GG_NUM_MEMBERS,
+	GG_CREATE_MEMBERS,
+	GG_MEMBER_PARENT,
+	GG_MEMBER_ATTR,
+	GG_GENERIC
+};
+enum {
+	GM_SUFFIX = GEN_OPT_OWN,
+	GM_PARENT,
+	GM_NUM_USERS,
+	GM_CREATE_USERS,
+	GM_DELETE_USERS,
+	GM_ADD_USERS,
+	GM_MOD_USERS,
+	GM_MODRDN_USERS,
+	GM_DEL_USERS,
+	GM_MOD_ATTRS,
+	GM_GENERIC,
+	GM_CREATE_PARENT,
+	GM_RANDOMIZE
+};
+enum { GT_SUFFIX = GEN_OPT_OWN, GT_DEPTH, GT_FANOUT, GT_ENTRIES };
+
+/* The subcommands' option tables (gen/gen_tables.c). */
+extern const struct ldb_opt gen_users_options[], gen_groups_options[], gen_modload_options[], gen_tree_options[];
+
+/* Where the value of a subcommand's option (its table's id) goes. */
 struct gen_opt {
-	const char *name; /* long name without "--" */
+	int id;
 	enum gen_opt_kind kind;
 	void *dst;
 	int64_t max;   /* GOPT_COUNT */
@@ -31,16 +71,18 @@ struct gen_opt {
 	gen_opt_fn fn; /* GOPT_CALL */
 };
 
-#define GEN_MAX_OPTS 16 /* of one subcommand's table */
+#define GEN_MAX_OPTS 24 /* rows of one subcommand's table */
 
 /* A subcommand's command line. */
 struct gen_cli {
-	const struct gen_opt *opts;
+	const struct ldb_opt *table; /* its options */
+	const struct gen_opt *opts;  /* where each goes */
 	size_t nopts;
 	const char **file;
 	int64_t *start_idx; /* NULL: no --start-idx nor --width */
 	int *width;
 	const struct gen_opt *operand; /* NULL: operands are refused */
+	const char *name;              /* the subcommand, for its --help */
 };
 
 /* The entries of an option table. */

@@ -4,15 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_valued(const char *w, const char *const *valued)
+/* Does word w (without '=') name an option of t that takes a value? */
+static bool is_valued(const char *w, const struct ldb_opt *t)
 {
-	for (size_t i = 0; valued != NULL && valued[i] != NULL; i++)
-		if (strcmp(w, valued[i]) == 0)
-			return true;
-	return false;
+	const struct ldb_opt *o = t != NULL ? ldb_opt_find(t, w) : NULL;
+	return o != NULL && ldb_opt_valued(o) && strchr(w, '=') == NULL;
 }
 
-int ldb_argv_sort(int argc, char *const *argv, const char *const *valued, bool split, struct ldb_argv *out)
+int ldb_argv_sort(int argc, char *const *argv, const struct ldb_opt *t, bool split, struct ldb_argv *out)
 {
 	size_t n = argc > 1 ? (size_t)argc : 1;
 	memset(out, 0, sizeof *out);
@@ -31,7 +30,7 @@ int ldb_argv_sort(int argc, char *const *argv, const char *const *valued, bool s
 				options = false;
 		} else if (options && w[0] == '-' && w[1] != '\0') {
 			out->opt[out->nopt++] = w;
-			if (is_valued(w, valued) && i + 1 < argc)
+			if (is_valued(w, t) && i + 1 < argc)
 				out->opt[out->nopt++] = argv[++i];
 		} else {
 			out->arg[out->narg++] = w;
@@ -47,17 +46,19 @@ void ldb_argv_free(struct ldb_argv *a)
 	a->nopt = a->narg = 0;
 }
 
-bool ldb_argv_is(const char *o, const char *name)
+enum ldb_argv_got ldb_argv_next(const struct ldb_argv *a, int *i, const struct ldb_opt *t, const struct ldb_opt **o,
+                                const char **v)
 {
-	size_t n = strlen(name);
-	return strncmp(o, name, n) == 0 && (o[n] == '\0' || o[n] == '=');
-}
-
-const char *ldb_argv_value(const struct ldb_argv *a, int *i, const char *name)
-{
-	const char *o = a->opt[*i];
-	size_t n = strlen(name);
-	if (o[n] == '=')
-		return o + n + 1;
-	return *i + 1 < a->nopt ? a->opt[++*i] : NULL;
+	const char *w = a->opt[*i], *eq = w[1] == '-' ? strchr(w, '=') : NULL;
+	*v = NULL;
+	*o = ldb_opt_find(t, w);
+	if (*o == NULL)
+		return LDB_ARGV_UNKNOWN;
+	if (!ldb_opt_valued(*o))
+		return eq != NULL ? LDB_ARGV_NOT_VALUED : LDB_ARGV_OPT;
+	if (eq != NULL)
+		*v = eq + 1;
+	else if (*i + 1 < a->nopt)
+		*v = a->opt[++*i];
+	return *v != NULL ? LDB_ARGV_OPT : LDB_ARGV_NO_VALUE;
 }

@@ -1,12 +1,15 @@
 /* The subcommands' command lines, GNU style: options anywhere on the line,
  * operands in their order, "--" to end the options (for file names that begin
  * with a dash).  One helper for every subcommand that reads its own argv
- * (compare, merge); the run's options and `gen` go through getopt_long, which
- * permutes the same way. */
+ * (replay, join, compare, merge, report), over the command's option table
+ * (util/optable.h); the run's options go through getopt_long, built from its
+ * table, which permutes the same way. */
 #ifndef LDBENCH_UTIL_ARGV_H
 #define LDBENCH_UTIL_ARGV_H
 
 #include <stdbool.h>
+
+#include "util/optable.h"
 
 /* argv[1..argc) sorted: the options, each valued one followed by its value,
  * then the operands. */
@@ -19,21 +22,28 @@ struct ldb_argv {
 };
 
 /** Sort argv[1..argc) into options and operands.  An option is a word that
- *  begins with '-' and is not "-" (stdin, an operand).  A word equal to one of
- *  `valued` (NULL-terminated, e.g. "--json") takes the next word as its value,
- *  whatever it is; written "--json=V" it takes none.  Without split, "--" ends
- *  the options: every later word is an operand.  With split, the first "--"
- *  only marks where the first group of operands ends (out->split) and options
- *  may still follow; a second "--" ends the options.  The words are not
- *  copied.  @return 0, or -1 when out of memory. */
-int ldb_argv_sort(int argc, char *const *argv, const char *const *valued, bool split, struct ldb_argv *out);
+ *  begins with '-' and is not "-" (stdin, an operand).  A word that names an
+ *  option of t that takes a value (its metavar), "--json" say, takes the next
+ *  word as its value, whatever it is; written "--json=V" it takes none.
+ *  Without split, "--" ends the options: every later word is an operand.
+ *  With split, the first "--" only marks where the first group of operands
+ *  ends (out->split) and options may still follow; a second "--" ends the
+ *  options.  The words are not copied.  @return 0, or -1 when out of memory. */
+int ldb_argv_sort(int argc, char *const *argv, const struct ldb_opt *t, bool split, struct ldb_argv *out);
 
-/** Is option word o the option name, alone or as "name=VALUE"? */
-bool ldb_argv_is(const char *o, const char *name);
+/* What ldb_argv_next found. */
+enum ldb_argv_got {
+	LDB_ARGV_OPT,       /* an option of the table, with its value when it takes one */
+	LDB_ARGV_UNKNOWN,   /* a word the table does not name */
+	LDB_ARGV_NO_VALUE,  /* an option that takes a value, without one */
+	LDB_ARGV_NOT_VALUED /* "--flag=VALUE": a value where none goes */
+};
 
-/** The value of option a->opt[*i] (which ldb_argv_is calls name): after its
- *  '=', else the next word (*i moves on to it).  NULL when there is none. */
-const char *ldb_argv_value(const struct ldb_argv *a, int *i, const char *name);
+/** The option a->opt[*i] of table t (which sorted a): *o its row (NULL when
+ *  unknown), *v its value (after '=', else the next word: *i moves on to it;
+ *  NULL for a flag). */
+enum ldb_argv_got ldb_argv_next(const struct ldb_argv *a, int *i, const struct ldb_opt *t, const struct ldb_opt **o,
+                                const char **v);
 
 /** Free what ldb_argv_sort allocated (safe on a zeroed struct). */
 void ldb_argv_free(struct ldb_argv *a);

@@ -12,7 +12,10 @@
 
 #include "util/argv.h"
 
-static const char *const valued[] = { "--fail-if", "--json", NULL };
+static const struct ldb_opt table[] = { { "fail-if", 0, "EXPR", 1, "a condition", NULL },
+	                                { "json", 0, "FILE", 2, "records", NULL },
+	                                { "help", 'h', NULL, 3, "this text", NULL },
+	                                LDB_OPT_END };
 
 /* Sort the words (argv[0] is "cmd") and check the two lists: each a
  * blank-separated string; split as expected. */
@@ -24,7 +27,7 @@ static void check(const char *line, bool split, const char *want_opt, const char
 	for (char *w = strtok_r(buf, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = strcmp(w, "''") == 0 ? empty : w;
 	struct ldb_argv a;
-	assert_int_equal(ldb_argv_sort(argc, argv, valued, split, &a), 0);
+	assert_int_equal(ldb_argv_sort(argc, argv, table, split, &a), 0);
 	char got[512] = "";
 	for (int i = 0; i < a.nopt; i++)
 		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", a.opt[i]);
@@ -76,6 +79,40 @@ static void split_mode(void **state)
 	check("b c", true, "", "b c", -1);
 }
 
+/* The table says what an option is: its row, its value, or why not. */
+static void next_option(void **state)
+{
+	(void)state;
+	char cmd[] = "cmd", j[] = "--json", o[] = "out", f[] = "--fail-if=x", h[] = "--help=1", u[] = "--nope",
+	     k[] = "-h", e[] = "--fail-if";
+	char *argv[] = { cmd, j, o, f, h, u, k, e };
+	struct ldb_argv a;
+	const struct ldb_opt *row;
+	const char *v;
+	assert_int_equal(ldb_argv_sort(8, argv, table, false, &a), 0);
+	int i = 0;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_OPT);
+	assert_int_equal(row->id, 2);
+	assert_string_equal(v, "out");
+	assert_int_equal(i, 1);
+	i++;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_OPT);
+	assert_int_equal(row->id, 1);
+	assert_string_equal(v, "x");
+	i++;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_NOT_VALUED);
+	i++;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_UNKNOWN);
+	assert_null(row);
+	i++;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_OPT);
+	assert_int_equal(row->id, 3);
+	assert_null(v);
+	i++;
+	assert_int_equal(ldb_argv_next(&a, &i, table, &row, &v), LDB_ARGV_NO_VALUE);
+	ldb_argv_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -83,6 +120,7 @@ int main(void)
 		cmocka_unit_test(valued_takes_the_next_word),
 		cmocka_unit_test(double_dash_ends_options),
 		cmocka_unit_test(split_mode),
+		cmocka_unit_test(next_option),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
