@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <ldap.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@
 #include "run/chase.h"
 #include "run/clock.h"
 
-#define IN_MAX (64 * 1024 * 1024)
 #define BACKOFF_MIN_MS 50
 #define BACKOFF_MAX_MS 1000
 #define MAX_PARENT_LEVELS 8
@@ -76,6 +74,43 @@ static int socket_error(int fd)
 	return err;
 }
 
+/* graceful: a TLS close_notify first (after an unbind, or at the end). */
+void ldb_conn_close(struct ldb_conn *cn, bool graceful)
+{
+	ldb_link_close(&cn->ln, graceful);
+	cn->unconfirmed = false;
+	for (int i = 0; i < cn->depth; i++)
+		cn->slots[i].used = 0;
+	cn->inflight = 0;
+	cn->unsynced = 0;
+	cn->syncing = false;
+}
+
+/* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
+void ldb_conn_confirm(struct ldb_conn *cn)
+{
+	struct ldb_client *w = cn->w;
+	if (!cn->unconfirmed)
+		return;
+	cn->unconfirmed = false;
+	ldb_add(&w->st->connects, 1);
+	/* one reading ends the connect stage and starts what follows: the TLS
+	 * stage, or the requests sent before the connection was known to be up */
+	uint64_t now = ldb_now_ns();
+	if (w->run->cfg->bindeach)
+		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now > cn->t_connect ? now - cn->t_connect : 0);
+	if (cn->state == CS_TLS)
+		cn->t_tls = now;
+	for (int i = 0; i < cn->depth; i++) {
+		struct ldb_slot *s = &cn->slots[i];
+		if (!s->used || s->t_sent >= now)
+			continue;
+		if (s->t0 == s->t_sent)
+			s->t0 = now; /* not an intended start (--rate) */
+		s->t_sent = s->t_first = now;
+	}
+}
+
 static void schedule_retry(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
@@ -111,8 +146,8 @@ void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 			if (s->used && s->counts && !cycle)
 				w->outstanding--;
 		}
-		int err = why == LDB_FAIL_TIMEOUT ? ETIMEDOUT : socket_error(cn->fd);
-		note_connect_end(cn, err != 0 ? err : cn->sock_err);
+		int err = why == LDB_FAIL_TIMEOUT ? ETIMEDOUT : socket_error(cn->ln.fd);
+		note_connect_end(cn, err != 0 ? err : cn->ln.sock_err);
 		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, noted);
 		return;
 	}
@@ -168,49 +203,29 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
 	conn_set_state(cn, CS_CONNECTING);
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
-	cn->sock_err = 0;
 	if (run->tag_op != NULL) {
 		cn->conn_no = __atomic_add_fetch(&run->conn_seq, 1, __ATOMIC_RELAXED);
 		cn->nreq = 0;
 		cn->tagged = false;
 	}
-	if (fd < 0) {
-		char why[128];
-		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
-		note_connect_end(cn, errno);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, why, false);
-		return;
-	}
 	/* Nagle only ever delays a write that follows unanswered ones: with one
 	 * plain request at a time the answer acknowledges it, so the option (a
 	 * system call per connection, bindeach's too) is set only for pipelines,
 	 * and for TLS, whose handshake ends with two writes in a row (Finished,
-	 * then the first request: 40 ms of delayed ACK without it) */
-	if (run->depth > 1 || run->tls != NULL) {
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	}
-	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
-		note_connect_end(cn, errno);
-		close(fd);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
-		return;
-	}
-	cn->fd = fd;
-	/* edge-triggered, registered once; EPOLLOUT only if a write must wait;
-	 * EPOLLRDHUP: the peer's close may come in the same edge as its last bytes */
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
-	cn->out_armed = false;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		note_connect_end(cn, errno);
-		close(fd);
-		cn->fd = -1;
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
+	 * then the first request: 40 ms of delayed ACK without it).
+	 * EPOLLOUT only once a write must wait. */
+	const char *what = "connect";
+	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, run->depth > 1 || run->tls != NULL, w->epfd,
+	                           EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
+	if (err != 0) {
+		char why[128];
+		snprintf(why, sizeof why, "no socket: %s", strerror(err));
+		note_connect_end(cn, err);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, strcmp(what, "socket") == 0 ? why : NULL, false);
 		return;
 	}
 	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
@@ -219,8 +234,8 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	 * A connection that then fails before any byte moved failed to connect. */
 	cn->unconfirmed = true;
 	conn_connected(cn, now);
-	if (cn->fd >= 0 && cn->unconfirmed)
-		arm_out(cn); /* nothing went out yet: learn of the connect from its edge */
+	if (cn->ln.fd >= 0 && cn->unconfirmed)
+		ldb_link_arm_out(&cn->ln); /* nothing went out yet: learn of the connect from its edge */
 }
 
 /* bindeach: end of one cycle. */
@@ -228,12 +243,12 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->fd >= 0) {
+	if (!run->cfg->close_sock && cn->ln.fd >= 0) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
-		cn->out_len = cn->out_off = 0;
-		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+		cn->ln.out_len = cn->ln.out_off = 0;
+		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
 		if (n > 0)
-			(void)ldb_conn_send(cn, cn->out, n);
+			(void)ldb_link_send(&cn->ln, cn->ln.out, n);
 	}
 	ldb_hist_record(&w->lat->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
 	ldb_conn_close(cn, !run->cfg->close_sock);
@@ -290,14 +305,14 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	char why[256] = "";
-	int rc = ldb_tls_handshake(&cn->tc, why, sizeof why);
+	int rc = ldb_link_handshake(&cn->ln, why, sizeof why);
 	if (rc == LDB_TLS_OK) {
 		/* one reading ends the handshake and starts what follows, so the
 		 * stages add up to the cycle */
 		ldb_conn_confirm(cn); /* if no edge said so yet: before the TLS stage ends */
 		now = ldb_now_ns();
 		ldb_add(&w->st->tls_handshakes, 1);
-		if (ldb_tls_resumed(&cn->tc))
+		if (ldb_tls_resumed(&cn->ln.tc))
 			ldb_add(&w->st->tls_resumed, 1);
 		if (w->run->cfg->bindeach)
 			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
@@ -308,10 +323,8 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		ldb_conn_confirm(cn); /* the ClientHello went out: connected */
 		return;               /* the next edge */
 	}
-	if (rc == LDB_TLS_WANT_WRITE) {
-		arm_out(cn);
-		return;
-	}
+	if (rc == LDB_TLS_WANT_WRITE)
+		return; /* EPOLLOUT is armed */
 	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed", false);
 }
 
@@ -320,11 +333,10 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	char why[256] = "";
 	cn->t_tls = now;
-	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, &w->tls_session, why, sizeof why) != 0) {
+	if (ldb_link_tls_begin(&cn->ln, w->run->tls, &w->tls_session, why, sizeof why) != 0) {
 		connect_failed(cn, now, LDB_FAIL_TLS, why, false);
 		return;
 	}
-	cn->tls_on = true;
 	conn_set_state(cn, CS_TLS);
 	tls_step(cn, now);
 }
@@ -541,46 +553,6 @@ static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 	ldb_pass_continue(cn, i, &done, now);
 }
 
-/* Room to read into: a full buffer that holds no whole message (one larger
- * than the buffer) doubles, up to IN_MAX; it stays grown. */
-static int in_room(struct ldb_conn *cn)
-{
-	if (cn->in_len < cn->in_cap)
-		return 0;
-	if (cn->in_cap >= IN_MAX)
-		return -1;
-	uint8_t *bigger = realloc(cn->in, cn->in_cap * 2);
-	if (bigger == NULL)
-		return -1;
-	cn->in = bigger;
-	cn->in_cap *= 2;
-	return 0;
-}
-
-/* Read what the socket holds, at most a full buffer; with `eof` (the peer
- * closed its side) on to the end of the stream.
- * @return 1 when the buffer filled (more may wait), 0 when drained, -1 when
- * closed or broken. */
-static int conn_fill(struct ldb_conn *cn, bool eof)
-{
-	for (;;) {
-		if (in_room(cn) != 0)
-			return -1;
-		ssize_t n = ldb_conn_recv(cn, cn->in + cn->in_len, cn->in_cap - cn->in_len);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		cn->in_len += (size_t)n;
-		if (cn->in_len == cn->in_cap)
-			return 1;
-		/* edge-triggered: a short plain read drained the socket; TLS reads
-		 * go on until OpenSSL wants more bytes */
-		if (!cn->tls_on && !eof)
-			return 0;
-	}
-}
-
 /* -e deref: the values the server dereferenced in one search entry. */
 static void count_deref(struct ldb_conn *cn, int kind, const uint8_t *msg, size_t len)
 {
@@ -633,12 +605,11 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 	size_t pos = 0;
 	struct ldb_resp r;
 	for (;;) {
-		int rc = ldb_wire_parse(cn->in + pos, cn->in_len - pos, &r, NULL);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
+		int rc = ldb_link_frame(&cn->ln, &pos, &r);
+		if (rc == LDB_LINK_PARTIAL)
 			break;
-		pos += r.len;
+		if (rc != LDB_LINK_MSG)
+			return -1; /* not LDAP, or longer than IN_MAX */
 		if (r.msgid <= 0)
 			return -1; /* notice of disconnection, or nonsense */
 		int i = (r.msgid - 1) % cn->depth;
@@ -649,7 +620,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			s->entries++;
 			ldb_add(&cn->w->st->op[s->kind].entries, 1);
 			if (cn->w->run->cfg->deref_attr != NULL)
-				count_deref(cn, s->kind, cn->in + pos - r.len, r.len);
+				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
 		}
 		if (r.op == LDAP_RES_SEARCH_REFERENCE || r.result == LDAP_REFERRAL)
@@ -657,17 +628,14 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
 		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
-			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
-		conn_result(cn, i, &r, cn->in + pos - r.len, now);
-		if (cn->fd < 0)
+			count_controls(cn, s->kind, cn->ln.in + pos - r.len, r.len);
+		conn_result(cn, i, &r, cn->ln.in + pos - r.len, now);
+		if (cn->ln.fd < 0)
 			return 0; /* closed by a cycle's end (the input with it) */
 		if (cn->state == CS_TLS)
 			break; /* TLS starts: no more plain bytes */
 	}
-	if (pos > 0) {
-		memmove(cn->in, cn->in + pos, cn->in_len - pos);
-		cn->in_len -= pos;
-	}
+	ldb_link_consumed(&cn->ln, pos);
 	return 0;
 }
 
@@ -676,22 +644,21 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
  * connection is closed or broken. */
 static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
 {
-	cn->tls_read_wants_write = false;
 	for (;;) {
-		int more = conn_fill(cn, eof);
+		int more = ldb_link_fill(&cn->ln, eof);
 		*now = ldb_now_ns();
 		if (conn_parse(cn, *now) != 0)
 			return -1;
 		if (more < 0)
-			return cn->fd < 0 ? 0 : -1;
-		if (more == 0 || cn->fd < 0 || cn->state == CS_TLS)
+			return cn->ln.fd < 0 ? 0 : -1;
+		if (more == 0 || cn->ln.fd < 0 || cn->state == CS_TLS)
 			return 0;
 	}
 }
 
 static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 {
-	if (cn->fd < 0)
+	if (cn->ln.fd < 0)
 		return; /* closed earlier in this batch of events */
 	if (cn->unconfirmed && (ev & (EPOLLERR | EPOLLHUP))) {
 		ldb_conn_fail(cn, LDB_FAIL_CONNECT, now);
@@ -708,20 +675,20 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		tls_step(cn, now);
 		return;
 	}
-	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
-	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
+	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->ln.rd_wants_wr);
+	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->ln.wr_wants_rd);
 	if (readable) {
 		if (conn_read(cn, &now, (ev & EPOLLRDHUP) != 0) != 0) {
 			ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 			return;
 		}
-		if (cn->fd < 0)
+		if (cn->ln.fd < 0)
 			return;
 	} else if (ev & (EPOLLERR | EPOLLHUP)) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	if (writable && cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0)
+	if (writable && cn->ln.out_len > cn->ln.out_off && ldb_conn_flush(cn) != 0)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
 
@@ -734,7 +701,7 @@ static void conn_deadline(struct ldb_conn *cn, uint64_t now)
 	conn_wake(cn); /* idle: it may connect; failed: its client may be done */
 	if (cn->state == CS_IDLE)
 		return;
-	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
+	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->ln.fd >= 0) {
 		if (now > cn->t_connect && now - cn->t_connect > t) {
 			if (cn->unconfirmed)
 				ldb_conn_fail(cn, LDB_FAIL_TIMEOUT, now); /* a connect that timed out */
