@@ -229,7 +229,6 @@ enum ldb_op ldb_pick_kind(struct ldb_client *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);
 bool ldb_may_issue(struct ldb_client *w, uint64_t now);
 void ldb_pace_later(struct ldb_client *w, uint64_t now);
-void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
 void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
                    int64_t bv, uint64_t now);
 void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
@@ -242,10 +241,11 @@ void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code);
 void ldb_run_vline(const struct ldb_run *run, const char *who, const char *fmt, va_list ap);
 void ldb_errlines_flush(struct ldb_client *w);
 
-/* ------------------------------------------------ run/conn.c: the state machine */
+/* ------------------------------------------------ run/conn.c: the engine's state machine */
 
-void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
-void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
+/* Open the connection (its source said so): TCP, then ldaps or StartTLS,
+ * then the source's up. */
+void ldb_conn_open(struct ldb_conn *cn, uint64_t now);
 /* An I/O thread's round, one call each (the per-connection work is inlined
  * into them): its epoll events, its ready list, its due deadlines. */
 void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now);
@@ -255,5 +255,11 @@ void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now);
 /* ------------------------------------------------ run/iothread.c: the I/O thread */
 
 void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive);
+
+/* ------------------------------------------------ run/load_source.c: the load as a request source */
+
+void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
+
+#include "run/source.h" /* the request sources' callbacks and their dispatch */
 
 #endif
