@@ -141,7 +141,7 @@ int ldb_link_flush(struct ldb_link *l, bool *moved)
 
 /* Room to read into: a full buffer that holds no whole message (one larger
  * than the buffer, up to in_max) doubles; it stays grown. */
-static int in_room(struct ldb_link *l)
+int ldb_link_room(struct ldb_link *l)
 {
 	if (l->in_len < l->in_cap)
 		return 0;
@@ -157,7 +157,7 @@ static int in_room(struct ldb_link *l)
 }
 
 /* The rest of an oversized message, read and dropped.  @return as fill. */
-static int skip_some(struct ldb_link *l)
+int ldb_link_skip(struct ldb_link *l)
 {
 	size_t room = l->in_cap - l->in_len;
 	if (room > l->skip)
@@ -167,33 +167,6 @@ static int skip_some(struct ldb_link *l)
 		return (int)n;
 	l->skip -= (uint64_t)n;
 	return 1;
-}
-
-int ldb_link_fill(struct ldb_link *l, bool eof)
-{
-	l->rd_wants_wr = false;
-	for (;;) {
-		if (l->skip > 0) {
-			int rc = skip_some(l);
-			if (rc <= 0)
-				return rc;
-			continue;
-		}
-		if (in_room(l) != 0)
-			return -1;
-		ssize_t n = ldb_link_recv(l, l->in + l->in_len, l->in_cap - l->in_len);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		l->in_len += (size_t)n;
-		if (l->in_len == l->in_cap)
-			return 1;
-		/* edge-triggered: a short plain read drained the socket; TLS reads
-		 * go on until the library wants more bytes */
-		if (!l->tls_on && !eof)
-			return 0;
-	}
 }
 
 /* An oversized message's id and protocolOp tag from its first bytes.
@@ -218,18 +191,11 @@ static int oversized_head(const uint8_t *b, size_t n, struct ldb_resp *r)
 	return 0;
 }
 
-int ldb_link_frame(struct ldb_link *l, size_t *pos, struct ldb_resp *r)
+int ldb_link_oversized(struct ldb_link *l, size_t *pos, struct ldb_resp *r, size_t need)
 {
-	size_t need = 0, have = l->in_len - *pos;
-	int rc = ldb_wire_parse(l->in + *pos, have, r, &need);
-	if (rc < 0)
-		return LDB_LINK_BROKEN;
-	if (rc > 0) {
-		*pos += r->len;
-		return LDB_LINK_MSG;
-	}
+	size_t have = l->in_len - *pos;
 	/* its id and tag are within its first 13 bytes */
-	if (need <= l->in_max || (have < 16 && have < l->in_cap))
+	if (have < 16 && have < l->in_cap)
 		return LDB_LINK_PARTIAL;
 	if (oversized_head(l->in + *pos, have, r) != 0)
 		return LDB_LINK_BROKEN;

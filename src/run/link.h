@@ -97,11 +97,43 @@ static inline size_t ldb_link_put(struct ldb_link *l, int32_t msgid, const uint8
  *  @return 0, or -1 broken. */
 int ldb_link_flush(struct ldb_link *l, bool *moved);
 
+/* Off the hot path (link.c): a full input buffer grown, or the rest of an
+ * oversized message dropped; an oversized message's head. */
+int ldb_link_room(struct ldb_link *l);
+int ldb_link_skip(struct ldb_link *l);
+int ldb_link_oversized(struct ldb_link *l, size_t *pos, struct ldb_resp *r, size_t need);
+
 /** Read what the socket holds, at most a full input buffer; with `eof` (the
  *  peer closed its side) on to the end of the stream.  The rest of an
  *  oversized message is dropped as it comes.  @return 1 when the buffer
- *  filled (more may wait), 0 when drained, -1 when closed or broken. */
-int ldb_link_fill(struct ldb_link *l, bool eof);
+ *  filled (more may wait), 0 when drained, -1 when closed or broken.
+ *  Inlined: it runs once per readable edge. */
+static inline int ldb_link_fill(struct ldb_link *l, bool eof)
+{
+	l->rd_wants_wr = false;
+	for (;;) {
+		if (l->skip > 0) {
+			int rc = ldb_link_skip(l);
+			if (rc <= 0)
+				return rc;
+			continue;
+		}
+		if (l->in_len == l->in_cap && ldb_link_room(l) != 0)
+			return -1;
+		ssize_t n = ldb_link_recv(l, l->in + l->in_len, l->in_cap - l->in_len);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		l->in_len += (size_t)n;
+		if (l->in_len == l->in_cap)
+			return 1;
+		/* edge-triggered: a short plain read drained the socket; TLS reads
+		 * go on until the library wants more bytes */
+		if (!l->tls_on && !eof)
+			return 0;
+	}
+}
 
 enum { LDB_LINK_BROKEN = -1, LDB_LINK_PARTIAL = 0, LDB_LINK_MSG = 1, LDB_LINK_OVERSIZED = 2 };
 
@@ -109,8 +141,21 @@ enum { LDB_LINK_BROKEN = -1, LDB_LINK_PARTIAL = 0, LDB_LINK_MSG = 1, LDB_LINK_OV
  *  LDB_LINK_PARTIAL (more bytes needed), LDB_LINK_BROKEN (not LDAP), or
  *  LDB_LINK_OVERSIZED (longer than in_max: r->msgid and r->op from its
  *  first bytes, r->result 0, its bytes in the buffer consumed and the rest
- *  skipped by the next fills). */
-int ldb_link_frame(struct ldb_link *l, size_t *pos, struct ldb_resp *r);
+ *  skipped by the next fills).  Inlined: it runs once per message. */
+static inline int ldb_link_frame(struct ldb_link *l, size_t *pos, struct ldb_resp *r)
+{
+	size_t need = 0;
+	int rc = ldb_wire_parse(l->in + *pos, l->in_len - *pos, r, &need);
+	if (rc > 0) {
+		*pos += r->len;
+		return LDB_LINK_MSG;
+	}
+	if (rc < 0)
+		return LDB_LINK_BROKEN;
+	if (need <= l->in_max)
+		return LDB_LINK_PARTIAL;
+	return ldb_link_oversized(l, pos, r, need);
+}
 
 /** The first pos bytes of the input handed over: what is left of a partial
  *  message moves to the front. */
