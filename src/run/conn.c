@@ -1,13 +1,13 @@
-/* A connection as a state machine: connect, StartTLS, TLS, bind, ready;
- * bindeach cycles; results to their slots, parents created for an add;
- * failures, timeouts and reconnects with a capped, jittered back-off.  Also
- * an I/O thread's round over what is ready: its events, its ready list, its
- * due deadlines. */
+/* The engine: a connection as a state machine over its transport
+ * (run/link.h): connect, ldaps or StartTLS and the TLS handshake, then its
+ * request source's (run/source.h); answers framed to their slots, entries,
+ * referrals and response controls counted, results handed to the source.
+ * Also an I/O thread's round over what is ready: its events, its ready list,
+ * its due deadlines. */
 #include "run/conn.h"
 
 #include <errno.h>
 #include <ldap.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,198 +19,71 @@
 #include "run/chase.h"
 #include "run/clock.h"
 
-#define IN_MAX (64 * 1024 * 1024)
-#define BACKOFF_MIN_MS 50
-#define BACKOFF_MAX_MS 1000
-#define MAX_PARENT_LEVELS 8
-
-static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted);
 static void conn_connected(struct ldb_conn *cn, uint64_t now);
-static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now);
 
-/* libldap's (and so ldclt's) codes: a TCP connect that fails is -1 (server
- * down), a TLS set-up that fails -11 (connect error) */
-static const int fail_code[LDB_FAIL_COUNT] = { LDB_RC_SERVER_DOWN, LDB_RC_CONNECT_ERROR, LDB_RC_TIMEOUT,
-	                                       LDB_RC_SERVER_DOWN };
-
-/* A client failure of an operation of `kind`, its line printed as one of
- * `shown` (a failed connect: the bind, or the operation, that met it). */
-static void note_fail(struct ldb_client *w, enum ldb_op kind, enum ldb_fail f, enum ldb_op shown)
+/* graceful: a TLS close_notify first (after an unbind, or at the end). */
+void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 {
-	ldb_add(&w->st->op[kind].fails[f], 1);
-	ldb_note_error(w, kind, fail_code[f]);
-	ldb_errline(w, shown, fail_code[f]);
+	ldb_link_close(&cn->ln, graceful);
+	cn->unconfirmed = false;
+	for (int i = 0; i < cn->depth; i++)
+		cn->slots[i].used = 0;
+	cn->inflight = 0;
+	cn->unsynced = 0;
+	cn->syncing = false;
 }
 
-/* A connection's set-up failed (no operation of the load was on it): its own
- * counts, its line printed as one of `shown`. */
-static void note_setup_fail(struct ldb_client *w, enum ldb_fail f, enum ldb_op shown)
-{
-	ldb_add(&w->st->setup.fails[f], 1);
-	ldb_note_setup_error(w, fail_code[f]);
-	ldb_errline(w, shown, fail_code[f]);
-}
-
-/* How a TCP connect that did not complete ended (err: its errno, 0 when
- * nothing says: the server closed it before answering): the client's last
- * connect end by reason, and the run's first reason for the summary's "No
- * connection could be opened" line (a failure path: atomics, no lock). */
-static void note_connect_end(struct ldb_conn *cn, int err)
-{
-	int end = err == ECONNREFUSED ? LDB_CONNECT_END_REFUSED
-	          : err == ETIMEDOUT  ? LDB_CONNECT_END_TIMEOUT
-	                              : LDB_CONNECT_END_FAILED;
-	__atomic_store_n(&cn->w->st->connect_end, end, __ATOMIC_RELAXED);
-	int none = 0;
-	__atomic_compare_exchange_n(&cn->w->run->connect_error, &none, err != 0 ? err : -1, false, __ATOMIC_RELEASE,
-	                            __ATOMIC_RELAXED);
-}
-
-/* The error a socket's failed connect left (0 if none). */
-static int socket_error(int fd)
-{
-	int err = 0;
-	socklen_t len = sizeof err;
-	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-		return 0;
-	return err;
-}
-
-static void schedule_retry(struct ldb_conn *cn, uint64_t now)
+/* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
+void ldb_conn_confirm(struct ldb_conn *cn)
 {
 	struct ldb_client *w = cn->w;
-	uint32_t b = cn->backoff_ms ? cn->backoff_ms : BACKOFF_MIN_MS;
-	/* jitter: 75 % .. 125 % */
-	uint64_t ms = b * 3 / 4 + (uint64_t)ldb_rng_range(&w->rng, 0, b / 2);
-	cn->retry_at = now + ms * 1000000ULL;
-	cn->backoff_ms = b * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : b * 2;
-	if (w->run->cfg->dontsleeponserverdown)
-		cn->retry_at = now;
-	if (cn->retry_at <= now)
-		conn_wake(cn);
-	else
-		conn_watch(cn, cn->retry_at);
-}
-
-/* The connection broke (or timed out): every operation in flight on it fails
- * (a set-up request on it: the set-up fails).  One whose TCP connect never
- * proved to work failed to connect (LDB_FAIL_TIMEOUT: in -t); the operations
- * already put into it fail with it, and without any the set-up failed. */
-void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	bool cycle = w->run->cfg->bindeach;
-	if (cn->unconfirmed) {
-		bool noted = false;
-		for (int i = 0; i < cn->depth; i++) {
-			struct ldb_slot *s = &cn->slots[i];
-			if (s->used && s->setup == SETUP_NONE) {
-				note_fail(w, s->kind, LDB_FAIL_CONNECT, s->kind);
-				noted = true;
-			}
-			if (s->used && s->counts && !cycle)
-				w->outstanding--;
-		}
-		int err = why == LDB_FAIL_TIMEOUT ? ETIMEDOUT : socket_error(cn->fd);
-		note_connect_end(cn, err != 0 ? err : cn->sock_err);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, noted);
+	if (!cn->unconfirmed)
 		return;
-	}
+	cn->unconfirmed = false;
+	ldb_add(&w->st->connects, 1);
+	/* one reading ends the connect stage and starts what follows: the TLS
+	 * stage, or the requests sent before the connection was known to be up */
+	uint64_t now = ldb_now_ns();
+	if (w->run->cfg->bindeach)
+		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now > cn->t_connect ? now - cn->t_connect : 0);
+	if (cn->state == CS_TLS)
+		cn->t_tls = now;
 	for (int i = 0; i < cn->depth; i++) {
 		struct ldb_slot *s = &cn->slots[i];
-		if (!s->used)
+		if (!s->used || s->t_sent >= now)
 			continue;
-		if (s->setup == SETUP_NONE)
-			note_fail(w, s->kind, why, s->kind);
-		else
-			note_setup_fail(w, why, s->kind);
-		if (s->counts && !cycle)
-			w->outstanding--;
+		if (s->t0 == s->t_sent)
+			s->t0 = now; /* not an intended start (--rate) */
+		s->t_sent = s->t_first = now;
 	}
-	if (cycle && cn->state != CS_IDLE)
-		w->outstanding--;
-	ldb_conn_close(cn, false);
-	conn_set_state(cn, CS_IDLE);
-	schedule_retry(cn, now);
 }
 
-static void fatal_note(struct ldb_client *w, int rc, const char *what, const char *why)
-{
-	const struct ldb_config *c = w->run->cfg;
-	if (ldb_config_ignored(c, rc))
-		return;
-	/* without a reason, the error's own line (run/errlines.c) said it */
-	if (w->note[0] == '\0' && why != NULL)
-		snprintf(w->note, sizeof w->note, "T%03d: Cannot %s: %s", w->id, what, why);
-	worker_die(w, LDB_EXIT_CANNOT_BIND);
-}
-
-/* The TCP connect, StartTLS or TLS handshake failed or timed out.  A
- * connection that never came up, with a code not ignored (-I -11), ends the
- * thread, as ldclt's failed first bind does; one that was up before goes on
- * trying (the server went away). */
-static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted)
-{
-	struct ldb_client *w = cn->w;
-	if (!noted)
-		note_setup_fail(w, kind, w->run->bind_on_connect ? w->run->bind_kind : w->run->main_op);
-	if (w->run->cfg->bindeach && cn->state != CS_IDLE)
-		w->outstanding--;
-	ldb_conn_close(cn, false);
-	conn_set_state(cn, CS_IDLE);
-	schedule_retry(cn, now);
-	if (!cn->ever_up)
-		fatal_note(w, kind == LDB_FAIL_TLS ? LDB_RC_CONNECT_ERROR : LDB_RC_SERVER_DOWN,
-		           kind == LDB_FAIL_TLS ? "connect (TLS)" : "connect", why);
-}
-
-static void conn_connect(struct ldb_conn *cn, uint64_t now)
+void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	int fd = socket(run->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	cn->t_connect = now;
 	conn_set_state(cn, CS_CONNECTING);
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
-	cn->sock_err = 0;
 	if (run->tag_op != NULL) {
 		cn->conn_no = __atomic_add_fetch(&run->conn_seq, 1, __ATOMIC_RELAXED);
 		cn->nreq = 0;
 		cn->tagged = false;
 	}
-	if (fd < 0) {
-		char why[128];
-		snprintf(why, sizeof why, "no socket: %s", strerror(errno));
-		note_connect_end(cn, errno);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, why, false);
-		return;
-	}
 	/* Nagle only ever delays a write that follows unanswered ones: with one
 	 * plain request at a time the answer acknowledges it, so the option (a
 	 * system call per connection, bindeach's too) is set only for pipelines,
 	 * and for TLS, whose handshake ends with two writes in a row (Finished,
-	 * then the first request: 40 ms of delayed ACK without it) */
-	if (run->depth > 1 || run->tls != NULL) {
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	}
-	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
-		note_connect_end(cn, errno);
-		close(fd);
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
-		return;
-	}
-	cn->fd = fd;
-	/* edge-triggered, registered once; EPOLLOUT only if a write must wait;
-	 * EPOLLRDHUP: the peer's close may come in the same edge as its last bytes */
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
-	cn->out_armed = false;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		note_connect_end(cn, errno);
-		close(fd);
-		cn->fd = -1;
-		connect_failed(cn, now, LDB_FAIL_CONNECT, NULL, false);
+	 * then the first request: 40 ms of delayed ACK without it).
+	 * EPOLLOUT only once a write must wait. */
+	const char *what = "connect";
+	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, run->depth > 1 || run->tls != NULL, w->epfd,
+	                           EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
+	if (err != 0) {
+		char why[128];
+		snprintf(why, sizeof why, "no socket: %s", strerror(err));
+		ldb_src_setup_failed(cn, LDB_FAIL_CONNECT, strcmp(what, "socket") == 0 ? why : NULL, err, now);
 		return;
 	}
 	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
@@ -219,100 +92,35 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 	 * A connection that then fails before any byte moved failed to connect. */
 	cn->unconfirmed = true;
 	conn_connected(cn, now);
-	if (cn->fd >= 0 && cn->unconfirmed)
-		arm_out(cn); /* nothing went out yet: learn of the connect from its edge */
-}
-
-/* bindeach: end of one cycle. */
-void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->fd >= 0) {
-		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
-		cn->out_len = cn->out_off = 0;
-		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
-		if (n > 0)
-			(void)ldb_conn_send(cn, cn->out, n);
-	}
-	ldb_hist_record(&w->lat->stage[LDB_STAGE_CYCLE], now - cn->t_cycle);
-	ldb_conn_close(cn, !run->cfg->close_sock);
-	conn_set_state(cn, CS_IDLE);
-	cn->retry_at = now;
-	w->outstanding--;
-}
-
-/* The first step of the cycle's pass (bindeach), after connect and bind. */
-static void cycle_first_step(struct ldb_conn *cn, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	conn_set_state(cn, CS_OP);
-	ldb_issue_now(cn, 0, ldb_pick_kind(w, 0), 0, SETUP_NONE, true, cn->cycle_v, cn->cycle_bv, now);
-}
-
-/* Transport ready (TCP, and TLS when asked): bind, or go. */
-static void conn_transport_ready(struct ldb_conn *cn, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	struct ldb_run *run = w->run;
-	bool cycle = run->cfg->bindeach;
-	if (run->tag_op != NULL && !cn->tagged) {
-		/* the join's key: the tag first, alone (a bind would abandon it on
-		 * slapd), one round trip per connection */
-		conn_set_state(cn, CS_BINDING);
-		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_TAG, false, 0, 0, now);
-		return;
-	}
-	if (cycle && ldb_pick_kind(w, 0) == run->bind_kind && run->mix_total == 0) {
-		/* bindeach,bindonly: the cycle's bind is the operation */
-		cycle_first_step(cn, now);
-		return;
-	}
-	if (run->bind_on_connect) {
-		conn_set_state(cn, CS_BINDING);
-		ldb_issue_now(cn, 0, run->bind_kind, 0, cycle ? SETUP_NONE : SETUP_BIND, false, 0, 0, now);
-		return;
-	}
-	/* without a bind, the connection proves itself with its first answer
-	 * (conn_result): a server that accepts and closes at once must not
-	 * reset the back-off */
-	cn->proven = false;
-	if (cycle) {
-		cycle_first_step(cn, now);
-		return;
-	}
-	conn_set_state(cn, CS_READY);
-	cn->t_freed = now;
-	ldb_conn_pump(cn, now);
+	if (cn->ln.fd >= 0 && cn->unconfirmed)
+		ldb_link_arm_out(&cn->ln); /* nothing went out yet: learn of the connect from its edge */
 }
 
 static void tls_step(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	char why[256] = "";
-	int rc = ldb_tls_handshake(&cn->tc, why, sizeof why);
+	int rc = ldb_link_handshake(&cn->ln, why, sizeof why);
 	if (rc == LDB_TLS_OK) {
 		/* one reading ends the handshake and starts what follows, so the
 		 * stages add up to the cycle */
 		ldb_conn_confirm(cn); /* if no edge said so yet: before the TLS stage ends */
 		now = ldb_now_ns();
 		ldb_add(&w->st->tls_handshakes, 1);
-		if (ldb_tls_resumed(&cn->tc))
+		if (ldb_tls_resumed(&cn->ln.tc))
 			ldb_add(&w->st->tls_resumed, 1);
 		if (w->run->cfg->bindeach)
 			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
-		conn_transport_ready(cn, now);
+		ldb_src_up(cn, now);
 		return;
 	}
 	if (rc == LDB_TLS_WANT_READ) {
 		ldb_conn_confirm(cn); /* the ClientHello went out: connected */
 		return;               /* the next edge */
 	}
-	if (rc == LDB_TLS_WANT_WRITE) {
-		arm_out(cn);
-		return;
-	}
-	connect_failed(cn, now, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed", false);
+	if (rc == LDB_TLS_WANT_WRITE)
+		return; /* EPOLLOUT is armed */
+	ldb_src_setup_failed(cn, LDB_FAIL_TLS, why[0] ? why : "TLS handshake failed", 0, now);
 }
 
 static void tls_begin(struct ldb_conn *cn, uint64_t now)
@@ -320,11 +128,10 @@ static void tls_begin(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	char why[256] = "";
 	cn->t_tls = now;
-	if (ldb_tls_conn_open(&cn->tc, w->run->tls, cn->fd, &w->tls_session, why, sizeof why) != 0) {
-		connect_failed(cn, now, LDB_FAIL_TLS, why, false);
+	if (ldb_link_tls_begin(&cn->ln, w->run->tls, &w->tls_session, why, sizeof why) != 0) {
+		ldb_src_setup_failed(cn, LDB_FAIL_TLS, why, 0, now);
 		return;
 	}
-	cn->tls_on = true;
 	conn_set_state(cn, CS_TLS);
 	tls_step(cn, now);
 }
@@ -341,244 +148,24 @@ static void conn_connected(struct ldb_conn *cn, uint64_t now)
 		conn_set_state(cn, CS_STARTTLS);
 		ldb_issue_now(cn, 0, run->main_op, 0, SETUP_STARTTLS, false, 0, 0, now);
 	} else {
-		conn_transport_ready(cn, now);
+		ldb_src_up(cn, now);
 	}
 }
 
-/* A container add's result (slot aux > 0), by what the server said. */
-static void count_parent_result(struct ldb_client *w, int rc)
+/* StartTLS's answer (the engine's own request, a slot of its source's):
+ * the handshake begins, or the set-up failed. */
+static void starttls_answered(struct ldb_conn *cn, int i, int rc, uint64_t now)
 {
-	uint64_t *n = rc == LDAP_SUCCESS          ? &w->st->parents_created
-	              : rc == LDAP_ALREADY_EXISTS ? &w->st->parent_exists
-	              : rc == LDAP_NO_SUCH_OBJECT ? &w->st->parent_noparent
-	                                          : &w->st->parent_other;
-	ldb_add(n, 1);
-}
-
-/* An add came back 32: create its ancestors first, then send it again
- * (ldclt does the same).  @return true when that is under way. */
-static bool add_missing_parents(struct ldb_conn *cn, int i, struct ldb_slot *s, int rc, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	if (!w->run->make_parents || cn->retry_dnlen == 0)
-		return false;
-	if (s->aux == 0 && rc != LDAP_NO_SUCH_OBJECT)
-		return false;
-	if (s->aux > 0)
-		count_parent_result(w, rc);
-	int level;
-	if (s->aux == 0)
-		level = 1;
-	else if (rc == LDAP_NO_SUCH_OBJECT && s->aux < MAX_PARENT_LEVELS)
-		level = s->aux + 1;
-	else if (rc == LDAP_SUCCESS || rc == LDAP_ALREADY_EXISTS)
-		level = s->aux - 1;
-	else
-		return false; /* give up: the add fails with 32 */
-	s->aux = (uint8_t)level;
-	if (level == 0) {
-		/* every ancestor is there: the add again */
-		ldb_add(&w->st->parent_retries, 1);
-		size_t oplen = 0;
-		const uint8_t *p = cn->retry;
-		/* the kept protocolOp: tag, length */
-		if (p[1] < 0x80)
-			oplen = 2 + p[1];
-		else {
-			int nb = p[1] & 0x7f;
-			size_t len = 0;
-			for (int k = 0; k < nb; k++)
-				len = len << 8 | p[2 + k];
-			oplen = 2 + (size_t)nb + len;
-		}
-		cn->retry_len = oplen;
-	}
-	bool exhausted;
-	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
-		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-		return true;
-	}
-	s->used = 1;
-	cn->inflight++;
-	return true;
-}
-
-/* The first answer on a connection (or its bind): the back-off starts over,
- * and a connection that was up before counts as a reconnect. */
-static void conn_proven(struct ldb_conn *cn)
-{
-	struct ldb_client *w = cn->w;
-	cn->proven = true;
-	cn->backoff_ms = 0;
-	if (!cn->ever_up)
-		cn->ever_up = true;
-	else if (!w->run->cfg->bindeach)
-		ldb_add(&w->st->reconnects, 1);
-}
-
-/* A result of a multi-step operation (its kind's state_size is not 0; an
- * operation of the load, or the bind that opens the connection): each round
- * trip of the load's is timed (the "round" stage), then the kind's more says
- * whether the operation goes on; if it does, its next request goes out on the
- * same slot with a fresh message id (t0 stays: the operation's latency runs
- * from its first request to its last result).  @return true when it goes on
- * (or the connection failed sending it); else *rc is the operation's result. */
-static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb_resp *r, const uint8_t *msg,
-                           uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	const struct ldb_ops_run *o = &w->run->ops;
-	struct ldb_slot *s = &cn->slots[i];
-	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, w->vpc, NULL, s->round };
-	struct ldb_op_reply rep = { *rc, r, msg };
-
-	if (s->setup == SETUP_NONE && w->lat->stage[LDB_STAGE_ROUND].counts != NULL)
-		ldb_hist_record(&w->lat->stage[LDB_STAGE_ROUND], now > s->t_sent ? now - s->t_sent : 0);
-	q.state = cn->step_state + (size_t)i * o->state_room;
-	if (!ldb_ops[s->kind]->more(&q, &rep)) {
-		*rc = rep.rc;
-		return false;
-	}
-	s->round++;
-	bool exhausted;
-	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
-		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-		return true;
-	}
-	s->t_sent = now;
-	conn_watch(cn, timeout_at(cn, now));
-	return true;
-}
-
-/* One complete result for slot i: r, the whole message at msg. */
-static void conn_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
-{
-	int rc = r->result;
-	if (cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
-	    (cn->slots[i].setup == SETUP_NONE || cn->slots[i].setup == SETUP_BIND) &&
-	    conn_step_more(cn, i, &rc, r, msg, now))
-		return;
-	conn_done(cn, i, rc, now);
-}
-
-/* The operation on slot i is over with result rc. */
-static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	struct ldb_run *run = w->run;
-	const struct ldb_config *c = run->cfg;
-	struct ldb_slot *s = &cn->slots[i];
-	struct ldb_slot done = *s;
-	s->used = 0;
+	cn->slots[i].used = 0;
 	cn->inflight--;
 	cn->t_freed = now;
-
-	if (done.setup != SETUP_BIND && done.setup != SETUP_TAG && !cn->proven)
-		conn_proven(cn);
-	if (done.setup == SETUP_TAG) {
-		cn->tagged = true; /* any answer: the server has logged it */
-		conn_transport_ready(cn, now);
+	if (rc != LDAP_SUCCESS) {
+		char why[96];
+		snprintf(why, sizeof why, "StartTLS refused, error=%d (%s)", rc, ldap_err2string(rc));
+		ldb_src_setup_failed(cn, LDB_FAIL_TLS, why, 0, now);
 		return;
 	}
-	if (done.setup == SETUP_STARTTLS) {
-		if (rc != LDAP_SUCCESS) {
-			char why[96];
-			snprintf(why, sizeof why, "StartTLS refused, error=%d (%s)", rc, ldap_err2string(rc));
-			connect_failed(cn, now, LDB_FAIL_TLS, why, false);
-			return;
-		}
-		tls_begin(cn, now);
-		return;
-	}
-	if (done.setup == SETUP_SYNC) {
-		/* the server has taken up every request sent before it: new
-		 * operations may go (ldb_conn_events wakes the connection) */
-		cn->syncing = false;
-		return;
-	}
-	if (cn->state == CS_BINDING) {
-		if (done.setup == SETUP_BIND) {
-			/* a persistent connection's opening bind: not an operation,
-			 * but its failures are tallied with the binds' */
-			if (rc != 0) {
-				ldb_add(&w->st->setup.bind_refused, 1);
-				ldb_note_setup_error(w, rc);
-				ldb_errline(w, w->run->bind_kind, rc);
-				fatal_note(w, rc, "bind", NULL);
-				ldb_conn_close(cn, false);
-				conn_set_state(cn, CS_IDLE);
-				schedule_retry(cn, now);
-				return;
-			}
-			conn_proven(cn);
-			conn_set_state(cn, CS_READY);
-			ldb_conn_pump(cn, now);
-			return;
-		}
-		/* bindeach: the cycle's bind, then the pass */
-		ldb_record_result(w, &done, NULL, rc, now);
-		if (rc != 0) {
-			fatal_note(w, rc, "bind", NULL);
-			ldb_cycle_end(cn, now);
-			return;
-		}
-		cycle_first_step(cn, now);
-		return;
-	}
-	if ((done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT) && ldb_ops[done.kind]->parents) {
-		*s = done;
-		s->used = 0;
-		if (add_missing_parents(cn, i, s, rc, now))
-			return;
-		done = *s;
-		if (done.aux > 0)
-			rc = LDAP_NO_SUCH_OBJECT; /* an ancestor could not be made */
-		s->used = 0;
-	}
-	ldb_record_result(w, &done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
-	if (rc != 0 && ldb_ops[done.kind]->fatal && !c->counteach)
-		fatal_note(w, rc, ldb_ops[done.kind]->name, NULL);
-	ldb_pass_continue(cn, i, &done, now);
-}
-
-/* Room to read into: a full buffer that holds no whole message (one larger
- * than the buffer) doubles, up to IN_MAX; it stays grown. */
-static int in_room(struct ldb_conn *cn)
-{
-	if (cn->in_len < cn->in_cap)
-		return 0;
-	if (cn->in_cap >= IN_MAX)
-		return -1;
-	uint8_t *bigger = realloc(cn->in, cn->in_cap * 2);
-	if (bigger == NULL)
-		return -1;
-	cn->in = bigger;
-	cn->in_cap *= 2;
-	return 0;
-}
-
-/* Read what the socket holds, at most a full buffer; with `eof` (the peer
- * closed its side) on to the end of the stream.
- * @return 1 when the buffer filled (more may wait), 0 when drained, -1 when
- * closed or broken. */
-static int conn_fill(struct ldb_conn *cn, bool eof)
-{
-	for (;;) {
-		if (in_room(cn) != 0)
-			return -1;
-		ssize_t n = ldb_conn_recv(cn, cn->in + cn->in_len, cn->in_cap - cn->in_len);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		cn->in_len += (size_t)n;
-		if (cn->in_len == cn->in_cap)
-			return 1;
-		/* edge-triggered: a short plain read drained the socket; TLS reads
-		 * go on until OpenSSL wants more bytes */
-		if (!cn->tls_on && !eof)
-			return 0;
-	}
+	tls_begin(cn, now);
 }
 
 /* -e deref: the values the server dereferenced in one search entry. */
@@ -633,12 +220,11 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 	size_t pos = 0;
 	struct ldb_resp r;
 	for (;;) {
-		int rc = ldb_wire_parse(cn->in + pos, cn->in_len - pos, &r, NULL);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
+		int rc = ldb_link_frame(&cn->ln, &pos, &r);
+		if (rc == LDB_LINK_PARTIAL)
 			break;
-		pos += r.len;
+		if (rc != LDB_LINK_MSG)
+			return -1; /* not LDAP, or longer than IN_MAX */
 		if (r.msgid <= 0)
 			return -1; /* notice of disconnection, or nonsense */
 		int i = (r.msgid - 1) % cn->depth;
@@ -649,7 +235,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			s->entries++;
 			ldb_add(&cn->w->st->op[s->kind].entries, 1);
 			if (cn->w->run->cfg->deref_attr != NULL)
-				count_deref(cn, s->kind, cn->in + pos - r.len, r.len);
+				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
 		}
 		if (r.op == LDAP_RES_SEARCH_REFERENCE || r.result == LDAP_REFERRAL)
@@ -657,17 +243,17 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
 		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
-			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
-		conn_result(cn, i, &r, cn->in + pos - r.len, now);
-		if (cn->fd < 0)
+			count_controls(cn, s->kind, cn->ln.in + pos - r.len, r.len);
+		if (s->setup == SETUP_STARTTLS)
+			starttls_answered(cn, i, r.result, now);
+		else
+			ldb_src_result(cn, i, &r, cn->ln.in + pos - r.len, now);
+		if (cn->ln.fd < 0)
 			return 0; /* closed by a cycle's end (the input with it) */
 		if (cn->state == CS_TLS)
 			break; /* TLS starts: no more plain bytes */
 	}
-	if (pos > 0) {
-		memmove(cn->in, cn->in + pos, cn->in_len - pos);
-		cn->in_len -= pos;
-	}
+	ldb_link_consumed(&cn->ln, pos);
 	return 0;
 }
 
@@ -676,22 +262,21 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
  * connection is closed or broken. */
 static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
 {
-	cn->tls_read_wants_write = false;
 	for (;;) {
-		int more = conn_fill(cn, eof);
+		int more = ldb_link_fill(&cn->ln, eof);
 		*now = ldb_now_ns();
 		if (conn_parse(cn, *now) != 0)
 			return -1;
 		if (more < 0)
-			return cn->fd < 0 ? 0 : -1;
-		if (more == 0 || cn->fd < 0 || cn->state == CS_TLS)
+			return cn->ln.fd < 0 ? 0 : -1;
+		if (more == 0 || cn->ln.fd < 0 || cn->state == CS_TLS)
 			return 0;
 	}
 }
 
 static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 {
-	if (cn->fd < 0)
+	if (cn->ln.fd < 0)
 		return; /* closed earlier in this batch of events */
 	if (cn->unconfirmed && (ev & (EPOLLERR | EPOLLHUP))) {
 		ldb_conn_fail(cn, LDB_FAIL_CONNECT, now);
@@ -701,119 +286,28 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_confirm(cn); /* connected */
 	if (cn->state == CS_TLS) {
 		if (ev & (EPOLLERR | EPOLLHUP) && !(ev & EPOLLIN)) {
-			connect_failed(cn, now, LDB_FAIL_TLS, "the server closed the connection during the handshake",
-			               false);
+			ldb_src_setup_failed(cn, LDB_FAIL_TLS, "the server closed the connection during the handshake",
+			                     0, now);
 			return;
 		}
 		tls_step(cn, now);
 		return;
 	}
-	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->tls_read_wants_write);
-	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->tls_write_wants_read);
+	bool readable = (ev & EPOLLIN) || ((ev & EPOLLOUT) && cn->ln.rd_wants_wr);
+	bool writable = (ev & EPOLLOUT) || ((ev & EPOLLIN) && cn->ln.wr_wants_rd);
 	if (readable) {
 		if (conn_read(cn, &now, (ev & EPOLLRDHUP) != 0) != 0) {
 			ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 			return;
 		}
-		if (cn->fd < 0)
+		if (cn->ln.fd < 0)
 			return;
 	} else if (ev & (EPOLLERR | EPOLLHUP)) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	if (writable && cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0)
+	if (writable && cn->ln.out_len > cn->ln.out_off && ldb_conn_flush(cn) != 0)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
-}
-
-/* The connection's deadline passed: its back-off is over (idle), or
- * something on it may have timed out (-t).  The deadline is armed again
- * from what is in flight now. */
-static void conn_deadline(struct ldb_conn *cn, uint64_t now)
-{
-	uint64_t t = cn->w->run->timeout_ns, next = UINT64_MAX;
-	conn_wake(cn); /* idle: it may connect; failed: its client may be done */
-	if (cn->state == CS_IDLE)
-		return;
-	if ((cn->unconfirmed || cn->state == CS_TLS) && cn->fd >= 0) {
-		if (now > cn->t_connect && now - cn->t_connect > t) {
-			if (cn->unconfirmed)
-				ldb_conn_fail(cn, LDB_FAIL_TIMEOUT, now); /* a connect that timed out */
-			else
-				connect_failed(cn, now, LDB_FAIL_TLS, "no TLS handshake in time (-t)", false);
-			return;
-		}
-		next = cn->t_connect + t + 1;
-	}
-	for (int i = 0; i < cn->depth; i++) {
-		const struct ldb_slot *s = &cn->slots[i];
-		if (!s->used)
-			continue;
-		if (now > s->t_sent && now - s->t_sent > t) {
-			ldb_conn_fail(cn, LDB_FAIL_TIMEOUT, now);
-			return;
-		}
-		if (s->t_sent + t + 1 < next)
-			next = s->t_sent + t + 1;
-	}
-	if (next != UINT64_MAX)
-		conn_watch(cn, next);
-}
-
-static bool worker_finished(const struct ldb_client *w)
-{
-	const struct ldb_config *c = w->run->cfg;
-	if (w->outstanding > 0)
-		return false;
-	if (w->exhausted)
-		return true;
-	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
-}
-
-/* The pacing deadline passed: the connections that wait for it. */
-static void worker_paced(struct ldb_client *w)
-{
-	for (int k = 0; k < w->nconns; k++) {
-		struct ldb_conn *cn = &w->conns[k];
-		if (cn->state == CS_IDLE || (cn->state == CS_READY && cn->inflight < cn->depth))
-			conn_wake(cn);
-	}
-}
-
-/* A connection on the ready list: open it if it must be opened, fill it if
- * it can take more requests. */
-static void conn_step(struct ldb_conn *cn, uint64_t now)
-{
-	struct ldb_client *w = cn->w;
-	struct ldb_run *run = w->run;
-	bool cycle = run->cfg->bindeach;
-
-	if (cn->state == CS_READY) {
-		ldb_conn_pump(cn, now);
-		if (cn->state == CS_READY && cn->inflight < cn->depth)
-			ldb_pace_later(w, now);
-		return;
-	}
-	if (cn->state != CS_IDLE)
-		return;
-	if (cycle && !ldb_may_issue(w, now)) {
-		ldb_pace_later(w, now);
-		return;
-	}
-	if (!cycle && (w->exhausted || run_stopping(run)))
-		return;
-	if (now < cn->retry_at) {
-		conn_watch(cn, cn->retry_at);
-		return;
-	}
-	if (cycle) {
-		if (!ldb_pass_values(w, &cn->cycle_v, &cn->cycle_bv))
-			return;
-		w->outstanding++;
-		cn->t_due = w->next_intended;
-		took_op(w, now);
-		cn->t_cycle = now;
-	}
-	conn_connect(cn, now);
 }
 
 /* The events of one wait, each to its connection. */
@@ -838,9 +332,9 @@ void ldb_drain_ready(struct ldb_iothread *r, uint64_t now, int *alive)
 		struct ldb_conn *next = cn->ready_next;
 		struct ldb_client *w = cn->w;
 		cn->queued = false;
-		if (!w->ended && !worker_finished(w))
-			conn_step(cn, now);
-		if (!w->ended && worker_finished(w))
+		if (!w->ended && !ldb_src_finished(w))
+			ldb_src_step(cn, now);
+		if (!w->ended && ldb_src_finished(w))
 			ldb_client_end(r, w, alive);
 		cn = next;
 	}
@@ -852,8 +346,8 @@ void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now)
 	struct ldb_timer *e;
 	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {
 		if (e->tag == TM_PACE)
-			worker_paced(e->data);
+			ldb_src_paced(e->data);
 		else
-			conn_deadline(e->data, now);
+			ldb_src_deadline(e->data, now);
 	}
 }

@@ -34,10 +34,12 @@
 #include <sys/epoll.h>
 #include <sys/types.h>
 
+#include "run/link.h"
 #include "run/run.h"
 
 #define RETRY_CAP (64 * 1024)
-#define REPL_SLOT (1 + LDB_REPL_RUN) /* cn->repl_run's bytes per slot */
+#define LDB_CONN_IN_MAX (64 * 1024 * 1024) /* a message longer breaks the connection */
+#define REPL_SLOT (1 + LDB_REPL_RUN)       /* cn->repl_run's bytes per slot */
 
 /* What a deadline entry belongs to. */
 enum { TM_CONN, TM_PACE };
@@ -80,16 +82,11 @@ struct ldb_slot {
 
 struct ldb_conn {
 	struct ldb_client *w;
-	int fd;
+	struct ldb_link ln; /* the transport: socket, TLS, buffers (run/link.h) */
 	enum cstate state;
 	bool ever_up;     /* connected (and bound) once: the next one is a reconnect */
 	bool proven;      /* this connection has had an answer (or a bind) */
 	bool unconfirmed; /* TCP connect not yet known to have worked */
-	int sock_err;     /* the errno of its last failed send or receive */
-	bool out_armed;   /* EPOLLOUT added to the socket's events */
-	bool tls_on;      /* I/O goes through tc */
-	bool tls_read_wants_write, tls_write_wants_read;
-	struct ldb_tls_conn tc;
 	uint64_t t_connect;
 	uint64_t t_tls;
 	uint64_t t_cycle;
@@ -101,10 +98,6 @@ struct ldb_conn {
 	struct ldb_timer tm; /* back-off end (idle), or when something may time out */
 	struct ldb_conn *ready_next;
 	bool queued; /* on its I/O thread's ready list */
-	uint8_t *out;
-	size_t out_len, out_off, out_cap;
-	uint8_t *in;
-	size_t in_len, in_cap;
 	struct ldb_slot *slots;
 	int depth; /* slots in use at most */
 	int inflight;
@@ -174,17 +167,6 @@ static inline uint64_t timeout_at(const struct ldb_conn *cn, uint64_t now)
 	return now + cn->w->run->timeout_ns + 1;
 }
 
-/* Ask for the EPOLLOUT edge: only once a write could not go through, so that
- * a connection whose writes always go through never wakes for it. */
-static inline void arm_out(struct ldb_conn *cn)
-{
-	if (cn->out_armed || cn->fd < 0)
-		return;
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = cn };
-	epoll_ctl(cn->w->epfd, EPOLL_CTL_MOD, cn->fd, &ev);
-	cn->out_armed = true;
-}
-
 /* The connection ramp's counts: a state's class, 0 idle, 1 being opened,
  * 2 up; a change of class moves the client's counts. */
 static inline int cstate_class(enum cstate s)
@@ -219,13 +201,21 @@ static inline void took_op(struct ldb_client *w, uint64_t now)
 		w->next_intended += __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
 }
 
-/* ------------------------------------------------ run/io.c: bytes in and out */
+/* ------------------------------------------------ run/conn.c: bytes in and out (run/link.h) */
 
 void ldb_conn_close(struct ldb_conn *cn, bool graceful);
-ssize_t ldb_conn_send(struct ldb_conn *cn, const uint8_t *buf, size_t len);
-ssize_t ldb_conn_recv(struct ldb_conn *cn, uint8_t *buf, size_t cap);
 void ldb_conn_confirm(struct ldb_conn *cn);
-int ldb_conn_flush(struct ldb_conn *cn);
+
+/* The output buffer written; a TCP connection not yet known to be up is
+ * confirmed by the first byte that moves.  @return 0, or -1 broken. */
+static inline int ldb_conn_flush(struct ldb_conn *cn)
+{
+	bool moved = false;
+	int rc = ldb_link_flush(&cn->ln, &moved);
+	if (moved && cn->unconfirmed)
+		ldb_conn_confirm(cn);
+	return rc;
+}
 
 /* ------------------------------------------------ run/issue.c: requests and results */
 
@@ -239,7 +229,6 @@ enum ldb_op ldb_pick_kind(struct ldb_client *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);
 bool ldb_may_issue(struct ldb_client *w, uint64_t now);
 void ldb_pace_later(struct ldb_client *w, uint64_t now);
-void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
 void ldb_issue_now(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v,
                    int64_t bv, uint64_t now);
 void ldb_pass_continue(struct ldb_conn *cn, int i, const struct ldb_slot *done, uint64_t now);
@@ -252,10 +241,11 @@ void ldb_errline(struct ldb_client *w, enum ldb_op kind, int code);
 void ldb_run_vline(const struct ldb_run *run, const char *who, const char *fmt, va_list ap);
 void ldb_errlines_flush(struct ldb_client *w);
 
-/* ------------------------------------------------ run/conn.c: the state machine */
+/* ------------------------------------------------ run/conn.c: the engine's state machine */
 
-void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
-void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
+/* Open the connection (its source said so): TCP, then ldaps or StartTLS,
+ * then the source's up. */
+void ldb_conn_open(struct ldb_conn *cn, uint64_t now);
 /* An I/O thread's round, one call each (the per-connection work is inlined
  * into them): its epoll events, its ready list, its due deadlines. */
 void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now);
@@ -265,5 +255,11 @@ void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now);
 /* ------------------------------------------------ run/iothread.c: the I/O thread */
 
 void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive);
+
+/* ------------------------------------------------ run/load_source.c: the load as a request source */
+
+void ldb_cycle_end(struct ldb_conn *cn, uint64_t now);
+
+#include "run/source.h" /* the request sources' callbacks and their dispatch */
 
 #endif

@@ -110,15 +110,16 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		cn->w = w;
-		cn->fd = -1;
+		cn->ln.fd = -1;
 		cn->depth = run->depth;
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
-		cn->out_cap = out_size(run);
-		cn->in_cap = in_size(run);
-		cn->out = malloc(cn->out_cap);
-		cn->in = malloc(cn->in_cap);
+		cn->ln.out_cap = out_size(run);
+		cn->ln.in_cap = in_size(run);
+		cn->ln.out = malloc(cn->ln.out_cap);
+		cn->ln.in = malloc(cn->ln.in_cap);
+		cn->ln.in_max = LDB_CONN_IN_MAX;
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
-		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
+		if (cn->ln.out == NULL || cn->ln.in == NULL || cn->slots == NULL)
 			return -1;
 		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
 			return -1;
@@ -135,11 +136,9 @@ void ldb_client_free(struct ldb_client *w)
 {
 	for (int k = 0; w->conns != NULL && k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		ldb_tls_conn_release(&cn->tc); /* also when TLS is off now: its buffers */
-		if (cn->fd >= 0)
-			close(cn->fd);
-		free(cn->out);
-		free(cn->in);
+		ldb_link_release(&cn->ln); /* also when TLS is off now: its buffers */
+		free(cn->ln.out);
+		free(cn->ln.in);
 		free(cn->retry);
 		free(cn->slots);
 		free(cn->repl_run);
@@ -170,18 +169,20 @@ void ldb_client_free(struct ldb_client *w)
 static int goodbye_io(struct ldb_conn *cn, bool keep, uint64_t end, uint64_t now)
 {
 	uint8_t drop[4096];
-	uint8_t *dst = keep ? cn->in + cn->in_len : drop;
-	size_t room = keep ? cn->in_cap - cn->in_len : sizeof drop;
-	ssize_t r = room > 0 ? ldb_conn_recv(cn, dst, room) : 0, n = 0;
+	uint8_t *dst = keep ? cn->ln.in + cn->ln.in_len : drop;
+	size_t room = keep ? cn->ln.in_cap - cn->ln.in_len : sizeof drop;
+	ssize_t r = room > 0 ? ldb_link_recv(&cn->ln, dst, room) : 0, n = 0;
 	if (r < 0)
 		return -1;
 	if (keep)
-		cn->in_len += (size_t)r;
-	if (cn->out_off < cn->out_len && (n = ldb_conn_send(cn, cn->out + cn->out_off, cn->out_len - cn->out_off)) < 0)
+		cn->ln.in_len += (size_t)r;
+	if (cn->ln.out_off < cn->ln.out_len &&
+	    (n = ldb_link_send(&cn->ln, cn->ln.out + cn->ln.out_off, cn->ln.out_len - cn->ln.out_off)) < 0)
 		return -1;
-	cn->out_off += (size_t)n;
+	cn->ln.out_off += (size_t)n;
 	if (r == 0 && n == 0) {
-		struct pollfd pfd = { .fd = cn->fd, .events = POLLIN | (cn->out_off < cn->out_len ? POLLOUT : 0) };
+		struct pollfd pfd = { .fd = cn->ln.fd,
+			              .events = POLLIN | (cn->ln.out_off < cn->ln.out_len ? POLLOUT : 0) };
 		if (poll(&pfd, 1, (int)((end - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
 			return -1;
 	}
@@ -195,14 +196,11 @@ static int marker_answered(struct ldb_conn *cn)
 	size_t off = 0;
 	struct ldb_resp resp;
 	int rc;
-	while ((rc = ldb_wire_parse(cn->in + off, cn->in_len - off, &resp, NULL)) == 1) {
-		off += resp.len;
+	while ((rc = ldb_link_frame(&cn->ln, &off, &resp)) == LDB_LINK_MSG)
 		if (resp.msgid == MARKER_ID)
 			return 1;
-	}
-	memmove(cn->in, cn->in + off, cn->in_len - off);
-	cn->in_len -= off;
-	return rc < 0 || cn->in_len == cn->in_cap ? -1 : 0;
+	ldb_link_consumed(&cn->ln, off);
+	return rc != LDB_LINK_PARTIAL || cn->ln.in_len == cn->ln.in_cap ? -1 : 0;
 }
 
 /* The goodbye of a connection with requests that go unanswered (abandon)
@@ -219,11 +217,12 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	uint64_t end = ldb_now_ns() + 1000000000ULL;
 
-	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
-	cn->out_len -= cn->out_off;
-	cn->out_off = 0;
-	size_t n = ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->out + cn->out_len, cn->out_cap - cn->out_len);
-	cn->out_len += n;
+	memmove(cn->ln.out, cn->ln.out + cn->ln.out_off, cn->ln.out_len - cn->ln.out_off);
+	cn->ln.out_len -= cn->ln.out_off;
+	cn->ln.out_off = 0;
+	size_t n = ldb_req_render(&run->marker, 0, zero, MARKER_ID, cn->ln.out + cn->ln.out_len,
+	                          cn->ln.out_cap - cn->ln.out_len);
+	cn->ln.out_len += n;
 	if (n > 0) /* an extended request for the server's counters */
 		ldb_add(&cn->w->st->setup_extended, 1);
 	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns()) {
@@ -232,8 +231,8 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 		if (marker_answered(cn) != 0)
 			break;
 	}
-	cn->out_len = cn->out_off = 0;
-	cn->out_len += ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+	cn->ln.out_len = cn->ln.out_off = 0;
+	cn->ln.out_len += ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
 	end = ldb_now_ns() + 1000000000ULL;
 	for (uint64_t now = ldb_now_ns(); now < end; now = ldb_now_ns())
 		if (goodbye_io(cn, false, end, now) < 0)
@@ -247,13 +246,13 @@ static void worker_close_all(struct ldb_client *w)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
+		bool polite = cn->ln.fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
 		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
 			goodbye_unanswered(cn, run);
 		} else if (polite) {
-			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
+			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
 			if (n > 0)
-				(void)ldb_conn_send(cn, cn->out, n);
+				(void)ldb_link_send(&cn->ln, cn->ln.out, n);
 		}
 		ldb_conn_close(cn, polite);
 	}
@@ -337,7 +336,7 @@ void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive)
 		pending += (uint64_t)(w->conns[k].inflight - w->conns[k].syncing); /* a sync is no operation */
 	w->pending_at_end = pending; /* read by the main thread after the join */
 	for (int k = 0; k < w->nconns; k++)
-		if (w->conns[k].unconfirmed && w->conns[k].fd >= 0) /* its connect was still under way */
+		if (w->conns[k].unconfirmed && w->conns[k].ln.fd >= 0) /* its connect was still under way */
 			__atomic_store_n(&w->st->connect_end, LDB_CONNECT_END_PENDING, __ATOMIC_RELAXED);
 	ldb_errlines_flush(w);
 	worker_close_all(w);

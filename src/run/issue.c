@@ -187,22 +187,22 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
  * empty buffer too small for one request grows (once: it stays grown). */
 static bool room_for(struct ldb_conn *cn, size_t need)
 {
-	if (cn->out_cap - cn->out_len >= need)
+	if (cn->ln.out_cap - cn->ln.out_len >= need)
 		return true;
-	if (cn->out_off > 0 && cn->out_off == cn->out_len)
-		cn->out_len = cn->out_off = 0;
+	if (cn->ln.out_off > 0 && cn->ln.out_off == cn->ln.out_len)
+		cn->ln.out_len = cn->ln.out_off = 0;
 	else if (ldb_conn_flush(cn) != 0)
 		return false;
-	if (cn->out_cap - cn->out_len >= need)
+	if (cn->ln.out_cap - cn->ln.out_len >= need)
 		return true;
-	if (cn->out_len > 0)
+	if (cn->ln.out_len > 0)
 		return false; /* the peer is slow: the EPOLLOUT edge writes the rest */
-	size_t cap = cn->out_cap * 2 > need ? cn->out_cap * 2 : need;
-	uint8_t *bigger = realloc(cn->out, cap);
+	size_t cap = cn->ln.out_cap * 2 > need ? cn->ln.out_cap * 2 : need;
+	uint8_t *bigger = realloc(cn->ln.out, cap);
 	if (bigger == NULL)
 		return false;
-	cn->out = bigger;
-	cn->out_cap = cap;
+	cn->ln.out = bigger;
+	cn->ln.out_cap = cap;
 	return true;
 }
 
@@ -262,8 +262,8 @@ static long render_tag(struct ldb_conn *cn, int32_t msgid)
 	const struct ldb_run *run = cn->w->run;
 	if (!room_for(cn, run->tag_len + LDB_WIRE_ENVELOPE_MAX))
 		return 0;
-	uint8_t *dst = cn->out + cn->out_len;
-	size_t n = ldb_wire_frame(dst, cn->out_cap - cn->out_len, msgid, run->tag_op, run->tag_len);
+	uint8_t *dst = cn->ln.out + cn->ln.out_len;
+	size_t n = ldb_wire_frame(dst, cn->ln.out_cap - cn->ln.out_len, msgid, run->tag_op, run->tag_len);
 	if (n == 0)
 		return 0;
 	uint8_t *digits = dst + n - run->tag_len + run->tag_digits_at;
@@ -296,18 +296,19 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		int64_t vals[LDB_FIELD_COUNT] = { 0 };
 		if (!room_for(cn, x->maxlen))
 			return false;
-		n = (long)ldb_req_render(x, 0, vals, msgid, cn->out + cn->out_len, cn->out_cap - cn->out_len);
+		n = (long)ldb_req_render(x, 0, vals, msgid, cn->ln.out + cn->ln.out_len,
+		                         cn->ln.out_cap - cn->ln.out_len);
 	} else if (s->aux > 0) {
 		/* an ancestor of an add (add_missing_parents) */
 		if (!room_for(cn, RETRY_CAP))
 			return false;
-		n = (long)ldb_add_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid, cn->out + cn->out_len,
-		                                cn->out_cap - cn->out_len);
+		n = (long)ldb_add_render_parent(cn->retry_dn, cn->retry_dnlen, s->aux, msgid,
+		                                cn->ln.out + cn->ln.out_len, cn->ln.out_cap - cn->ln.out_len);
 	} else if (d->parents && cn->retry_len > 0) {
 		/* the add again, once its parents exist: same request, new id */
 		if (!room_for(cn, cn->retry_len + LDB_WIRE_ENVELOPE_MAX))
 			return false;
-		n = (long)ldb_wire_frame(cn->out + cn->out_len, cn->out_cap - cn->out_len, msgid, cn->retry,
+		n = (long)ldb_wire_frame(cn->ln.out + cn->ln.out_len, cn->ln.out_cap - cn->ln.out_len, msgid, cn->retry,
 		                         cn->retry_len);
 		cn->retry_len = 0;
 	} else {
@@ -319,8 +320,8 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		if (d->msgids > 1)
 			r.msgid2 = next_msgid(cn, i); /* the same slot's next id: unique on the connection */
 		nreq = d->msgids > 1 ? d->msgids : 1;
-		dst = cn->out + cn->out_len;
-		n = d->render(&r, dst, cn->out_cap - cn->out_len);
+		dst = cn->ln.out + cn->ln.out_len;
+		n = d->render(&r, dst, cn->ln.out_cap - cn->ln.out_len);
 		if (n < 0) {
 			*exhausted = true;
 			if (w->note[0] == '\0')
@@ -329,7 +330,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 			return false;
 		}
 		if (n > 0 && s->setup == SETUP_NONE && run->ops.any_ctl[s->kind])
-			n = (long)with_controls(w, s->kind, dst, (size_t)n, cn->out_cap - cn->out_len);
+			n = (long)with_controls(w, s->kind, dst, (size_t)n, cn->ln.out_cap - cn->ln.out_len);
 		if (n > 0 && d->parents && run->make_parents)
 			keep_for_parents(cn, dst, n);
 		if (n > 0 && cn->repl_run != NULL)
@@ -337,7 +338,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	}
 	if (n <= 0)
 		return false;
-	cn->out_len += (size_t)n;
+	cn->ln.out_len += (size_t)n;
 	s->msgid = msgid;
 	s->order = cn->nreq; /* the server numbers every request: op= */
 	s->conn_no = cn->conn_no;
@@ -473,7 +474,7 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 		w->outstanding++;
 		took_op(w, now);
 	}
-	if (cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0)
+	if (cn->ln.out_len > cn->ln.out_off && ldb_conn_flush(cn) != 0)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 }
 

@@ -19,7 +19,7 @@
  * its connection allows it (in order; a pipelined request without waiting
  * for the previous answer), reads the answers, records latencies and
  * compares results.  The sender allocates nothing per request (with TLS, a
- * connection's session object when its handshake starts: run/replay_tls),
+ * connection's session object when its handshake starts: run/link.h),
  * takes no lock and prints nothing after its start; the sender threads
  * share nothing while they run but a stop flag, and each its ring with the
  * reader thread.  Memory per thread: the ring's slots, and per replay

@@ -1,10 +1,9 @@
 /* The replay's sender (run/replay.h): one epoll loop over the replay's
- * connections.  After its start it allocates nothing, takes no lock and
+ * connections, each opened, written and read through run/link.h.  After its start it allocates nothing, takes no lock and
  * prints nothing: the ring's slots, the connections' fixed buffers and the
  * result's counters and histograms are all it touches. */
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <ldap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 #include "proto/wire.h"
 #include "run/clock.h"
 #include "run/replay.h"
-#include "run/replay_tls.h"
+#include "run/link.h"
 #include "run/replay_part.h"
 #include "run/signals.h"
 
@@ -25,8 +24,15 @@
 #define NEVENTS 64
 #define STOP_IDX UINT32_MAX       /* the epoll entry of the shared stop eventfd */
 #define WAKE_IDX (UINT32_MAX - 1) /* the ring's wake eventfd (a reader thread's new slots) */
+/* StartTLS's message id: one the log's requests never take (their ids are
+ * op % 2147483646 + 1). */
+#define STARTTLS_ID 2147483647
 
 enum { S_IDLE = 0, S_CONNECTING, S_UP, S_DEAD, S_DONE };
+/* A connection's set-up after its connect() was started: until it is up, none
+ * of the log's requests goes on it (a certificate that does not verify fails
+ * the handshake before any LDAP byte: no bind, no password, to that peer). */
+enum { PH_TCP = 0, PH_ANSWER, PH_HANDSHAKE, PH_UP };
 enum { F_EMPTY = 0, F_SENT, F_NOREC }; /* F_NOREC: answered, the recorded result not read yet */
 
 struct infl {
@@ -39,19 +45,16 @@ struct infl {
 };
 
 struct sconn {
-	int fd;
+	struct ldb_link ln; /* socket, TLS, buffers (run/link.h) */
 	uint8_t st;
+	uint8_t phase; /* PH_*, while S_CONNECTING */
 	bool active, lost;
 	bool parked;    /* its OPEN waits for closes (asap): not looked at until one */
 	int32_t qh, qt; /* the queue of slot indexes, -1 empty */
 	unsigned outstanding;
-	size_t outlen, outoff, inlen;
-	uint64_t skipbytes;   /* of a message larger than the input buffer */
 	uint64_t close_since; /* when its CLOSE reached the queue's head, 0 */
 	uint64_t stall_since; /* when its due request head first could not go, 0 */
 	int64_t rec_conn;
-	uint8_t *in, *out;
-	struct ldb_rp_tls tl; /* plain, or TLS (run/replay_tls) */
 	struct infl fl[INFLIGHT];
 };
 
@@ -75,11 +78,12 @@ struct sender {
 	uint64_t start; /* the replay's time 0 (monotonic ns), 0 before the first slot */
 	uint64_t last;  /* the last answer or close */
 	bool end;
-	bool no_pwait2;  /* epoll_pwait2 is not there: epoll_wait */
-	uint64_t closes; /* CLOSE messages done */
-	bool gave;       /* room or an index given back to the reader thread since its last wake */
-	struct ldb_rp_tlsconf tlsc;
-	struct ldb_tls_session slot; /* the sender's TLS session slot (run/tls.h) */
+	bool no_pwait2;               /* epoll_pwait2 is not there: epoll_wait */
+	uint64_t closes;              /* CLOSE messages done */
+	bool gave;                    /* room or an index given back to the reader thread since its last wake */
+	bool starttls;                /* TLS after a StartTLS exchange (else from the first byte) */
+	struct ldb_bytes starttls_op; /* its ExtendedRequest (LDB_STARTTLS_OID), encoded once */
+	struct ldb_tls_session slot;  /* the sender's TLS session slot (run/tls.h) */
 };
 
 static int32_t msgid_of(int64_t op)
@@ -209,34 +213,22 @@ static void conn_fail(struct sender *s, struct sconn *c, const char *why, int e)
 	if (s->res->conn_error[0] == '\0')
 		snprintf(s->res->conn_error, sizeof s->res->conn_error, "%s: %s", why, strerror(e));
 	s->res->conns_failed++;
-	ldb_rp_tls_end(&c->tl, false);
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
+	ldb_link_close(&c->ln, false);
 	c->st = S_DEAD;
 }
 
 static void conn_open(struct sender *s, struct sconn *c, uint32_t idx)
 {
-	c->fd = socket(s->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (c->fd < 0) {
-		conn_fail(s, c, "socket", errno);
-		return;
-	}
-	int one = 1;
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET, .data.u32 = idx };
-	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, c->fd, &ev) != 0) {
-		conn_fail(s, c, "epoll", errno);
-		return;
-	}
-	if (connect(c->fd, (struct sockaddr *)&s->addr, s->addrlen) != 0 && errno != EINPROGRESS) {
-		conn_fail(s, c, "connect", errno);
+	/* both edges from the start: the connect's end is the EPOLLOUT edge */
+	const char *what = "connect";
+	int e = ldb_link_connect(&c->ln, &s->addr, s->addrlen, true, s->ep, EPOLLIN | EPOLLOUT,
+	                         (epoll_data_t){ .u32 = idx }, &what);
+	if (e != 0) {
+		conn_fail(s, c, what, e);
 		return;
 	}
 	c->st = S_CONNECTING;
-	c->outlen = c->outoff = c->inlen = 0;
-	c->skipbytes = 0;
+	c->phase = PH_TCP;
 	c->outstanding = 0;
 	c->lost = false;
 	s->res->conns_opened++;
@@ -251,29 +243,18 @@ static void conn_drop(struct sender *s, struct sconn *c)
 		}
 	memset(c->fl, 0, sizeof c->fl);
 	c->outstanding = 0;
-	ldb_rp_tls_end(&c->tl, true);
-	if (c->fd >= 0)
-		close(c->fd); /* epoll forgets it */
-	c->fd = -1;
+	ldb_link_close(&c->ln, true); /* epoll forgets it */
 }
 
 static void flush_out(struct sender *s, struct sconn *c)
 {
-	while (c->st == S_UP && c->outoff < c->outlen) {
-		ssize_t n = ldb_rp_io_send(&c->tl, c->fd, c->out + c->outoff, c->outlen - c->outoff);
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EINTR) {
-				s->res->conns_lost++;
-				conn_drop(s, c);
-				c->st = S_DEAD;
-				c->lost = true;
-			}
-			return;
-		}
-		c->outoff += (size_t)n;
+	bool moved = false;
+	if (c->st == S_UP && c->ln.out_off < c->ln.out_len && ldb_link_flush(&c->ln, &moved) != 0) {
+		s->res->conns_lost++;
+		conn_drop(s, c);
+		c->st = S_DEAD;
+		c->lost = true;
 	}
-	if (c->outoff == c->outlen)
-		c->outoff = c->outlen = 0;
 }
 
 /* The request at c's queue head written out.  @return true when it was,
@@ -290,9 +271,9 @@ static bool send_req(struct sender *s, struct sconn *c, const struct ldb_rp_slot
 		return false;
 	if (!oneway && f->st == F_SENT)
 		return false;
-	if (OUT_CAP - c->outlen < sl->len + LDB_WIRE_ENVELOPE_MAX)
+	if (c->ln.out_cap - c->ln.out_len < sl->len + LDB_WIRE_ENVELOPE_MAX)
 		return false;
-	c->outlen += ldb_wire_frame(c->out + c->outlen, OUT_CAP - c->outlen, id, sl->ber, sl->len);
+	ldb_link_put(&c->ln, id, sl->ber, sl->len);
 	struct ldb_rp_kind_stats *k = &s->res->kind[sl->type];
 	k->sent++;
 	if (s->conf->timing == LDB_RP_RECORDED)
@@ -428,7 +409,7 @@ static uint64_t progress(struct sender *s, uint64_t now)
 		struct sconn *c = &s->c[i];
 		while (c->qh >= 0 && step(s, c, i, now, &next))
 			;
-		if (c->outoff < c->outlen)
+		if (c->ln.out_off < c->ln.out_len)
 			flush_out(s, c);
 		if (c->parked)
 			s->parked[s->nparked++] = i;
@@ -476,68 +457,29 @@ static void on_answer(struct sender *s, struct sconn *c, int32_t id, uint8_t op,
 	}
 }
 
-/* A message longer than the input buffer: its id and type from its first
- * bytes, the rest skipped.  @return 0, or -1 not LDAP. */
-static int oversized(struct sender *s, struct sconn *c, size_t need)
-{
-	const uint8_t *b = c->in;
-	size_t i = 1, n = c->inlen;
-	if (n < 2 || b[0] != 0x30)
-		return -1;
-	i += (b[1] & 0x80) ? 1 + (b[1] & 0x7f) : 1;
-	if (i + 2 > n || b[i] != 0x02 || b[i + 1] > 4 || i + 2 + b[i + 1] >= n)
-		return -1;
-	int32_t id = 0;
-	for (size_t k = 0; k < b[i + 1]; k++)
-		id = (int32_t)((uint32_t)id << 8 | b[i + 2 + k]);
-	on_answer(s, c, id, b[i + 2 + b[i + 1]], 0);
-	c->skipbytes = need - c->inlen;
-	c->inlen = 0;
-	return 0;
-}
-
-/* The answers in c's input buffer.  @return 0, or -1 not LDAP. */
+/* The answers in c's input buffer (one longer than it: its id and type
+ * from its first bytes, the rest skipped, run/link.h).  @return 0, or -1
+ * not LDAP. */
 static int parse_in(struct sender *s, struct sconn *c)
 {
-	size_t off = 0;
+	size_t pos = 0;
 	for (;;) {
 		struct ldb_resp r;
-		size_t need = 0;
-		int rc = ldb_wire_parse(c->in + off, c->inlen - off, &r, &need);
-		if (rc < 0)
+		int rc = ldb_link_frame(&c->ln, &pos, &r);
+		if (rc == LDB_LINK_BROKEN)
 			return -1;
-		if (rc == 0) {
-			memmove(c->in, c->in + off, c->inlen - off);
-			c->inlen -= off;
-			return need > IN_CAP ? oversized(s, c, need) : 0;
+		if (rc == LDB_LINK_PARTIAL) {
+			ldb_link_consumed(&c->ln, pos);
+			return 0;
 		}
 		on_answer(s, c, r.msgid, r.op, r.result);
-		off += r.len;
 	}
 }
 
 static void read_in(struct sender *s, struct sconn *c)
 {
 	for (;;) {
-		uint8_t *dst = c->skipbytes ? c->out + c->outlen : c->in + c->inlen;
-		size_t room = c->skipbytes ? OUT_CAP - c->outlen : IN_CAP - c->inlen;
-		if (c->skipbytes && room > c->skipbytes)
-			room = (size_t)c->skipbytes;
-		ssize_t n = room ? ldb_rp_io_recv(&c->tl, c->fd, dst, room) : 0;
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		if (n <= 0 && room) {
-			s->res->conns_lost += c->outstanding > 0;
-			conn_drop(s, c);
-			c->st = S_DEAD;
-			c->lost = true;
-			return;
-		}
-		if (c->skipbytes) {
-			c->skipbytes -= (uint64_t)n;
-			continue;
-		}
-		c->inlen += (size_t)n;
+		int more = ldb_link_fill(&c->ln, false);
 		if (parse_in(s, c) != 0) {
 			s->res->proto_errors++;
 			conn_drop(s, c);
@@ -545,17 +487,94 @@ static void read_in(struct sender *s, struct sconn *c)
 			c->lost = true;
 			return;
 		}
-		if ((size_t)n < room && !c->tl.tls_on)
-			return; /* drained: the next bytes make a new edge (TLS: read until it wants more) */
+		if (more < 0) {
+			s->res->conns_lost += c->outstanding > 0;
+			conn_drop(s, c);
+			c->st = S_DEAD;
+			c->lost = true;
+			return;
+		}
+		if (more == 0)
+			return; /* drained: the next bytes make a new edge */
 	}
 }
 
-/* StartTLS and the TLS handshake, when the target wants them.  @return
- * true when the connection is ready for the log's requests. */
+/* StartTLS's answer, when it has come.  @return 1 success, 0 wait, -1
+ * failed with one line in why. */
+static int starttls_answer(struct sconn *c, char *why, size_t cap)
+{
+	bool moved = false;
+	if (ldb_link_flush(&c->ln, &moved) != 0) {
+		snprintf(why, cap, "StartTLS: %s", strerror(c->ln.sock_err ? c->ln.sock_err : EPIPE));
+		return -1;
+	}
+	if (c->ln.out_len > 0)
+		return 0; /* the rest of the request at the next edge */
+	int more = ldb_link_fill(&c->ln, false);
+	size_t pos = 0;
+	struct ldb_resp r;
+	int rc = ldb_link_frame(&c->ln, &pos, &r);
+	if (rc == LDB_LINK_PARTIAL && more >= 0)
+		return 0; /* the rest of it is on its way */
+	if (rc == LDB_LINK_PARTIAL) {
+		snprintf(why, cap, "StartTLS: the server closed the connection");
+		return -1;
+	}
+	if (rc != LDB_LINK_MSG || r.msgid != STARTTLS_ID || r.op != LDAP_RES_EXTENDED) {
+		snprintf(why, cap, "StartTLS: the answer is not an extended response to it");
+		return -1;
+	}
+	if (r.result != LDAP_SUCCESS) {
+		snprintf(why, cap, "StartTLS refused, error=%d (%s)", r.result, ldap_err2string(r.result));
+		return -1;
+	}
+	c->ln.in_len = 0; /* the server says nothing more before the handshake */
+	return 1;
+}
+
+/* The set-up's next steps once the TCP connect succeeded: StartTLS and the
+ * TLS handshake, when the target wants them.  @return 1 up, 0 waiting for
+ * the socket, -1 failed with one line in why. */
+static int setup_step(struct sender *s, struct sconn *c, char *why, size_t cap)
+{
+	const struct ldb_tls *tls = s->conf->tls;
+	if (c->phase == PH_TCP && tls == NULL)
+		c->phase = PH_UP;
+	if (c->phase == PH_TCP && s->starttls) {
+		ldb_link_put(&c->ln, STARTTLS_ID, s->starttls_op.data, s->starttls_op.len);
+		c->phase = PH_ANSWER;
+	} else if (c->phase == PH_TCP) {
+		if (ldb_link_tls_begin(&c->ln, tls, &s->slot, why, cap) != 0)
+			return -1;
+		c->phase = PH_HANDSHAKE;
+	}
+	if (c->phase == PH_ANSWER) {
+		int rc = starttls_answer(c, why, cap);
+		if (rc <= 0)
+			return rc;
+		if (ldb_link_tls_begin(&c->ln, tls, &s->slot, why, cap) != 0)
+			return -1;
+		c->phase = PH_HANDSHAKE;
+	}
+	if (c->phase == PH_HANDSHAKE) {
+		int rc = ldb_link_handshake(&c->ln, why, cap);
+		if (rc == LDB_TLS_WANT_READ || rc == LDB_TLS_WANT_WRITE)
+			return 0; /* both edges are armed: the next one steps on */
+		if (rc != LDB_TLS_OK) {
+			if (why[0] == '\0')
+				snprintf(why, cap, "TLS handshake failed");
+			return -1;
+		}
+		c->phase = PH_UP;
+	}
+	return 1;
+}
+
+/* @return true when the connection is ready for the log's requests. */
 static bool setup(struct sender *s, struct sconn *c)
 {
-	char why[256];
-	int rc = ldb_rp_tls_setup(&c->tl, &s->tlsc, c->fd, c->in, IN_CAP, why, sizeof why);
+	char why[256] = "";
+	int rc = setup_step(s, c, why, sizeof why);
 	if (rc < 0) {
 		if (s->res->conn_error[0] == '\0')
 			snprintf(s->res->conn_error, sizeof s->res->conn_error, "TLS: %.190s", why);
@@ -567,14 +586,14 @@ static bool setup(struct sender *s, struct sconn *c)
 static void on_io(struct sender *s, uint32_t idx, uint32_t events)
 {
 	struct sconn *c = &s->c[idx];
-	if (c->fd < 0)
+	if (c->ln.fd < 0)
 		return;
 	if (c->st == S_CONNECTING) {
 		int e = 0;
 		socklen_t l = sizeof e;
-		if (c->tl.phase == LDB_RP_PH_TCP && !(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		if (c->phase == PH_TCP && !(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
 			return;
-		if (c->tl.phase == LDB_RP_PH_TCP && (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &l) != 0 || e != 0)) {
+		if (c->phase == PH_TCP && (getsockopt(c->ln.fd, SOL_SOCKET, SO_ERROR, &e, &l) != 0 || e != 0)) {
 			conn_fail(s, c, "connect", e ? e : errno);
 			return;
 		}
@@ -583,9 +602,9 @@ static void on_io(struct sender *s, uint32_t idx, uint32_t events)
 		c->st = S_UP;
 		activate(s, idx);
 	}
-	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP) || (c->tl.rd_wants_wr && (events & EPOLLOUT)))
+	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP) || (c->ln.rd_wants_wr && (events & EPOLLOUT)))
 		read_in(s, c);
-	if (c->st == S_UP && (events & EPOLLOUT || (c->tl.wr_wants_rd && (events & EPOLLIN))))
+	if (c->st == S_UP && (events & EPOLLOUT || (c->ln.wr_wants_rd && (events & EPOLLIN))))
 		flush_out(s, c);
 	if (c->qh >= 0)
 		activate(s, idx);
@@ -628,7 +647,7 @@ static bool signalled(struct sender *s, uint64_t now)
 		return false;
 	s->res->interrupted = true;
 	for (uint32_t i = 0; i < s->conf->max_conns; i++)
-		if (s->c[i].fd >= 0)
+		if (s->c[i].ln.fd >= 0)
 			conn_drop(s, &s->c[i]);
 	return true;
 }
@@ -723,21 +742,21 @@ static int sender_init(struct sender *s)
 	if (s->ring->wake_fd >= 0 && epoll_ctl(s->ep, EPOLL_CTL_ADD, s->ring->wake_fd, &ev) != 0)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
-		s->c[i].fd = -1;
+		struct ldb_link *l = &s->c[i].ln;
 		s->c[i].qh = s->c[i].qt = -1;
-		s->c[i].in = s->bufs + (size_t)i * (IN_CAP + OUT_CAP);
-		s->c[i].out = s->c[i].in + IN_CAP;
+		l->fd = -1;
+		l->in = s->bufs + (size_t)i * (IN_CAP + OUT_CAP);
+		l->in_cap = l->in_max = IN_CAP; /* a longer answer is skipped: memory bounded by connections */
+		l->out = l->in + IN_CAP;
+		l->out_cap = OUT_CAP;
 	}
 	return 0;
 }
 
 static void sender_free(struct sender *s)
 {
-	for (uint32_t i = 0; s->c && i < s->conf->max_conns; i++) {
-		ldb_rp_tls_release(&s->c[i].tl);
-		if (s->c[i].fd >= 0)
-			close(s->c[i].fd);
-	}
+	for (uint32_t i = 0; s->c && i < s->conf->max_conns; i++)
+		ldb_link_release(&s->c[i].ln);
 	ldb_tls_session_free(&s->slot);
 	if (s->ep >= 0)
 		close(s->ep);
@@ -760,18 +779,15 @@ int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 	memcpy(&s.addr, &p->share->addr, sizeof s.addr);
 	s.addrlen = p->share->addrlen;
 	/* StartTLS's request, encoded from its OID as the load's (run/setup) */
-	struct ldb_bytes st = { 0 };
 	char werr[LDB_WIRE_ERRLEN];
-	bool starttls = conf->tls != NULL && conf->target->starttls;
-	int rc = starttls && ldb_wire_encode_extended(&st, LDB_STARTTLS_OID, NULL, 0, 0, werr) != 0 ? -1 : 0;
-	s.tlsc = (struct ldb_rp_tlsconf){
-		.tls = conf->tls, .starttls = starttls, .slot = &s.slot, .starttls_op = st.data, .starttls_len = st.len
-	};
+	s.starttls = conf->tls != NULL && conf->target->starttls;
+	int rc = s.starttls && ldb_wire_encode_extended(&s.starttls_op, LDB_STARTTLS_OID, NULL, 0, 0, werr) != 0 ? -1
+	                                                                                                         : 0;
 	if (rc == 0)
 		rc = sender_init(&s) != 0 ? -1 : 0;
 	if (rc == 0)
 		loop(&s);
 	sender_free(&s);
-	ldb_bytes_free(&st);
+	ldb_bytes_free(&s.starttls_op);
 	return rc;
 }

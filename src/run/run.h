@@ -48,6 +48,7 @@ struct ldb_run {
 	bool make_parents;            /* an add that gets 32 creates its parents first */
 	bool unanswered;              /* a kind gets no response: the goodbye waits for the server */
 	bool rename_pair;             /* incr: a pass takes two numbers (rename's entry and new name) */
+	uint8_t source;               /* enum ldb_source (run/source.h): what feeds the connections */
 	int depth;                    /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */

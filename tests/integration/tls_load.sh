@@ -31,6 +31,9 @@ assert_eq 0 "$RC" "exit status over StartTLS"
 assert_eq 800 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches over StartTLS"
 assert_eq 16 "$(fixture_monitor_delta "$FIX_DIR/snap" Extended)" "one StartTLS per connection"
 assert_match 'TLS: handshakes 16, ' "$out" "16 StartTLS handshakes"
+# StartTLS's answer does not prove the connection: its bind does, once (a first
+# connect is no reconnect)
+assert_match 'Connections: opened 16, reconnects 0, binds at connect 16$' "$out" "no reconnect counted over StartTLS"
 
 # 3. an unknown CA fails verification with a clear line; --tls-insecure passes and says so
 run_ldbench "$out" "${ldaps[@]}" --tls-cacert "$FIX_OTHER_CA" "${search[@]}" -n 2 -T 10; keep

@@ -1,0 +1,129 @@
+/* A request source: what the engine's connections (run/conn.c over
+ * run/link.h) send, and what they do with what comes back.  The engine opens
+ * a connection when its source says so, sets up its transport (TCP, ldaps or
+ * StartTLS and the handshake), frames the answers, keeps the deadline heap and
+ * the ready list; at each point where something must be decided it calls its
+ * source, as h2load's Session carries HTTP/1, 2 and 3:
+ *
+ *   step      a connection is on the ready list: open it (ldb_conn_open), or
+ *             fill it with requests if it is up and has room
+ *   up        its transport is ready: what opens it (a bind, a tag) or go
+ *   pump      it is up and has room: the requests that go now
+ *   result    an answer (a result message) to one of its slots
+ *   broken    it broke or timed out with requests on it
+ *   setup_failed  its connect, StartTLS or TLS handshake failed (err: the
+ *             connect's errno, 0 for the later steps)
+ *   deadline  its one deadline passed (a back-off's end, a timeout)
+ *   paced     a client's pacing deadline passed
+ *   finished  whether a client is done (the I/O thread ends it)
+ *
+ * Dispatch is an enum and a switch (struct ldb_run's source): with one
+ * source per run the branch always goes the same way, and the callbacks can
+ * be inlined where they are defined.  The load's kinds and value patterns
+ * (run/load_source.c, run/issue.c) are LDB_SOURCE_LOAD, the default.
+ *
+ * Included by run/conn.h, after the types it needs. */
+#ifndef LDBENCH_RUN_SOURCE_H
+#define LDBENCH_RUN_SOURCE_H
+
+enum ldb_source { LDB_SOURCE_LOAD = 0 };
+
+/* ---------------- the load (run/load_source.c; pump: run/issue.c) */
+void ldb_load_step(struct ldb_conn *cn, uint64_t now);
+void ldb_load_up(struct ldb_conn *cn, uint64_t now);
+void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
+void ldb_load_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now);
+void ldb_load_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
+void ldb_load_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
+void ldb_load_deadline(struct ldb_conn *cn, uint64_t now);
+void ldb_load_paced(struct ldb_client *w);
+
+/* Whether the client is done: nothing outstanding, and out of passes or at
+ * -N's count (inlined: the ready list asks it twice per connection). */
+static inline bool ldb_load_finished(const struct ldb_client *w)
+{
+	const struct ldb_config *c = w->run->cfg;
+	if (w->outstanding > 0)
+		return false;
+	if (w->exhausted)
+		return true;
+	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
+}
+
+/* ---------------- dispatch */
+static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_step(cn, now);
+	}
+}
+
+static inline void ldb_src_up(struct ldb_conn *cn, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_up(cn, now);
+	}
+}
+
+static inline void ldb_src_pump(struct ldb_conn *cn, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_conn_pump(cn, now);
+	}
+}
+
+static inline void ldb_src_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg,
+                                  uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_result(cn, i, r, msg, now);
+	}
+}
+
+static inline void ldb_src_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_setup_failed(cn, kind, why, err, now);
+	}
+}
+
+static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_deadline(cn, now);
+	}
+}
+
+static inline void ldb_src_paced(struct ldb_client *w)
+{
+	switch ((enum ldb_source)w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_paced(w);
+	}
+}
+
+static inline bool ldb_src_finished(const struct ldb_client *w)
+{
+	switch ((enum ldb_source)w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: return ldb_load_finished(w);
+	}
+}
+
+/* The connection broke (or timed out): its source counts what was on it and
+ * decides what follows (the load: a reconnect after a back-off). */
+static inline void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
+{
+	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_LOAD:
+	default: ldb_load_broken(cn, why, now);
+	}
+}
+
+#endif
