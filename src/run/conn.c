@@ -228,7 +228,7 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->fd >= 0) {
+	if (!run->cfg->close_sock && cn->fd >= 0 && ldb_bufs_take(cn) == 0) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 		cn->out_len = cn->out_off = 0;
 		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
@@ -563,6 +563,8 @@ static int in_room(struct ldb_conn *cn)
  * closed or broken. */
 static int conn_fill(struct ldb_conn *cn, bool eof)
 {
+	if (cn->in == NULL && ldb_bufs_take(cn) != 0)
+		return -1;
 	for (;;) {
 		if (in_room(cn) != 0)
 			return -1;
@@ -721,8 +723,11 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	if (writable && cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0)
+	if (writable && cn->out_len > cn->out_off && ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return;
+	}
+	ldb_bufs_idle(cn); /* nothing in flight: its buffers back to the pool */
 }
 
 /* The connection's deadline passed: its back-off is over (idle), or

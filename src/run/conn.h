@@ -118,7 +118,7 @@ struct ldb_conn {
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;
 	size_t retry_dnlen;
-	char retry_dn[LDB_DN_MAX];
+	char *retry_dn; /* its DN: LDB_DN_MAX bytes, allocated with retry */
 	/* -S with attreplace or object= rdn=: what each slot's request wrote that
 	 * the watchers cannot rebuild from its numbers (attreplace's random run,
 	 * the template's RDN), REPL_SLOT bytes a slot: its length (0: nothing;

@@ -31,6 +31,7 @@ void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 	cn->inflight = 0;
 	cn->unsynced = 0;
 	cn->syncing = false;
+	ldb_bufs_give(cn);
 }
 
 /* Plain or TLS send: >0 bytes, 0 try later, -1 broken. */

@@ -113,14 +113,12 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		cn->fd = -1;
 		cn->depth = run->depth;
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
-		cn->out_cap = out_size(run);
-		cn->in_cap = in_size(run);
-		cn->out = malloc(cn->out_cap);
-		cn->in = malloc(cn->in_cap);
+		/* its buffers: lent by its I/O thread while it is busy (run/bufpool) */
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
-		if (cn->out == NULL || cn->in == NULL || cn->slots == NULL)
+		if (cn->slots == NULL)
 			return -1;
-		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+		if (run->make_parents &&
+		    ((cn->retry = malloc(RETRY_CAP)) == NULL || (cn->retry_dn = malloc(LDB_DN_MAX)) == NULL))
 			return -1;
 		if (repl_run && (cn->repl_run = calloc((size_t)cn->depth, REPL_SLOT)) == NULL)
 			return -1;
@@ -141,6 +139,7 @@ void ldb_client_free(struct ldb_client *w)
 		free(cn->out);
 		free(cn->in);
 		free(cn->retry);
+		free(cn->retry_dn);
 		free(cn->slots);
 		free(cn->repl_run);
 		free(cn->step_state);
@@ -219,6 +218,8 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	uint64_t end = ldb_now_ns() + 1000000000ULL;
 
+	if (ldb_bufs_take(cn) != 0)
+		return;
 	memmove(cn->out, cn->out + cn->out_off, cn->out_len - cn->out_off);
 	cn->out_len -= cn->out_off;
 	cn->out_off = 0;
@@ -250,7 +251,7 @@ static void worker_close_all(struct ldb_client *w)
 		bool polite = cn->fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
 		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
 			goodbye_unanswered(cn, run);
-		} else if (polite) {
+		} else if (polite && ldb_bufs_take(cn) == 0) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->out, cn->out_cap);
 			if (n > 0)
 				(void)ldb_conn_send(cn, cn->out, n);
@@ -407,6 +408,8 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	}
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
+	if (r->nw > 0)
+		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run));
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
@@ -477,6 +480,7 @@ void *ldb_iothread_main(void *arg)
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = -1;
 	ldb_timers_free(&r->timers);
+	ldb_bufpool_close(&r->bufs);
 	/* the sampler reads an ended thread's figures from here: its clocks are
 	 * gone once it has returned */
 	uint64_t v;

@@ -187,6 +187,8 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
  * empty buffer too small for one request grows (once: it stays grown). */
 static bool room_for(struct ldb_conn *cn, size_t need)
 {
+	if (cn->out == NULL && ldb_bufs_take(cn) != 0)
+		return false;
 	if (cn->out_cap - cn->out_len >= need)
 		return true;
 	if (cn->out_off > 0 && cn->out_off == cn->out_len)
@@ -212,7 +214,7 @@ static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
 {
 	const struct ldb_wctx *wc = cn->w->wctx;
 	struct ldb_resp r;
-	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < sizeof cn->retry_dn) {
+	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < LDB_DN_MAX) {
 		size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
 		const uint8_t *op = r.body - hdr;
 		size_t oplen = (size_t)(dst + n - op);
