@@ -76,6 +76,11 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "find-max-start", required_argument, NULL, OPT_FIND_MAX_START },
 	                                   { "rate-profile", required_argument, NULL, OPT_RATE_PROFILE },
 	                                   { "ramp-up", required_argument, NULL, OPT_RAMP_UP },
+	                                   /* held connections (cli/held_options.c) */
+	                                   { "held", no_argument, NULL, OPT_HELD },
+	                                   { "probe-every", required_argument, NULL, OPT_PROBE_EVERY },
+	                                   { "connect-rate", required_argument, NULL, OPT_CONNECT_RATE },
+	                                   { "source-address", required_argument, NULL, OPT_SOURCE_ADDRESS },
 	                                   /* live metrics (cli/metrics_options.c) */
 	                                   { "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
 	                                   { "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
@@ -600,6 +605,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_capacity_option(x, opt, arg);
 	if (opt >= OPT_METRICS_LISTEN && opt < OPT_METRICS_END)
 		return cli_metrics_option(x, opt, arg);
+	if (opt >= OPT_HELD && opt < OPT_HELD_END)
+		return cli_held_option(x, opt, arg);
 	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
 		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
@@ -701,6 +708,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_compile_patterns(x);
 	if (rc == 0)
 		rc = cli_cross_check(x);
+	if (rc == 0)
+		rc = cli_held_check(x);
 	if (rc == 0)
 		rc = cli_capacity_check(x);
 	if (rc == 0)

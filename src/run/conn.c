@@ -195,6 +195,13 @@ static void conn_connect(struct ldb_conn *cn, uint64_t now)
 		int one = 1;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	}
+	int bound = run->cfg->nsrc > 0 ? ldb_held_bind_source(run->cfg, fd) : 0;
+	if (bound != 0) {
+		note_connect_end(cn, bound);
+		close(fd);
+		connect_failed(cn, now, LDB_FAIL_CONNECT, "cannot bind to the source address", false);
+		return;
+	}
 	if (connect(fd, (const struct sockaddr *)&run->addr, run->addrlen) != 0 && errno != EINPROGRESS) {
 		note_connect_end(cn, errno);
 		close(fd);
@@ -775,8 +782,12 @@ static bool worker_finished(const struct ldb_client *w)
 }
 
 /* The pacing deadline passed: the connections that wait for it. */
-static void worker_paced(struct ldb_client *w)
+static void worker_paced(struct ldb_client *w, uint64_t now)
 {
+	if (w->run->cfg->held > 0) {
+		ldb_held_paced(w, now); /* a random idle connection */
+		return;
+	}
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		if (cn->state == CS_IDLE || (cn->state == CS_READY && cn->inflight < cn->depth))
@@ -857,7 +868,7 @@ void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now)
 	struct ldb_timer *e;
 	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {
 		if (e->tag == TM_PACE)
-			worker_paced(e->data);
+			worker_paced(e->data, now);
 		else
 			conn_deadline(e->data, now);
 	}

@@ -35,6 +35,7 @@
 #include <sys/types.h>
 
 #include "run/run.h"
+#include "run/held.h"
 
 #define RETRY_CAP (64 * 1024)
 #define REPL_SLOT (1 + LDB_REPL_RUN) /* cn->repl_run's bytes per slot */
@@ -101,6 +102,7 @@ struct ldb_conn {
 	struct ldb_timer tm; /* back-off end (idle), or when something may time out */
 	struct ldb_conn *ready_next;
 	bool queued; /* on its I/O thread's ready list */
+	bool picked; /* --held: the connection a probe goes on (run/held) */
 	uint8_t *out;
 	size_t out_len, out_off, out_cap;
 	uint8_t *in;
@@ -206,6 +208,8 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_opening, 1);
 	else if (to == 2)
 		ldb_add(&st->conns_up, 1);
+	if (cn->w->run->cfg->held > 0 || cn->w->run->cfg->connect_rate > 0)
+		ldb_held_moved(cn, from, to);
 }
 
 static inline void took_op(struct ldb_client *w, uint64_t now)

@@ -97,7 +97,7 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		w->wctx->vpc = w->vpc;
 	if (c->ctl.proxy_vp != NULL && client_proxy(w, c) != 0)
 		return -1;
-	w->nconns = c->conns_per_thread;
+	w->nconns = ldb_held_nconns(c, id);
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
 		return -1;
@@ -427,7 +427,7 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at = w->run->t_start + ramp;
+			w->conns[k].retry_at = w->run->t_start + ramp + ldb_held_connect_after(w->run->cfg, w->id, k);
 			conn_wake(&w->conns[k]);
 		}
 	}

@@ -459,6 +459,10 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 	int batch = cn->depth >= 8 && w->run->rate_interval_ns == 0 && w->run->cfg->wait_sec == 0 ? cn->depth / 2 : 1;
 	if (cn->syncing || (cn->inflight > 0 && cn->depth - cn->inflight < batch))
 		return;
+	if (w->run->cfg->held > 0 && !cn->picked) {
+		ldb_held_wait(w, now); /* --held: probes go where run/held picks */
+		return;
+	}
 	conn_watch(cn, timeout_at(cn, now));
 	while (cn->inflight < cn->depth && ldb_may_issue(w, now)) {
 		int i = free_slot(cn);
