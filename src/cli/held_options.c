@@ -12,7 +12,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "run/held.h"
 #include "util/num.h"
 
 /* One numeric address into c->src[c->nsrc]. */
@@ -71,8 +70,15 @@ static int check_source(struct cli_ctx *x, int k)
 {
 	const struct ldb_config *c = x->c;
 	char name[INET6_ADDRSTRLEN] = "?";
-	struct sockaddr_storage ss;
-	socklen_t len = ldb_source_sockaddr(c, k, &ss);
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = sizeof(struct sockaddr_in);
+	if (c->src[k].family == AF_INET6) {
+		memcpy(&((struct sockaddr_in6 *)&ss)->sin6_addr, c->src[k].addr, 16);
+		len = sizeof(struct sockaddr_in6);
+	} else {
+		memcpy(&((struct sockaddr_in *)&ss)->sin_addr, c->src[k].addr, 4);
+	}
+	ss.ss_family = (sa_family_t)c->src[k].family;
 	inet_ntop(c->src[k].family, c->src[k].addr, name, sizeof name);
 	int fd = socket(c->src[k].family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
