@@ -23,6 +23,7 @@
 #include "proto/wire.h"
 
 #define MAX_THREADS 10000
+#define MAX_HELD 1000000 /* -n with --held: connections */
 #define MAX_CONNS_PER_THREAD 1000
 
 #define MIN_INTERVAL_MS 100
@@ -435,7 +436,9 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	case 'H': return parse_url(x, arg);
 	case 'i': return cli_parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
 	case 'I': return add_ignore(x, arg);
-	case 'n': x->threads_given = true; return cli_parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
+	case 'n': /* more than MAX_THREADS with --held only (check_options) */
+		x->threads_given = true;
+		return cli_parse_int(x, "-n", arg, 1, MAX_HELD, "threads", &c->threads);
 	case 'N': return cli_parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
 	case 'o': return cli_parse_sasl_opt(x, arg);
 	case 'p': x->port_given = true; return cli_parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
@@ -700,6 +703,8 @@ static int settle_options(struct cli_ctx *x)
 /* Everything after the options are read, in order; orig is argv as given. */
 static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 {
+	if (x->c->held == 0 && x->c->threads > MAX_THREADS)
+		return cli_fail(x, "-n %d: threads must be between 1 and %d", x->c->threads, MAX_THREADS);
 	int rc = settle_options(x);
 
 	if (rc == 0)
