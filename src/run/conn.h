@@ -11,9 +11,11 @@
  * after the other on one slot; with --mix, one kind drawn by weight.
  * Requests are rendered from start-up templates (search, bind) or by the
  * write renderer into the connection's output buffer, and written in one send
- * per batch; responses are framed out of large reads.  Nothing here allocates
- * (but for a buffer that must grow to hold one unusually large message, and a
- * TLS session object per handshake) or locks; nothing prints but ldclt's line
+ * per batch; responses are framed out of large reads.  A connection holds its
+ * buffers while busy only (run/bufpool: its I/O thread's pool, which grows by
+ * bounded chunks when more connections are busy at once than ever before).
+ * Nothing here allocates (but for that, a buffer that must grow to hold one
+ * unusually large message, and a TLS session object per handshake) or locks; nothing prints but ldclt's line
  * for a failed operation (run/errlines.c: off the success path, a stack
  * buffer and one write(2), at most 10 a second per client and code).
  *
