@@ -436,9 +436,12 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	case 'H': return parse_url(x, arg);
 	case 'i': return cli_parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
 	case 'I': return add_ignore(x, arg);
-	case 'n': /* more than MAX_THREADS with --held only (check_options) */
+	case 'n': { /* more than MAX_THREADS with --held only (check_options) */
+		long long nv;
 		x->threads_given = true;
-		return cli_parse_int(x, "-n", arg, 1, MAX_HELD, "threads", &c->threads);
+		bool big = ldb_num_ll(arg, &nv) == LDB_NUM_OK && nv > MAX_THREADS && nv <= MAX_HELD;
+		return cli_parse_int(x, "-n", arg, 1, big ? MAX_HELD : MAX_THREADS, "threads", &c->threads);
+	}
 	case 'N': return cli_parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
 	case 'o': return cli_parse_sasl_opt(x, arg);
 	case 'p': x->port_given = true; return cli_parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
