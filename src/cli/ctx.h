@@ -94,6 +94,8 @@ enum {
 };
 /* The live metrics' options (cli/metrics_options.c, docs/metrics.md). */
 enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_PUSH, OPT_METRICS_END };
+/* Held connections' options (cli/held_options.c, docs/guide.md "Held connections"). */
+enum { OPT_HELD = 928, OPT_PROBE_EVERY, OPT_CONNECT_RATE, OPT_SOURCE_ADDRESS, OPT_HELD_END };
 /* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
@@ -193,6 +195,9 @@ int cli_capacity_check(struct cli_ctx *x);
 /* metrics_options.c: --metrics-listen, --metrics-linger, and their checks */
 int cli_metrics_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_metrics_check(struct cli_ctx *x);
+/* held_options.c: --held, --probe-every, --connect-rate, --source-address, and their checks */
+int cli_held_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_held_check(struct cli_ctx *x);
 
 /* controls.c: the request controls' options, and their checks once the
  * run's kinds are known */

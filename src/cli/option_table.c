@@ -225,6 +225,15 @@ const struct ldb_opt cli_options[] = {
 	{ "ramp-up", 0, "DURATION", OPT_RAMP_UP,
 	  "spread the clients' first connects over DURATION",
 	  NULL },
+	{ "held", 0, NULL, OPT_HELD,
+	  "-n N counts connections, held open and carried by one\n"
+	  "client per I/O thread; each probe (--rate, --probe-every)\n"
+	  "goes to a random idle one",
+	  NULL },
+	{ "probe-every", 0, "T", OPT_PROBE_EVERY, "with --held: each connection probed once per T on average", NULL },
+	{ "connect-rate", 0, "N/s", OPT_CONNECT_RATE, "open the connections at most N a second", NULL },
+	{ "source-address", 0, "A[,B...]", OPT_SOURCE_ADDRESS, "bind the connections to these local addresses in turn",
+	  NULL },
 	{ "modify", 0, "OP:ATTR=PATTERN", OPT_MODIFY,
 	  "modify the entry: OP replace, add or delete (a delete\n"
 	  "without PATTERN removes the attribute); up to 8, all\n"

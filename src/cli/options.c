@@ -23,6 +23,7 @@
 #include "proto/wire.h"
 
 #define MAX_THREADS 10000
+#define MAX_HELD 1000000 /* -n with --held: connections */
 #define MAX_CONNS_PER_THREAD 1000
 
 #define MIN_INTERVAL_MS 100
@@ -372,7 +373,12 @@ static int handle_short_option(struct cli_ctx *x, int opt, char *arg, char **arg
 	case 'H': return parse_url(x, arg);
 	case 'i': return cli_parse_int(x, "-i", arg, 0, INT_MAX, "max times inactive", &c->inactivity);
 	case 'I': return add_ignore(x, arg);
-	case 'n': x->threads_given = true; return cli_parse_int(x, "-n", arg, 1, MAX_THREADS, "threads", &c->threads);
+	case 'n': { /* more than MAX_THREADS with --held only (check_options) */
+		long long nv;
+		x->threads_given = true;
+		bool big = ldb_num_ll(arg, &nv) == LDB_NUM_OK && nv > MAX_THREADS && nv <= MAX_HELD;
+		return cli_parse_int(x, "-n", arg, 1, big ? MAX_HELD : MAX_THREADS, "threads", &c->threads);
+	}
 	case 'N': return cli_parse_num(x, "-N", ' ', arg, 1, LLONG_MAX, "samples", &c->samples);
 	case 'o': return cli_parse_sasl_opt(x, arg);
 	case 'p': x->port_given = true; return cli_parse_int(x, "-p", arg, 1, 65535, "the port", &c->port);
@@ -542,6 +548,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_capacity_option(x, opt, arg);
 	if (opt >= OPT_METRICS_LISTEN && opt < OPT_METRICS_END)
 		return cli_metrics_option(x, opt, arg);
+	if (opt >= OPT_HELD && opt < OPT_HELD_END)
+		return cli_held_option(x, opt, arg);
 	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
 		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
@@ -635,6 +643,8 @@ static int settle_options(struct cli_ctx *x)
 /* Everything after the options are read, in order; orig is argv as given. */
 static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 {
+	if (x->c->held == 0 && x->c->threads > MAX_THREADS)
+		return cli_fail(x, "-n %d: threads must be between 1 and %d", x->c->threads, MAX_THREADS);
 	int rc = settle_options(x);
 
 	if (rc == 0)
@@ -643,6 +653,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_compile_patterns(x);
 	if (rc == 0)
 		rc = cli_cross_check(x);
+	if (rc == 0)
+		rc = cli_held_check(x);
 	if (rc == 0)
 		rc = cli_capacity_check(x);
 	if (rc == 0)

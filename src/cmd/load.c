@@ -18,6 +18,7 @@
 #include "report/sampler.h"
 #include "report/verdict.h"
 #include "run/clock.h"
+#include "run/held.h"
 #include "run/iothread_plan.h"
 #include "run/oplog.h"
 #include "run/scalab01.h"
@@ -263,9 +264,12 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 	}
 	if (setup_oplog(l) != 0)
 		return LDB_EXIT_INIT;
-	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0) {
+	/* before any connection: the descriptors and the local ports they need */
+	long conns = c->held > 0 ? c->held : (long)l->n * c->conns_per_thread;
+	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0 ||
+	    ldb_held_preflight(c, conns, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->progname, err);
-		return -1;
+		return LDB_EXIT_PARAMS;
 	}
 	return setup_repl(l);
 }

@@ -13,6 +13,8 @@
 #include "conf/fail_if_types.h"
 #include "conf/target.h"
 
+#define LDB_SRC_MAX 16 /* --source-address: addresses at most */
+
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
 enum ldb_op {
@@ -226,9 +228,18 @@ struct ldb_config {
 	long long base_low, base_high;
 
 	/* how much, how fast */
-	int threads;                /* -n, default 10 */
-	int conns_per_thread;       /* --connections-per-thread, default 1 */
-	int io_threads;             /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
+	int threads;          /* -n, default 10 */
+	int conns_per_thread; /* --connections-per-thread, default 1 */
+	int io_threads;       /* --io-threads: OS threads carrying the -n clients; 0 = min(-n, CPUs) */
+	/* held connections (run/held, docs/guide.md "Held connections") */
+	int held;                /* --held: the -n given, counting connections (threads: one client per I/O thread) */
+	double connect_rate;     /* --connect-rate N/s: the first connects at most this fast; 0: at once */
+	uint64_t probe_every_ms; /* --probe-every T: with --held, each connection probed once per T on average */
+	int nsrc;                /* --source-address: local addresses the connections bind to, in turn */
+	struct {
+		int family;             /* AF_INET or AF_INET6 */
+		unsigned char addr[16]; /* its bytes, network order */
+	} src[LDB_SRC_MAX];
 	int depth;                  /* -a N: requests in flight per connection; default 1 */
 	long long samples;          /* -N, -1 = no limit */
 	long long ops_per_thread;   /* -T, -1 = no limit */

@@ -177,6 +177,19 @@ static void put_connections(FILE *f, const struct ldb_summary *s)
 	fputc('}', f);
 }
 
+/* --held, --connect-rate: the connections asked for, up at the end, lost
+ * while up, opened again, and when all were first up. */
+static void put_held(FILE *f, const struct ldb_summary *s)
+{
+	fprintf(f, ",\"held\":{\"connections\":%lld,\"up\":%lld,\"lost\":%llu,\"reopened\":%llu,", s->held,
+	        (long long)s->tot.conns_up, (unsigned long long)s->tot.conns_lost,
+	        (unsigned long long)s->tot.reconnects);
+	if (s->tot.clients_all_up == s->threads)
+		fprintf(f, "\"all_connected_s\":%.6f}", (double)s->tot.all_up_ns / 1e9);
+	else
+		fputs("\"all_connected_s\":null}", f);
+}
+
 int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra)
 {
@@ -241,6 +254,8 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 	}
 	if (s->client != NULL)
 		ldb_client_put_json(f, s->client); /* the client's own figures */
+	if (s->held > 0)                           /* --held, --connect-rate */
+		put_held(f, s);
 	/* -S: each consumer's figures over the run */
 	if (s->nrepl > 0) {
 		fputc(',', f);

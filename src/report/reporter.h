@@ -44,6 +44,7 @@ struct ldb_summary {
 	double rate_target;
 	const struct ldb_monitor_snap *server; /* --monitor: the server's delta, or NULL */
 	int threads;
+	long long held;        /* --held, --connect-rate: the connections asked for (tot has their counts); 0 without */
 	long long no_activity; /* "no activity" reports */
 	int dead;              /* threads that ended before the run did */
 	int status;            /* exit status */

@@ -428,6 +428,9 @@ void ldb_sampler_summary(struct ldb_sampler *s, uint64_t now, struct ldb_summary
 		now = s->t_start;
 	sum->seconds = (double)(now - s->t_start) / 1e9;
 	sum->threads = s->src.n;
+	const struct ldb_config *c = s->src.cfg;
+	if (c->held > 0 || c->connect_rate > 0)
+		sum->held = c->held > 0 ? c->held : (long long)c->threads * c->conns_per_thread;
 	sum->no_activity = s->no_activity;
 	sum->rate_target = s->src.cfg->rate;
 	if (s->src.cfg->nrate_profile > 0 && s->t_last > s->t_start)

@@ -337,6 +337,21 @@ static void summary_setups(struct ldb_text *t, const struct ldb_summary *s)
 	}
 }
 
+/* --held, --connect-rate: the connections up at the end, lost while up,
+ * opened again; how long after the start all were first up. */
+static void summary_held(struct ldb_text *t, const struct ldb_summary *s)
+{
+	long long n = s->held;
+	prefix(t, false);
+	fprintf(t->out, "Held connections: %lld of %lld up at the end, lost %llu, re-opened %llu; ",
+	        (long long)s->tot.conns_up, n, (unsigned long long)s->tot.conns_lost,
+	        (unsigned long long)s->tot.reconnects);
+	if (s->tot.clients_all_up == s->threads)
+		fprintf(t->out, "all %lld connected %.3f s after the start\n", n, (double)s->tot.all_up_ns / 1e9);
+	else
+		fprintf(t->out, "never all connected at once\n");
+}
+
 /* client failures, connections, parents, TLS */
 static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 {
@@ -355,6 +370,8 @@ static void summary_client(struct ldb_text *t, const struct ldb_summary *s)
 	fprintf(t->out, "Connections: opened %llu, reconnects %llu, binds at connect %llu\n",
 	        (unsigned long long)s->tot.connects, (unsigned long long)s->tot.reconnects,
 	        (unsigned long long)s->tot.setup_binds);
+	if (s->held > 0)
+		summary_held(t, s);
 	if (s->unreachable != NULL) {
 		prefix(t, false);
 		fprintf(t->out, "No connection could be opened to %s: %s\n", s->unreachable, s->unreachable_why);

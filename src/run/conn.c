@@ -31,6 +31,7 @@ void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 	cn->inflight = 0;
 	cn->unsynced = 0;
 	cn->syncing = false;
+	ldb_bufs_give(cn);
 }
 
 /* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
@@ -78,12 +79,20 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * then the first request: 40 ms of delayed ACK without it).
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
-	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, run->depth > 1 || run->tls != NULL, w->epfd,
-	                           EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
+	struct sockaddr_storage src; /* --source-address: the next in turn */
+	socklen_t srclen = run->cfg->nsrc > 0 ? ldb_held_next_source(run->cfg, &src) : 0;
+	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
+	                           run->depth > 1 || run->tls != NULL, w->epfd, EPOLLIN | EPOLLRDHUP,
+	                           (epoll_data_t){ .ptr = cn }, &what);
 	if (err != 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(err));
-		ldb_src_setup_failed(cn, LDB_FAIL_CONNECT, strcmp(what, "socket") == 0 ? why : NULL, err, now);
+		bool bind_failed = strcmp(what, "bind") == 0;
+		ldb_src_setup_failed(cn, LDB_FAIL_CONNECT,
+		                     bind_failed                   ? "cannot bind to the source address"
+		                     : strcmp(what, "socket") == 0 ? why
+		                                                   : NULL,
+		                     err, now);
 		return;
 	}
 	conn_watch(cn, timeout_at(cn, now)); /* the connect, and what follows it */
@@ -262,6 +271,8 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
  * connection is closed or broken. */
 static int conn_read(struct ldb_conn *cn, uint64_t *now, bool eof)
 {
+	if (cn->ln.in == NULL && ldb_bufs_take(cn) != 0)
+		return -1;
 	for (;;) {
 		int more = ldb_link_fill(&cn->ln, eof);
 		*now = ldb_now_ns();
@@ -306,8 +317,11 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	if (writable && cn->ln.out_len > cn->ln.out_off && ldb_conn_flush(cn) != 0)
+	if (writable && cn->ln.out_len > cn->ln.out_off && ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
+		return;
+	}
+	ldb_bufs_idle(cn); /* nothing in flight: its buffers back to the pool */
 }
 
 /* The events of one wait, each to its connection. */
@@ -346,7 +360,7 @@ void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now)
 	struct ldb_timer *e;
 	while ((e = ldb_timers_pop(&r->timers, now)) != NULL) {
 		if (e->tag == TM_PACE)
-			ldb_src_paced(e->data);
+			ldb_src_paced(e->data, now);
 		else
 			ldb_src_deadline(e->data, now);
 	}

@@ -11,9 +11,11 @@
  * after the other on one slot; with --mix, one kind drawn by weight.
  * Requests are rendered from start-up templates (search, bind) or by the
  * write renderer into the connection's output buffer, and written in one send
- * per batch; responses are framed out of large reads.  Nothing here allocates
- * (but for a buffer that must grow to hold one unusually large message, and a
- * TLS session object per handshake) or locks; nothing prints but ldclt's line
+ * per batch; responses are framed out of large reads.  A connection holds its
+ * buffers while busy only (run/bufpool: its I/O thread's pool, which grows by
+ * bounded chunks when more connections are busy at once than ever before).
+ * Nothing here allocates (but for that, a buffer that must grow to hold one
+ * unusually large message, and a TLS session object per handshake) or locks; nothing prints but ldclt's line
  * for a failed operation (run/errlines.c: off the success path, a stack
  * buffer and one write(2), at most 10 a second per client and code).
  *
@@ -36,6 +38,7 @@
 
 #include "run/link.h"
 #include "run/run.h"
+#include "run/held.h"
 
 #define RETRY_CAP (64 * 1024)
 #define LDB_CONN_IN_MAX (64 * 1024 * 1024) /* a message longer breaks the connection */
@@ -98,6 +101,7 @@ struct ldb_conn {
 	struct ldb_timer tm; /* back-off end (idle), or when something may time out */
 	struct ldb_conn *ready_next;
 	bool queued; /* on its I/O thread's ready list */
+	bool picked; /* --held: the connection a probe goes on (run/held) */
 	struct ldb_slot *slots;
 	int depth; /* slots in use at most */
 	int inflight;
@@ -111,7 +115,7 @@ struct ldb_conn {
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;
 	size_t retry_dnlen;
-	char retry_dn[LDB_DN_MAX];
+	char *retry_dn; /* its DN: LDB_DN_MAX bytes, allocated with retry */
 	/* -S with attreplace or object= rdn=: what each slot's request wrote that
 	 * the watchers cannot rebuild from its numbers (attreplace's random run,
 	 * the template's RDN), REPL_SLOT bytes a slot: its length (0: nothing;
@@ -188,6 +192,8 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_opening, 1);
 	else if (to == 2)
 		ldb_add(&st->conns_up, 1);
+	if (cn->w->run->cfg->held > 0 || cn->w->run->cfg->connect_rate > 0)
+		ldb_held_moved(cn, from, to);
 }
 
 static inline void took_op(struct ldb_client *w, uint64_t now)

@@ -97,7 +97,7 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		w->wctx->vpc = w->vpc;
 	if (c->ctl.proxy_vp != NULL && client_proxy(w, c) != 0)
 		return -1;
-	w->nconns = c->conns_per_thread;
+	w->nconns = ldb_held_nconns(c, id);
 	w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
 	if (w->conns == NULL)
 		return -1;
@@ -113,15 +113,13 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		cn->ln.fd = -1;
 		cn->depth = run->depth;
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
-		cn->ln.out_cap = out_size(run);
-		cn->ln.in_cap = in_size(run);
-		cn->ln.out = malloc(cn->ln.out_cap);
-		cn->ln.in = malloc(cn->ln.in_cap);
 		cn->ln.in_max = LDB_CONN_IN_MAX;
+		/* its buffers: lent by its I/O thread while it is busy (run/bufpool) */
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
-		if (cn->ln.out == NULL || cn->ln.in == NULL || cn->slots == NULL)
+		if (cn->slots == NULL)
 			return -1;
-		if (run->make_parents && (cn->retry = malloc(RETRY_CAP)) == NULL)
+		if (run->make_parents &&
+		    ((cn->retry = malloc(RETRY_CAP)) == NULL || (cn->retry_dn = malloc(LDB_DN_MAX)) == NULL))
 			return -1;
 		if (repl_run && (cn->repl_run = calloc((size_t)cn->depth, REPL_SLOT)) == NULL)
 			return -1;
@@ -140,6 +138,7 @@ void ldb_client_free(struct ldb_client *w)
 		free(cn->ln.out);
 		free(cn->ln.in);
 		free(cn->retry);
+		free(cn->retry_dn);
 		free(cn->slots);
 		free(cn->repl_run);
 		free(cn->step_state);
@@ -217,6 +216,8 @@ static void goodbye_unanswered(struct ldb_conn *cn, const struct ldb_run *run)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	uint64_t end = ldb_now_ns() + 1000000000ULL;
 
+	if (ldb_bufs_take(cn) != 0)
+		return;
 	memmove(cn->ln.out, cn->ln.out + cn->ln.out_off, cn->ln.out_len - cn->ln.out_off);
 	cn->ln.out_len -= cn->ln.out_off;
 	cn->ln.out_off = 0;
@@ -249,7 +250,7 @@ static void worker_close_all(struct ldb_client *w)
 		bool polite = cn->ln.fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
 		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
 			goodbye_unanswered(cn, run);
-		} else if (polite) {
+		} else if (polite && ldb_bufs_take(cn) == 0) {
 			size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
 			if (n > 0)
 				(void)ldb_link_send(&cn->ln, cn->ln.out, n);
@@ -406,6 +407,8 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	}
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
+	if (r->nw > 0)
+		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run));
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
@@ -423,7 +426,7 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at = w->run->t_start + ramp;
+			w->conns[k].retry_at = w->run->t_start + ramp + ldb_held_connect_after(w->run->cfg, w->id, k);
 			conn_wake(&w->conns[k]);
 		}
 	}
@@ -476,6 +479,7 @@ void *ldb_iothread_main(void *arg)
 	for (int i = 0; i < r->nw; i++)
 		r->w[i].epfd = -1;
 	ldb_timers_free(&r->timers);
+	ldb_bufpool_close(&r->bufs);
 	/* the sampler reads an ended thread's figures from here: its clocks are
 	 * gone once it has returned */
 	uint64_t v;

@@ -187,6 +187,8 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
  * empty buffer too small for one request grows (once: it stays grown). */
 static bool room_for(struct ldb_conn *cn, size_t need)
 {
+	if (cn->ln.out == NULL && ldb_bufs_take(cn) != 0)
+		return false;
 	if (cn->ln.out_cap - cn->ln.out_len >= need)
 		return true;
 	if (cn->ln.out_off > 0 && cn->ln.out_off == cn->ln.out_len)
@@ -212,7 +214,7 @@ static void keep_for_parents(struct ldb_conn *cn, const uint8_t *dst, long n)
 {
 	const struct ldb_wctx *wc = cn->w->wctx;
 	struct ldb_resp r;
-	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < sizeof cn->retry_dn) {
+	if (ldb_wire_parse(dst, (size_t)n, &r, NULL) == 1 && wc->dnlen < LDB_DN_MAX) {
 		size_t hdr = 1 + (r.bodylen < 128 ? 1 : r.bodylen < 256 ? 2 : r.bodylen < 65536 ? 3 : 4);
 		const uint8_t *op = r.body - hdr;
 		size_t oplen = (size_t)(dst + n - op);
@@ -458,6 +460,10 @@ void ldb_conn_pump(struct ldb_conn *cn, uint64_t now)
 	int batch = cn->depth >= 8 && w->run->rate_interval_ns == 0 && w->run->cfg->wait_sec == 0 ? cn->depth / 2 : 1;
 	if (cn->syncing || (cn->inflight > 0 && cn->depth - cn->inflight < batch))
 		return;
+	if (w->run->cfg->held > 0 && !cn->picked) {
+		ldb_held_wait(w, now); /* --held: probes go where run/held picks */
+		return;
+	}
 	conn_watch(cn, timeout_at(cn, now));
 	while (cn->inflight < cn->depth && ldb_may_issue(w, now)) {
 		int i = free_slot(cn);

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen, bool nodelay, int epfd,
-                     uint32_t events, epoll_data_t tag, const char **what)
+int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
+                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
+                     epoll_data_t tag, const char **what)
 {
 	l->sock_err = 0;
 	l->skip = 0;
@@ -23,6 +24,12 @@ int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, so
 	if (nodelay) {
 		int one = 1;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	}
+	if (src != NULL && bind(fd, (const struct sockaddr *)src, srclen) != 0) {
+		int e = errno;
+		close(fd);
+		*what = "bind";
+		return e;
 	}
 	if (connect(fd, (const struct sockaddr *)addr, addrlen) != 0 && errno != EINPROGRESS) {
 		int e = errno;

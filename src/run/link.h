@@ -52,13 +52,15 @@ struct ldb_link {
 	struct ldb_tls_conn tc;
 };
 
-/** Open a non-blocking TCP connection to addr and put it in epfd with
+/** Open a non-blocking TCP connection to addr (from src when not NULL:
+ *  --source-address) and put it in epfd with
  *  `events` (edge-triggered; EPOLLOUT among them: out_armed) and `tag`.
  *  nodelay: TCP_NODELAY.  @return 0 (the connect may still be under way),
- *  or an errno with *what naming the step that failed ("socket", "connect",
+ *  or an errno with *what naming the step that failed ("socket", "bind", "connect",
  *  "epoll"); the link stays closed. */
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen, bool nodelay, int epfd,
-                     uint32_t events, epoll_data_t tag, const char **what);
+int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
+                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
+                     epoll_data_t tag, const char **what);
 
 /** Ask for the EPOLLOUT edge: only once a write could not go through. */
 static inline void ldb_link_arm_out(struct ldb_link *l)

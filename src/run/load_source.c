@@ -171,7 +171,7 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->ln.fd >= 0) {
+	if (!run->cfg->close_sock && cn->ln.fd >= 0 && ldb_bufs_take(cn) == 0) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 		cn->ln.out_len = cn->ln.out_off = 0;
 		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
@@ -450,8 +450,12 @@ void ldb_load_deadline(struct ldb_conn *cn, uint64_t now)
 }
 
 /* The pacing deadline passed: the connections that wait for it. */
-void ldb_load_paced(struct ldb_client *w)
+void ldb_load_paced(struct ldb_client *w, uint64_t now)
 {
+	if (w->run->cfg->held > 0) {
+		ldb_held_paced(w, now); /* a random idle connection */
+		return;
+	}
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		if (cn->state == CS_IDLE || (cn->state == CS_READY && cn->inflight < cn->depth))

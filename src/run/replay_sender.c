@@ -221,7 +221,7 @@ static void conn_open(struct sender *s, struct sconn *c, uint32_t idx)
 {
 	/* both edges from the start: the connect's end is the EPOLLOUT edge */
 	const char *what = "connect";
-	int e = ldb_link_connect(&c->ln, &s->addr, s->addrlen, true, s->ep, EPOLLIN | EPOLLOUT,
+	int e = ldb_link_connect(&c->ln, &s->addr, s->addrlen, NULL, 0, true, s->ep, EPOLLIN | EPOLLOUT,
 	                         (epoll_data_t){ .u32 = idx }, &what);
 	if (e != 0) {
 		conn_fail(s, c, what, e);

@@ -19,6 +19,7 @@
 #include "run/stats.h"
 #include "run/timers.h"
 #include "run/repl.h"
+#include "run/bufpool.h"
 
 /* Why a run stops (main thread's view). */
 enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_ERRORS };
@@ -153,6 +154,8 @@ struct ldb_iothread {
 	uint64_t cpu_end_ns, wait_end_ns; /* its own CPU and run-queue wait as it ended (before lat.ended) */
 	struct ldb_repl_tap *repl;        /* -S: where its confirmed writes are offered; NULL without */
 	struct ldb_oplog_ring *oplog;     /* --op-log: its records' ring; NULL without */
+	/* its connections' buffers, lent while they are busy: a cache line of its own */
+	alignas(64) struct ldb_bufpool bufs;
 };
 
 int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st);

@@ -36,7 +36,7 @@ void ldb_load_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const
 void ldb_load_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
 void ldb_load_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
 void ldb_load_deadline(struct ldb_conn *cn, uint64_t now);
-void ldb_load_paced(struct ldb_client *w);
+void ldb_load_paced(struct ldb_client *w, uint64_t now);
 
 /* Whether the client is done: nothing outstanding, and out of passes or at
  * -N's count (inlined: the ready list asks it twice per connection). */
@@ -100,11 +100,11 @@ static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
 	}
 }
 
-static inline void ldb_src_paced(struct ldb_client *w)
+static inline void ldb_src_paced(struct ldb_client *w, uint64_t now)
 {
 	switch ((enum ldb_source)w->run->source) {
 	case LDB_SOURCE_LOAD:
-	default: ldb_load_paced(w);
+	default: ldb_load_paced(w, now);
 	}
 }
 

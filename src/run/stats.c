@@ -102,6 +102,11 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 		t->conns_opening += opening;
 		t->clients_up += up > 0;
 		t->clients_waiting += ldb_load(&s->connect_tries) == 0;
+		uint64_t all_up = ldb_load(&s->all_up_ns);
+		t->conns_lost += ldb_load(&s->conns_lost);
+		t->clients_all_up += all_up > 0;
+		if (all_up > t->all_up_ns)
+			t->all_up_ns = all_up;
 		count_unconnected(t, s);
 		add_setup(&t->setup, &s->setup);
 	}

@@ -112,6 +112,9 @@ struct ldb_thread_stats {
 	 * now (TCP, TLS, bind), as wrapping counts; connect attempts begun */
 	uint64_t conns_up, conns_opening, connect_tries;
 	int connect_end; /* enum ldb_connect_end: the last TCP connect that failed */
+	/* --held, --connect-rate (run/held): connections lost while up; when all of
+	 * this client's connections were first up (ns after the start, 0: not yet) */
+	uint64_t conns_lost, all_up_ns;
 	struct ldb_setupstats setup;
 };
 
@@ -155,6 +158,9 @@ struct ldb_totals {
 	 * a connection up, clients that never began a connect */
 	int64_t conns_up, conns_opening;
 	int clients_up, clients_waiting;
+	uint64_t conns_lost; /* --held, --connect-rate: connections lost while up */
+	uint64_t all_up_ns;  /* the latest client's all_up_ns */
+	int clients_all_up;  /* clients whose connections were all up once */
 	/* clients that never completed a TCP connect, beside those that never
 	 * began one (clients_waiting): a connect still under way, or the last
 	 * one refused, timed out (-t), failed otherwise */
