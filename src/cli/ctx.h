@@ -97,6 +97,8 @@ enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_PUSH, OPT_METRI
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
 enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
+/* The login flow's long options (cli/extop_options.c, ops/login.c). */
+enum { OPT_LOGIN = 960, OPT_LOGIN_PASSWORD, OPT_LOGIN_PASSWORD_ATTR, OPT_LOGIN_GROUPS, OPT_LOGIN_END };
 /* The request controls' options (cli/control_options.c). */
 enum {
 	OPT_CONTROL = OPT_EXTOP_END,

@@ -1,5 +1,7 @@
 /* The extended operations' long options: --passmod and its --passmod-user,
- * --passmod-old, --passmod-new; --whoami; --extended OID[:value|::base64].
+ * --passmod-old, --passmod-new; --whoami; --extended OID[:value|::base64];
+ * and the login flow's: --login, --login-password, --login-password-attr,
+ * --login-groups.
  * Each stores what was given; the kinds' rows check the rest (ops/passmod.c,
  * whoami.c, extended.c: patterns, base64, options without their kind). */
 #include "cli/cli.h"
@@ -67,6 +69,12 @@ int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg)
 	case OPT_PASSMOD_NEW: return set_once(x, "--passmod-new", &c->passmod_new, arg);
 	case OPT_WHOAMI: c->whoami = true; return 0;
 	case OPT_EXTENDED: return parse_extended(x, arg);
+	case OPT_LOGIN: c->login = true; return 0;
+	/* the login's values: "" is none (a scenario's --set NAME= leaves one out) */
+	case OPT_LOGIN_PASSWORD: return *arg ? set_once(x, "--login-password", &c->login_password, arg) : 0;
+	case OPT_LOGIN_PASSWORD_ATTR:
+		return *arg ? set_once(x, "--login-password-attr", &c->login_password_attr, arg) : 0;
+	case OPT_LOGIN_GROUPS: return *arg ? set_once(x, "--login-groups", &c->login_groups, arg) : 0;
 	default: return cli_fail(x, "extended operation option %d: not handled", opt);
 	}
 }

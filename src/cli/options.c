@@ -86,6 +86,10 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "repl-bind", required_argument, NULL, OPT_REPL_BIND },
 	                                   { "repl-bind-pwfile", required_argument, NULL, OPT_REPL_BIND_PWFILE },
 	                                   /* the extended operations (cli/extop_options.c) */
+	                                   { "login", no_argument, NULL, OPT_LOGIN },
+	                                   { "login-password", required_argument, NULL, OPT_LOGIN_PASSWORD },
+	                                   { "login-password-attr", required_argument, NULL, OPT_LOGIN_PASSWORD_ATTR },
+	                                   { "login-groups", required_argument, NULL, OPT_LOGIN_GROUPS },
 	                                   { "passmod", no_argument, NULL, OPT_PASSMOD },
 	                                   { "passmod-user", required_argument, NULL, OPT_PASSMOD_USER },
 	                                   { "passmod-old", required_argument, NULL, OPT_PASSMOD_OLD },
@@ -600,7 +604,7 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_capacity_option(x, opt, arg);
 	if (opt >= OPT_METRICS_LISTEN && opt < OPT_METRICS_END)
 		return cli_metrics_option(x, opt, arg);
-	if (opt >= OPT_PASSMOD && opt < OPT_EXTOP_END)
+	if ((opt >= OPT_PASSMOD && opt < OPT_EXTOP_END) || (opt >= OPT_LOGIN && opt < OPT_LOGIN_END))
 		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
 		return cli_control_option(x, opt, arg);

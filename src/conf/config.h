@@ -27,6 +27,7 @@ enum ldb_op {
 	LDB_OP_PASSMOD,  /* RFC 3062 password modify */
 	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
 	LDB_OP_EXTENDED, /* any extended request, by OID */
+	LDB_OP_LOGIN,    /* a login flow: search the user, bind as the DN found (ops/login.c) */
 	LDB_OP_COUNT
 };
 
@@ -163,6 +164,7 @@ struct ldb_config {
 	int nattrs;
 	bool random_attrlist;
 	int attrsonly;            /* attrsonly=0|1 */
+	int search_sizelimit;     /* the search's size limit: 0, none (the login flow's copy: 2) */
 	long long expect_entries; /* srchnentries=N; -1 = not checked */
 
 	/* operations: the kinds of ops/ops.h.  weight[k] > 0: the run does kind k
@@ -209,7 +211,12 @@ struct ldb_config {
 	char *ext_oid;         /* --extended OID[:value|::base64]: the requestName */
 	char *ext_value;       /* its value as given (a pattern, or base64 text); NULL: none */
 	bool ext_value_base64; /* ext_value is base64 (OID::base64) */
-	char *genldif_file;    /* genldif=FILE: write the entries instead of adding them */
+	/* the login flow (--login, ops/login.c): -b and -f find the user; "" given is none */
+	bool login;
+	char *login_password;      /* --login-password VALUE|PATTERN: the bind's password */
+	char *login_password_attr; /* --login-password-attr ATTR: the password from the entry found */
+	char *login_groups;        /* --login-groups BASE: a third step, (member=DN) below BASE */
+	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 
 	/* values */

@@ -416,6 +416,20 @@ static void conn_proven(struct ldb_conn *cn)
 		ldb_add(&w->st->reconnects, 1);
 }
 
+/* An entry of a multi-step operation that reads them (the row's entry: the
+ * login flow's user found), handed to its kind with the slot's state. */
+static void conn_step_entry(struct ldb_conn *cn, int i, const struct ldb_resp *r)
+{
+	struct ldb_client *w = cn->w;
+	const struct ldb_ops_run *o = &w->run->ops;
+	struct ldb_slot *s = &cn->slots[i];
+	if (o->state_size[s->kind] == 0)
+		return;
+	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, w->vpc, NULL, s->round };
+	q.state = cn->step_state + (size_t)i * o->state_room;
+	ldb_ops[s->kind]->entry(&q, r->body, r->bodylen);
+}
+
 /* A result of a multi-step operation (its kind's state_size is not 0; an
  * operation of the load, or the bind that opens the connection): each round
  * trip of the load's is timed (the "round" stage), then the kind's more says
@@ -434,12 +448,17 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 
 	if (s->setup == SETUP_NONE && w->lat->stage[LDB_STAGE_ROUND].counts != NULL)
 		ldb_hist_record(&w->lat->stage[LDB_STAGE_ROUND], now > s->t_sent ? now - s->t_sent : 0);
+	int step = s->setup == SETUP_NONE ? ldb_op_step_kind(s->kind, s->round) : -1;
+	if (step >= 0) /* a flow's step: its own figures too */
+		ldb_record_step(w, s, step, *rc, now);
 	q.state = cn->step_state + (size_t)i * o->state_room;
 	if (!ldb_ops[s->kind]->more(&q, &rep)) {
 		*rc = rep.rc;
 		return false;
 	}
 	s->round++;
+	if (step >= 0)
+		ldb_add(&w->st->op[ldb_op_step_kind(s->kind, s->round)].attempted, 1);
 	bool exhausted;
 	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
@@ -647,7 +666,10 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* the answer to something already given up */
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
-			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
+			if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
+				conn_step_entry(cn, i, &r);
 			if (cn->w->run->cfg->deref_attr != NULL)
 				count_deref(cn, s->kind, cn->in + pos - r.len, r.len);
 			continue;

@@ -234,6 +234,10 @@ void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code);
 void ldb_note_setup_error(struct ldb_client *w, int code);
 /* run: -S's copy of what the slot's request wrote (cn->repl_run), or NULL */
 void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
+/* A step of a flow (ops.h ldb_op_step_kind): counted as its own kind too,
+ * result rc, its latency from its own request; ldclt's count, -E and the
+ * error lines are the flow's (ldb_record_result). */
+void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op kind, int rc, uint64_t now);
 bool ldb_pass_values(struct ldb_client *w, int64_t *v, int64_t *bv);
 enum ldb_op ldb_pick_kind(struct ldb_client *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);

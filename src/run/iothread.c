@@ -296,8 +296,12 @@ static void worker_start_measuring(struct ldb_client *w)
 	for (int k = 0; k < w->nconns; k++)
 		for (int i = 0; i < w->conns[k].depth; i++) {
 			const struct ldb_slot *s = &w->conns[k].slots[i];
-			if (s->used && s->setup == SETUP_NONE)
+			if (s->used && s->setup == SETUP_NONE) {
 				ldb_add(&st->op[s->kind].attempted, 1);
+				int step = ldb_op_step_kind(s->kind, s->round);
+				if (step >= 0)
+					ldb_add(&st->op[step].attempted, 1);
+			}
 		}
 	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
 	w->measuring = true;

@@ -90,6 +90,22 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 	}
 }
 
+void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op kind, int rc, uint64_t now)
+{
+	struct ldb_opstats *o = &w->st->op[kind];
+	uint64_t lat = now > s->t_sent ? now - s->t_sent : 0;
+	ldb_hist_record(&w->lat->op[kind], lat);
+	if (w->run->rate_interval_ns > 0)
+		ldb_hist_record(&w->lat->uop[kind], lat);
+	ldb_add(&o->completed, 1);
+	if (ldb_op_succeeded(kind, rc)) {
+		ldb_add(&o->succeeded, 1);
+		ldb_add(&o->counted, 1);
+	} else {
+		ldb_add(&o->codes[ldb_code_slot(rc)], 1);
+	}
+}
+
 /* A kind without a response is done once sent (ldclt counts each send);
  * there is no latency to record. */
 static void record_sent(struct ldb_client *w, const struct ldb_slot *s)
@@ -382,8 +398,12 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_binds, 1);
 	else if (setup == SETUP_STARTTLS || setup == SETUP_SYNC)
 		ldb_add(&w->st->setup_extended, 1);
-	else if (setup == SETUP_NONE)
+	else if (setup == SETUP_NONE) {
 		ldb_add(&w->st->op[kind].attempted, 1);
+		int first = ldb_op_step_kind(kind, 0);
+		if (first >= 0) /* a flow's first step */
+			ldb_add(&w->st->op[first].attempted, 1);
+	}
 	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
 		/* nothing will answer: done now, and the pass goes on */
 		struct ldb_slot done = *s;
