@@ -98,7 +98,14 @@ enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWF
 /* The extended operations' long options (cli/extop_options.c). */
 enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
 /* The login flow's long options (cli/extop_options.c, ops/login.c). */
-enum { OPT_LOGIN = 960, OPT_LOGIN_PASSWORD, OPT_LOGIN_PASSWORD_ATTR, OPT_LOGIN_GROUPS, OPT_LOGIN_END };
+enum {
+	OPT_LOGIN = 960,
+	OPT_LOGIN_PASSWORD,
+	OPT_LOGIN_PASSWORD_ATTR,
+	OPT_LOGIN_GROUPS,
+	OPT_BAD_PASSWORD,
+	OPT_LOGIN_END
+};
 /* The request controls' options (cli/control_options.c). */
 enum {
 	OPT_CONTROL = OPT_EXTOP_END,
@@ -112,6 +119,7 @@ enum {
 	OPT_SUBENTRIES,
 	OPT_SESSION_TRACKING,
 	OPT_SIMPLE_PAGE_SIZE,
+	OPT_PPOLICY,
 	OPT_CONTROLS_END
 };
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 /* RFC 4512 numericoid: number *( "." number ), number = "0" / non-zero digit
  * followed by digits; at least two arcs. */
 static bool numeric_oid(const char *s, size_t n)
@@ -52,6 +54,18 @@ static int parse_extended(struct cli_ctx *x, const char *arg)
 	return cli_set_str(x, &c->ext_value, colon + 1 + (c->ext_value_base64 ? 1 : 0));
 }
 
+/* --bad-password PCT[%]: a share above 0, at most 100, to 0.01 % */
+static int parse_bad_password(struct cli_ctx *x, const char *arg)
+{
+	const char *end = NULL;
+	double v = 0;
+	if (ldb_num_real(arg, &end, &v) != 0 || (strcmp(end, "%") != 0 && *end != '\0') || !(v >= 0.01) || v > 100)
+		return cli_fail(x, "--bad-password '%s': give a share of the login binds, 0.01%% to 100%% (e.g. 5%%)",
+		                arg);
+	x->c->bad_password_bp = (int)(v * 100 + 0.5);
+	return 0;
+}
+
 static int set_once(struct cli_ctx *x, const char *opt, char **dst, const char *arg)
 {
 	if (*dst != NULL)
@@ -75,6 +89,7 @@ int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg)
 	case OPT_LOGIN_PASSWORD_ATTR:
 		return *arg ? set_once(x, "--login-password-attr", &c->login_password_attr, arg) : 0;
 	case OPT_LOGIN_GROUPS: return *arg ? set_once(x, "--login-groups", &c->login_groups, arg) : 0;
+	case OPT_BAD_PASSWORD: return parse_bad_password(x, arg);
 	default: return cli_fail(x, "extended operation option %d: not handled", opt);
 	}
 }

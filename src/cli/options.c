@@ -90,6 +90,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "login-password", required_argument, NULL, OPT_LOGIN_PASSWORD },
 	                                   { "login-password-attr", required_argument, NULL, OPT_LOGIN_PASSWORD_ATTR },
 	                                   { "login-groups", required_argument, NULL, OPT_LOGIN_GROUPS },
+	                                   { "bad-password", required_argument, NULL, OPT_BAD_PASSWORD },
 	                                   { "passmod", no_argument, NULL, OPT_PASSMOD },
 	                                   { "passmod-user", required_argument, NULL, OPT_PASSMOD_USER },
 	                                   { "passmod-old", required_argument, NULL, OPT_PASSMOD_OLD },
@@ -108,6 +109,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "rfc3672-subentries", required_argument, NULL, OPT_SUBENTRIES },
 	                                   { "session-tracking", required_argument, NULL, OPT_SESSION_TRACKING },
 	                                   { "simple-page-size", required_argument, NULL, OPT_SIMPLE_PAGE_SIZE },
+	                                   { "ppolicy", no_argument, NULL, OPT_PPOLICY },
 	                                   { NULL, 0, NULL, 0 } };
 
 const char cli_short_options[] = ":a:b:D:e:E:f:h:H:i:I:n:N:o:p:P:qQr:R:s:S:t:T:vVw:W:y:Z:";

@@ -100,7 +100,8 @@ enum {
 	LDB_CTLF_SUBENTRIES = 1 << 7,  /* --rfc3672-subentries (RFC 3672) */
 	LDB_CTLF_SESSION = 1 << 8,     /* --session-tracking (draft-wahl-ldap-session) */
 	LDB_CTLF_PAGED = 1 << 9,       /* --simple-page-size (RFC 2696): a search is all its pages */
-	LDB_CTLF_COUNT = 10
+	LDB_CTLF_PPOLICY = 1 << 10,    /* --ppolicy (draft-behera-ldap-password-policy) on binds */
+	LDB_CTLF_COUNT = 11
 };
 struct ldb_vp;
 struct ldb_ctlcfg {
@@ -216,6 +217,8 @@ struct ldb_config {
 	char *login_password;      /* --login-password VALUE|PATTERN: the bind's password */
 	char *login_password_attr; /* --login-password-attr ATTR: the password from the entry found */
 	char *login_groups;        /* --login-groups BASE: a third step, (member=DN) below BASE */
+	int bad_password_bp;       /* --bad-password PCT%: the share of login binds with a wrong
+	                            * password, in hundredths of a percent (0: none) */
 	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 

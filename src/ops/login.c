@@ -11,7 +11,11 @@
  *           16 (noSuchAttribute): no bind is sent;
  *   step 2  a simple bind as that DN, the password --login-password's (a
  *           fixed value or a value pattern) or the entry's
- *           --login-password-attr value;
+ *           --login-password-attr value; with --bad-password PCT% that
+ *           share of them sends a wrong one (the right one and a suffix):
+ *           its 49 is the expected end (the flow succeeds, no group step),
+ *           noted for the I/O thread's count; with --ppolicy it carries
+ *           the password policy request control;
  *   step 3  with --login-groups BASE: a subtree search below BASE for
  *           (member=DN), no attributes.
  *
@@ -26,16 +30,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include "proto/controls.h"
 #include "proto/der.h"
 #include "values/vpattern.h"
 
 #define PW_MAX 512
 #define SIZE_LIMIT 2
+#define BAD_SUFFIX "\x01wrong" /* what --bad-password adds to the right password */
 
 struct login_state {
 	uint16_t dnlen, pwlen;
 	uint8_t nentries; /* step 1's entries, up to 255 */
 	bool too_long;    /* the DN or the password did not fit */
+	bool bad;         /* --bad-password: this flow's bind sends a wrong password */
 	char dn[LDB_DN_MAX];
 	char pw[PW_MAX];
 };
@@ -86,6 +93,7 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	const char *opt = c->login_password != NULL        ? "--login-password"
 	                  : c->login_password_attr != NULL ? "--login-password-attr"
 	                  : c->login_groups != NULL        ? "--login-groups"
+	                  : c->bad_password_bp > 0         ? "--bad-password"
 	                                                   : NULL;
 	if (opt != NULL) {
 		snprintf(why, cap, "%s needs %s", opt, mix ? "login in --mix" : "--login");
@@ -125,7 +133,10 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 			return -1;
 		o->scratch = true;
 	}
-	size_t bind = LDB_DN_MAX + PW_MAX + 64;
+	if ((c->ctl.named & LDB_CTLF_PPOLICY) &&
+	    ldb_ctl_encode(&o->login_ppolicy, LDB_CTL_PPOLICY_OID, false, NULL, 0, false, err) != 0)
+		return -1;
+	size_t bind = LDB_DN_MAX + PW_MAX + 64 + o->login_ppolicy.len + LDB_CTL_GROWTH;
 	size_t groups = (c->login_groups != NULL ? strlen(c->login_groups) : 0) + LDB_DN_MAX + 96;
 	size_t room = o->login_search.maxlen;
 	room = bind > room ? bind : room;
@@ -152,21 +163,31 @@ static long render_bind(const struct ldb_op_req *r, struct login_state *st, uint
 {
 	const struct ldb_ops_run *o = r->ops;
 	const struct ldb_config *c = o->cfg;
-	char buf[PW_MAX];
+	char buf[PW_MAX + sizeof BAD_SUFFIX];
 	const char *pw = st->pw;
 	size_t pwlen = st->pwlen;
 
 	if (o->vp[LDB_VP_LOGIN_PW] != NULL) {
 		pw = buf;
-		pwlen = ldb_vp_render(o->vp[LDB_VP_LOGIN_PW], r->wc->vps[LDB_VP_LOGIN_PW], r->rng, buf, sizeof buf);
+		pwlen = ldb_vp_render(o->vp[LDB_VP_LOGIN_PW], r->wc->vps[LDB_VP_LOGIN_PW], r->rng, buf, PW_MAX);
 	} else if (c->login_password != NULL) {
 		pw = c->login_password;
 		pwlen = strlen(pw);
 	}
-	long n = (long)ldb_wire_put_bind_simple(dst, cap, r->msgid, st->dn, st->dnlen, pw, pwlen);
+	st->bad = c->bad_password_bp > 0 && ldb_rng_range(r->rng, 0, 9999) < c->bad_password_bp;
+	if (st->bad) { /* the right one with a suffix: never the right one */
+		if (pw != buf)
+			memcpy(buf, pw, pwlen);
+		memcpy(buf + pwlen, BAD_SUFFIX, sizeof BAD_SUFFIX - 1);
+		pw = buf;
+		pwlen += sizeof BAD_SUFFIX - 1;
+	}
+	size_t n = ldb_wire_put_bind_simple(dst, cap, r->msgid, st->dn, st->dnlen, pw, pwlen);
 	if (pw == buf)
 		explicit_bzero(buf, pwlen);
-	return n;
+	if (n > 0 && o->login_ppolicy.len > 0)
+		n = ldb_ctl_append(dst, n, cap, o->login_ppolicy.data, o->login_ppolicy.len, NULL, 0);
+	return (long)n;
 }
 
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
@@ -175,7 +196,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	if (r->round == 0) {
 		st->dnlen = st->pwlen = 0;
 		st->nentries = 0;
-		st->too_long = false;
+		st->too_long = st->bad = false;
 		return render_search(r, dst, cap);
 	}
 	if (r->round == 1)
@@ -244,6 +265,14 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	struct login_state *st = (struct login_state *)(void *)r->state;
 	const struct ldb_config *c = r->ops->cfg;
 
+	if (r->round == 1 && st->bad) { /* a wrong password on purpose: its refusal is the expected end */
+		rep->note = rep->rc == LDAP_INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
+		            : rep->rc == LDAP_SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
+		                                                : LDB_NOTE_BAD_OTHER;
+		if (rep->rc == LDAP_INVALID_CREDENTIALS)
+			rep->rc = LDAP_SUCCESS;
+		return false;
+	}
 	if (r->round >= 1)
 		return r->round == 1 && rep->rc == LDAP_SUCCESS && c->login_groups != NULL;
 	if (st->nentries > 1) {
@@ -288,6 +317,7 @@ static void print(const struct ldb_config *c, FILE *out)
 const struct ldb_opdesc ldb_op_login = {
 	.name = "login",
 	.json = "login",
+	.controls = LDB_CTLF_PPOLICY, /* on its bind only (render_bind) */
 	.response = true,
 	.alone = true, /* its second step is a bind (RFC 4511 4.2.1) */
 	.filter = true,

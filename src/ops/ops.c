@@ -135,6 +135,7 @@ void ldb_ops_free(struct ldb_ops_run *o)
 	ldb_reqset_free(&o->search);
 	ldb_reqset_free(&o->bind);
 	ldb_reqset_free(&o->login_search);
+	ldb_bytes_free(&o->login_ppolicy);
 	free(o->login_cfg);
 	o->login_cfg = NULL;
 	for (int i = 0; i < LDB_OPS_VP; i++) {

@@ -67,6 +67,8 @@ struct ldb_ops_run {
 	 * attributes it needs), built from a copy of the configuration it keeps */
 	struct ldb_reqset login_search;
 	struct ldb_config *login_cfg;
+	struct ldb_bytes login_ppolicy; /* --ppolicy: the control its bind carries */
+	bool want_ppolicy;              /* --ppolicy: password policy response controls counted */
 	bool want_sort, want_read,
 	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
 };
@@ -93,7 +95,13 @@ struct ldb_op_reply {
 	int rc;                      /* its result code; more may replace it (a client-side failure) */
 	const struct ldb_resp *resp; /* the decoded result (proto/wire.h) */
 	const uint8_t *msg;          /* the whole LDAPMessage (resp->len bytes), its controls included */
+	uint8_t note;                /* more's note on it (enum ldb_op_note), counted by the I/O thread */
 };
+
+/* What more may note on a flow's step: a bind sent with a wrong password on
+ * purpose (--bad-password) refused (49, then the step's result is a
+ * success), accepted (0), or answered otherwise. */
+enum ldb_op_note { LDB_NOTE_NONE, LDB_NOTE_BAD_REFUSED, LDB_NOTE_BAD_ACCEPTED, LDB_NOTE_BAD_OTHER, LDB_NOTE_COUNT };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not
  * fit; -1 when an entry template has passed the top of a NOLOOP field. */

@@ -444,15 +444,19 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 	const struct ldb_ops_run *o = &w->run->ops;
 	struct ldb_slot *s = &cn->slots[i];
 	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, w->vpc, NULL, s->round };
-	struct ldb_op_reply rep = { *rc, r, msg };
+	struct ldb_op_reply rep = { *rc, r, msg, LDB_NOTE_NONE };
 
 	if (s->setup == SETUP_NONE && w->lat->stage[LDB_STAGE_ROUND].counts != NULL)
 		ldb_hist_record(&w->lat->stage[LDB_STAGE_ROUND], now > s->t_sent ? now - s->t_sent : 0);
 	int step = s->setup == SETUP_NONE ? ldb_op_step_kind(s->kind, s->round) : -1;
-	if (step >= 0) /* a flow's step: its own figures too */
-		ldb_record_step(w, s, step, *rc, now);
 	q.state = cn->step_state + (size_t)i * o->state_room;
-	if (!ldb_ops[s->kind]->more(&q, &rep)) {
+	bool on = ldb_ops[s->kind]->more(&q, &rep);
+	if (step >= 0) { /* a flow's step: its own figures too; a wrong password refused is its success */
+		ldb_record_step(w, s, step, rep.note == LDB_NOTE_BAD_REFUSED ? 0 : *rc, now);
+		if (rep.note != LDB_NOTE_NONE)
+			ldb_add(&w->st->op[step].bad_password[rep.note], 1);
+	}
+	if (!on) {
 		*rc = rep.rc;
 		return false;
 	}
@@ -625,6 +629,16 @@ static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, si
 	}
 	if (o->want_paged && ldb_ctl_find(msg, len, LDB_CTL_PAGED_OID, &v, &vlen))
 		ldb_add(&os->pages, 1);
+	if (o->want_ppolicy && ldb_ctl_find(msg, len, LDB_CTL_PPOLICY_OID, &v, &vlen)) {
+		int warning, error;
+		ldb_add(&os->ppolicy_responses, 1);
+		if (ldb_ctl_ppolicy(v, vlen, &warning, &error)) {
+			if (warning >= 0)
+				ldb_add(&os->ppolicy[warning], 1);
+			if (error >= 0)
+				ldb_add(&os->ppolicy[error], 1);
+		}
+	}
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_PREREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
 		ldb_add(&os->preread_entries, 1);
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_POSTREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
@@ -678,8 +692,11 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			count_referral(cn, i, &r, &now);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
-		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
-			count_controls(cn, s->kind, cn->in + pos - r.len, r.len);
+		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged ||
+		    cn->w->run->ops.want_ppolicy) {
+			int ck = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			count_controls(cn, ck >= 0 ? ck : s->kind, cn->in + pos - r.len, r.len);
+		}
 		conn_result(cn, i, &r, cn->in + pos - r.len, now);
 		if (cn->fd < 0)
 			return 0; /* closed by a cycle's end (the input with it) */

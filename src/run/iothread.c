@@ -291,6 +291,7 @@ static void worker_start_measuring(struct ldb_client *w)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		zero_opstats(&st->op[k]);
 	zero_u64((uint64_t *)&st->setup, sizeof st->setup / sizeof(uint64_t));
+	zero_u64(st->step_codes, LDB_CODE_SLOTS);
 	/* the operations in flight now end in the measurement: they count as
 	 * attempted in it, so that completed never exceeds attempted */
 	for (int k = 0; k < w->nconns; k++)

@@ -103,6 +103,7 @@ void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op
 		ldb_add(&o->counted, 1);
 	} else {
 		ldb_add(&o->codes[ldb_code_slot(rc)], 1);
+		ldb_add(&w->st->step_codes[ldb_code_slot(rc)], 1);
 	}
 }
 
