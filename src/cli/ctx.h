@@ -104,6 +104,7 @@ enum {
 	OPT_LOGIN_PASSWORD_ATTR,
 	OPT_LOGIN_GROUPS,
 	OPT_BAD_PASSWORD,
+	OPT_THINK_TIME,
 	OPT_LOGIN_END
 };
 /* The request controls' options (cli/control_options.c). */
@@ -137,6 +138,8 @@ struct scen_map {
  * user's value may carry (a newline in -f, say) become '?'.  @return -1. */
 __attribute__((format(printf, 2, 3))) int cli_fail(struct cli_ctx *x, const char *fmt, ...);
 int cli_oom(struct cli_ctx *x);
+/* --think-time given: its exclusions, and the run's rate from it (cli/extop_options.c) */
+int cli_check_think(struct cli_ctx *x);
 /* cli_fail for an input file that cannot be used (missing, unreadable,
  * empty, or genldif's existing file): ldclt's "Cannot initialize", exit 7. */
 #define cli_init_fail(x, ...) ((x)->init_error = true, cli_fail((x), __VA_ARGS__))

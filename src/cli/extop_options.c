@@ -66,6 +66,77 @@ static int parse_bad_password(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* A time with its unit (s, ms, us; none: seconds) at s: nanoseconds, above 0,
+ * at most an hour; *end after it.  -1 when it is not one. */
+static int think_ns(const char *s, const char **end, uint64_t *ns)
+{
+	double v, mul = 1e9;
+	if (ldb_num_real(s, end, &v) != 0)
+		return -1;
+	if (strncmp(*end, "ms", 2) == 0) {
+		mul = 1e6;
+		*end += 2;
+	} else if (strncmp(*end, "us", 2) == 0) {
+		mul = 1e3;
+		*end += 2;
+	} else if (**end == 's') {
+		*end += 1;
+	}
+	if (!(v > 0) || v * mul > 3600e9)
+		return -1;
+	*ns = (uint64_t)(v * mul + 0.5);
+	return *ns > 0 ? 0 : -1;
+}
+
+/* --think-time 1s | uniform:0.5s-1.5s | exponential:1s */
+static int parse_think(struct cli_ctx *x, const char *arg)
+{
+	struct ldb_config *c = x->c;
+	const char *p = arg, *end = NULL;
+	int rc;
+	if (strncmp(p, "uniform:", 8) == 0) {
+		c->think_dist = LDB_THINK_UNIFORM;
+		rc = think_ns(p + 8, &end, &c->think_lo_ns);
+		if (rc == 0 && *end == '-')
+			rc = think_ns(end + 1, &end, &c->think_hi_ns);
+		else
+			rc = -1;
+		if (rc == 0 && c->think_hi_ns < c->think_lo_ns)
+			rc = -1;
+	} else {
+		bool ex = strncmp(p, "exponential:", 12) == 0;
+		c->think_dist = ex ? LDB_THINK_EXPONENTIAL : LDB_THINK_CONSTANT;
+		rc = think_ns(ex ? p + 12 : p, &end, &c->think_lo_ns);
+	}
+	if (rc != 0 || *end != '\0')
+		return cli_fail(x,
+		                "--think-time '%s': give a time (1s, 500ms), uniform:LOW-HIGH (uniform:0.5s-1.5s) or "
+		                "exponential:MEAN (exponential:1s), above 0, at most 1 h",
+		                arg);
+	return 0;
+}
+
+int cli_check_think(struct cli_ctx *x)
+{
+	struct ldb_config *c = x->c;
+	if (c->think_dist == LDB_THINK_NONE)
+		return 0;
+	const char *with = c->rate > 0            ? "--rate"
+	                   : c->nrate_profile > 0 ? "--rate-profile"
+	                   : c->nfind_max > 0     ? "--find-max"
+	                   : c->nsweep > 0        ? "--sweep"
+	                   : c->wait_sec > 0      ? "-W"
+	                   : c->bindeach          ? "-e bindeach"
+	                                          : NULL;
+	if (with != NULL)
+		return cli_fail(x, "--think-time and %s exclude each other (the think time sets each client's pace)",
+		                with);
+	double mean = c->think_dist == LDB_THINK_UNIFORM ? ((double)c->think_lo_ns + (double)c->think_hi_ns) / 2
+	                                                 : (double)c->think_lo_ns;
+	c->rate = 1e9 * (double)c->threads / mean; /* open loop: -n clients, one start each per mean think time */
+	return 0;
+}
+
 static int set_once(struct cli_ctx *x, const char *opt, char **dst, const char *arg)
 {
 	if (*dst != NULL)
@@ -90,6 +161,7 @@ int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg)
 		return *arg ? set_once(x, "--login-password-attr", &c->login_password_attr, arg) : 0;
 	case OPT_LOGIN_GROUPS: return *arg ? set_once(x, "--login-groups", &c->login_groups, arg) : 0;
 	case OPT_BAD_PASSWORD: return parse_bad_password(x, arg);
+	case OPT_THINK_TIME: return parse_think(x, arg);
 	default: return cli_fail(x, "extended operation option %d: not handled", opt);
 	}
 }

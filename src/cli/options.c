@@ -91,6 +91,7 @@ const struct option cli_long_options[] = { { "help", no_argument, NULL, OPT_HELP
 	                                   { "login-password-attr", required_argument, NULL, OPT_LOGIN_PASSWORD_ATTR },
 	                                   { "login-groups", required_argument, NULL, OPT_LOGIN_GROUPS },
 	                                   { "bad-password", required_argument, NULL, OPT_BAD_PASSWORD },
+	                                   { "think-time", required_argument, NULL, OPT_THINK_TIME },
 	                                   { "passmod", no_argument, NULL, OPT_PASSMOD },
 	                                   { "passmod-user", required_argument, NULL, OPT_PASSMOD_USER },
 	                                   { "passmod-old", required_argument, NULL, OPT_PASSMOD_OLD },
@@ -707,6 +708,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_compile_patterns(x);
 	if (rc == 0)
 		rc = cli_cross_check(x);
+	if (rc == 0)
+		rc = cli_check_think(x);
 	if (rc == 0)
 		rc = cli_capacity_check(x);
 	if (rc == 0)

@@ -31,6 +31,8 @@ enum ldb_op {
 	LDB_OP_COUNT
 };
 
+enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
+
 /* ldclt's exit statuses (and ldbench's new ones, never reused). */
 enum ldb_exit {
 	LDB_EXIT_OK = 0,
@@ -217,9 +219,14 @@ struct ldb_config {
 	char *login_password;      /* --login-password VALUE|PATTERN: the bind's password */
 	char *login_password_attr; /* --login-password-attr ATTR: the password from the entry found */
 	char *login_groups;        /* --login-groups BASE: a third step, (member=DN) below BASE */
-	int bad_password_bp;       /* --bad-password PCT%: the share of login binds with a wrong
+	/* --think-time DIST: each client's gap between the intended starts of its
+	 * operations (flows), drawn per operation; the run is then open-loop at
+	 * -n / mean (rate set from it) */
+	uint8_t think_dist;                /* enum ldb_think */
+	uint64_t think_lo_ns, think_hi_ns; /* constant: lo; uniform: lo..hi; exponential: lo the mean */
+	int bad_password_bp;               /* --bad-password PCT%: the share of login binds with a wrong
 	                            * password, in hundredths of a percent (0: none) */
-	char *genldif_file;        /* genldif=FILE: write the entries instead of adding them */
+	char *genldif_file;                /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 
 	/* values */

@@ -208,6 +208,10 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_up, 1);
 }
 
+/* --think-time: the client's next gap between intended starts, drawn from
+ * its generator (run/issue.c). */
+uint64_t ldb_think_draw(struct ldb_client *w);
+
 static inline void took_op(struct ldb_client *w, uint64_t now)
 {
 	int ws = w->run->cfg->wait_sec;
@@ -216,7 +220,9 @@ static inline void took_op(struct ldb_client *w, uint64_t now)
 	/* --rate: the schedule does not move when we fall behind, so the
 	 * latency of late operations includes their wait (no coordinated omission) */
 	if (w->run->rate_interval_ns > 0)
-		w->next_intended += __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
+		w->next_intended += w->run->cfg->think_dist != LDB_THINK_NONE
+		                            ? ldb_think_draw(w)
+		                            : __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------ run/io.c: bytes in and out */

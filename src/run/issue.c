@@ -3,6 +3,7 @@
  * --rate), and the counters and histograms of what came back. */
 #include "run/conn.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,18 @@ void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op
 	} else {
 		ldb_add(&o->codes[ldb_code_slot(rc)], 1);
 		ldb_add(&w->st->step_codes[ldb_code_slot(rc)], 1);
+	}
+}
+
+uint64_t ldb_think_draw(struct ldb_client *w)
+{
+	const struct ldb_config *c = w->run->cfg;
+	switch (c->think_dist) {
+	case LDB_THINK_UNIFORM:
+		return c->think_lo_ns + (uint64_t)ldb_rng_range(&w->rng, 0, (int64_t)(c->think_hi_ns - c->think_lo_ns));
+	case LDB_THINK_EXPONENTIAL: /* inversion: -mean ln(1 - u), u in [0, 1) */
+		return (uint64_t)(-(double)c->think_lo_ns * log(1.0 - ldb_rng_double(&w->rng)));
+	default: return c->think_lo_ns;
 	}
 }
 
