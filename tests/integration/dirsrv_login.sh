@@ -6,6 +6,11 @@
 # numbers nobody has end as "no entry" (-14) with no bind sent; --monitor's
 # lines (cn=snmp,cn=monitor: searchops, simpleauthbinds) agree with the
 # steps' counts.
+# Then password policy: the global policy with lockout after 3 failures
+# (passwordLockout on, passwordMaxFailure 3; put back, and the 5 users
+# unlocked, on exit): three passes of --bad-password 100% --ppolicy over 5
+# users lock them; a pass with the right passwords is answered accountLocked,
+# as many times as 389 DS holds locked entries (accountUnlockTime).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,7 +20,33 @@ source "$here/../fixture/dirsrv.sh"
 source "$here/../fixture/assert.sh"
 dirsrv_attach "${DS_STATE:?run through ctest (fixture dirsrv)}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ldbench-dslogin.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+uid() { printf "user%0${DS_WIDTH}d" "$1"; }
+lo=$((10#$DS_LAST - 10)) hi=$((10#$DS_LAST - 6))
+config() { # on|off
+	LDAPNOINIT=1 ldapmodify -x -H "$DS_URI" -D "$DS_ROOTDN" -y "$DS_PWFILE" >/dev/null <<LDIF
+dn: cn=config
+changetype: modify
+replace: passwordLockout
+passwordLockout: $1
+-
+replace: passwordMaxFailure
+passwordMaxFailure: 3
+LDIF
+}
+cleanup() {
+	config off || true
+	for ((u = lo; u <= hi; u++)); do
+		LDAPNOINIT=1 ldapmodify -x -H "$DS_URI" -D "$DS_ROOTDN" -y "$DS_PWFILE" >/dev/null 2>&1 <<LDIF || true
+dn: uid=$(uid "$u"),$DS_PEOPLE
+changetype: modify
+delete: passwordRetryCount
+-
+delete: accountUnlockTime
+LDIF
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
 out=$work/out
 pad=$(printf '0%.0s' $(seq "$DS_WIDTH"))
 first=$((10#$DS_LAST - 4)) last=$((10#$DS_LAST + 5))
@@ -33,3 +64,28 @@ assert_match '^ldbench\[[0-9]+\]: Server \(cn=snmp,cn=monitor\): search complete
 	"$out" "389 DS's searchops = the search steps"
 assert_match '^ldbench\[[0-9]+\]: Server \(cn=snmp,cn=monitor\): bind completed 10 \(client: 10 completed, 0 in flight\): agree$' \
 	"$out" "389 DS's simpleauthbinds = the bind steps"
+
+# password policy: lockout after 3 failures
+config on
+X=$(printf 'X%.0s' $(seq "$DS_WIDTH"))
+login=(-h 127.0.0.1 -p "$DS_PORT" --no-preflight --login -b "$DS_PEOPLE" -f "(uid=user$X)" -e incr,noloop
+	-r "$lo" -R "$hi" -n 1 --login-password-attr uid --ppolicy)
+for pass in 1 2 3; do
+	run_ldbench "$out" "${login[@]}" --bad-password 100%
+	assert_eq 0 "$RC" "exit status, wrong passwords, pass $pass"
+	assert_match '^ldbench\[[0-9]+\]: bind wrong passwords \(--bad-password\): sent 5, refused [0-9]+, accepted 0, ' \
+		"$out" "pass $pass: 5 wrong passwords sent, none accepted"
+done
+locked=$(dirsrv_count "$DS_PEOPLE" "(&(accountUnlockTime=*)(|$(for ((u = lo; u <= hi; u++)); do printf '(uid=%s)' "$(uid "$u")"; done)))")
+assert_eq 5 "$locked" "389 DS locked the 5 accounts"
+run_ldbench "$out" "${login[@]}" --json "$work/r.json"
+assert_eq 0 "$RC" "exit status, the right passwords on locked accounts"
+assert_match "^ldbench\\[[0-9]+\\]: bind password policy: responses 5, accountLocked $locked\$" "$out" \
+	"accountLocked answers = the locked entries ($locked)"
+/usr/bin/python3 - "$work/r.json" "$locked" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '"summary"' in l][-1]
+p = s["ops"]["bind"]["ppolicy"]
+assert p["accountLocked"] == int(sys.argv[2]), p
+print("ok: ops.bind.ppolicy.accountLocked", p["accountLocked"])
+PY
