@@ -115,6 +115,7 @@ int cli_control_option(struct cli_ctx *x, int opt, const char *arg)
 			return cli_fail(x, "--session-tracking: give the session's identifier");
 		t->named |= LDB_CTLF_SESSION;
 		return cli_set_str(x, &t->session_id, arg);
+	case OPT_PPOLICY: t->named |= LDB_CTLF_PPOLICY; return 0;
 	case OPT_SIMPLE_PAGE_SIZE:
 		t->named |= LDB_CTLF_PAGED;
 		return cli_parse_int(x, "--simple-page-size", arg, 1, 0x7fffffff, "entries a page", &t->page_size);
@@ -128,7 +129,7 @@ static const char *named_option(unsigned f)
 	static const char *const names[LDB_CTLF_COUNT] = {
 		"--sort-order",          "--assertion-filter",  "--proxy-as",      "--pre-read-attribute",
 		"--post-read-attribute", "--permissive-modify", "--manage-dsa-it", "--rfc3672-subentries",
-		"--session-tracking",    "--simple-page-size",
+		"--session-tracking",    "--simple-page-size",  "--ppolicy",
 	};
 	for (int i = 0; i < LDB_CTLF_COUNT; i++)
 		if (f == 1u << i)

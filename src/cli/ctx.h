@@ -100,6 +100,16 @@ enum { OPT_HELD = 928, OPT_PROBE_EVERY, OPT_CONNECT_RATE, OPT_SOURCE_ADDRESS, OP
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
 enum { OPT_PASSMOD = 864, OPT_PASSMOD_USER, OPT_PASSMOD_OLD, OPT_PASSMOD_NEW, OPT_WHOAMI, OPT_EXTENDED, OPT_EXTOP_END };
+/* The login flow's long options (cli/extop_options.c, ops/login.c). */
+enum {
+	OPT_LOGIN = 960,
+	OPT_LOGIN_PASSWORD,
+	OPT_LOGIN_PASSWORD_ATTR,
+	OPT_LOGIN_GROUPS,
+	OPT_BAD_PASSWORD,
+	OPT_THINK_TIME,
+	OPT_LOGIN_END
+};
 /* The request controls' options (cli/control_options.c). */
 enum {
 	OPT_CONTROL = OPT_EXTOP_END,
@@ -113,6 +123,7 @@ enum {
 	OPT_SUBENTRIES,
 	OPT_SESSION_TRACKING,
 	OPT_SIMPLE_PAGE_SIZE,
+	OPT_PPOLICY,
 	OPT_CONTROLS_END
 };
 
@@ -130,6 +141,8 @@ struct scen_map {
  * user's value may carry (a newline in -f, say) become '?'.  @return -1. */
 __attribute__((format(printf, 2, 3))) int cli_fail(struct cli_ctx *x, const char *fmt, ...);
 int cli_oom(struct cli_ctx *x);
+/* --think-time given: its exclusions, and the run's rate from it (cli/extop_options.c) */
+int cli_check_think(struct cli_ctx *x);
 /* cli_fail for an input file that cannot be used (missing, unreadable,
  * empty, or genldif's existing file): ldclt's "Cannot initialize", exit 7. */
 #define cli_init_fail(x, ...) ((x)->init_error = true, cli_fail((x), __VA_ARGS__))

@@ -129,6 +129,11 @@ const struct ldb_opt cli_options[] = {
 	{ "rate", 0, "OPS", OPT_RATE,
 	  "target rate for the whole run, open loop; latency from the intended start",
 	  NULL },
+	{ "think-time", 0, "DIST", OPT_THINK_TIME,
+	  "each client starts an operation (a login: a flow) once per\n"
+	  "think time: 1s, uniform:0.5s-1.5s, exponential:1s; open loop\n"
+	  "at -n / mean (the rate target; not with --rate, -W, --sweep)",
+	  NULL },
 	{ "sweep", 0, "N1,N2,...", OPT_SWEEP,
 	  "run the workload at each thread count, then print one table",
 	  NULL },
@@ -253,9 +258,9 @@ const struct ldb_opt cli_options[] = {
 	{ "mix", 0, "KIND:WEIGHT,...", OPT_MIX,
 	  "weighted mix in one run, e.g. search:80,modify:15,add:5;\n"
 	  "kinds search, bind, add, modify, delete, rename, compare,\n"
-	  "abandon, passmod, whoami, extended.  The mix names the\n"
-	  "operations: leave out -e esearch, bindonly, add, delete,\n"
-	  "rename and abandon, --passmod and --whoami.\n"
+	  "abandon, passmod, whoami, extended, login.  The mix names\n"
+	  "the operations: leave out -e esearch, bindonly, add,\n"
+	  "delete, rename and abandon, --passmod, --whoami, --login.\n"
 	  "Each kind needs its settings: search and abandon -f;\n"
 	  "bind -D; add a class or object=; modify one of --modify,\n"
 	  "attreplace=, attreplacefile=; delete/rename -f with XXX\n"
@@ -283,6 +288,26 @@ const struct ldb_opt cli_options[] = {
 	{ "extended", 0, "OID[:PATTERN|::BASE64]", OPT_EXTENDED,
 	  "any extended request, with no value, a value pattern\n"
 	  "or a base64 value",
+	  NULL },
+	{ "login", 0, NULL, OPT_LOGIN,
+	  "each operation a login: a search below -b with -f (size\n"
+	  "limit 2), a simple bind as the DN found, optionally a\n"
+	  "group search; counted as login (the flow) and as its\n"
+	  "steps' kinds (search, bind); no entry: error -14",
+	  "\n"
+	  "Login flows (docs/guide.md \"Logins\"; scenarios/authrate.scen):\n" },
+	{ "login-password", 0, "VALUE", OPT_LOGIN_PASSWORD,
+	  "the bind's password: fixed (never printed) or a PATTERN",
+	  NULL },
+	{ "login-password-attr", 0, "ATTR", OPT_LOGIN_PASSWORD_ATTR,
+	  "the password: the first value of ATTR of the entry found",
+	  NULL },
+	{ "login-groups", 0, "BASE", OPT_LOGIN_GROUPS,
+	  "a third step: a search below BASE for (member=DN)",
+	  NULL },
+	{ "bad-password", 0, "PCT%", OPT_BAD_PASSWORD,
+	  "that share of the logins' binds sends a wrong password;\n"
+	  "its 49 is expected: counted apart, not an error",
 	  NULL },
 	{ "repl-sample", 0, "N/s|N", OPT_REPL_SAMPLE,
 	  "check N confirmed writes a second, or every Nth (default 50/s)",
@@ -316,6 +341,10 @@ const struct ldb_opt cli_options[] = {
 	{ "sort-order", 0, "[+|-]ATTR[:RULE],...", OPT_SORT_ORDER,
 	  "server-side sort (RFC 2891) of searches; the sort\n"
 	  "results counted (\"not sorted\": a code other than 0)",
+	  NULL },
+	{ "ppolicy", 0, NULL, OPT_PPOLICY,
+	  "password policy (draft-behera) on binds and the login's\n"
+	  "bind; the answers' warnings and errors counted by name",
 	  NULL },
 	{ "simple-page-size", 0, "N", OPT_SIMPLE_PAGE_SIZE,
 	  "paged results (RFC 2696): a search is all its pages of N\n"

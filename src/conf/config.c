@@ -158,6 +158,9 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->passmod_user);
 	free(c->passmod_old);
 	free(c->passmod_new);
+	free(c->login_password);
+	free(c->login_password_attr);
+	free(c->login_groups);
 	free(c->ext_oid);
 	free(c->ext_value);
 	memset(c, 0, sizeof(*c));

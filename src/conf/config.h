@@ -29,8 +29,11 @@ enum ldb_op {
 	LDB_OP_PASSMOD,  /* RFC 3062 password modify */
 	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
 	LDB_OP_EXTENDED, /* any extended request, by OID */
+	LDB_OP_LOGIN,    /* a login flow: search the user, bind as the DN found (ops/login.c) */
 	LDB_OP_COUNT
 };
+
+enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
 
 /* ldclt's exit statuses (and ldbench's new ones, never reused). */
 enum ldb_exit {
@@ -101,7 +104,8 @@ enum {
 	LDB_CTLF_SUBENTRIES = 1 << 7,  /* --rfc3672-subentries (RFC 3672) */
 	LDB_CTLF_SESSION = 1 << 8,     /* --session-tracking (draft-wahl-ldap-session) */
 	LDB_CTLF_PAGED = 1 << 9,       /* --simple-page-size (RFC 2696): a search is all its pages */
-	LDB_CTLF_COUNT = 10
+	LDB_CTLF_PPOLICY = 1 << 10,    /* --ppolicy (draft-behera-ldap-password-policy) on binds */
+	LDB_CTLF_COUNT = 11
 };
 struct ldb_vp;
 struct ldb_ctlcfg {
@@ -165,6 +169,7 @@ struct ldb_config {
 	int nattrs;
 	bool random_attrlist;
 	int attrsonly;            /* attrsonly=0|1 */
+	int search_sizelimit;     /* the search's size limit: 0, none (the login flow's copy: 2) */
 	long long expect_entries; /* srchnentries=N; -1 = not checked */
 
 	/* operations: the kinds of ops/ops.h.  weight[k] > 0: the run does kind k
@@ -211,7 +216,19 @@ struct ldb_config {
 	char *ext_oid;         /* --extended OID[:value|::base64]: the requestName */
 	char *ext_value;       /* its value as given (a pattern, or base64 text); NULL: none */
 	bool ext_value_base64; /* ext_value is base64 (OID::base64) */
-	char *genldif_file;    /* genldif=FILE: write the entries instead of adding them */
+	/* the login flow (--login, ops/login.c): -b and -f find the user; "" given is none */
+	bool login;
+	char *login_password;      /* --login-password VALUE|PATTERN: the bind's password */
+	char *login_password_attr; /* --login-password-attr ATTR: the password from the entry found */
+	char *login_groups;        /* --login-groups BASE: a third step, (member=DN) below BASE */
+	/* --think-time DIST: each client's gap between the intended starts of its
+	 * operations (flows), drawn per operation; the run is then open-loop at
+	 * -n / mean (rate set from it) */
+	uint8_t think_dist;                /* enum ldb_think */
+	uint64_t think_lo_ns, think_hi_ns; /* constant: lo; uniform: lo..hi; exponential: lo the mean */
+	int bad_password_bp;               /* --bad-password PCT%: the share of login binds with a wrong
+	                            * password, in hundredths of a percent (0: none) */
+	char *genldif_file;                /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
 
 	/* values */

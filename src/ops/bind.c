@@ -121,7 +121,7 @@ static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
 
 const struct ldb_opdesc ldb_op_bind = {
 	.name = "bind",
-	.controls = LDB_CTLF_SESSION,
+	.controls = LDB_CTLF_SESSION | LDB_CTLF_PPOLICY,
 	.json = "bind",
 	.keyword = "bindonly",
 	.monitor = "Bind",

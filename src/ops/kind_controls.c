@@ -29,6 +29,8 @@ static int named(struct ldb_bytes *b, const struct ldb_ctlcfg *t, unsigned f, ch
 		rc |= ldb_ctl_encode(b, LDB_CTL_MANAGEDSAIT_OID, false, NULL, 0, false, e);
 	if (f & LDB_CTLF_SUBENTRIES)
 		rc |= ldb_ctl_encode_subentries(b, t->subentries, e);
+	if (f & LDB_CTLF_PPOLICY)
+		rc |= ldb_ctl_encode(b, LDB_CTL_PPOLICY_OID, false, NULL, 0, false, e);
 	if (f & LDB_CTLF_SESSION) {
 		char host[256] = "ldbench";
 		gethostname(host, sizeof host - 1);
@@ -43,6 +45,10 @@ static int kind_controls(struct ldb_ops_run *o, const struct ldb_config *c, int 
 	const struct ldb_ctlcfg *t = &c->ctl;
 	struct ldb_bytes *b = &o->ctl[k];
 	unsigned f = t->named & ldb_ops[k]->controls & ~(unsigned)LDB_CTLF_PAGED; /* paging: ops/search.c */
+	if (f & LDB_CTLF_PPOLICY)
+		o->want_ppolicy = true;
+	if (ldb_ops[k]->nsteps > 0) /* a flow's bind carries it itself (ops/login.c), not its searches */
+		f &= ~(unsigned)LDB_CTLF_PPOLICY;
 	char e[LDB_WIRE_ERRLEN] = "";
 
 	for (int i = 0; i < t->ngen; i++) {

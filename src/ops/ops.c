@@ -9,7 +9,7 @@ const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
 	[LDB_OP_SEARCH] = &ldb_op_search,   [LDB_OP_BIND] = &ldb_op_bind,         [LDB_OP_ADD] = &ldb_op_add,
 	[LDB_OP_MODIFY] = &ldb_op_modify,   [LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
 	[LDB_OP_COMPARE] = &ldb_op_compare, [LDB_OP_ABANDON] = &ldb_op_abandon,   [LDB_OP_PASSMOD] = &ldb_op_passmod,
-	[LDB_OP_WHOAMI] = &ldb_op_whoami,   [LDB_OP_EXTENDED] = &ldb_op_extended,
+	[LDB_OP_WHOAMI] = &ldb_op_whoami,   [LDB_OP_EXTENDED] = &ldb_op_extended, [LDB_OP_LOGIN] = &ldb_op_login,
 };
 
 const char *ldb_op_name(enum ldb_op op)
@@ -134,6 +134,10 @@ void ldb_ops_free(struct ldb_ops_run *o)
 	o->nimages = 0;
 	ldb_reqset_free(&o->search);
 	ldb_reqset_free(&o->bind);
+	ldb_reqset_free(&o->login_search);
+	ldb_bytes_free(&o->login_ppolicy);
+	free(o->login_cfg);
+	o->login_cfg = NULL;
 	for (int i = 0; i < LDB_OPS_VP; i++) {
 		ldb_vp_free(o->vp[i]);
 		o->vp[i] = NULL;

@@ -1,7 +1,7 @@
 /* The operation kinds behind one table: one row (struct ldb_opdesc) per kind
  * of conf/config.h's enum ldb_op, each kind's code in its own file
  * (ops/search.c, bind.c, add.c, modify.c, delete.c, rename.c, compare.c,
- * abandon.c, passmod.c, whoami.c, extended.c).  Everything that differs between kinds is here: names, what
+ * abandon.c, passmod.c, whoami.c, extended.c, login.c).  Everything that differs between kinds is here: names, what
  * the server's counters call it, the option checks, start-up preparation,
  * rendering of one request, the success rule, ldclt's expected failures and
  * error line, what -S carries and looks for, the -v lines; code outside
@@ -25,7 +25,14 @@
 
 /* The value patterns kinds compile at start-up (struct ldb_ops_run's vp[]);
  * each client renders them through its own state (struct ldb_wctx's vps[]). */
-enum ldb_ops_vp { LDB_VP_PASSMOD_USER, LDB_VP_PASSMOD_OLD, LDB_VP_PASSMOD_NEW, LDB_VP_EXTENDED, LDB_OPS_VP };
+enum ldb_ops_vp {
+	LDB_VP_PASSMOD_USER,
+	LDB_VP_PASSMOD_OLD,
+	LDB_VP_PASSMOD_NEW,
+	LDB_VP_EXTENDED,
+	LDB_VP_LOGIN_PW,
+	LDB_OPS_VP
+};
 _Static_assert(LDB_OPS_VP <= LDB_WCTX_VPS, "struct ldb_wctx holds a state per pattern");
 
 /* The run's shared part of the operations: start-up templates, read-only
@@ -56,6 +63,12 @@ struct ldb_ops_run {
 	struct ldb_bytes ctl[LDB_OP_COUNT];
 	bool proxy[LDB_OP_COUNT];
 	bool any_ctl[LDB_OP_COUNT];
+	/* the login flow (ops/login.c): its search (-b, -f, size limit 2, the
+	 * attributes it needs), built from a copy of the configuration it keeps */
+	struct ldb_reqset login_search;
+	struct ldb_config *login_cfg;
+	struct ldb_bytes login_ppolicy; /* --ppolicy: the control its bind carries */
+	bool want_ppolicy;              /* --ppolicy: password policy response controls counted */
 	bool want_sort, want_read,
 	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
 };
@@ -82,13 +95,20 @@ struct ldb_op_reply {
 	int rc;                      /* its result code; more may replace it (a client-side failure) */
 	const struct ldb_resp *resp; /* the decoded result (proto/wire.h) */
 	const uint8_t *msg;          /* the whole LDAPMessage (resp->len bytes), its controls included */
+	uint8_t note;                /* more's note on it (enum ldb_op_note), counted by the I/O thread */
 };
+
+/* What more may note on a flow's step: a bind sent with a wrong password on
+ * purpose (--bad-password) refused (49, then the step's result is a
+ * success), accepted (0), or answered otherwise. */
+enum ldb_op_note { LDB_NOTE_NONE, LDB_NOTE_BAD_REFUSED, LDB_NOTE_BAD_ACCEPTED, LDB_NOTE_BAD_OTHER, LDB_NOTE_COUNT };
 
 /* Write the request into dst.  @return bytes written; 0 when it does not
  * fit; -1 when an entry template has passed the top of a NOLOOP field. */
 typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t cap);
 
 #define LDB_OP_CODES 4
+#define LDB_OP_STEPS 3 /* the most steps of a flow (struct ldb_opdesc's nsteps) */
 
 /* What a kind changes on the server. */
 enum ldb_op_change {
@@ -214,6 +234,18 @@ struct ldb_opdesc {
 	 * false ends it with rep->rc as its result.  Allocates nothing.  NULL:
 	 * every operation is one request. */
 	bool (*more)(const struct ldb_op_req *r, struct ldb_op_reply *rep);
+	/* A multi-step operation that reads the entries of its searches (the
+	 * login flow: the DN found): hot path, each SearchResultEntry of a
+	 * request of this kind, before its result; msg[0..len) the whole
+	 * message, body[0..bodylen) its protocolOp's contents.  NULL: entries
+	 * are only counted. */
+	void (*entry)(const struct ldb_op_req *r, const uint8_t *body, size_t bodylen);
+	/* A flow (the login): request r->round of an operation is step
+	 * min(round, nsteps - 1), counted as its kind step_kind[] too (requests,
+	 * results, codes, latency from its own send), beside the flow's figures
+	 * under this kind.  0: not a flow. */
+	uint8_t nsteps;
+	uint8_t step_kind[LDB_OP_STEPS];
 	/* ldclt's line for a failed request, after the "NAME[PID]: T000: "
 	 * prefix: its length, as snprintf; NULL: "Cannot NAME, error=..." */
 	int (*errline)(const struct ldb_op_failure *f, char *out, size_t cap);
@@ -276,6 +308,16 @@ static inline bool ldb_op_succeeded(enum ldb_op k, int rc)
 	return false;
 }
 
+/* Hot path: the kind request `round` of a flow of kind k is counted as
+ * (its row's step_kind), or -1 when k is not a flow. */
+static inline int ldb_op_step_kind(enum ldb_op k, unsigned round)
+{
+	unsigned n = ldb_ops[k]->nsteps;
+	if (n == 0)
+		return -1;
+	return ldb_ops[k]->step_kind[round < n ? round : n - 1];
+}
+
 /* A failure that ldclt's counteach counts as an operation. */
 static inline bool ldb_op_expected_failure(enum ldb_op k, int rc)
 {
@@ -325,7 +367,7 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 
 /* The rows, one file each (ops/search.c, ...). */
 extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete, ldb_op_rename,
-        ldb_op_compare, ldb_op_abandon, ldb_op_passmod, ldb_op_whoami, ldb_op_extended;
+        ldb_op_compare, ldb_op_abandon, ldb_op_passmod, ldb_op_whoami, ldb_op_extended, ldb_op_login;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

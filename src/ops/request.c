@@ -50,6 +50,7 @@ static int enc_search(struct ldb_bytes *out, const struct ldb_config *c, int var
 		.base = f->base,
 		.scope = c->scope,
 		.attrsonly = c->attrsonly,
+		.sizelimit = c->search_sizelimit,
 		.filter = f->filter,
 		.attrs = NULL,
 	};

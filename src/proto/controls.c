@@ -441,3 +441,50 @@ bool ldb_ctl_paged_cookie(const uint8_t *val, size_t vlen, const uint8_t **cooki
 		return false;
 	return true;
 }
+
+const char *ldb_ppolicy_name(int i)
+{
+	static const char *const names[LDB_PP_COUNT] = {
+		"timeBeforeExpiration", "graceAuthNsRemaining",  "passwordExpired",       "accountLocked",
+		"changeAfterReset",     "passwordModNotAllowed", "mustSupplyOldPassword", "insufficientPasswordQuality",
+		"passwordTooShort",     "passwordTooYoung",      "passwordInHistory",     "otherError",
+	};
+	return i >= 0 && i < LDB_PP_COUNT ? names[i] : "?";
+}
+
+/* PasswordPolicyResponseValue ::= SEQUENCE { warning [0] CHOICE {
+ * timeBeforeExpiration [0] INTEGER, graceAuthNsRemaining [1] INTEGER }
+ * OPTIONAL, error [1] ENUMERATED OPTIONAL } */
+bool ldb_ctl_ppolicy(const uint8_t *val, size_t vlen, int *warning, int *error)
+{
+	const uint8_t *seq, *body, *end;
+	size_t n, bn;
+	uint8_t tag;
+
+	*warning = *error = -1;
+	if (ldb_der_tlv(val, val + vlen, &tag, &seq, &n) == NULL || tag != 0x30)
+		return false;
+	end = seq + n;
+	for (const uint8_t *p = seq; p < end;) {
+		p = ldb_der_tlv(p, end, &tag, &body, &bn);
+		if (p == NULL)
+			return false;
+		if (tag == 0xa0) { /* warning: its choice's tag says which */
+			const uint8_t *w;
+			size_t wn;
+			if (ldb_der_tlv(body, body + bn, &tag, &w, &wn) == NULL || (tag != 0x80 && tag != 0x81))
+				return false;
+			*warning = tag == 0x80 ? LDB_PP_EXPIRATION : LDB_PP_GRACE;
+		} else if (tag == 0x81) { /* error */
+			if (bn < 1 || bn > 4)
+				return false;
+			unsigned e = 0;
+			for (size_t i = 0; i < bn; i++)
+				e = e << 8 | body[i];
+			*error = e <= 8 ? LDB_PP_ERROR + (int)e : LDB_PP_OTHER;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}

@@ -30,7 +30,20 @@
 #define LDB_CTL_SESSION_OID "1.3.6.1.4.1.21008.108.63.1"  /* draft-wahl-ldap-session */
 /* the session tracking identifier's format: a user name */
 #define LDB_CTL_SESSION_USERNAME_OID "1.3.6.1.4.1.21008.108.63.1.3"
-#define LDB_CTL_PAGED_OID "1.2.840.113556.1.4.319" /* RFC 2696 */
+#define LDB_CTL_PAGED_OID "1.2.840.113556.1.4.319"      /* RFC 2696 */
+#define LDB_CTL_PPOLICY_OID "1.3.6.1.4.1.42.2.27.8.5.1" /* draft-behera-ldap-password-policy */
+
+/* The password policy response's warnings and errors, counted by name
+ * (ldb_ppolicy_name): the two warnings, then the errors in the draft's
+ * order (error n is LDB_PP_ERROR + n), then an error number it does not name. */
+enum {
+	LDB_PP_EXPIRATION, /* timeBeforeExpiration */
+	LDB_PP_GRACE,      /* graceAuthNsRemaining */
+	LDB_PP_ERROR,      /* passwordExpired (0) ... passwordInHistory (8) */
+	LDB_PP_OTHER = LDB_PP_ERROR + 9,
+	LDB_PP_COUNT
+};
+const char *ldb_ppolicy_name(int i);
 
 /* A numeric OID (RFC 4512 numericoid: arcs of digits, no leading zero, at
  * least two arcs). */
@@ -88,5 +101,9 @@ bool ldb_ctl_read_entry(const uint8_t *val, size_t vlen);
 /* The cookie in a paged results response control's value: true when it is
  * well formed (*cookie, *clen: the cookie, empty on the last page). */
 bool ldb_ctl_paged_cookie(const uint8_t *val, size_t vlen, const uint8_t **cookie, size_t *clen);
+/* A password policy response control's value: its warning (*warning: an
+ * LDB_PP_ index, or -1 without one) and error (*error: LDB_PP_ERROR + n,
+ * LDB_PP_OTHER, or -1).  @return false when it is not well formed. */
+bool ldb_ctl_ppolicy(const uint8_t *val, size_t vlen, int *warning, int *error);
 
 #endif

@@ -142,6 +142,13 @@ struct ldb_put_mod {
 };
 size_t ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen,
                            const struct ldb_put_mod *m, int n);
+/* A simple bind (version 3) as dn with the password pw[0..pwlen). */
+size_t ldb_wire_put_bind_simple(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *pw,
+                                size_t pwlen);
+/* A subtree search below base for (attr=val), no attributes ("1.1"), no
+ * time limit, the size limit given (0: none). */
+size_t ldb_wire_put_search_eq(uint8_t *dst, size_t cap, int32_t msgid, const char *base, size_t baselen,
+                              const char *attr, const char *val, size_t vlen, int sizelimit);
 size_t ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen);
 size_t ldb_wire_put_modrdn(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *newrdn,
                            size_t newrdnlen, int deleteoldrdn, const char *newsup /* NULL = absent */,

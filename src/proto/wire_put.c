@@ -229,6 +229,75 @@ size_t ldb_wire_put_modify(uint8_t *dst, size_t cap, int32_t msgid, const char *
 	return (size_t)(p - dst) == total ? total : 0;
 }
 
+/* ---- simple bind, equality search ---- */
+
+#define TAG_BIND 0x60
+#define TAG_SIMPLE 0x80
+#define TAG_SEARCH 0x63
+#define TAG_EQUALITY 0xa3
+
+/* A TLV of one content byte. */
+static uint8_t *put_byte(uint8_t *p, uint8_t tag, uint8_t v)
+{
+	p[0] = tag;
+	p[1] = 1;
+	p[2] = v;
+	return p + 3;
+}
+
+size_t ldb_wire_put_bind_simple(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen, const char *pw,
+                                size_t pwlen)
+{
+	uint64_t opc, content;
+	size_t total;
+	uint8_t *p;
+
+	if (dst == NULL || bad_str(dn, dnlen) || bad_str(pw, pwlen))
+		return 0;
+	opc = 3 + tlv(dnlen) + tlv(pwlen);
+	if ((total = msg_size(cap, msgid, tlv(opc), &content)) == 0)
+		return 0;
+	p = put_envelope(dst, msgid, content);
+	p = put_tl(p, TAG_BIND, opc);
+	p = ldb_der_put_int(p, 3);
+	p = put_octets(p, TAG_OCTETS, dn, dnlen);
+	p = put_octets(p, TAG_SIMPLE, pw, pwlen);
+	return (size_t)(p - dst) == total ? total : 0;
+}
+
+size_t ldb_wire_put_search_eq(uint8_t *dst, size_t cap, int32_t msgid, const char *base, size_t baselen,
+                              const char *attr, const char *val, size_t vlen, int sizelimit)
+{
+	static const char noattrs[] = "1.1";
+	uint64_t ava, attrs, opc, content;
+	size_t total, tl;
+	uint8_t *p;
+
+	if (dst == NULL || bad_str(base, baselen) || attr == NULL || bad_str(val, vlen) || sizelimit < 0)
+		return 0;
+	tl = strlen(attr);
+	ava = tlv(tl) + tlv(vlen);
+	attrs = tlv(sizeof noattrs - 1);
+	/* base, scope, derefAliases, sizeLimit, timeLimit 0, typesOnly, filter, attributes */
+	opc = tlv(baselen) + 3 + 3 + 2 + ldb_der_int_size(sizelimit) + 3 + 3 + tlv(ava) + tlv(attrs);
+	if ((total = msg_size(cap, msgid, tlv(opc), &content)) == 0)
+		return 0;
+	p = put_envelope(dst, msgid, content);
+	p = put_tl(p, TAG_SEARCH, opc);
+	p = put_octets(p, TAG_OCTETS, base, baselen);
+	p = put_byte(p, TAG_ENUM, 2); /* wholeSubtree */
+	p = put_byte(p, TAG_ENUM, 0); /* neverDerefAliases */
+	p = ldb_der_put_int(p, sizelimit);
+	p = ldb_der_put_int(p, 0);
+	p = put_byte(p, TAG_BOOL, 0x00);
+	p = put_tl(p, TAG_EQUALITY, ava);
+	p = put_octets(p, TAG_OCTETS, attr, tl);
+	p = put_octets(p, TAG_OCTETS, val, vlen);
+	p = put_tl(p, TAG_SEQ, attrs);
+	p = put_octets(p, TAG_OCTETS, noattrs, sizeof noattrs - 1);
+	return (size_t)(p - dst) == total ? total : 0;
+}
+
 /* ---- delete, modify DN, compare ---- */
 
 size_t ldb_wire_put_delete(uint8_t *dst, size_t cap, int32_t msgid, const char *dn, size_t dnlen)

@@ -80,6 +80,19 @@ void ldb_records_put_counts(FILE *f, const struct ldb_opstats *o, double rate)
 		put_u64(f, "referrals_followed", o->referrals_followed, true);
 		put_u64(f, "referrals_followed_ok", o->referrals_followed_ok, true);
 	}
+	if (o->ppolicy_responses > 0) { /* --ppolicy: the response controls by name */
+		fprintf(f, ",\"ppolicy\":{\"responses\":%llu", (unsigned long long)o->ppolicy_responses);
+		for (int i = 0; i < LDB_PP_COUNT; i++)
+			fprintf(f, ",\"%s\":%llu", ldb_ppolicy_name(i), (unsigned long long)o->ppolicy[i]);
+		fputc('}', f);
+	}
+	if (o->bad_password[LDB_NOTE_BAD_REFUSED] + o->bad_password[LDB_NOTE_BAD_ACCEPTED] +
+	            o->bad_password[LDB_NOTE_BAD_OTHER] >
+	    0) /* --bad-password */
+		fprintf(f, ",\"bad_password\":{\"refused\":%llu,\"accepted\":%llu,\"other\":%llu}",
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_REFUSED],
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_ACCEPTED],
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_OTHER]);
 	put_u64(f, "exp_hits", o->exp_hits, true);
 	put_u64(f, "exp_misses", o->exp_misses, true);
 	fprintf(f, ",\"rate\":%.3f,\"errors_by_code\":{", rate);

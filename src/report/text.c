@@ -167,6 +167,8 @@ static void summary_errors(struct ldb_text *t, const struct ldb_summary *s)
 			codes[i] += s->tot.op[k].codes[i];
 	for (int i = 0; i < LDB_CODE_SLOTS; i++) /* ldclt counts a failed connect or bind at connect too */
 		codes[i] += s->tot.setup.codes[i];
+	for (int i = 0; i < LDB_CODE_SLOTS; i++) /* a flow's failed step: the flow's error already */
+		codes[i] -= codes[i] >= s->tot.step_codes[i] ? s->tot.step_codes[i] : codes[i];
 	bool found = false;
 	/* 0, 1, ... LDB_CODE_MAX, then -1, -2, ... LDB_CODE_MIN */
 	for (int i = 0; i <= LDB_CODE_MAX - LDB_CODE_MIN; i++) {
@@ -223,6 +225,33 @@ static void summary_controls(struct ldb_text *t, int k, const struct ldb_opstats
 		fprintf(t->out, ", post-read entries %llu", (unsigned long long)o->postread_entries);
 }
 
+/* --ppolicy's response controls by name, --bad-password's wrong passwords:
+ * their lines under kind k (a flow's are its bind step's) */
+static void summary_policy(struct ldb_text *t, int k, const struct ldb_opstats *o)
+{
+	if ((t->cfg->ctl.named & ldb_ops[k]->controls & LDB_CTLF_PPOLICY) && ldb_ops[k]->nsteps == 0) {
+		prefix(t, false);
+		fprintf(t->out, "%s password policy: responses %llu", ldb_op_name(k),
+		        (unsigned long long)o->ppolicy_responses);
+		for (int i = 0; i < LDB_PP_COUNT; i++)
+			if (o->ppolicy[i] > 0)
+				fprintf(t->out, ", %s %llu", ldb_ppolicy_name(i), (unsigned long long)o->ppolicy[i]);
+		fputc('\n', t->out);
+	}
+	uint64_t bad = 0;
+	for (int i = 0; i < LDB_NOTE_COUNT; i++)
+		bad += o->bad_password[i];
+	if (bad > 0) {
+		prefix(t, false);
+		fprintf(t->out,
+		        "%s wrong passwords (--bad-password): sent %llu, refused %llu, accepted %llu, other %llu\n",
+		        ldb_op_name(k), (unsigned long long)bad,
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_REFUSED],
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_ACCEPTED],
+		        (unsigned long long)o->bad_password[LDB_NOTE_BAD_OTHER]);
+	}
+}
+
 /* ldbench's line of kind k, and its latencies */
 static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 {
@@ -253,6 +282,7 @@ static void summary_kind(struct ldb_text *t, const struct ldb_summary *s, int k)
 		fprintf(t->out, "%s entries returned: %llu (%.2f/sec)\n", ldb_op_name(k),
 		        (unsigned long long)o->entries, s->seconds > 0 ? (double)o->entries / s->seconds : 0.0);
 	}
+	summary_policy(t, k, o);
 	if (ldb_hist_count(s->lat[k]) > 0)
 		latency_line(t, false, ldb_op_name(k), s->lat[k], true);
 	if (s->ulat[k] != NULL && ldb_hist_count(s->ulat[k]) > 0) {

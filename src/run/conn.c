@@ -202,6 +202,16 @@ static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, si
 	}
 	if (o->want_paged && ldb_ctl_find(msg, len, LDB_CTL_PAGED_OID, &v, &vlen))
 		ldb_add(&os->pages, 1);
+	if (o->want_ppolicy && ldb_ctl_find(msg, len, LDB_CTL_PPOLICY_OID, &v, &vlen)) {
+		int warning, error;
+		ldb_add(&os->ppolicy_responses, 1);
+		if (ldb_ctl_ppolicy(v, vlen, &warning, &error)) {
+			if (warning >= 0)
+				ldb_add(&os->ppolicy[warning], 1);
+			if (error >= 0)
+				ldb_add(&os->ppolicy[error], 1);
+		}
+	}
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_PREREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
 		ldb_add(&os->preread_entries, 1);
 	if (o->want_read && ldb_ctl_find(msg, len, LDB_CTL_POSTREAD_OID, &v, &vlen) && ldb_ctl_read_entry(v, vlen))
@@ -242,7 +252,10 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* the answer to something already given up */
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
-			ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
+			if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
+				ldb_load_step_entry(cn, i, &r);
 			if (cn->w->run->cfg->deref_attr != NULL)
 				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
@@ -251,8 +264,11 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			count_referral(cn, i, &r, &now);
 		if (r.result < 0)
 			continue; /* references, intermediate responses */
-		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged)
-			count_controls(cn, s->kind, cn->ln.in + pos - r.len, r.len);
+		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged ||
+		    cn->w->run->ops.want_ppolicy) {
+			int ck = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			count_controls(cn, ck >= 0 ? ck : s->kind, cn->ln.in + pos - r.len, r.len);
+		}
 		if (s->setup == SETUP_STARTTLS)
 			starttls_answered(cn, i, r.result, now);
 		else

@@ -196,6 +196,10 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_held_moved(cn, from, to);
 }
 
+/* --think-time: the client's next gap between intended starts, drawn from
+ * its generator (run/issue.c). */
+uint64_t ldb_think_draw(struct ldb_client *w);
+
 static inline void took_op(struct ldb_client *w, uint64_t now)
 {
 	int ws = w->run->cfg->wait_sec;
@@ -204,7 +208,9 @@ static inline void took_op(struct ldb_client *w, uint64_t now)
 	/* --rate: the schedule does not move when we fall behind, so the
 	 * latency of late operations includes their wait (no coordinated omission) */
 	if (w->run->rate_interval_ns > 0)
-		w->next_intended += __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
+		w->next_intended += w->run->cfg->think_dist != LDB_THINK_NONE
+		                            ? ldb_think_draw(w)
+		                            : __atomic_load_n(&w->run->rate_step_ns, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------ run/conn.c: bytes in and out (run/link.h) */
@@ -230,6 +236,10 @@ void ldb_note_error(struct ldb_client *w, enum ldb_op kind, int code);
 void ldb_note_setup_error(struct ldb_client *w, int code);
 /* run: -S's copy of what the slot's request wrote (cn->repl_run), or NULL */
 void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const char *run, int rc, uint64_t now);
+/* A step of a flow (ops.h ldb_op_step_kind): counted as its own kind too,
+ * result rc, its latency from its own request; ldclt's count, -E and the
+ * error lines are the flow's (ldb_record_result). */
+void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op kind, int rc, uint64_t now);
 bool ldb_pass_values(struct ldb_client *w, int64_t *v, int64_t *bv);
 enum ldb_op ldb_pick_kind(struct ldb_client *w, int step);
 bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted);

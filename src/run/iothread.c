@@ -291,13 +291,18 @@ static void worker_start_measuring(struct ldb_client *w)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		zero_opstats(&st->op[k]);
 	zero_u64((uint64_t *)&st->setup, sizeof st->setup / sizeof(uint64_t));
+	zero_u64(st->step_codes, LDB_CODE_SLOTS);
 	/* the operations in flight now end in the measurement: they count as
 	 * attempted in it, so that completed never exceeds attempted */
 	for (int k = 0; k < w->nconns; k++)
 		for (int i = 0; i < w->conns[k].depth; i++) {
 			const struct ldb_slot *s = &w->conns[k].slots[i];
-			if (s->used && s->setup == SETUP_NONE)
+			if (s->used && s->setup == SETUP_NONE) {
 				ldb_add(&st->op[s->kind].attempted, 1);
+				int step = ldb_op_step_kind(s->kind, s->round);
+				if (step >= 0)
+					ldb_add(&st->op[step].attempted, 1);
+			}
 		}
 	__atomic_store_n(&st->counted, 0, __ATOMIC_RELAXED);
 	w->measuring = true;

@@ -3,6 +3,7 @@
  * --rate), and the counters and histograms of what came back. */
 #include "run/conn.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,35 @@ void ldb_record_result(struct ldb_client *w, const struct ldb_slot *s, const cha
 	if (counts && s->counts) {
 		ldb_add(&o->counted, 1);
 		ldb_add(&w->st->counted, 1);
+	}
+}
+
+void ldb_record_step(struct ldb_client *w, const struct ldb_slot *s, enum ldb_op kind, int rc, uint64_t now)
+{
+	struct ldb_opstats *o = &w->st->op[kind];
+	uint64_t lat = now > s->t_sent ? now - s->t_sent : 0;
+	ldb_hist_record(&w->lat->op[kind], lat);
+	if (w->run->rate_interval_ns > 0)
+		ldb_hist_record(&w->lat->uop[kind], lat);
+	ldb_add(&o->completed, 1);
+	if (ldb_op_succeeded(kind, rc)) {
+		ldb_add(&o->succeeded, 1);
+		ldb_add(&o->counted, 1);
+	} else {
+		ldb_add(&o->codes[ldb_code_slot(rc)], 1);
+		ldb_add(&w->st->step_codes[ldb_code_slot(rc)], 1);
+	}
+}
+
+uint64_t ldb_think_draw(struct ldb_client *w)
+{
+	const struct ldb_config *c = w->run->cfg;
+	switch (c->think_dist) {
+	case LDB_THINK_UNIFORM:
+		return c->think_lo_ns + (uint64_t)ldb_rng_range(&w->rng, 0, (int64_t)(c->think_hi_ns - c->think_lo_ns));
+	case LDB_THINK_EXPONENTIAL: /* inversion: -mean ln(1 - u), u in [0, 1) */
+		return (uint64_t)(-(double)c->think_lo_ns * log(1.0 - ldb_rng_double(&w->rng)));
+	default: return c->think_lo_ns;
 	}
 }
 
@@ -385,8 +415,12 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_binds, 1);
 	else if (setup == SETUP_STARTTLS || setup == SETUP_SYNC)
 		ldb_add(&w->st->setup_extended, 1);
-	else if (setup == SETUP_NONE)
+	else if (setup == SETUP_NONE) {
 		ldb_add(&w->st->op[kind].attempted, 1);
+		int first = ldb_op_step_kind(kind, 0);
+		if (first >= 0) /* a flow's first step */
+			ldb_add(&w->st->op[first].attempted, 1);
+	}
 	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
 		/* nothing will answer: done now, and the pass goes on */
 		struct ldb_slot done = *s;

@@ -300,6 +300,20 @@ static void conn_proven(struct ldb_conn *cn)
 		ldb_add(&w->st->reconnects, 1);
 }
 
+/* An entry of a multi-step operation that reads them (the row's entry: the
+ * login flow's user found), handed to its kind with the slot's state. */
+void ldb_load_step_entry(struct ldb_conn *cn, int i, const struct ldb_resp *r)
+{
+	struct ldb_client *w = cn->w;
+	const struct ldb_ops_run *o = &w->run->ops;
+	struct ldb_slot *s = &cn->slots[i];
+	if (o->state_size[s->kind] == 0)
+		return;
+	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, w->vpc, NULL, s->round };
+	q.state = cn->step_state + (size_t)i * o->state_room;
+	ldb_ops[s->kind]->entry(&q, r->body, r->bodylen);
+}
+
 /* A result of a multi-step operation (its kind's state_size is not 0; an
  * operation of the load, or the bind that opens the connection): each round
  * trip of the load's is timed (the "round" stage), then the kind's more says
@@ -314,16 +328,25 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 	const struct ldb_ops_run *o = &w->run->ops;
 	struct ldb_slot *s = &cn->slots[i];
 	struct ldb_op_req q = { o, w->wctx, &w->rng, s->v, s->bv, s->msgid, 0, w->vpc, NULL, s->round };
-	struct ldb_op_reply rep = { *rc, r, msg };
+	struct ldb_op_reply rep = { *rc, r, msg, LDB_NOTE_NONE };
 
 	if (s->setup == SETUP_NONE && w->lat->stage[LDB_STAGE_ROUND].counts != NULL)
 		ldb_hist_record(&w->lat->stage[LDB_STAGE_ROUND], now > s->t_sent ? now - s->t_sent : 0);
+	int step = s->setup == SETUP_NONE ? ldb_op_step_kind(s->kind, s->round) : -1;
 	q.state = cn->step_state + (size_t)i * o->state_room;
-	if (!ldb_ops[s->kind]->more(&q, &rep)) {
+	bool on = ldb_ops[s->kind]->more(&q, &rep);
+	if (step >= 0) { /* a flow's step: its own figures too; a wrong password refused is its success */
+		ldb_record_step(w, s, step, rep.note == LDB_NOTE_BAD_REFUSED ? 0 : *rc, now);
+		if (rep.note != LDB_NOTE_NONE)
+			ldb_add(&w->st->op[step].bad_password[rep.note], 1);
+	}
+	if (!on) {
 		*rc = rep.rc;
 		return false;
 	}
 	s->round++;
+	if (step >= 0)
+		ldb_add(&w->st->op[ldb_op_step_kind(s->kind, s->round)].attempted, 1);
 	bool exhausted;
 	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);

@@ -37,6 +37,8 @@ void ldb_load_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
 void ldb_load_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
 void ldb_load_deadline(struct ldb_conn *cn, uint64_t now);
 void ldb_load_paced(struct ldb_client *w, uint64_t now);
+/* An entry of a multi-step operation that reads them (the login flow's user found). */
+void ldb_load_step_entry(struct ldb_conn *cn, int i, const struct ldb_resp *r);
 
 /* Whether the client is done: nothing outstanding, and out of passes or at
  * -N's count (inlined: the ready list asks it twice per connection). */

@@ -47,6 +47,11 @@ static void add_opstats(struct ldb_opstats *dst, const struct ldb_opstats *src)
 	dst->referrals += ldb_load(&src->referrals);
 	dst->referrals_followed += ldb_load(&src->referrals_followed);
 	dst->referrals_followed_ok += ldb_load(&src->referrals_followed_ok);
+	dst->ppolicy_responses += ldb_load(&src->ppolicy_responses);
+	for (int i = 0; i < LDB_PP_COUNT; i++)
+		dst->ppolicy[i] += ldb_load(&src->ppolicy[i]);
+	for (int i = 0; i < LDB_NOTE_COUNT; i++)
+		dst->bad_password[i] += ldb_load(&src->bad_password[i]);
 	for (int i = 0; i < LDB_CODE_SLOTS; i++)
 		dst->codes[i] += ldb_load(&src->codes[i]);
 	for (int i = 0; i < LDB_FAIL_COUNT; i++)
@@ -109,6 +114,8 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 			t->all_up_ns = all_up;
 		count_unconnected(t, s);
 		add_setup(&t->setup, &s->setup);
+		for (int c = 0; c < LDB_CODE_SLOTS; c++)
+			t->step_codes[c] += ldb_load(&s->step_codes[c]);
 	}
 }
 

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "conf/config.h"
+#include "ops/ops.h"
+#include "proto/controls.h"
 #include "run/histogram.h"
 
 /* Result codes counted: LDAP's 0..122 and the client-side negative codes of
@@ -59,17 +61,20 @@ struct ldb_opstats {
 	uint64_t counted;   /* ldclt's count: successes, plus expected failures with counteach */
 	uint64_t exp_hits;  /* searches returning the expected number of entries */
 	uint64_t exp_misses;
-	uint64_t entries;               /* search entries received */
-	uint64_t deref_values;          /* -e deref: values the server dereferenced in them */
-	uint64_t sort_results;          /* --sort-order: sort response controls received */
-	uint64_t sort_failed;           /* of which with a sortResult other than 0 (not sorted) */
-	uint64_t preread_entries;       /* --pre-read-attribute: entries in pre-read response controls */
-	uint64_t postread_entries;      /* --post-read-attribute: entries in post-read response controls */
-	uint64_t pages;                 /* --simple-page-size: pages received (results with a paged control) */
-	uint64_t referrals;             /* search references and referral results (10) received */
-	uint64_t referrals_followed;    /* -e referral=on|rebind: of those, sent on to the referred server */
-	uint64_t referrals_followed_ok; /* and answered there with a success */
-	uint64_t codes[LDB_CODE_SLOTS]; /* non-zero results and client codes */
+	uint64_t entries;                      /* search entries received */
+	uint64_t deref_values;                 /* -e deref: values the server dereferenced in them */
+	uint64_t sort_results;                 /* --sort-order: sort response controls received */
+	uint64_t sort_failed;                  /* of which with a sortResult other than 0 (not sorted) */
+	uint64_t preread_entries;              /* --pre-read-attribute: entries in pre-read response controls */
+	uint64_t postread_entries;             /* --post-read-attribute: entries in post-read response controls */
+	uint64_t pages;                        /* --simple-page-size: pages received (results with a paged control) */
+	uint64_t referrals;                    /* search references and referral results (10) received */
+	uint64_t referrals_followed;           /* -e referral=on|rebind: of those, sent on to the referred server */
+	uint64_t referrals_followed_ok;        /* and answered there with a success */
+	uint64_t ppolicy_responses;            /* --ppolicy: password policy response controls received */
+	uint64_t ppolicy[LDB_PP_COUNT];        /* their warnings and errors, by name (proto/controls.h) */
+	uint64_t bad_password[LDB_NOTE_COUNT]; /* --bad-password: wrong passwords refused, accepted, other */
+	uint64_t codes[LDB_CODE_SLOTS];        /* non-zero results and client codes */
 	uint64_t fails[LDB_FAIL_COUNT];
 };
 
@@ -116,6 +121,9 @@ struct ldb_thread_stats {
 	 * this client's connections were first up (ns after the start, 0: not yet) */
 	uint64_t conns_lost, all_up_ns;
 	struct ldb_setupstats setup;
+	/* the codes of flows' steps (also in their kinds' codes): a failed step's
+	 * code is its flow's too, so ldclt's "Global error" lines leave them out */
+	uint64_t step_codes[LDB_CODE_SLOTS];
 };
 
 /* Latency histograms of one I/O thread, for all the clients it carries: their
@@ -166,6 +174,7 @@ struct ldb_totals {
 	 * one refused, timed out (-t), failed otherwise */
 	int clients_pending, clients_refused, clients_timed_out, clients_failed;
 	struct ldb_setupstats setup;
+	uint64_t step_codes[LDB_CODE_SLOTS];
 };
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n);
 /* The sum of every code slot for one kind, and over all kinds. */

@@ -43,7 +43,7 @@ static int read_openldap(LDAP *ld, struct ldb_monitor_snap *s)
 			uint64_t n = first_u64(ld, e, "monitorOpCompleted");
 			s->total += n;
 			for (int k = 0; k < LDB_OP_COUNT; k++)
-				if (strlen(ldb_ops[k]->monitor) == cn[0]->bv_len &&
+				if (ldb_ops[k]->monitor != NULL && strlen(ldb_ops[k]->monitor) == cn[0]->bv_len &&
 				    strncasecmp(cn[0]->bv_val, ldb_ops[k]->monitor, cn[0]->bv_len) == 0) {
 					s->completed[k] = n;
 					s->have[k] = true;

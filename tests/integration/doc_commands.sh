@@ -256,6 +256,9 @@ E 'gen users --suffix dc=example,dc=com --parent ou=MixBench,dc=example,dc=com -
 E 'gen mod-load --num-users 10 --create-users --parent ou=WriteBench,' out='^dn: uid=user00010,ou=WriteBench,dc=example,dc=com$' \
 	out='^changetype: modify$'
 E 'scenarios/app-account-search.scen ' add='-T 10' out='expected-result hits 40, misses 0$' out="$ok"
+E 'authrate.scen -H URI --set base=BASE' skip='synopsis of authrate.scen (placeholders)'
+E 'scenarios/authrate.scen -h HOST' add='-T 10' out='login: attempted 80, completed 80, succeeded 80, counted 80, errors 0$' \
+	out='bind: attempted 80, completed 80, succeeded 80' out="$ok"
 E 'scenarios/bind-random-population.scen ' add='-T 10' out='bind: attempted 40, completed 40, succeeded 40' out="$noerr"
 E 'scenarios/bind-single-account.scen ' add='-T 10' out='bind: attempted 40, completed 40, succeeded 40' out="$ok"
 E 'exact-search-8-threads.scen -h HOST -p 389 ' add='-T 20' out='expected-result hits 160, misses 0$' out="$ok"

@@ -20,18 +20,18 @@ ou() { printf 'dn: ou=%s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$1" "
 completed() { sed -nE "s/.* $1: attempted [0-9]+, completed ([0-9]+),.*/\\1/p" "$out" | awk '{s += $1} END {print s + 0}'; }
 attempted() { sed -nE "s/.* $1: attempted ([0-9]+),.*/\\1/p" "$out" | awk '{s += $1} END {print s + 0}'; }
 
-# --list-scenarios: every file, with its seed in the description
+# --list-scenarios: every file, with its seed (or the issue it comes from) in the description
 run_ldbench "$out" --list-scenarios "$scen"
 assert_eq 0 "$RC" "exit status of --list-scenarios"
 assert_eq "$(ls "$scen"/*.scen | wc -l)" "$(wc -l <"$out")" "one line per scenario file"
 for f in "$scen"/*.scen; do
 	name=$(basename "$f" .scen)
-	assert_match "^$name +.*\\(seed 00[024], " "$out" "$name listed with its seed"
+	assert_match "^$name +.*\\((seed 00[024]|issue [0-9]+), " "$out" "$name listed with its seed or issue"
 	# the dataset's own DNs are parameters (${parent}, ${XXX}): the command line's -b, -D win
 	grep -v '\${' "$f" >"$FIX_DIR/literal.scen" || true
 	assert_no_match '^-[hpwyHDb]( |$)|^--tls-cacert' "$FIX_DIR/literal.scen" "$name names no server, identity or base"
 done
-assert_eq 15 "$(wc -l <"$out")" "15 scenarios"
+assert_eq 16 "$(wc -l <"$out")" "16 scenarios"
 
 # seed 000: exact search, 8 threads (-T 20: 160 searches)
 fixture_monitor_snapshot "$snap"

@@ -118,7 +118,7 @@ static void test_run_refusals(void **state)
 	refused("p99.9x>5", r, want);
 	refused("foo.p99>5ms", r,
 	        "--fail-if 'foo.p99>5ms': unknown operation kind 'foo' (search, bind, add, modify, delete, rename, "
-	        "compare, abandon, passmod, whoami, extended)");
+	        "compare, abandon, passmod, whoami, extended, login)");
 	refused("p99=5ms", r, "--fail-if 'p99=5ms': expected an operator (<, <=, > or >=) after p99");
 	refused("p99", r, "--fail-if 'p99': expected an operator (<, <=, > or >=) after p99");
 	refused("p99>ms", r, "--fail-if 'p99>ms': expected a number after '>' (e.g. 5ms)");
@@ -207,7 +207,7 @@ static void test_compare_refusals(void **state)
 	}
 	refused("foo.rate<5%", c,
 	        "--fail-if 'foo.rate<5%': unknown operation kind 'foo' (search, bind, add, modify, delete, rename, "
-	        "compare, abandon, passmod, whoami, extended)");
+	        "compare, abandon, passmod, whoami, extended, login)");
 	refused("rate=5%", c, "--fail-if 'rate=5%': expected an operator (<, <=, > or >=) after rate");
 	refused("rate<%", c, "--fail-if 'rate<%': expected a percentage after '<' (e.g. -5%)");
 	refused("rate<abc%", c, "--fail-if 'rate<abc%': expected a percentage after '<' (e.g. -5%)");
