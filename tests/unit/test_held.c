@@ -34,6 +34,7 @@ static void test_shares(void **state)
 	assert_int_equal(ldb_held_connect_after(&c, 2, 1), 7000000ULL); /* the 8th connection: 7 ms */
 	c.connect_rate = 0;
 	assert_int_equal(ldb_held_connect_after(&c, 2, 1), 0);
+	ldb_config_free(&c);
 }
 
 static void test_ports(void **state)
