@@ -113,8 +113,8 @@ int cli_held_check(struct cli_ctx *x)
 			return cli_fail(x, "--probe-every goes with --held");
 		return 0;
 	}
-	if (c->bindeach || c->conns_per_thread > 1 || c->wait_sec > 0)
-		return cli_fail(x, "--held holds -n persistent connections: leave out -e bindeach, -W and "
+	if (c->bindeach || c->conns_per_thread > 1 || c->wait_sec > 0 || c->nsweep > 0)
+		return cli_fail(x, "--held holds -n persistent connections: leave out -e bindeach, -W, --sweep and "
 		                   "--connections-per-thread");
 	if (c->probe_every_ms > 0) {
 		if (c->rate > 0 || c->nrate_profile > 0)

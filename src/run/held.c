@@ -126,7 +126,12 @@ int ldb_held_preflight(const struct ldb_config *c, long conns, char *err, size_t
 	fclose(f);
 	if (got != 2 || hi < lo)
 		return 0;
-	long ports = hi - lo + 1, nsrc = c->nsrc > 0 ? c->nsrc : 1;
+	return ldb_held_ports(conns, c->nsrc, lo, hi, err, cap);
+}
+
+int ldb_held_ports(long conns, int nsources, long lo, long hi, char *err, size_t cap)
+{
+	long ports = hi - lo + 1, nsrc = nsources > 0 ? nsources : 1;
 	long per = (conns + nsrc - 1) / nsrc;
 	if (per <= ports)
 		return 0;

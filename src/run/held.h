@@ -36,5 +36,7 @@ void ldb_held_moved(struct ldb_conn *cn, int from, int to);
  * connections to the server's one address.  @return 0, or -1 with one line
  * in err (what is short and how to raise it). */
 int ldb_held_preflight(const struct ldb_config *c, long conns, char *err, size_t cap);
+/* The same against the local port range [lo, hi] and nsources addresses (0: one). */
+int ldb_held_ports(long conns, int nsources, long lo, long hi, char *err, size_t cap);
 
 #endif
