@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # -S's live metrics against real OpenLDAP replication (tests/fixture/slapd_repl.sh)
 # and a real Prometheus (tests/fixture/prometheus.sh) scraping every second:
-# adds at --rate for about 10 s, every 3rd checked on the consumer; during the
+# adds at --rate for about 10 s, every 3rd checked on the consumer (one I/O thread: -S takes every
+# Nth write of each I/O thread, so two threads splitting 600 writes 301/299 would check 199); during the
 # run the endpoint already holds delays; afterwards Prometheus' HTTP API gives
 # ldbench_replication_delay_seconds_count{consumer} = the summary's seen,
 # ldbench_replication_checked_total = its checked, _unseen_total,
@@ -32,7 +33,7 @@ mport=$(prom_free_port)
 prom_start "$FIX_DIR" "127.0.0.1:$mport" || _fail "prometheus did not start"
 echo "ok: prometheus on 127.0.0.1:$PROM_PORT, scraping 127.0.0.1:$mport"
 "$LDBENCH" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$bench" -f "cn=rXXXX" \
-	-e add,person,incr,commoncounter,noloop -r1000 -R1599 -n 2 --rate 60 --interval 1s \
+	-e add,person,incr,commoncounter,noloop -r1000 -R1599 -n 2 --io-threads 1 --rate 60 --interval 1s \
 	-S "$REPL_CURI" --repl-sample 3 --metrics-listen "127.0.0.1:$mport" --metrics-linger 30s \
 	--json "$FIX_DIR/run.json" >"$out" 2>&1 &
 ld=$!
