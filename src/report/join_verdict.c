@@ -168,10 +168,8 @@ static void part_csv(const struct ldb_summary_part *p, FILE *f)
 	ldb_join_put_csv(f, join_of(p));
 }
 
-static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, int kind, double *v,
-                        const char **why)
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
 {
-	(void)kind; /* without a kind: every kind's */
 	return ldb_join_figure(t, join_of(p), v, why);
 }
 

@@ -269,10 +269,8 @@ static void part_json(const struct ldb_summary_part *p, FILE *f)
 }
 
 /* repl.METRIC: the worst consumer's (unseen: the sum). */
-static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, int kind, double *v,
-                        const char **why)
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
 {
-	(void)kind;
 	const struct ldb_repl_part *r = repl_of(p);
 	double worst = 0;
 	for (int i = 0; i < r->n; i++) {

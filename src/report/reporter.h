@@ -29,9 +29,8 @@ struct ldb_part_ops {
 	void (*csv)(const struct ldb_summary_part *p, FILE *f);
 	/* --fail-if: the thresholds of this source are its (with figure) */
 	enum ldb_tsource source;
-	/* t's figure for the operation kind `kind`: true, or false with *why (*v 0) */
-	bool (*figure)(const struct ldb_summary_part *p, const struct ldb_threshold *t, int kind, double *v,
-	               const char **why);
+	/* t's figure (without a kind: over every kind): true, or false with *why (*v 0) */
+	bool (*figure)(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why);
 	/* why none of its figures can be used (the run's verdict: exit 14), or NULL */
 	const char *(*unusable)(const struct ldb_summary_part *p);
 	/* the live metrics' last text: its figures handed to the renderer (report/metrics.h) */

@@ -68,7 +68,7 @@ bool ldb_threshold_value(const struct ldb_threshold *t, const struct ldb_summary
 		*why = no_part[t->source];
 		return false;
 	}
-	return p->ops->figure(p, t, kind, v, why);
+	return p->ops->figure(p, t, v, why);
 }
 
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
