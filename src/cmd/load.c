@@ -13,6 +13,7 @@
 #include "cli/rate_profile.h"
 #include "server/monitor.h"
 #include "server/preflight.h"
+#include "report/join.h"
 #include "report/repl_lines.h"
 #include "report/reporter.h"
 #include "report/sampler.h"
@@ -478,12 +479,11 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	sum.dead = l->ndead;
 	if (last && l->have_mon)
 		sum.server = &l->mon_delta;
-	if (last && l->repl != NULL) {
-		sum.repl = l->rout.cur;
-		sum.nrepl = l->rout.n;
-	}
-	if (last && l->joined)
-		sum.join = &l->join;
+	struct ldb_repl_part repl;
+	if (last && l->repl != NULL && l->rout.n > 0) /* -S: each consumer's figures over the run */
+		ldb_summary_add(&sum, ldb_repl_part(&repl, l->rout.cur, l->rout.n));
+	if (last && l->joined) /* --server-log: the run's operations joined with the server's log */
+		ldb_summary_add(&sum, ldb_join_part(&l->join));
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
 	char where[512], why[128];
@@ -498,8 +498,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.pending = pending;
 	}
 	ldb_text_summary(&l->text, &sum);
-	if (sum.join != NULL)
-		join_lines(l, sum.join);
+	if (last && l->joined)
+		join_lines(l, &l->join);
 	free(pending);
 	sum.pending = NULL;
 	if (!last)

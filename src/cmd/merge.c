@@ -331,11 +331,11 @@ void ldb_merge_finish(struct ldb_merged *m)
 			m->s.stage[k] = &m->stage[k];
 	m->s.tot = m->tot;
 	m->s.tot.counted = m->s.counted;
-	m->s.repl = m->repl.f;
-	m->s.nrepl = m->repl.n;
+	if (m->repl.n > 0)
+		ldb_summary_add(&m->s, ldb_repl_part(&m->repl_part, m->repl.f, m->repl.n));
 	if (m->njoin > 0) {
 		ldb_join_conclude(&m->join);
-		m->s.join = &m->join;
+		ldb_summary_add(&m->s, ldb_join_part(&m->join));
 	}
 }
 

@@ -26,6 +26,7 @@
 
 #include <stdio.h>
 
+#include "report/join.h"
 #include "report/records.h"
 #include "report/repl_lines.h"
 
@@ -39,6 +40,7 @@ struct ldb_merged {
 	struct ldb_records_rates rates; /* the inputs' rates, added */
 	struct ldb_hist tmp;            /* a decoded input histogram */
 	struct ldb_repl_merge repl;     /* -S: the consumers' figures */
+	struct ldb_repl_part repl_part; /* them as a part of s */
 	struct ldb_join join;           /* --server-log: the inputs' joins, added (their histograms) */
 	int njoin;                      /* inputs that carry a join */
 };

@@ -19,6 +19,7 @@
 
 #include "ops/ops.h"
 #include "run/histogram.h"
+#include "report/reporter.h"
 
 enum ldb_jfig { LDB_JF_CLIENT, LDB_JF_ETIME, LDB_JF_QUEUE, LDB_JF_PROC, LDB_JF_OUTSIDE, LDB_JF_COUNT };
 
@@ -52,7 +53,8 @@ struct ldb_join_sample {
 };
 
 struct ldb_join {
-	char server[16]; /* "389ds", "openldap" */
+	struct ldb_summary_part part; /* as a part of the run's summary: ldb_join_part */
+	char server[16];              /* "389ds", "openldap" */
 	uint32_t run_id;
 	uint64_t records;        /* in the op-log */
 	uint64_t dropped;        /* lost to full buffers (the op-log's header) */
@@ -105,6 +107,17 @@ void ldb_join_samples_json(FILE *f, const struct ldb_join *j);
  * kind and figure a row (the window's number first: p50, p99).  In us. */
 #define LDB_JOIN_CSV_HEADER "join_sample,kind,sent,joined,figure,count,min_us,p50_us,p95_us,p99_us,max_us"
 void ldb_join_put_csv(FILE *f, const struct ldb_join *j);
+
+/* Why the join j cannot give figures ("the server's log could not be joined"
+ * when NULL, "the log does not cover the run", "the log ends before the run
+ * did"), or NULL. */
+const char *ldb_join_unusable(const struct ldb_join *j);
+/* A LDB_TS_JOIN threshold's figure in j (of t's kind, or of every kind).
+ * @return true, or false with *why. */
+bool ldb_join_figure(const struct ldb_threshold *t, const struct ldb_join *j, double *v, const char **why);
+/* j as a part of its run's summary (report/reporter.h): its JSON member,
+ * CSV rows, --fail-if figures and unusable verdict. */
+const struct ldb_summary_part *ldb_join_part(struct ldb_join *j);
 
 /* The text: a line per kind and figure, coverage, unindexed, the verdict. */
 void ldb_join_text(const struct ldb_join *j, FILE *out);

@@ -1,5 +1,7 @@
-/* The join's verdict and coverage note (report/join.h's ldb_join_conclude). */
+/* The join's verdict and coverage note (report/join.h's ldb_join_conclude);
+ * its --fail-if figures, and the join as a part of its run's summary. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,4 +102,92 @@ void ldb_join_conclude(struct ldb_join *j)
 {
 	verdict(j);
 	coverage_note(j);
+}
+
+/* ------------------------------------------------------------ --fail-if */
+
+/* The join's histogram of each --fail-if figure. */
+static const enum ldb_jfig jfig_of[LDB_TF_COUNT] = { [LDB_TF_CLIENT] = LDB_JF_CLIENT,
+	                                             [LDB_TF_SERVER] = LDB_JF_ETIME,
+	                                             [LDB_TF_QUEUE] = LDB_JF_QUEUE,
+	                                             [LDB_TF_PROC] = LDB_JF_PROC,
+	                                             [LDB_TF_OUTSIDE] = LDB_JF_OUTSIDE };
+
+const char *ldb_join_unusable(const struct ldb_join *j)
+{
+	if (j == NULL)
+		return "the server's log could not be joined";
+	if (j->measured > 0 && j->conns_tagged == 0)
+		return "the log does not cover the run";
+	if (!j->last_seen)
+		return "the log ends before the run did";
+	return NULL;
+}
+
+bool ldb_join_figure(const struct ldb_threshold *t, const struct ldb_join *j, double *v, const char **why)
+{
+	*v = 0;
+	if ((*why = ldb_join_unusable(j)) != NULL)
+		return false;
+	const struct ldb_join_kind *k = t->kind == LDB_KIND_ANY                           ? &j->all
+	                                : t->kind < LDB_OP_COUNT && j->kind_used[t->kind] ? &j->k[t->kind]
+	                                                                                  : NULL;
+	if (k == NULL || k->sent == 0)
+		*why = "the run measured no operation of the kind";
+	else if (t->metric == LDB_M_COVERAGE)
+		*v = 100.0 * (double)k->joined / (double)k->sent;
+	else if (k->joined == 0)
+		*why = "no operation of the kind was joined";
+	else if (t->metric == LDB_M_UNINDEXED)
+		*v = (double)(k->notes_u + k->notes_a);
+	else if (t->metric == LDB_M_UNINDEXED_SEARCHES) /* notes=A */
+		*v = (double)k->notes_a;
+	else if (t->metric == LDB_M_UNINDEXED_COMPONENTS) /* notes=U */
+		*v = (double)k->notes_u;
+	else if ((t->fig == LDB_TF_QUEUE && !k->queue) || (t->fig == LDB_TF_PROC && !k->proc))
+		*why = t->fig == LDB_TF_QUEUE ? "the log gives no queue time" : "the log gives no processing time";
+	else
+		*v = ldb_hist_metric(&k->h[jfig_of[t->fig]], t->metric);
+	return *why == NULL;
+}
+
+/* ------------------------------------------------------------ a part of the summary */
+
+static const struct ldb_join *join_of(const struct ldb_summary_part *p)
+{
+	return (const struct ldb_join *)(const void *)((const char *)p - offsetof(struct ldb_join, part));
+}
+
+static void part_json(const struct ldb_summary_part *p, FILE *f)
+{
+	ldb_join_put_json(f, join_of(p));
+}
+
+static void part_csv(const struct ldb_summary_part *p, FILE *f)
+{
+	ldb_join_put_csv(f, join_of(p));
+}
+
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
+{
+	return ldb_join_figure(t, join_of(p), v, why);
+}
+
+static const char *part_unusable(const struct ldb_summary_part *p)
+{
+	return ldb_join_unusable(join_of(p));
+}
+
+static const struct ldb_part_ops join_part_ops = {
+	.json = part_json,
+	.csv = part_csv,
+	.source = LDB_TS_JOIN,
+	.figure = part_figure,
+	.unusable = part_unusable,
+};
+
+const struct ldb_summary_part *ldb_join_part(struct ldb_join *j)
+{
+	j->part.ops = &join_part_ops;
+	return &j->part;
 }

@@ -255,14 +255,16 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
-/* --server-log: the join's rows after the samples' (their own header row) */
+/* The summary's parts' rows after the samples' (their own header rows):
+ * --server-log's join */
 static void csv_end(void *ctx, const struct ldb_summary *s)
 {
 	struct rec_file *r = ctx;
-	if (s->join != NULL) {
-		ldb_join_put_csv(r->f, s->join);
-		fflush(r->f);
-	}
+	for (int i = 0; i < s->nparts; i++)
+		if (s->part[i]->ops->csv != NULL) {
+			s->part[i]->ops->csv(s->part[i], r->f);
+			fflush(r->f);
+		}
 }
 
 /* ------------------------------------------------------------ -S (report/repl_lines) */

@@ -38,6 +38,13 @@ void ldb_metrics_close(const struct ldb_config *c);
 /* The reporter that renders the text at each sample and at the end (report/metrics_text.c).
  * @return 0, or -1 when memory ran out. */
 int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out);
+/* The summary's parts hand their figures to the last text (ldb_part_ops's
+ * metrics): -S's consumers over the whole run (after the last checks), a
+ * replay's result (its sent, differing and not sent). */
+struct ldb_repl_figs;
+struct ldb_rp_result;
+void ldb_metrics_end_repl(struct ldb_metrics_end *e, const struct ldb_repl_figs *f, int n);
+void ldb_metrics_end_replay(struct ldb_metrics_end *e, const struct ldb_rp_result *r);
 
 /* --metrics-push (report/metrics_push.c): start its thread (0, or -1 with
  * one line in err: a URL that is no http://HOST[:PORT][/PATH]); hand it a

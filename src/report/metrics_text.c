@@ -10,6 +10,7 @@
 #include "ops/ops.h"
 #include "report/records.h"
 #include "report/replay_out.h"
+#include "server/repl_watch.h"
 
 /* Buckets: 12 a power of two (each 6 % above the last, so that
  * histogram_quantile's linear guess is within 6 % of the value) from 10 us
@@ -383,23 +384,25 @@ static void on_repl(void *ctx, int index, double t_end, const struct ldb_repl_fi
 	publish(m, &m->cum, lat, false);
 }
 
-/* The summary's own figures: the last scrape equals it. */
-static void on_end(void *ctx, const struct ldb_summary *s)
+/* The last text's view of the mtext, for the summary's parts. */
+struct ldb_metrics_end {
+	struct mtext *m;
+};
+
+void ldb_metrics_end_replay(struct ldb_metrics_end *e, const struct ldb_rp_result *r)
 {
-	struct mtext *m = ctx;
-	if (s->client != NULL && s->client->have)
-		m->cpu = s->client->cpu_seconds;
-	m->measured = s->seconds;
-	m->threads = s->threads;
-	m->rate_target = s->rate_target;
-	if (s->replay != NULL)
-		m->rp = s->replay->r;
-	for (int i = 0; i < s->nrepl && i < MAX_CONSUMERS; i++) { /* -S: the whole run's, after the last checks */
+	e->m->rp = r;
+}
+
+void ldb_metrics_end_repl(struct ldb_metrics_end *e, const struct ldb_repl_figs *f, int n)
+{
+	struct mtext *m = e->m;
+	for (int i = 0; i < n && i < MAX_CONSUMERS; i++) { /* -S: the whole run's, after the last checks */
 		struct mrepl *r = &m->repl[i];
 		if (i >= m->nrepl && ldb_hist_init(&r->delay) != 0)
 			break;
 		m->nrepl = i >= m->nrepl ? i + 1 : m->nrepl;
-		const struct ldb_repl_figs *g = &s->repl[i];
+		const struct ldb_repl_figs *g = &f[i];
 		snprintf(r->name, sizeof r->name, "%s", g->consumer != NULL ? g->consumer : "");
 		r->checked = g->checked;
 		r->seen = g->seen;
@@ -409,6 +412,21 @@ static void on_end(void *ctx, const struct ldb_summary *s)
 		ldb_hist_reset(&r->delay);
 		ldb_hist_add(&r->delay, &g->delay);
 	}
+}
+
+/* The summary's own figures: the last scrape equals it. */
+static void on_end(void *ctx, const struct ldb_summary *s)
+{
+	struct mtext *m = ctx;
+	if (s->client != NULL && s->client->have)
+		m->cpu = s->client->cpu_seconds;
+	m->measured = s->seconds;
+	m->threads = s->threads;
+	m->rate_target = s->rate_target;
+	struct ldb_metrics_end e = { m };
+	for (int i = 0; i < s->nparts; i++) /* a replay's result, -S's figures */
+		if (s->part[i]->ops->metrics != NULL)
+			s->part[i]->ops->metrics(s->part[i], &e);
 	publish(m, &s->tot, s->lat, true);
 	m->rp = NULL; /* not kept past the end */
 }

@@ -269,15 +269,10 @@ int ldb_records_write_summary(FILE *f, const struct ldb_summary *s, const struct
 		ldb_client_put_json(f, s->client); /* the client's own figures */
 	if (s->held > 0)                           /* --held, --connect-rate */
 		put_held(f, s);
-	/* -S: each consumer's figures over the run */
-	if (s->nrepl > 0) {
-		fputc(',', f);
-		ldb_repl_put_consumers(f, s->repl, s->nrepl, true);
-	}
-	if (s->join != NULL) /* --server-log: the join with the server's log */
-		ldb_join_put_json(f, s->join);
-	if (s->replay != NULL) /* ldbench replay: its fidelity report */
-		ldb_replay_put_json(f, s->replay->r, s->replay->recorded);
+	/* the parts beside the load: -S's consumers, the join with the server's log, a replay's report */
+	for (int i = 0; i < s->nparts; i++)
+		if (s->part[i]->ops->json != NULL)
+			s->part[i]->ops->json(s->part[i], f);
 	if (extra != NULL)
 		fputs(extra, f);
 	fputs("}\n", f);

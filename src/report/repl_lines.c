@@ -1,10 +1,12 @@
 /* The replication check's reports: see repl_report.h. */
 #include "report/repl_lines.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/json.h"
+#include "report/metrics.h"
 #include "report/records.h"
 
 static const char *state_name(int s)
@@ -251,4 +253,50 @@ void ldb_repl_merge_free(struct ldb_repl_merge *mm)
 		ldb_hist_free(&mm->tmp);
 	mm->n = 0;
 	mm->tmp_init = false;
+}
+
+/* ------------------------------------------------------------ a part of the summary */
+
+static const struct ldb_repl_part *repl_of(const struct ldb_summary_part *p)
+{
+	return (const struct ldb_repl_part *)(const void *)((const char *)p - offsetof(struct ldb_repl_part, part));
+}
+
+static void part_json(const struct ldb_summary_part *p, FILE *f)
+{
+	fputc(',', f);
+	ldb_repl_put_consumers(f, repl_of(p)->f, repl_of(p)->n, true);
+}
+
+/* repl.METRIC: the worst consumer's (unseen: the sum). */
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
+{
+	const struct ldb_repl_part *r = repl_of(p);
+	double worst = 0;
+	for (int i = 0; i < r->n; i++) {
+		const struct ldb_repl_figs *f = &r->f[i];
+		double a = t->metric == LDB_M_UNSEEN ? (double)f->unseen : ldb_hist_metric(&f->delay, t->metric);
+		worst = t->metric == LDB_M_UNSEEN ? worst + a : (a > worst ? a : worst);
+	}
+	*v = worst;
+	*why = NULL;
+	return true;
+}
+
+static void part_metrics(const struct ldb_summary_part *p, struct ldb_metrics_end *e)
+{
+	ldb_metrics_end_repl(e, repl_of(p)->f, repl_of(p)->n);
+}
+
+static const struct ldb_part_ops repl_part_ops = {
+	.json = part_json,
+	.source = LDB_TS_REPL,
+	.figure = part_figure,
+	.metrics = part_metrics,
+};
+
+const struct ldb_summary_part *ldb_repl_part(struct ldb_repl_part *p, const struct ldb_repl_figs *f, int n)
+{
+	*p = (struct ldb_repl_part){ .part = { .ops = &repl_part_ops }, .f = f, .n = n };
+	return &p->part;
 }

@@ -33,6 +33,17 @@ void ldb_repl_put_consumers(FILE *f, const struct ldb_repl_figs *fg, int n, bool
 void ldb_repl_put_json(FILE *f, int index, double t_end, const struct ldb_repl_figs *fg, int n);
 void ldb_repl_put_csv(FILE *f, int index, double t_end, const struct ldb_repl_figs *fg, int n);
 
+/* The run's figures (n consumers' in f, kept) as a part of its summary
+ * (report/reporter.h): its "replication" member, its repl. --fail-if
+ * figures (the worst consumer's latency, the unseen summed), its live
+ * metrics.  @return &p->part. */
+struct ldb_repl_part {
+	struct ldb_summary_part part;
+	const struct ldb_repl_figs *f;
+	int n;
+};
+const struct ldb_summary_part *ldb_repl_part(struct ldb_repl_part *p, const struct ldb_repl_figs *f, int n);
+
 /* `ldbench merge`: the summary records' "replication" arrays added, consumer
  * by consumer (by name): counts and backlogs add, histograms add exactly. */
 #define LDB_REPL_MERGE_MAX 20

@@ -26,7 +26,8 @@ void ldb_replay_put_json(FILE *f, const struct ldb_rp_result *r, bool recorded);
 struct ldb_replay_run {
 	const struct ldb_rp_result *r;
 	bool recorded;                /* --timing recorded */
-	struct ldb_summary sum;       /* sum.replay points back here */
+	struct ldb_summary_part part; /* as a part of sum: its "replay" member and live metrics */
+	struct ldb_summary sum;       /* its one part: this report */
 	struct ldb_sample sample;     /* the whole replay as one interval */
 	struct ldb_hist all;          /* every kind's latencies together */
 	int op_of[LDB_SLOG_NOPTYPES]; /* the run's kind of a log type, -1 none */

@@ -2,9 +2,11 @@
  * the run's record writers, and its --fail-if verdict. */
 #include "report/replay_out.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "ops/ops.h"
+#include "report/metrics.h"
 #include "report/verdict.h"
 
 /* The run's kind of each log type: by name (the log's modrdn is the run's
@@ -34,6 +36,25 @@ static void kind_counts(struct ldb_opstats *o, const struct ldb_rp_kind_stats *k
 	o->counted = o->succeeded;
 }
 
+/* ------------------------------------------------------------ a part of the summary */
+
+static const struct ldb_replay_run *run_of(const struct ldb_summary_part *p)
+{
+	return (const struct ldb_replay_run *)(const void *)((const char *)p - offsetof(struct ldb_replay_run, part));
+}
+
+static void part_json(const struct ldb_summary_part *p, FILE *f)
+{
+	ldb_replay_put_json(f, run_of(p)->r, run_of(p)->recorded);
+}
+
+static void part_metrics(const struct ldb_summary_part *p, struct ldb_metrics_end *e)
+{
+	ldb_metrics_end_replay(e, run_of(p)->r);
+}
+
+static const struct ldb_part_ops replay_part_ops = { .json = part_json, .metrics = part_metrics };
+
 int ldb_replay_run_init(struct ldb_replay_run *x, const struct ldb_rp_result *r, bool recorded, int status)
 {
 	memset(x, 0, sizeof *x);
@@ -57,7 +78,8 @@ int ldb_replay_run_init(struct ldb_replay_run *x, const struct ldb_rp_result *r,
 		s->lat[op] = &k->lat;
 		ldb_hist_add(&x->all, &k->lat);
 	}
-	s->replay = x;
+	x->part.ops = &replay_part_ops;
+	ldb_summary_add(s, &x->part);
 	x->sample = (struct ldb_sample){
 		.index = 1, .t_end = s->seconds, .seconds = s->seconds, .counted = s->counted, .threads = 1
 	};

@@ -7,14 +7,39 @@
 #include <time.h>
 
 #include "conf/config.h"
+#include "conf/fail_if_types.h"
 #include "run/histogram.h"
 #include "server/monitor.h"
 #include "run/stats.h"
 #include "report/client_figures.h"
-#include "server/repl_watch.h"
-#include "report/join.h"
 
-struct ldb_replay_run;
+struct ldb_repl_figs;
+struct ldb_metrics_end;
+
+/* A part of a run's result that a pipeline beside the load adds to its
+ * summary (the replication check, the join with the server's log, the
+ * replay's fidelity report), embedded in that pipeline's own struct; each
+ * format asks it to write itself.  A hook left NULL: the part has nothing
+ * for that format. */
+struct ldb_summary_part;
+struct ldb_part_ops {
+	/* the summary record's member(s), each with its leading ',' */
+	void (*json)(const struct ldb_summary_part *p, FILE *f);
+	/* --csv: its rows after the samples' (their own header row) */
+	void (*csv)(const struct ldb_summary_part *p, FILE *f);
+	/* --fail-if: the thresholds of this source are its (with figure) */
+	enum ldb_tsource source;
+	/* t's figure (without a kind: over every kind): true, or false with *why (*v 0) */
+	bool (*figure)(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why);
+	/* why none of its figures can be used (the run's verdict: exit 14), or NULL */
+	const char *(*unusable)(const struct ldb_summary_part *p);
+	/* the live metrics' last text: its figures handed to the renderer (report/metrics.h) */
+	void (*metrics)(const struct ldb_summary_part *p, struct ldb_metrics_end *e);
+};
+struct ldb_summary_part {
+	const struct ldb_part_ops *ops;
+};
+#define LDB_SUMMARY_PARTS 4
 
 /* One interval. */
 struct ldb_sample {
@@ -52,17 +77,23 @@ struct ldb_summary {
 	 * pendingNb), in the last summary only; NULL otherwise */
 	const uint64_t *pending;
 	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
-	/* -S: each consumer's figures over the run (NULL, 0 without) */
-	const struct ldb_repl_figs *repl;
-	int nrepl;
 	/* no connection could be opened: to where ("127.0.0.1:389") and why
 	 * (the first failed connect's reason), in the last summary; else NULL */
 	const char *unreachable, *unreachable_why;
-	/* --server-log: the run's operations joined with the server's log, in the last summary; else NULL */
-	const struct ldb_join *join;
-	/* ldbench replay: its fidelity report (report/replay_out.h), written as the record's "replay"; else NULL */
-	const struct ldb_replay_run *replay;
+	/* the parts beside the load's figures, in the last summary, in the
+	 * order their members are written: -S's consumers (report/repl_lines),
+	 * --server-log's join (report/join), a replay's fidelity report
+	 * (report/replay_out) */
+	const struct ldb_summary_part *part[LDB_SUMMARY_PARTS];
+	int nparts;
 };
+
+/* Add p to s's parts (none past LDB_SUMMARY_PARTS). */
+static inline void ldb_summary_add(struct ldb_summary *s, const struct ldb_summary_part *p)
+{
+	if (s->nparts < LDB_SUMMARY_PARTS)
+		s->part[s->nparts++] = p;
+}
 
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
  * calls beside the text.  begin() once before the I/O threads start, sample()

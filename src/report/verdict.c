@@ -3,7 +3,6 @@
 
 #include "conf/config.h"
 #include "ops/ops.h"
-#include "report/join.h"
 
 /* ------------------------------------------------------------ on a run */
 
@@ -16,18 +15,6 @@ static double expected_checks(const struct ldb_threshold *t, const struct ldb_su
 		if (t->kind == LDB_KIND_ANY || k == kind)
 			n += t->metric == LDB_M_MISSES ? sum->tot.op[k].exp_misses : sum->tot.op[k].exp_hits;
 	return (double)n;
-}
-
-/* repl.METRIC: the worst consumer's (unseen: the sum). */
-static double repl_actual(const struct ldb_threshold *t, const struct ldb_summary *sum)
-{
-	double worst = 0;
-	for (int i = 0; i < sum->nrepl; i++) {
-		const struct ldb_repl_figs *f = &sum->repl[i];
-		double a = t->metric == LDB_M_UNSEEN ? (double)f->unseen : ldb_hist_metric(&f->delay, t->metric);
-		worst = t->metric == LDB_M_UNSEEN ? worst + a : (a > worst ? a : worst);
-	}
-	return worst;
 }
 
 /* The run's own figure of t for the operation kind `kind`. */
@@ -48,73 +35,40 @@ static double run_actual(const struct ldb_threshold *t, const struct ldb_summary
 	}
 }
 
-/* ------------------------------------------------------------ on a join */
+/* ------------------------------------------------------------ on a part */
 
-/* The join's histogram of each --fail-if figure. */
-static const enum ldb_jfig jfig_of[LDB_TF_COUNT] = { [LDB_TF_CLIENT] = LDB_JF_CLIENT,
-	                                             [LDB_TF_SERVER] = LDB_JF_ETIME,
-	                                             [LDB_TF_QUEUE] = LDB_JF_QUEUE,
-	                                             [LDB_TF_PROC] = LDB_JF_PROC,
-	                                             [LDB_TF_OUTSIDE] = LDB_JF_OUTSIDE };
-
-const char *ldb_join_unusable(const struct ldb_join *j)
+/* The part of sum that gives the figures of source src, or NULL. */
+static const struct ldb_summary_part *part_of(const struct ldb_summary *sum, enum ldb_tsource src)
 {
-	if (j == NULL)
-		return "the server's log could not be joined";
-	if (j->measured > 0 && j->conns_tagged == 0)
-		return "the log does not cover the run";
-	if (!j->last_seen)
-		return "the log ends before the run did";
+	for (int i = 0; i < sum->nparts; i++)
+		if (sum->part[i]->ops->figure != NULL && sum->part[i]->ops->source == src)
+			return sum->part[i];
 	return NULL;
 }
 
-bool ldb_join_figure(const struct ldb_threshold *t, const struct ldb_join *j, double *v, const char **why)
-{
-	*v = 0;
-	if ((*why = ldb_join_unusable(j)) != NULL)
-		return false;
-	const struct ldb_join_kind *k = t->kind == LDB_KIND_ANY                           ? &j->all
-	                                : t->kind < LDB_OP_COUNT && j->kind_used[t->kind] ? &j->k[t->kind]
-	                                                                                  : NULL;
-	if (k == NULL || k->sent == 0)
-		*why = "the run measured no operation of the kind";
-	else if (t->metric == LDB_M_COVERAGE)
-		*v = 100.0 * (double)k->joined / (double)k->sent;
-	else if (k->joined == 0)
-		*why = "no operation of the kind was joined";
-	else if (t->metric == LDB_M_UNINDEXED)
-		*v = (double)(k->notes_u + k->notes_a);
-	else if (t->metric == LDB_M_UNINDEXED_SEARCHES) /* notes=A */
-		*v = (double)k->notes_a;
-	else if (t->metric == LDB_M_UNINDEXED_COMPONENTS) /* notes=U */
-		*v = (double)k->notes_u;
-	else if ((t->fig == LDB_TF_QUEUE && !k->queue) || (t->fig == LDB_TF_PROC && !k->proc))
-		*why = t->fig == LDB_TF_QUEUE ? "the log gives no queue time" : "the log gives no processing time";
-	else
-		*v = ldb_hist_metric(&k->h[jfig_of[t->fig]], t->metric);
-	return *why == NULL;
-}
+/* Why a source's figure is missing when no part of the summary gives it. */
+static const char *const no_part[] = {
+	[LDB_TS_RUN] = "",
+	[LDB_TS_REPL] = "the run has no replication check",
+	[LDB_TS_JOIN] = "the server's log could not be joined",
+	[LDB_TS_LATE] = "a replay's figure",
+};
 
 bool ldb_threshold_value(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind, double *v,
                          const char **why)
 {
 	*why = NULL;
-	switch (t->source) {
-	case LDB_TS_JOIN: return ldb_join_figure(t, sum->join, v, why);
-	case LDB_TS_REPL:
-		if (sum->nrepl == 0) {
-			*v = 0;
-			*why = "the run has no replication check";
-			return false;
-		}
-		*v = repl_actual(t, sum);
+	if (t->source == LDB_TS_RUN) {
+		*v = run_actual(t, sum, kind);
 		return true;
-	case LDB_TS_RUN: *v = run_actual(t, sum, kind); return true;
-	case LDB_TS_LATE: break;
 	}
-	*v = 0;
-	*why = "a replay's figure";
-	return false;
+	const struct ldb_summary_part *p = part_of(sum, t->source);
+	if (p == NULL) {
+		*v = 0;
+		*why = no_part[t->source];
+		return false;
+	}
+	return p->ops->figure(p, t, v, why);
 }
 
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind)
@@ -178,5 +132,7 @@ int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *s
 		held = held || r == 1;
 		unknown = unknown || r == 2;
 	}
-	return ldb_verdict_status(status, held, unknown, c->nserver_log > 0 && ldb_join_unusable(sum->join) != NULL);
+	const struct ldb_summary_part *j = part_of(sum, LDB_TS_JOIN);
+	bool no_join = c->nserver_log > 0 && (j == NULL || (j->ops->unusable != NULL && j->ops->unusable(j) != NULL));
+	return ldb_verdict_status(status, held, unknown, no_join);
 }

@@ -7,21 +7,14 @@
 #include "cli/fail_if.h"
 #include "report/reporter.h"
 
-/* t's figure on a run's summary for the operation kind `kind` (the run's,
- * the replication check's, the join's).  @return true, or false with *why
- * (*v 0) when the summary does not have it (no join: --server-log that
- * failed). */
+/* t's figure on a run's summary for the operation kind `kind`: the run's
+ * own, or the summary's part that gives t's source (the replication check,
+ * the join).  @return true, or false with *why (*v 0) when the summary does
+ * not have it (no join: --server-log that failed). */
 bool ldb_threshold_value(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind, double *v,
                          const char **why);
 /* The same, 0 when the figure could not be obtained (--find-max's steps). */
 double ldb_threshold_actual(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind);
-/* Why the join j cannot give figures ("the server's log could not be joined"
- * when NULL, "the log does not cover the run", "the log ends before the run
- * did"), or NULL. */
-const char *ldb_join_unusable(const struct ldb_join *j);
-/* A LDB_TS_JOIN threshold's figure in j (of t's kind, or of every kind).
- * @return true, or false with *why. */
-bool ldb_join_figure(const struct ldb_threshold *t, const struct ldb_join *j, double *v, const char **why);
 /* One threshold's outcome: 0 passed, 1 held, 2 not evaluated (why non-NULL).
  * text non-NULL: its line ("Threshold failed: EXPR (WHAT is VALUE)",
  * "Threshold not evaluated: EXPR (WHAT: WHY)", with verbose "Threshold
@@ -36,7 +29,7 @@ int ldb_verdict_status(int status, bool held, bool not_evaluated, bool no_join);
  * kind on the run's own figures; the join's without a kind are over every
  * kind), each line as ldb_threshold_verdict's (text non-NULL; -v: the
  * passed ones too).  @return ldb_verdict_status's, no_join when the run has
- * --server-log and its join is unusable. */
+ * --server-log and the summary's join is missing or unusable. */
 int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *sum, int main_op, int status,
                          struct ldb_text *text);
 

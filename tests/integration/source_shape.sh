@@ -2,6 +2,9 @@
 # The shape of the source, checked (no server needed):
 # - every src/LAYER/ includes only its own layer and the layers below it, in
 #   docs/design.md's order (read from its "Layers:" line);
+# - a run's summary (report/reporter.h) knows none of the pipelines beside the
+#   load: it includes neither the join nor the replication check and names no
+#   replay type; they add their parts to it;
 # - every source is src/main.c or directly in src/LAYER/ (CMake builds a deeper
 #   one, but the checks here and docs/design.md's module table would miss it),
 #   and no two share a file name;
@@ -50,6 +53,12 @@ for f in src/*/*.[ch]; do
 done
 ((bad == 0)) || _fail "includes against the layers"
 echo "ok: every layer includes only itself and the layers below ($order)"
+
+# The summary's parts: reporter.h names none of the pipelines that add them.
+knows=$(grep -nE '^#include "(report/join|report/join_int|server/repl_watch|report/replay_out|run/replay)\.h"|ldb_replay_run|ldb_rp_|ldb_join\b' \
+	src/report/reporter.h || true)
+[[ -z "$knows" ]] || { echo "$knows" >&2; _fail "report/reporter.h knows a pipeline beside the load: give it a part"; }
+echo "ok: the run's summary knows the join, the replay and replication only as parts"
 
 # Functions: a column-0 "{" opens one, the next column-0 "}" closes it.
 long=$(awk -v max=80 '

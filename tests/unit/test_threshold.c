@@ -14,6 +14,7 @@
 
 #include "conf/config.h"
 #include "report/join.h"
+#include "report/repl_lines.h"
 #include "report/reporter.h"
 #include "cli/fail_if.h"
 #include "report/verdict.h"
@@ -411,7 +412,7 @@ static void test_join_unindexed(void **state)
 	j->last_seen = true;
 	struct ldb_summary sum;
 	memset(&sum, 0, sizeof sum);
-	sum.join = j;
+	ldb_summary_add(&sum, ldb_join_part(j));
 	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 2);
 	t = ok("unindexed_searches>0", r);
 	assert_true(ldb_threshold_actual(&t, &sum, LDB_OP_SEARCH) == 5);
@@ -456,8 +457,8 @@ static void test_repl(void **state)
 	ldb_hist_record(&f[1].delay, 2500000000); /* 2.5 s */
 	f[0].unseen = 2;
 	f[1].unseen = 3;
-	sum.repl = f;
-	sum.nrepl = 2;
+	struct ldb_repl_part part;
+	ldb_summary_add(&sum, ldb_repl_part(&part, f, 2));
 	t = ok("repl.max>2s", r);
 	double a = ldb_threshold_actual(&t, &sum, LDB_KIND_ANY);
 	assert_true(a >= 2.49e9 && a <= 2.51e9);
