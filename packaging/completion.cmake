@@ -1,26 +1,24 @@
 # Writes the bash completion from the option tables themselves, so it cannot
-# drift from them: the long options of src/cli/options.c's getopt_long table,
-# its short option string, and the -e keywords of src/cli/keywords.c (a keyword
+# drift from them: the long and short options of the load's option table
+# (src/cli/option_table.c), and the -e keywords of src/cli/keywords.c (a keyword
 # that takes a value is offered as "name=").  Included by CMakeLists.txt at
 # configure time; tests/integration/package.sh checks the result against the
 # binary (every option of --help offered, every offered name accepted).
 set(_src ${PROJECT_SOURCE_DIR}/src/cli)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-  ${_src}/options.c ${_src}/keywords.c ${CMAKE_CURRENT_LIST_DIR}/ldbench.bash.in)
+  ${_src}/option_table.c ${_src}/keywords.c ${CMAKE_CURRENT_LIST_DIR}/ldbench.bash.in)
 
-file(STRINGS ${_src}/options.c _rows REGEX "\\{ \"[a-z0-9-]+\", (no|required|optional)_argument,")
+# the rows of the load's option table (util/optable.h): { "name", LETTER, ... } or { NULL, 'x', ... }
+file(STRINGS ${_src}/option_table.c _rows REGEX "^[\t ]*\\{ (NULL|\"[a-z0-9-]+\"), ")
 set(LDB_LONG_OPTIONS "")
-foreach(_r ${_rows})
-  string(REGEX MATCH "\\{ \"([a-z0-9-]+)\"" _m "${_r}")
-  string(APPEND LDB_LONG_OPTIONS " --${CMAKE_MATCH_1}")
-endforeach()
-
-file(STRINGS ${_src}/options.c _short REGEX "^const char cli_short_options\\[\\] = ")
-string(REGEX MATCH "= \":?([^\"]*)\"" _m "${_short}")
-string(REGEX MATCHALL "[A-Za-z]" _letters "${CMAKE_MATCH_1}")
 set(LDB_SHORT_OPTIONS "")
-foreach(_l ${_letters})
-  string(APPEND LDB_SHORT_OPTIONS " -${_l}")
+foreach(_r ${_rows})
+  if(_r MATCHES "\\{ \"([a-z0-9-]+)\", ")
+    string(APPEND LDB_LONG_OPTIONS " --${CMAKE_MATCH_1}")
+  endif()
+  if(_r MATCHES "\\{ (NULL|\"[a-z0-9-]+\"), '([A-Za-z])'")
+    string(APPEND LDB_SHORT_OPTIONS " -${CMAKE_MATCH_2}")
+  endif()
 endforeach()
 
 file(STRINGS ${PROJECT_SOURCE_DIR}/src/cli/keywords.c _kws REGEX "^\t\\{ \"[A-Za-z0-9_]+\", KW_[A-Z0-9_]+, ARG_")
