@@ -132,11 +132,20 @@ static void put_histogram(FILE *f, const struct mtext *m, const char *metric, co
 {
 	uint64_t cum = 0;
 	uint32_t i = 0;
+	uint32_t end = 0; /* the slots past h's last non-empty one are empty (it is settled: see ldb_hist_add_settled) */
+	if (ldb_hist_count(h) > 0) {
+		end = ldb_hist_index(h->max) + 1;
+		if (end > h->counts_len)
+			end = h->counts_len;
+		i = ldb_hist_index(h->min);
+		if (i > end)
+			i = end;
+	}
 	char line[512];
 	int pre = snprintf(line, sizeof line, "%s_bucket{%sle=\"", metric, lab);
 	bool fast = pre > 0 && (size_t)pre + sizeof m->le_txt[0] + 3 + 20 + 1 <= sizeof line;
 	for (int b = 0; b < m->nle; b++) {
-		for (; i < h->counts_len && i <= m->le_idx[b]; i++)
+		for (; i < end && i <= m->le_idx[b]; i++)
 			cum += h->counts[i];
 		if (fast && m->le_len[b] > 0) {
 			size_t q = (size_t)pre;
@@ -152,7 +161,7 @@ static void put_histogram(FILE *f, const struct mtext *m, const char *metric, co
 			        (unsigned long long)cum);
 		}
 	}
-	for (; i < h->counts_len; i++)
+	for (; i < end; i++)
 		cum += h->counts[i];
 	fprintf(f, "%s_bucket{%sle=\"+Inf\"} %llu\n", metric, lab, (unsigned long long)cum);
 	int n = (int)strlen(lab) - 1; /* the labels without their trailing comma */
@@ -375,7 +384,7 @@ static void on_sample(void *ctx, const struct ldb_sample *s)
 		if (s->lat[k] == NULL || (!m->used[k] && ldb_hist_init(&m->h[k]) != 0))
 			continue;
 		m->used[k] = true;
-		ldb_hist_add(&m->h[k], s->lat[k]);
+		ldb_hist_add_settled(&m->h[k], s->lat[k]); /* the sampler's interval: its slots in use only */
 	}
 	lat_so_far(m, lat);
 	if (s->late != NULL && (m->have_late || ldb_hist_init(&m->late) == 0)) {
