@@ -220,22 +220,19 @@ static void extent_fit(const struct extent *e, uint64_t *min, uint64_t *max, uin
 	}
 }
 
-/* ldb_hist_add over src's slots [from, to). */
-static void add_slots(struct ldb_hist *dst, const struct ldb_hist *src, uint32_t from, uint32_t to)
+void ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src)
 {
 	uint32_t n = dst->counts_len < src->counts_len ? dst->counts_len : src->counts_len;
 	uint64_t smin, smax, ssum;
 	struct extent e;
 
-	if (to < n)
-		n = to;
 	/* Bounds and sum are read before the counts: a value whose count we
 	 * see may be missing from them, which extent_fit repairs. */
 	smin = ld64(&src->min);
 	smax = ld64(&src->max);
 	ssum = ld64(&src->sum);
 	extent_init(&e);
-	for (uint32_t i = from; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint64_t c = ld64(&src->counts[i]);
 
 		if (c == 0)
@@ -252,18 +249,6 @@ static void add_slots(struct ldb_hist *dst, const struct ldb_hist *src, uint32_t
 		st64(&dst->min, smin);
 	if (smax > ld64(&dst->max))
 		st64(&dst->max, smax);
-}
-
-void ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src)
-{
-	add_slots(dst, src, 0, UINT32_MAX);
-}
-
-void ldb_hist_add_settled(struct ldb_hist *dst, const struct ldb_hist *src)
-{
-	if (ld64(&src->total) == 0)
-		return;
-	add_slots(dst, src, ldb_hist_index(ld64(&src->min)), ldb_hist_index(ld64(&src->max)) + 1);
 }
 
 void ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct ldb_hist *b)

@@ -47,11 +47,6 @@ void ldb_hist_record_n(struct ldb_hist *h, uint64_t value_ns, uint64_t count);
 
 /** dst += src, reading src with relaxed atomic loads (src may have a live writer). */
 void ldb_hist_add(struct ldb_hist *dst, const struct ldb_hist *src);
-/** ldb_hist_add of a histogram nobody writes any more (a sampler's interval,
- *  ldb_hist_sub's or ldb_hist_add's result): only the slots from its min's to
- *  its max's are read (those functions keep min and max in the first and last
- *  non-empty slots), not all of its tens of thousands. */
-void ldb_hist_add_settled(struct ldb_hist *dst, const struct ldb_hist *src);
 /** dst = a - b, slot by slot (b an earlier snapshot of a); min/max of the
  *  difference are recomputed from the counts. */
 void ldb_hist_sub(struct ldb_hist *dst, const struct ldb_hist *a, const struct ldb_hist *b);
