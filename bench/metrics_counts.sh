@@ -91,7 +91,9 @@ if ((push)); then
 	gw_port=$(free_port)
 	prometheus-pushgateway --web.listen-address="127.0.0.1:$gw_port" >"$logdir/pushgateway.log" 2>&1 &
 	gw_pid=$!
-	trap '[[ -n $gw_pid ]] && kill "$gw_pid" 2>/dev/null || true' EXIT
+	# beside the server's EXIT trap (bench_server_start's), not instead of it
+	eval "prev=($(trap -p EXIT))"
+	trap 'kill "$gw_pid" 2>/dev/null || true; '"${prev[2]:-}" EXIT
 	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$gw_port/metrics" && break; sleep 0.2; done
 fi
 
