@@ -143,10 +143,17 @@ static void fold(const struct mtext *m, struct mbuckets *b, const struct ldb_his
 	if (end > h->counts_len)
 		end = h->counts_len;
 	int k = 0;
-	for (; i < end; i++) {
-		while (k < m->nle && i > m->le_idx[k])
+	while (k < m->nle && m->le_idx[k] < i)
+		k++;
+	while (i < end) { /* bucket k: the slots up to le_idx[k], summed in a loop the compiler vectorizes */
+		uint32_t stop = k < m->nle && m->le_idx[k] + 1 < end ? m->le_idx[k] + 1 : end;
+		uint64_t c = 0;
+		for (uint32_t j = i; j < stop; j++)
+			c += h->counts[j];
+		b->n[k] += c;
+		i = stop;
+		if (k < m->nle)
 			k++;
-		b->n[k] += h->counts[i];
 	}
 	b->sum += h->sum;
 	b->total += ldb_hist_count(h);
