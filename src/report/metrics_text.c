@@ -29,10 +29,17 @@ struct mrepl {
 	struct ldb_hist delay;
 };
 
+/* A histogram as the exposition has it: counts per bucket (not cumulative;
+ * the last is +Inf's) and the sum (ns). */
+struct mbuckets {
+	uint64_t n[MAX_BUCKETS + 1];
+	uint64_t sum, total;
+};
+
 struct mtext {
 	const struct ldb_config *c;
 	struct ldb_totals cum;           /* the counters summed over the intervals */
-	struct ldb_hist h[LDB_OP_COUNT]; /* the latencies so far */
+	struct mbuckets h[LDB_OP_COUNT]; /* the latencies so far, in buckets (a sample's folded in: fold) */
 	bool used[LDB_OP_COUNT];         /* kinds with latencies in this run */
 	double cpu;                      /* the client's CPU seconds */
 	double measured;                 /* the measured seconds (warm-up apart), as the counters count */
@@ -45,6 +52,8 @@ struct mtext {
 	int threads;
 	uint64_t le[MAX_BUCKETS];     /* bucket bounds (ns) */
 	uint32_t le_idx[MAX_BUCKETS]; /* their histogram slots */
+	char le_txt[MAX_BUCKETS][24]; /* their text (seconds, %.9g), formatted once */
+	uint8_t le_len[MAX_BUCKETS];
 	int nle;
 };
 
@@ -57,7 +66,9 @@ static void bounds(struct mtext *m)
 		if (m->nle > 0 && idx <= m->le_idx[m->nle - 1])
 			continue;
 		m->le_idx[m->nle] = idx;
-		m->le[m->nle++] = ldb_hist_slot_high(idx);
+		m->le[m->nle] = ldb_hist_slot_high(idx);
+		int n = snprintf(m->le_txt[m->nle], sizeof m->le_txt[0], "%.9g", (double)m->le[m->nle] / 1e9);
+		m->le_len[m->nle++] = (uint8_t)(n > 0 && n < (int)sizeof m->le_txt[0] ? n : 0);
 		if (v >= (double)BUCKET_HIGH_NS)
 			break;
 	}
@@ -107,24 +118,94 @@ static void put_operations(FILE *f, const struct ldb_totals *t)
 	}
 }
 
-/* Histogram `metric` (seconds) of h, labels lab ("kind=\"search\",", or ""). */
-static void put_histogram(FILE *f, const struct mtext *m, const char *metric, const char *lab, const struct ldb_hist *h)
+/* v in decimal at p; returns the digits' count. */
+static size_t put_u64(char *p, uint64_t v)
 {
-	uint64_t cum = 0;
-	uint32_t i = 0;
-	for (int b = 0; b < m->nle; b++) {
-		for (; i < h->counts_len && i <= m->le_idx[b]; i++)
-			cum += h->counts[i];
-		fprintf(f, "%s_bucket{%sle=\"%.9g\"} %llu\n", metric, lab, (double)m->le[b] / 1e9,
-		        (unsigned long long)cum);
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (size_t i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* Add h's counts and sum into b.  h is settled (a sampler's interval, a
+ * summary's, a copy): ldb_hist_add and ldb_hist_sub keep its min and max in
+ * its first and last non-empty slots, so only the slots between are read,
+ * not all of its tens of thousands. */
+static void fold(const struct mtext *m, struct mbuckets *b, const struct ldb_hist *h)
+{
+	if (ldb_hist_count(h) == 0)
+		return;
+	uint32_t i = ldb_hist_index(h->min), end = ldb_hist_index(h->max) + 1;
+	if (end > h->counts_len)
+		end = h->counts_len;
+	int k = 0;
+	while (k < m->nle && m->le_idx[k] < i)
+		k++;
+	while (i < end) { /* bucket k: the slots up to le_idx[k], summed in a loop the compiler vectorizes */
+		uint32_t stop = k < m->nle && m->le_idx[k] + 1 < end ? m->le_idx[k] + 1 : end;
+		uint64_t c = 0;
+		for (uint32_t j = i; j < stop; j++)
+			c += h->counts[j];
+		b->n[k] += c;
+		i = stop;
+		if (k < m->nle)
+			k++;
 	}
-	for (; i < h->counts_len; i++)
-		cum += h->counts[i];
+	b->sum += h->sum;
+	b->total += ldb_hist_count(h);
+}
+
+/* Histogram `metric` (seconds) of bucket counts b, labels lab
+ * ("kind=\"search\",", or "").  Rendered at every sample: the ~270 bucket
+ * lines are put together in one buffer from the bounds' text formatted once
+ * (bounds) and the counts in decimal, one fwrite, not a printf of a double
+ * per line (bench/metrics_counts.sh). */
+static void put_buckets(FILE *f, const struct mtext *m, const char *metric, const char *lab, const struct mbuckets *b)
+{
+	char pre[160];
+	int np = snprintf(pre, sizeof pre, "%s_bucket{%sle=\"", metric, lab);
+	size_t line_max = (size_t)np + sizeof m->le_txt[0] + 3 + 20 + 1;
+	char *buf = np > 0 && (size_t)np < sizeof pre ? malloc(line_max * (size_t)m->nle) : NULL;
+	size_t q = 0;
+	uint64_t cum = 0;
+	for (int k = 0; k < m->nle; k++) {
+		cum += b->n[k];
+		if (buf != NULL) {
+			memcpy(buf + q, pre, (size_t)np);
+			q += (size_t)np;
+			memcpy(buf + q, m->le_txt[k], m->le_len[k]);
+			q += m->le_len[k];
+			memcpy(buf + q, "\"} ", 3);
+			q += 3;
+			q += put_u64(buf + q, cum);
+			buf[q++] = '\n';
+		} else {
+			fprintf(f, "%s_bucket{%sle=\"%.9g\"} %llu\n", metric, lab, (double)m->le[k] / 1e9,
+			        (unsigned long long)cum);
+		}
+	}
+	if (buf != NULL)
+		fwrite(buf, 1, q, f);
+	free(buf);
+	cum += b->n[m->nle];
 	fprintf(f, "%s_bucket{%sle=\"+Inf\"} %llu\n", metric, lab, (unsigned long long)cum);
 	int n = (int)strlen(lab) - 1; /* the labels without their trailing comma */
 	const char *open = n > 0 ? "{" : "", *close = n > 0 ? "}" : "";
-	fprintf(f, "%s_sum%s%.*s%s %.9f\n", metric, open, n > 0 ? n : 0, lab, close, (double)h->sum / 1e9);
+	fprintf(f, "%s_sum%s%.*s%s %.9f\n", metric, open, n > 0 ? n : 0, lab, close, (double)b->sum / 1e9);
 	fprintf(f, "%s_count%s%.*s%s %llu\n", metric, open, n > 0 ? n : 0, lab, close, (unsigned long long)cum);
+}
+
+/* Histogram `metric` of a settled HDR histogram h (see fold). */
+static void put_histogram(FILE *f, const struct mtext *m, const char *metric, const char *lab, const struct ldb_hist *h)
+{
+	struct mbuckets b = { 0 };
+	fold(m, &b, h);
+	put_buckets(f, m, metric, lab, &b);
 }
 
 static void put_failures(FILE *f, const struct ldb_totals *t)
@@ -284,7 +365,9 @@ static void put_repl(FILE *f, const struct mtext *m)
 	}
 }
 
-/* Render everything and hand it to the endpoint. */
+/* Render everything and hand it to the endpoint: the latencies from lat
+ * (settled histograms: the end's), or where that is NULL from the running
+ * buckets m->h of the kinds in use (the samples'). */
 static void publish(struct mtext *m, const struct ldb_totals *t, const struct ldb_hist *const *lat, bool final)
 {
 	char *buf = NULL;
@@ -301,8 +384,10 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		char lab[64];
 		snprintf(lab, sizeof lab, "kind=\"%s\",", ldb_op_name((enum ldb_op)k));
-		if (lat[k] != NULL && (t->op[k].attempted > 0 || ldb_hist_count(lat[k]) > 0))
+		if (lat != NULL && lat[k] != NULL && (t->op[k].attempted > 0 || ldb_hist_count(lat[k]) > 0))
 			put_histogram(f, m, "ldbench_operation_duration_seconds", lab, lat[k]);
+		else if (lat == NULL && m->used[k] && (t->op[k].attempted > 0 || m->h[k].total > 0))
+			put_buckets(f, m, "ldbench_operation_duration_seconds", lab, &m->h[k]);
 	}
 	put_gauges(f, m, t);
 	if (m->c->replay)
@@ -321,29 +406,19 @@ static void on_begin(void *ctx, const struct ldb_run_info *info)
 	struct mtext *m = ctx;
 	m->threads = info->cfg->threads;
 	m->rate_target = info->cfg->rate;
-	const struct ldb_hist *lat[LDB_OP_COUNT] = { 0 };
-	publish(m, &m->cum, lat, false);
-}
-
-/* The latencies so far, of the kinds the run has. */
-static void lat_so_far(struct mtext *m, const struct ldb_hist *lat[LDB_OP_COUNT])
-{
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		lat[k] = m->used[k] ? &m->h[k] : NULL;
+	publish(m, &m->cum, NULL, false);
 }
 
 static void on_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct mtext *m = ctx;
-	const struct ldb_hist *lat[LDB_OP_COUNT] = { 0 };
 	add_totals(&m->cum, &s->delta);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
-		if (s->lat[k] == NULL || (!m->used[k] && ldb_hist_init(&m->h[k]) != 0))
+		if (s->lat[k] == NULL)
 			continue;
 		m->used[k] = true;
-		ldb_hist_add(&m->h[k], s->lat[k]);
+		fold(m, &m->h[k], s->lat[k]); /* the sampler's interval: its slots in use only */
 	}
-	lat_so_far(m, lat);
 	if (s->late != NULL && (m->have_late || ldb_hist_init(&m->late) == 0)) {
 		m->have_late = true;
 		ldb_hist_reset(&m->late);
@@ -354,7 +429,7 @@ static void on_sample(void *ctx, const struct ldb_sample *s)
 	m->measured += s->seconds;
 	m->threads = s->threads;
 	m->rate_target = s->rate_target;
-	publish(m, &m->cum, lat, false);
+	publish(m, &m->cum, NULL, false);
 }
 
 /* -S: a sample's figures (each consumer's in the interval), added up and published. */
@@ -379,9 +454,7 @@ static void on_repl(void *ctx, int index, double t_end, const struct ldb_repl_fi
 		r->dropped += f[i].dropped;
 		ldb_hist_add(&r->delay, &f[i].delay);
 	}
-	const struct ldb_hist *lat[LDB_OP_COUNT];
-	lat_so_far(m, lat);
-	publish(m, &m->cum, lat, false);
+	publish(m, &m->cum, NULL, false);
 }
 
 /* The last text's view of the mtext, for the summary's parts. */
@@ -434,9 +507,6 @@ static void on_end(void *ctx, const struct ldb_summary *s)
 static void on_close(void *ctx)
 {
 	struct mtext *m = ctx;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (m->used[k])
-			ldb_hist_free(&m->h[k]);
 	if (m->have_late)
 		ldb_hist_free(&m->late);
 	for (int i = 0; i < m->nrepl; i++)
