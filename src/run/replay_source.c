@@ -160,9 +160,10 @@ static void pull(struct rpsrc *s)
 		int32_t i = (int32_t)(s->seen & (r->size - 1));
 		struct ldb_rp_slot *sl = &r->slot[i];
 		if (sl->msg == LDB_RP_MSG_END || sl->msg == LDB_RP_MSG_RECRES) {
-			if (sl->msg == LDB_RP_MSG_END)
+			if (sl->msg == LDB_RP_MSG_END) {
 				s->end = true;
-			else
+				s->w->exhausted = s->queued == 0; /* finished */
+			} else
 				on_recres(s, sl);
 			sl->done = true;
 			continue;
@@ -216,6 +217,7 @@ static void pop(struct rpsrc *s, struct rpconn *c)
 	if (c->qh < 0) {
 		c->qt = -1;
 		s->queued--;
+		s->w->exhausted = s->end && s->queued == 0; /* finished */
 	}
 }
 
@@ -343,15 +345,21 @@ static void conn_close(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c)
 	s->gave = true;
 }
 
-/* A close done: the parked connections looked at again (each parks again
- * while its OPEN still waits). */
+/* A close done: the parked connections whose OPEN may now go woken (the
+ * others stay parked: a look at each, not a step). */
 static void unpark(struct rpsrc *s)
 {
+	uint32_t kept = 0;
 	for (uint32_t k = 0; k < s->nparked; k++) {
-		s->c[s->parked[k]].parked = false;
+		struct rpconn *c = &s->c[s->parked[k]];
+		if (s->ring->slot[c->qh].after_closes > s->closes) {
+			s->parked[kept++] = s->parked[k];
+			continue;
+		}
+		c->parked = false;
 		conn_wake(&s->w->conns[s->parked[k]]);
 	}
-	s->nparked = 0;
+	s->nparked = kept;
 }
 
 /* The due head cannot go: it waits for its connection's set-up, for
@@ -561,12 +569,6 @@ void ldb_replay_deadline(struct ldb_conn *cn, uint64_t now)
 	conn_wake(cn);
 }
 
-bool ldb_replay_finished(const struct ldb_client *w)
-{
-	const struct rpsrc *s = w->src;
-	return s->stopped || (s->end && s->queued == 0);
-}
-
 /* ---------------- the I/O thread's round */
 
 int ldb_replay_open(struct ldb_iothread *r, int epfd)
@@ -605,6 +607,7 @@ static bool signalled(struct rpsrc *s, uint64_t now)
 		if (s->w->conns[i].ln.fd >= 0)
 			conn_drop(s, &s->w->conns[i], &s->c[i]);
 	s->stopped = true;
+	s->w->exhausted = true; /* finished */
 	return true;
 }
 
@@ -728,6 +731,9 @@ static int run_init(struct ldb_run *run, struct ldb_config *cfg, const struct ld
 	run->tls = tls.m;
 	run->source = LDB_SOURCE_REPLAY;
 	run->depth = INFLIGHT;
+	/* the engine's deadline for a connect and its set-up: the replay's own
+	 * (--drain, from when a due request first waits) comes first */
+	run->timeout_ns = (uint64_t)conf->drain_ns;
 	run->t_start = ldb_now_ns();
 	run->line_fd = -1;
 	if (!run->target.starttls)

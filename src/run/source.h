@@ -65,7 +65,13 @@ void ldb_replay_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, con
 void ldb_replay_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
 void ldb_replay_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
 void ldb_replay_deadline(struct ldb_conn *cn, uint64_t now);
-bool ldb_replay_finished(const struct ldb_client *w);
+/* Done: the ring's END read and every queue empty, or a signal (the source
+ * sets w->exhausted then; inlined: the ready list asks it twice per
+ * connection). */
+static inline bool ldb_replay_finished(const struct ldb_client *w)
+{
+	return w->exhausted;
+}
 int ldb_replay_open(struct ldb_iothread *r, int epfd);
 void ldb_replay_round(struct ldb_iothread *r, uint64_t now, int *alive);
 uint64_t ldb_replay_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake);
