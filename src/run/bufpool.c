@@ -84,6 +84,8 @@ int ldb_bufs_take(struct ldb_conn *cn)
 void ldb_bufs_give(struct ldb_conn *cn)
 {
 	struct ldb_bufpool *p = &cn->w->runner->bufs;
+	if (p->in_size == 0)
+		return; /* no pool (a replay's connections own their buffers) */
 	if (cn->ln.in != NULL && cn->ln.in_cap == p->in_size) {
 		push(p, &p->free_in, &p->nfree_in, cn->ln.in);
 		cn->ln.in = NULL;

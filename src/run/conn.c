@@ -64,6 +64,7 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	cn->t_connect = now;
+	cn->garbled = false;
 	conn_set_state(cn, CS_CONNECTING);
 	ldb_add(&w->st->connect_tries, 1);
 	cn->proven = false;
@@ -242,8 +243,10 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		int rc = ldb_link_frame(&cn->ln, &pos, &r);
 		if (rc == LDB_LINK_PARTIAL)
 			break;
-		if (rc != LDB_LINK_MSG)
-			return -1; /* not LDAP, or longer than IN_MAX */
+		if (rc == LDB_LINK_BROKEN)
+			cn->garbled = true; /* not LDAP (the replay counts it) */
+		if (rc == LDB_LINK_BROKEN || (rc == LDB_LINK_OVERSIZED && cn->w->run->source == LDB_SOURCE_LOAD))
+			return -1; /* not LDAP, or longer than the load's IN_MAX (the replay's skips the rest) */
 		if (r.msgid <= 0)
 			return -1; /* notice of disconnection, or nonsense */
 		int i = (r.msgid - 1) % cn->depth;
@@ -340,10 +343,15 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 	ldb_bufs_idle(cn); /* nothing in flight: its buffers back to the pool */
 }
 
-/* The events of one wait, each to its connection. */
-void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now)
+/* The events of one wait, each to its connection (or, below LDB_EV_TAGS,
+ * to the source: its eventfds). */
+void ldb_conn_events(struct ldb_iothread *r, const struct epoll_event *evs, int n, uint64_t now)
 {
 	for (int i = 0; i < n; i++) {
+		if (evs[i].data.u64 < LDB_EV_TAGS) {
+			ldb_src_event(r, (unsigned)evs[i].data.u64);
+			continue;
+		}
 		struct ldb_conn *cn = evs[i].data.ptr;
 		conn_event(cn, evs[i].events, now);
 		if (!cn->w->ended && (cn->state == CS_IDLE || cn->state == CS_READY))

@@ -111,6 +111,7 @@ struct ldb_conn {
 	uint32_t conn_no;  /* --op-log: the run's number of this connection (its tag's) */
 	uint32_t nreq;     /* --op-log: requests rendered on it since it opened */
 	bool tagged;       /* --op-log: its tag has been answered */
+	bool garbled;      /* its input was not LDAP (the replay counts it apart) */
 	/* last: the hot fields above share a few cache lines, 10,000 connections too */
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;
@@ -264,7 +265,10 @@ void ldb_errlines_flush(struct ldb_client *w);
 void ldb_conn_open(struct ldb_conn *cn, uint64_t now);
 /* An I/O thread's round, one call each (the per-connection work is inlined
  * into them): its epoll events, its ready list, its due deadlines. */
-void ldb_conn_events(const struct epoll_event *evs, int n, uint64_t now);
+void ldb_conn_events(struct ldb_iothread *r, const struct epoll_event *evs, int n, uint64_t now);
+/* epoll data below this is not a connection: a source's own file
+ * descriptors (the replay's ring wake and stop eventfds), told by their tag. */
+#define LDB_EV_TAGS 16
 void ldb_drain_ready(struct ldb_iothread *r, uint64_t now, int *alive);
 void ldb_fire_deadlines(struct ldb_iothread *r, uint64_t now);
 

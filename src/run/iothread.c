@@ -410,9 +410,16 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		*epfd = -1;
 		return -1;
 	}
+	if (ldb_src_open(r, *epfd) != 0) {
+		snprintf(r->error, sizeof r->error, "cannot watch the source's events: %s", strerror(errno));
+		ldb_timers_free(&r->timers);
+		close(*epfd);
+		*epfd = -1;
+		return -1;
+	}
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
-	if (r->nw > 0)
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) /* the replay's connections keep their own */
 		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run));
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
@@ -457,6 +464,7 @@ void *ldb_iothread_main(void *arg)
 	uint64_t now = ldb_now_ns();
 	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
 	while (alive > 0) {
+		ldb_src_round(r, now, &alive);
 		runner_flags(r, run, now, &alive);
 		ldb_drain_ready(r, now, &alive);
 		if (alive == 0)
@@ -472,9 +480,10 @@ void *ldb_iothread_main(void *arg)
 			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl))
 				ldb_objtmpl_prefetch(run->cfg->objtmpl, &r->w[i].wctx->cur);
 		}
+		wake = ldb_src_wait(r, now, wake);
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
 		now = ldb_now_ns();
-		ldb_conn_events(evs, n, now);
+		ldb_conn_events(r, evs, n, now);
 		if (ldb_timers_next(&r->timers) <= now) {
 			now = ldb_now_ns(); /* reads may have stamped operations later than `now` */
 			ldb_fire_deadlines(r, now);

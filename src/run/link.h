@@ -1,8 +1,9 @@
 /* The one place where a connection of ldbench is opened, written to and read
  * from: struct ldb_link is a socket, its TLS session (run/tls.h) and its
- * input and output buffers.  The load's connections (run/conn.h embeds one)
- * and the replay's (run/replay_sender.c) go through it; what a connection
- * sends and what it does with an answer is theirs.
+ * input and output buffers.  Every connection of the engine (run/conn.h
+ * embeds one), the load's and the replay's alike, goes through it; what a
+ * connection sends and what it does with an answer is its request source's
+ * (run/source.h).
  *
  *  - ldb_link_connect: a non-blocking TCP connect to a target's resolved
  *    address, registered edge-triggered in the caller's epoll set;

@@ -2,29 +2,30 @@
  * (docs/replay.md for the user's view, docs/design.md "Replay" for the
  * design).
  *
- * One sender thread, or --threads N, each with the recorded connections
- * whose number hashes to it (run/replay_run starts them and merges their
- * results).  One feeder (run/replay_feed), pumped by the sender's loop with
- * one thread, run by a reader thread dealing to every sender's ring with
- * more (each log opened and read once), reads the log with logs/slog, keeps
- * one pending request per recorded connection (OpenLDAP writes a search's
- * attributes and a bind's mechanism on a second line), encodes each
- * request's protocolOp with proto/wire into a slot of the connection's
- * thread's ring and publishes it; it may allocate (liblber) and never waits
- * inside a pump: it goes as far as the rings' room and the free connection
- * indexes allow (the reader thread then sleeps on an eventfd until a sender
- * gives some back).  The sender
- * (run/replay_sender) is an epoll loop over its connections: it moves the
- * published slots into per-connection queues, sends each when it is due and
- * its connection allows it (in order; a pipelined request without waiting
- * for the previous answer), reads the answers, records latencies and
- * compares results.  The sender allocates nothing per request (with TLS, a
- * connection's session object when its handshake starts: run/link.h),
- * takes no lock and prints nothing after its start; the sender threads
- * share nothing while they run but a stop flag, and each its ring with the
- * reader thread.  Memory per thread: the ring's slots, and per replay
- * connection (at most conf.max_conns open at once) its buffers: never the
- * log's size. */
+ * One part, or --threads N, each an I/O thread of the engine (run/iothread,
+ * run/conn over run/link) with the recorded connections whose number hashes
+ * to it (run/replay_run starts them and merges their results).  One feeder
+ * (run/replay_feed), pumped by the part's I/O thread with one thread, run by
+ * a reader thread dealing to every part's ring with more (each log opened
+ * and read once), reads the log with logs/slog, keeps one pending request
+ * per recorded connection (OpenLDAP writes a search's attributes and a
+ * bind's mechanism on a second line), encodes each request's protocolOp
+ * with proto/wire into a slot of the connection's part's ring and publishes
+ * it; it may allocate (liblber) and never waits inside a pump: it goes as
+ * far as the rings' room and the free connection indexes allow (the reader
+ * thread then sleeps on an eventfd until a part gives some back).  The
+ * replay is the I/O thread's request source (run/replay_source,
+ * LDB_SOURCE_REPLAY of run/source.h): it moves the published slots into
+ * per-connection queues, sends each when it is due and its connection
+ * allows it (in order; a pipelined request without waiting for the
+ * previous answer), counts the answers the engine frames to its slots,
+ * records latencies and compares results.  The I/O thread allocates nothing
+ * per request (with TLS, a connection's session object when its handshake
+ * starts: run/link.h), takes no lock and prints nothing after its start;
+ * the parts share nothing while they run but a stop flag, and each its ring
+ * with the reader thread.  Memory per part: the ring's slots, and per
+ * replay connection (at most conf.max_conns open at once) its buffers:
+ * never the log's size. */
 #ifndef LDBENCH_RUN_REPLAY_H
 #define LDBENCH_RUN_REPLAY_H
 
@@ -61,7 +62,7 @@ enum ldb_rp_unmapped { LDB_RP_UNMAPPED_SKIP = 0, LDB_RP_UNMAPPED_ANON };
 struct ldb_rp_pw; /* passwords (run/replay_pw) */
 struct ldb_tls;   /* the run's TLS context (run/tls.h) */
 
-#define LDB_RP_MAX_THREADS 64 /* sender threads, at most */
+#define LDB_RP_MAX_THREADS 64 /* parts (I/O threads), at most */
 
 struct ldb_rp_conf {
 	const char *const *logs;
@@ -77,8 +78,8 @@ struct ldb_rp_conf {
 	const struct ldb_rp_pw *pw; /* may be NULL: every non-anonymous bind unmapped */
 	const char *const *audit;   /* --audit-log files, naudit of them (0: none) */
 	size_t naudit;
-	unsigned max_conns;        /* replay connections open at once, per sender thread */
-	unsigned threads;          /* sender threads (0 taken as 1) */
+	unsigned max_conns;        /* replay connections open at once, per part */
+	unsigned threads;          /* parts (I/O threads) (0 taken as 1) */
 	int64_t drain_ns;          /* at the end: how long answers are waited for */
 	const struct ldb_tls *tls; /* TLS to the target (run/tls.h, from target->tls), NULL: plain LDAP */
 };
@@ -124,7 +125,7 @@ struct ldb_rp_result {
 	struct ldb_slog_stats slog;
 	char place_file[LDB_SLOG_NSKIPS][LDB_SLOG_FIRST_LINES][128]; /* slog's places' files */
 	char error[600];                                             /* a read error part way, "" if none */
-	/* the sender's */
+	/* the part's */
 	struct ldb_rp_kind_stats kind[LDB_SLOG_NOPTYPES];
 	uint64_t conns_opened, conns_failed, conns_lost;
 	uint64_t ops_conn_failed, ops_conn_lost; /* not sent: their connection failed, was lost */
@@ -158,7 +159,7 @@ int ldb_rp_pw_rule(struct ldb_rp_pw **pw, const char *rule, char *err, size_t er
 int ldb_rp_pw_find(const struct ldb_rp_pw *pw, const char *dn, size_t n, char *out, size_t cap);
 void ldb_rp_pw_free(struct ldb_rp_pw *pw);
 
-/* ---- the ring between the feeder and the sender (private to run/replay*) */
+/* ---- the ring between the feeder and the part (private to run/replay*) */
 enum ldb_rp_msg { LDB_RP_MSG_OPEN = 1, LDB_RP_MSG_REQ, LDB_RP_MSG_RECRES, LDB_RP_MSG_CLOSE, LDB_RP_MSG_END };
 
 #define LDB_RP_SLOT_BYTES 4096
@@ -168,14 +169,14 @@ struct ldb_rp_slot {
 	uint8_t type;     /* enum ldb_slog_optype */
 	bool pipelined;   /* sent without waiting for the previous answer */
 	bool has_rec;     /* rec_err, rec_n known */
-	bool done;        /* the sender's: consumed */
+	bool done;        /* the part's: consumed */
 	uint32_t conn;    /* the replay connection's index */
 	int64_t rec_conn; /* recorded connection and operation */
 	int64_t op;
 	int64_t due_ns; /* offset from the replay's start */
 	int rec_err;
 	int64_t rec_n;
-	int32_t next;          /* the sender's: next slot of the connection's queue */
+	int32_t next;          /* the part's: next slot of the connection's queue */
 	uint32_t len;          /* protocolOp bytes */
 	uint64_t after_closes; /* OPEN: the CLOSEs published before it */
 	uint8_t ber[LDB_RP_SLOT_BYTES];
@@ -185,29 +186,29 @@ struct ldb_rp_ring {
 	struct ldb_rp_slot *slot;
 	uint32_t size;         /* a power of two */
 	_Atomic uint64_t head; /* published by the feeder (release) */
-	_Atomic uint64_t tail; /* released by the sender (release) */
+	_Atomic uint64_t tail; /* released by the part (release) */
 	/* the replay indexes free: neither an open recorded connection's nor a
-	 * socket's the sender has yet to close (a stack: the last freed first);
-	 * the feeder's (with one thread, the sender pushes on it itself) */
+	 * socket's the part has yet to close (a stack: the last freed first);
+	 * the feeder's (with one thread, the part pushes on it itself) */
 	uint32_t *free_idx, nfree;
 	uint64_t closes; /* the feeder's: CLOSE messages published */
 	/* With --threads above 1 the feeder runs in a reader thread of its own
-	 * (run/replay_run): shared is set, the sender hands closed indexes back
-	 * through ret (single producer: the sender; single consumer: the
+	 * (run/replay_run): shared is set, the part hands closed indexes back
+	 * through ret (single producer: the part; single consumer: the
 	 * feeder; rsize slots, a power of two), and each side wakes the other
 	 * through an eventfd when it sleeps. */
 	bool shared;
 	uint32_t *ret, rsize;
 	_Atomic uint64_t rhead, rtail;
-	_Atomic bool sleeping; /* the sender waits (its wake_fd wakes it) */
-	int wake_fd;           /* eventfd in the sender's epoll (-1 with one thread) */
+	_Atomic bool sleeping; /* the part waits (its wake_fd wakes it) */
+	int wake_fd;           /* eventfd in the part's epoll (-1 with one thread) */
 };
 
 /* The feeder (run/replay_feed): the log's events into the rings, as much as
- * their room and free indexes allow (in the sender's thread with one, in
+ * their room and free indexes allow (in the part's thread with one, in
  * the reader thread with more). */
 struct ldb_rp_feed;
-/** The feeder of nrings sender threads' rings (one: the sender's thread
+/** The feeder of nrings parts (I/O threads)' rings (one: the part's thread
  *  pumps it; more: the reader thread does, each recorded connection to the
  *  ring its number hashes to).  NULL: err said. */
 struct ldb_rp_feed *ldb_rp_feed_new(const struct ldb_rp_conf *conf, struct ldb_rp_ring *rings, unsigned nrings,

@@ -1,5 +1,5 @@
-/* Private to run/replay_run and run/replay_sender: the sender threads' parts
- * and what they share. */
+/* Private to run/replay_run and run/replay_source: the parts (an I/O thread
+ * each) and what they share. */
 #ifndef LDBENCH_RUN_REPLAY_PART_H
 #define LDBENCH_RUN_REPLAY_PART_H
 
@@ -37,8 +37,9 @@ struct ldb_rp_part {
 	const struct ldb_rp_conf *conf;
 };
 
-/** The part's sender loop, in the calling thread.  @return 0, or -1 out of
- *  memory at its start. */
-int ldb_rp_sender_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p);
+/** The part's I/O thread (run/iothread.c) with the replay as its request
+ *  source (run/replay_source.c), in the calling thread.  @return 0, or -1
+ *  out of memory at its start. */
+int ldb_rp_source_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p);
 
 #endif

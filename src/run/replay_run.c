@@ -1,6 +1,6 @@
 /* `ldbench replay`'s run (run/replay.h): the target resolved, one part per
- * sender thread (its ring and connections), one feeder (pumped by the
- * sender with one thread, run by a reader thread of its own with more: each
+ * I/O thread (its ring and connections, run/replay_source), one feeder
+ * (pumped by the part's I/O thread with one thread, run by a reader thread of its own with more: each
  * log opened and read once), the threads started and joined, their results
  * merged. */
 #include <netdb.h>
@@ -89,7 +89,7 @@ static void part_free(struct ldb_rp_part *p)
 static void *part_thread(void *arg)
 {
 	struct ldb_rp_part *p = arg;
-	p->rc = ldb_rp_sender_run(p->conf, p);
+	p->rc = ldb_rp_source_run(p->conf, p);
 	if (p->rc != 0) /* the reader thread waits for no one that will not read */
 		atomic_store(&p->share->stop, true);
 	return NULL;
@@ -97,7 +97,7 @@ static void *part_thread(void *arg)
 
 /* ---- the reader thread (--threads above 1) ---- */
 
-/* Slots published per pump: a wake of the senders after each. */
+/* Slots published per pump: a wake of the parts after each. */
 #define READ_BATCH 64
 #define READ_WAIT_MS 10 /* a lost wake or a stop costs at most this */
 
@@ -109,11 +109,11 @@ struct reader {
 	unsigned n;
 };
 
-/* The senders that sleep woken.  Both sides swap the flag (an atomic
- * read-modify-write each): when the sender's swap comes first this one
- * reads true and wakes it; when this one comes first the sender's reads
+/* The parts that sleep woken.  Both sides swap the flag (an atomic
+ * read-modify-write each): when the part's swap comes first this one
+ * reads true and wakes it; when this one comes first the part's reads
  * from it and sees the slots published before. */
-static void wake_senders(struct reader *rd)
+static void wake_parts(struct reader *rd)
 {
 	uint64_t one = 1;
 	for (unsigned t = 0; t < rd->n; t++) {
@@ -123,7 +123,7 @@ static void wake_senders(struct reader *rd)
 	}
 }
 
-/* Until a sender gives back room or an index, a stop, or 10 ms. */
+/* Until a part gives back room or an index, a stop, or 10 ms. */
 static void reader_sleep(struct reader *rd)
 {
 	struct pollfd pf[2] = { { .fd = rd->share->room_fd, .events = POLLIN },
@@ -134,9 +134,9 @@ static void reader_sleep(struct reader *rd)
 	atomic_store(&rd->share->reader_waits, false);
 }
 
-/* The log read once, its connections dealt to the senders' rings: when a
+/* The log read once, its connections dealt to the parts' rings: when a
  * ring is full or has no free index, the reader sets its flag, pumps once
- * more (a sender may have given back just before) and sleeps. */
+ * more (a part may have given back just before) and sleeps. */
 static void *reader_thread(void *arg)
 {
 	struct reader *rd = arg;
@@ -148,13 +148,13 @@ static void *reader_thread(void *arg)
 		}
 		uint32_t n = ldb_rp_feed_pump(rd->feed, READ_BATCH, &done);
 		if (n > 0)
-			wake_senders(rd);
+			wake_parts(rd);
 		if (n > 0 || done || !ldb_rp_feed_blocked(rd->feed)) {
 			if (waits)
 				atomic_store(&rd->share->reader_waits, false);
 			waits = false;
 		} else if (!waits) {
-			atomic_exchange(&rd->share->reader_waits, true); /* a swap: as wake_senders' */
+			atomic_exchange(&rd->share->reader_waits, true); /* a swap: as wake_parts' */
 			waits = true;
 		} else {
 			reader_sleep(rd);
@@ -164,7 +164,7 @@ static void *reader_thread(void *arg)
 	return NULL;
 }
 
-/* The reader thread's feeder figures into d (the senders' results hold
+/* The reader thread's feeder figures into d (the parts' results hold
  * none). */
 static void take_reader(struct ldb_rp_result *d, struct ldb_rp_result *s)
 {
@@ -194,7 +194,7 @@ static void take_reader(struct ldb_rp_result *d, struct ldb_rp_result *s)
 		d->kind[t].read = s->kind[t].read;
 }
 
-/* The sender's figures of s into d. */
+/* A part's figures of s into d. */
 static void merge_send(struct ldb_rp_result *d, const struct ldb_rp_result *s)
 {
 	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++) {
@@ -226,7 +226,7 @@ static void merge_send(struct ldb_rp_result *d, const struct ldb_rp_result *s)
 	d->interrupted = d->interrupted || s->interrupted;
 }
 
-/* The reader thread (rd, with more than one sender) and threads 1..
+/* The reader thread (rd, with more than one part) and threads 1..
  * started, thread 0 run here, all joined.  @return 0 or 99. */
 static int run_parts(struct ldb_rp_part *p, unsigned n, struct reader *rd)
 {

@@ -125,6 +125,7 @@ struct ldb_client {
 	struct ldb_vp_state *proxy_st;      /* --proxy-as: its share of the identity's pattern */
 	char *proxy_buf;                    /* the identity of one request, rendered */
 	size_t proxy_cap;
+	void *src; /* its request source's own state (the replay's, run/replay_source.c); NULL: the load's */
 };
 
 /* Set up a run's shared part from a checked config (resolve the server,

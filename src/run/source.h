@@ -17,16 +17,24 @@
  *   paced     a client's pacing deadline passed
  *   finished  whether a client is done (the I/O thread ends it)
  *
+ * A source that is fed from outside its I/O thread (the replay: a ring filled
+ * by the log's reader) also has the thread's round: open (its own file
+ * descriptors into the epoll set, tagged below LDB_EV_TAGS), round (at the
+ * top of each round: what came in), wait (before the wait: how long at most),
+ * event (one of its file descriptors is readable).  The load has none.
+ *
  * Dispatch is an enum and a switch (struct ldb_run's source): with one
  * source per run the branch always goes the same way, and the callbacks can
  * be inlined where they are defined.  The load's kinds and value patterns
- * (run/load_source.c, run/issue.c) are LDB_SOURCE_LOAD, the default.
+ * (run/load_source.c, run/issue.c) are LDB_SOURCE_LOAD, the default; the
+ * recorded connections of an access log (run/replay_source.c) are
+ * LDB_SOURCE_REPLAY.
  *
  * Included by run/conn.h, after the types it needs. */
 #ifndef LDBENCH_RUN_SOURCE_H
 #define LDBENCH_RUN_SOURCE_H
 
-enum ldb_source { LDB_SOURCE_LOAD = 0 };
+enum ldb_source { LDB_SOURCE_LOAD = 0, LDB_SOURCE_REPLAY };
 
 /* ---------------- the load (run/load_source.c; pump: run/issue.c) */
 void ldb_load_step(struct ldb_conn *cn, uint64_t now);
@@ -52,10 +60,30 @@ static inline bool ldb_load_finished(const struct ldb_client *w)
 	return c->ops_per_thread > 0 && w->measuring && ldb_load(&w->st->counted) >= (uint64_t)c->ops_per_thread;
 }
 
+/* ---------------- the replay (run/replay_source.c) */
+void ldb_replay_step(struct ldb_conn *cn, uint64_t now);
+void ldb_replay_up(struct ldb_conn *cn, uint64_t now);
+void ldb_replay_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now);
+void ldb_replay_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
+void ldb_replay_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
+void ldb_replay_deadline(struct ldb_conn *cn, uint64_t now);
+/* Done: the ring's END read and every queue empty, or a signal (the source
+ * sets w->exhausted then; inlined: the ready list asks it twice per
+ * connection). */
+static inline bool ldb_replay_finished(const struct ldb_client *w)
+{
+	return w->exhausted;
+}
+int ldb_replay_open(struct ldb_iothread *r, int epfd);
+void ldb_replay_round(struct ldb_iothread *r, uint64_t now, int *alive);
+uint64_t ldb_replay_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake);
+void ldb_replay_event(struct ldb_iothread *r, unsigned tag);
+
 /* ---------------- dispatch */
 static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_step(cn, now);
 	}
@@ -64,6 +92,7 @@ static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
 static inline void ldb_src_up(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_up(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_up(cn, now);
 	}
@@ -72,6 +101,7 @@ static inline void ldb_src_up(struct ldb_conn *cn, uint64_t now)
 static inline void ldb_src_pump(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_conn_pump(cn, now);
 	}
@@ -81,6 +111,7 @@ static inline void ldb_src_result(struct ldb_conn *cn, int i, const struct ldb_r
                                   uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_result(cn, i, r, msg, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_result(cn, i, r, msg, now);
 	}
@@ -89,6 +120,7 @@ static inline void ldb_src_result(struct ldb_conn *cn, int i, const struct ldb_r
 static inline void ldb_src_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_setup_failed(cn, kind, why, err, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_setup_failed(cn, kind, why, err, now);
 	}
@@ -97,6 +129,7 @@ static inline void ldb_src_setup_failed(struct ldb_conn *cn, enum ldb_fail kind,
 static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_deadline(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_deadline(cn, now);
 	}
@@ -105,6 +138,7 @@ static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
 static inline void ldb_src_paced(struct ldb_client *w, uint64_t now)
 {
 	switch ((enum ldb_source)w->run->source) {
+	case LDB_SOURCE_REPLAY: break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_paced(w, now);
 	}
@@ -113,6 +147,7 @@ static inline void ldb_src_paced(struct ldb_client *w, uint64_t now)
 static inline bool ldb_src_finished(const struct ldb_client *w)
 {
 	switch ((enum ldb_source)w->run->source) {
+	case LDB_SOURCE_REPLAY: return ldb_replay_finished(w);
 	case LDB_SOURCE_LOAD:
 	default: return ldb_load_finished(w);
 	}
@@ -123,9 +158,33 @@ static inline bool ldb_src_finished(const struct ldb_client *w)
 static inline void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
+	case LDB_SOURCE_REPLAY: ldb_replay_broken(cn, why, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_broken(cn, why, now);
 	}
+}
+
+/* ---------------- the I/O thread's round, for a source fed from outside */
+static inline int ldb_src_open(struct ldb_iothread *r, int epfd)
+{
+	return r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY ? ldb_replay_open(r, epfd) : 0;
+}
+
+static inline void ldb_src_round(struct ldb_iothread *r, uint64_t now, int *alive)
+{
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY)
+		ldb_replay_round(r, now, alive);
+}
+
+static inline uint64_t ldb_src_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake)
+{
+	return r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY ? ldb_replay_wait(r, now, wake) : wake;
+}
+
+static inline void ldb_src_event(struct ldb_iothread *r, unsigned tag)
+{
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY)
+		ldb_replay_event(r, tag);
 }
 
 #endif
