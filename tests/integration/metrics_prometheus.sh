@@ -33,6 +33,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../fixture/slapd.sh"
 . "$here/../fixture/assert.sh"
+. "$here/../fixture/prometheus.sh"
 for tool in prometheus prometheus-pushgateway; do
 	command -v $tool >/dev/null || { echo "skipped: $tool is not installed (apt-get install $tool)"; exit 77; }
 done
@@ -50,37 +51,12 @@ cleanup() {
 _FIX_PREV_EXIT_TRAP=cleanup
 srv=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE")
 load=(-f "(uid=userXXXXX)" -e esearch,random -r1 -R500 --no-preflight -n 4)
-free_port() { # a port below the ephemeral ones that nothing listens on
-	local p
-	while :; do
-		p=$((10000 + (RANDOM * 32768 + RANDOM) % 22000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
 
 # --- Prometheus, scraping the endpoint every second ---------------------------
-mport=$(free_port)
-mport2=$(free_port)
-for attempt in 1 2 3 4 5; do
-	pport=$(free_port)
-	cat >"$D/prometheus.yml" <<YML
-global: { scrape_interval: 1s, scrape_timeout: 900ms }
-scrape_configs:
-  - job_name: ldbench
-    static_configs: [ { targets: ['127.0.0.1:$mport', '127.0.0.1:$mport2'] } ]
-YML
-	prometheus --config.file="$D/prometheus.yml" --storage.tsdb.path="$D/tsdb.$attempt" \
-		--web.listen-address="127.0.0.1:$pport" >"$D/prometheus.log" 2>&1 &
-	prom_pid=$!
-	for _ in $(seq 1 100); do
-		curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1 && break 2
-		kill -0 "$prom_pid" 2>/dev/null || break
-		sleep 0.2
-	done
-	kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null || true
-	prom_pid=""
-done
-[[ -n "$prom_pid" ]] || { cat "$D/prometheus.log" >&2; _fail "prometheus did not start"; }
+mport=$(prom_free_port)
+mport2=$(prom_free_port)
+prom_start "$D" "127.0.0.1:$mport" "127.0.0.1:$mport2" || _fail "prometheus did not start"
+pport=$PROM_PORT prom_pid=$PROM_PID
 echo "ok: prometheus on 127.0.0.1:$pport, scraping 127.0.0.1:$mport"
 
 # --- 1. bad input ----------------------------------------------------------------
@@ -270,7 +246,7 @@ echo "ok: two hosts: sum without (instance) equals ldbench merge's completed"
 
 # --- 5. --metrics-push ---------------------------------------------------------------
 for attempt in 1 2 3 4 5; do
-	gport=$(free_port)
+	gport=$(prom_free_port)
 	prometheus-pushgateway --web.listen-address="127.0.0.1:$gport" >"$D/gateway.log" 2>&1 &
 	gw_pid=$!
 	for _ in $(seq 1 100); do
@@ -315,7 +291,7 @@ PY
 python3 "$D/pushed.py" "$D/push.json" "$D/gateway.txt" || _fail "the gateway does not hold the summary's figures"
 echo "ok: the gateway holds the summary's completed per kind and _count"
 # a gateway that refuses: a port nothing listens on
-nport=$(free_port)
+nport=$(prom_free_port)
 rc=0
 "$LDBENCH" "${srv[@]}" "${load[@]}" --interval 1s --duration 3s --metrics-push "http://127.0.0.1:$nport" \
 	--json "$D/refused.json" >"$D/refused.out" 2>"$D/refused.err" || rc=$?
