@@ -7,9 +7,9 @@
 
 #define CHUNK 16 /* buffers made at once when a list is empty */
 
-void ldb_bufpool_init(struct ldb_bufpool *p, size_t in_size, size_t out_size)
+void ldb_bufpool_init(struct ldb_bufpool *p, size_t in_size, size_t out_size, bool lend)
 {
-	*p = (struct ldb_bufpool){ .in_size = in_size, .out_size = out_size };
+	*p = (struct ldb_bufpool){ .in_size = in_size, .out_size = out_size, .lend = lend };
 }
 
 static void free_list(void *head)
@@ -84,8 +84,8 @@ int ldb_bufs_take(struct ldb_conn *cn)
 void ldb_bufs_give(struct ldb_conn *cn)
 {
 	struct ldb_bufpool *p = &cn->w->runner->bufs;
-	if (p->in_size == 0)
-		return; /* no pool (a replay's connections own their buffers) */
+	if (!p->lend)
+		return; /* kept (a busy load; a replay's connections own theirs) */
 	if (cn->ln.in != NULL && cn->ln.in_cap == p->in_size) {
 		push(p, &p->free_in, &p->nfree_in, cn->ln.in);
 		cn->ln.in = NULL;
@@ -100,6 +100,8 @@ void ldb_bufs_give(struct ldb_conn *cn)
 
 void ldb_bufs_idle(struct ldb_conn *cn)
 {
+	if (!cn->w->runner->bufs.lend)
+		return;
 	if (cn->inflight == 0 && cn->ln.in_len == 0 && cn->ln.out_off == cn->ln.out_len && cn->ln.skip == 0 &&
 	    !cn->syncing && cn->retry_len == 0)
 		ldb_bufs_give(cn);

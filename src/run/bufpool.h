@@ -21,9 +21,13 @@ struct ldb_bufpool {
 	size_t nfree_in, nfree_out;
 	size_t made; /* buffers allocated so far (both kinds) */
 	bool closed; /* the thread has ended: buffers given back are freed */
+	/* connections give their buffers back when idle or closed (--held:
+	 * thousands of idle connections); else a connection keeps what it took,
+	 * so that a busy load does not take and give per operation */
+	bool lend;
 };
 
-void ldb_bufpool_init(struct ldb_bufpool *p, size_t in_size, size_t out_size);
+void ldb_bufpool_init(struct ldb_bufpool *p, size_t in_size, size_t out_size, bool lend);
 /* Free what the pool holds; later gives free their buffers. */
 void ldb_bufpool_close(struct ldb_bufpool *p);
 

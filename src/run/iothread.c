@@ -420,7 +420,7 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
 	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) /* the replay's connections keep their own */
-		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run));
+		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run), r->w[0].run->cfg->held > 0);
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
