@@ -31,7 +31,8 @@ void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 	cn->inflight = 0;
 	cn->unsynced = 0;
 	cn->syncing = false;
-	ldb_bufs_give(cn);
+	if (cn->w->runner->bufs.lend)
+		ldb_bufs_give(cn); /* --held: back to the pool */
 }
 
 /* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
@@ -255,10 +256,14 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* the answer to something already given up */
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
-			int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
-			ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
-			if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
-				ldb_load_step_entry(cn, i, &r);
+			if (!cn->steps) {
+				ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			} else {
+				int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+				ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
+				if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
+					ldb_load_step_entry(cn, i, &r);
+			}
 			if (cn->w->run->cfg->deref_attr != NULL)
 				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
@@ -269,7 +274,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* references, intermediate responses */
 		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged ||
 		    cn->w->run->ops.want_ppolicy) {
-			int ck = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			int ck = cn->steps ? ldb_op_step_kind(s->kind, s->round) : -1; /* a flow's: its step's kind */
 			count_controls(cn, ck >= 0 ? ck : s->kind, cn->ln.in + pos - r.len, r.len);
 		}
 		if (s->setup == SETUP_STARTTLS)
@@ -340,7 +345,8 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	ldb_bufs_idle(cn); /* nothing in flight: its buffers back to the pool */
+	if (cn->w->runner->bufs.lend)
+		ldb_bufs_idle(cn); /* --held, nothing in flight: its buffers back to the pool */
 }
 
 /* The events of one wait, each to its connection (or, below LDB_EV_TAGS,

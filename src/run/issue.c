@@ -214,8 +214,9 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
 }
 
 /* Room for one more request: flush first if the buffer is nearly full; an
- * empty buffer too small for one request grows (once: it stays grown). */
-static bool room_for(struct ldb_conn *cn, size_t need)
+ * empty buffer too small for one request grows (once: it stays grown).
+ * room_for's fast path (the buffer held, room in it) is inlined. */
+static bool room_for_slow(struct ldb_conn *cn, size_t need)
 {
 	if (cn->ln.out == NULL && ldb_bufs_take(cn) != 0)
 		return false;
@@ -236,6 +237,13 @@ static bool room_for(struct ldb_conn *cn, size_t need)
 	cn->ln.out = bigger;
 	cn->ln.out_cap = cap;
 	return true;
+}
+
+static inline bool room_for(struct ldb_conn *cn, size_t need)
+{
+	if (cn->ln.out != NULL && cn->ln.out_cap - cn->ln.out_len >= need)
+		return true;
+	return room_for_slow(cn, need);
 }
 
 /* Keep an add's protocolOp and DN (just rendered at dst), in case its
@@ -417,7 +425,7 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_extended, 1);
 	else if (setup == SETUP_NONE) {
 		ldb_add(&w->st->op[kind].attempted, 1);
-		int first = ldb_op_step_kind(kind, 0);
+		int first = cn->steps ? ldb_op_step_kind(kind, 0) : -1;
 		if (first >= 0) /* a flow's first step */
 			ldb_add(&w->st->op[first].attempted, 1);
 	}

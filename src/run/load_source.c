@@ -171,7 +171,8 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->ln.fd >= 0 && ldb_bufs_take(cn) == 0) {
+	if (!run->cfg->close_sock && cn->ln.fd >= 0 &&
+	    ((cn->ln.in != NULL && cn->ln.out != NULL) || ldb_bufs_take(cn) == 0)) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 		cn->ln.out_len = cn->ln.out_off = 0;
 		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
@@ -361,7 +362,7 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 void ldb_load_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
 {
 	int rc = r->result;
-	if (cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
+	if (cn->steps && cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
 	    (cn->slots[i].setup == SETUP_NONE || cn->slots[i].setup == SETUP_BIND) &&
 	    conn_step_more(cn, i, &rc, r, msg, now))
 		return;
