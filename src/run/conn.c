@@ -60,6 +60,18 @@ void ldb_conn_confirm(struct ldb_conn *cn)
 	}
 }
 
+/* The TCP connect from the next --source-address in turn (out of line: the
+ * address on its stack). */
+static __attribute__((noinline)) int connect_from_source(struct ldb_conn *cn, const char **what)
+{
+	struct ldb_run *run = cn->w->run;
+	struct sockaddr_storage src;
+	socklen_t srclen = ldb_held_next_source(run->cfg, &src);
+	return ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
+	                        run->depth > 1 || run->tls != NULL, cn->w->epfd, EPOLLIN | EPOLLRDHUP,
+	                        (epoll_data_t){ .ptr = cn }, what);
+}
+
 void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
@@ -81,11 +93,10 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * then the first request: 40 ms of delayed ACK without it).
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
-	struct sockaddr_storage src; /* --source-address: the next in turn */
-	socklen_t srclen = run->cfg->nsrc > 0 ? ldb_held_next_source(run->cfg, &src) : 0;
-	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
-	                           run->depth > 1 || run->tls != NULL, w->epfd, EPOLLIN | EPOLLRDHUP,
-	                           (epoll_data_t){ .ptr = cn }, &what);
+	int err = run->cfg->nsrc > 0 ? connect_from_source(cn, &what)
+	                             : ldb_link_connect(&cn->ln, &run->addr, run->addrlen, NULL, 0,
+	                                                run->depth > 1 || run->tls != NULL, w->epfd,
+	                                                EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
 	if (err != 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(err));

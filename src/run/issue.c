@@ -386,6 +386,19 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	return true;
 }
 
+/* A kind without a response was sent on slot i: done now, and the pass goes
+ * on (out of line: the slot's copy on its stack). */
+static __attribute__((noinline)) void issued_unanswered(struct ldb_conn *cn, int i, uint64_t now)
+{
+	struct ldb_slot *s = &cn->slots[i];
+	struct ldb_slot done = *s;
+	record_sent(cn->w, &done);
+	s->used = 0;
+	cn->inflight--;
+	cn->unsynced++; /* ldb_conn_pump sends the sync that paces them */
+	ldb_pass_continue(cn, i, &done, now);
+}
+
 /* Issue slot i as step `step` of a pass (or as a setup request). */
 static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v, int64_t bv,
                   uint64_t now)
@@ -429,15 +442,8 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		if (first >= 0) /* a flow's first step */
 			ldb_add(&w->st->op[first].attempted, 1);
 	}
-	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
-		/* nothing will answer: done now, and the pass goes on */
-		struct ldb_slot done = *s;
-		record_sent(w, &done);
-		s->used = 0;
-		cn->inflight--;
-		cn->unsynced++; /* ldb_conn_pump sends the sync that paces them */
-		ldb_pass_continue(cn, i, &done, now);
-	}
+	if (setup == SETUP_NONE && !ldb_ops[kind]->response)
+		issued_unanswered(cn, i, now);
 	return true;
 }
 

@@ -8,49 +8,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
-                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
-                     epoll_data_t tag, const char **what)
+void ldb_link_nodelay(int fd)
 {
-	l->sock_err = 0;
-	l->skip = 0;
-	l->in_len = l->out_len = l->out_off = 0;
-	l->rd_wants_wr = l->wr_wants_rd = false;
-	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		*what = "socket";
-		return errno;
-	}
-	if (nodelay) {
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	}
-	if (src != NULL && bind(fd, (const struct sockaddr *)src, srclen) != 0) {
-		int e = errno;
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int ldb_link_connect_fail(int fd, const char *step, const char **what)
+{
+	int e = errno;
+	if (fd >= 0)
 		close(fd);
-		*what = "bind";
-		return e;
-	}
-	if (connect(fd, (const struct sockaddr *)addr, addrlen) != 0 && errno != EINPROGRESS) {
-		int e = errno;
-		close(fd);
-		*what = "connect";
-		return e;
-	}
-	/* edge-triggered, registered once; EPOLLRDHUP: the peer's close may
-	 * come in the same edge as its last bytes */
-	struct epoll_event ev = { .events = events | EPOLLET, .data = tag };
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		int e = errno;
-		close(fd);
-		*what = "epoll";
-		return e;
-	}
-	l->fd = fd;
-	l->epfd = epfd;
-	l->tag = tag;
-	l->out_armed = (events & EPOLLOUT) != 0;
-	return 0;
+	*what = step;
+	return e;
 }
 
 int ldb_link_tls_begin(struct ldb_link *l, const struct ldb_tls *tls, struct ldb_tls_session *slot, char *why,

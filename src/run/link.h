@@ -24,6 +24,7 @@
 #ifndef LDBENCH_RUN_LINK_H
 #define LDBENCH_RUN_LINK_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,15 +54,46 @@ struct ldb_link {
 	struct ldb_tls_conn tc;
 };
 
+/* Off the hot path (link.c): TCP_NODELAY on a new socket; a connect step
+ * that failed: fd closed, *what = step, @return the step's errno. */
+void ldb_link_nodelay(int fd);
+int ldb_link_connect_fail(int fd, const char *step, const char **what);
+
 /** Open a non-blocking TCP connection to addr (from src when not NULL:
  *  --source-address) and put it in epfd with
  *  `events` (edge-triggered; EPOLLOUT among them: out_armed) and `tag`.
  *  nodelay: TCP_NODELAY.  @return 0 (the connect may still be under way),
  *  or an errno with *what naming the step that failed ("socket", "bind", "connect",
- *  "epoll"); the link stays closed. */
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
-                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
-                     epoll_data_t tag, const char **what);
+ *  "epoll"); the link stays closed.  Inlined: bindeach connects per
+ *  operation. */
+static inline int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
+                                   const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd,
+                                   uint32_t events, epoll_data_t tag, const char **what)
+{
+	l->sock_err = 0;
+	l->skip = 0;
+	l->in_len = l->out_len = l->out_off = 0;
+	l->rd_wants_wr = l->wr_wants_rd = false;
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ldb_link_connect_fail(fd, "socket", what);
+	if (nodelay)
+		ldb_link_nodelay(fd);
+	if (src != NULL && bind(fd, (const struct sockaddr *)src, srclen) != 0)
+		return ldb_link_connect_fail(fd, "bind", what);
+	if (connect(fd, (const struct sockaddr *)addr, addrlen) != 0 && errno != EINPROGRESS)
+		return ldb_link_connect_fail(fd, "connect", what);
+	/* edge-triggered, registered once; EPOLLRDHUP: the peer's close may
+	 * come in the same edge as its last bytes */
+	struct epoll_event ev = { .events = events | EPOLLET, .data = tag };
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+		return ldb_link_connect_fail(fd, "epoll", what);
+	l->fd = fd;
+	l->epfd = epfd;
+	l->tag = tag;
+	l->out_armed = (events & EPOLLOUT) != 0;
+	return 0;
+}
 
 /** Ask for the EPOLLOUT edge: only once a write could not go through. */
 static inline void ldb_link_arm_out(struct ldb_link *l)
