@@ -494,9 +494,7 @@ void ldb_load_step(struct ldb_conn *cn, uint64_t now)
 	bool cycle = run->cfg->bindeach;
 
 	if (cn->state == CS_READY) {
-		ldb_conn_pump(cn, now);
-		if (cn->state == CS_READY && cn->inflight < cn->depth)
-			ldb_pace_later(w, now);
+		ldb_load_step_ready(cn, now);
 		return;
 	}
 	if (cn->state != CS_IDLE)

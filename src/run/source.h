@@ -82,13 +82,26 @@ void ldb_replay_round(struct ldb_iothread *r, uint64_t now, int *alive);
 uint64_t ldb_replay_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake);
 void ldb_replay_event(struct ldb_iothread *r, unsigned tag);
 
+/* The load's step of a connection that is up (inlined: the ready list's
+ * common case): fill it, and if it still has room, wait for the pacing. */
+static inline void ldb_load_step_ready(struct ldb_conn *cn, uint64_t now)
+{
+	ldb_conn_pump(cn, now);
+	if (cn->state == CS_READY && cn->inflight < cn->depth)
+		ldb_pace_later(cn->w, now);
+}
+
 /* ---------------- dispatch */
 static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
-	default: ldb_load_step(cn, now);
+	default:
+		if (cn->state == CS_READY)
+			ldb_load_step_ready(cn, now);
+		else
+			ldb_load_step(cn, now);
 	}
 }
 
