@@ -107,7 +107,7 @@ for w in "exact -n 16" "random -n 64" "random -n 4 -a 16" "bindeach -n 16" "modi
 	"ldaps random -n 16" "ldaps bindeach -n 4"; do
 	[[ -z $only || $w =~ $only ]] && workloads+=("$w")
 done
-# callgrind's: the workloads of issue 32's target
+# callgrind's: the workloads of the load's speed target (client CPU per operation)
 cg_workloads=()
 for w in "exact -n 16" "random -n 64" "random -n 4 -a 16" "bindeach -n 16" "ldaps random -n 16" "ldaps bindeach -n 4"; do
 	[[ -z $only || $w =~ $only ]] && cg_workloads+=("$w")
