@@ -31,7 +31,8 @@ void ldb_conn_close(struct ldb_conn *cn, bool graceful)
 	cn->inflight = 0;
 	cn->unsynced = 0;
 	cn->syncing = false;
-	ldb_bufs_give(cn);
+	if (cn->w->runner->bufs.lend)
+		ldb_bufs_give(cn); /* --held: back to the pool */
 }
 
 /* The TCP connection proved to work (a byte moved, or the EPOLLOUT edge). */
@@ -59,6 +60,18 @@ void ldb_conn_confirm(struct ldb_conn *cn)
 	}
 }
 
+/* The TCP connect from the next --source-address in turn (out of line: the
+ * address on its stack). */
+static __attribute__((noinline)) int connect_from_source(struct ldb_conn *cn, const char **what)
+{
+	struct ldb_run *run = cn->w->run;
+	struct sockaddr_storage src;
+	socklen_t srclen = ldb_held_next_source(run->cfg, &src);
+	return ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
+	                        run->depth > 1 || run->tls != NULL, cn->w->epfd, EPOLLIN | EPOLLRDHUP,
+	                        (epoll_data_t){ .ptr = cn }, what);
+}
+
 void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
@@ -80,11 +93,10 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * then the first request: 40 ms of delayed ACK without it).
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
-	struct sockaddr_storage src; /* --source-address: the next in turn */
-	socklen_t srclen = run->cfg->nsrc > 0 ? ldb_held_next_source(run->cfg, &src) : 0;
-	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
-	                           run->depth > 1 || run->tls != NULL, w->epfd, EPOLLIN | EPOLLRDHUP,
-	                           (epoll_data_t){ .ptr = cn }, &what);
+	int err = run->cfg->nsrc > 0 ? connect_from_source(cn, &what)
+	                             : ldb_link_connect(&cn->ln, &run->addr, run->addrlen, NULL, 0,
+	                                                run->depth > 1 || run->tls != NULL, w->epfd,
+	                                                EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
 	if (err != 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(err));
@@ -255,10 +267,14 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* the answer to something already given up */
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
-			int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
-			ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
-			if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
-				ldb_load_step_entry(cn, i, &r);
+			if (!cn->steps) {
+				ldb_add(&cn->w->st->op[s->kind].entries, 1);
+			} else {
+				int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+				ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
+				if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
+					ldb_load_step_entry(cn, i, &r);
+			}
 			if (cn->w->run->cfg->deref_attr != NULL)
 				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
@@ -269,7 +285,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			continue; /* references, intermediate responses */
 		if (cn->w->run->ops.want_sort || cn->w->run->ops.want_read || cn->w->run->ops.want_paged ||
 		    cn->w->run->ops.want_ppolicy) {
-			int ck = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */
+			int ck = cn->steps ? ldb_op_step_kind(s->kind, s->round) : -1; /* a flow's: its step's kind */
 			count_controls(cn, ck >= 0 ? ck : s->kind, cn->ln.in + pos - r.len, r.len);
 		}
 		if (s->setup == SETUP_STARTTLS)
@@ -340,7 +356,8 @@ static void conn_event(struct ldb_conn *cn, uint32_t ev, uint64_t now)
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
 		return;
 	}
-	ldb_bufs_idle(cn); /* nothing in flight: its buffers back to the pool */
+	if (cn->w->runner->bufs.lend)
+		ldb_bufs_idle(cn); /* --held, nothing in flight: its buffers back to the pool */
 }
 
 /* The events of one wait, each to its connection (or, below LDB_EV_TAGS,

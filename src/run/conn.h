@@ -112,6 +112,12 @@ struct ldb_conn {
 	uint32_t nreq;     /* --op-log: requests rendered on it since it opened */
 	bool tagged;       /* --op-log: its tag has been answered */
 	bool garbled;      /* its input was not LDAP (the replay counts it apart) */
+	/* set once at set-up (run/iothread.c), so that a run without them pays a
+	 * flag's test: some kind of the run has steps (a flow), reads its entries
+	 * or keeps a step state (ldb_conn_steps); --held or --connect-rate watch
+	 * the state changes (run/held) */
+	bool steps;
+	bool watch_states;
 	/* last: the hot fields above share a few cache lines, 10,000 connections too */
 	uint8_t *retry; /* the add waiting for its parents (depth 1 only) */
 	size_t retry_len;
@@ -193,8 +199,22 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_opening, 1);
 	else if (to == 2)
 		ldb_add(&st->conns_up, 1);
-	if (cn->w->run->cfg->held > 0 || cn->w->run->cfg->connect_rate > 0)
+	if (cn->watch_states)
 		ldb_held_moved(cn, from, to);
+}
+
+/* Whether a connection of this run needs the multi-step hooks (cn->steps):
+ * a kind that may be in one of its slots (the load's, the main one, the
+ * bind's) is a flow or reads its entries, or a kind keeps a step state. */
+static inline bool ldb_conn_steps(const struct ldb_run *run)
+{
+	if (run->ops.state_room > 0)
+		return true;
+	for (int k = 0; k < LDB_OP_COUNT; k++)
+		if ((run->load_kind[k] || k == (int)run->main_op || k == (int)run->bind_kind) &&
+		    (ldb_ops[k]->nsteps > 0 || ldb_ops[k]->entry != NULL))
+			return true;
+	return false;
 }
 
 /* --think-time: the client's next gap between intended starts, drawn from

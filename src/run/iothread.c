@@ -114,6 +114,8 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		cn->depth = run->depth;
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
 		cn->ln.in_max = LDB_CONN_IN_MAX;
+		cn->steps = ldb_conn_steps(run);
+		cn->watch_states = c->held > 0 || c->connect_rate > 0;
 		/* its buffers: lent by its I/O thread while it is busy (run/bufpool) */
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
 		if (cn->slots == NULL)
@@ -463,6 +465,11 @@ void *ldb_iothread_main(void *arg)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
 	uint64_t now = ldb_now_ns();
 	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
+	bool streams = false; /* a client reads a stream file (a value pattern's, a template's) */
+	for (int i = 0; i < r->nw; i++)
+		if ((r->w[i].vpc != NULL && r->w[i].vpc->streams) ||
+		    (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl)))
+			streams = true;
 	while (alive > 0) {
 		ldb_src_round(r, now, &alive);
 		runner_flags(r, run, now, &alive);
@@ -474,7 +481,7 @@ void *ldb_iothread_main(void *arg)
 			wake = now;
 		else if (due < wake)
 			wake = due;
-		for (int i = 0; i < r->nw; i++) { /* stream files: read ahead while idle */
+		for (int i = 0; streams && i < r->nw; i++) { /* stream files: read ahead while idle */
 			if (r->w[i].vpc != NULL && r->w[i].vpc->streams)
 				ldb_vpc_prefetch(r->w[i].vpc, run->cfg);
 			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl))

@@ -214,8 +214,9 @@ static int32_t next_msgid(struct ldb_conn *cn, int i)
 }
 
 /* Room for one more request: flush first if the buffer is nearly full; an
- * empty buffer too small for one request grows (once: it stays grown). */
-static bool room_for(struct ldb_conn *cn, size_t need)
+ * empty buffer too small for one request grows (once: it stays grown).
+ * room_for's fast path (the buffer held, room in it) is inlined. */
+static bool room_for_slow(struct ldb_conn *cn, size_t need)
 {
 	if (cn->ln.out == NULL && ldb_bufs_take(cn) != 0)
 		return false;
@@ -236,6 +237,13 @@ static bool room_for(struct ldb_conn *cn, size_t need)
 	cn->ln.out = bigger;
 	cn->ln.out_cap = cap;
 	return true;
+}
+
+static inline bool room_for(struct ldb_conn *cn, size_t need)
+{
+	if (cn->ln.out != NULL && cn->ln.out_cap - cn->ln.out_len >= need)
+		return true;
+	return room_for_slow(cn, need);
 }
 
 /* Keep an add's protocolOp and DN (just rendered at dst), in case its
@@ -378,6 +386,19 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 	return true;
 }
 
+/* A kind without a response was sent on slot i: done now, and the pass goes
+ * on (out of line: the slot's copy on its stack). */
+static __attribute__((noinline)) void issued_unanswered(struct ldb_conn *cn, int i, uint64_t now)
+{
+	struct ldb_slot *s = &cn->slots[i];
+	struct ldb_slot done = *s;
+	record_sent(cn->w, &done);
+	s->used = 0;
+	cn->inflight--;
+	cn->unsynced++; /* ldb_conn_pump sends the sync that paces them */
+	ldb_pass_continue(cn, i, &done, now);
+}
+
 /* Issue slot i as step `step` of a pass (or as a setup request). */
 static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int setup, bool counts, int64_t v, int64_t bv,
                   uint64_t now)
@@ -417,19 +438,12 @@ static bool issue(struct ldb_conn *cn, int i, enum ldb_op kind, int step, int se
 		ldb_add(&w->st->setup_extended, 1);
 	else if (setup == SETUP_NONE) {
 		ldb_add(&w->st->op[kind].attempted, 1);
-		int first = ldb_op_step_kind(kind, 0);
+		int first = cn->steps ? ldb_op_step_kind(kind, 0) : -1;
 		if (first >= 0) /* a flow's first step */
 			ldb_add(&w->st->op[first].attempted, 1);
 	}
-	if (setup == SETUP_NONE && !ldb_ops[kind]->response) {
-		/* nothing will answer: done now, and the pass goes on */
-		struct ldb_slot done = *s;
-		record_sent(w, &done);
-		s->used = 0;
-		cn->inflight--;
-		cn->unsynced++; /* ldb_conn_pump sends the sync that paces them */
-		ldb_pass_continue(cn, i, &done, now);
-	}
+	if (setup == SETUP_NONE && !ldb_ops[kind]->response)
+		issued_unanswered(cn, i, now);
 	return true;
 }
 

@@ -8,49 +8,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
-                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
-                     epoll_data_t tag, const char **what)
+void ldb_link_nodelay(int fd)
 {
-	l->sock_err = 0;
-	l->skip = 0;
-	l->in_len = l->out_len = l->out_off = 0;
-	l->rd_wants_wr = l->wr_wants_rd = false;
-	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		*what = "socket";
-		return errno;
-	}
-	if (nodelay) {
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	}
-	if (src != NULL && bind(fd, (const struct sockaddr *)src, srclen) != 0) {
-		int e = errno;
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int ldb_link_connect_fail(int fd, const char *step, const char **what)
+{
+	int e = errno;
+	if (fd >= 0)
 		close(fd);
-		*what = "bind";
-		return e;
-	}
-	if (connect(fd, (const struct sockaddr *)addr, addrlen) != 0 && errno != EINPROGRESS) {
-		int e = errno;
-		close(fd);
-		*what = "connect";
-		return e;
-	}
-	/* edge-triggered, registered once; EPOLLRDHUP: the peer's close may
-	 * come in the same edge as its last bytes */
-	struct epoll_event ev = { .events = events | EPOLLET, .data = tag };
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		int e = errno;
-		close(fd);
-		*what = "epoll";
-		return e;
-	}
-	l->fd = fd;
-	l->epfd = epfd;
-	l->tag = tag;
-	l->out_armed = (events & EPOLLOUT) != 0;
-	return 0;
+	*what = step;
+	return e;
 }
 
 int ldb_link_tls_begin(struct ldb_link *l, const struct ldb_tls *tls, struct ldb_tls_session *slot, char *why,
@@ -70,25 +40,32 @@ int ldb_link_handshake(struct ldb_link *l, char *why, size_t cap)
 	return rc;
 }
 
-ssize_t ldb_link_send(struct ldb_link *l, const uint8_t *buf, size_t len)
+ssize_t ldb_link_tls_send(struct ldb_link *l, const uint8_t *buf, size_t len)
 {
-	if (l->tls_on) {
-		size_t n = 0;
-		int rc = ldb_tls_write(&l->tc, buf, len, &n);
-		if (rc == LDB_TLS_OK)
-			return (ssize_t)n;
-		if (rc == LDB_TLS_WANT_READ) {
-			l->wr_wants_rd = true;
-			return 0;
-		}
-		return rc == LDB_TLS_WANT_WRITE ? 0 : -1;
+	size_t n = 0;
+	int rc = ldb_tls_write(&l->tc, buf, len, &n);
+	if (rc == LDB_TLS_OK)
+		return (ssize_t)n;
+	if (rc == LDB_TLS_WANT_READ) {
+		l->wr_wants_rd = true;
+		return 0;
 	}
+	return rc == LDB_TLS_WANT_WRITE ? 0 : -1;
+}
+
+/* A plain send that did not take a byte (n <= 0 in ldb_link_send): EINTR
+ * tried again, EAGAIN 0, else broken. */
+ssize_t ldb_link_send_err(struct ldb_link *l, const uint8_t *buf, size_t len)
+{
 	for (;;) {
-		ssize_t n = send(l->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n >= 0)
-			return n > 0 ? n : -1;
-		if (errno == EINTR)
+		if (errno == EINTR) {
+			ssize_t n = send(l->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n > 0)
+				return n;
+			if (n == 0)
+				return -1;
 			continue;
+		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return 0;
 		l->sock_err = errno; /* a connect that failed says why here, once */
@@ -96,30 +73,34 @@ ssize_t ldb_link_send(struct ldb_link *l, const uint8_t *buf, size_t len)
 	}
 }
 
-ssize_t ldb_link_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
+ssize_t ldb_link_tls_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
 {
-	if (l->tls_on) {
-		size_t n = 0;
-		int rc = ldb_tls_read(&l->tc, buf, cap, &n);
-		if (rc == LDB_TLS_OK)
-			return (ssize_t)n;
-		if (rc == LDB_TLS_WANT_READ)
-			return 0;
-		if (rc == LDB_TLS_WANT_WRITE) {
-			l->rd_wants_wr = true; /* the next EPOLLOUT edge reads */
-			ldb_link_arm_out(l);
-			return 0;
-		}
-		return -1;
+	size_t n = 0;
+	int rc = ldb_tls_read(&l->tc, buf, cap, &n);
+	if (rc == LDB_TLS_OK)
+		return (ssize_t)n;
+	if (rc == LDB_TLS_WANT_READ)
+		return 0;
+	if (rc == LDB_TLS_WANT_WRITE) {
+		l->rd_wants_wr = true; /* the next EPOLLOUT edge reads */
+		ldb_link_arm_out(l);
+		return 0;
 	}
+	return -1;
+}
+
+/* A plain receive that failed (n < 0 in ldb_link_recv): as the send's. */
+ssize_t ldb_link_recv_err(struct ldb_link *l, uint8_t *buf, size_t cap)
+{
 	for (;;) {
-		ssize_t n = recv(l->fd, buf, cap, MSG_DONTWAIT);
-		if (n > 0)
-			return n;
-		if (n == 0)
-			return -1;
-		if (errno == EINTR)
+		if (errno == EINTR) {
+			ssize_t n = recv(l->fd, buf, cap, MSG_DONTWAIT);
+			if (n > 0)
+				return n;
+			if (n == 0)
+				return -1;
 			continue;
+		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return 0;
 		l->sock_err = errno; /* a connect that failed says why here, once */
@@ -127,11 +108,9 @@ ssize_t ldb_link_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
 	}
 }
 
-int ldb_link_flush(struct ldb_link *l, bool *moved)
+int ldb_link_flush_rest(struct ldb_link *l, ssize_t n, bool *moved)
 {
-	l->wr_wants_rd = false;
-	while (l->out_off < l->out_len) {
-		ssize_t n = ldb_link_send(l, l->out + l->out_off, l->out_len - l->out_off);
+	for (;;) {
 		if (n < 0)
 			return -1;
 		if (n == 0) {
@@ -141,6 +120,9 @@ int ldb_link_flush(struct ldb_link *l, bool *moved)
 		}
 		*moved = true;
 		l->out_off += (size_t)n;
+		if (l->out_off >= l->out_len)
+			break;
+		n = ldb_link_send(l, l->out + l->out_off, l->out_len - l->out_off);
 	}
 	l->out_len = l->out_off = 0;
 	return 0;

@@ -24,6 +24,7 @@
 #ifndef LDBENCH_RUN_LINK_H
 #define LDBENCH_RUN_LINK_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,15 +54,46 @@ struct ldb_link {
 	struct ldb_tls_conn tc;
 };
 
+/* Off the hot path (link.c): TCP_NODELAY on a new socket; a connect step
+ * that failed: fd closed, *what = step, @return the step's errno. */
+void ldb_link_nodelay(int fd);
+int ldb_link_connect_fail(int fd, const char *step, const char **what);
+
 /** Open a non-blocking TCP connection to addr (from src when not NULL:
  *  --source-address) and put it in epfd with
  *  `events` (edge-triggered; EPOLLOUT among them: out_armed) and `tag`.
  *  nodelay: TCP_NODELAY.  @return 0 (the connect may still be under way),
  *  or an errno with *what naming the step that failed ("socket", "bind", "connect",
- *  "epoll"); the link stays closed. */
-int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
-                     const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd, uint32_t events,
-                     epoll_data_t tag, const char **what);
+ *  "epoll"); the link stays closed.  Inlined: bindeach connects per
+ *  operation. */
+static inline int ldb_link_connect(struct ldb_link *l, const struct sockaddr_storage *addr, socklen_t addrlen,
+                                   const struct sockaddr_storage *src, socklen_t srclen, bool nodelay, int epfd,
+                                   uint32_t events, epoll_data_t tag, const char **what)
+{
+	l->sock_err = 0;
+	l->skip = 0;
+	l->in_len = l->out_len = l->out_off = 0;
+	l->rd_wants_wr = l->wr_wants_rd = false;
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ldb_link_connect_fail(fd, "socket", what);
+	if (nodelay)
+		ldb_link_nodelay(fd);
+	if (src != NULL && bind(fd, (const struct sockaddr *)src, srclen) != 0)
+		return ldb_link_connect_fail(fd, "bind", what);
+	if (connect(fd, (const struct sockaddr *)addr, addrlen) != 0 && errno != EINPROGRESS)
+		return ldb_link_connect_fail(fd, "connect", what);
+	/* edge-triggered, registered once; EPOLLRDHUP: the peer's close may
+	 * come in the same edge as its last bytes */
+	struct epoll_event ev = { .events = events | EPOLLET, .data = tag };
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+		return ldb_link_connect_fail(fd, "epoll", what);
+	l->fd = fd;
+	l->epfd = epfd;
+	l->tag = tag;
+	l->out_armed = (events & EPOLLOUT) != 0;
+	return 0;
+}
 
 /** Ask for the EPOLLOUT edge: only once a write could not go through. */
 static inline void ldb_link_arm_out(struct ldb_link *l)
@@ -81,10 +113,32 @@ int ldb_link_tls_begin(struct ldb_link *l, const struct ldb_tls *tls, struct ldb
  *  LDB_TLS_ERROR with one line in why). */
 int ldb_link_handshake(struct ldb_link *l, char *why, size_t cap);
 
-/** Plain or TLS send: >0 bytes, 0 try later, -1 broken. */
-ssize_t ldb_link_send(struct ldb_link *l, const uint8_t *buf, size_t len);
-/** Plain or TLS receive: >0 bytes, 0 nothing now, -1 closed or broken. */
-ssize_t ldb_link_recv(struct ldb_link *l, uint8_t *buf, size_t cap);
+/* Off the hot path (link.c): TLS's send and receive, and a plain socket's
+ * errors (EINTR retried, EAGAIN 0, else -1 with sock_err). */
+ssize_t ldb_link_tls_send(struct ldb_link *l, const uint8_t *buf, size_t len);
+ssize_t ldb_link_tls_recv(struct ldb_link *l, uint8_t *buf, size_t cap);
+ssize_t ldb_link_send_err(struct ldb_link *l, const uint8_t *buf, size_t len);
+ssize_t ldb_link_recv_err(struct ldb_link *l, uint8_t *buf, size_t cap);
+
+/** Plain or TLS send: >0 bytes, 0 try later, -1 broken.  Inlined: the plain
+ *  send's success is the hot path. */
+static inline ssize_t ldb_link_send(struct ldb_link *l, const uint8_t *buf, size_t len)
+{
+	if (l->tls_on)
+		return ldb_link_tls_send(l, buf, len);
+	ssize_t n = send(l->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	return n > 0 ? n : n == 0 ? -1 : ldb_link_send_err(l, buf, len);
+}
+
+/** Plain or TLS receive: >0 bytes, 0 nothing now, -1 closed or broken.
+ *  Inlined as the send. */
+static inline ssize_t ldb_link_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
+{
+	if (l->tls_on)
+		return ldb_link_tls_recv(l, buf, cap);
+	ssize_t n = recv(l->fd, buf, cap, MSG_DONTWAIT);
+	return n > 0 ? n : n == 0 ? -1 : ldb_link_recv_err(l, buf, cap);
+}
 
 /** One LDAPMessage (id, protocolOp op[0..oplen)) appended to the output
  *  buffer.  @return its bytes, 0 when there is no room. */
@@ -95,10 +149,29 @@ static inline size_t ldb_link_put(struct ldb_link *l, int32_t msgid, const uint8
 	return n;
 }
 
+/* Off the hot path (link.c): a first send of the output buffer that took
+ * n >= 0 bytes, not all: the rest, or EPOLLOUT armed when it must wait. */
+int ldb_link_flush_rest(struct ldb_link *l, ssize_t n, bool *moved);
+
 /** Write the output buffer; what cannot go now waits for the EPOLLOUT edge
  *  (armed) or, for TLS, the next read.  *moved: a byte went out.
- *  @return 0, or -1 broken. */
-int ldb_link_flush(struct ldb_link *l, bool *moved);
+ *  @return 0, or -1 broken.  Inlined: one send that takes it all is the hot
+ *  path. */
+static inline int ldb_link_flush(struct ldb_link *l, bool *moved)
+{
+	l->wr_wants_rd = false;
+	if (l->out_off < l->out_len) {
+		size_t len = l->out_len - l->out_off;
+		ssize_t n = ldb_link_send(l, l->out + l->out_off, len);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < len)
+			return ldb_link_flush_rest(l, n, moved);
+		*moved = true;
+	}
+	l->out_len = l->out_off = 0;
+	return 0;
+}
 
 /* Off the hot path (link.c): a full input buffer grown, or the rest of an
  * oversized message dropped; an oversized message's head. */

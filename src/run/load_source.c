@@ -23,7 +23,6 @@
  * thread, as ldclt's failed first bind does; one that was up before goes on
  * trying (the server went away). */
 static void connect_failed(struct ldb_conn *cn, uint64_t now, enum ldb_fail kind, const char *why, bool noted);
-static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now);
 
 /* libldap's (and so ldclt's) codes: a TCP connect that fails is -1 (server
  * down), a TLS set-up that fails -11 (connect error) */
@@ -171,7 +170,8 @@ void ldb_cycle_end(struct ldb_conn *cn, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
-	if (!run->cfg->close_sock && cn->ln.fd >= 0 && ldb_bufs_take(cn) == 0) {
+	if (!run->cfg->close_sock && cn->ln.fd >= 0 &&
+	    ((cn->ln.in != NULL && cn->ln.out != NULL) || ldb_bufs_take(cn) == 0)) {
 		static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 		cn->ln.out_len = cn->ln.out_off = 0;
 		size_t n = ldb_req_render(&run->unbind, 0, zero, 0x7fffffff, cn->ln.out, cn->ln.out_cap);
@@ -361,40 +361,42 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 void ldb_load_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
 {
 	int rc = r->result;
-	if (cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
+	if (cn->steps && cn->w->run->ops.state_size[cn->slots[i].kind] > 0 && cn->slots[i].aux == 0 &&
 	    (cn->slots[i].setup == SETUP_NONE || cn->slots[i].setup == SETUP_BIND) &&
 	    conn_step_more(cn, i, &rc, r, msg, now))
 		return;
-	conn_done(cn, i, rc, now);
+	ldb_load_done(cn, i, rc, now);
 }
 
-/* The operation on slot i is over with result rc. */
-static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
+/* The operation on slot i is over with result rc.  The slot is freed first
+ * and read as it was (no copy): nothing issues on it before the pass goes
+ * on (ldb_pass_continue reads its numbers before it issues). */
+void ldb_load_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 {
 	struct ldb_client *w = cn->w;
 	struct ldb_run *run = w->run;
 	const struct ldb_config *c = run->cfg;
 	struct ldb_slot *s = &cn->slots[i];
-	struct ldb_slot done = *s;
+	const struct ldb_slot *done = s;
 	s->used = 0;
 	cn->inflight--;
 	cn->t_freed = now;
 
-	if (done.setup != SETUP_BIND && done.setup != SETUP_TAG && !cn->proven)
+	if (done->setup != SETUP_BIND && done->setup != SETUP_TAG && !cn->proven)
 		conn_proven(cn);
-	if (done.setup == SETUP_TAG) {
+	if (done->setup == SETUP_TAG) {
 		cn->tagged = true; /* any answer: the server has logged it */
 		ldb_load_up(cn, now);
 		return;
 	}
-	if (done.setup == SETUP_SYNC) {
+	if (done->setup == SETUP_SYNC) {
 		/* the server has taken up every request sent before it: new
 		 * operations may go (ldb_conn_events wakes the connection) */
 		cn->syncing = false;
 		return;
 	}
 	if (cn->state == CS_BINDING) {
-		if (done.setup == SETUP_BIND) {
+		if (done->setup == SETUP_BIND) {
 			/* a persistent connection's opening bind: not an operation,
 			 * but its failures are tallied with the binds' */
 			if (rc != 0) {
@@ -413,7 +415,7 @@ static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 			return;
 		}
 		/* bindeach: the cycle's bind, then the pass */
-		ldb_record_result(w, &done, NULL, rc, now);
+		ldb_record_result(w, done, NULL, rc, now);
 		if (rc != 0) {
 			fatal_note(w, rc, "bind", NULL);
 			ldb_cycle_end(cn, now);
@@ -422,20 +424,17 @@ static void conn_done(struct ldb_conn *cn, int i, int rc, uint64_t now)
 		cycle_first_step(cn, now);
 		return;
 	}
-	if ((done.aux > 0 || rc == LDAP_NO_SUCH_OBJECT) && ldb_ops[done.kind]->parents) {
-		*s = done;
-		s->used = 0;
+	if ((done->aux > 0 || rc == LDAP_NO_SUCH_OBJECT) && ldb_ops[done->kind]->parents) {
 		if (add_missing_parents(cn, i, s, rc, now))
 			return;
-		done = *s;
-		if (done.aux > 0)
+		if (done->aux > 0)
 			rc = LDAP_NO_SUCH_OBJECT; /* an ancestor could not be made */
 		s->used = 0;
 	}
-	ldb_record_result(w, &done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
-	if (rc != 0 && ldb_ops[done.kind]->fatal && !c->counteach)
-		fatal_note(w, rc, ldb_ops[done.kind]->name, NULL);
-	ldb_pass_continue(cn, i, &done, now);
+	ldb_record_result(w, done, cn->repl_run != NULL ? cn->repl_run + (size_t)i * REPL_SLOT : NULL, rc, now);
+	if (rc != 0 && ldb_ops[done->kind]->fatal && !c->counteach)
+		fatal_note(w, rc, ldb_ops[done->kind]->name, NULL);
+	ldb_pass_continue(cn, i, done, now);
 }
 
 /* The connection's deadline passed: its back-off is over (idle), or
@@ -495,9 +494,7 @@ void ldb_load_step(struct ldb_conn *cn, uint64_t now)
 	bool cycle = run->cfg->bindeach;
 
 	if (cn->state == CS_READY) {
-		ldb_conn_pump(cn, now);
-		if (cn->state == CS_READY && cn->inflight < cn->depth)
-			ldb_pace_later(w, now);
+		ldb_load_step_ready(cn, now);
 		return;
 	}
 	if (cn->state != CS_IDLE)

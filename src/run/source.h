@@ -41,6 +41,9 @@ void ldb_load_step(struct ldb_conn *cn, uint64_t now);
 void ldb_load_up(struct ldb_conn *cn, uint64_t now);
 void ldb_conn_pump(struct ldb_conn *cn, uint64_t now);
 void ldb_load_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now);
+/* The operation on slot i is over with result rc (ldb_load_result's end; a
+ * run without multi-step kinds, cn->steps false, comes here at once). */
+void ldb_load_done(struct ldb_conn *cn, int i, int rc, uint64_t now);
 void ldb_load_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
 void ldb_load_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
 void ldb_load_deadline(struct ldb_conn *cn, uint64_t now);
@@ -79,13 +82,26 @@ void ldb_replay_round(struct ldb_iothread *r, uint64_t now, int *alive);
 uint64_t ldb_replay_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake);
 void ldb_replay_event(struct ldb_iothread *r, unsigned tag);
 
+/* The load's step of a connection that is up (inlined: the ready list's
+ * common case): fill it, and if it still has room, wait for the pacing. */
+static inline void ldb_load_step_ready(struct ldb_conn *cn, uint64_t now)
+{
+	ldb_conn_pump(cn, now);
+	if (cn->state == CS_READY && cn->inflight < cn->depth)
+		ldb_pace_later(cn->w, now);
+}
+
 /* ---------------- dispatch */
 static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
-	default: ldb_load_step(cn, now);
+	default:
+		if (cn->state == CS_READY)
+			ldb_load_step_ready(cn, now);
+		else
+			ldb_load_step(cn, now);
 	}
 }
 
@@ -113,7 +129,11 @@ static inline void ldb_src_result(struct ldb_conn *cn, int i, const struct ldb_r
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_result(cn, i, r, msg, now); break;
 	case LDB_SOURCE_LOAD:
-	default: ldb_load_result(cn, i, r, msg, now);
+	default:
+		if (cn->steps)
+			ldb_load_result(cn, i, r, msg, now); /* a kind's steps may go on */
+		else
+			ldb_load_done(cn, i, r->result, now);
 	}
 }
 
