@@ -45,7 +45,7 @@ void ldb_conn_confirm(struct ldb_conn *cn)
 	/* one reading ends the connect stage and starts what follows: the TLS
 	 * stage, or the requests sent before the connection was known to be up */
 	uint64_t now = ldb_now_ns();
-	if (w->run->cfg->bindeach)
+	if (w->run->bindeach)
 		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now > cn->t_connect ? now - cn->t_connect : 0);
 	if (cn->state == CS_TLS)
 		cn->t_tls = now;
@@ -81,7 +81,7 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
 	struct sockaddr_storage src; /* --source-address: the next in turn */
-	socklen_t srclen = run->cfg->nsrc > 0 ? ldb_held_next_source(run->cfg, &src) : 0;
+	socklen_t srclen = run->source_addrs ? ldb_held_next_source(run->cfg, &src) : 0;
 	int err = ldb_link_connect(&cn->ln, &run->addr, run->addrlen, srclen > 0 ? &src : NULL, srclen,
 	                           run->depth > 1 || run->tls != NULL, w->epfd, EPOLLIN | EPOLLRDHUP,
 	                           (epoll_data_t){ .ptr = cn }, &what);
@@ -119,7 +119,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		ldb_add(&w->st->tls_handshakes, 1);
 		if (ldb_tls_resumed(&cn->ln.tc))
 			ldb_add(&w->st->tls_resumed, 1);
-		if (w->run->cfg->bindeach)
+		if (w->run->bindeach)
 			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
 		ldb_src_up(cn, now);
 		return;
@@ -225,7 +225,7 @@ static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, si
 static void count_referral(struct ldb_conn *cn, int i, struct ldb_resp *r, uint64_t *now)
 {
 	ldb_add(&cn->w->st->op[cn->slots[i].kind].referrals, 1);
-	if (cn->w->run->cfg->referral_follow == LDB_REFERRAL_NONE)
+	if (cn->w->run->referral_follow == LDB_REFERRAL_NONE)
 		return;
 	int rc = ldb_chase(cn, i, r);
 	if (rc >= 0 && r->result == LDAP_REFERRAL)
@@ -259,7 +259,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 			ldb_add(&cn->w->st->op[ek >= 0 ? ek : s->kind].entries, 1);
 			if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
 				ldb_load_step_entry(cn, i, &r);
-			if (cn->w->run->cfg->deref_attr != NULL)
+			if (cn->w->run->count_deref)
 				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
 		}

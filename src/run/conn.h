@@ -193,7 +193,7 @@ static inline void conn_set_state(struct ldb_conn *cn, enum cstate s)
 		ldb_add(&st->conns_opening, 1);
 	else if (to == 2)
 		ldb_add(&st->conns_up, 1);
-	if (cn->w->run->cfg->held > 0 || cn->w->run->cfg->connect_rate > 0)
+	if (cn->w->run->held_track)
 		ldb_held_moved(cn, from, to);
 }
 
