@@ -332,8 +332,8 @@ struct ldb_config {
 	int s1_wait;        /* scalab01_wait=: the longest sleep between attempts (s), default 10 */
 
 	/* more result files (argv, not owned) */
-	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
-	char *html_path;   /* --html FILE: the report page, written at the end */
+	char *hdrlog_path;                   /* --hdr-log FILE: HdrHistogram interval log */
+	char *html_path;                     /* --html FILE: the report page, written at the end */
 	struct ldb_metrics_settings metrics; /* live metrics (report/metrics, docs/metrics.md) */
 	/* the join with the server's access log (run/oplog, report/join) */
 	char *oplog_path;    /* --op-log FILE: a record per operation */

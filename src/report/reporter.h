@@ -107,9 +107,9 @@ struct ldb_outputs {
 	bool replay;          /* the live metrics carry the replay's figures */
 	const char *json_path, *csv_path, *hdrlog_path, *html_path; /* NULL: not written */
 	const struct ldb_metrics_settings *metrics;                 /* --metrics-*; NULL: none */
-	int threads;          /* the clients (-n; a replay's sender threads) */
-	double rate;          /* the target rate at the start, 0: closed loop */
-	uint64_t interval_ms; /* the sampling interval */
+	int threads;                                                /* the clients (-n; a replay's sender threads) */
+	double rate;                                                /* the target rate at the start, 0: closed loop */
+	uint64_t interval_ms;                                       /* the sampling interval */
 	/* the text lines: -e timestamp's strftime format (NULL: no timestamp),
 	 * -v's level, bindeach (no ramp line: connections come and go) */
 	const char *timestamp_fmt;

@@ -440,7 +440,8 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		bool load = run->source == LDB_SOURCE_LOAD; /* --connect-rate: the load's */
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at = run->t_start + ramp + (load ? ldb_held_connect_after(run->cfg, w->id, k) : 0);
+			w->conns[k].retry_at =
+			        run->t_start + ramp + (load ? ldb_held_connect_after(run->cfg, w->id, k) : 0);
 			conn_wake(&w->conns[k]);
 		}
 	}

@@ -759,9 +759,7 @@ int ldb_rp_source_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 	struct ldb_iothread *r = calloc(1, sizeof *r);
 	struct ldb_client w = { 0 };
 	s.w = &w;
-	int rc = run && st && r && run_init(run, conf, p->share) == 0 && client_init(&w, run, st, &s) == 0
-	                 ? 0
-	                 : -1;
+	int rc = run && st && r && run_init(run, conf, p->share) == 0 && client_init(&w, run, st, &s) == 0 ? 0 : -1;
 	if (rc == 0) {
 		r->w = &w;
 		r->nw = 1;

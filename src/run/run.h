@@ -56,7 +56,7 @@ struct ldb_run {
 	bool bindeach;           /* a connection per pass: its stages timed */
 	bool count_deref;        /* --deref: the entries' dereferenced values counted */
 	uint8_t referral_follow; /* -e referral=: LDB_REFERRAL_* */
-	int depth;                    /* requests in flight per connection */
+	int depth;               /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
 	uint64_t rate_step_ns;     /* the same now: --rate-profile moves it (main thread, relaxed) */
