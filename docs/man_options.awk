@@ -1,7 +1,7 @@
 # The man page's option lists from the option tables, one way to declare
 # an option (src/util/optable.h): docs/ldbench.1
 # is made from the template docs/ldbench.1.in and `ldbench --dump-options`
-# (CMD<TAB>OPTION<TAB>METAVAR, in each table's order; src/util/optable.h):
+# (CMD<TAB>OPTION<TAB>METAVAR<TAB>HELP, in each table's order):
 #
 #   awk -f docs/man_options.awk TABLE.tsv docs/ldbench.1.in > docs/ldbench.1
 #
@@ -18,6 +18,10 @@
 # then its description.  An option of the table without a description, or a
 # description of an option the table does not have, is an error (exit 1,
 # one line per option on stderr): the man page cannot fall behind the table.
+# A list opened with
+#   .\" @options CMD all
+# holds no description: each of CMD's options comes with its --help text
+# (the subcommands' lists; their prose is in SUBCOMMANDS).
 
 function esc(s)
 {
@@ -78,8 +82,22 @@ FNR == NR {
 	key = $1 " " kind
 	n[key]++
 	order[key, n[key]] = $2
+	key = $1 " all"
+	n[key]++
+	order[key, n[key]] = $2
 	meta[$1, $2] = $3
+	help[$1, $2] = $4
 	next
+}
+
+# roff text from --help's: escapes, and no control character first
+function text(s)
+{
+	gsub(/\\/, "\\e", s)
+	gsub(/-/, "\\-", s)
+	if (s ~ /^[.']/)
+		s = "\\&" s
+	return s
 }
 
 # the template
@@ -87,8 +105,8 @@ FNR == NR {
 	split($0, w, " ")
 	cmd = w[3]
 	key = cmd " " w[4]
-	if (w[4] != "short" && w[4] != "long")
-		fail(FILENAME ":" FNR ": @options " cmd " " w[4] ": short or long")
+	if (w[4] != "short" && w[4] != "long" && w[4] != "all")
+		fail(FILENAME ":" FNR ": @options " cmd " " w[4] ": short, long or all")
 	if (!(key in n))
 		fail(FILENAME ":" FNR ": no table has " key " options")
 	inlist = 1
@@ -99,6 +117,8 @@ FNR == NR {
 }
 inlist && /^\.\\" @opt / {
 	cur = substr($0, 10)
+	if (w[4] == "all")
+		fail(FILENAME ":" FNR ": @opt in an 'all' list (its options' texts are their --help's)")
 	if (!((cmd, cur) in meta) || ((cur ~ /^--/) ? "long" : "short") != w[4])
 		fail(FILENAME ":" FNR ": " cur " is not one of ldbench " cmd "'s " w[4] " options in its table")
 	if (cur in seen)
@@ -110,6 +130,12 @@ inlist && /^\.\\" @opt / {
 inlist && /^\.\\" @end$/ {
 	for (i = 1; i <= n[key]; i++) {
 		o = order[key, i]
+		if (w[4] == "all") {
+			print ".TP"
+			print tag(o, meta[cmd, o])
+			print text(help[cmd, o])
+			continue
+		}
 		if (!(o in seen)) {
 			fail(FILENAME ": ldbench " cmd "'s " o " (its table) has no description in the template")
 			continue

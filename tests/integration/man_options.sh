@@ -5,7 +5,8 @@
 #  1. docs/ldbench.1 (checked in, installed) is that output, byte for byte,
 #     and the build's own (build/ldbench.1) too;
 #  2. each of the load's options has its .TP entry, its tag the table's
-#     option and metavar, in the table's order;
+#     option and metavar, in the table's order; each subcommand's, in its
+#     SUBCOMMAND OPTIONS list, with its --help text;
 #  3. the generator refuses a table and a template that disagree: an option
 #     of the table without a description, a description of no option.
 # No server.
@@ -60,6 +61,22 @@ echo "ok: $(wc -l <"$tmp/tags") option entries, each the table's option and meta
 nodesc=$(awk '/^\.SH / { on = ($0 ~ /^\.SH (OPTIONS|"?LONG OPTIONS"?)$/); next }
 	on && /^\.TP/ { getline tag; getline d; if (d ~ /^\.(TP|SH)/) print tag }' "$src/docs/ldbench.1" | head -3)
 assert_eq "" "$nodesc" "option entries without a description"
+
+# each subcommand's list (SUBCOMMAND OPTIONS, .SS "ldbench CMD"): its table's
+# options, in order, each with its --help text
+for cmd in $(cut -f1 "$tmp/table.tsv" | grep -vx load | sort -u); do
+	title="ldbench ${cmd//:/ }"
+	awk -v t="$title" '/^\.S[HS] / { s = $0; sub(/^\.S[HS] "?/, "", s); sub(/"$/, "", s); gsub(/\\-/, "-", s); on = (s == t); next }
+		on && /^\.TP/ { getline tag; getline d; print tag "\t" d }' "$src/docs/ldbench.1" |
+		sed -E -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\&//' >"$tmp/sub"
+	awk -F'\t' -v c="$cmd" '$1 == c { print $2 ($3 == "-" ? "" : " " $3) "\t" $4 }' "$tmp/table.tsv" >"$tmp/subwant"
+	assert_ge 1 "$(wc -l <"$tmp/subwant")" "$cmd's options"
+	if ! cmp -s "$tmp/subwant" "$tmp/sub"; then
+		diff -u "$tmp/subwant" "$tmp/sub" | head -10 >&2 || true
+		_fail "the man page's list of $title is not its table's (option, metavar, --help text, order)"
+	fi
+done
+echo "ok: each subcommand's list is its table's, with its --help text"
 
 # --- 3. a table and a template that disagree are refused -----------------
 # an option added to the table without a description
