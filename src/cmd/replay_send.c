@@ -270,8 +270,7 @@ int ldb_replay_send_opt(struct replay_send_args *a, int id, const char *o, const
 
 /* What the run's record writers and text lines read (report/reporter.h): a
  * replay's outputs; the paths point into argv, the target into a. */
-static void records_outputs(const struct replay_send_args *a, const char *json, const struct ldb_metrics_settings *ms,
-                            struct ldb_outputs *o)
+static void records_outputs(const struct replay_send_args *a, const char *json, struct ldb_outputs *o)
 {
 	*o = (struct ldb_outputs){ .progname = "ldbench",
 		                   .command = "replay",
@@ -279,7 +278,6 @@ static void records_outputs(const struct replay_send_args *a, const char *json, 
 		                   .json_path = json,
 		                   .csv_path = a->csv,
 		                   .html_path = a->html,
-		                   .metrics = ms,
 		                   .threads = a->threads > 1 ? (int)a->threads : 1, /* the sender threads */
 		                   /* the samples' (one for the whole replay with --threads 2: the load's 10 s) */
 		                   .interval_ms = a->sample_ns > 0 ? (uint64_t)(a->sample_ns / 1000000) : 10000,
@@ -415,7 +413,7 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .tls = tls };
 	struct ldb_metrics_settings ms = { 0 };
 	struct ldb_outputs o;
-	records_outputs(a, json, &ms, &o);
+	records_outputs(a, json, &o);
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];
 	int nrep = open_reporters(a, &o, &ms, rep, err, sizeof err);

@@ -106,7 +106,6 @@ struct ldb_outputs {
 	const char *command;  /* the live metrics' run_info: "load", "find-max", "replay" */
 	bool replay;          /* the live metrics carry the replay's figures */
 	const char *json_path, *csv_path, *hdrlog_path, *html_path; /* NULL: not written */
-	const struct ldb_metrics_settings *metrics;                 /* --metrics-*; NULL: none */
 	int threads;                                                /* the clients (-n; a replay's sender threads) */
 	double rate;                                                /* the target rate at the start, 0: closed loop */
 	uint64_t interval_ms;                                       /* the sampling interval */

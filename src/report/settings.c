@@ -306,7 +306,6 @@ void ldb_outputs_of_config(struct ldb_outputs *o, const struct ldb_config *c)
 		                   .csv_path = c->csv_path,
 		                   .hdrlog_path = c->hdrlog_path,
 		                   .html_path = c->html_path,
-		                   .metrics = &c->metrics,
 		                   .threads = c->threads,
 		                   .rate = c->rate,
 		                   .interval_ms = c->interval_ms,
