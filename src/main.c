@@ -17,6 +17,7 @@
 #include "cmd/replay_cmd.h"
 #include "report/reporter.h"
 #include "report/metrics.h"
+#include "report/settings.h"
 
 /* Every command's option table, one line per option (util/optable.h):
  * `ldbench --dump-options`, undocumented, what tests/integration/options_table.sh
@@ -62,7 +63,9 @@ int main(int argc, char **argv)
 		return LDB_EXIT_PARAMS;
 	case LDB_CLI_INIT_ERROR: {
 		/* an unusable input file: ldclt's "Cannot initialize", exit 7 */
-		struct ldb_text t = { .cfg = &cfg, .out = stdout, .pid = getpid() };
+		struct ldb_outputs o;
+		ldb_outputs_of_config(&o, &cfg);
+		struct ldb_text t = { .o = &o, .cfg = &cfg, .out = stdout, .pid = getpid() };
 		fprintf(stderr, "%s\n", err);
 		ldb_text_init_failed(&t);
 		ldb_config_free(&cfg);
@@ -80,7 +83,8 @@ int main(int argc, char **argv)
 	                    ? stderr
 	                    : stdout;
 	/* --metrics-listen, --metrics-push: the port taken, the URL checked before any LDAP connection */
-	if ((cfg.metrics_listen != NULL || cfg.metrics_push != NULL) && ldb_metrics_open(&cfg, err, sizeof err) != 0) {
+	if ((cfg.metrics.listen != NULL || cfg.metrics.push != NULL) &&
+	    ldb_metrics_open(&cfg.metrics, cfg.progname, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", cfg.progname, err);
 		ldb_config_free(&cfg);
 		return LDB_EXIT_PARAMS;
@@ -88,7 +92,7 @@ int main(int argc, char **argv)
 	int status = cfg.nfind_max > 0 ? ldb_find_max(&cfg, out)
 	             : cfg.nsweep > 0  ? ldb_sweep(&cfg, out)
 	                               : ldb_run_load(&cfg, out, NULL);
-	ldb_metrics_close(&cfg);
+	ldb_metrics_close(&cfg.metrics);
 	ldb_config_free(&cfg);
 	return status;
 }

@@ -20,9 +20,10 @@ enum ldb_cli_result {
 enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap);
 /* The live metrics' options given to a command with a parser of its own
  * (ldbench replay): listen, linger and push (each NULL when not given) into
- * c, checked as the load's.  @return 0, or -1 with one line in err. */
-int ldb_cli_metrics_args(struct ldb_config *c, const char *listen, const char *linger, const char *push, char *err,
-                         size_t errcap);
+ * m, checked as the load's.  @return 0, or -1 with one line in err (no
+ * program name: the caller names itself). */
+int ldb_cli_metrics_args(struct ldb_metrics_settings *m, const char *listen, const char *linger, const char *push,
+                         char *err, size_t errcap);
 
 /* ldb_parse_duration_ms: util/num.h */
 

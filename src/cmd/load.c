@@ -16,6 +16,7 @@
 #include "report/join.h"
 #include "report/repl_lines.h"
 #include "report/reporter.h"
+#include "report/settings.h"
 #include "report/sampler.h"
 #include "report/verdict.h"
 #include "run/clock.h"
@@ -39,6 +40,7 @@ struct load {
 	struct ldb_iothread *r; /* the I/O threads */
 	struct ldb_lat **lat;   /* their histograms, for the sampler */
 	int nr, started;
+	struct ldb_outputs out; /* what its reporters and text read, from cfg */
 	struct ldb_text text;
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	int nrep;
@@ -249,13 +251,14 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 	ldb_signals_take(&l->sig);
 	l->cfg = c;
 	l->n = c->threads;
-	l->text = (struct ldb_text){ .cfg = c, .out = out, .pid = getpid() };
+	ldb_outputs_of_config(&l->out, c);
+	l->text = (struct ldb_text){ .o = &l->out, .cfg = c, .out = out, .pid = getpid() };
 	if (ldb_run_init(&l->run, c, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
 	l->run.line_fd = fileno(out); /* the clients' error lines go with the text */
-	l->nrep = ldb_reporters_open(c, l->rep, LDB_MAX_REPORTERS, err, sizeof err);
+	l->nrep = ldb_reporters_open(&l->out, l->rep, LDB_MAX_REPORTERS, err, sizeof err);
 	if (l->nrep < 0) {
 		l->nrep = 0;
 		fprintf(stderr, "%s: %s\n", c->progname, err);
@@ -668,7 +671,7 @@ static int begin(struct load *l, const struct pace *p)
 		ldb_text_end(&l->text, pf);
 		return pf;
 	}
-	struct ldb_run_info info = { .cfg = c, .seed = c->seed, .started = time(NULL), .io_threads = l->nr };
+	struct ldb_run_info info = { .seed = c->seed, .started = time(NULL), .io_threads = l->nr };
 	for (int i = 0; i < l->nrep; i++)
 		if (l->rep[i].begin)
 			l->rep[i].begin(l->rep[i].ctx, &info);

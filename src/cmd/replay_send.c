@@ -10,7 +10,6 @@
 #include "cli/cli.h"
 #include "cli/fail_if.h"
 #include "cmd/replay_cmd.h"
-#include "conf/config.h"
 #include "report/metrics.h"
 #include "report/replay_out.h"
 #include "run/tls.h"
@@ -269,41 +268,27 @@ int ldb_replay_send_opt(struct replay_send_args *a, int id, const char *o, const
 	return 0;
 }
 
-/* The config the run's record writers read (report/reporter.h): a replay's,
- * no kind's options; the paths point into argv.  NULL: out of memory. */
-static struct ldb_config *records_config(const struct replay_send_args *a, const char *json)
+/* What the run's record writers and text lines read (report/reporter.h): a
+ * replay's outputs; the paths point into argv, the target into a. */
+static void records_outputs(const struct replay_send_args *a, const char *json, struct ldb_outputs *o)
 {
-	struct ldb_config *c = malloc(sizeof *c);
-	if (c == NULL)
-		return NULL;
-	ldb_config_init(c);
-	free(c->base);
-	c->base = NULL;
-	free(c->host);
-	c->host = strdup(a->target.host);
-	c->port = a->target.port;
-	c->threads = a->threads > 1 ? (int)a->threads : 1; /* the header's config.threads: the sender threads */
-	if (a->sample_ns > 0)
-		c->interval_ms = (uint64_t)(a->sample_ns / 1000000);
-	c->replay = true;
-	c->json_path = (char *)json;
-	c->csv_path = (char *)a->csv;
-	c->html_path = (char *)a->html;
-	if (c->host == NULL) {
-		ldb_config_free(c);
-		free(c);
-		return NULL;
-	}
-	return c;
+	*o = (struct ldb_outputs){ .progname = "ldbench",
+		                   .command = "replay",
+		                   .replay = true,
+		                   .json_path = json,
+		                   .csv_path = a->csv,
+		                   .html_path = a->html,
+		                   .threads = a->threads > 1 ? (int)a->threads : 1, /* the sender threads */
+		                   /* the samples' (one for the whole replay with --threads 2: the load's 10 s) */
+		                   .interval_ms = a->sample_ns > 0 ? (uint64_t)(a->sample_ns / 1000000) : 10000,
+		                   .config_json = ldb_replay_config_json,
+		                   .config_arg = &a->target };
 }
 
-static void records_close(struct ldb_config *c, struct ldb_reporter *rep, int nrep)
+static void records_close(struct ldb_reporter *rep, int nrep)
 {
 	for (int i = 0; i < nrep; i++)
 		rep[i].close(rep[i].ctx);
-	if (c != NULL)
-		ldb_config_free(c);
-	free(c);
 }
 
 /* The exit status of a replay done (before --fail-if). */
@@ -373,19 +358,19 @@ static int check_outputs(const struct replay_send_args *a, const char *json)
 	return 0;
 }
 
-/* --metrics-listen, --metrics-push: checked, the port taken (before any
- * connection); then the reporters, the live metrics' among them.  @return
- * how many, or -1 with one line in err. */
-static int open_reporters(const struct replay_send_args *a, struct ldb_config *cfg, struct ldb_reporter *rep, char *err,
-                          size_t cap)
+/* --metrics-listen, --metrics-push: checked into *ms, the port taken
+ * (before any connection); then the reporters, the live metrics' among
+ * them.  @return how many, or -1 with one line in err. */
+static int open_reporters(const struct replay_send_args *a, const struct ldb_outputs *o,
+                          struct ldb_metrics_settings *ms, struct ldb_reporter *rep, char *err, size_t cap)
 {
-	if (ldb_cli_metrics_args(cfg, a->metrics_listen, a->metrics_linger, a->metrics_push, err, cap) != 0)
+	if (ldb_cli_metrics_args(ms, a->metrics_listen, a->metrics_linger, a->metrics_push, err, cap) != 0)
 		return -1;
-	if ((cfg->metrics_listen != NULL || cfg->metrics_push != NULL) && ldb_metrics_open(cfg, err, cap) != 0)
+	if ((ms->listen != NULL || ms->push != NULL) && ldb_metrics_open(ms, o->progname, err, cap) != 0)
 		return -1; /* exit 2 at once, as the load's */
-	int n = ldb_reporters_open(cfg, rep, LDB_MAX_REPORTERS, err, cap);
+	int n = ldb_reporters_open(o, rep, LDB_MAX_REPORTERS, err, cap);
 	if (n < 0)
-		ldb_metrics_close(cfg);
+		ldb_metrics_close(ms);
 	return n;
 }
 
@@ -426,22 +411,23 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 		                 .threads = a->threads ? a->threads : 1,
 		                 .drain_ns = a->drain_ns ? a->drain_ns : 10 * INT64_C(1000000000),
 		                 .tls = tls };
-	struct ldb_config *cfg = records_config(a, json);
+	struct ldb_metrics_settings ms = { 0 };
+	struct ldb_outputs o;
+	records_outputs(a, json, &o);
 	struct ldb_reporter rep[LDB_MAX_REPORTERS];
 	char err[700];
-	int nrep = cfg ? open_reporters(a, cfg, rep, err, sizeof err) : -1;
+	int nrep = open_reporters(a, &o, &ms, rep, err, sizeof err);
 	if (nrep < 0) {
-		fprintf(stderr, PROG ": %s\n", cfg ? err : "out of memory");
-		records_close(cfg, rep, 0);
+		fprintf(stderr, PROG ": %s\n", err);
 		ldb_tls_free(tls);
-		return cfg ? 2 : 99;
+		return 2;
 	}
-	struct ldb_run_info info = { .cfg = cfg, .started = time(NULL), .io_threads = 1 };
+	struct ldb_run_info info = { .started = time(NULL), .io_threads = 1 };
 	for (int i = 0; i < nrep; i++)
 		if (rep[i].begin)
 			rep[i].begin(rep[i].ctx, &info);
 	bool tostderr = (json && strcmp(json, "-") == 0) || (a->csv && strcmp(a->csv, "-") == 0);
-	struct ldb_text text = { .cfg = cfg, .out = tostderr ? stderr : stdout, .pid = getpid() };
+	struct ldb_text text = { .o = &o, .cfg = NULL, .out = tostderr ? stderr : stdout, .pid = getpid() };
 	struct ldb_rp_result *r = malloc(sizeof *r);
 	st = r && ldb_rp_result_init(r) == 0 ? 0 : 99;
 	struct ldb_replay_sampler *smp = NULL;
@@ -455,8 +441,8 @@ int ldb_replay_send_main(struct replay_send_args *a, const char *const *logs, in
 	if (st == 0)
 		st = report(a, &c, r, &text, rep, nrep,
 		            from_ns != INT64_MIN || to_ns != INT64_MAX || from_rel >= 0 || to_rel >= 0);
-	ldb_metrics_close(cfg); /* after the summary's figures, --metrics-linger */
-	records_close(cfg, rep, nrep);
+	ldb_metrics_close(&ms); /* after the summary's figures, --metrics-linger */
+	records_close(rep, nrep);
 	if (r)
 		ldb_rp_result_free(r);
 	free(r);

@@ -122,6 +122,17 @@ struct ldb_ctlcfg {
 	int page_size;              /* --simple-page-size: entries a page; 0: no paging */
 };
 
+/* The live metrics' settings (report/metrics, docs/metrics.md), the load's
+ * configuration's and the replay's (cli/metrics_options.c parses both). */
+struct ldb_metrics_settings {
+	const char *listen; /* --metrics-listen [ADDR:]PORT as given (argv), NULL without */
+	char addr[64];      /* its numeric address, 127.0.0.1 by default */
+	int port;           /* its port */
+	uint64_t linger_ms; /* --metrics-linger: kept up this long after the run */
+	bool linger_set;
+	const char *push; /* --metrics-push URL (argv), NULL without */
+};
+
 struct ldb_config {
 	const char *progname; /* basename of argv[0]: "ldbench", or "ldclt" via a link */
 	char *cmdline;        /* the command line with any password masked (for -v) */
@@ -321,16 +332,9 @@ struct ldb_config {
 	int s1_wait;        /* scalab01_wait=: the longest sleep between attempts (s), default 10 */
 
 	/* more result files (argv, not owned) */
-	char *hdrlog_path; /* --hdr-log FILE: HdrHistogram interval log */
-	char *html_path;   /* --html FILE: the report page, written at the end */
-	/* live metrics (report/metrics, docs/metrics.md) */
-	char *metrics_listen;       /* --metrics-listen [ADDR:]PORT as given (argv), NULL without */
-	char metrics_addr[64];      /* its numeric address, 127.0.0.1 by default */
-	int metrics_port;           /* its port */
-	uint64_t metrics_linger_ms; /* --metrics-linger: kept up this long after the run */
-	bool metrics_linger_set;
-	char *metrics_push; /* --metrics-push URL (argv), NULL without */
-	bool replay;        /* the records are ldbench replay's (their header's operation "replay") */
+	char *hdrlog_path;                   /* --hdr-log FILE: HdrHistogram interval log */
+	char *html_path;                     /* --html FILE: the report page, written at the end */
+	struct ldb_metrics_settings metrics; /* live metrics (report/metrics, docs/metrics.md) */
 	/* the join with the server's access log (run/oplog, report/join) */
 	char *oplog_path;    /* --op-log FILE: a record per operation */
 	char *server_log[8]; /* --server-log FILE (several: rotated files, in any order) */

@@ -196,7 +196,7 @@ static void hl_close(void *ctx)
 	free(r);
 }
 
-int ldb_hdrlog_open(const struct ldb_config *c, bool append, struct ldb_reporter *out, char *err, size_t cap)
+int ldb_hdrlog_open(const struct ldb_outputs *c, bool append, struct ldb_reporter *out, char *err, size_t cap)
 {
 	struct hdrlog *r = calloc(1, sizeof *r);
 	if (r == NULL) {

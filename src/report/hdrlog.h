@@ -22,6 +22,6 @@ char *ldb_hdrlog_encode(const struct ldb_hist *h);
 
 /** Open the --hdr-log reporter (append: a later run of a --sweep).
  *  @return 0, or -1 with one line in err. */
-int ldb_hdrlog_open(const struct ldb_config *c, bool append, struct ldb_reporter *out, char *err, size_t cap);
+int ldb_hdrlog_open(const struct ldb_outputs *c, bool append, struct ldb_reporter *out, char *err, size_t cap);
 
 #endif

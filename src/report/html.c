@@ -582,7 +582,7 @@ static char *membuf;
 static size_t memlen;
 
 struct html_rep {
-	const struct ldb_config *cfg;
+	const struct ldb_outputs *o;
 	struct ldb_reporter inner; /* the JSON reporter, writing into mem */
 };
 
@@ -606,24 +606,24 @@ static void hr_end(void *ctx, const struct ldb_summary *s)
 	char err[300];
 	r->inner.end(r->inner.ctx, s);
 	if (fflush(mem) != 0) {
-		fprintf(stderr, "%s: --html: out of memory\n", r->cfg->progname);
+		fprintf(stderr, "%s: --html: out of memory\n", r->o->progname);
 		return;
 	}
 	FILE *in = fmemopen(membuf, memlen, "r");
-	if (in == NULL || ldb_html_read(&f, r->cfg->html_path, in, err, sizeof err) != 0) {
-		fprintf(stderr, "%s: --html: %s\n", r->cfg->progname, in ? err : "out of memory");
+	if (in == NULL || ldb_html_read(&f, r->o->html_path, in, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: --html: %s\n", r->o->progname, in ? err : "out of memory");
 		if (in)
 			fclose(in);
 		return;
 	}
 	fclose(in);
 	snprintf(f.label, sizeof f.label, "this run");
-	FILE *out = fopen(r->cfg->html_path, "w");
+	FILE *out = fopen(r->o->html_path, "w");
 	int rc = out ? ldb_html_write(out, &f, 1, NULL) : -1;
 	if (out != NULL && fclose(out) != 0)
 		rc = -1;
 	if (rc != 0)
-		fprintf(stderr, "%s: --html %s: writing failed\n", r->cfg->progname, r->cfg->html_path);
+		fprintf(stderr, "%s: --html %s: writing failed\n", r->o->progname, r->o->html_path);
 	ldb_html_file_free(&f);
 }
 
@@ -636,7 +636,7 @@ static void hr_close(void *ctx)
 	free(r);
 }
 
-int ldb_html_open(const struct ldb_config *c, struct ldb_reporter *out, char *err, size_t cap)
+int ldb_html_open(const struct ldb_outputs *c, struct ldb_reporter *out, char *err, size_t cap)
 {
 	struct html_rep *r = calloc(1, sizeof *r);
 	FILE *probe = fopen(c->html_path, "w"); /* a file that cannot be created stops the run now */
@@ -653,7 +653,7 @@ int ldb_html_open(const struct ldb_config *c, struct ldb_reporter *out, char *er
 		free(r);
 		return -1;
 	}
-	r->cfg = c;
+	r->o = c;
 	*out = (struct ldb_reporter){
 		.ctx = r, .begin = hr_begin, .sample = hr_sample, .end = hr_end, .close = hr_close
 	};

@@ -57,6 +57,6 @@ void ldb_html_run_name(const struct ldb_html_file *f, int ri, char *buf, size_t 
 
 /** The --html reporter: keeps the run's JSON records in memory (every run of
  *  a --sweep) and writes the page at each run's end.  @return 0, or -1. */
-int ldb_html_open(const struct ldb_config *c, struct ldb_reporter *out, char *err, size_t cap);
+int ldb_html_open(const struct ldb_outputs *c, struct ldb_reporter *out, char *err, size_t cap);
 
 #endif

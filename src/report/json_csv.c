@@ -25,7 +25,7 @@
 struct rec_file {
 	FILE *f;
 	const char *path; /* as given; "-" = stdout */
-	const struct ldb_config *cfg;
+	const struct ldb_outputs *o;
 	bool csv_header; /* CSV: write the header row (not when appending) */
 	bool borrowed;   /* f belongs to the caller (--html's buffer) */
 };
@@ -52,52 +52,12 @@ static void put_str(FILE *f, const char *name, const char *v)
 		ldb_json_put_string(f, v);
 }
 
-/* A count that -1 means "none of it": null. */
-static void put_opt_ll(FILE *f, const char *name, long long v)
-{
-	if (v < 0)
-		fprintf(f, ",\"%s\":null", name);
-	else
-		fprintf(f, ",\"%s\":%lld", name, v);
-}
-
 /* ------------------------------------------------------------ JSON reporter */
-
-/* The config's "operation": the keyword of the run's first kind (in pass
- * order) whose row has config_word (bindonly, esearch), else "none". */
-static const char *config_operation(const struct ldb_config *c)
-{
-	if (c->replay) /* ldbench replay: the log's operations */
-		return "replay";
-	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
-		for (int k = 0; k < LDB_OP_COUNT; k++)
-			if (c->weight[k] > 0 && ldb_ops[k]->config_word && ldb_ops[k]->pass_rank == rank)
-				return ldb_ops[k]->keyword;
-	return "none";
-}
-
-static const char *scope_text(int scope)
-{
-	switch (scope) {
-	case LDB_SCOPE_BASE: return "base";
-	case LDB_SCOPE_ONE: return "one";
-	default: return "subtree";
-	}
-}
-
-static const char *valmode_text(enum ldb_valmode m)
-{
-	switch (m) {
-	case LDB_VAL_RANDOM: return "random";
-	case LDB_VAL_INCR: return "incr";
-	default: return "fixed";
-	}
-}
 
 static void json_begin(void *ctx, const struct ldb_run_info *info)
 {
 	struct rec_file *r = ctx;
-	const struct ldb_config *c = info->cfg;
+	const struct ldb_outputs *o = r->o;
 	FILE *f = r->f;
 	char host[256] = "", start[32] = "";
 	struct tm tm;
@@ -112,42 +72,11 @@ static void json_begin(void *ctx, const struct ldb_run_info *info)
 	put_str(f, "start", start);
 	put_str(f, "host", host);
 	fprintf(f, ",\"seed\":%llu,\"seed_given\":%s", (unsigned long long)info->seed,
-	        c->seed_given ? "true" : "false");
-	put_str(f, "command", c->cmdline);
+	        o->seed_given ? "true" : "false");
+	put_str(f, "command", o->cmdline);
 	fputs(",\"config\":{", f);
-	char server[600];
-	if (c->uri != NULL)
-		snprintf(server, sizeof server, "%s", c->uri);
-	else
-		snprintf(server, sizeof server, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host ? c->host : "",
-		         c->port);
-	fputs("\"server\":", f);
-	ldb_json_put_string(f, server);
-	put_str(f, "operation", config_operation(c));
-	fprintf(f, ",\"bindeach\":%s", c->bindeach ? "true" : "false");
-	put_str(f, "bind_dn", c->bind_dn);
-	put_str(f, "base", c->base);
-	put_str(f, "filter", c->filter);
-	put_str(f, "scope", scope_text(c->scope));
-	fputs(",\"attrs\":[", f);
-	for (int i = 0; i < c->nattrs; i++) {
-		if (i)
-			fputc(',', f);
-		ldb_json_put_string(f, c->attrs[i]);
-	}
-	fputc(']', f);
-	put_str(f, "values", valmode_text(c->valmode));
-	put_opt_ll(f, "range_low", c->range_low);
-	put_opt_ll(f, "range_high", c->range_high);
-	put_opt_ll(f, "expect_entries", c->expect_entries);
-	fprintf(f, ",\"threads\":%d,\"io_threads\":%d,\"connections_per_thread\":%d,\"depth\":%d", c->threads,
-	        info->io_threads, c->conns_per_thread, c->depth);
-	fprintf(f, ",\"interval_ms\":%llu", (unsigned long long)c->interval_ms);
-	put_opt_ll(f, "samples", c->samples);
-	put_opt_ll(f, "ops_per_thread", c->ops_per_thread);
-	fprintf(f, ",\"warmup_ms\":%llu,\"duration_ms\":%llu,\"rate\":%.3f", (unsigned long long)c->warmup_ms,
-	        (unsigned long long)c->duration_ms, c->rate);
-	fprintf(f, ",\"timeout_s\":%d,\"max_errors\":%lld}}\n", c->timeout_sec, c->max_errors);
+	o->config_json(f, o, info->io_threads); /* the command's own members */
+	fputs("}}\n", f);
 	fflush(f);
 }
 
@@ -290,12 +219,12 @@ static void rec_close(void *ctx)
 	if (r->f != stdout && !r->borrowed && fclose(r->f) != 0)
 		bad = true;
 	if (bad)
-		fprintf(stderr, "%s: writing %s failed: the records are incomplete\n", r->cfg->progname,
+		fprintf(stderr, "%s: writing %s failed: the records are incomplete\n", r->o->progname,
 		        strcmp(r->path, "-") == 0 ? "stdout" : r->path);
 	free(r);
 }
 
-static int open_one(const struct ldb_config *c, const char *path, bool csv, bool opened_before,
+static int open_one(const struct ldb_outputs *c, const char *path, bool csv, bool opened_before,
                     struct ldb_reporter *out, char *err, size_t cap)
 {
 	struct rec_file *r = calloc(1, sizeof *r);
@@ -304,7 +233,7 @@ static int open_one(const struct ldb_config *c, const char *path, bool csv, bool
 		return -1;
 	}
 	r->path = path;
-	r->cfg = c;
+	r->o = c;
 	r->csv_header = !opened_before;
 	if (strcmp(path, "-") == 0) {
 		r->f = stdout;
@@ -332,7 +261,7 @@ static int open_one(const struct ldb_config *c, const char *path, bool csv, bool
 	return 0;
 }
 
-int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap)
+int ldb_reporters_open(const struct ldb_outputs *c, struct ldb_reporter *out, int max, char *err, size_t cap)
 {
 	static int opens; /* reporters are opened by the main thread only */
 	int n = 0;
@@ -365,12 +294,12 @@ int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int
 
 /* The JSON reporter writing into a stream the caller owns (--html
  * keeps the records of every run in memory). */
-int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out)
+int ldb_records_json_reporter(const struct ldb_outputs *c, FILE *f, struct ldb_reporter *out)
 {
 	struct rec_file *r = calloc(1, sizeof *r);
 	if (r == NULL)
 		return -1;
-	*r = (struct rec_file){ .f = f, .path = "--html buffer", .cfg = c, .borrowed = true };
+	*r = (struct rec_file){ .f = f, .path = "--html buffer", .o = c, .borrowed = true };
 	*out = (struct ldb_reporter){
 		.ctx = r, .begin = json_begin, .sample = json_sample, .end = json_end, .close = rec_close
 	};

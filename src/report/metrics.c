@@ -191,20 +191,20 @@ static void *serve(void *arg)
 }
 
 /* The listening socket.  @return it, or -1 with one line in err. */
-static int listen_on(const struct ldb_config *c, char *err, size_t cap)
+static int listen_on(const struct ldb_metrics_settings *c, char *err, size_t cap)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t sl;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
-	if (inet_pton(AF_INET, c->metrics_addr, &a4->sin_addr) == 1) {
+	if (inet_pton(AF_INET, c->addr, &a4->sin_addr) == 1) {
 		a4->sin_family = AF_INET;
-		a4->sin_port = htons((uint16_t)c->metrics_port);
+		a4->sin_port = htons((uint16_t)c->port);
 		sl = sizeof *a4;
 	} else {
-		inet_pton(AF_INET6, c->metrics_addr, &a6->sin6_addr);
+		inet_pton(AF_INET6, c->addr, &a6->sin6_addr);
 		a6->sin6_family = AF_INET6;
-		a6->sin6_port = htons((uint16_t)c->metrics_port);
+		a6->sin6_port = htons((uint16_t)c->port);
 		sl = sizeof *a6;
 	}
 	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -212,7 +212,7 @@ static int listen_on(const struct ldb_config *c, char *err, size_t cap)
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 64) != 0) {
-		snprintf(err, cap, "--metrics-listen %s: cannot listen: %s", c->metrics_listen, strerror(errno));
+		snprintf(err, cap, "--metrics-listen %s: cannot listen: %s", c->listen, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -220,14 +220,14 @@ static int listen_on(const struct ldb_config *c, char *err, size_t cap)
 	return fd;
 }
 
-int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap)
+int ldb_metrics_open(const struct ldb_metrics_settings *c, const char *progname, char *err, size_t cap)
 {
 	if (ep.open)
 		return 0;
-	if (c->metrics_push != NULL && ldb_metrics_push_start(c, err, cap) != 0)
+	if (c->push != NULL && ldb_metrics_push_start(c, progname, err, cap) != 0)
 		return -1;
 	ep.open = true;
-	if (c->metrics_listen == NULL)
+	if (c->listen == NULL)
 		return 0;
 	ep.listening = true;
 	ep.lfd = listen_on(c, err, cap);
@@ -242,7 +242,7 @@ int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap)
 	pthread_condattr_destroy(&ca);
 	(void)ldb_run_id();
 	if (pipe2(ep.wake, O_CLOEXEC) != 0 || pthread_create(&ep.th, NULL, serve, NULL) != 0) {
-		snprintf(err, cap, "--metrics-listen %s: cannot start its thread", c->metrics_listen);
+		snprintf(err, cap, "--metrics-listen %s: cannot start its thread", c->listen);
 		close(ep.lfd);
 		return -1;
 	}
@@ -286,7 +286,7 @@ static void linger(uint64_t ms)
 	pthread_mutex_unlock(&ep.mu);
 }
 
-void ldb_metrics_close(const struct ldb_config *c)
+void ldb_metrics_close(const struct ldb_metrics_settings *c)
 {
 	if (!ep.open)
 		return;
@@ -295,8 +295,8 @@ void ldb_metrics_close(const struct ldb_config *c)
 	if (!ep.listening)
 		return;
 	ep.listening = false;
-	if (c->metrics_linger_ms > 0)
-		linger(c->metrics_linger_ms);
+	if (c->linger_ms > 0)
+		linger(c->linger_ms);
 	ssize_t w = write(ep.wake[1], "x", 1);
 	(void)w;
 	pthread_join(ep.th, NULL);

@@ -21,11 +21,11 @@
 #define LDB_METRICS_CLIENTS 16
 #define LDB_METRICS_TIMEOUT_MS 5000
 
-/* Bind and listen on c->metrics_addr:metrics_port, start the thread; with
- * --metrics-push, its thread.
+/* Bind and listen on c->addr:port, start the thread; with --metrics-push,
+ * its thread (its lines named progname).
  * @return 0, or -1 with one line in err (the port in use, an address not
  * here). */
-int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap);
+int ldb_metrics_open(const struct ldb_metrics_settings *c, const char *progname, char *err, size_t cap);
 /* The endpoint is open. */
 bool ldb_metrics_active(void);
 /* Publish a new text (taken over: freed by the endpoint).  final: the run's
@@ -33,11 +33,11 @@ bool ldb_metrics_active(void);
 void ldb_metrics_publish(char *text, size_t len, bool final);
 /* Keep serving up to c->metrics_linger_ms or until the first scrape after
  * the final text, then stop the thread and close.  Nothing when not open. */
-void ldb_metrics_close(const struct ldb_config *c);
+void ldb_metrics_close(const struct ldb_metrics_settings *c);
 
 /* The reporter that renders the text at each sample and at the end (report/metrics_text.c).
  * @return 0, or -1 when memory ran out. */
-int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out);
+int ldb_metrics_reporter(const struct ldb_outputs *o, struct ldb_reporter *out);
 /* The summary's parts hand their figures to the last text (ldb_part_ops's
  * metrics): -S's consumers over the whole run (after the last checks), a
  * replay's result (its sent, differing and not sent). */
@@ -50,7 +50,7 @@ void ldb_metrics_end_replay(struct ldb_metrics_end *e, const struct ldb_rp_resul
  * one line in err: a URL that is no http://HOST[:PORT][/PATH]); hand it a
  * text to push (copied); push what waits, stop, and say how many pushes
  * failed. */
-int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap);
+int ldb_metrics_push_start(const struct ldb_metrics_settings *c, const char *progname, char *err, size_t cap);
 void ldb_metrics_push_offer(const char *text, size_t len);
 void ldb_metrics_push_stop(void);
 

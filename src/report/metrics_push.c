@@ -147,14 +147,14 @@ static int parse_url(const char *url)
 	return 0;
 }
 
-int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap)
+int ldb_metrics_push_start(const struct ldb_metrics_settings *c, const char *progname, char *err, size_t cap)
 {
-	if (parse_url(c->metrics_push) != 0) {
-		snprintf(err, cap, "--metrics-push '%s': not an http://HOST[:PORT][/PATH] URL", c->metrics_push);
+	if (parse_url(c->push) != 0) {
+		snprintf(err, cap, "--metrics-push '%s': not an http://HOST[:PORT][/PATH] URL", c->push);
 		return -1;
 	}
-	ps.url = c->metrics_push;
-	ps.progname = c->progname;
+	ps.url = c->push;
+	ps.progname = progname;
 	if (pthread_create(&ps.th, NULL, pusher, NULL) != 0) {
 		snprintf(err, cap, "--metrics-push: cannot start its thread");
 		return -1;

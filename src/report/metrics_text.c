@@ -37,7 +37,7 @@ struct mbuckets {
 };
 
 struct mtext {
-	const struct ldb_config *c;
+	const struct ldb_outputs *o;
 	struct ldb_totals cum;           /* the counters summed over the intervals */
 	struct mbuckets h[LDB_OP_COUNT]; /* the latencies so far, in buckets (a sample's folded in: fold) */
 	bool used[LDB_OP_COUNT];         /* kinds with latencies in this run */
@@ -248,15 +248,13 @@ static void put_gauges(FILE *f, const struct mtext *m, const struct ldb_totals *
 	        inflight, (long long)t->conns_up, m->threads, m->rate_target, m->cpu, m->measured);
 }
 
-static void put_info(FILE *f, const struct ldb_config *c)
+static void put_info(FILE *f, const struct ldb_outputs *o)
 {
 	fputs("# HELP ldbench_run_info The run: ldbench's version, the run id of its records, its command.\n"
 	      "# TYPE ldbench_run_info gauge\n",
 	      f);
 	fprintf(f, "ldbench_run_info{version=\"%s\",run_id=\"%s\",command=\"%s\"} 1\n", LDBENCH_VERSION, ldb_run_id(),
-	        c->replay          ? "replay"
-	        : c->nfind_max > 0 ? "find-max"
-	                           : "load");
+	        o->command);
 }
 
 /* The run's kind of log type t ("rename" for the log's modrdn), or NULL (unbinds, unknown types). */
@@ -375,7 +373,7 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 	FILE *f = open_memstream(&buf, &len);
 	if (f == NULL)
 		return;
-	put_info(f, m->c);
+	put_info(f, m->o);
 	put_operations(f, t);
 	put_failures(f, t);
 	fputs("# HELP ldbench_operation_duration_seconds Operation latency (with --rate from the intended start).\n"
@@ -390,7 +388,7 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 			put_buckets(f, m, "ldbench_operation_duration_seconds", lab, &m->h[k]);
 	}
 	put_gauges(f, m, t);
-	if (m->c->replay)
+	if (m->o->replay)
 		put_replay(f, m);
 	if (m->nrepl > 0)
 		put_repl(f, m);
@@ -404,8 +402,9 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 static void on_begin(void *ctx, const struct ldb_run_info *info)
 {
 	struct mtext *m = ctx;
-	m->threads = info->cfg->threads;
-	m->rate_target = info->cfg->rate;
+	(void)info;
+	m->threads = m->o->threads;
+	m->rate_target = m->o->rate;
 	publish(m, &m->cum, NULL, false);
 }
 
@@ -514,12 +513,12 @@ static void on_close(void *ctx)
 	free(m);
 }
 
-int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out)
+int ldb_metrics_reporter(const struct ldb_outputs *c, struct ldb_reporter *out)
 {
 	struct mtext *m = calloc(1, sizeof *m);
 	if (m == NULL)
 		return -1;
-	m->c = c;
+	m->o = c;
 	bounds(m);
 	*out = (struct ldb_reporter){
 		.ctx = m, .begin = on_begin, .sample = on_sample, .end = on_end, .close = on_close, .repl = on_repl

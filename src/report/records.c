@@ -9,8 +9,6 @@
 
 #include "ops/ops.h"
 #include "report/json.h"
-#include "report/repl_lines.h"
-#include "report/replay_out.h"
 
 /* ------------------------------------------------------------ writer */
 

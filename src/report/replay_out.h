@@ -19,6 +19,12 @@ void ldb_replay_text(const struct ldb_rp_result *r, bool recorded, FILE *out);
 /** ,"replay":{...}: the fidelity report as a member of the summary record. */
 void ldb_replay_put_json(FILE *f, const struct ldb_rp_result *r, bool recorded);
 
+/* The header record's "config" members of a replay (struct ldb_outputs'
+ * config_json; o->config_arg: its struct ldb_target): the target, the
+ * operation "replay", the sender threads, the interval; the load's template
+ * fields null or their defaults (docs/results.md). */
+void ldb_replay_config_json(FILE *f, const struct ldb_outputs *o, int io_threads);
+
 /* A replay seen as a run: per operation kind of the run (the log's types
  * that are one: unbinds are not), attempted = sent, completed = answered,
  * succeeded = counted = the answers with a success code, errors by code the

@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "conf/target.h"
 #include "ops/ops.h"
+#include "report/json.h"
 #include "report/metrics.h"
 #include "report/verdict.h"
 
@@ -148,4 +150,23 @@ int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_thres
 		failed = true;
 	}
 	return failed && status == LDB_EXIT_OK ? LDB_EXIT_THRESHOLD : status;
+}
+
+void ldb_replay_config_json(FILE *f, const struct ldb_outputs *o, int io_threads)
+{
+	const struct ldb_target *t = o->config_arg;
+	fputs("\"server\":", f);
+	char server[600];
+	snprintf(server, sizeof server, "%s://%s:%d", t->ldaps ? "ldaps" : "ldap", t->host ? t->host : "", t->port);
+	ldb_json_put_string(f, server);
+	fputs(",\"operation\":\"replay\",\"bindeach\":false,\"bind_dn\":null,\"base\":null,\"filter\":null,"
+	      "\"scope\":\"subtree\",\"attrs\":[],\"values\":\"fixed\",\"range_low\":null,\"range_high\":null,"
+	      "\"expect_entries\":null",
+	      f);
+	fprintf(f, ",\"threads\":%d,\"io_threads\":%d,\"connections_per_thread\":1,\"depth\":1", o->threads,
+	        io_threads);
+	fprintf(f, ",\"interval_ms\":%llu", (unsigned long long)o->interval_ms);
+	fputs(",\"samples\":null,\"ops_per_thread\":null,\"warmup_ms\":0,\"duration_ms\":0,\"rate\":0.000,"
+	      "\"timeout_s\":30,\"max_errors\":1000",
+	      f);
 }

@@ -95,12 +95,39 @@ static inline void ldb_summary_add(struct ldb_summary *s, const struct ldb_summa
 		s->part[s->nparts++] = p;
 }
 
+/* What the record writers (--json, --csv, --hdr-log, --html), the live
+ * metrics and the text lines read of a run.  Its command fills it: the load
+ * from its configuration (ldb_outputs_of_config, report/settings.h), the
+ * replay from its own options (cmd/replay_send.c); no configuration is made
+ * up for them.  The strings point into the owner's storage (argv, the
+ * configuration); it outlives the reporters opened with it. */
+struct ldb_outputs {
+	const char *progname; /* the lines' "NAME[PID]: ", the messages' "NAME: " */
+	const char *command;  /* the live metrics' run_info: "load", "find-max", "replay" */
+	bool replay;          /* the live metrics carry the replay's figures */
+	const char *json_path, *csv_path, *hdrlog_path, *html_path; /* NULL: not written */
+	int threads;                                                /* the clients (-n; a replay's sender threads) */
+	double rate;                                                /* the target rate at the start, 0: closed loop */
+	uint64_t interval_ms;                                       /* the sampling interval */
+	/* the text lines: -e timestamp's strftime format (NULL: no timestamp),
+	 * -v's level, bindeach (no ramp line: connections come and go) */
+	const char *timestamp_fmt;
+	int verbose;
+	bool bindeach;
+	/* the header record: the command line (NULL: none), whether --seed was
+	 * given, and its "config" object's members, written by the command's
+	 * writer from config_arg (the load's configuration, the replay's target) */
+	const char *cmdline;
+	bool seed_given;
+	void (*config_json)(FILE *f, const struct ldb_outputs *o, int io_threads);
+	const void *config_arg;
+};
+
 /* Machine-readable reporters (JSON lines, CSV): a set of callbacks the sampler
  * calls beside the text.  begin() once before the I/O threads start, sample()
  * per interval, end() once with the summary; close() frees.  None of them runs
  * in an I/O thread. */
 struct ldb_run_info {
-	const struct ldb_config *cfg;
 	uint64_t seed;
 	time_t started; /* wall clock, for the header */
 	int io_threads;
@@ -116,13 +143,18 @@ struct ldb_reporter {
 	void (*repl)(void *ctx, int index, double t_end, const struct ldb_repl_figs *f, int n);
 };
 #define LDB_MAX_REPORTERS 5
-/* Open the reporters the config asks for (--json, --csv) into out[].
+/* Open the reporters o asks for (--json, --csv, --hdr-log, --html, the live
+ * metrics' when they are open) into out[].
  * @return how many, or -1 with one line in err (a file that cannot be created). */
-int ldb_reporters_open(const struct ldb_config *c, struct ldb_reporter *out, int max, char *err, size_t cap);
+int ldb_reporters_open(const struct ldb_outputs *o, struct ldb_reporter *out, int max, char *err, size_t cap);
 /* The JSON lines reporter on a stream the caller owns and closes. @return 0, or -1. */
-int ldb_records_json_reporter(const struct ldb_config *c, FILE *f, struct ldb_reporter *out);
+int ldb_records_json_reporter(const struct ldb_outputs *o, FILE *f, struct ldb_reporter *out);
 
+/* The text output.  o: what every line reads (the prefix, a sample's
+ * lines); cfg: the load's configuration, which its banner and summary read
+ * (NULL for a replay, which writes neither: report/replay_out.h). */
 struct ldb_text {
+	const struct ldb_outputs *o;
 	const struct ldb_config *cfg;
 	FILE *out;
 	pid_t pid;

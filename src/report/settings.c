@@ -10,6 +10,7 @@
 
 #include "ops/ops.h"
 #include "proto/wire.h"
+#include "report/json.h"
 
 /* One "Key = value" line, the key padded to 19 columns as ldclt does. */
 #define KEY "%-19s= "
@@ -207,4 +208,112 @@ void ldb_config_print(const struct ldb_config *c, FILE *out)
 	if (c->io_threads > 0)
 		fprintf(out, KEY "%d\n", "I/O threads", c->io_threads);
 	print_repl(c, out);
+}
+
+/* ------------------------------------------------ the load's outputs */
+
+/* "name":"text" or "name":null, after a comma unless first */
+static void put_str(FILE *f, const char *name, const char *v, bool first)
+{
+	fprintf(f, "%s\"%s\":", first ? "" : ",", name);
+	if (v == NULL)
+		fputs("null", f);
+	else
+		ldb_json_put_string(f, v);
+}
+
+/* A count that -1 means "none of it": null. */
+static void put_opt_ll(FILE *f, const char *name, long long v)
+{
+	if (v < 0)
+		fprintf(f, ",\"%s\":null", name);
+	else
+		fprintf(f, ",\"%s\":%lld", name, v);
+}
+
+/* The config's "operation": the keyword of the run's first kind (in pass
+ * order) whose row has config_word (bindonly, esearch), else "none". */
+static const char *config_operation(const struct ldb_config *c)
+{
+	for (int rank = 0; rank < LDB_OP_COUNT; rank++)
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (c->weight[k] > 0 && ldb_ops[k]->config_word && ldb_ops[k]->pass_rank == rank)
+				return ldb_ops[k]->keyword;
+	return "none";
+}
+
+static const char *scope_text(int scope)
+{
+	switch (scope) {
+	case LDB_SCOPE_BASE: return "base";
+	case LDB_SCOPE_ONE: return "one";
+	default: return "subtree";
+	}
+}
+
+static const char *valmode_text(enum ldb_valmode m)
+{
+	switch (m) {
+	case LDB_VAL_RANDOM: return "random";
+	case LDB_VAL_INCR: return "incr";
+	default: return "fixed";
+	}
+}
+
+/* The header record's "config" members of a load (docs/results.md). */
+static void config_json(FILE *f, const struct ldb_outputs *o, int io_threads)
+{
+	const struct ldb_config *c = o->config_arg;
+	char server[600];
+	if (c->uri != NULL)
+		snprintf(server, sizeof server, "%s", c->uri);
+	else
+		snprintf(server, sizeof server, "%s://%s:%d", c->ldaps ? "ldaps" : "ldap", c->host ? c->host : "",
+		         c->port);
+	put_str(f, "server", server, true);
+	put_str(f, "operation", config_operation(c), false);
+	fprintf(f, ",\"bindeach\":%s", c->bindeach ? "true" : "false");
+	put_str(f, "bind_dn", c->bind_dn, false);
+	put_str(f, "base", c->base, false);
+	put_str(f, "filter", c->filter, false);
+	put_str(f, "scope", scope_text(c->scope), false);
+	fputs(",\"attrs\":[", f);
+	for (int i = 0; i < c->nattrs; i++) {
+		if (i)
+			fputc(',', f);
+		ldb_json_put_string(f, c->attrs[i]);
+	}
+	fputc(']', f);
+	put_str(f, "values", valmode_text(c->valmode), false);
+	put_opt_ll(f, "range_low", c->range_low);
+	put_opt_ll(f, "range_high", c->range_high);
+	put_opt_ll(f, "expect_entries", c->expect_entries);
+	fprintf(f, ",\"threads\":%d,\"io_threads\":%d,\"connections_per_thread\":%d,\"depth\":%d", c->threads,
+	        io_threads, c->conns_per_thread, c->depth);
+	fprintf(f, ",\"interval_ms\":%llu", (unsigned long long)o->interval_ms);
+	put_opt_ll(f, "samples", c->samples);
+	put_opt_ll(f, "ops_per_thread", c->ops_per_thread);
+	fprintf(f, ",\"warmup_ms\":%llu,\"duration_ms\":%llu,\"rate\":%.3f", (unsigned long long)c->warmup_ms,
+	        (unsigned long long)c->duration_ms, c->rate);
+	fprintf(f, ",\"timeout_s\":%d,\"max_errors\":%lld", c->timeout_sec, c->max_errors);
+}
+
+void ldb_outputs_of_config(struct ldb_outputs *o, const struct ldb_config *c)
+{
+	*o = (struct ldb_outputs){ .progname = c->progname,
+		                   .command = c->nfind_max > 0 ? "find-max" : "load",
+		                   .json_path = c->json_path,
+		                   .csv_path = c->csv_path,
+		                   .hdrlog_path = c->hdrlog_path,
+		                   .html_path = c->html_path,
+		                   .threads = c->threads,
+		                   .rate = c->rate,
+		                   .interval_ms = c->interval_ms,
+		                   .timestamp_fmt = c->timestamp ? c->timestamp_fmt : NULL,
+		                   .verbose = c->verbose,
+		                   .bindeach = c->bindeach,
+		                   .cmdline = c->cmdline,
+		                   .seed_given = c->seed_given,
+		                   .config_json = config_json,
+		                   .config_arg = c };
 }

@@ -12,16 +12,16 @@
 
 static void prefix(struct ldb_text *t, bool stamp)
 {
-	if (stamp && t->cfg->timestamp) {
+	if (stamp && t->o->timestamp_fmt != NULL) {
 		char buf[128];
 		time_t now = time(NULL);
 		struct tm tm;
 		localtime_r(&now, &tm);
-		if (strftime(buf, sizeof buf, t->cfg->timestamp_fmt, &tm) == 0)
+		if (strftime(buf, sizeof buf, t->o->timestamp_fmt, &tm) == 0)
 			buf[0] = '\0';
 		fprintf(t->out, "%s|", buf);
 	}
-	fprintf(t->out, "%s[%d]: ", t->cfg->progname, (int)t->pid);
+	fprintf(t->out, "%s[%d]: ", t->o->progname, (int)t->pid);
 }
 
 void ldb_text_line(struct ldb_text *t, const char *fmt, ...)
@@ -92,7 +92,7 @@ static void client_lines(struct ldb_text *t, const struct ldb_client_fig *f, boo
 	char line[400];
 	if (f == NULL || !f->have)
 		return;
-	if (!summary && (f->clients_up < f->clients || f->clients_waiting > 0) && !t->cfg->bindeach) {
+	if (!summary && (f->clients_up < f->clients || f->clients_waiting > 0) && !t->o->bindeach) {
 		ldb_client_ramp_line(f, line, sizeof line);
 		prefix(t, stamp);
 		fprintf(t->out, "%s\n", line);
@@ -103,7 +103,7 @@ static void client_lines(struct ldb_text *t, const struct ldb_client_fig *f, boo
 		        "Clients that never started: %d of %d (never began a connect: a longer run or --ramp-up)\n",
 		        f->clients_waiting, f->clients);
 	}
-	if (summary || t->cfg->verbose > 0) {
+	if (summary || t->o->verbose > 0) {
 		ldb_client_line(f, line, sizeof line);
 		prefix(t, stamp);
 		fprintf(t->out, "%s\n", line);
@@ -479,7 +479,7 @@ void ldb_text_summary(struct ldb_text *t, const struct ldb_summary *s)
 void ldb_text_init_failed(struct ldb_text *t)
 {
 	char line[96];
-	ldb_version_line(line, sizeof line, t->cfg->progname);
+	ldb_version_line(line, sizeof line, t->o->progname);
 	fprintf(t->out, "%s\n", line);
 	ldb_text_end(t, LDB_EXIT_INIT);
 }
@@ -490,6 +490,6 @@ void ldb_text_end(struct ldb_text *t, int status)
 	prefix(t, false);
 	fprintf(t->out, "Ending at %s", ctime(&now));
 	prefix(t, false);
-	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text_prog(status, t->cfg->progname));
+	fprintf(t->out, "Exit status %d - %s\n", status, ldb_exit_text_prog(status, t->o->progname));
 	fflush(t->out);
 }

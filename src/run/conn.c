@@ -46,7 +46,7 @@ void ldb_conn_confirm(struct ldb_conn *cn)
 	/* one reading ends the connect stage and starts what follows: the TLS
 	 * stage, or the requests sent before the connection was known to be up */
 	uint64_t now = ldb_now_ns();
-	if (w->run->cfg->bindeach)
+	if (w->run->bindeach)
 		ldb_hist_record(&w->lat->stage[LDB_STAGE_CONNECT], now > cn->t_connect ? now - cn->t_connect : 0);
 	if (cn->state == CS_TLS)
 		cn->t_tls = now;
@@ -93,7 +93,7 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * then the first request: 40 ms of delayed ACK without it).
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
-	int err = run->cfg->nsrc > 0 ? connect_from_source(cn, &what)
+	int err = run->source_addrs ? connect_from_source(cn, &what)
 	                             : ldb_link_connect(&cn->ln, &run->addr, run->addrlen, NULL, 0,
 	                                                run->depth > 1 || run->tls != NULL, w->epfd,
 	                                                EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
@@ -131,7 +131,7 @@ static void tls_step(struct ldb_conn *cn, uint64_t now)
 		ldb_add(&w->st->tls_handshakes, 1);
 		if (ldb_tls_resumed(&cn->ln.tc))
 			ldb_add(&w->st->tls_resumed, 1);
-		if (w->run->cfg->bindeach)
+		if (w->run->bindeach)
 			ldb_hist_record(&w->lat->stage[LDB_STAGE_TLS], now > cn->t_tls ? now - cn->t_tls : 0);
 		ldb_src_up(cn, now);
 		return;
@@ -237,7 +237,7 @@ static void count_controls(struct ldb_conn *cn, int kind, const uint8_t *msg, si
 static void count_referral(struct ldb_conn *cn, int i, struct ldb_resp *r, uint64_t *now)
 {
 	ldb_add(&cn->w->st->op[cn->slots[i].kind].referrals, 1);
-	if (cn->w->run->cfg->referral_follow == LDB_REFERRAL_NONE)
+	if (cn->w->run->referral_follow == LDB_REFERRAL_NONE)
 		return;
 	int rc = ldb_chase(cn, i, r);
 	if (rc >= 0 && r->result == LDAP_REFERRAL)
@@ -275,7 +275,7 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 				if (ldb_ops[s->kind]->entry != NULL && s->setup == SETUP_NONE)
 					ldb_load_step_entry(cn, i, &r);
 			}
-			if (cn->w->run->cfg->deref_attr != NULL)
+			if (cn->w->run->count_deref)
 				count_deref(cn, s->kind, cn->ln.in + pos - r.len, r.len);
 			continue;
 		}

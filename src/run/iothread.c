@@ -115,7 +115,7 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 		cn->id_span = (int32_t)((0x7ffffff0 / cn->depth) * cn->depth);
 		cn->ln.in_max = LDB_CONN_IN_MAX;
 		cn->steps = ldb_conn_steps(run);
-		cn->watch_states = c->held > 0 || c->connect_rate > 0;
+		cn->watch_states = run->held_track;
 		/* its buffers: lent by its I/O thread while it is busy (run/bufpool) */
 		cn->slots = calloc((size_t)cn->depth, sizeof *cn->slots);
 		if (cn->slots == NULL)
@@ -249,7 +249,7 @@ static void worker_close_all(struct ldb_client *w)
 	static const int64_t zero[LDB_FIELD_COUNT] = { 0 };
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
-		bool polite = cn->ln.fd >= 0 && cn->state == CS_READY && !run->cfg->close_sock;
+		bool polite = cn->ln.fd >= 0 && cn->state == CS_READY && !run->close_sock;
 		if (polite && run->unanswered && (cn->unsynced > 0 || cn->syncing)) {
 			goodbye_unanswered(cn, run);
 		} else if (polite && ldb_bufs_take(cn) == 0) {
@@ -324,7 +324,7 @@ static bool worker_stopping(struct ldb_client *w, uint64_t now)
 	if (w->outstanding == 0)
 		return true;
 	uint64_t limit = 20000000000ULL;
-	if (!run->cfg->smoothshutdown) {
+	if (!run->smooth_shutdown) {
 		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED) != LDB_STOP_DONE)
 			return true;
 		limit = run->timeout_ns > 0 && run->timeout_ns < DRAIN_NS ? run->timeout_ns : DRAIN_NS;
@@ -422,7 +422,7 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
 	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) /* the replay's connections keep their own */
-		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run), r->w[0].run->cfg->held > 0);
+		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run), r->w[0].run->held);
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
@@ -437,10 +437,13 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		if (w->next_op_at != 0)
 			w->next_op_at += shift;
 		/* --ramp-up: the clients' first connects spread over it from the start */
-		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
+		const struct ldb_run *run = w->run;
+		uint64_t ramp = run->ramp_up_ns * (uint64_t)w->id / (uint64_t)(run->nclients > 0 ? run->nclients : 1);
+		bool load = run->source == LDB_SOURCE_LOAD; /* --connect-rate: the load's */
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at = w->run->t_start + ramp + ldb_held_connect_after(w->run->cfg, w->id, k);
+			w->conns[k].retry_at =
+			        run->t_start + ramp + (load ? ldb_held_connect_after(run->cfg, w->id, k) : 0);
 			conn_wake(&w->conns[k]);
 		}
 	}

@@ -708,17 +708,16 @@ static int client_init(struct ldb_client *w, struct ldb_run *run, struct ldb_thr
 }
 
 /* The engine's run for the replay: the target and its TLS, StartTLS's
- * request, 64 requests in flight per connection.  The replay has no load
- * configuration: the engine reads a zeroed one (one client, no goodbye of
- * its own: the replay's CLOSE and unbind are the log's). */
-static int run_init(struct ldb_run *run, struct ldb_config *cfg, const struct ldb_rp_conf *conf,
-                    const struct ldb_rp_share *sh)
+ * request, 64 requests in flight per connection, one client, no goodbye of
+ * its own (the replay's CLOSE and unbind are the log's).  The replay has no
+ * load configuration: run->cfg stays NULL, the engine reads its settings
+ * from the run (run/run.h). */
+static int run_init(struct ldb_run *run, const struct ldb_rp_conf *conf, const struct ldb_rp_share *sh)
 {
-	memset(cfg, 0, sizeof *cfg);
-	cfg->threads = 1;
-	cfg->close_sock = true;
 	memset(run, 0, sizeof *run);
-	run->cfg = cfg;
+	run->cfg = NULL;
+	run->nclients = 1;
+	run->close_sock = true;
 	memcpy(&run->addr, &sh->addr, sizeof run->addr);
 	run->addrlen = sh->addrlen;
 	run->target = *conf->target;
@@ -755,15 +754,12 @@ int ldb_rp_source_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 		           .feed = p->feed,
 		           .res = p->res,
 		           .start = p->share->start };
-	struct ldb_config *cfg = malloc(sizeof *cfg);
 	struct ldb_run *run = calloc(1, sizeof *run);
 	struct ldb_thread_stats *st = calloc(1, sizeof *st);
 	struct ldb_iothread *r = calloc(1, sizeof *r);
 	struct ldb_client w = { 0 };
 	s.w = &w;
-	int rc = cfg && run && st && r && run_init(run, cfg, conf, p->share) == 0 && client_init(&w, run, st, &s) == 0
-	                 ? 0
-	                 : -1;
+	int rc = run && st && r && run_init(run, conf, p->share) == 0 && client_init(&w, run, st, &s) == 0 ? 0 : -1;
 	if (rc == 0) {
 		r->w = &w;
 		r->nw = 1;
@@ -782,7 +778,6 @@ int ldb_rp_source_run(const struct ldb_rp_conf *conf, struct ldb_rp_part *p)
 		ldb_reqset_free(&run->starttls);
 	free(s.c);
 	free(s.parked);
-	free(cfg);
 	free(run);
 	free(st);
 	free(r);

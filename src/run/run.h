@@ -26,7 +26,7 @@ enum ldb_stop { LDB_STOP_NONE = 0, LDB_STOP_DONE, LDB_STOP_SIGNAL, LDB_STOP_MAX_
 
 /* What every worker shares: read-only after start, but for the atomics. */
 struct ldb_run {
-	const struct ldb_config *cfg;
+	const struct ldb_config *cfg; /* the load's configuration; NULL for the replay */
 	struct sockaddr_storage addr; /* the server, resolved once */
 	socklen_t addrlen;
 	char host_name[256];    /* the server's name as given (-h, or -H's host) */
@@ -50,7 +50,13 @@ struct ldb_run {
 	bool unanswered;              /* a kind gets no response: the goodbye waits for the server */
 	bool rename_pair;             /* incr: a pass takes two numbers (rename's entry and new name) */
 	uint8_t source;               /* enum ldb_source (run/source.h): what feeds the connections */
-	int depth;                    /* requests in flight per connection */
+	/* the engine's settings that each source's set-up fills (the load's from
+	 * its configuration, run/setup.c; the replay's, run/replay_source.c):
+	 * nothing under the engine reads a configuration, the replay's run has none */
+	bool bindeach;           /* a connection per pass: its stages timed */
+	bool count_deref;        /* --deref: the entries' dereferenced values counted */
+	uint8_t referral_follow; /* -e referral=: LDB_REFERRAL_* */
+	int depth;               /* requests in flight per connection */
 	uint64_t timeout_ns;
 	uint64_t rate_interval_ns; /* --rate: time between one client's intended starts */
 	uint64_t rate_step_ns;     /* the same now: --rate-profile moves it (main thread, relaxed) */
@@ -72,6 +78,14 @@ struct ldb_run {
 	/* ldclt's line per failed operation (run/errlines.c) */
 	char line_prefix[80]; /* "NAME[PID]: " */
 	int line_fd;          /* where the text output goes (stdout by default) */
+	/* the engine's settings read off the hot path (filled as bindeach's) */
+	bool close_sock;      /* a connection ends without an unbind (ldclt's -e close) */
+	bool smooth_shutdown; /* the end waits for the answers (-e smoothshutdown) */
+	bool held;            /* --held: run/held picks the connections */
+	bool held_track;      /* --held or --connect-rate: run/held follows the connections' states */
+	bool source_addrs;    /* --source-address: each connect from the next in turn */
+	int nclients;         /* the clients of the run (-n) */
+	uint64_t ramp_up_ns;  /* --ramp-up: the clients' first connects spread over it */
 	/* the server, its TLS and who binds (conf/target.h), from cfg; last, so
 	 * that the fields above keep the cache lines the hot loop reads them in */
 	struct ldb_target target;

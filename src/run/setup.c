@@ -152,6 +152,23 @@ static int build_tag(struct ldb_run *run, char *err, size_t cap)
 	return 0;
 }
 
+/* The engine's settings of the load (struct ldb_run's, which the engine
+ * reads instead of the configuration). */
+static void engine_settings(struct ldb_run *run, const struct ldb_config *c)
+{
+	run->bindeach = c->bindeach;
+	run->count_deref = c->deref_attr != NULL;
+	run->referral_follow = (uint8_t)c->referral_follow;
+	run->close_sock = c->close_sock;
+	run->smooth_shutdown = c->smoothshutdown;
+	run->held = c->held > 0;
+	run->held_track = c->held > 0 || c->connect_rate > 0;
+	run->source_addrs = c->nsrc > 0;
+	run->nclients = c->threads;
+	run->ramp_up_ns = c->ramp_up_ms * 1000000ULL;
+	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
+}
+
 int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, size_t cap)
 {
 	memset(run, 0, sizeof *run);
@@ -199,7 +216,7 @@ int ldb_run_init(struct ldb_run *run, const struct ldb_config *c, char *err, siz
 		if (run->load_kind[k] && !ldb_ops[k]->response)
 			run->unanswered = true;
 	}
-	run->timeout_ns = (uint64_t)c->timeout_sec * 1000000000ULL;
+	engine_settings(run, c);
 	run->common_counter = c->range_low;
 	if (c->rate > 0)
 		run->rate_interval_ns = (uint64_t)(1e9 * (double)c->threads / c->rate);

@@ -91,8 +91,11 @@ void ldb_opt_dump(const char *cmd, const struct ldb_opt *t, FILE *out)
 		if (t->help == NULL)
 			continue;
 		if (t->name != NULL)
-			fprintf(out, "%s\t--%s\t%s\n", cmd, t->name, ldb_opt_valued(t) ? t->metavar : "-");
+			fprintf(out, "%s\t--%s\t%s\t", cmd, t->name, ldb_opt_valued(t) ? t->metavar : "-");
 		else
-			fprintf(out, "%s\t-%c\t%s\n", cmd, t->letter, ldb_opt_valued(t) ? t->metavar : "-");
+			fprintf(out, "%s\t-%c\t%s\t", cmd, t->letter, ldb_opt_valued(t) ? t->metavar : "-");
+		for (const char *h = t->help; *h != '\0'; h++) /* its --help text on one line */
+			fputc(*h == '\n' || *h == '\t' ? ' ' : *h, out);
+		fputc('\n', out);
 	}
 }

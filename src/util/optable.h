@@ -48,7 +48,9 @@ int ldb_opt_getopt(const struct ldb_opt *t, struct option *lo, size_t nlo, char 
  *  help, each continuation line indented to the same column. */
 void ldb_opt_help(const struct ldb_opt *t, int col_short, int col, FILE *out);
 
-/** One line per listed option of t, for the tests: "CMD<TAB>--name|-x<TAB>META" (META "-": none). */
+/** One line per listed option of t, for the tests and the man page's lists
+ *  (docs/man_options.awk): "CMD<TAB>--name|-x<TAB>META<TAB>HELP" (META "-":
+ *  none; HELP its --help text on one line). */
 void ldb_opt_dump(const char *cmd, const struct ldb_opt *t, FILE *out);
 
 #endif

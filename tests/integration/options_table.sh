@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One way to declare a command's options (src/util/optable.h): each command's
-# table, as `ldbench --dump-options` lists it ("CMD<TAB>OPTION<TAB>METAVAR"),
+# table, as `ldbench --dump-options` lists it ("CMD<TAB>OPTION<TAB>METAVAR<TAB>HELP"),
 # must agree with
 #  1. the command's --help: every option of the table has its line there
 #     ("  OPTION METAVAR ..."), and every option line of --help is in the table;
@@ -42,7 +42,7 @@ for cmd in $cmds; do
 	cmdwords=${cmd//:/ } # gen:users is `ldbench gen users`
 	# shellcheck disable=SC2086 # the command's words
 	if [[ $cmd == load ]]; then "$LDBENCH" --help >"$tmp/$cmd.help"; else "$LDBENCH" $cmdwords --help >"$tmp/$cmd.help"; fi
-	while IFS=$'\t' read -r c opt meta; do
+	while IFS=$'\t' read -r c opt meta _; do
 		[[ $c == "$cmd" ]] || continue
 		line="  $opt"
 		[[ $meta == - ]] || line+=" $meta"
@@ -80,7 +80,7 @@ done
 
 # --- 3. the parse ------------------------------------------------------------
 n=0
-while IFS=$'\t' read -r cmd opt meta; do
+while IFS=$'\t' read -r cmd opt meta _; do
 	if [[ $cmd == load ]]; then
 		pre=("$LDBENCH")
 		post=(-h 127.0.0.1 -p 1)

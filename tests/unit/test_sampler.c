@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "report/sampler.h"
+#include "report/settings.h"
 
 #define S 1000000000ULL
 #define MS 1000000ULL
@@ -49,6 +50,7 @@ struct rig {
 	char *buf;
 	size_t len;
 	FILE *out;
+	struct ldb_outputs o;
 	struct ldb_text text;
 	struct seen seen;
 	struct ldb_reporter rep;
@@ -69,7 +71,8 @@ static int rig_setup(void **state)
 	r->lats[0] = &r->lat;
 	r->out = open_memstream(&r->buf, &r->len);
 	assert_non_null(r->out);
-	r->text = (struct ldb_text){ .cfg = &r->cfg, .out = r->out, .pid = 7 };
+	ldb_outputs_of_config(&r->o, &r->cfg);
+	r->text = (struct ldb_text){ .o = &r->o, .cfg = &r->cfg, .out = r->out, .pid = 7 };
 	r->rep = (struct ldb_reporter){ .ctx = &r->seen, .sample = on_sample };
 	struct ldb_sampler_src src = { .cfg = &r->cfg,
 		                       .st = r->st,

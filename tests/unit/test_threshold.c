@@ -18,6 +18,7 @@
 #include "report/reporter.h"
 #include "cli/fail_if.h"
 #include "report/verdict.h"
+#include "report/settings.h"
 
 static struct ldb_threshold ok(const char *expr, const struct ldb_threshold_form *form)
 {
@@ -492,7 +493,9 @@ static void test_check(void **state)
 	FILE *out = open_memstream(&buf, &len);
 	assert_non_null(out);
 	c.verbose = 1;
-	struct ldb_text text = { .cfg = &c, .out = out, .pid = 42 };
+	struct ldb_outputs o;
+	ldb_outputs_of_config(&o, &c);
+	struct ldb_text text = { .o = &o, .cfg = &c, .out = out, .pid = 42 };
 	(void)ldb_thresholds_check(&c, &f.sum, LDB_OP_SEARCH, LDB_EXIT_OK, &text);
 	fclose(out);
 	assert_non_null(strstr(buf, "Threshold passed: p99>10ms (search is "));
