@@ -94,9 +94,9 @@ void ldb_conn_open(struct ldb_conn *cn, uint64_t now)
 	 * EPOLLOUT only once a write must wait. */
 	const char *what = "connect";
 	int err = run->source_addrs ? connect_from_source(cn, &what)
-	                             : ldb_link_connect(&cn->ln, &run->addr, run->addrlen, NULL, 0,
-	                                                run->depth > 1 || run->tls != NULL, w->epfd,
-	                                                EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
+	                            : ldb_link_connect(&cn->ln, &run->addr, run->addrlen, NULL, 0,
+	                                               run->depth > 1 || run->tls != NULL, w->epfd,
+	                                               EPOLLIN | EPOLLRDHUP, (epoll_data_t){ .ptr = cn }, &what);
 	if (err != 0) {
 		char why[128];
 		snprintf(why, sizeof why, "no socket: %s", strerror(err));

@@ -80,7 +80,8 @@ static void help_lines(void **state)
 	f = open_memstream(&buf, &len);
 	ldb_opt_dump("t", table, f);
 	fclose(f);
-	assert_string_equal(buf, "t\t-a\tN\nt\t-q\t-\nt\t--all\t-\nt\t--json\tFILE\n");
+	assert_string_equal(buf, "t\t-a\tN\trequests in flight\nt\t-q\t-\tquiet\n"
+	                         "t\t--all\t-\tevery kind\nt\t--json\tFILE\trecords to FILE (- = stdout)\n");
 	free(buf);
 }
 
