@@ -46,6 +46,8 @@ struct mtext {
 	struct ldb_hist late;            /* replay: its lateness so far (copied from the sampler's) */
 	bool have_late;
 	const struct ldb_rp_result *rp; /* replay: its result, at the end only */
+	struct ldb_rp_live live;        /* replay: its counters so far (the sampler's, then the result's) */
+	bool have_live;
 	struct mrepl repl[MAX_CONSUMERS];
 	int nrepl;
 	double rate_target; /* the gauges */
@@ -267,41 +269,40 @@ static const char *replay_kind(int t)
 	return op < 0 ? NULL : ldb_op_name((enum ldb_op)op);
 }
 
-/* The replay's counters that its sender publishes only when it ends: sent
- * and differing per kind, the requests not sent per reason, unanswered. */
-static void put_replay_end(FILE *f, const struct ldb_rp_result *r)
+/* The replay's counters: sent and differing per kind (the kinds of the log
+ * read or sent), the requests not sent per reason, unanswered. */
+static void put_replay_counts(FILE *f, const struct ldb_rp_live *r)
 {
 	fputs("# HELP ldbench_replay_sent_total Requests of the log sent, by kind.\n"
 	      "# TYPE ldbench_replay_sent_total counter\n",
 	      f);
 	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
-		if (replay_kind(t) != NULL && (r->kind[t].read > 0 || r->kind[t].sent > 0))
+		if (replay_kind(t) != NULL && (r->read[t] > 0 || r->sent[t] > 0))
 			fprintf(f, "ldbench_replay_sent_total{kind=\"%s\"} %llu\n", replay_kind(t),
-			        (unsigned long long)r->kind[t].sent);
+			        (unsigned long long)r->sent[t]);
 	fputs("# HELP ldbench_replay_differing_total Answers whose result code or entry count differ from the "
 	      "log's, by kind.\n# TYPE ldbench_replay_differing_total counter\n",
 	      f);
 	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++)
-		if (replay_kind(t) != NULL && (r->kind[t].read > 0 || r->kind[t].sent > 0))
+		if (replay_kind(t) != NULL && (r->read[t] > 0 || r->sent[t] > 0))
 			fprintf(f, "ldbench_replay_differing_total{kind=\"%s\"} %llu\n", replay_kind(t),
-			        (unsigned long long)r->kind[t].differ);
+			        (unsigned long long)r->differ[t]);
 	fputs("# HELP ldbench_replay_not_sent_total Requests of the log not sent, by reason.\n"
 	      "# TYPE ldbench_replay_not_sent_total counter\n",
 	      f);
-	for (int w = 1; w < LDB_RP_NSKIPS; w++) {
-		uint64_t n = r->skipped[w] + (w == LDB_RP_SKIP_CONN_FAILED ? r->ops_conn_failed : 0) +
-		             (w == LDB_RP_SKIP_CONN_LOST ? r->ops_conn_lost : 0);
+	for (int w = 1; w < LDB_RP_NSKIPS; w++)
 		fprintf(f, "ldbench_replay_not_sent_total{reason=\"%s\"} %llu\n", ldb_rp_skip_name((enum ldb_rp_skip)w),
-		        (unsigned long long)n);
-	}
+		        (unsigned long long)r->not_sent[w]);
 	fprintf(f,
-	        "# HELP ldbench_replay_unanswered_total Requests still unanswered when the drain ended.\n"
+	        "# HELP ldbench_replay_unanswered_total Requests left unanswered (given up after --drain, or "
+	        "their connection closed).\n"
 	        "# TYPE ldbench_replay_unanswered_total counter\nldbench_replay_unanswered_total %llu\n",
 	        (unsigned long long)r->unanswered);
 }
 
-/* A replay: its lateness (at each sample, from the sampler's copy), and at the end the rest. */
-static void put_replay(FILE *f, const struct mtext *m)
+/* A replay: its lateness and counters so far (from the sampler's copies),
+ * and at the end the result's own. */
+static void put_replay(FILE *f, struct mtext *m)
 {
 	const struct ldb_hist *late = m->rp != NULL ? &m->rp->late : m->have_late ? &m->late : NULL;
 	if (late != NULL) {
@@ -310,8 +311,12 @@ static void put_replay(FILE *f, const struct mtext *m)
 		      f);
 		put_histogram(f, m, "ldbench_replay_lateness_seconds", "", late);
 	}
-	if (m->rp != NULL)
-		put_replay_end(f, m->rp);
+	if (m->rp != NULL) {
+		ldb_rp_live_read(&m->live, m->rp);
+		m->have_live = true;
+	}
+	if (m->have_live)
+		put_replay_counts(f, &m->live);
 }
 
 /* s as a label value: \, " and newlines escaped. */
@@ -423,6 +428,10 @@ static void on_sample(void *ctx, const struct ldb_sample *s)
 		m->have_late = true;
 		ldb_hist_reset(&m->late);
 		ldb_hist_add(&m->late, s->late);
+	}
+	if (s->rp_live != NULL) {
+		m->live = *s->rp_live;
+		m->have_live = true;
 	}
 	if (s->client != NULL && s->client->have)
 		m->cpu += s->client->cpu_seconds;
