@@ -13,6 +13,7 @@
 #ifndef LDBENCH_REPORT_METRICS_H
 #define LDBENCH_REPORT_METRICS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "conf/config.h"
@@ -28,9 +29,18 @@
 int ldb_metrics_open(const struct ldb_config *c, char *err, size_t cap);
 /* The endpoint is open. */
 bool ldb_metrics_active(void);
-/* Publish a new text (taken over: freed by the endpoint).  final: the run's
- * last, for --metrics-linger. */
+/* Publish a new text (taken over: freed by its last holder).  final: the
+ * run's last, for --metrics-linger. */
 void ldb_metrics_publish(char *text, size_t len, bool final);
+/* A published text, held by reference by the endpoint's responses and the
+ * push thread (no copy per scrape or push); freed by the last unref. */
+struct ldb_mpub {
+	atomic_uint refs;
+	size_t len;
+	char *text;
+};
+struct ldb_mpub *ldb_mpub_ref(struct ldb_mpub *p);
+void ldb_mpub_unref(struct ldb_mpub *p);
 /* Keep serving up to c->metrics_linger_ms or until the first scrape after
  * the final text, then stop the thread and close.  Nothing when not open. */
 void ldb_metrics_close(const struct ldb_config *c);
@@ -51,7 +61,7 @@ void ldb_metrics_end_replay(struct ldb_metrics_end *e, const struct ldb_rp_resul
  * text to push (copied); push what waits, stop, and say how many pushes
  * failed. */
 int ldb_metrics_push_start(const struct ldb_config *c, char *err, size_t cap);
-void ldb_metrics_push_offer(const char *text, size_t len);
+void ldb_metrics_push_offer(struct ldb_mpub *text);
 void ldb_metrics_push_stop(void);
 
 /* This process's run id (16 hex digits), in the records' header and ldbench_run_info. */
