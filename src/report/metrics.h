@@ -5,7 +5,8 @@
  * reporters (one more reporter: counters summed from its intervals, the
  * summary's at the end, so the last scrape equals the summary), and
  * published to the endpoint's own thread under a mutex that only these two
- * take: the I/O threads are never read twice nor waited for.  The endpoint
+ * take (a reference-counted text the responses send without copying it):
+ * the I/O threads are never read twice nor waited for.  The endpoint
  * thread serves it over non-blocking sockets: at most LDB_METRICS_CLIENTS
  * at once (the oldest dropped for a newcomer), each closed after
  * LDB_METRICS_TIMEOUT_MS; anything but GET /metrics gets 404.
@@ -50,7 +51,7 @@ void ldb_metrics_close(const struct ldb_config *c);
 int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out);
 /* The summary's parts hand their figures to the last text (ldb_part_ops's
  * metrics): -S's consumers over the whole run (after the last checks), a
- * replay's result (its sent, differing and not sent). */
+ * replay's result (its counters and lateness, the report's). */
 struct ldb_repl_figs;
 struct ldb_rp_result;
 void ldb_metrics_end_repl(struct ldb_metrics_end *e, const struct ldb_repl_figs *f, int n);

@@ -23,7 +23,7 @@ static struct {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct ldb_mpub *text; /* waiting to be pushed, or NULL */
+	struct ldb_mpub *text;               /* waiting to be pushed, or NULL */
 	char host[256], port[8], path[1024]; /* the gateway, the group's path */
 	const char *url, *progname;
 	unsigned long pushes, failures;

@@ -71,13 +71,15 @@ struct mtext {
 	struct mheads *late_hd;
 	bool have_late;
 	const struct ldb_rp_result *rp; /* replay: its result, at the end only */
-	struct ldb_rp_live live;        /* replay: its counters so far (the sampler's, then the result's) */
+	struct ldb_live_counts live;    /* replay: its counters so far (the sampler's, then the result's) */
 	bool have_live;
 	struct mrepl repl[MAX_CONSUMERS];
 	int nrepl;
 	double rate_target; /* the gauges */
 	int threads;
 	size_t last_len; /* the last text's length: the next one's buffer */
+	char info[400];  /* ldbench_run_info's HELP, TYPE and line */
+	size_t info_len;
 	uint64_t le[MAX_BUCKETS];     /* bucket bounds (ns) */
 	uint32_t le_idx[MAX_BUCKETS]; /* their histogram slots */
 	char le_txt[MAX_BUCKETS][24]; /* their text (seconds, %.9g), formatted once */
@@ -448,14 +450,19 @@ static void put_gauges(struct mb *o, const struct mtext *m, const struct ldb_tot
 	MB_LIT(o, "\n");
 }
 
-static void put_info(struct mb *o, const struct ldb_config *c)
+/* ldbench_run_info's lines, formatted once (ldb_metrics_reporter). */
+static void info_text(struct mtext *m)
 {
-	MB_LIT(o, "# HELP ldbench_run_info The run: ldbench's version, the run id of its records, its command.\n"
-	          "# TYPE ldbench_run_info gauge\n");
-	mb_printf(o, "ldbench_run_info{version=\"%s\",run_id=\"%s\",command=\"%s\"} 1\n", LDBENCH_VERSION, ldb_run_id(),
-	          c->replay          ? "replay"
-	          : c->nfind_max > 0 ? "find-max"
-	                             : "load");
+	const struct ldb_config *c = m->c;
+	int n = snprintf(m->info, sizeof m->info,
+	                 "# HELP ldbench_run_info The run: ldbench's version, the run id of its records, its command.\n"
+	                 "# TYPE ldbench_run_info gauge\n"
+	                 "ldbench_run_info{version=\"%s\",run_id=\"%s\",command=\"%s\"} 1\n",
+	                 LDBENCH_VERSION, ldb_run_id(),
+	                 c->replay          ? "replay"
+	                 : c->nfind_max > 0 ? "find-max"
+	                                    : "load");
+	m->info_len = n > 0 && (size_t)n < sizeof m->info ? (size_t)n : 0;
 }
 
 /* The run's kind of log type t ("rename" for the log's modrdn), or NULL (unbinds, unknown types). */
@@ -467,18 +474,19 @@ static const char *replay_kind(int t)
 }
 
 /* "ldbench_replay_WHAT_total{kind="KIND"} N" for each kind of the log read or sent. */
-static void put_replay_kinds(struct mb *o, const char *what, const struct ldb_rp_live *r, const uint64_t *v)
+static void put_replay_kinds(struct mb *o, const char *what, const struct ldb_live_counts *r, const uint64_t *v)
 {
 	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++) {
 		const char *kind = replay_kind(t);
 		if (kind != NULL && (r->read[t] > 0 || r->sent[t] > 0))
-			mb_printf(o, "ldbench_replay_%s_total{kind=\"%s\"} %llu\n", what, kind, (unsigned long long)v[t]);
+			mb_printf(o, "ldbench_replay_%s_total{kind=\"%s\"} %llu\n", what, kind,
+			          (unsigned long long)v[t]);
 	}
 }
 
 /* The replay's counters: sent and differing per kind (the kinds of the log
  * read or sent), the requests not sent per reason, unanswered. */
-static void put_replay_counts(struct mb *o, const struct ldb_rp_live *r)
+static void put_replay_counts(struct mb *o, const struct ldb_live_counts *r)
 {
 	MB_LIT(o, "# HELP ldbench_replay_sent_total Requests of the log sent, by kind.\n"
 	          "# TYPE ldbench_replay_sent_total counter\n");
@@ -489,8 +497,8 @@ static void put_replay_counts(struct mb *o, const struct ldb_rp_live *r)
 	MB_LIT(o, "# HELP ldbench_replay_not_sent_total Requests of the log not sent, by reason.\n"
 	          "# TYPE ldbench_replay_not_sent_total counter\n");
 	for (int w = 1; w < LDB_RP_NSKIPS; w++)
-		mb_printf(o, "ldbench_replay_not_sent_total{reason=\"%s\"} %llu\n", ldb_rp_skip_name((enum ldb_rp_skip)w),
-		          (unsigned long long)r->not_sent[w]);
+		mb_printf(o, "ldbench_replay_not_sent_total{reason=\"%s\"} %llu\n",
+		          ldb_rp_skip_name((enum ldb_rp_skip)w), (unsigned long long)r->not_sent[w]);
 	MB_LIT(o, "# HELP ldbench_replay_unanswered_total Requests left unanswered (given up after --drain, or "
 	          "their connection closed).\n"
 	          "# TYPE ldbench_replay_unanswered_total counter\nldbench_replay_unanswered_total ");
@@ -512,7 +520,7 @@ static void put_replay(struct mb *o, struct mtext *m)
 	else if (m->have_late)
 		put_buckets(o, m, m->late_hd, &m->late);
 	if (m->rp != NULL) {
-		ldb_rp_live_read(&m->live, m->rp);
+		ldb_replay_live_read(&m->live, m->rp);
 		m->have_live = true;
 	}
 	if (m->have_live)
@@ -582,7 +590,7 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 	struct mb o = { .cap = m->last_len + 16384 };
 	o.p = malloc(o.cap);
 	o.bad = o.p == NULL;
-	put_info(&o, m->c);
+	mb_put(&o, m->info, m->info_len);
 	put_operations(&o, t);
 	put_failures(&o, t);
 	MB_LIT(&o, "# HELP ldbench_operation_duration_seconds Operation latency (with --rate from the intended "
@@ -638,8 +646,8 @@ static void on_sample(void *ctx, const struct ldb_sample *s)
 		fold(m, &m->late, s->late);
 		m->have_late = true;
 	}
-	if (s->rp_live != NULL) {
-		m->live = *s->rp_live;
+	if (s->live != NULL) {
+		m->live = *s->live;
 		m->have_live = true;
 	}
 	if (s->client != NULL && s->client->have)
@@ -736,6 +744,7 @@ int ldb_metrics_reporter(const struct ldb_config *c, struct ldb_reporter *out)
 		return -1;
 	m->c = c;
 	bounds(m);
+	info_text(m);
 	*out = (struct ldb_reporter){
 		.ctx = m, .begin = on_begin, .sample = on_sample, .end = on_end, .close = on_close, .repl = on_repl
 	};
