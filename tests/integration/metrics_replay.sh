@@ -18,7 +18,8 @@
 #    skipped (no-password: 1); ldbench_replay_unanswered_total = its unanswered;
 #    ldbench_replay_lateness_seconds_count = the
 #    lateness histogram's count; ldbench_measured_seconds = its elapsed time;
-#    the Grafana dashboard's lateness queries return data;
+#    the Grafana dashboard's replay queries (lateness; sent and differing; not sent and
+#    unanswered) return data;
 # 3. --find-max: the endpoint serves each load of the search in turn, with
 #    command="find-max" and counters that grow.
 set -euo pipefail
@@ -146,8 +147,8 @@ e=$(jget "$work/r.json" "p['elapsed_s']")
 m=$(last ldbench_measured_seconds | cut -d' ' -f2)
 assert_eq True "$(/usr/bin/python3 -I -S -c "print(abs($m - $e) < 1e-3)")" "measured seconds $m = elapsed $e"
 echo "ok: Prometheus holds the replay's answered, sent, differing, not sent, lateness, elapsed"
-prom_dashboard_data ldbench_replay_ "$t0" "$(($(date +%s) + 1))" || _fail "the dashboard's replay panel has no data"
-echo "ok: the dashboard's replay lateness queries return data"
+prom_dashboard_data ldbench_replay_ "$t0" "$(($(date +%s) + 1))" || _fail "a dashboard replay panel has no data"
+echo "ok: the dashboard's replay queries (lateness, sent and differing, not sent and unanswered) return data"
 
 # --- 3. --find-max -------------------------------------------------------------------
 fport=$(prom_free_port)
