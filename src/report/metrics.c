@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,8 +23,12 @@ struct mclient {
 	uint64_t since; /* accepted (ms, monotonic) */
 	char req[REQ_CAP];
 	size_t got;
-	char *out; /* the response, once the request is whole */
-	size_t len, sent;
+	/* the response, once the request is whole: the head, then the body
+	 * (the published text, held by reference: not copied) */
+	bool responding, final; /* final: it carries the final text */
+	char head[200];
+	size_t hlen, sent; /* sent: of head and body together */
+	struct ldb_mpub *body;
 };
 
 static struct {
@@ -32,8 +37,7 @@ static struct {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	char *text; /* the latest published text */
-	size_t len;
+	struct ldb_mpub *text; /* the latest published text */
 	bool final, stop;
 	bool scraped_final; /* a response carrying the final text went out whole */
 	struct mclient cl[LDB_METRICS_CLIENTS];
@@ -58,45 +62,54 @@ const char *ldb_run_id(void)
 	return id;
 }
 
+struct ldb_mpub *ldb_mpub_ref(struct ldb_mpub *p)
+{
+	if (p != NULL)
+		atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
+	return p;
+}
+
+void ldb_mpub_unref(struct ldb_mpub *p)
+{
+	if (p == NULL || atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	free(p->text);
+	free(p);
+}
+
 static void drop(struct mclient *m)
 {
 	if (m->fd >= 0)
 		close(m->fd);
-	free(m->out);
+	ldb_mpub_unref(m->body);
 	m->fd = -1;
-	m->out = NULL;
-	m->got = m->len = m->sent = 0;
+	m->body = NULL;
+	m->responding = m->final = false;
+	m->got = m->hlen = m->sent = 0;
 }
 
-/* A whole request in m->req: the response into m->out (a copy of the text
- * for GET /metrics, 404 otherwise). */
+/* A whole request in m->req: the response's head, and for GET /metrics the
+ * latest text as its body (a reference); 404 otherwise. */
 static void respond(struct mclient *m)
 {
 	bool ok = strncmp(m->req, "GET /metrics ", 13) == 0 || strncmp(m->req, "GET /metrics?", 13) == 0;
 	static const char nf[] = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n"
 	                         "Connection: close\r\n\r\nnot found\n";
-	char head[200];
+	m->responding = true;
+	if (!ok) {
+		memcpy(m->head, nf, sizeof nf - 1);
+		m->hlen = sizeof nf - 1;
+		return;
+	}
 	pthread_mutex_lock(&ep.mu);
-	size_t tlen = ok ? ep.len : 0;
-	int hl = snprintf(head, sizeof head,
+	m->body = ldb_mpub_ref(ep.text);
+	m->final = ep.final;
+	pthread_mutex_unlock(&ep.mu);
+	int hl = snprintf(m->head, sizeof m->head,
 	                  "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
 	                  "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-	                  tlen);
-	m->out = malloc(ok ? (size_t)hl + tlen + 1 : sizeof nf);
-	if (m->out != NULL && ok) {
-		memcpy(m->out, head, (size_t)hl);
-		if (tlen > 0)
-			memcpy(m->out + hl, ep.text, tlen);
-		m->len = (size_t)hl + tlen;
-		m->out[m->len] = ok && ep.final ? 'F' : '-'; /* past the end: this carries the final text */
-	} else if (m->out != NULL) {
-		memcpy(m->out, nf, sizeof nf);
-		m->len = sizeof nf - 1;
-		m->out[m->len] = '-';
-	}
-	pthread_mutex_unlock(&ep.mu);
-	if (m->out == NULL)
-		drop(m);
+	                  m->body != NULL ? m->body->len : 0);
+	m->hlen = hl > 0 && (size_t)hl < sizeof m->head ? (size_t)hl : 0;
 }
 
 static void on_read(struct mclient *m)
@@ -116,7 +129,17 @@ static void on_read(struct mclient *m)
 
 static void on_write(struct mclient *m)
 {
-	ssize_t w = send(m->fd, m->out + m->sent, m->len - m->sent, MSG_NOSIGNAL);
+	size_t blen = m->body != NULL ? m->body->len : 0, len = m->hlen + blen;
+	struct iovec iov[2];
+	int n = 0;
+	if (m->sent < m->hlen)
+		iov[n++] = (struct iovec){ .iov_base = m->head + m->sent, .iov_len = m->hlen - m->sent };
+	if (blen > 0) {
+		size_t off = m->sent > m->hlen ? m->sent - m->hlen : 0;
+		iov[n++] = (struct iovec){ .iov_base = m->body->text + off, .iov_len = blen - off };
+	}
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+	ssize_t w = sendmsg(m->fd, &mh, MSG_NOSIGNAL);
 	if (w < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (w < 0) {
@@ -124,9 +147,9 @@ static void on_write(struct mclient *m)
 		return;
 	}
 	m->sent += (size_t)w;
-	if (m->sent < m->len)
+	if (m->sent < len)
 		return;
-	if (m->out[m->len] == 'F') {
+	if (m->final) {
 		pthread_mutex_lock(&ep.mu);
 		ep.scraped_final = true;
 		pthread_cond_broadcast(&ep.cv);
@@ -169,7 +192,7 @@ static void *serve(void *arg)
 			struct mclient *m = &ep.cl[i];
 			if (m->fd >= 0 && now - m->since > LDB_METRICS_TIMEOUT_MS)
 				drop(m);
-			pf[i + 2] = (struct pollfd){ .fd = m->fd, .events = m->out != NULL ? POLLOUT : POLLIN };
+			pf[i + 2] = (struct pollfd){ .fd = m->fd, .events = m->responding ? POLLOUT : POLLIN };
 		}
 		if (poll(pf, LDB_METRICS_CLIENTS + 2, 250) < 0 && errno != EINTR)
 			break;
@@ -179,7 +202,7 @@ static void *serve(void *arg)
 			struct mclient *m = &ep.cl[i];
 			if (m->fd < 0 || pf[i + 2].fd != m->fd || pf[i + 2].revents == 0)
 				continue;
-			if (m->out != NULL)
+			if (m->responding)
 				on_write(m);
 			else
 				on_read(m);
@@ -257,15 +280,22 @@ bool ldb_metrics_active(void)
 
 void ldb_metrics_publish(char *text, size_t len, bool final)
 {
-	ldb_metrics_push_offer(text, len);
+	struct ldb_mpub *p = malloc(sizeof *p);
+	if (p == NULL) {
+		free(text);
+		return;
+	}
+	atomic_init(&p->refs, 1); /* the endpoint's */
+	p->len = len;
+	p->text = text;
+	ldb_metrics_push_offer(p);
 	pthread_mutex_lock(&ep.mu);
-	char *old = ep.text;
-	ep.text = text;
-	ep.len = len;
+	struct ldb_mpub *old = ep.text;
+	ep.text = p;
 	ep.final = final;
 	ep.scraped_final = false;
 	pthread_mutex_unlock(&ep.mu);
-	free(old);
+	ldb_mpub_unref(old);
 }
 
 /* --metrics-linger: until the first whole scrape of the final text, or the time is up. */
@@ -292,8 +322,11 @@ void ldb_metrics_close(const struct ldb_metrics_settings *c)
 		return;
 	ldb_metrics_push_stop();
 	ep.open = false;
-	if (!ep.listening)
+	if (!ep.listening) { /* --metrics-push alone: the last text was the pusher's */
+		ldb_mpub_unref(ep.text);
+		ep.text = NULL;
 		return;
+	}
 	ep.listening = false;
 	if (c->linger_ms > 0)
 		linger(c->linger_ms);
@@ -305,6 +338,6 @@ void ldb_metrics_close(const struct ldb_metrics_settings *c)
 	close(ep.lfd);
 	close(ep.wake[0]);
 	close(ep.wake[1]);
-	free(ep.text);
+	ldb_mpub_unref(ep.text);
 	ep.text = NULL;
 }

@@ -23,8 +23,7 @@ static struct {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	char *text; /* waiting to be pushed, or NULL */
-	size_t len;
+	struct ldb_mpub *text;               /* waiting to be pushed, or NULL */
 	char host[256], port[8], path[1024]; /* the gateway, the group's path */
 	const char *url, *progname;
 	unsigned long pushes, failures;
@@ -102,13 +101,12 @@ static void *pusher(void *arg)
 			pthread_cond_wait(&ps.cv, &ps.mu);
 		if (ps.text == NULL)
 			break;
-		char *t = ps.text;
-		size_t len = ps.len;
+		struct ldb_mpub *t = ps.text;
 		ps.text = NULL;
 		pthread_mutex_unlock(&ps.mu);
 		char why[256];
-		int rc = push_once(t, len, why, sizeof why);
-		free(t);
+		int rc = push_once(t->text, t->len, why, sizeof why);
+		ldb_mpub_unref(t);
 		pthread_mutex_lock(&ps.mu);
 		ps.pushes++;
 		if (rc != 0 && ps.failures++ == 0)
@@ -164,20 +162,16 @@ int ldb_metrics_push_start(const struct ldb_metrics_settings *c, const char *pro
 	return 0;
 }
 
-void ldb_metrics_push_offer(const char *text, size_t len)
+void ldb_metrics_push_offer(struct ldb_mpub *text)
 {
 	if (!ps.on)
 		return;
-	char *t = malloc(len + 1);
-	if (t == NULL)
-		return;
-	memcpy(t, text, len);
 	pthread_mutex_lock(&ps.mu);
-	free(ps.text); /* a sample the gateway has not taken yet: the newer one replaces it */
-	ps.text = t;
-	ps.len = len;
+	struct ldb_mpub *old = ps.text; /* a sample the gateway has not taken yet: the newer one replaces it */
+	ps.text = ldb_mpub_ref(text);
 	pthread_cond_signal(&ps.cv);
 	pthread_mutex_unlock(&ps.mu);
+	ldb_mpub_unref(old);
 }
 
 void ldb_metrics_push_stop(void)

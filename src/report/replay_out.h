@@ -48,6 +48,20 @@ void ldb_replay_run_free(struct ldb_replay_run *x);
 int ldb_replay_thresholds(const struct ldb_replay_run *x, const struct ldb_threshold *t, int n, int status,
                           struct ldb_text *text);
 
+/* A replay's counters so far, as the live metrics publish them
+ * (report/metrics_text): per log type the requests read, sent and whose
+ * answer differs, per reason (enum ldb_rp_skip) those not sent (a failed
+ * or lost connection's among them, as the report counts them), and those
+ * left unanswered.  Read from a running part's result with relaxed atomic
+ * loads (ldb_rp_bump), at each sample (ldb_sample.live); from the result at
+ * the end, its report's own figures. */
+struct ldb_live_counts {
+	uint64_t read[LDB_SLOG_NOPTYPES], sent[LDB_SLOG_NOPTYPES], differ[LDB_SLOG_NOPTYPES];
+	uint64_t not_sent[LDB_RP_NSKIPS];
+	uint64_t unanswered;
+};
+void ldb_replay_live_read(struct ldb_live_counts *l, const struct ldb_rp_result *r);
+
 /* The replay's samples: every interval, the answers, the rate and the
  * latencies of the interval read from the sender's histograms and codes
  * (relaxed atomic loads), printed as a run's sample lines through text (NULL:

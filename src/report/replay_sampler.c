@@ -1,7 +1,8 @@
 /* The replay's samples (report/replay_out.h): a thread that, every interval,
- * reads the sender's latency histograms and result codes with relaxed
- * atomic loads (the sender takes no lock and prints nothing), and prints and
- * records the interval as a run's sampler does. */
+ * reads the sender's latency histograms, result codes and counters (sent,
+ * differing, not sent, unanswered: ldb_live_counts) with relaxed atomic loads
+ * (the sender takes no lock and prints nothing), and prints and records the
+ * interval as a run's sampler does. */
 #include "report/replay_out.h"
 
 #include <pthread.h>
@@ -27,7 +28,8 @@ struct ldb_replay_sampler {
 	uint64_t t0, last; /* the start, the last sample's end (monotonic ns) */
 	int index;
 	struct ldb_hist prev[LDB_SLOG_NOPTYPES], now[LDB_SLOG_NOPTYPES], delta[LDB_SLOG_NOPTYPES];
-	struct ldb_hist late; /* the lateness so far (--metrics-listen) */
+	struct ldb_hist late;        /* the lateness so far (--metrics-listen) */
+	struct ldb_live_counts live; /* sent, differing, not sent so far (--metrics-listen) */
 	uint64_t prev_codes[LDB_SLOG_NOPTYPES][LDB_CODE_SLOTS];
 	struct ldb_totals carried; /* what the samples so far held */
 	uint64_t carried_counted;
@@ -83,12 +85,33 @@ static void take(struct ldb_replay_sampler *p, uint64_t now, bool final)
 	ldb_hist_reset(&p->late);
 	ldb_hist_add(&p->late, &p->r->late);
 	p->s.late = &p->late;
+	ldb_replay_live_read(&p->live, p->r);
+	p->s.live = &p->live;
 	p->s.index = ++p->index;
 	p->s.t_end = (double)(now - p->t0) / 1e9;
 	p->s.seconds = (double)(now - p->last) / 1e9;
 	p->s.threads = 1;
 	p->s.final = final;
 	p->last = now;
+}
+
+static uint64_t ld(const uint64_t *v)
+{
+	return __atomic_load_n(v, __ATOMIC_RELAXED);
+}
+
+void ldb_replay_live_read(struct ldb_live_counts *l, const struct ldb_rp_result *r)
+{
+	for (int t = 0; t < LDB_SLOG_NOPTYPES; t++) {
+		l->read[t] = ld(&r->kind[t].read);
+		l->sent[t] = ld(&r->kind[t].sent);
+		l->differ[t] = ld(&r->kind[t].differ);
+	}
+	for (int w = 0; w < LDB_RP_NSKIPS; w++)
+		l->not_sent[w] = ld(&r->skipped[w]);
+	l->not_sent[LDB_RP_SKIP_CONN_FAILED] += ld(&r->ops_conn_failed);
+	l->not_sent[LDB_RP_SKIP_CONN_LOST] += ld(&r->ops_conn_lost);
+	l->unanswered = ld(&r->unanswered);
 }
 
 static void emit(struct ldb_replay_sampler *p)

@@ -15,6 +15,7 @@
 
 struct ldb_repl_figs;
 struct ldb_metrics_end;
+struct ldb_live_counts;
 
 /* A part of a run's result that a pipeline beside the load adds to its
  * summary (the replication check, the join with the server's log, the
@@ -56,6 +57,9 @@ struct ldb_sample {
 	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
 	bool final; /* the run's last, partial interval: from the last sample to its end (no text line) */
 	const struct ldb_hist *late; /* ldbench replay: how late its requests were sent so far (whole run), or NULL */
+	/* a pipeline's own counters so far, for the live metrics (ldbench
+	 * replay's sent, differing, not sent: report/replay_out.h), or NULL */
+	const struct ldb_live_counts *live;
 };
 
 /* The whole run. */

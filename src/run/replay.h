@@ -107,6 +107,17 @@ struct ldb_rp_kind_stats {
 	uint64_t codes[LDB_CODE_SLOTS]; /* the answers' result codes (ldb_code_slot), 0 included */
 };
 
+/* The counters the replay's sampler reads while the part runs
+ * (report/replay_sampler, for the live metrics): kind[].read, .sent,
+ * .differ, .codes, skipped, ops_conn_failed, ops_conn_lost, unanswered.
+ * Their one writer (the part's I/O thread, which with one thread pumps the
+ * feeder too) adds with a relaxed atomic store (no lock, no
+ * read-modify-write); the sampler reads with relaxed atomic loads. */
+static inline void ldb_rp_bump(uint64_t *p, uint64_t n)
+{
+	__atomic_store_n(p, *p + n, __ATOMIC_RELAXED);
+}
+
 struct ldb_rp_result {
 	/* the feeder's */
 	uint64_t skipped[LDB_RP_NSKIPS];

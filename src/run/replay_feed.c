@@ -189,7 +189,8 @@ static int push_plain(struct ldb_rp_feed *f, uint8_t msg, uint32_t idx, int64_t 
 
 static void skip(struct ldb_rp_feed *f, enum ldb_rp_skip why, uint64_t line)
 {
-	uint64_t k = f->res->skipped[why]++;
+	uint64_t k = f->res->skipped[why];
+	ldb_rp_bump(&f->res->skipped[why], 1); /* read live (ldb_rp_bump) */
 	if (k < LDB_RP_EXAMPLES)
 		f->res->first_line[why][k] = line;
 }
@@ -365,7 +366,7 @@ static int on_request(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	if (c == NULL || pend_flush(f, c, idx, false, 0, -1) != 0)
 		return -1;
 	if (ev->type < LDB_SLOG_NOPTYPES && f->loop == 0)
-		f->res->kind[ev->type].read++;
+		ldb_rp_bump(&f->res->kind[ev->type].read, 1);
 	pend_start(&c->p, ev);
 	/* after a bind a client sends nothing until its answer (RFC 4511 4.2.1) */
 	c->p.pipelined = c->awaiting >= 0 && !c->awaiting_bind;

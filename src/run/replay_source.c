@@ -113,7 +113,7 @@ static void compare(struct rpsrc *s, const struct infl *f, int64_t rec_conn)
 	k->compared++;
 	if (!code && !ents)
 		return;
-	k->differ++;
+	ldb_rp_bump(&k->differ, 1); /* read live by the sampler */
 	k->diff_code += code;
 	k->diff_entries += ents;
 	if (k->ndiff_ex < LDB_RP_EXAMPLES)
@@ -244,7 +244,7 @@ static void conn_drop(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c)
 {
 	for (int i = 0; i < INFLIGHT; i++)
 		if (c->fl[i].st == F_SENT)
-			s->res->unanswered++;
+			ldb_rp_bump(&s->res->unanswered, 1);
 	conn_closed(cn, c, true);
 }
 
@@ -302,7 +302,7 @@ static bool send_req(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c, con
 	if (cn->ln.out_cap - cn->ln.out_len < sl->len + LDB_WIRE_ENVELOPE_MAX)
 		return false;
 	ldb_link_put(&cn->ln, id, sl->ber, sl->len);
-	s->res->kind[sl->type].sent++;
+	ldb_rp_bump(&s->res->kind[sl->type].sent, 1); /* read live by the sampler */
 	if (s->conf->timing == LDB_RP_RECORDED)
 		ldb_hist_record(&s->res->late, now > due ? now - due : 0);
 	if (oneway)
@@ -382,7 +382,7 @@ static bool stalled(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c, uint
 	} else if (c->outstanding > 0) {
 		for (int i = 0; i < INFLIGHT; i++)
 			if (c->fl[i].st == F_SENT) {
-				s->res->unanswered++;
+				ldb_rp_bump(&s->res->unanswered, 1);
 				c->fl[i].st = F_EMPTY;
 				cn->slots[i].used = 0; /* a late answer is ignored */
 			}
@@ -449,7 +449,7 @@ static bool head_step(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c, ui
 			return false;
 	} else if (c->st == R_DEAD || c->st == R_IDLE || c->st == R_DONE) {
 		if (c->st != R_DONE)
-			*(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed) += 1;
+			ldb_rp_bump(c->lost ? &s->res->ops_conn_lost : &s->res->ops_conn_failed, 1);
 	} else if (c->st == R_CONNECTING || !send_req(s, cn, c, sl, now, due)) {
 		return stalled(s, cn, c, now, next);
 	} else if (sl->type == LDB_SLOG_OP_UNBIND) {
@@ -516,7 +516,7 @@ void ldb_replay_result(struct ldb_conn *cn, int i, const struct ldb_resp *r, con
 	k->answered++;
 	ldb_hist_record(&k->lat, now > f->t0 ? now - f->t0 : 0);
 	int slot = ldb_code_slot(r->result); /* one writer; the replay's sampler reads it */
-	__atomic_store_n(&k->codes[slot], k->codes[slot] + 1, __ATOMIC_RELAXED);
+	ldb_rp_bump(&k->codes[slot], 1);
 	f->got_err = r->result;
 	s->last = now;
 	c->outstanding--;
