@@ -30,8 +30,19 @@ enum ldb_op {
 	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
 	LDB_OP_EXTENDED, /* any extended request, by OID */
 	LDB_OP_LOGIN,    /* a login flow: search the user, bind as the DN found (ops/login.c) */
+	LDB_OP_FLOW,     /* a general flow (--flow, --step; ops/flow.c) */
+	LDB_OP_FSTEP1,   /* its steps, one row each (LDB_FLOW_STEPS of them) */
+	LDB_OP_FSTEP2,
+	LDB_OP_FSTEP3,
+	LDB_OP_FSTEP4,
+	LDB_OP_FSTEP5,
+	LDB_OP_FSTEP6,
+	LDB_OP_FSTEP7,
+	LDB_OP_FSTEP8,
 	LDB_OP_COUNT
 };
+
+#define LDB_FLOW_STEPS 8 /* the most steps of a general flow (--step) */
 
 enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
 
@@ -226,6 +237,10 @@ struct ldb_config {
 	 * -n / mean (rate set from it) */
 	uint8_t think_dist;                /* enum ldb_think */
 	uint64_t think_lo_ns, think_hi_ns; /* constant: lo; uniform: lo..hi; exponential: lo the mean */
+	/* a general flow (--flow NAME, --step SPEC; ops/flow.c checks and builds it) */
+	char *flow_name;                      /* NULL: none asked ("flow" with steps alone) */
+	char *flow_step[LDB_FLOW_STEPS];      /* the steps as given */
+	int flow_nsteps;
 	int bad_password_bp;               /* --bad-password PCT%: the share of login binds with a wrong
 	                            * password, in hundredths of a percent (0: none) */
 	char *genldif_file;                /* genldif=FILE: write the entries instead of adding them */
