@@ -237,14 +237,14 @@ struct ldb_config {
 	 * -n / mean (rate set from it) */
 	uint8_t think_dist;                /* enum ldb_think */
 	uint64_t think_lo_ns, think_hi_ns; /* constant: lo; uniform: lo..hi; exponential: lo the mean */
-	/* a general flow (--flow NAME, --step SPEC; ops/flow.c checks and builds it) */
-	char *flow_name;                      /* NULL: none asked ("flow" with steps alone) */
-	char *flow_step[LDB_FLOW_STEPS];      /* the steps as given */
-	int flow_nsteps;
 	int bad_password_bp;               /* --bad-password PCT%: the share of login binds with a wrong
 	                            * password, in hundredths of a percent (0: none) */
 	char *genldif_file;                /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
+	/* a general flow (--flow NAME, --step SPEC; ops/flow.c checks and builds it) */
+	char *flow_name;                 /* NULL: none asked ("flow" with steps alone) */
+	char *flow_step[LDB_FLOW_STEPS]; /* the steps as given */
+	int flow_nsteps;
 
 	/* values */
 	enum ldb_valmode valmode;        /* random / incr */

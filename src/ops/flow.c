@@ -144,8 +144,8 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	if (r->round == 0)
 		memset(fs, 0, sizeof *fs);
 	const struct flow_tmpl *t0 = &s->f[s->kind == LDB_OP_SEARCH ? FF_BASE : FF_DN];
-	const struct flow_tmpl *t1 = &s->f[s->kind == LDB_OP_SEARCH ? FF_FILTER
-	                                   : s->kind == LDB_OP_BIND ? FF_PASSWORD
+	const struct flow_tmpl *t1 = &s->f[s->kind == LDB_OP_SEARCH   ? FF_FILTER
+	                                   : s->kind == LDB_OP_BIND   ? FF_PASSWORD
 	                                   : s->kind == LDB_OP_RENAME ? FF_NEWRDN
 	                                                              : FF_VALUE];
 	if (t0->given)
@@ -322,13 +322,17 @@ struct ldb_opdesc ldb_op_flow = {
 	.step_kind = { LDB_OP_FSTEP1, LDB_OP_FSTEP2, LDB_OP_FSTEP3, LDB_OP_FSTEP4, LDB_OP_FSTEP5, LDB_OP_FSTEP6,
 	               LDB_OP_FSTEP7, LDB_OP_FSTEP8 },
 	.step_reason = true,
+	.unlisted = true,
 	.errline = errline,
 	.mode = " flow",
 	.print = print,
 };
 
-#define STEP_ROW(i)                                                                                              \
-	{ .name = step_name[i], .json = step_name[i], .response = true, .pass_rank = 13 + (i),                  \
-	  .print_rank = 13 + (i), .also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step }
+#define STEP_ROW(i)                                                                                                  \
+	{                                                                                                            \
+		.name = step_name[i], .json = step_name[i], .response = true, .pass_rank = 13 + (i),                 \
+		.print_rank = 13 + (i), .also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, \
+		.unlisted = true                                                                                     \
+	}
 struct ldb_opdesc ldb_op_fstep[LDB_FLOW_STEPS] = { STEP_ROW(0), STEP_ROW(1), STEP_ROW(2), STEP_ROW(3),
 	                                           STEP_ROW(4), STEP_ROW(5), STEP_ROW(6), STEP_ROW(7) };

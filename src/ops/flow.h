@@ -6,10 +6,10 @@
 
 #include "ops/ops.h"
 
-#define FLOW_PARTS 16  /* pieces of one argument: text, value patterns, references */
-#define FLOW_VPS 8     /* value patterns in one flow (struct ldb_ops_run's vp[LDB_VP_FLOW..]) */
-#define FLOW_CAPS 8    /* attribute values kept (@{N.attr:NAME}) */
-#define FLOW_ATTRS 16  /* a search step's attributes */
+#define FLOW_PARTS 16 /* pieces of one argument: text, value patterns, references */
+#define FLOW_VPS 8    /* value patterns in one flow (struct ldb_ops_run's vp[LDB_VP_FLOW..]) */
+#define FLOW_CAPS 8   /* attribute values kept (@{N.attr:NAME}) */
+#define FLOW_ATTRS 16 /* a search step's attributes */
 #define FLOW_DN_MAX 1024
 #define FLOW_VAL_MAX 256
 #define FLOW_ARG_MAX 4096 /* the longest rendered argument */
@@ -41,8 +41,8 @@ struct flow_step {
 	char *attrs[FLOW_ATTRS];
 	int nattrs;
 	struct flow_tmpl f[FF_COUNT];
-	int dnslot;   /* where its first entry's DN is kept, -1: not read later */
-	bool needed;  /* a later step reads its entry: none ends the flow */
+	int dnslot;  /* where its first entry's DN is kept, -1: not read later */
+	bool needed; /* a later step reads its entry: none ends the flow */
 };
 
 struct flow_cap {
@@ -69,7 +69,7 @@ struct flow_state {
 	uint16_t caplen[FLOW_CAPS];
 	bool too_long;
 	bool bad; /* --bad-password: this flow's bind step sends a wrong one */
-	/* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
+	          /* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
 };
 
 /* Read and check the flow of c (flow_parse.c): f filled, the value patterns

@@ -13,9 +13,9 @@
 
 #include "values/vpattern.h"
 
-static const char *const keys[] = { "name", "base",  "scope", "filter",  "attrs",        "sizelimit",   "dn",
-	                            "attr", "value", "op",    "password", "deleteoldrdn", "newsuperior", "newrdn",
-	                            "oid",  NULL };
+static const char *const keys[] = { "name",        "base",   "scope", "filter", "attrs",    "sizelimit",
+	                            "dn",          "attr",   "value", "op",     "password", "deleteoldrdn",
+	                            "newsuperior", "newrdn", "oid",   NULL };
 
 /* The keys each kind takes (a space-separated list), and those it needs. */
 static const struct {
@@ -233,9 +233,11 @@ static int parse_int(struct pctx *x, int *dst, const char *key, const char *s, s
 /* key=value of step st. */
 static int parse_key(struct pctx *x, struct flow_step *st, const char *k, size_t kn, const char *v, size_t vn)
 {
-	static const char *const tf[] = { [FF_BASE] = "base",         [FF_FILTER] = "filter",     [FF_DN] = "dn",
-		                          [FF_VALUE] = "value",       [FF_PASSWORD] = "password", [FF_NEWRDN] = "newrdn",
-		                          [FF_NEWSUP] = "newsuperior" };
+	static const char *const tf[] = {
+		[FF_BASE] = "base",         [FF_FILTER] = "filter",     [FF_DN] = "dn",
+		[FF_VALUE] = "value",       [FF_PASSWORD] = "password", [FF_NEWRDN] = "newrdn",
+		[FF_NEWSUP] = "newsuperior"
+	};
 	for (int f = 0; f < FF_COUNT; f++)
 		if (word_is(k, kn, tf[f]))
 			return st->f[f].given ? fail(x, "%.*s= given twice", k, kn) : parse_tmpl(x, &st->f[f], v, vn);
@@ -244,8 +246,8 @@ static int parse_key(struct pctx *x, struct flow_step *st, const char *k, size_t
 		return st->scope < 0 ? fail(x, "scope=%.*s: base, one or sub", v, vn) : 0;
 	}
 	if (word_is(k, kn, "op")) {
-		st->modop = word_is(v, vn, "replace") ? LDB_MOD_REPLACE
-		            : word_is(v, vn, "add")   ? LDB_MOD_ADD
+		st->modop = word_is(v, vn, "replace")  ? LDB_MOD_REPLACE
+		            : word_is(v, vn, "add")    ? LDB_MOD_ADD
 		            : word_is(v, vn, "delete") ? LDB_MOD_DELETE
 		                                       : -1;
 		return st->modop < 0 ? fail(x, "op=%.*s: replace, add or delete", v, vn) : 0;
@@ -258,7 +260,8 @@ static int parse_key(struct pctx *x, struct flow_step *st, const char *k, size_t
 		return parse_int(x, &st->deleteoldrdn, "deleteoldrdn", v, vn, 1);
 	if (word_is(k, kn, "name")) {
 		for (size_t i = 0; i < vn; i++)
-			if (!(v[i] == '_' || v[i] == '-' || (v[i] >= '0' && v[i] <= '9') || ((v[i] | 32) >= 'a' && (v[i] | 32) <= 'z')))
+			if (!(v[i] == '_' || v[i] == '-' || (v[i] >= '0' && v[i] <= '9') ||
+			      ((v[i] | 32) >= 'a' && (v[i] | 32) <= 'z')))
 				return fail(x, "name=%.*s: letters, digits, - and _ only", v, vn);
 		if (vn == 0 || vn + strlen(x->f->step[0].name) >= FLOW_NAME_MAX - 8 || (v[0] >= '0' && v[0] <= '9'))
 			return fail(x, "name=%.*s: a short name that does not start with a digit", v, vn);
@@ -293,8 +296,9 @@ static int parse_step(struct pctx *x, const char *flow, char *s)
 	if (wn == 0)
 		return fail(x, "'%.*s': an empty step (write KIND key=value ...)", s, strlen(s));
 	if (kd < 0)
-		return fail(x, "'%.*s': unknown step kind (search, bind, compare, modify, delete, rename, whoami, "
-		               "extended)",
+		return fail(x,
+		            "'%.*s': unknown step kind (search, bind, compare, modify, delete, rename, whoami, "
+		            "extended)",
 		            s, wn);
 	st->kind = kinds[kd].kind;
 	snprintf(st->name, sizeof st->name, "%s.%d.%s", flow, x->i + 1, kinds[kd].word);
@@ -374,8 +378,10 @@ static int try_filters(struct ldb_flow *f, char *why, size_t cap)
 			memcpy(filt, def, sizeof def);
 		if (ldb_flow_put_search(out, 65536, 1, base, bn, st->scope, st->sizelimit, filt, fn, st->attrs,
 		                        st->nattrs) == 0) {
-			snprintf(why, cap, "--step %d: filter '%.*s': not a filter a flow sends (RFC 4515, no extensible "
-			                   "match)", i + 1, (int)fn, filt);
+			snprintf(why, cap,
+			         "--step %d: filter '%.*s': not a filter a flow sends (RFC 4515, no extensible "
+			         "match)",
+			         i + 1, (int)fn, filt);
 			rc = -1;
 		}
 	}

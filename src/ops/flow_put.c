@@ -32,7 +32,10 @@ static uint8_t *put_octets(uint8_t *p, const uint8_t *end, uint8_t tag, const vo
 
 static int hexval(int c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+	                              : -1;
 }
 
 /* A value of s[0..n) with its \XX escapes undone, as an OCTET STRING of tag. */

@@ -93,15 +93,15 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	const char *opt = c->login_password != NULL        ? "--login-password"
 	                  : c->login_password_attr != NULL ? "--login-password-attr"
 	                  : c->login_groups != NULL        ? "--login-groups"
-	                  : c->bad_password_bp > 0 && !c->bindeach && c->weight[LDB_OP_BIND] == 0 &&
-	                                  c->flow_nsteps == 0
+	                  : c->bad_password_bp > 0 && !c->bindeach && c->weight[LDB_OP_BIND] == 0 && c->flow_nsteps == 0
 	                          ? "--bad-password"
 	                          : NULL;
 	if (opt != NULL) {
 		snprintf(why, cap, "%s needs %s", opt,
-		         strcmp(opt, "--bad-password") == 0 ? "binds to send: --login, a flow's bind step, -e bindonly or -e bindeach"
-		         : mix                              ? "login in --mix"
-		                                            : "--login");
+		         strcmp(opt, "--bad-password") == 0
+		                 ? "binds to send: --login, a flow's bind step, -e bindonly or -e bindeach"
+		         : mix ? "login in --mix"
+		               : "--login");
 		return -1;
 	}
 	if (mix && c->login) {

@@ -253,6 +253,10 @@ struct ldb_opdesc {
 	/* a flow whose step that ends it is counted with the flow's reason (its
 	 * more's rep->rc: "no entry"), not the server's code (the login: false) */
 	bool step_reason;
+	/* left out of the lists of kind names messages give (a general flow's
+	 * rows: their names are the user's); a step row (nsteps 0) is only a row
+	 * of figures, never sent alone */
+	bool unlisted;
 	/* ldclt's line for a failed request, after the "NAME[PID]: T000: "
 	 * prefix: its length, as snprintf; NULL: "Cannot NAME, error=..." */
 	int (*errline)(const struct ldb_op_failure *f, char *out, size_t cap);

@@ -337,9 +337,9 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 	bool on = ldb_ops[s->kind]->more(&q, &rep);
 	if (step >= 0) /* a flow's step: its own figures too; a wrong password refused is its success */
 		ldb_record_step(w, s, step,
-		                rep.note == LDB_NOTE_BAD_REFUSED           ? 0
+		                rep.note == LDB_NOTE_BAD_REFUSED       ? 0
 		                : !on && ldb_ops[s->kind]->step_reason ? rep.rc
-		                                                           : *rc,
+		                                                       : *rc,
 		                now);
 	if (rep.note != LDB_NOTE_NONE) /* --bad-password: a flow's step's, or a plain bind's */
 		ldb_add(&w->st->op[step >= 0 ? step : s->kind].bad_password[rep.note], 1);
