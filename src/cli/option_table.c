@@ -319,7 +319,8 @@ const struct ldb_opt cli_options[] = {
 	{ "step", 0, "'KIND key=value ...'", OPT_STEP,
 	  "a flow's next step: search base= filter= attrs= scope=\n"
 	  "sizelimit=, bind dn= password=, compare|modify dn= attr=\n"
-	  "value= [op=], delete dn=, rename dn= newrdn=, whoami,\n"
+	  "value= [op=], add dn= entry=TYPE:VALUE;..., delete dn=,\n"
+	  "rename dn= newrdn=, whoami,\n"
 	  "extended oid= [value=]; name=NAME; values may hold\n"
 	  "patterns and @{N.dn} @{N.attr:NAME} @{N.count} of an\n"
 	  "earlier search step N",

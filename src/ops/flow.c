@@ -1,6 +1,6 @@
 /* A general flow (--flow NAME, --step 'KIND key=value ...', docs/guide.md
  * "Flows"): each operation of the load is a sequence of steps, each an
- * operation of its own kind (search, bind, compare, modify, delete, rename,
+ * operation of its own kind (search, bind, compare, modify, add, delete, rename,
  * whoami, extended), sent in order on one slot through the multi-step hook;
  * a step's arguments may use what an earlier search step returned (its first
  * entry's DN, a value of it, its count: ops/flow_parse.c).  A failing step
@@ -132,6 +132,28 @@ static size_t bind_password(const struct ldb_op_req *r, struct flow_state *fs, c
 	return n + sizeof BAD_SUFFIX - 1;
 }
 
+/* An add step: the entry= text rendered at e[0..n) as TYPE:VALUE;TYPE:VALUE... */
+static size_t put_add(const struct ldb_op_req *r, uint8_t *dst, size_t cap, const char *dn, size_t dnlen, char *e,
+                      size_t n)
+{
+	struct ldb_put_value v[FLOW_ADD_VALUES];
+	int nv = 0;
+	size_t at = 0;
+	while (at < n && nv < FLOW_ADD_VALUES) {
+		char *semi = memchr(e + at, ';', n - at), *end = semi != NULL ? semi : e + n;
+		char *colon = memchr(e + at, ':', (size_t)(end - (e + at)));
+		if (colon == NULL)
+			return 0;
+		*colon = '\0'; /* the type, NUL-ended in place */
+		const char *val = colon + 1;
+		while (val < end && *val == ' ')
+			val++;
+		v[nv++] = (struct ldb_put_value){ e + at, val, (size_t)(end - val) };
+		at = (size_t)(end - e) + 1;
+	}
+	return ldb_wire_put_add(dst, cap, r->msgid, dn, dnlen, v, nv);
+}
+
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_flow *f = r->ops->flow;
@@ -147,6 +169,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	const struct flow_tmpl *t1 = &s->f[s->kind == LDB_OP_SEARCH   ? FF_FILTER
 	                                   : s->kind == LDB_OP_BIND   ? FF_PASSWORD
 	                                   : s->kind == LDB_OP_RENAME ? FF_NEWRDN
+	                                   : s->kind == LDB_OP_ADD    ? FF_ENTRY
 	                                                              : FF_VALUE];
 	if (t0->given)
 		an = ldb_flow_render_arg(f, t0, r->state, vps, r->rng, a);
@@ -168,6 +191,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		struct ldb_put_mod m = { s->modop, s->attr, t1->given ? b : NULL, bn };
 		return (long)ldb_wire_put_modify(dst, cap, r->msgid, a, an, &m, 1);
 	}
+	case LDB_OP_ADD: return (long)put_add(r, dst, cap, a, an, b, bn);
 	case LDB_OP_DELETE: return (long)ldb_wire_put_delete(dst, cap, r->msgid, a, an);
 	case LDB_OP_RENAME:
 		if (s->f[FF_NEWSUP].given)

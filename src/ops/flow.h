@@ -14,6 +14,7 @@
 #define FLOW_VAL_MAX 256
 #define FLOW_ARG_MAX 4096 /* the longest rendered argument */
 #define FLOW_NAME_MAX 40
+#define FLOW_ADD_VALUES 32 /* an add step's values */
 
 enum { FP_LIT, FP_VP, FP_DN, FP_ATTR, FP_COUNT };
 struct flow_part {
@@ -31,7 +32,7 @@ struct flow_tmpl {
 };
 
 /* the arguments a step may have */
-enum { FF_BASE, FF_FILTER, FF_DN, FF_VALUE, FF_PASSWORD, FF_NEWRDN, FF_NEWSUP, FF_COUNT };
+enum { FF_BASE, FF_FILTER, FF_DN, FF_VALUE, FF_PASSWORD, FF_NEWRDN, FF_NEWSUP, FF_ENTRY, FF_COUNT };
 
 struct flow_step {
 	int kind; /* enum ldb_op: the operation it sends */

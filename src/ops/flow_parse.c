@@ -1,7 +1,7 @@
 /* A general flow's steps read and checked (ops/flow.h): each --step is
  * "KIND key=value ...", a value running to the next " key=" of a key the
- * kind knows; the values of base, filter, dn, value, password, newrdn and
- * newsuperior may hold value patterns ([1-100]) and references to what an
+ * kind knows; the values of base, filter, dn, value, password, newrdn,
+ * newsuperior and entry (an add's TYPE:VALUE;TYPE:VALUE...) may hold value patterns ([1-100]) and references to what an
  * earlier search step of the same flow returned: @{N.dn} (its first entry's
  * DN), @{N.attr:NAME} (that entry's first NAME value), @{N.count} (its
  * entries), N the step's number (from 1) or its name=. */
@@ -15,7 +15,7 @@
 
 static const char *const keys[] = { "name",        "base",   "scope", "filter", "attrs",    "sizelimit",
 	                            "dn",          "attr",   "value", "op",     "password", "deleteoldrdn",
-	                            "newsuperior", "newrdn", "oid",   NULL };
+	                            "newsuperior", "newrdn", "oid",   "entry",  NULL };
 
 /* The keys each kind takes (a space-separated list), and those it needs. */
 static const struct {
@@ -27,6 +27,7 @@ static const struct {
 	{ "bind", LDB_OP_BIND, " name dn password ", " dn " },
 	{ "compare", LDB_OP_COMPARE, " name dn attr value ", " dn attr value " },
 	{ "modify", LDB_OP_MODIFY, " name dn attr value op ", " dn attr " },
+	{ "add", LDB_OP_ADD, " name dn entry ", " dn entry " },
 	{ "delete", LDB_OP_DELETE, " name dn ", " dn " },
 	{ "rename", LDB_OP_RENAME, " name dn newrdn deleteoldrdn newsuperior ", " dn newrdn " },
 	{ "whoami", LDB_OP_WHOAMI, " name ", "" },
@@ -234,9 +235,9 @@ static int parse_int(struct pctx *x, int *dst, const char *key, const char *s, s
 static int parse_key(struct pctx *x, struct flow_step *st, const char *k, size_t kn, const char *v, size_t vn)
 {
 	static const char *const tf[] = {
-		[FF_BASE] = "base",         [FF_FILTER] = "filter",     [FF_DN] = "dn",
-		[FF_VALUE] = "value",       [FF_PASSWORD] = "password", [FF_NEWRDN] = "newrdn",
-		[FF_NEWSUP] = "newsuperior"
+		[FF_BASE] = "base",          [FF_FILTER] = "filter",     [FF_DN] = "dn",
+		[FF_VALUE] = "value",        [FF_PASSWORD] = "password", [FF_NEWRDN] = "newrdn",
+		[FF_NEWSUP] = "newsuperior", [FF_ENTRY] = "entry"
 	};
 	for (int f = 0; f < FF_COUNT; f++)
 		if (word_is(k, kn, tf[f]))
@@ -280,6 +281,7 @@ static bool given(const struct flow_step *st, const char *key)
 	       : strcmp(key, "dn") == 0     ? st->f[FF_DN].given
 	       : strcmp(key, "value") == 0  ? st->f[FF_VALUE].given
 	       : strcmp(key, "newrdn") == 0 ? st->f[FF_NEWRDN].given
+	       : strcmp(key, "entry") == 0  ? st->f[FF_ENTRY].given
 	                                    : st->attr != NULL;
 }
 
@@ -297,8 +299,8 @@ static int parse_step(struct pctx *x, const char *flow, char *s)
 		return fail(x, "'%.*s': an empty step (write KIND key=value ...)", s, strlen(s));
 	if (kd < 0)
 		return fail(x,
-		            "'%.*s': unknown step kind (search, bind, compare, modify, delete, rename, whoami, "
-		            "extended)",
+		            "'%.*s': unknown step kind (search, bind, compare, modify, add, delete, rename, "
+		            "whoami, extended)",
 		            s, wn);
 	st->kind = kinds[kd].kind;
 	snprintf(st->name, sizeof st->name, "%s.%d.%s", flow, x->i + 1, kinds[kd].word);
@@ -323,7 +325,7 @@ static int parse_step(struct pctx *x, const char *flow, char *s)
 			return -1;
 		p = e;
 	}
-	static const char *const need[] = { "base", "dn", "attr", "value", "newrdn", "oid" };
+	static const char *const need[] = { "base", "dn", "attr", "value", "newrdn", "oid", "entry" };
 	for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
 		char probe[32];
 		snprintf(probe, sizeof probe, " %s ", need[k]);
@@ -354,6 +356,24 @@ static int ask_kept(struct ldb_flow *f, char *why, size_t cap)
 	return 0;
 }
 
+/* An add step's entry= rendered once: each ';'-separated piece a TYPE:VALUE. */
+static int try_entry(const struct ldb_flow *f, const struct flow_step *st, const uint8_t *state,
+                     struct ldb_vp_state *const *vs, struct ldb_rng *rng, char *buf, int i, char *why, size_t cap)
+{
+	size_t n = ldb_flow_render_arg(f, &st->f[FF_ENTRY], state, vs, rng, buf);
+	for (size_t at = 0; at <= n;) {
+		size_t len = strcspn(buf + at, ";");
+		const char *colon = memchr(buf + at, ':', len);
+		if (colon == NULL || colon == buf + at) {
+			snprintf(why, cap, "--step %d: entry='%.*s': write TYPE:VALUE;TYPE:VALUE...", i + 1, (int)n,
+			         buf);
+			return -1;
+		}
+		at += len + 1;
+	}
+	return 0;
+}
+
 /* Each search's filter rendered once (pattern values, empty references) and
  * written: a filter this writer cannot send is refused now. */
 static int try_filters(struct ldb_flow *f, char *why, size_t cap)
@@ -368,6 +388,10 @@ static int try_filters(struct ldb_flow *f, char *why, size_t cap)
 		rc = ldb_vp_state_new(f->vp[v], 0, 1, &vs[v], why, cap);
 	for (int i = 0; rc == 0 && i < f->n; i++) {
 		const struct flow_step *st = &f->step[i];
+		if (st->kind == LDB_OP_ADD) {
+			rc = try_entry(f, st, state, vs, &rng, filt, i, why, cap);
+			continue;
+		}
 		if (st->kind != LDB_OP_SEARCH)
 			continue;
 		static const char def[] = "(objectClass=*)";

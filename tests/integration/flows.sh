@@ -11,6 +11,7 @@
 #     each step's own line and JSON row, and slapd's Search, Modify and
 #     Compare counters equal the steps' counts; afterwards every user found
 #     has description = mail;
+#   - an add step whose DN and values are the found entry's uid and mail;
 #   - the login as a flow (search, bind as @{1.dn} with the entry's uid as
 #     the password, a group search named groups): the group search has its
 #     own row, apart from the user search;
@@ -108,6 +109,10 @@ dn: ou=Groups,$FIX_BASE
 objectClass: organizationalUnit
 ou: Groups
 
+dn: ou=Notes,$FIX_BASE
+objectClass: organizationalUnit
+ou: Notes
+
 dn: cn=g1,ou=Groups,$FIX_BASE
 objectClass: groupOfNames
 cn: g1
@@ -127,6 +132,18 @@ assert_match "${P}auth.groups: attempted 20, completed 20, succeeded 20, counted
 	"the group search on its own line"
 assert_eq 40 "$(fixture_monitor_delta "$FIX_DIR/mon2" Search)" "slapd's searches = the two search steps'"
 assert_eq 20 "$(fixture_monitor_delta "$FIX_DIR/mon2" Bind)" "slapd's binds = the bind step's"
+
+# ---- an add built from what the search returned: its DN and its values
+fixture_monitor_snapshot "$FIX_DIR/mon4"
+run_ldbench "$out" -H "$FIX_URI" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -n 1 -T 5 --flow note \
+	--step "search base=$people filter=(uid=user[1:5%00000]) attrs=mail" \
+	--step "add dn=cn=@{1.attr:uid},ou=Notes,$FIX_BASE entry=objectClass:device;cn:@{1.attr:uid};description:@{1.attr:mail}"
+assert_eq 0 "$RC" "exit status, 5 flows with an add"
+assert_match "${P}note.2.add: attempted 5, completed 5, succeeded 5, counted 5, errors 0\$" "$out" "5 adds"
+assert_eq 5 "$(fixture_monitor_delta "$FIX_DIR/mon4" Add)" "slapd's adds = the add step's"
+assert_eq 5 "$(fixture_count "ou=Notes,$FIX_BASE" "(objectClass=device)")" "5 entries added"
+assert_eq user00003@example.com "$(_fix_read_attr "cn=user00003,ou=Notes,$FIX_BASE" description)" \
+	"the added entry's description: its user's mail"
 
 # ---- --bad-password on plain binds, a connection per bind
 start_capture "$FIX_PORT" "$FIX_DIR/cap3.jsonl"
@@ -167,6 +184,7 @@ bad "an empty flow" '--flow empty: the flow has no step' --flow empty
 bad "an empty step" '--step 2: an empty step' --step "search base=$people" --step ' '
 bad "a key of another kind" "--step 1: 'password': not a key of this step's kind" --step "search base=$people password=x"
 bad "a missing key" '--step 1: dn= missing' --step 'compare attr=cn value=x'
+bad "an entry without a type" "--step 1: entry='cn x': write TYPE:VALUE" --step 'add dn=cn=x entry=cn x'
 bad "an extensible filter" "--step 1: filter '\\(cn:dn:=x\\)': not a filter a flow sends" \
 	--step "search base=$people filter=(cn:dn:=x)"
 bad "--bad-password with no bind" '--bad-password needs binds to send' -e esearch -b "$people" --bad-password 5%
