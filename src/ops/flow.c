@@ -63,6 +63,17 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	return rc;
 }
 
+/* --flow or --step while the run does not do the flow: a --mix that does not name it */
+static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
+{
+	if (!asked(c))
+		return 0;
+	snprintf(why, cap, "%s with --mix: name the flow in --mix (--mix flow:1,...)",
+	         c->flow_name != NULL ? "--flow" : "--step");
+	(void)mix;
+	return -1;
+}
+
 static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 {
 	struct ldb_flow *f = calloc(1, sizeof *f);
@@ -338,6 +349,7 @@ struct ldb_opdesc ldb_op_flow = {
 	.asked = asked,
 	.option_text = "--flow",
 	.check = check,
+	.stray = stray,
 	.prepare = prepare,
 	.render = render,
 	.more = more,

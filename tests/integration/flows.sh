@@ -187,5 +187,7 @@ bad "a missing key" '--step 1: dn= missing' --step 'compare attr=cn value=x'
 bad "an entry without a type" "--step 1: entry='cn x': write TYPE:VALUE" --step 'add dn=cn=x entry=cn x'
 bad "an extensible filter" "--step 1: filter '\\(cn:dn:=x\\)': not a filter a flow sends" \
 	--step "search base=$people filter=(cn:dn:=x)"
+bad "a flow --mix does not name" '--step with --mix: name the flow in --mix' -b "$people" --mix search:1 \
+	--step "search base=$people"
 bad "--bad-password with no bind" '--bad-password needs binds to send' -e esearch -b "$people" --bad-password 5%
 echo "ok: flows"
