@@ -39,6 +39,7 @@ enum ldb_op {
 	LDB_OP_FSTEP6,
 	LDB_OP_FSTEP7,
 	LDB_OP_FSTEP8,
+	LDB_OP_LOGIN_GROUPS, /* the login's group step, also on a row of its own (ops/login.c) */
 	LDB_OP_COUNT
 };
 

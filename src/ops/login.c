@@ -339,7 +339,29 @@ const struct ldb_opdesc ldb_op_login = {
 	.entry = entry,
 	.nsteps = 3,
 	.step_kind = { LDB_OP_SEARCH, LDB_OP_BIND, LDB_OP_SEARCH },
+	.step_also = { 0, 0, LDB_OP_LOGIN_GROUPS },
 	.errline = errline,
 	.mode = " login",
 	.print = print,
+};
+
+/* Never sent alone: the login's group step, on a row of its own. */
+static long render_groups(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+{
+	(void)r;
+	(void)dst;
+	(void)cap;
+	return 0;
+}
+
+/* The login's group step (--login-groups) also on its own row, apart from
+ * the user's search (both stay under search, the server's count). */
+const struct ldb_opdesc ldb_op_login_groups = {
+	.name = "login.groups",
+	.json = "login.groups",
+	.response = true,
+	.pass_rank = 21,
+	.print_rank = 21,
+	.render = render_groups,
+	.unlisted = true,
 };

@@ -253,6 +253,9 @@ struct ldb_opdesc {
 	/* a flow whose step that ends it is counted with the flow's reason (its
 	 * more's rep->rc: "no entry"), not the server's code (the login: false) */
 	bool step_reason;
+	/* a second row step j is also counted on (0: none): the login's group
+	 * search, apart from its user search while both stay under search */
+	uint8_t step_also[LDB_OP_STEPS];
 	/* left out of the lists of kind names messages give (a general flow's
 	 * rows: their names are the user's); a step row (nsteps 0) is only a row
 	 * of figures, never sent alone */
@@ -329,6 +332,14 @@ static inline int ldb_op_step_kind(enum ldb_op k, unsigned round)
 	return ldb_ops[k]->step_kind[round < n ? round : n - 1];
 }
 
+/* Hot path: the second row request `round` of a flow of kind k is counted
+ * on (its row's step_also), or 0. */
+static inline int ldb_op_step_also(enum ldb_op k, unsigned round)
+{
+	unsigned n = ldb_ops[k]->nsteps;
+	return n == 0 ? 0 : ldb_ops[k]->step_also[round < n ? round : n - 1];
+}
+
 /* A failure that ldclt's counteach counts as an operation. */
 static inline bool ldb_op_expected_failure(enum ldb_op k, int rc)
 {
@@ -382,6 +393,7 @@ extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_mo
 /* A general flow's rows (ops/flow.c): their names, nsteps and entries are
  * set from the options by its check, before any thread starts. */
 extern struct ldb_opdesc ldb_op_flow, ldb_op_fstep[LDB_FLOW_STEPS];
+extern const struct ldb_opdesc ldb_op_login_groups;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

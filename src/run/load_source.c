@@ -341,6 +341,9 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 		                : !on && ldb_ops[s->kind]->step_reason ? rep.rc
 		                                                       : *rc,
 		                now);
+	int also = step >= 0 ? ldb_op_step_also(s->kind, s->round) : 0;
+	if (also > 0) /* the step's second row (the login's group search) */
+		ldb_record_step(w, s, (enum ldb_op)also, *rc, now);
 	if (rep.note != LDB_NOTE_NONE) /* --bad-password: a flow's step's, or a plain bind's */
 		ldb_add(&w->st->op[step >= 0 ? step : s->kind].bad_password[rep.note], 1);
 	if (!on) {
@@ -348,8 +351,11 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 		return false;
 	}
 	s->round++;
-	if (step >= 0)
+	if (step >= 0) {
 		ldb_add(&w->st->op[ldb_op_step_kind(s->kind, s->round)].attempted, 1);
+		if ((also = ldb_op_step_also(s->kind, s->round)) > 0)
+			ldb_add(&w->st->op[also].attempted, 1);
+	}
 	bool exhausted;
 	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);

@@ -15,6 +15,7 @@
 #   - the login as a flow (search, bind as @{1.dn} with the entry's uid as
 #     the password, a group search named groups): the group search has its
 #     own row, apart from the user search;
+#   - --login --login-groups: its group step on a row of its own too;
 #   - --bad-password on plain binds (-e bindonly,bindeach): the wrong
 #     passwords the proxy saw are the count the summary gives, refused by
 #     slapd, counted apart and not as errors;
@@ -132,6 +133,15 @@ assert_match "${P}auth.groups: attempted 20, completed 20, succeeded 20, counted
 	"the group search on its own line"
 assert_eq 40 "$(fixture_monitor_delta "$FIX_DIR/mon2" Search)" "slapd's searches = the two search steps'"
 assert_eq 20 "$(fixture_monitor_delta "$FIX_DIR/mon2" Bind)" "slapd's binds = the bind step's"
+
+# ---- --login's group step: on its own row too (and still under search, as before)
+run_ldbench "$out" -H "$FIX_URI" -n 2 -T 10 --login -b "$people" -f '(uid=user[1-2%00000])' \
+	--login-password-attr uid --login-groups "ou=Groups,$FIX_BASE"
+assert_eq 0 "$RC" "exit status, 20 logins with the group step"
+assert_match "${P}login.groups: attempted 20, completed 20, succeeded 20, counted 20, errors 0\$" "$out" \
+	"the group step's own line"
+assert_match "${P}search: attempted 40, completed 40, succeeded 40, counted 40, errors 0, entries 40\$" "$out" \
+	"the user and group searches together under search, as before"
 
 # ---- an add built from what the search returned: its DN and its values
 fixture_monitor_snapshot "$FIX_DIR/mon4"
