@@ -17,7 +17,10 @@
 # With --callgrind instead: user-space instructions per request (valgrind
 # callgrind, the whole process) as a marginal cost, a run of FLOWS flows a
 # client and one of 2 x FLOWS, the difference over the difference of slapd's
-# request counts (start-up drops out), for gflow, flow and mix.
+# request counts (start-up drops out), for gflow, flow and mix: the whole
+# process's, and the I/O threads' alone (callgrind --separate-threads: every
+# thread but the main one, which starts the run and samples it once a second,
+# a cost that grows with the run's length under valgrind's slowdown).
 #
 #   bench/login_flow.sh [--callgrind] [FLOWS] [PAIRS]
 #       (default 5000 flows a client, 3 pairs; --callgrind: 1000 flows a client)
@@ -50,17 +53,22 @@ requests() { # monitor-snapshot
 }
 if ((CG)); then
 	for c in gflow flow mix; do
-		declare -A ir=() rq=()
+		declare -A ir=() io=() rq=()
 		for s in 1 2; do
 			args "$c" $((s * FLOWS))
 			fixture_monitor_snapshot "$FIX_DIR/cg.mon"
-			valgrind --tool=callgrind --callgrind-out-file="$FIX_DIR/cg" "$LDBENCH" "${common[@]}" "${a[@]}" \
-				>"$FIX_DIR/cg.out" 2>&1 || true
-			ir[$s]=$(awk '/^(summary|totals):/ { print $2; exit }' "$FIX_DIR/cg")
+			rm -f "$FIX_DIR"/cg-*
+			valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$FIX_DIR/cg" "$LDBENCH" \
+				"${common[@]}" "${a[@]}" >"$FIX_DIR/cg.out" 2>&1 || true
+			# each thread's file: its first summary (or totals) line
+			ir[$s]=$(awk '/^(summary|totals):/ && !seen[FILENAME]++ { n += $2 } END { print n }' "$FIX_DIR"/cg-*)
+			io[$s]=$(awk '/^(summary|totals):/ && !seen[FILENAME]++ && FILENAME !~ /-01$/ { n += $2 } END { print n }' \
+				"$FIX_DIR"/cg-*)
 			rq[$s]=$(requests "$FIX_DIR/cg.mon")
 		done
-		printf '%-6s requests %s and %s: %s instructions/request\n' "$c" "${rq[1]}" "${rq[2]}" \
-			"$(awk -v a="${ir[1]}" -v b="${ir[2]}" -v m="${rq[1]}" -v n="${rq[2]}" 'BEGIN { printf "%.0f", (b - a) / (n - m) }')"
+		printf '%-6s requests %s and %s: %s instructions/request, I/O threads %s\n' "$c" "${rq[1]}" "${rq[2]}" \
+			"$(awk -v a="${ir[1]}" -v b="${ir[2]}" -v m="${rq[1]}" -v n="${rq[2]}" 'BEGIN { printf "%.0f", (b - a) / (n - m) }')" \
+			"$(awk -v a="${io[1]}" -v b="${io[2]}" -v m="${rq[1]}" -v n="${rq[2]}" 'BEGIN { printf "%.0f", (b - a) / (n - m) }')"
 	done
 	exit 0
 fi
