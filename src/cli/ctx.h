@@ -110,6 +110,8 @@ enum {
 	OPT_THINK_TIME,
 	OPT_LOGIN_END
 };
+/* A general flow's options (cli/flow_options.c, ops/flow.c). */
+enum { OPT_FLOW = 1056, OPT_STEP, OPT_FLOW_END };
 /* The request controls' options (cli/control_options.c). */
 enum {
 	OPT_CONTROL = OPT_EXTOP_END,
@@ -164,6 +166,8 @@ int cli_check_repl(struct cli_ctx *x);
 
 /* extop_options.c: --passmod, --passmod-*, --whoami, --extended */
 int cli_handle_extop_option(struct cli_ctx *x, int opt, const char *arg);
+/* flow_options.c: --flow NAME, --step SPEC */
+int cli_flow_option(struct cli_ctx *x, int opt, const char *arg);
 
 /* option_table.c: the load's options, one row each (util/optable.h) */
 extern const struct ldb_opt cli_options[];

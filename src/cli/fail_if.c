@@ -177,8 +177,9 @@ static int parse_kind(struct ldb_threshold *t, const char **pp, const char *end,
 		return 0;
 	char kinds[200] = "";
 	for (int k = 0; k < LDB_OP_COUNT; k++)
-		snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
-		         ldb_op_name((enum ldb_op)k));
+		if (!ldb_ops[k]->unlisted) /* a flow's rows: named by the user */
+			snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", k ? ", " : "",
+			         ldb_op_name((enum ldb_op)k));
 	return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)n, p, kinds);
 }
 

@@ -322,7 +322,8 @@ static void kind_list(char *buf, size_t cap)
 
 	buf[0] = '\0';
 	for (int k = 0; k < LDB_OP_COUNT && n < cap; k++)
-		n += (size_t)snprintf(buf + n, cap - n, "%s%s", k ? ", " : "", ldb_ops[k]->name);
+		if (!ldb_ops[k]->unlisted) /* a flow's rows: named by the user */
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s", k ? ", " : "", ldb_ops[k]->name);
 }
 
 /* --mix KIND:WEIGHT,... */

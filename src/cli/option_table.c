@@ -306,8 +306,24 @@ const struct ldb_opt cli_options[] = {
 	  "a third step: a search below BASE for (member=DN)",
 	  NULL },
 	{ "bad-password", 0, "PCT%", OPT_BAD_PASSWORD,
-	  "that share of the logins' binds sends a wrong password;\n"
+	  "that share of the binds (the logins', a flow's bind steps,\n"
+	  "-e bindonly, -e bindeach's) sends a wrong password;\n"
 	  "its 49 is expected: counted apart, not an error",
+	  NULL },
+	{ "flow", 0, "NAME", OPT_FLOW,
+	  "each operation a flow of the --step options, in order on\n"
+	  "one connection; counted as NAME and each step as its own\n"
+	  "row (NAME.1.search, or NAME.STEPNAME)",
+	  "\n"
+	  "Flows (docs/guide.md \"Flows\"):\n" },
+	{ "step", 0, "'KIND key=value ...'", OPT_STEP,
+	  "a flow's next step: search base= filter= attrs= scope=\n"
+	  "sizelimit=, bind dn= password=, compare|modify dn= attr=\n"
+	  "value= [op=], add dn= entry=TYPE:VALUE;..., delete dn=,\n"
+	  "rename dn= newrdn=, whoami,\n"
+	  "extended oid= [value=]; name=NAME; values may hold\n"
+	  "patterns and @{N.dn} @{N.attr:NAME} @{N.count} of an\n"
+	  "earlier search step N",
 	  NULL },
 	{ "repl-sample", 0, "N/s|N", OPT_REPL_SAMPLE,
 	  "check N confirmed writes a second, or every Nth (default 50/s)",

@@ -552,6 +552,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_held_option(x, opt, arg);
 	if ((opt >= OPT_PASSMOD && opt < OPT_EXTOP_END) || (opt >= OPT_LOGIN && opt < OPT_LOGIN_END))
 		return cli_handle_extop_option(x, opt, arg);
+	if (opt >= OPT_FLOW && opt < OPT_FLOW_END)
+		return cli_flow_option(x, opt, arg);
 	if (opt >= OPT_CONTROL && opt < OPT_CONTROLS_END)
 		return cli_control_option(x, opt, arg);
 	if (opt >= OPT_HELP)

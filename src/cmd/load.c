@@ -90,8 +90,12 @@ static void plan_histograms(struct load *l)
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (l->run.load_kind[k]) {
 			l->used[LDB_H_LAT][k] = true;
-			for (unsigned j = 0; j < ldb_ops[k]->nsteps; j++) /* a flow's steps: their kinds */
+			for (unsigned j = 0; j < ldb_ops[k]->nsteps; j++) { /* a flow's steps: their kinds */
 				l->used[LDB_H_LAT][ldb_ops[k]->step_kind[j]] = true;
+				/* a step's second row: the login's group step, with --login-groups */
+				if (ldb_ops[k]->step_also[j] > 0 && c->login_groups != NULL)
+					l->used[LDB_H_LAT][ldb_ops[k]->step_also[j]] = true;
+			}
 		}
 	if (l->run.bind_on_connect || c->bindeach)
 		l->used[LDB_H_LAT][LDB_OPS_WITH(connect_bind)] = true;

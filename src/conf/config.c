@@ -161,6 +161,9 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->login_password);
 	free(c->login_password_attr);
 	free(c->login_groups);
+	free(c->flow_name);
+	for (int i = 0; i < c->flow_nsteps; i++)
+		free(c->flow_step[i]);
 	free(c->ext_oid);
 	free(c->ext_value);
 	memset(c, 0, sizeof(*c));

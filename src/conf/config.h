@@ -30,8 +30,20 @@ enum ldb_op {
 	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
 	LDB_OP_EXTENDED, /* any extended request, by OID */
 	LDB_OP_LOGIN,    /* a login flow: search the user, bind as the DN found (ops/login.c) */
+	LDB_OP_FLOW,     /* a general flow (--flow, --step; ops/flow.c) */
+	LDB_OP_FSTEP1,   /* its steps, one row each (LDB_FLOW_STEPS of them) */
+	LDB_OP_FSTEP2,
+	LDB_OP_FSTEP3,
+	LDB_OP_FSTEP4,
+	LDB_OP_FSTEP5,
+	LDB_OP_FSTEP6,
+	LDB_OP_FSTEP7,
+	LDB_OP_FSTEP8,
+	LDB_OP_LOGIN_GROUPS, /* the login's group step, also on a row of its own (ops/login.c) */
 	LDB_OP_COUNT
 };
+
+#define LDB_FLOW_STEPS 8 /* the most steps of a general flow (--step) */
 
 enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
 
@@ -241,6 +253,10 @@ struct ldb_config {
 	                            * password, in hundredths of a percent (0: none) */
 	char *genldif_file;                /* genldif=FILE: write the entries instead of adding them */
 	bool genldif_append;
+	/* a general flow (--flow NAME, --step SPEC; ops/flow.c checks and builds it) */
+	char *flow_name;                 /* NULL: none asked ("flow" with steps alone) */
+	char *flow_step[LDB_FLOW_STEPS]; /* the steps as given */
+	int flow_nsteps;
 
 	/* values */
 	enum ldb_valmode valmode;        /* random / incr */

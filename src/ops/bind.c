@@ -2,9 +2,21 @@
  * the DN (and password) from randombinddn, or a line of randombinddnfromfile. */
 #include "ops/ops.h"
 
+#include <ldap.h>
 #include <string.h>
 
+#include "proto/der.h"
 #include "values/pattern.h"
+
+#define BAD_SUFFIX "\x01wrong" /* what --bad-password adds to the right password (as the login's) */
+#define PW_MAX 512
+
+/* A simple bind's state with --bad-password: whether it sent a wrong one. */
+struct plain_state {
+	bool bad;
+};
+
+static bool more_plain(const struct ldb_op_req *r, struct ldb_op_reply *rep);
 
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
@@ -33,8 +45,37 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 	}
 	if (ldb_reqset_build_bind(&o->bind, o->cfg, err, cap) != 0)
 		return -1;
-	o->room[LDB_OP_BIND] = o->bind.maxlen;
+	o->room[LDB_OP_BIND] = o->bind.maxlen + sizeof BAD_SUFFIX;
+	/* --bad-password on the binds of the load (not the connections' own) */
+	if (c->bad_password_bp > 0 && (c->weight[LDB_OP_BIND] > 0 || c->bindeach))
+		o->state_size[LDB_OP_BIND] = sizeof(struct plain_state);
 	return 0;
+}
+
+/* The simple bind just rendered at dst[0..n) again with a wrong password
+ * (the right one and a suffix).  @return its length, 0 when it cannot. */
+static size_t make_wrong(const struct ldb_op_req *r, uint8_t *dst, size_t n, size_t cap)
+{
+	const uint8_t *end = dst + n, *msg, *op, *ver, *dn, *pw;
+	size_t len, dnlen, pwlen;
+	uint8_t tag;
+	char dnb[LDB_DN_MAX], pwb[PW_MAX + sizeof BAD_SUFFIX];
+	if (ldb_der_tlv(dst, end, &tag, &msg, &len) == NULL || tag != 0x30)
+		return 0;
+	const uint8_t *p = ldb_der_tlv(msg, msg + len, &tag, &ver, &dnlen); /* the message id */
+	if (p == NULL || ldb_der_tlv(p, msg + len, &tag, &op, &len) == NULL || tag != 0x60)
+		return 0;
+	p = ldb_der_tlv(op, op + len, &tag, &ver, &dnlen); /* the version */
+	p = p != NULL ? ldb_der_tlv(p, op + len, &tag, &dn, &dnlen) : NULL;
+	p = p != NULL && dnlen < sizeof dnb ? ldb_der_tlv(p, op + len, &tag, &pw, &pwlen) : NULL;
+	if (p == NULL || tag != 0x80 || pwlen > PW_MAX)
+		return 0;
+	memcpy(dnb, dn, dnlen);
+	memcpy(pwb, pw, pwlen);
+	memcpy(pwb + pwlen, BAD_SUFFIX, sizeof BAD_SUFFIX - 1);
+	size_t m = ldb_wire_put_bind_simple(dst, cap, r->msgid, dnb, dnlen, pwb, pwlen + sizeof BAD_SUFFIX - 1);
+	explicit_bzero(pwb, sizeof pwb);
+	return m;
 }
 
 /* The authentication ID and password of a new exchange: with randomauthid,
@@ -80,6 +121,8 @@ static long render_sasl(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
  * answered (another request), or the exchange over with its result. */
 static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 {
+	if (r->ops->sasl.mech == LDB_SASL_NONE)
+		return more_plain(r, rep);
 	struct ldb_sasl_state *st = (struct ldb_sasl_state *)(void *)r->state;
 	const uint8_t *cred = NULL;
 	size_t n = 0;
@@ -92,22 +135,47 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	return ldb_sasl_step(st, &r->ops->sasl, &rep->rc, found > 0 ? cred : NULL, n, r->rng, &has);
 }
 
+/* A simple bind's result with --bad-password: a wrong password's 49 is the
+ * expected answer, noted for the I/O thread's count (not an error). */
+static bool more_plain(const struct ldb_op_req *r, struct ldb_op_reply *rep)
+{
+	const struct plain_state *st = (const struct plain_state *)(const void *)r->state;
+	if (!st->bad)
+		return false;
+	rep->note = rep->rc == LDAP_INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
+	            : rep->rc == LDAP_SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
+	                                                : LDB_NOTE_BAD_OTHER;
+	if (rep->rc == LDAP_INVALID_CREDENTIALS)
+		rep->rc = LDAP_SUCCESS;
+	return false;
+}
+
 static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 {
 	const struct ldb_config *c = r->ops->cfg;
 	int64_t vals[LDB_FIELD_COUNT] = { 0 };
 	int variant = 0;
 
-	if (r->state != NULL)
+	if (r->state != NULL && r->ops->sasl.mech != LDB_SASL_NONE)
 		return render_sasl(r, dst, cap);
 
+	size_t n;
 	if (r->ops->bind.vr != NULL)
-		return (long)ldb_vreq_render(&r->ops->bind.vr[0], r->vpc, r->rng, r->msgid, dst, cap);
-	if (c->binddn_file_n > 0)
-		variant = (int)ldb_rng_range(r->rng, 0, (int64_t)c->binddn_file_n - 1);
-	else if (r->ops->bind.var[LDB_FIELD_BINDDN])
-		vals[LDB_FIELD_BINDDN] = ldb_rng_range(r->rng, c->binddn_low, c->binddn_high);
-	return (long)ldb_req_render(&r->ops->bind, variant, vals, r->msgid, dst, cap);
+		n = ldb_vreq_render(&r->ops->bind.vr[0], r->vpc, r->rng, r->msgid, dst, cap);
+	else {
+		if (c->binddn_file_n > 0)
+			variant = (int)ldb_rng_range(r->rng, 0, (int64_t)c->binddn_file_n - 1);
+		else if (r->ops->bind.var[LDB_FIELD_BINDDN])
+			vals[LDB_FIELD_BINDDN] = ldb_rng_range(r->rng, c->binddn_low, c->binddn_high);
+		n = ldb_req_render(&r->ops->bind, variant, vals, r->msgid, dst, cap);
+	}
+	if (r->state != NULL) { /* --bad-password: a share of the load's binds (never a connection's own) */
+		struct plain_state *st = (struct plain_state *)(void *)r->state;
+		st->bad = !r->setup && n > 0 && ldb_rng_range(r->rng, 0, 9999) < c->bad_password_bp;
+		if (st->bad)
+			n = make_wrong(r, dst, n, cap);
+	}
+	return (long)n;
 }
 
 static int errline(const struct ldb_op_failure *f, char *out, size_t cap)

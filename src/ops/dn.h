@@ -16,7 +16,7 @@
 #define LDB_DN_MAX 4096
 /* Value patterns the kinds compile at start-up (struct ldb_ops_run's vp[]),
  * each with one state per client here (ops.h's enum ldb_ops_vp). */
-#define LDB_WCTX_VPS 5
+#define LDB_WCTX_VPS 13
 
 struct ldb_vpc;
 

@@ -93,10 +93,15 @@ static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 	const char *opt = c->login_password != NULL        ? "--login-password"
 	                  : c->login_password_attr != NULL ? "--login-password-attr"
 	                  : c->login_groups != NULL        ? "--login-groups"
-	                  : c->bad_password_bp > 0         ? "--bad-password"
-	                                                   : NULL;
+	                  : c->bad_password_bp > 0 && !c->bindeach && c->weight[LDB_OP_BIND] == 0 && c->flow_nsteps == 0
+	                          ? "--bad-password"
+	                          : NULL;
 	if (opt != NULL) {
-		snprintf(why, cap, "%s needs %s", opt, mix ? "login in --mix" : "--login");
+		snprintf(why, cap, "%s needs %s", opt,
+		         strcmp(opt, "--bad-password") == 0
+		                 ? "binds to send: --login, a flow's bind step, -e bindonly or -e bindeach"
+		         : mix ? "login in --mix"
+		               : "--login");
 		return -1;
 	}
 	if (mix && c->login) {
@@ -334,7 +339,29 @@ const struct ldb_opdesc ldb_op_login = {
 	.entry = entry,
 	.nsteps = 3,
 	.step_kind = { LDB_OP_SEARCH, LDB_OP_BIND, LDB_OP_SEARCH },
+	.step_also = { 0, 0, LDB_OP_LOGIN_GROUPS },
 	.errline = errline,
 	.mode = " login",
 	.print = print,
+};
+
+/* Never sent alone: the login's group step, on a row of its own. */
+static long render_groups(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
+{
+	(void)r;
+	(void)dst;
+	(void)cap;
+	return 0;
+}
+
+/* The login's group step (--login-groups) also on its own row, apart from
+ * the user's search (both stay under search, the server's count). */
+const struct ldb_opdesc ldb_op_login_groups = {
+	.name = "login.groups",
+	.json = "login.groups",
+	.response = true,
+	.pass_rank = 21,
+	.print_rank = 21,
+	.render = render_groups,
+	.unlisted = true,
 };

@@ -1,15 +1,24 @@
 /* The table of operation kinds and what is done over all of it: see ops.h. */
 #include "ops/ops.h"
 
+#include "ops/flow.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = &ldb_op_search,   [LDB_OP_BIND] = &ldb_op_bind,         [LDB_OP_ADD] = &ldb_op_add,
-	[LDB_OP_MODIFY] = &ldb_op_modify,   [LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
-	[LDB_OP_COMPARE] = &ldb_op_compare, [LDB_OP_ABANDON] = &ldb_op_abandon,   [LDB_OP_PASSMOD] = &ldb_op_passmod,
-	[LDB_OP_WHOAMI] = &ldb_op_whoami,   [LDB_OP_EXTENDED] = &ldb_op_extended, [LDB_OP_LOGIN] = &ldb_op_login,
+	[LDB_OP_SEARCH] = &ldb_op_search,     [LDB_OP_BIND] = &ldb_op_bind,
+	[LDB_OP_ADD] = &ldb_op_add,           [LDB_OP_MODIFY] = &ldb_op_modify,
+	[LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare,   [LDB_OP_ABANDON] = &ldb_op_abandon,
+	[LDB_OP_PASSMOD] = &ldb_op_passmod,   [LDB_OP_WHOAMI] = &ldb_op_whoami,
+	[LDB_OP_EXTENDED] = &ldb_op_extended, [LDB_OP_LOGIN] = &ldb_op_login,
+	[LDB_OP_FLOW] = &ldb_op_flow,         [LDB_OP_FSTEP1] = &ldb_op_fstep[0],
+	[LDB_OP_FSTEP2] = &ldb_op_fstep[1],   [LDB_OP_FSTEP3] = &ldb_op_fstep[2],
+	[LDB_OP_FSTEP4] = &ldb_op_fstep[3],   [LDB_OP_FSTEP5] = &ldb_op_fstep[4],
+	[LDB_OP_FSTEP6] = &ldb_op_fstep[5],   [LDB_OP_FSTEP7] = &ldb_op_fstep[6],
+	[LDB_OP_FSTEP8] = &ldb_op_fstep[7],   [LDB_OP_LOGIN_GROUPS] = &ldb_op_login_groups,
 };
 
 const char *ldb_op_name(enum ldb_op op)
@@ -138,6 +147,13 @@ void ldb_ops_free(struct ldb_ops_run *o)
 	ldb_bytes_free(&o->login_ppolicy);
 	free(o->login_cfg);
 	o->login_cfg = NULL;
+	if (o->flow != NULL) { /* its value patterns are o->vp's */
+		memset(o->flow->vp, 0, sizeof o->flow->vp);
+		o->flow->nvp = 0;
+		ldb_flow_free(o->flow);
+		free(o->flow);
+		o->flow = NULL;
+	}
 	for (int i = 0; i < LDB_OPS_VP; i++) {
 		ldb_vp_free(o->vp[i]);
 		o->vp[i] = NULL;

@@ -31,6 +31,8 @@ enum ldb_ops_vp {
 	LDB_VP_PASSMOD_NEW,
 	LDB_VP_EXTENDED,
 	LDB_VP_LOGIN_PW,
+	LDB_VP_FLOW, /* a general flow's value patterns (ops/flow.c): LDB_VP_FLOW_MAX of them */
+	LDB_VP_FLOW_LAST = LDB_VP_FLOW + 7,
 	LDB_OPS_VP
 };
 _Static_assert(LDB_OPS_VP <= LDB_WCTX_VPS, "struct ldb_wctx holds a state per pattern");
@@ -68,6 +70,7 @@ struct ldb_ops_run {
 	struct ldb_reqset login_search;
 	struct ldb_config *login_cfg;
 	struct ldb_bytes login_ppolicy; /* --ppolicy: the control its bind carries */
+	struct ldb_flow *flow;          /* a general flow's steps (ops/flow.c), NULL: none */
 	bool want_ppolicy;              /* --ppolicy: password policy response controls counted */
 	bool want_sort, want_read,
 	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
@@ -88,6 +91,7 @@ struct ldb_op_req {
 	 * (0 the first; render starts the state over at 0) */
 	uint8_t *state;
 	uint16_t round;
+	bool setup; /* the request opens the connection (a connection's bind), no operation of the load */
 };
 
 /* The result of one request of a multi-step operation, for the row's more. */
@@ -108,7 +112,7 @@ enum ldb_op_note { LDB_NOTE_NONE, LDB_NOTE_BAD_REFUSED, LDB_NOTE_BAD_ACCEPTED, L
 typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t cap);
 
 #define LDB_OP_CODES 4
-#define LDB_OP_STEPS 3 /* the most steps of a flow (struct ldb_opdesc's nsteps) */
+#define LDB_OP_STEPS LDB_FLOW_STEPS /* the most steps of a flow (struct ldb_opdesc's nsteps) */
 
 /* What a kind changes on the server. */
 enum ldb_op_change {
@@ -246,6 +250,16 @@ struct ldb_opdesc {
 	 * under this kind.  0: not a flow. */
 	uint8_t nsteps;
 	uint8_t step_kind[LDB_OP_STEPS];
+	/* a flow whose step that ends it is counted with the flow's reason (its
+	 * more's rep->rc: "no entry"), not the server's code (the login: false) */
+	bool step_reason;
+	/* a second row step j is also counted on (0: none): the login's group
+	 * search, apart from its user search while both stay under search */
+	uint8_t step_also[LDB_OP_STEPS];
+	/* left out of the lists of kind names messages give (a general flow's
+	 * rows: their names are the user's); a step row (nsteps 0) is only a row
+	 * of figures, never sent alone */
+	bool unlisted;
 	/* ldclt's line for a failed request, after the "NAME[PID]: T000: "
 	 * prefix: its length, as snprintf; NULL: "Cannot NAME, error=..." */
 	int (*errline)(const struct ldb_op_failure *f, char *out, size_t cap);
@@ -318,6 +332,14 @@ static inline int ldb_op_step_kind(enum ldb_op k, unsigned round)
 	return ldb_ops[k]->step_kind[round < n ? round : n - 1];
 }
 
+/* Hot path: the second row request `round` of a flow of kind k is counted
+ * on (its row's step_also), or 0. */
+static inline int ldb_op_step_also(enum ldb_op k, unsigned round)
+{
+	unsigned n = ldb_ops[k]->nsteps;
+	return n == 0 ? 0 : ldb_ops[k]->step_also[round < n ? round : n - 1];
+}
+
 /* A failure that ldclt's counteach counts as an operation. */
 static inline bool ldb_op_expected_failure(enum ldb_op k, int rc)
 {
@@ -368,6 +390,10 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 /* The rows, one file each (ops/search.c, ...). */
 extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete, ldb_op_rename,
         ldb_op_compare, ldb_op_abandon, ldb_op_passmod, ldb_op_whoami, ldb_op_extended, ldb_op_login;
+/* A general flow's rows (ops/flow.c): their names, nsteps and entries are
+ * set from the options by its check, before any thread starts. */
+extern struct ldb_opdesc ldb_op_flow, ldb_op_fstep[LDB_FLOW_STEPS];
+extern const struct ldb_opdesc ldb_op_login_groups;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

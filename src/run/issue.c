@@ -353,6 +353,7 @@ bool ldb_render_slot(struct ldb_conn *cn, int i, bool *exhausted)
 		cn->retry_len = 0;
 	} else {
 		struct ldb_op_req r = { &run->ops, w->wctx, &w->rng, s->v, s->bv, msgid, 0, w->vpc, NULL, s->round };
+		r.setup = s->setup != SETUP_NONE; /* a connection's own bind (--bad-password leaves it alone) */
 		if (run->ops.state_size[s->kind] > 0)
 			r.state = cn->step_state + (size_t)i * run->ops.state_room;
 		if (!room_for(cn, run->ops.room[s->kind]))

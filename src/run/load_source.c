@@ -335,18 +335,27 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 	int step = s->setup == SETUP_NONE ? ldb_op_step_kind(s->kind, s->round) : -1;
 	q.state = cn->step_state + (size_t)i * o->state_room;
 	bool on = ldb_ops[s->kind]->more(&q, &rep);
-	if (step >= 0) { /* a flow's step: its own figures too; a wrong password refused is its success */
-		ldb_record_step(w, s, step, rep.note == LDB_NOTE_BAD_REFUSED ? 0 : *rc, now);
-		if (rep.note != LDB_NOTE_NONE)
-			ldb_add(&w->st->op[step].bad_password[rep.note], 1);
-	}
+	if (step >= 0) /* a flow's step: its own figures too; a wrong password refused is its success */
+		ldb_record_step(w, s, step,
+		                rep.note == LDB_NOTE_BAD_REFUSED       ? 0
+		                : !on && ldb_ops[s->kind]->step_reason ? rep.rc
+		                                                       : *rc,
+		                now);
+	int also = step >= 0 ? ldb_op_step_also(s->kind, s->round) : 0;
+	if (also > 0) /* the step's second row (the login's group search) */
+		ldb_record_step(w, s, (enum ldb_op)also, *rc, now);
+	if (rep.note != LDB_NOTE_NONE) /* --bad-password: a flow's step's, or a plain bind's */
+		ldb_add(&w->st->op[step >= 0 ? step : s->kind].bad_password[rep.note], 1);
 	if (!on) {
 		*rc = rep.rc;
 		return false;
 	}
 	s->round++;
-	if (step >= 0)
+	if (step >= 0) {
 		ldb_add(&w->st->op[ldb_op_step_kind(s->kind, s->round)].attempted, 1);
+		if ((also = ldb_op_step_also(s->kind, s->round)) > 0)
+			ldb_add(&w->st->op[also].attempted, 1);
+	}
 	bool exhausted;
 	if (!ldb_render_slot(cn, i, &exhausted) || ldb_conn_flush(cn) != 0) {
 		ldb_conn_fail(cn, LDB_FAIL_SERVER_DOWN, now);
