@@ -55,7 +55,7 @@ struct ldb_sample {
 	double rate_target;                  /* --rate, 0 without */
 	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
 	bool final; /* the run's last, partial interval: from the last sample to its end (no text line) */
-	const struct ldb_hist *late; /* ldbench replay: how late its requests were sent so far (whole run), or NULL */
+	const struct ldb_hist *late; /* ldbench replay: how late its requests were sent so far (whole run), or NULL */	const char *workload; /* [workload] sections: the workload's own interval; NULL: the run's (the total) */
 };
 
 /* The whole run. */
@@ -86,6 +86,12 @@ struct ldb_summary {
 	 * (report/replay_out) */
 	const struct ldb_summary_part *part[LDB_SUMMARY_PARTS];
 	int nparts;
+	/* [workload] sections: a workload's own summary names it (NULL: the
+	 * run's); the run's, in the last summary, holds the workloads' (else NULL, 0) */
+	const char *workload;
+	int main_op; /* a workload's summary: its main kind (--fail-if without a kind) */
+	const struct ldb_summary *workloads;
+	int nworkloads;
 };
 
 /* Add p to s's parts (none past LDB_SUMMARY_PARTS). */
@@ -126,6 +132,7 @@ struct ldb_text {
 	const struct ldb_config *cfg;
 	FILE *out;
 	pid_t pid;
+	const char *tag; /* [workload] sections: a workload's lines say "NAME: " after the prefix; NULL */
 };
 
 void ldb_text_banner(struct ldb_text *t);      /* version line, -v block */

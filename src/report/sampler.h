@@ -36,6 +36,11 @@ struct ldb_sampler_src {
 	int nrep;
 	struct ldb_iothread *runners; /* the I/O threads, for their CPU clocks; may be NULL */
 	bool lag;                     /* their lag histograms are in use */
+	/* [workload] sections: the I/O threads in runners (nlat counts a
+	 * histogram set per workload per thread; 0: nlat); a workload's own
+	 * sampler: its name (its samples say it), no per-client lines */
+	int nrunners;
+	const char *workload;
 };
 
 /* The client's own counters at one moment, per I/O thread (docs/capacity.md). */

@@ -359,6 +359,8 @@ void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive)
 static void runner_flags(struct ldb_iothread *r, const struct ldb_run *run, uint64_t now, int *alive)
 {
 	if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE)) {
+		for (int j = 0; j < r->nxlat; j++) /* before r->lat: the load waits on that one */
+			lat_start_measuring(&r->xlat[j]);
 		lat_start_measuring(&r->lat);
 		for (int i = 0; i < r->nw; i++) {
 			struct ldb_client *w = &r->w[i];
@@ -419,8 +421,15 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	}
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
-	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) /* the replay's connections keep their own */
-		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run), r->w[0].run->cfg->held > 0);
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) { /* the replay's connections keep their own */
+		size_t in = in_size(r->w[0].run), out = out_size(r->w[0].run);
+		for (int i = 1; i < r->nw; i++) /* [workload] sections: the largest any of its clients' runs needs */
+			if (r->w[i].run != r->w[i - 1].run) {
+				in = in_size(r->w[i].run) > in ? in_size(r->w[i].run) : in;
+				out = out_size(r->w[i].run) > out ? out_size(r->w[i].run) : out;
+			}
+		ldb_bufpool_init(&r->bufs, in, out, r->w[0].run->cfg->held > 0);
+	}
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
@@ -459,7 +468,10 @@ void *ldb_iothread_main(void *arg)
 		}
 		return NULL;
 	}
-	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
+	bool paced = false;
+	for (int i = 0; i < r->nw && !paced; i++)
+		paced = r->w[i].run->rate_interval_ns > 0;
+	if (paced)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
 	uint64_t now = ldb_now_ns();
 	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
@@ -476,9 +488,9 @@ void *ldb_iothread_main(void *arg)
 			wake = due;
 		for (int i = 0; i < r->nw; i++) { /* stream files: read ahead while idle */
 			if (r->w[i].vpc != NULL && r->w[i].vpc->streams)
-				ldb_vpc_prefetch(r->w[i].vpc, run->cfg);
-			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl))
-				ldb_objtmpl_prefetch(run->cfg->objtmpl, &r->w[i].wctx->cur);
+				ldb_vpc_prefetch(r->w[i].vpc, r->w[i].run->cfg);
+			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(r->w[i].run->cfg->objtmpl))
+				ldb_objtmpl_prefetch(r->w[i].run->cfg->objtmpl, &r->w[i].wctx->cur);
 		}
 		wake = ldb_src_wait(r, now, wake);
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);
