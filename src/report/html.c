@@ -28,7 +28,12 @@ static int place(struct ldb_html_file *f, struct ldb_json *v, const char *type)
 {
 	struct ldb_html_run *r = f->nruns > 0 ? &f->runs[f->nruns - 1] : NULL;
 	bool header = strcmp(type, "header") == 0, sample = strcmp(type, "sample") == 0;
+	/* [workload] sections: a workload's own samples are not the run's (its charts are the total's) */
 	if (!header && !sample && strcmp(type, "summary") != 0) {
+		ldb_json_free(v);
+		return 0;
+	}
+	if (sample && ldb_json_get(v, "workload") != NULL) {
 		ldb_json_free(v);
 		return 0;
 	}
