@@ -130,8 +130,8 @@ enum {
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
 struct scen_wl {
-	const char *name;   /* its section's name */
-	char **argv;        /* the file's common options, its section's, then the command line's */
+	const char *name; /* its section's name */
+	char **argv;      /* the file's common options, its section's, then the command line's */
 	int argc;
 	const int *line_of; /* file line of argv[1..nfile] */
 	int nfile;

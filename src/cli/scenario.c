@@ -176,12 +176,13 @@ static int parse_section(struct ldb_scenario *out, const char *name, int line, c
 		     p[i] == '_' || p[i] == '-';
 	if (!ok)
 		return sc_fail(err, errcap, name, line,
-		               "workload name '%.*s': a letter, then letters, digits, '_' or '-' (at most %d)", (int)n, p,
-		               LDB_WORKLOAD_NAME_MAX - 1);
+		               "workload name '%.*s': a letter, then letters, digits, '_' or '-' (at most %d)", (int)n,
+		               p, LDB_WORKLOAD_NAME_MAX - 1);
 	for (int i = 0; i < out->nsections; i++)
 		if (strlen(out->section[i]) == n && strncmp(out->section[i], p, n) == 0)
-			return sc_fail(err, errcap, name, line, "[workload %.*s]: a second section with that name (line %d)",
-			               (int)n, p, out->section_line[i]);
+			return sc_fail(err, errcap, name, line,
+			               "[workload %.*s]: a second section with that name (line %d)", (int)n, p,
+			               out->section_line[i]);
 	if (out->nsections == LDB_WORKLOADS_MAX)
 		return sc_fail(err, errcap, name, line, "at most %d workloads", LDB_WORKLOADS_MAX);
 	memcpy(out->section[out->nsections], p, n);

@@ -246,8 +246,8 @@ static bool run_wide(int id)
 	case OPT_STARTTLS:
 	case OPT_SWEEP: return true;
 	default:
-		return (id >= OPT_METRICS_LISTEN && id < OPT_METRICS_END) || (id >= OPT_FIND_MAX && id < OPT_CAPACITY_END &&
-		                                                                id != OPT_RAMP_UP) ||
+		return (id >= OPT_METRICS_LISTEN && id < OPT_METRICS_END) ||
+		       (id >= OPT_FIND_MAX && id < OPT_CAPACITY_END && id != OPT_RAMP_UP) ||
 		       (id >= OPT_TLS_CACERT && id <= OPT_TLS_LIBRARY);
 	}
 }
@@ -273,8 +273,8 @@ static const char *opt_value(const struct ldb_scenario_opt *o)
 /* Workload s's argv: argv[0], the file's common options and section s+1's
  * (--fail-if left out; those the command line replaces left out), then the
  * command line without --scenario FILE and --fail-if.  @return 0 or -1. */
-static int section_argv(struct scen_keep *k, int s, int argc, char **argv, const struct prescan *ps,
-                        const int *ids, struct scen_wl *w)
+static int section_argv(struct scen_keep *k, int s, int argc, char **argv, const struct prescan *ps, const int *ids,
+                        struct scen_wl *w)
 {
 	char **words = calloc(2 * k->sc.nopts + (size_t)argc + 1, sizeof(*words));
 	int *line_of = calloc(2 * k->sc.nopts + 2, sizeof(*line_of)), n = 0;
@@ -344,10 +344,11 @@ static int merge_sections(struct cli_ctx *x, int argc, char **argv, const struct
 	const int *ids = k->line_of;
 	for (int s = 0; s < nw; s++)
 		if (!section_asks_kind(k, s, argv[0]))
-			return cli_fail(x,
-			                "%s:%d: [workload %s] names no operation kind: give it its own -e, --mix or kind "
-			                "option",
-			                ps->scenario, k->sc.section_line[s], k->sc.section[s]);
+			return cli_fail(
+			        x,
+			        "%s:%d: [workload %s] names no operation kind: give it its own -e, --mix or kind "
+			        "option",
+			        ps->scenario, k->sc.section_line[s], k->sc.section[s]);
 	if ((k->wl = calloc((size_t)nw, sizeof(*k->wl))) == NULL)
 		return cli_oom(x);
 	k->nwl = nw;

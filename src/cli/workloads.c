@@ -61,15 +61,17 @@ static int workload_threshold(struct ldb_config *c, const struct scen_map *m, co
 		return wl_fail(c, err, cap, "--fail-if: at most %s thresholds%s", "16", "");
 	for (int i = 0; i < m->nwl; i++) {
 		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", m->wl[i].name);
-		if (dot != NULL && strlen(m->wl[i].name) == (size_t)(dot - p) && strncmp(p, m->wl[i].name, (size_t)(dot - p)) == 0)
+		if (dot != NULL && strlen(m->wl[i].name) == (size_t)(dot - p) &&
+		    strncmp(p, m->wl[i].name, (size_t)(dot - p)) == 0)
 			wl = i + 1;
 	}
 	if (ldb_threshold_parse(t, wl > 0 ? dot + 1 : expr, why, sizeof why) != 0) {
 		if (wl == 0 && dot != NULL && strstr(why, "unknown operation kind") != NULL) {
 			char w[LDB_WORKLOAD_NAME_MAX + 8];
-			snprintf(w, sizeof w, "%.*s", (int)(dot - p) < LDB_WORKLOAD_NAME_MAX ? (int)(dot - p) : LDB_WORKLOAD_NAME_MAX,
-			         p);
-			snprintf(why, sizeof why, "--fail-if '%s': unknown workload '%s' (the workloads: %s)", expr, w, names);
+			snprintf(w, sizeof w, "%.*s",
+			         (int)(dot - p) < LDB_WORKLOAD_NAME_MAX ? (int)(dot - p) : LDB_WORKLOAD_NAME_MAX, p);
+			snprintf(why, sizeof why, "--fail-if '%s': unknown workload '%s' (the workloads: %s)", expr, w,
+			         names);
 		}
 		return wl_fail(c, err, cap, "%s%s", why, "");
 	}
@@ -111,7 +113,8 @@ int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *er
 		if (c->seed_given)
 			w->seed = c->seed + (uint64_t)i; /* each workload its own streams, all from --seed */
 		if ((no = not_with_workloads(w)) != NULL)
-			return wl_fail(c, err, errcap, "%s: not with [workload] sections (in [workload %s])", no, s->name);
+			return wl_fail(c, err, errcap, "%s: not with [workload] sections (in [workload %s])", no,
+			               s->name);
 	}
 	c->nfail_if = 0;
 	for (int i = 0; i < m->nfail_if; i++)

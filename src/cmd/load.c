@@ -31,7 +31,6 @@
 #define GLOBAL_STATS_EVERY 90 /* samples between ldclt's periodic summaries */
 #define WORKER_STACK (256 * 1024)
 
-
 /* The loop's clock and what ended it. */
 struct pace {
 	uint64_t interval, warmup; /* ns */
@@ -114,11 +113,12 @@ static bool multistep(const struct load *l)
 	return ldb_load_multistep(&l->run);
 }
 
-int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run,
-                      const bool used[LDB_H_COUNT][LDB_OP_COUNT], struct ldb_lat *lat)
+int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run, const bool used[LDB_H_COUNT][LDB_OP_COUNT],
+                      struct ldb_lat *lat)
 {
 	for (int j = 0; j < LDB_OP_COUNT; j++)
-		if ((used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) || (used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
+		if ((used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) ||
+		    (used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
 			return -1;
 	for (int j = 0; j < LDB_STAGE_COUNT; j++)
 		if (ldb_stage_used(j, c->bindeach, ldb_load_multistep(run)) && ldb_hist_init(&lat->stage[j]))

@@ -72,8 +72,8 @@ struct load {
 void ldb_load_plan(const struct ldb_config *c, const struct ldb_run *run, bool used[LDB_H_COUNT][LDB_OP_COUNT]);
 bool ldb_load_lag(const struct ldb_config *c);
 bool ldb_load_multistep(const struct ldb_run *run);
-int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run,
-                      const bool used[LDB_H_COUNT][LDB_OP_COUNT], struct ldb_lat *lat);
+int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run, const bool used[LDB_H_COUNT][LDB_OP_COUNT],
+                      struct ldb_lat *lat);
 
 /* cmd/load_workloads: the workloads' set-up (instead of the single run's
  * clients, I/O threads and sampler) and teardown.  @return 0 or -1. */
@@ -81,7 +81,7 @@ int ldb_wl_setup(struct load *l);
 void ldb_wl_teardown(struct load *l);
 /* The run's shared flags on every workload's run. */
 void ldb_wl_store_stop(struct load *l, int stop);
-int ldb_wl_load_stop(const struct load *l); /* the first set */
+int ldb_wl_load_stop(const struct load *l);      /* the first set */
 void ldb_wl_start(struct load *l, uint64_t now); /* measuring, t_start, their samplers */
 void ldb_wl_zero(struct load *l, int thread);    /* an I/O thread that ended in warm-up */
 void ldb_wl_sample(struct load *l, uint64_t now, bool final);

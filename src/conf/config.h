@@ -358,8 +358,8 @@ struct ldb_config {
 	 * workload a checked configuration of its own, in file order; none without */
 	struct ldb_config *wl;
 	int nwl;
-	const char *wl_name;      /* a workload's configuration: its name (kept for the process) */
-	uint64_t start_after_ms;  /* --start-after: a workload's clients start this long after the run */
+	const char *wl_name;     /* a workload's configuration: its name (kept for the process) */
+	uint64_t start_after_ms; /* --start-after: a workload's clients start this long after the run */
 };
 
 /* -S's bounds on a checked modify's value (cli/repl_options refuses more, server/repl_watch

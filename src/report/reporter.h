@@ -55,7 +55,8 @@ struct ldb_sample {
 	double rate_target;                  /* --rate, 0 without */
 	const struct ldb_client_fig *client; /* the client's own figures (report/client_figures), or NULL */
 	bool final; /* the run's last, partial interval: from the last sample to its end (no text line) */
-	const struct ldb_hist *late; /* ldbench replay: how late its requests were sent so far (whole run), or NULL */	const char *workload; /* [workload] sections: the workload's own interval; NULL: the run's (the total) */
+	const struct ldb_hist *late; /* ldbench replay: how late its requests were sent so far (whole run), or NULL */
+	const char *workload;        /* [workload] sections: the workload's own interval; NULL: the run's (the total) */
 };
 
 /* The whole run. */

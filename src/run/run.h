@@ -144,7 +144,7 @@ struct ldb_iothread {
 	pthread_t thread;
 	struct ldb_client *w; /* its workers, contiguous */
 	int nw;
-	struct ldb_lat lat; /* latency of all its workers (of the first workload's, with [workload] sections) */
+	struct ldb_lat lat;   /* latency of all its workers (of the first workload's, with [workload] sections) */
 	struct ldb_lat *xlat; /* [workload] sections: the other workloads' histograms (nxlat), for their clients */
 	int nxlat;
 	/* Only what is ready is handled: connections with an epoll event, those
