@@ -199,9 +199,8 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
-/* [workload] sections: ,"workloads":{"NAME":{"type":"workload","name":"NAME",
- * ...the members of a summary record...},...}, malloc'ed; NULL without. */
-static char *workloads_member(const struct ldb_summary *s)
+/* records.h */
+char *ldb_records_workloads_member(const struct ldb_summary *s, const struct ldb_records_rates *const *rates)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -215,7 +214,7 @@ static char *workloads_member(const struct ldb_summary *s)
 		FILE *o = open_memstream(&one, &olen);
 		if (o == NULL)
 			break;
-		(void)ldb_records_write_summary(o, &s->workloads[j], NULL, NULL);
+		(void)ldb_records_write_summary(o, &s->workloads[j], rates != NULL ? rates[j] : NULL, NULL);
 		fclose(o);
 		const char *p = strchr(one, ','); /* past {"type":"summary" */
 		while (olen > 0 && one[olen - 1] == '\n')
@@ -235,7 +234,7 @@ static char *workloads_member(const struct ldb_summary *s)
 static void json_end(void *ctx, const struct ldb_summary *s)
 {
 	struct rec_file *r = ctx;
-	char *wl = workloads_member(s);
+	char *wl = ldb_records_workloads_member(s, NULL);
 	(void)ldb_records_write_summary(r->f, s, NULL, wl);
 	free(wl);
 }

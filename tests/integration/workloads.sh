@@ -114,10 +114,33 @@ print("ok: bg %d walks (%d pages), fg %d searches at %.2f/s; slapd counted %s" %
 PY
 
 # --fail-if on fg's own p99: held (exit 10, its line); an unknown kind of a workload is bad input
-run_ldbench "$out" --scenario "$scen" -H "$FIX_URI" --duration 2s --fail-if 'fg.search.p99>1us'
+run_ldbench "$out" --scenario "$scen" -H "$FIX_URI" --duration 3s --fail-if 'fg.search.p99>1us' \
+	--json "$FIX_DIR/r3.json"
 assert_eq 10 "$RC" "exit status, fg.search.p99>1us held"
 assert_match '^ldbench\[[0-9]+\]: Threshold failed: fg\.search\.p99>1us \(search is [0-9.]+ ms\)$' "$out" \
 	"the threshold's line names fg's figure"
+
+# merge and compare of the two runs: per workload, matched by name
+"$LDBENCH" merge --json "$FIX_DIR/m.json" "$FIX_DIR/r1.json" "$FIX_DIR/r3.json" >"$out"
+assert_match '^workload bg: threads 2, counted [0-9]+, rate [0-9.]+/s \(sum\)$' "$out" "merge's line for bg"
+/usr/bin/python3 - "$FIX_DIR/m.json" "$FIX_DIR/r1.json" "$FIX_DIR/r3.json" <<'PY'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())
+ins = [[json.loads(l) for l in open(f)][-1] for f in sys.argv[2:]]
+for name, threads in (("bg", 2), ("fg", 8)):
+    w = m["workloads"][name]
+    assert w["threads"] == threads, (name, w["threads"])
+    for k in ("completed", "entries"):
+        assert w["ops"]["search"][k] == sum(i["workloads"][name]["ops"]["search"][k] for i in ins), (name, k)
+    assert w["ops"]["search"]["latency_us"]["count"] == w["ops"]["search"]["completed"], name
+assert m["ops"]["search"]["completed"] == sum(m["workloads"][n]["ops"]["search"]["completed"] for n in ("bg", "fg"))
+print("ok: merge adds each workload's records by name")
+PY
+"$LDBENCH" compare "$FIX_DIR/r1.json" -- "$FIX_DIR/r3.json" >"$out"
+assert_match '^workload bg:$' "$out" "compare's table for bg"
+assert_match '^workload fg:$' "$out" "compare's table for fg"
+sed -n '/^workload fg:$/,$p' "$out" >"$out.fg"
+assert_match '^search +rate /s +100\.[0-9]+ ' "$out.fg" "fg's base rate in fg's table"
 
 # think time per workload: a 20 clients, 100 ms (200/s); b 10 clients, 250 ms (40/s)
 cat >"$FIX_DIR/think.scen" <<EOF
