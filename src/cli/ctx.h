@@ -90,6 +90,7 @@ enum {
 	OPT_FIND_MAX_START,
 	OPT_RATE_PROFILE,
 	OPT_RAMP_UP,
+	OPT_START_AFTER, /* a workload's own start ([workload] sections, cli/workloads.c) */
 	OPT_CAPACITY_END
 };
 /* The live metrics' options (cli/metrics_options.c, docs/metrics.md). */

@@ -781,15 +781,21 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (argc < 2)
 		return parse_argv(c, argc, argv, err, errcap, NULL);
 	rc = cli_scenario_argv(&x, argc, argv, &margv, &margc, &m);
+	enum ldb_cli_result r;
 	if (rc < 0)
 		return LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
 	if (margv != NULL) {
-		enum ldb_cli_result r = parse_argv(c, margc, margv, err, errcap, &m);
+		r = parse_argv(c, margc, margv, err, errcap, &m);
 		if (r == LDB_CLI_RUN && m.nwl > 0)
-			r = (enum ldb_cli_result)cli_workloads_parse(c, &m, err, errcap);
-		return r;
+			return (enum ldb_cli_result)cli_workloads_parse(c, &m, err, errcap);
+	} else {
+		r = parse_argv(c, argc, argv, err, errcap, NULL);
 	}
-	return parse_argv(c, argc, argv, err, errcap, NULL);
+	if (r == LDB_CLI_RUN && c->start_after_ms > 0) { /* a workload's own start: only in a section */
+		cli_fail(&x, "--start-after: a workload's own start, for a [workload NAME] section of a scenario file");
+		return LDB_CLI_ERROR;
+	}
+	return r;
 }

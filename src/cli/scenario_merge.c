@@ -230,7 +230,6 @@ static bool run_wide(int id)
 	case OPT_INTERVAL:
 	case OPT_SEED:
 	case OPT_WARMUP:
-	case OPT_DURATION:
 	case OPT_MONITOR:
 	case OPT_START_AT:
 	case OPT_FAIL_IF:
@@ -247,7 +246,7 @@ static bool run_wide(int id)
 	case OPT_SWEEP: return true;
 	default:
 		return (id >= OPT_METRICS_LISTEN && id < OPT_METRICS_END) ||
-		       (id >= OPT_FIND_MAX && id < OPT_CAPACITY_END && id != OPT_RAMP_UP) ||
+		       (id >= OPT_FIND_MAX && id < OPT_CAPACITY_END && id != OPT_RAMP_UP && id != OPT_START_AFTER) ||
 		       (id >= OPT_TLS_CACERT && id <= OPT_TLS_LIBRARY);
 	}
 }
@@ -342,6 +341,13 @@ static int merge_sections(struct cli_ctx *x, int argc, char **argv, const struct
 {
 	int nw = k->sc.nsections;
 	const int *ids = k->line_of;
+	for (size_t i = 0; i < k->sc.nopts; i++)
+		if (ids[i] == OPT_START_AFTER && k->sc.opts[i].section == 0)
+			return cli_fail(x, "%s:%d: --start-after is a workload's own: give it in a [workload] section",
+			                ps->scenario, k->sc.opts[i].line);
+	if (ps->seen[OPT_START_AFTER])
+		return cli_fail(x, "--start-after is a workload's own: give it in a [workload] section of %s",
+		                ps->scenario);
 	for (int s = 0; s < nw; s++)
 		if (!section_asks_kind(k, s, argv[0]))
 			return cli_fail(

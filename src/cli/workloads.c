@@ -89,6 +89,29 @@ static int workload_threshold(struct ldb_config *c, const struct scen_map *m, co
 	return 0;
 }
 
+/* The run's measured time: the latest end of the workloads with a --duration of
+ * their own (from their --start-after); the others run until the run ends.
+ * @return 0, or -1 with one line in err. */
+static int run_time(struct ldb_config *c, char *err, size_t cap)
+{
+	uint64_t end = 0;
+	bool own = false;
+	for (int i = 0; i < c->nwl; i++) {
+		const struct ldb_config *w = &c->wl[i];
+		own |= w->start_after_ms > 0 || (w->duration_ms > 0 && w->duration_ms != c->wl[0].duration_ms);
+		if (w->duration_ms > 0 && w->start_after_ms + w->duration_ms > end)
+			end = w->start_after_ms + w->duration_ms;
+	}
+	if (own && (c->warmup_ms > 0 || c->warmup_samples > 0))
+		return wl_fail(
+		        c, err, cap, "%s: %s", "--warmup",
+		        "not with a workload's own --start-after or --duration (they count from the run's start)");
+	if (end > 0 && c->samples > 0)
+		return wl_fail(c, err, cap, "%s: %s", "-N", "not with a workload's --duration");
+	c->duration_ms = end;
+	return 0;
+}
+
 int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *err, size_t errcap)
 {
 	const char *no = not_with_workloads(c);
@@ -116,6 +139,8 @@ int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *er
 			return wl_fail(c, err, errcap, "%s: not with [workload] sections (in [workload %s])", no,
 			               s->name);
 	}
+	if (run_time(c, err, errcap) != 0)
+		return LDB_CLI_ERROR;
 	c->nfail_if = 0;
 	for (int i = 0; i < m->nfail_if; i++)
 		if (workload_threshold(c, m, m->fail_if[i], err, errcap) != LDB_CLI_RUN)

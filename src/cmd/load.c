@@ -613,6 +613,7 @@ static bool step(struct load *l, struct pace *p)
 	bool sig = ldb_signals_wait(&l->sig, wait > TICK_NS ? TICK_NS : wait);
 	now = ldb_now_ns();
 	profile_tick(l, p, now);
+	ldb_wl_tick(l, now);
 	if (sig || load_stop(l) == LDB_STOP_MAX_ERRORS)
 		p->t_end = now;
 	if (sig) {
@@ -741,6 +742,7 @@ static int start_threads(struct load *l, struct pace *p)
 	l->run.t_start = p->t_run; /* read by the I/O threads once created */
 	for (int j = 0; j < l->nwl; j++)
 		l->wl[j].run.t_start = p->t_run;
+	ldb_wl_begin(l, p->t_run);
 	if (l->oplog.rings != NULL)
 		ldb_oplog_set_start(&l->oplog); /* the records' times count from t_start */
 	ldb_wl_start(l, p->t_run);

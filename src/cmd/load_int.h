@@ -28,6 +28,10 @@ struct ldb_wl {
 	struct ldb_sampler smp;
 	struct ldb_text text;
 	bool inited; /* run set up (ldb_run_free due) */
+	/* its own time (--start-after, its --duration): from begin_ns to end_ns
+	 * (0: the run's end); its sampler starts at begin_ns */
+	uint64_t begin_ns, end_ns;
+	bool started, stopped;
 };
 
 struct load {
@@ -81,9 +85,11 @@ int ldb_wl_setup(struct load *l);
 void ldb_wl_teardown(struct load *l);
 /* The run's shared flags on every workload's run. */
 void ldb_wl_store_stop(struct load *l, int stop);
-int ldb_wl_load_stop(const struct load *l);      /* the first set */
-void ldb_wl_start(struct load *l, uint64_t now); /* measuring, t_start, their samplers */
-void ldb_wl_zero(struct load *l, int thread);    /* an I/O thread that ended in warm-up */
+int ldb_wl_load_stop(const struct load *l);        /* the first set */
+void ldb_wl_begin(struct load *l, uint64_t t_run); /* the threads start: each workload's own time */
+void ldb_wl_start(struct load *l, uint64_t now);   /* measurement starts: the samplers of those begun */
+void ldb_wl_tick(struct load *l, uint64_t now);    /* a workload's own end: its clients stop */
+void ldb_wl_zero(struct load *l, int thread);      /* an I/O thread that ended in warm-up */
 void ldb_wl_sample(struct load *l, uint64_t now, bool final);
 /* Each workload's summary (its text block when print), into sums[nwl]. */
 void ldb_wl_summaries(struct load *l, uint64_t now, bool print, struct ldb_summary *sums);

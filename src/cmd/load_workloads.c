@@ -45,7 +45,7 @@ static int alloc_all(struct load *l)
 	l->st = calloc((size_t)l->n, sizeof *l->st);
 	l->seen_dead = calloc((size_t)l->n, sizeof *l->seen_dead);
 	l->r = calloc((size_t)l->nr, sizeof *l->r);
-	l->lat = calloc((size_t)(l->nr * l->nwl), sizeof *l->lat);
+	l->lat = calloc((unsigned)(l->nr * l->nwl), sizeof *l->lat);
 	if (!l->w || !l->st || !l->seen_dead || !l->r || !l->lat)
 		return -1;
 	for (int j = 0; j < l->nwl; j++) {
@@ -56,7 +56,7 @@ static int alloc_all(struct load *l)
 	}
 	for (int k = 0; k < l->nr && l->nwl > 1; k++) {
 		l->r[k].nxlat = l->nwl - 1;
-		if ((l->r[k].xlat = calloc((size_t)l->r[k].nxlat, sizeof *l->r[k].xlat)) == NULL)
+		if ((l->r[k].xlat = calloc((unsigned)l->r[k].nxlat, sizeof *l->r[k].xlat)) == NULL)
 			return -1;
 	}
 	return 0;
@@ -67,7 +67,7 @@ static int alloc_all(struct load *l)
  * workload (its value sequences, its RNG). */
 static int deal(struct load *l)
 {
-	int i = 0, *filled = calloc((size_t)l->nwl, sizeof *filled);
+	int i = 0, *filled = l->nwl > 0 ? calloc((unsigned)l->nwl, sizeof *filled) : NULL;
 	if (filled == NULL)
 		return -1;
 	for (int k = 0; k < l->nr; k++) {
@@ -127,7 +127,10 @@ static int init_samplers(struct load *l)
 		stages |= src.stages;
 		rounds |= src.rounds;
 		lag |= src.lag;
-		rate = rate >= 0 && wl->cfg->rate > 0 ? rate + wl->cfg->rate : -1;
+		/* the total's target: the sum, when every workload has one over the whole run */
+		bool whole = wl->cfg->start_after_ms == 0 &&
+		             (wl->cfg->duration_ms == 0 || wl->cfg->duration_ms == l->cfg->duration_ms);
+		rate = rate >= 0 && wl->cfg->rate > 0 && whole ? rate + wl->cfg->rate : -1;
 	}
 	struct ldb_sampler_src src = { .cfg = l->cfg,
 		                       .st = l->st,
@@ -153,7 +156,7 @@ int ldb_wl_setup(struct load *l)
 {
 	int depth;
 	l->nwl = l->cfg->nwl;
-	if ((l->wl = calloc((size_t)l->nwl, sizeof *l->wl)) == NULL)
+	if ((l->wl = calloc((unsigned)l->nwl, sizeof *l->wl)) == NULL)
 		return -1;
 	if (init_runs(l, &depth) != 0)
 		return -2;
@@ -197,20 +200,49 @@ void ldb_wl_store_stop(struct load *l, int stop)
 		__atomic_store_n(&l->wl[j].run.stop, stop, __ATOMIC_RELAXED);
 }
 
+/* -E in a workload (its clients set it): the whole run stops.  A workload's
+ * own end (ldb_wl_tick) is not the run's. */
 int ldb_wl_load_stop(const struct load *l)
 {
-	for (int j = 0; j < l->nwl; j++) {
-		int s = __atomic_load_n(&l->wl[j].run.stop, __ATOMIC_RELAXED);
-		if (s != LDB_STOP_NONE)
-			return s;
-	}
+	for (int j = 0; j < l->nwl; j++)
+		if (__atomic_load_n(&l->wl[j].run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+			return LDB_STOP_MAX_ERRORS;
 	return LDB_STOP_NONE;
+}
+
+void ldb_wl_begin(struct load *l, uint64_t t_run)
+{
+	for (int j = 0; j < l->nwl; j++) {
+		struct ldb_wl *wl = &l->wl[j];
+		wl->begin_ns = t_run + wl->cfg->start_after_ms * 1000000ULL;
+		wl->end_ns = wl->cfg->duration_ms > 0 ? wl->begin_ns + wl->cfg->duration_ms * 1000000ULL : 0;
+	}
 }
 
 void ldb_wl_start(struct load *l, uint64_t now)
 {
 	for (int j = 0; j < l->nwl; j++)
-		ldb_sampler_start(&l->wl[j].smp, now);
+		if (l->wl[j].begin_ns <= now) {
+			ldb_sampler_start(&l->wl[j].smp, now);
+			l->wl[j].started = true;
+		}
+}
+
+void ldb_wl_tick(struct load *l, uint64_t now)
+{
+	for (int j = 0; j < l->nwl; j++) {
+		struct ldb_wl *wl = &l->wl[j];
+		if (wl->end_ns != 0 && now >= wl->end_ns && !wl->stopped) {
+			wl->stopped = true;
+			__atomic_store_n(&wl->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* The end of a workload's time by `now`. */
+static uint64_t wl_now(const struct ldb_wl *wl, uint64_t now)
+{
+	return wl->end_ns != 0 && now > wl->end_ns ? wl->end_ns : now;
 }
 
 void ldb_wl_zero(struct load *l, int thread)
@@ -222,10 +254,17 @@ void ldb_wl_zero(struct load *l, int thread)
 void ldb_wl_sample(struct load *l, uint64_t now, bool final)
 {
 	for (int j = 0; j < l->nwl; j++) {
+		struct ldb_wl *wl = &l->wl[j];
+		if (!wl->started && now >= wl->begin_ns) { /* --start-after: its time starts now */
+			ldb_sampler_start(&wl->smp, wl->begin_ns);
+			wl->started = true;
+		}
+		if (!wl->started || (!final && wl->end_ns != 0 && wl->smp.t_last >= wl->end_ns))
+			continue; /* not begun yet, or its time is over (its last sample taken) */
 		if (final)
-			ldb_sampler_final(&l->wl[j].smp, now);
+			ldb_sampler_final(&wl->smp, wl_now(wl, now));
 		else
-			ldb_sampler_take(&l->wl[j].smp, now);
+			ldb_sampler_take(&wl->smp, wl_now(wl, now));
 	}
 }
 
@@ -233,7 +272,11 @@ void ldb_wl_summaries(struct load *l, uint64_t now, bool print, struct ldb_summa
 {
 	for (int j = 0; j < l->nwl; j++) {
 		struct ldb_wl *wl = &l->wl[j];
-		ldb_sampler_summary(&wl->smp, now, &sums[j]);
+		if (!wl->started) { /* never begun: nothing, over no time */
+			ldb_sampler_start(&wl->smp, now);
+			wl->started = true;
+		}
+		ldb_sampler_summary(&wl->smp, wl_now(wl, now), &sums[j]);
 		sums[j].main_op = (int)wl->run.main_op;
 		if (print)
 			ldb_text_summary(&wl->text, &sums[j]);

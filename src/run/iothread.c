@@ -371,11 +371,21 @@ static void runner_flags(struct ldb_iothread *r, const struct ldb_run *run, uint
 				conn_wake(&w->conns[k]); /* -T counts again from zero */
 		}
 	}
-	if (!run_stopping(run))
+	if (r->nruns <= 1) {
+		if (!run_stopping(run))
+			return;
+		for (int i = 0; i < r->nw; i++)
+			if (!r->w[i].ended && worker_stopping(&r->w[i], now))
+				ldb_client_end(r, &r->w[i], alive);
 		return;
-	for (int i = 0; i < r->nw; i++)
-		if (!r->w[i].ended && worker_stopping(&r->w[i], now))
-			ldb_client_end(r, &r->w[i], alive);
+	}
+	for (int j = 0; j < r->nruns; j++) { /* [workload] sections: a workload may end before the others */
+		if (!run_stopping(r->runs[j]))
+			continue;
+		for (int i = 0; i < r->nw; i++)
+			if (!r->w[i].ended && r->w[i].run == r->runs[j] && worker_stopping(&r->w[i], now))
+				ldb_client_end(r, &r->w[i], alive);
+	}
 }
 
 /* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
@@ -440,6 +450,10 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		 * --start-at come between, and a schedule already behind would
 		 * send a burst to catch up */
 		uint64_t shift = w->run->t_start > w->t_init ? w->run->t_start - w->t_init : 0;
+		uint64_t after = w->run->cfg->start_after_ms * 1000000ULL; /* a workload's --start-after */
+		shift += after;
+		if (r->nruns < 16 && (r->nruns == 0 || r->runs[r->nruns - 1] != w->run))
+			r->runs[r->nruns++] = w->run;
 		w->next_intended += shift;
 		if (w->next_op_at != 0)
 			w->next_op_at += shift;
@@ -447,7 +461,8 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		uint64_t ramp = w->run->cfg->ramp_up_ms * 1000000ULL * (uint64_t)w->id / (uint64_t)w->run->cfg->threads;
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at = w->run->t_start + ramp + ldb_held_connect_after(w->run->cfg, w->id, k);
+			w->conns[k].retry_at =
+			        w->run->t_start + after + ramp + ldb_held_connect_after(w->run->cfg, w->id, k);
 			conn_wake(&w->conns[k]);
 		}
 	}
