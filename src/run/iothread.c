@@ -5,6 +5,7 @@
 #include "run/chase.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,21 @@ static int client_proxy(struct ldb_client *w, const struct ldb_config *c)
 	return 0;
 }
 
+/* --think-time uniform or exponential: a client's first start is drawn from
+ * the stationary delay of its think time (the residual life of a renewal
+ * process: exponential's own distribution; uniform's U x X with X drawn
+ * length-biased, sqrt(lo^2 + u (hi^2 - lo^2))), so that N clients make N/mean
+ * starts a second from the first one on; an even spread over one mean (right
+ * for a constant think time) made about half a start per client too many. */
+static uint64_t think_first(struct ldb_client *w, const struct ldb_config *c)
+{
+	double lo = (double)c->think_lo_ns, hi = (double)c->think_hi_ns;
+	if (c->think_dist == LDB_THINK_EXPONENTIAL)
+		return (uint64_t)(-lo * log(1.0 - ldb_rng_double(&w->rng)));
+	double x = sqrt(lo * lo + ldb_rng_double(&w->rng) * (hi * hi - lo * lo));
+	return (uint64_t)(ldb_rng_double(&w->rng) * x);
+}
+
 int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
 {
 	const struct ldb_config *c = run->cfg;
@@ -76,7 +92,9 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 	/* clients start their schedules evenly spread over one interval */
 	uint64_t t0 = ldb_now_ns();
 	w->t_init = t0;
-	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	w->next_intended = t0 + (c->think_dist == LDB_THINK_NONE || c->think_dist == LDB_THINK_CONSTANT
+	                                 ? run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads
+	                                 : think_first(w, c));
 	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 	/* -W: ldclt waits before every operation, the first included */
 	if (c->wait_sec > 0)
