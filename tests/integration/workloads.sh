@@ -9,6 +9,8 @@
 #   - each workload's counts add up to the total (text, JSON, CSV), and
 #     slapd's Search counter (cn=Monitor) equals bg's pages plus fg's searches,
 #     as the proxy counted them;
+#   - the HTML page has a section per workload; merge and compare of two
+#     runs go per workload, matched by name;
 #   - --fail-if fg.search.p99 reads fg's own figures (exit 10 and its line
 #     when it holds, 0 when not); the text has a block per workload;
 #   - think time per workload: two workloads, two think times, each its own
@@ -45,7 +47,7 @@ EOF
 start_capture "$FIX_PORT" "$FIX_DIR/cap1.jsonl"
 fixture_monitor_snapshot "$FIX_DIR/mon1"
 run_ldbench "$out" --scenario "$scen" -H "$CAP_URI" --duration 20s -i 5 --json "$FIX_DIR/r1.json" \
-	--csv "$FIX_DIR/r1.csv" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
+	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
 assert_eq 0 "$RC" "exit status, bg and fg for 20 s"
 capture_stop_all
 sleep 1
@@ -58,6 +60,8 @@ assert_eq "$total" "$((bg + fg))" "text: bg's and fg's searches add up to the to
 assert_match '^ldbench\[[0-9]+\]: bg: Global average rate: ' "$out" "bg's summary block"
 assert_match '^ldbench\[[0-9]+\]: fg: Target rate: 100\.00/sec, achieved ' "$out" "fg's target in its block"
 assert_match '^ldbench\[[0-9]+\]: fg: Average rate: ' "$out" "fg's sample lines"
+assert_match '^<h3>bg \(this run\): 1 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for bg"
+assert_match '^<h3>fg \(this run\): 4 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for fg"
 /usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
