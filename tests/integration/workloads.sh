@@ -111,7 +111,8 @@ assert all(l["base"] == sys.argv[6] for v in plain.values() for l in v)
 npaged = sum(len(v) for v in paged.values())
 nplain = sum(len(v) for v in plain.values())
 assert nplain == fg["completed"], ("fg's searches seen", nplain, fg["completed"])
-assert npaged == bg["pages"], ("bg's pages seen", npaged, bg["pages"])
+# bg's last page request may be unanswered when the drain ends: sent, not a page
+assert npaged - bg["pages"] in (0, 1), ("bg's pages seen", npaged, bg["pages"])
 assert int(sys.argv[4]) == npaged + nplain, ("slapd's Search", sys.argv[4], npaged, nplain)
 print("ok: bg %d walks (%d pages), fg %d searches at %.2f/s; slapd counted %s" %
       (bg["completed"], npaged, fg["completed"], rate, sys.argv[4]))
