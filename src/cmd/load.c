@@ -486,6 +486,7 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	if (last) { /* the records' intervals add up to the summary */
 		ldb_wl_sample(l, now, true);
 		ldb_sampler_final(&l->smp, now);
+		l->smp.given = NULL;
 	}
 	struct ldb_summary *wsum = NULL;
 	if (l->nwl > 0 && (wsum = calloc((size_t)l->nwl, sizeof *wsum)) == NULL)
@@ -571,6 +572,7 @@ static void take_sample(struct load *l, uint64_t now)
 	}
 	ldb_wl_sample(l, now, false); /* each workload's line, then the total's */
 	ldb_sampler_take(&l->smp, now);
+	l->smp.given = NULL;
 	if (l->repl != NULL)
 		ldb_repl_out_sample(&l->rout, &l->text, l->rep, l->nrep, ++l->repl_index,
 		                    (double)(now - l->smp.t_start) / 1e9);

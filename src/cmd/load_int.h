@@ -70,6 +70,7 @@ struct load {
 	 * run's (the total); nwl 0 without sections */
 	struct ldb_wl *wl;
 	int nwl;
+	struct ldb_totals wtot; /* the workloads' counters at their last sample, added: the total's next */
 };
 
 /* cmd/load: the histograms a run uses, its schedule lag's, its round trips'; a set of them initialised. */

@@ -253,6 +253,7 @@ void ldb_wl_zero(struct load *l, int thread)
 
 void ldb_wl_sample(struct load *l, uint64_t now, bool final)
 {
+	memset(&l->wtot, 0, sizeof l->wtot);
 	for (int j = 0; j < l->nwl; j++) {
 		struct ldb_wl *wl = &l->wl[j];
 		if (!wl->started && now >= wl->begin_ns) { /* --start-after: its time starts now */
@@ -266,6 +267,11 @@ void ldb_wl_sample(struct load *l, uint64_t now, bool final)
 		else
 			ldb_sampler_take(&wl->smp, wl_now(wl, now));
 	}
+	/* the total's sample: these counters added (a workload not begun has none) */
+	for (int j = 0; j < l->nwl; j++)
+		if (l->wl[j].started)
+			ldb_totals_add(&l->wtot, &l->wl[j].smp.prev);
+	l->smp.given = &l->wtot;
 }
 
 void ldb_wl_summaries(struct load *l, uint64_t now, bool print, struct ldb_summary *sums)

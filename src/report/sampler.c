@@ -282,6 +282,45 @@ static void aggregate(struct ldb_sampler *s)
 		}
 }
 
+void ldb_totals_add(struct ldb_totals *d, const struct ldb_totals *a)
+{
+	const uint64_t *pa = (const uint64_t *)a->op;
+	uint64_t *pd = (uint64_t *)d->op;
+	for (size_t i = 0; i < (sizeof a->op) / (sizeof(uint64_t)); i++)
+		pd[i] += pa[i];
+	d->counted += a->counted;
+	d->connects += a->connects;
+	d->reconnects += a->reconnects;
+	d->setup_binds += a->setup_binds;
+	d->setup_extended += a->setup_extended;
+	d->tls_handshakes += a->tls_handshakes;
+	d->tls_resumed += a->tls_resumed;
+	d->parents_created += a->parents_created;
+	d->parent_exists += a->parent_exists;
+	d->parent_noparent += a->parent_noparent;
+	d->parent_other += a->parent_other;
+	d->parent_retries += a->parent_retries;
+	d->dead += a->dead;
+	d->conns_up += a->conns_up;
+	d->conns_opening += a->conns_opening;
+	d->clients_up += a->clients_up;
+	d->clients_waiting += a->clients_waiting;
+	d->conns_lost += a->conns_lost;
+	d->all_up_ns = a->all_up_ns > d->all_up_ns ? a->all_up_ns : d->all_up_ns;
+	d->clients_all_up += a->clients_all_up;
+	d->clients_pending += a->clients_pending;
+	d->clients_refused += a->clients_refused;
+	d->clients_timed_out += a->clients_timed_out;
+	d->clients_failed += a->clients_failed;
+	for (int i = 0; i < LDB_FAIL_COUNT; i++)
+		d->setup.fails[i] += a->setup.fails[i];
+	d->setup.bind_refused += a->setup.bind_refused;
+	for (int i = 0; i < LDB_CODE_SLOTS; i++) {
+		d->setup.codes[i] += a->setup.codes[i];
+		d->step_codes[i] += a->step_codes[i];
+	}
+}
+
 void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const struct ldb_totals *b)
 {
 	const uint64_t *pa = (const uint64_t *)a->op, *pb = (const uint64_t *)b->op;
@@ -350,7 +389,10 @@ static void watch_activity(struct ldb_sampler *s)
 static void interval(struct ldb_sampler *s, uint64_t now, struct ldb_totals *cur, struct ldb_sample *smp)
 {
 	struct ldb_totals d;
-	ldb_totals_collect(cur, s->src.st, s->src.n);
+	if (s->given != NULL)
+		*cur = *s->given;
+	else
+		ldb_totals_collect(cur, s->src.st, s->src.n);
 	ldb_sampler_diff(&d, cur, &s->prev);
 	aggregate(s);
 	*smp = (struct ldb_sample){ .seconds = (double)(now - s->t_last) / 1e9,
