@@ -253,6 +253,8 @@ void ldb_wl_zero(struct load *l, int thread)
 
 void ldb_wl_sample(struct load *l, uint64_t now, bool final)
 {
+	if (l->nwl == 0)
+		return;
 	memset(&l->wtot, 0, sizeof l->wtot);
 	for (int j = 0; j < l->nwl; j++) {
 		struct ldb_wl *wl = &l->wl[j];

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Several workloads in one run on the ctest fixture "dirsrv" (389 DS, 10,000
-# ldifgen users), the shape of 389 DS issue 4551: a background paged walk of
+# ldifgen users), the shape of a 389 DS report: a background paged walk of
 # the whole tree (bg: one client, --simple-page-size 500) beside a foreground
 # bind+search load at a fixed rate (fg: ldclt's -e bindeach,esearch, a
 # connection, a bind and a search per operation, 8 clients, 40/s):
@@ -24,7 +24,7 @@ trap 'rm -rf "$work"' EXIT
 out=$work/out
 pad=$(printf '0%.0s' $(seq "$DS_WIDTH"))
 cat >"$work/w.scen" <<EOF
-# 389 DS issue 4551's shape: a paged walk beside bind+search
+# a paged walk beside bind+search
 --no-preflight
 [workload bg]
 -n 1
@@ -64,7 +64,7 @@ fgb = fg["ops"]["bind"]["completed"]
 assert bg["ops"]["search"]["completed"] > 0 and pages > 20 * bg["ops"]["search"]["completed"] - 20, bg["ops"]["search"]
 assert fgb == fgs and bg["ops"].get("bind", {}).get("completed", 0) == 0, (fgb, fgs, bg["ops"].get("bind"))
 rate = fgs / fg["seconds"]
-# the walk slows the foreground (issue 4551): fg's rate holds, or its block says it did not
+# the walk slows the foreground: fg's rate holds, or its block says it did not
 pct = 100.0 * (rate - 40) / 40
 text = open(sys.argv[4]).read()
 said = re.search(r"\]: fg: Target rate: 40\.00/sec, achieved ([0-9.]+)/sec \(([-+][0-9.]+) %\)(: target not reached)?", text)

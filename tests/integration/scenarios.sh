@@ -33,7 +33,7 @@ for f in "$scen"/*.scen; do
 done
 assert_eq 17 "$(wc -l <"$out")" "17 scenarios"
 
-# issue 34: two workloads, a paged walk of the whole tree beside searches at a fixed rate:
+# two workloads, a paged walk of the whole tree beside searches at a fixed rate:
 # slapd's searches are bg's pages and fg's searches
 fixture_monitor_snapshot "$snap"
 run_ldbench "$out" --scenario "$scen/paged-walk-vs-search.scen" "${host[@]}" --set "base=$FIX_BASE" \
