@@ -69,6 +69,10 @@ int cli_capacity_option(struct cli_ctx *x, int opt, const char *arg)
 		if (ldb_rate_profile_parse(c, arg, why, sizeof why) != 0)
 			return cli_fail(x, "%s", why);
 		return 0;
+	case OPT_START_AFTER:
+		if (ldb_parse_duration_ms(arg, &c->start_after_ms) < 0)
+			return cli_fail(x, "--start-after '%s': not a duration (e.g. 10s, 500ms)", arg);
+		return 0;
 	case OPT_RAMP_UP:
 		if (ldb_parse_duration_ms(arg, &c->ramp_up_ms) < 0)
 			return cli_fail(x, "--ramp-up '%s': not a duration (e.g. 5s, 500ms)", arg);

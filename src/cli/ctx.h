@@ -90,6 +90,7 @@ enum {
 	OPT_FIND_MAX_START,
 	OPT_RATE_PROFILE,
 	OPT_RAMP_UP,
+	OPT_START_AFTER, /* a workload's own start ([workload] sections, cli/workloads.c) */
 	OPT_CAPACITY_END
 };
 /* The live metrics' options (cli/metrics_options.c, docs/metrics.md). */
@@ -131,11 +132,34 @@ enum {
 
 /* Where the options of a merged argv come from (--scenario): argv[1..nfile]
  * are the file's words, line_of[i] the file line of argv[i]. */
+struct scen_wl {
+	const char *name; /* its section's name */
+	char **argv;      /* the file's common options, its section's, then the command line's */
+	int argc;
+	const int *line_of; /* file line of argv[1..nfile] */
+	int nfile;
+};
 struct scen_map {
 	const char *path;
 	const int *line_of;
 	int nfile;
+	/* [workload NAME] sections (cli/scenario_merge.c): each workload's merged
+	 * argv, --fail-if's values taken out of them (cli/workloads.c parses those
+	 * once, for the run: a threshold may name a workload); none without */
+	const struct scen_wl *wl;
+	int nwl;
+	const char *const *fail_if;
+	int nfail_if;
 };
+/* cli/options.c: parse one merged argv into c (every check); the sections' parse
+ * (cli/workloads.c) calls it per workload.  @return enum ldb_cli_result */
+int cli_parse_argv(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap, const struct scen_map *m);
+/* cli/options.c: the options argv[1..argc) ask for an operation kind (read into a
+ * throwaway configuration, nothing checked, nothing printed) */
+bool cli_argv_asks_kind(int argc, char **argv);
+/* cli/workloads.c: the sections' configurations into c->wl, the --fail-if values
+ * into c (a workload prefix resolved).  @return enum ldb_cli_result */
+int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *err, size_t errcap);
 
 /* ctx.c: messages, strings, strict numbers, DN checks */
 

@@ -230,6 +230,10 @@ const struct ldb_opt cli_options[] = {
 	{ "ramp-up", 0, "DURATION", OPT_RAMP_UP,
 	  "spread the clients' first connects over DURATION",
 	  NULL },
+	{ "start-after", 0, "DURATION", OPT_START_AFTER,
+	  "in a [workload] section: its clients start DURATION\n"
+	  "after the run (its --duration counts from there)",
+	  NULL },
 	{ "held", 0, NULL, OPT_HELD,
 	  "-n N counts connections, held open and carried by one\n"
 	  "client per I/O thread; each probe (--rate, --probe-every)\n"

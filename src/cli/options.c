@@ -4,6 +4,7 @@
  * threads must be ...") and no connection is ever opened here. */
 #include "cli/cli.h"
 #include "cli/ctx.h"
+#include "ops/ops.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -742,6 +743,33 @@ static enum ldb_cli_result parse_argv(struct ldb_config *c, int argc, char **arg
 	return LDB_CLI_RUN;
 }
 
+int cli_parse_argv(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap, const struct scen_map *m)
+{
+	return (int)parse_argv(c, argc, argv, err, errcap, m);
+}
+
+bool cli_argv_asks_kind(int argc, char **argv)
+{
+	struct ldb_config c;
+	char err[512];
+	struct cli_ctx x = { .c = &c, .err = err, .errcap = sizeof err };
+	bool asks = false;
+
+	ldb_config_init(&c);
+	c.progname = "ldbench";
+	x.pw_args = malloc(sizeof(*x.pw_args) * (size_t)(argc > 0 ? argc : 1));
+	if (x.pw_args != NULL) {
+		(void)read_options(&x, argc, argv, NULL);
+		asks = x.mix_given;
+		for (int k = 0; k < LDB_OP_COUNT && !asks; k++)
+			asks = ldb_op_given(&c, (enum ldb_op)k);
+	}
+	free(x.pw_args);
+	free(x.url_host);
+	ldb_config_free(&c);
+	return asks;
+}
+
 enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, char *err, size_t errcap)
 {
 	struct cli_ctx x = { .c = c, .err = err, .errcap = errcap };
@@ -755,11 +783,21 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (argc < 2)
 		return parse_argv(c, argc, argv, err, errcap, NULL);
 	rc = cli_scenario_argv(&x, argc, argv, &margv, &margc, &m);
+	enum ldb_cli_result r;
 	if (rc < 0)
 		return LDB_CLI_ERROR;
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
-	if (margv != NULL)
-		return parse_argv(c, margc, margv, err, errcap, &m);
-	return parse_argv(c, argc, argv, err, errcap, NULL);
+	if (margv != NULL) {
+		r = parse_argv(c, margc, margv, err, errcap, &m);
+		if (r == LDB_CLI_RUN && m.nwl > 0)
+			return (enum ldb_cli_result)cli_workloads_parse(c, &m, err, errcap);
+	} else {
+		r = parse_argv(c, argc, argv, err, errcap, NULL);
+	}
+	if (r == LDB_CLI_RUN && c->start_after_ms > 0) { /* a workload's own start: only in a section */
+		cli_fail(&x, "--start-after: a workload's own start, for a [workload NAME] section of a scenario file");
+		return LDB_CLI_ERROR;
+	}
+	return r;
 }

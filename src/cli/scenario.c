@@ -140,9 +140,55 @@ static int add_opt(struct ldb_scenario *out, size_t *cap, int line, const char *
 	}
 	struct ldb_scenario_opt *o = &out->opts[out->nopts++];
 	o->line = line;
+	o->section = out->nsections;
 	o->opt = strdup(opt);
 	o->val = val != NULL ? strdup(val) : NULL;
 	return o->opt == NULL || (val != NULL && o->val == NULL) ? -1 : 0;
+}
+
+/* "[workload NAME]" (blanks allowed inside the brackets, a comment after).
+ * @return 0, or -1 with the error in err. */
+static int parse_section(struct ldb_scenario *out, const char *name, int line, const char *s, size_t l, char *err,
+                         size_t errcap)
+{
+	const char *end = memchr(s, ']', l), *p = s + 1, *q;
+	size_t n;
+
+	if (end == NULL)
+		return sc_fail(err, errcap, name, line, "'[' without ']': a section line is [workload NAME]");
+	for (q = end + 1; q < s + l && (*q == ' ' || *q == '\t' || *q == '\r'); q++)
+		;
+	if (q < s + l && *q != '#')
+		return sc_fail(err, errcap, name, line, "'%.*s' after the section's ']'", (int)(s + l - q), q);
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 9 || strncmp(p, "workload", 8) != 0 || (p[8] != ' ' && p[8] != '\t'))
+		return sc_fail(err, errcap, name, line, "'%.*s': a section line is [workload NAME]", (int)(end - s + 1),
+		               s);
+	for (p += 8; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	for (q = end; q > p && (q[-1] == ' ' || q[-1] == '\t'); q--)
+		;
+	n = (size_t)(q - p);
+	bool ok = n > 0 && n < LDB_WORKLOAD_NAME_MAX && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'));
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
+		     p[i] == '_' || p[i] == '-';
+	if (!ok)
+		return sc_fail(err, errcap, name, line,
+		               "workload name '%.*s': a letter, then letters, digits, '_' or '-' (at most %d)", (int)n,
+		               p, LDB_WORKLOAD_NAME_MAX - 1);
+	for (int i = 0; i < out->nsections; i++)
+		if (strlen(out->section[i]) == n && strncmp(out->section[i], p, n) == 0)
+			return sc_fail(err, errcap, name, line,
+			               "[workload %.*s]: a second section with that name (line %d)", (int)n, p,
+			               out->section_line[i]);
+	if (out->nsections == LDB_WORKLOADS_MAX)
+		return sc_fail(err, errcap, name, line, "at most %d workloads", LDB_WORKLOADS_MAX);
+	memcpy(out->section[out->nsections], p, n);
+	out->section[out->nsections][n] = '\0';
+	out->section_line[out->nsections++] = line;
+	return 0;
 }
 
 /* One line of a scenario file (l bytes at s, no newline): a comment (the
@@ -164,6 +210,8 @@ static int parse_line(struct ldb_scenario *out, size_t *cap, const char *name, i
 			out->description = comment_text(s + k, l - k);
 		return 0;
 	}
+	if (k < l && s[k] == '[')
+		return parse_section(out, name, line, s + k, l - k, err, errcap);
 	char *buf = malloc(l + 3);
 	if (buf == NULL)
 		return sc_fail(err, errcap, name, line, "out of memory");

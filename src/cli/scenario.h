@@ -27,13 +27,23 @@ struct ldb_scenario_opt {
 	int line;
 	char *opt;
 	char *val;
+	int section; /* 0: before the first [workload NAME] line (every workload's); k: the k-th section's */
 };
+
+/* "[workload NAME]" sections: NAME letters, digits, '_' and '-', at most
+ * LDB_WORKLOAD_NAME_MAX - 1 bytes, starting with a letter; two sections
+ * with one name are refused. */
+#define LDB_WORKLOAD_NAME_MAX 24
+#define LDB_WORKLOADS_MAX 16
 
 struct ldb_scenario {
 	char *path;        /* as given */
 	char *description; /* first comment line's text; NULL when none */
 	struct ldb_scenario_opt *opts;
 	size_t nopts;
+	char section[LDB_WORKLOADS_MAX][LDB_WORKLOAD_NAME_MAX]; /* the sections' names, in file order */
+	int section_line[LDB_WORKLOADS_MAX];
+	int nsections;
 };
 
 /**

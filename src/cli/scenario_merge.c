@@ -21,6 +21,11 @@ static struct scen_keep {
 	struct ldb_scenario sc;
 	char **words; /* the merged argv's copies of the file's words */
 	int *line_of;
+	/* [workload NAME] sections: each workload's argv (words, line_of owned), the --fail-if values */
+	struct scen_wl *wl;
+	int nwl;
+	const char *fail_if[32];
+	int nfail_if;
 } * scen_kept;
 
 #define OPT_ID_MAX 1024 /* short options are their character, long ones OPT_* */
@@ -35,6 +40,11 @@ struct prescan {
 	const char *sets[32];
 	int nsets;
 	const char *dataset;
+	/* --fail-if on the command line: its values and argv indices (a scenario
+	 * with sections resolves them once, for the run) */
+	const char *fail_if[16];
+	int nfail_if;
+	int fdrop[32], nfdrop;
 };
 
 static size_t ptr_in(const char *p, const char *s)
@@ -54,6 +64,22 @@ static int note_param(struct cli_ctx *x, struct prescan *ps, int opt, const char
 		return cli_fail(x, "--set: at most 32 parameters");
 	ps->sets[ps->nsets++] = arg;
 	return 0;
+}
+
+/* The argv indices of an option whose value is `val` (--opt VAL, --opt=VAL). */
+static void note_drop(struct prescan *ps, int argc, char **argv, const char *val)
+{
+	for (int k = 1; k < argc && ps->nfdrop + 2 <= 32; k++) {
+		if (argv[k] == val && k > 1) {
+			ps->fdrop[ps->nfdrop++] = k - 1;
+			ps->fdrop[ps->nfdrop++] = k;
+			return;
+		}
+		if (argv[k] != val && ptr_in(val, argv[k])) {
+			ps->fdrop[ps->nfdrop++] = k;
+			return;
+		}
+	}
 }
 
 /* getopt over a copy of argv: note --scenario, --list-scenarios and every option
@@ -77,6 +103,10 @@ static int prescan_argv(struct cli_ctx *x, int argc, char **argv, struct prescan
 		}
 		if (opt > 0 && opt < OPT_ID_MAX && opt != '?' && opt != ':')
 			ps->seen[opt] = true;
+		if (opt == OPT_FAIL_IF && ps->nfail_if < 16) {
+			ps->fail_if[ps->nfail_if++] = optarg;
+			note_drop(ps, argc, argv, optarg);
+		}
 		if (opt == OPT_SET || opt == OPT_DATASET) {
 			rc = note_param(x, ps, opt, optarg);
 		} else if (opt == OPT_LIST_SCENARIOS) {
@@ -184,6 +214,170 @@ static bool cli_replaces(const struct prescan *ps, int id)
 	}
 }
 
+/* Options that are the run's, not a workload's: the target, its TLS, the
+ * outputs, the sampling, the thresholds, the I/O threads, the features that
+ * watch the whole run. */
+static bool run_wide(int id)
+{
+	switch (id) {
+	case 'h':
+	case 'p':
+	case 'H':
+	case 'N':
+	case 'Z':
+	case 'S':
+	case 'P':
+	case OPT_INTERVAL:
+	case OPT_SEED:
+	case OPT_WARMUP:
+	case OPT_MONITOR:
+	case OPT_START_AT:
+	case OPT_FAIL_IF:
+	case OPT_IO_THREADS:
+	case OPT_JSON:
+	case OPT_CSV:
+	case OPT_HDR_LOG:
+	case OPT_HTML:
+	case OPT_OP_LOG:
+	case OPT_SERVER_LOG:
+	case OPT_SERVER_LOG_WAIT:
+	case OPT_NO_PREFLIGHT:
+	case OPT_STARTTLS:
+	case OPT_SWEEP: return true;
+	default:
+		return (id >= OPT_METRICS_LISTEN && id < OPT_METRICS_END) ||
+		       (id >= OPT_FIND_MAX && id < OPT_CAPACITY_END && id != OPT_RAMP_UP && id != OPT_START_AFTER) ||
+		       (id >= OPT_TLS_CACERT && id <= OPT_TLS_LIBRARY);
+	}
+}
+
+/* An option in a [workload] section: one a workload may have of its own. */
+static int check_section_opt(struct cli_ctx *x, const char *path, const struct ldb_scenario_opt *o, int id)
+{
+	if (!run_wide(id))
+		return 0;
+	return cli_fail(x,
+	                "%s:%d: %s is the run's, not a workload's: give it before the first [workload] section or "
+	                "on the command line",
+	                path, o->line, o->opt);
+}
+
+/* A --fail-if of the file: its value. */
+static const char *opt_value(const struct ldb_scenario_opt *o)
+{
+	const char *eq = strchr(o->opt, '=');
+	return o->val != NULL ? o->val : eq != NULL ? eq + 1 : "";
+}
+
+/* Workload s's argv: argv[0], the file's common options and section s+1's
+ * (--fail-if left out; those the command line replaces left out), then the
+ * command line without --scenario FILE and --fail-if.  @return 0 or -1. */
+static int section_argv(struct scen_keep *k, int s, int argc, char **argv, const struct prescan *ps, const int *ids,
+                        struct scen_wl *w)
+{
+	char **words = calloc(2 * k->sc.nopts + (size_t)argc + 1, sizeof(*words));
+	int *line_of = calloc(2 * k->sc.nopts + 2, sizeof(*line_of)), n = 0;
+	if (words == NULL || line_of == NULL) {
+		free(words);
+		free(line_of);
+		return -1;
+	}
+	words[n++] = argv[0];
+	for (size_t i = 0; i < k->sc.nopts; i++) {
+		const struct ldb_scenario_opt *o = &k->sc.opts[i];
+		if ((o->section != 0 && o->section != s + 1) || ids[i] == OPT_FAIL_IF || cli_replaces(ps, ids[i]))
+			continue;
+		line_of[n] = o->line;
+		words[n++] = o->opt;
+		if (o->val != NULL) {
+			line_of[n] = o->line;
+			words[n++] = o->val;
+		}
+	}
+	w->nfile = n - 1;
+	for (int i = 1; i < argc; i++) {
+		bool dropped = false;
+		for (int d = 0; d < ps->ndrop; d++)
+			dropped |= ps->drop[d] == i;
+		for (int d = 0; d < ps->nfdrop; d++)
+			dropped |= ps->fdrop[d] == i;
+		if (!dropped)
+			words[n++] = argv[i];
+	}
+	words[n] = NULL;
+	w->name = k->sc.section[s];
+	w->argv = words;
+	w->argc = n;
+	w->line_of = line_of;
+	return 0;
+}
+
+/* Section s's own options alone: do they ask for an operation kind? */
+static bool section_asks_kind(const struct scen_keep *k, int s, char *argv0)
+{
+	char **words = calloc(2 * k->sc.nopts + 2, sizeof(*words));
+	int n = 0;
+	if (words == NULL)
+		return true; /* the real parse will run out of memory too */
+	words[n++] = argv0;
+	for (size_t i = 0; i < k->sc.nopts; i++) {
+		const struct ldb_scenario_opt *o = &k->sc.opts[i];
+		if (o->section != s + 1)
+			continue;
+		words[n++] = o->opt;
+		if (o->val != NULL)
+			words[n++] = o->val;
+	}
+	bool asks = cli_argv_asks_kind(n, words);
+	free(words);
+	return asks;
+}
+
+/* A scenario with [workload NAME] sections: an argv per workload (the first
+ * is the run's), the --fail-if values of the file and the command line.
+ * k->line_of holds the options' ids.  @return 0, or -1 (err set). */
+static int merge_sections(struct cli_ctx *x, int argc, char **argv, const struct prescan *ps, struct scen_keep *k,
+                          char ***margv, int *margc, struct scen_map *m)
+{
+	int nw = k->sc.nsections;
+	const int *ids = k->line_of;
+	for (size_t i = 0; i < k->sc.nopts; i++)
+		if (ids[i] == OPT_START_AFTER && k->sc.opts[i].section == 0)
+			return cli_fail(x, "%s:%d: --start-after is a workload's own: give it in a [workload] section",
+			                ps->scenario, k->sc.opts[i].line);
+	if (ps->seen[OPT_START_AFTER])
+		return cli_fail(x, "--start-after is a workload's own: give it in a [workload] section of %s",
+		                ps->scenario);
+	for (int s = 0; s < nw; s++)
+		if (!section_asks_kind(k, s, argv[0]))
+			return cli_fail(
+			        x,
+			        "%s:%d: [workload %s] names no operation kind: give it its own -e, --mix or kind "
+			        "option",
+			        ps->scenario, k->sc.section_line[s], k->sc.section[s]);
+	if ((k->wl = calloc((size_t)nw, sizeof(*k->wl))) == NULL)
+		return cli_oom(x);
+	k->nwl = nw;
+	for (int s = 0; s < nw; s++)
+		if (section_argv(k, s, argc, argv, ps, ids, &k->wl[s]) != 0)
+			return cli_oom(x);
+	for (size_t i = 0; i < k->sc.nopts && k->nfail_if < 32; i++)
+		if (ids[i] == OPT_FAIL_IF)
+			k->fail_if[k->nfail_if++] = opt_value(&k->sc.opts[i]);
+	for (int i = 0; i < ps->nfail_if && k->nfail_if < 32; i++)
+		k->fail_if[k->nfail_if++] = ps->fail_if[i];
+	m->path = k->sc.path;
+	m->line_of = k->wl[0].line_of;
+	m->nfile = k->wl[0].nfile;
+	m->wl = k->wl;
+	m->nwl = nw;
+	m->fail_if = k->fail_if;
+	m->nfail_if = k->nfail_if;
+	*margv = k->wl[0].argv;
+	*margc = k->wl[0].argc;
+	return 0;
+}
+
 /* Load the scenario, check its options, and build the merged argv: argv[0], the
  * file's options (those the command line replaces left out), then the command
  * line without --scenario FILE.  @return 0, or -1 (err set). */
@@ -216,12 +410,17 @@ static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct
 		const struct ldb_scenario_opt *o = &k->sc.opts[i];
 		int id = 0;
 
-		if (check_scenario_opt(x, ps->scenario, o, &id) < 0) {
+		if (check_scenario_opt(x, ps->scenario, o, &id) < 0 ||
+		    (o->section > 0 && check_section_opt(x, ps->scenario, o, id) < 0)) {
 			ldb_scenario_free(&k->sc);
 			free(k->words);
 			free(k->line_of);
 			free(k);
 			return -1;
+		}
+		if (k->sc.nsections > 0) {
+			k->line_of[i] = id; /* the sections' merge reads the ids */
+			continue;
 		}
 		if (cli_replaces(ps, id))
 			continue;
@@ -231,6 +430,11 @@ static int merge_scenario(struct cli_ctx *x, int argc, char **argv, const struct
 			k->line_of[n] = o->line;
 			k->words[n++] = o->val;
 		}
+	}
+	if (k->sc.nsections > 0) {
+		k->next = scen_kept;
+		scen_kept = k; /* kept whatever happens: the process ends soon after a failure */
+		return merge_sections(x, argc, argv, ps, k, margv, margc, m);
 	}
 	m->path = k->sc.path;
 	m->line_of = k->line_of;

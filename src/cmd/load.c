@@ -2,6 +2,7 @@
  * the clients and I/O threads, the loop that samples and watches for the end,
  * the join and the summary.  The arithmetic of samples is report/sampler's. */
 #include "cmd/load.h"
+#include "cmd/load_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,40 +32,6 @@
 #define GLOBAL_STATS_EVERY 90 /* samples between ldclt's periodic summaries */
 #define WORKER_STACK (256 * 1024)
 
-struct load {
-	const struct ldb_config *cfg;
-	struct ldb_run run;
-	struct ldb_client *w;         /* the clients */
-	struct ldb_thread_stats **st; /* their counters */
-	int n;
-	struct ldb_iothread *r; /* the I/O threads */
-	struct ldb_lat **lat;   /* their histograms, for the sampler */
-	int nr, started;
-	struct ldb_outputs out; /* what its reporters and text read, from cfg */
-	struct ldb_text text;
-	struct ldb_reporter rep[LDB_MAX_REPORTERS];
-	int nrep;
-	struct ldb_sampler smp;
-	bool used[LDB_H_COUNT][LDB_OP_COUNT];
-	bool *seen_dead; /* "thread is dead." printed */
-	int ndead;       /* threads that ended by themselves */
-	struct ldb_signals sig;
-	struct ldb_monitor_snap mon_before, mon_delta;
-	bool have_mon;
-	struct ldb_preflight pf; /* what the pre-flight sent: not in --monitor's delta */
-	/* -S: the consumers' watchers and their reports */
-	struct ldb_repl *repl;
-	struct ldb_repl_out rout;
-	int repl_index;
-	/* -e scalab01: its threads replace the I/O threads (run/scalab01) */
-	struct ldb_s1_totals s1;
-	/* --op-log (a temporary file for --server-log alone), the join's figures */
-	struct ldb_oplog oplog;
-	char oplog_tmp[64]; /* the temporary file's name, or "" */
-	struct ldb_join join;
-	bool joined;
-};
-
 /* The loop's clock and what ended it. */
 struct pace {
 	uint64_t interval, warmup; /* ns */
@@ -84,26 +51,30 @@ struct pace {
 
 /* The histograms in use: the kinds that count, the bind that opens each
  * connection, and with --rate the uncorrected twins. */
-static void plan_histograms(struct load *l)
+void ldb_load_plan(const struct ldb_config *c, const struct ldb_run *run, bool used[LDB_H_COUNT][LDB_OP_COUNT])
 {
-	const struct ldb_config *c = l->cfg;
 	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (l->run.load_kind[k]) {
-			l->used[LDB_H_LAT][k] = true;
+		if (run->load_kind[k]) {
+			used[LDB_H_LAT][k] = true;
 			for (unsigned j = 0; j < ldb_ops[k]->nsteps; j++) { /* a flow's steps: their kinds */
-				l->used[LDB_H_LAT][ldb_ops[k]->step_kind[j]] = true;
+				used[LDB_H_LAT][ldb_ops[k]->step_kind[j]] = true;
 				/* a step's second row: the login's group step, with --login-groups */
 				if (ldb_ops[k]->step_also[j] > 0 && c->login_groups != NULL)
-					l->used[LDB_H_LAT][ldb_ops[k]->step_also[j]] = true;
+					used[LDB_H_LAT][ldb_ops[k]->step_also[j]] = true;
 			}
 		}
-	if (l->run.bind_on_connect || c->bindeach)
-		l->used[LDB_H_LAT][LDB_OPS_WITH(connect_bind)] = true;
+	if (run->bind_on_connect || c->bindeach)
+		used[LDB_H_LAT][LDB_OPS_WITH(connect_bind)] = true;
 	if (c->rate > 0)
 		for (int k = 0; k < LDB_OP_COUNT; k++)
-			l->used[LDB_H_ULAT][k] = l->used[LDB_H_LAT][k];
+			used[LDB_H_ULAT][k] = used[LDB_H_LAT][k];
 	if (c->scalab01) /* a login: a bind, a search, a modify */
-		ldb_s1_kinds(l->used[LDB_H_LAT]);
+		ldb_s1_kinds(used[LDB_H_LAT]);
+}
+
+static void plan_histograms(struct load *l)
+{
+	ldb_load_plan(l->cfg, &l->run, l->used);
 }
 
 static int setup_clients(struct load *l)
@@ -123,32 +94,48 @@ static int setup_clients(struct load *l)
 	return 0;
 }
 
+bool ldb_load_lag(const struct ldb_config *c)
+{
+	return c->rate > 0 && !c->bindeach;
+}
+
 static bool lag_used(const struct load *l)
 {
-	return l->cfg->rate > 0 && !l->cfg->bindeach;
+	return ldb_load_lag(l->cfg);
 }
 
 /* A kind of the load is made of several requests (its round trips are timed). */
-static bool multistep(const struct load *l)
+bool ldb_load_multistep(const struct ldb_run *run)
 {
 	for (int k = 0; k < LDB_OP_COUNT; k++)
-		if (l->run.load_kind[k] && l->run.ops.state_size[k] > 0)
+		if (run->load_kind[k] && run->ops.state_size[k] > 0)
 			return true;
 	return false;
 }
 
-static int init_lat(struct load *l, struct ldb_lat *lat)
+static bool multistep(const struct load *l)
+{
+	return ldb_load_multistep(&l->run);
+}
+
+int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run, const bool used[LDB_H_COUNT][LDB_OP_COUNT],
+                      struct ldb_lat *lat)
 {
 	for (int j = 0; j < LDB_OP_COUNT; j++)
-		if ((l->used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) ||
-		    (l->used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
+		if ((used[LDB_H_LAT][j] && ldb_hist_init(&lat->op[j])) ||
+		    (used[LDB_H_ULAT][j] && ldb_hist_init(&lat->uop[j])))
 			return -1;
 	for (int j = 0; j < LDB_STAGE_COUNT; j++)
-		if (ldb_stage_used(j, l->cfg->bindeach, multistep(l)) && ldb_hist_init(&lat->stage[j]))
+		if (ldb_stage_used(j, c->bindeach, ldb_load_multistep(run)) && ldb_hist_init(&lat->stage[j]))
 			return -1;
-	if (lag_used(l) && ldb_hist_init(&lat->lag)) /* the schedule lag */
+	if (ldb_load_lag(c) && ldb_hist_init(&lat->lag)) /* the schedule lag */
 		return -1;
 	return 0;
+}
+
+static int init_lat(struct load *l, struct ldb_lat *lat)
+{
+	return ldb_load_init_lat(l->cfg, &l->run, (const bool(*)[LDB_OP_COUNT])l->used, lat);
 }
 
 /* The clients over the I/O threads, in contiguous blocks. */
@@ -268,8 +255,12 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return -1;
 	}
-	plan_histograms(l);
-	if (setup_clients(l) != 0 || setup_runners(l) != 0 || setup_sampler(l) != 0) {
+	int wst = c->nwl > 0 ? ldb_wl_setup(l) : 0;
+	if (wst == -2)
+		return -1; /* a workload's run could not be set up: said */
+	if (c->nwl == 0)
+		plan_histograms(l);
+	if (wst != 0 || (c->nwl == 0 && (setup_clients(l) != 0 || setup_runners(l) != 0 || setup_sampler(l) != 0))) {
 		fprintf(stderr, "%s: out of memory for %d threads\n", c->progname, l->n);
 		return -1;
 	}
@@ -312,6 +303,7 @@ static void teardown(struct load *l)
 		free(l->st[i]);
 	for (int i = 0; l->r && i < l->nr; i++)
 		free_lat(&l->r[i].lat);
+	ldb_wl_teardown(l);
 	ldb_sampler_free(&l->smp);
 	free(l->w);
 	free(l->r);
@@ -325,6 +317,19 @@ static void teardown(struct load *l)
 }
 
 /* ------------------------------------------------------------ during the run */
+
+/* The run's stop flag, on every workload's run too. */
+static int load_stop(const struct load *l)
+{
+	int s = __atomic_load_n(&l->run.stop, __ATOMIC_RELAXED);
+	return s != LDB_STOP_NONE || l->nwl == 0 ? s : ldb_wl_load_stop(l);
+}
+
+static void store_stop(struct load *l, int stop)
+{
+	ldb_wl_store_stop(l, stop);
+	__atomic_store_n(&l->run.stop, stop, __ATOMIC_RELAXED);
+}
 
 /* Threads that ended by themselves (-T, noloop, a fatal error): their last
  * word, then ldclt's line.  @return how many have ended so far. */
@@ -382,8 +387,10 @@ static uint64_t zero_ended(struct load *l)
 		st->counted = 0;
 	}
 	for (int i = 0; i < l->nr; i++)
-		if (!__atomic_load_n(&l->r[i].lat.measuring, __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&l->r[i].lat.measuring, __ATOMIC_ACQUIRE)) {
 			ldb_lat_reset(&l->r[i].lat);
+			ldb_wl_zero(l, i);
+		}
 	return warm;
 }
 
@@ -391,6 +398,8 @@ static uint64_t zero_ended(struct load *l)
  * its clock) starts from zero. */
 static void start_measuring(struct load *l, uint64_t warm_started)
 {
+	for (int j = 0; j < l->nwl; j++)
+		__atomic_store_n(&l->wl[j].run.measuring, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&l->run.measuring, 1, __ATOMIC_RELEASE);
 	wait_for_restart(l);
 	uint64_t warm = zero_ended(l);
@@ -404,6 +413,7 @@ static void start_measuring(struct load *l, uint64_t warm_started)
 	uint64_t now = ldb_now_ns();
 	ldb_text_line(&l->text, "Warm-up done after %.3f s (%llu operations left out): measurement starts now.",
 	              (double)(now - warm_started) / 1e9, (unsigned long long)warm);
+	ldb_wl_start(l, now);
 	ldb_sampler_start(&l->smp, now);
 }
 
@@ -479,9 +489,22 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 {
 	struct ldb_summary sum;
 	int main_op = (int)l->run.main_op;
-	if (last) /* the records' intervals add up to the summary */
+	if (last) { /* the records' intervals add up to the summary */
+		ldb_wl_sample(l, now, true);
 		ldb_sampler_final(&l->smp, now);
+		l->smp.given = NULL;
+	}
+	struct ldb_summary *wsum = NULL;
+	if (l->nwl > 0 && (wsum = calloc((size_t)l->nwl, sizeof *wsum)) == NULL)
+		return status;
+	if (wsum != NULL)
+		ldb_wl_summaries(l, now, true, wsum); /* a block per workload, then the total */
 	ldb_sampler_summary(&l->smp, now, &sum);
+	if (wsum != NULL) {
+		sum.rate_target = l->smp.rate_target;
+		sum.workloads = wsum;
+		sum.nworkloads = l->nwl;
+	}
 	sum.status = status;
 	sum.dead = l->ndead;
 	if (last && l->have_mon)
@@ -494,7 +517,9 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	if (last)
 		sum.status = status = ldb_thresholds_check(l->cfg, &sum, main_op, status, NULL);
 	char where[512], why[128];
-	if (last && sum.tot.connects == 0 && ldb_run_connect_error(&l->run, where, sizeof where, why, sizeof why)) {
+	if (last && sum.tot.connects == 0 &&
+	    (ldb_run_connect_error(&l->run, where, sizeof where, why, sizeof why) ||
+	     ldb_wl_connect_error(l, where, sizeof where, why, sizeof why))) {
 		sum.unreachable = where;
 		sum.unreachable_why = why;
 	}
@@ -509,14 +534,17 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		join_lines(l, &l->join);
 	free(pending);
 	sum.pending = NULL;
-	if (!last)
+	if (!last) {
+		free(wsum);
 		return status;
+	}
 	(void)ldb_thresholds_check(l->cfg, &sum, main_op, status, &l->text);
 	for (int i = 0; i < l->nrep; i++)
 		if (l->rep[i].end)
 			l->rep[i].end(l->rep[i].ctx, &sum);
 	if (res != NULL)
 		fill_result(l->cfg, res, &sum, l->run.main_op, status);
+	free(wsum);
 	return status;
 }
 
@@ -548,7 +576,9 @@ static void take_sample(struct load *l, uint64_t now)
 			sum += profile_rate(l, a + (b - a) * (uint64_t)(2 * i + 1) / 32);
 		l->smp.rate_target = sum / 16;
 	}
+	ldb_wl_sample(l, now, false); /* each workload's line, then the total's */
 	ldb_sampler_take(&l->smp, now);
+	l->smp.given = NULL;
 	if (l->repl != NULL)
 		ldb_repl_out_sample(&l->rout, &l->text, l->rep, l->nrep, ++l->repl_index,
 		                    (double)(now - l->smp.t_start) / 1e9);
@@ -591,15 +621,18 @@ static bool step(struct load *l, struct pace *p)
 	bool sig = ldb_signals_wait(&l->sig, wait > TICK_NS ? TICK_NS : wait);
 	now = ldb_now_ns();
 	profile_tick(l, p, now);
-	if (sig || __atomic_load_n(&l->run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+	ldb_wl_tick(l, now);
+	if (sig || load_stop(l) == LDB_STOP_MAX_ERRORS)
 		p->t_end = now;
 	if (sig) {
 		p->signalled = true;
-		__atomic_store_n(&l->run.stop, LDB_STOP_SIGNAL, __ATOMIC_RELAXED);
+		store_stop(l, LDB_STOP_SIGNAL);
 		return true;
 	}
-	if (__atomic_load_n(&l->run.stop, __ATOMIC_RELAXED) == LDB_STOP_MAX_ERRORS)
+	if (load_stop(l) == LDB_STOP_MAX_ERRORS) {
+		store_stop(l, LDB_STOP_MAX_ERRORS); /* one workload's -E ends them all */
 		return true;
+	}
 	if (reap(l) == l->n) {
 		/* -T, noloop, or every thread failed: a last, shorter sample */
 		if (p->warming)
@@ -715,8 +748,12 @@ static int start_threads(struct load *l, struct pace *p)
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	p->t_run = ldb_now_ns();
 	l->run.t_start = p->t_run; /* read by the I/O threads once created */
+	for (int j = 0; j < l->nwl; j++)
+		l->wl[j].run.t_start = p->t_run;
+	ldb_wl_begin(l, p->t_run);
 	if (l->oplog.rings != NULL)
 		ldb_oplog_set_start(&l->oplog); /* the records' times count from t_start */
+	ldb_wl_start(l, p->t_run);
 	ldb_sampler_start(&l->smp, p->t_run);
 	void *(*main_fn)(void *) = l->cfg->scalab01 ? ldb_s1_client_main : ldb_iothread_main;
 	if (l->cfg->scalab01 && ldb_s1_begin(&l->run, &status, err, sizeof err) != 0) {
@@ -729,7 +766,7 @@ static int start_threads(struct load *l, struct pace *p)
 		if (rc != 0) {
 			fprintf(stderr, "%s: cannot start I/O thread %d of %d: %s\n", l->cfg->progname, l->started + 1,
 			        l->nr, strerror(rc));
-			__atomic_store_n(&l->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+			store_stop(l, LDB_STOP_DONE);
 			status = LDB_EXIT_OTHER;
 			break;
 		}
@@ -743,9 +780,9 @@ static int start_threads(struct load *l, struct pace *p)
  * @return why they stopped (enum ldb_stop). */
 static int join_threads(struct load *l)
 {
-	int stop = __atomic_load_n(&l->run.stop, __ATOMIC_RELAXED);
+	int stop = load_stop(l);
 	if (stop == LDB_STOP_NONE)
-		__atomic_store_n(&l->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
+		store_stop(l, LDB_STOP_DONE);
 	for (int i = 0; i < l->started; i++) {
 		pthread_join(l->r[i].thread, NULL);
 		if (l->r[i].error[0] != '\0')

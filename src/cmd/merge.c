@@ -169,6 +169,43 @@ static int add_join(struct ldb_merged *m, const struct ldb_json *o, const char *
 	return 0;
 }
 
+/* [workload] sections: each workload's record added to its own merge,
+ * matched by name.  @return 0, or -1 with one line in err. */
+static int add_workloads(struct ldb_merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
+{
+	const struct ldb_json *w = ldb_json_get(sum, "workloads");
+	if (w == NULL)
+		return 0;
+	if (w->type != LDB_JSON_OBJECT) {
+		snprintf(err, cap, "%s: summary record: \"workloads\" is not an object", path);
+		return -1;
+	}
+	for (const struct ldb_json *o = w->child; o != NULL; o = o->next) {
+		int j = 0;
+		while (j < m->nwl && strcmp(m->wl_name[j], o->key) != 0)
+			j++;
+		if (j == m->nwl) {
+			struct ldb_merged *nw = realloc(m->wl, sizeof *nw * (size_t)(m->nwl + 1));
+			if (nw != NULL)
+				m->wl = nw;
+			char(*nn)[32] = realloc(m->wl_name, sizeof *nn * (size_t)(m->nwl + 1));
+			if (nn != NULL)
+				m->wl_name = nn;
+			if (nw == NULL || nn == NULL || ldb_merge_init(&m->wl[j]) != 0) {
+				snprintf(err, cap, "out of memory");
+				return -1;
+			}
+			snprintf(m->wl_name[j], sizeof m->wl_name[j], "%s", o->key);
+			m->nwl++;
+		}
+		char where[600];
+		snprintf(where, sizeof where, "%s: workload %s", path, o->key);
+		if (ldb_merge_add(&m->wl[j], o, where, err, cap) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *path, char *err, size_t cap)
 {
 	double secs, rate;
@@ -223,7 +260,7 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 		    add_hist(m, o, &m->stage[k], &m->stage_init[k], path, ldb_stage_name(k), err, cap) != 0)
 			return -1;
 	}
-	if (add_join(m, ldb_json_get(sum, "join"), path, err, cap) != 0)
+	if (add_join(m, ldb_json_get(sum, "join"), path, err, cap) != 0 || add_workloads(m, sum, path, err, cap) != 0)
 		return -1;
 	return ldb_repl_merge_add(&m->repl, sum, path, err, cap);
 }
@@ -275,6 +312,9 @@ static void print_table(const struct ldb_merged *m, int nfiles, char *const *fil
 			        ldb_hist_percentile(h, 95) / 1e6, ldb_hist_percentile(h, 99) / 1e6,
 			        ldb_hist_percentile(h, 99.9) / 1e6, (double)h->max / 1e6);
 	}
+	for (int j = 0; j < m->nwl; j++)
+		fprintf(out, "workload %s: threads %d, counted %llu, rate %.2f/s (sum)\n", m->wl_name[j],
+		        m->wl[j].s.threads, (unsigned long long)m->wl[j].s.counted, m->wl[j].rates.rate);
 	if (m->njoin > 0) {
 		fprintf(out, "the joins with the servers' logs of %d of the %d runs, added:\n", m->njoin, nfiles);
 		ldb_join_text(&m->join, out);
@@ -337,10 +377,24 @@ void ldb_merge_finish(struct ldb_merged *m)
 		ldb_join_conclude(&m->join);
 		ldb_summary_add(&m->s, ldb_join_part(&m->join));
 	}
+	if (m->nwl > 0 && (m->wsum = calloc((size_t)m->nwl, sizeof *m->wsum)) != NULL) {
+		for (int j = 0; j < m->nwl; j++) {
+			ldb_merge_finish(&m->wl[j]);
+			m->wsum[j] = m->wl[j].s;
+			m->wsum[j].workload = m->wl_name[j];
+		}
+		m->s.workloads = m->wsum;
+		m->s.nworkloads = m->nwl;
+	}
 }
 
 void ldb_merge_free(struct ldb_merged *m)
 {
+	for (int j = 0; j < m->nwl; j++)
+		ldb_merge_free(&m->wl[j]);
+	free(m->wl);
+	free(m->wl_name);
+	free(m->wsum);
 	ldb_repl_merge_free(&m->repl);
 	ldb_join_free(&m->join);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
@@ -410,6 +464,29 @@ static int add_files(struct ldb_merged *m, char **files, int nfiles, char **host
 	return 0;
 }
 
+/* The merged summary record, with its workloads' (their rates added too). */
+static int write_record(FILE *out, const struct ldb_merged *m, const char *extra)
+{
+	const struct ldb_records_rates **rates = calloc((size_t)m->nwl + 1, sizeof *rates);
+	if (rates == NULL)
+		return -1;
+	for (int j = 0; j < m->nwl; j++)
+		rates[j] = &m->wl[j].rates;
+	char *wl = ldb_records_workloads_member(&m->s, rates);
+	free(rates);
+	size_t n = strlen(extra) + (wl != NULL ? strlen(wl) : 0) + 1;
+	char *all = malloc(n);
+	if (all == NULL) {
+		free(wl);
+		return -1;
+	}
+	snprintf(all, n, "%s%s", wl != NULL ? wl : "", extra);
+	int rc = ldb_records_write_summary(out, &m->s, &m->rates, all);
+	free(all);
+	free(wl);
+	return rc;
+}
+
 /* The merged record to out_path ("-": stdout), and the table to stdout (to
  * stderr when the record is there); no --json: the table alone.
  * @return the exit status. */
@@ -433,7 +510,7 @@ static int write_merged(struct ldb_merged *m, const char *out_path, int nfiles, 
 			return 2;
 		}
 	}
-	int wrc = ldb_records_write_summary(out, &m->s, &m->rates, extra);
+	int wrc = write_record(out, m, extra);
 	free(extra);
 	if (out != stdout && fclose(out) != 0)
 		wrc = -1;

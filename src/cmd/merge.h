@@ -43,6 +43,12 @@ struct ldb_merged {
 	struct ldb_repl_part repl_part; /* them as a part of s */
 	struct ldb_join join;           /* --server-log: the inputs' joins, added (their histograms) */
 	int njoin;                      /* inputs that carry a join */
+	/* [workload] sections: each workload's records, merged by name (in the
+	 * order first seen); wsum their summaries once finished */
+	struct ldb_merged *wl;
+	char (*wl_name)[32];
+	int nwl;
+	struct ldb_summary *wsum;
 };
 
 /** @return 0, or -1 (out of memory); free with ldb_merge_free either way. */

@@ -99,6 +99,9 @@ static void free_controls(struct ldb_ctlcfg *t)
 
 void ldb_config_free(struct ldb_config *c)
 {
+	for (int i = 0; i < c->nwl; i++)
+		ldb_config_free(&c->wl[i]);
+	free(c->wl);
 	free_keyword_values(c);
 	free_controls(&c->ctl);
 	free(c->cmdline);

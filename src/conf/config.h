@@ -372,6 +372,14 @@ struct ldb_config {
 	char *repl_password;      /* its password (--repl-bind-pwfile, LDBENCH_REPL_PASSWORD); never printed */
 
 	struct ldb_ctlcfg ctl; /* request controls */
+
+	/* [workload NAME] sections of a scenario file (cli/workloads.c): this
+	 * configuration is the run's (target, outputs, --fail-if, interval), each
+	 * workload a checked configuration of its own, in file order; none without */
+	struct ldb_config *wl;
+	int nwl;
+	const char *wl_name;     /* a workload's configuration: its name (kept for the process) */
+	uint64_t start_after_ms; /* --start-after: a workload's clients start this long after the run */
 };
 
 /* -S's bounds on a checked modify's value (cli/repl_options refuses more, server/repl_watch

@@ -76,6 +76,7 @@ struct ldb_threshold {
 	bool relative; /* value is a change in percent */
 	double value;  /* absolute: latencies in ns, rate in ops/s, errors in count */
 	char text[96]; /* as given */
+	int wl;        /* [workload] sections: 1 + the index of the workload it names ("fg.search.p99"); 0: the run */
 };
 
 /* The forms a caller takes. */

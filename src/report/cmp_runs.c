@@ -294,3 +294,78 @@ int ldb_cmp_load_runs(const char *prog, char **files, int n, struct ldb_cmp_run 
 	}
 	return 0;
 }
+
+/* Every file's summary record (NULL where it cannot be read: main said why). */
+static struct ldb_json **load_sums(char **files, int n)
+{
+	struct ldb_json **s = calloc((size_t)n + 1, sizeof *s);
+	char err[700];
+	for (int i = 0; s != NULL && i < n; i++) {
+		struct ldb_json *header = NULL;
+		if (ldb_records_load(files[i], &header, &s[i], err, sizeof err) != 0)
+			s[i] = NULL;
+		ldb_json_free(header);
+	}
+	return s;
+}
+
+/* The names of the workloads in sums[0..n), first seen first, into names. */
+static int wl_names(struct ldb_json *const *sums, int n, char names[][32], int nn, int max)
+{
+	for (int i = 0; i < n; i++) {
+		const struct ldb_json *w = sums[i] ? ldb_json_get(sums[i], "workloads") : NULL;
+		for (const struct ldb_json *o = w && w->type == LDB_JSON_OBJECT ? w->child : NULL; o; o = o->next) {
+			int j = 0;
+			while (j < nn && strcmp(names[j], o->key) != 0)
+				j++;
+			if (j == nn && nn < max)
+				snprintf(names[nn++], sizeof names[0], "%s", o->key);
+		}
+	}
+	return nn;
+}
+
+/* Workload `name`'s figures of each summary that has it into runs.  @return how many. */
+static int wl_runs(struct ldb_json *const *sums, int n, const char *name, struct ldb_cmp_run *runs)
+{
+	int got = 0;
+	char err[300];
+	for (int i = 0; i < n; i++) {
+		const struct ldb_json *o = sums[i] ? ldb_json_get(ldb_json_get(sums[i], "workloads"), name) : NULL;
+		if (o != NULL && ldb_cmp_run_from_record(o, &runs[got], err, sizeof err) == 0)
+			got++;
+	}
+	return got;
+}
+
+void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *out)
+{
+	struct ldb_json **sb = load_sums(base, nb), **sc = load_sums(change, nc);
+	struct ldb_cmp_run *rb = calloc((size_t)nb + 1, sizeof *rb), *rc = calloc((size_t)nc + 1, sizeof *rc);
+	char names[16][32];
+	int nn = 0;
+	if (sb != NULL && sc != NULL && rb != NULL && rc != NULL)
+		nn = wl_names(sc, nc, names, wl_names(sb, nb, names, 0, 16), 16);
+	for (int j = 0; j < nn; j++) {
+		memset(rb, 0, sizeof *rb * (size_t)nb);
+		memset(rc, 0, sizeof *rc * (size_t)nc);
+		int b = wl_runs(sb, nb, names[j], rb), c = wl_runs(sc, nc, names[j], rc);
+		if (b == 0 || c == 0) {
+			fprintf(out, "\nworkload %s: only in the %s runs: not compared\n", names[j],
+			        b ? "base" : "change");
+			continue;
+		}
+		struct ldb_cmp_result res;
+		ldb_cmp_compute(rb, b, rc, c, &res);
+		fprintf(out, "\nworkload %s:\n", names[j]);
+		ldb_cmp_print(&res, b, c, out);
+	}
+	for (int i = 0; sb != NULL && i < nb; i++)
+		ldb_json_free(sb[i]);
+	for (int i = 0; sc != NULL && i < nc; i++)
+		ldb_json_free(sc[i]);
+	free(sb);
+	free(sc);
+	free(rb);
+	free(rc);
+}

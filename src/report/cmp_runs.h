@@ -131,4 +131,9 @@ bool ldb_cmp_holds(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *
 /** The table. */
 void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out);
 
+/** [workload] sections: after the run's table, a table per workload, matched
+ *  by name over the files (base[0..nb), change[0..nc), read again; a
+ *  workload on one side only is said, not compared). */
+void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *out);
+
 #endif

@@ -28,7 +28,12 @@ static int place(struct ldb_html_file *f, struct ldb_json *v, const char *type)
 {
 	struct ldb_html_run *r = f->nruns > 0 ? &f->runs[f->nruns - 1] : NULL;
 	bool header = strcmp(type, "header") == 0, sample = strcmp(type, "sample") == 0;
+	/* [workload] sections: a workload's own samples are not the run's (its charts are the total's) */
 	if (!header && !sample && strcmp(type, "summary") != 0) {
+		ldb_json_free(v);
+		return 0;
+	}
+	if (sample && ldb_json_get(v, "workload") != NULL) {
 		ldb_json_free(v);
 		return 0;
 	}
@@ -343,6 +348,43 @@ static void summaries(struct page *p)
 	fputs("</table>\n", o);
 }
 
+/* [workload] sections: a section per workload of each run that has them,
+ * its totals as the run's (its samples are not charted: the charts are the
+ * run's total). */
+static void workloads(struct page *p)
+{
+	FILE *o = p->out;
+	bool any = false;
+	FOR_RUNS(p, fi, ri, color)
+	{
+		(void)color;
+		any |= ldb_json_get(p->files[fi].runs[ri].summary, "workloads") != NULL;
+	}
+	if (!any)
+		return;
+	fputs("<h2 id=\"workloads\">Workloads</h2>\n", o);
+	FOR_RUNS(p, fi, ri, color)
+	{
+		(void)color;
+		char name[160];
+		const struct ldb_json *w = ldb_json_get(p->files[fi].runs[ri].summary, "workloads");
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
+		for (const struct ldb_json *one = w != NULL ? w->child : NULL; one != NULL; one = one->next) {
+			fputs("<h3>", o);
+			ldb_html_escape(o, one->key);
+			fputs(" (", o);
+			ldb_html_escape(o, name);
+			fprintf(o, "): %d clients, %.3f s</h3>\n", (int)num(one, "threads", 0), num(one, "seconds", 0));
+			fputs("<table class=\"totals\"><tr><th>workload</th><th>kind</th><th>counted</th><th>rate "
+			      "/s</th>"
+			      "<th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>errors</th></tr>\n",
+			      o);
+			summary_rows(o, one->key, ldb_json_get(one, "ops"));
+			fputs("</table>\n", o);
+		}
+	}
+}
+
 /* Per kind over time: the rate, and p50/p99 (and uncorrected p99 with --rate). */
 static void over_time(struct page *p, int k)
 {
@@ -553,6 +595,7 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 	if (extra != NULL)
 		fputs(extra, out);
 	summaries(&p);
+	workloads(&p);
 	ldb_html_replay(out, files, n);
 	sweep(&p);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {

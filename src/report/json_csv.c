@@ -27,6 +27,7 @@ struct rec_file {
 	const char *path; /* as given; "-" = stdout */
 	const struct ldb_outputs *o;
 	bool csv_header; /* CSV: write the header row (not when appending) */
+	bool workloads;  /* CSV: the run has [workload] sections (a workload column) */
 	bool borrowed;   /* f belongs to the caller (--html's buffer) */
 };
 
@@ -87,6 +88,8 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 	double secs = s->seconds > 0 ? s->seconds : 0;
 
 	fprintf(f, "{\"type\":\"sample\",\"index\":%d,\"t\":%.6f,\"seconds\":%.6f", s->index, s->t_end, secs);
+	if (s->workload != NULL) /* [workload] sections: a workload's own interval (the total's has none) */
+		put_str(f, "workload", s->workload);
 	put_u64(f, "counted", s->counted, true);
 	fprintf(f, ",\"rate\":%.3f,\"rate_target\":%.3f,\"threads\":%d,\"ops\":{",
 	        secs > 0 ? (double)s->counted / secs : 0.0, s->rate_target, s->threads);
@@ -116,10 +119,44 @@ static void json_sample(void *ctx, const struct ldb_sample *s)
 	fflush(f);
 }
 
+/* records.h */
+char *ldb_records_workloads_member(const struct ldb_summary *s, const struct ldb_records_rates *const *rates)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	if (s->nworkloads == 0 || (m = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fputs(",\"workloads\":{", m);
+	for (int j = 0; j < s->nworkloads; j++) {
+		char *one = NULL;
+		size_t olen = 0;
+		FILE *o = open_memstream(&one, &olen);
+		if (o == NULL)
+			break;
+		(void)ldb_records_write_summary(o, &s->workloads[j], rates != NULL ? rates[j] : NULL, NULL);
+		fclose(o);
+		const char *p = strchr(one, ','); /* past {"type":"summary" */
+		while (olen > 0 && one[olen - 1] == '\n')
+			one[--olen] = '\0';
+		fprintf(m, "%s", j ? "," : "");
+		ldb_json_put_string(m, s->workloads[j].workload);
+		fputs(":{\"type\":\"workload\"", m);
+		put_str(m, "name", s->workloads[j].workload);
+		fputs(p != NULL ? p : "}", m);
+		free(one);
+	}
+	fputc('}', m);
+	fclose(m);
+	return buf;
+}
+
 static void json_end(void *ctx, const struct ldb_summary *s)
 {
 	struct rec_file *r = ctx;
-	(void)ldb_records_write_summary(r->f, s, NULL, NULL);
+	char *wl = ldb_records_workloads_member(s, NULL);
+	(void)ldb_records_write_summary(r->f, s, NULL, wl);
+	free(wl);
 }
 
 /* ------------------------------------------------------------ CSV reporter */
@@ -134,8 +171,9 @@ static void csv_begin(void *ctx, const struct ldb_run_info *info)
 {
 	struct rec_file *r = ctx;
 	(void)info;
-	if (r->csv_header)
-		fputs(CSV_HEADER "\n", r->f);
+	r->workloads = r->o->workloads;
+	if (r->csv_header) /* [workload] sections: a last column, the workload ("" for the total's rows) */
+		fputs(r->workloads ? CSV_HEADER ",workload\n" : CSV_HEADER "\n", r->f);
 	fflush(r->f);
 }
 
@@ -179,7 +217,10 @@ static void csv_sample(void *ctx, const struct ldb_sample *s)
 		}
 		if (o->codes[LDB_CODE_ILLEGAL] != 0)
 			fprintf(f, "%sillegal:%llu", first ? "" : ";", (unsigned long long)o->codes[LDB_CODE_ILLEGAL]);
-		fprintf(f, ",%.3f\n", epoch); /* wall clock, for pandas and gnuplot */
+		fprintf(f, ",%.3f", epoch); /* wall clock, for pandas and gnuplot */
+		if (r->workloads)
+			fprintf(f, ",%s", s->workload != NULL ? s->workload : "");
+		fputc('\n', f);
 	}
 	fflush(f);
 }

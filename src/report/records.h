@@ -28,6 +28,11 @@ struct ldb_records_rates {
 int ldb_records_write_summary(FILE *out, const struct ldb_summary *s, const struct ldb_records_rates *rates,
                               const char *extra);
 
+/** [workload] sections: ,"workloads":{"NAME":{"type":"workload","name":"NAME",
+ *  ...a summary record's members...},...} for s->workloads (rates: NULL, or
+ *  each workload's to write), malloc'ed; NULL when s has none (report/json_csv.c). */
+char *ldb_records_workloads_member(const struct ldb_summary *s, const struct ldb_records_rates *const *rates);
+
 /** The members shared by sample and summary records: one kind's counters
  *  ("attempted":...,"client_failures":{...}, no braces around them), and
  *  "latency_us":{...} (full: with mean and p99.9, as summaries have them). */

@@ -60,6 +60,7 @@ struct ldb_sample {
 	/* a pipeline's own counters so far, for the live metrics (ldbench
 	 * replay's sent, differing, not sent: report/replay_out.h), or NULL */
 	const struct ldb_live_counts *live;
+	const char *workload; /* [workload] sections: the workload's own interval; NULL: the run's (the total) */
 };
 
 /* The whole run. */
@@ -90,6 +91,12 @@ struct ldb_summary {
 	 * (report/replay_out) */
 	const struct ldb_summary_part *part[LDB_SUMMARY_PARTS];
 	int nparts;
+	/* [workload] sections: a workload's own summary names it (NULL: the
+	 * run's); the run's, in the last summary, holds the workloads' (else NULL, 0) */
+	const char *workload;
+	int main_op; /* a workload's summary: its main kind (--fail-if without a kind) */
+	const struct ldb_summary *workloads;
+	int nworkloads;
 };
 
 /* Add p to s's parts (none past LDB_SUMMARY_PARTS). */
@@ -118,6 +125,7 @@ struct ldb_outputs {
 	const char *timestamp_fmt;
 	int verbose;
 	bool bindeach;
+	bool workloads; /* [workload] sections: CSV's workload column */
 	/* the header record: the command line (NULL: none), whether --seed was
 	 * given, and its "config" object's members, written by the command's
 	 * writer from config_arg (the load's configuration, the replay's target) */
@@ -162,6 +170,7 @@ struct ldb_text {
 	const struct ldb_config *cfg;
 	FILE *out;
 	pid_t pid;
+	const char *tag; /* [workload] sections: a workload's lines say "NAME: " after the prefix; NULL */
 };
 
 void ldb_text_banner(struct ldb_text *t);      /* version line, -v block */

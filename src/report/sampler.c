@@ -20,7 +20,11 @@ static void cpu_free(struct ldb_sampler_cpu *c)
 
 static int client_init(struct ldb_sampler *s)
 {
-	size_t n = (size_t)(s->src.runners ? s->src.nlat : 0) + 1;
+	if (s->src.runners == NULL)
+		s->src.nrunners = 0;
+	else if (s->src.nrunners == 0)
+		s->src.nrunners = s->src.nlat;
+	size_t n = (size_t)(s->src.runners ? s->src.nrunners : 0) + 1;
 	struct ldb_sampler_cpu *c[] = { &s->c_start, &s->c_prev, &s->c_now };
 	for (int i = 0; i < 3; i++) {
 		c[i]->cpu = calloc(n, sizeof(uint64_t));
@@ -50,7 +54,7 @@ static void client_free(struct ldb_sampler *s)
  * cgroup's throttling. */
 static void client_read(struct ldb_sampler *s)
 {
-	for (int i = 0; s->src.runners && i < s->src.nlat; i++) {
+	for (int i = 0; s->src.runners && i < s->src.nrunners; i++) {
 		struct ldb_iothread *r = &s->src.runners[i];
 		int tid = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE);
 		uint64_t v;
@@ -83,8 +87,8 @@ static void copy_cpu(struct ldb_sampler_cpu *d, const struct ldb_sampler_cpu *a,
 static void client_start(struct ldb_sampler *s)
 {
 	client_read(s);
-	copy_cpu(&s->c_start, &s->c_now, s->src.nlat);
-	copy_cpu(&s->c_prev, &s->c_now, s->src.nlat);
+	copy_cpu(&s->c_start, &s->c_now, s->src.nrunners);
+	copy_cpu(&s->c_prev, &s->c_now, s->src.nrunners);
 	if (s->src.lag)
 		ldb_hist_reset(&s->lag.prev);
 }
@@ -95,8 +99,8 @@ static void client_cpu_fig(struct ldb_sampler *s, const struct ldb_sampler_cpu *
 {
 	f->have = s->src.runners != NULL && wall > 0;
 	f->seconds = wall;
-	f->nthreads = s->src.nlat;
-	for (int i = 0; f->have && i < s->src.nlat; i++) {
+	f->nthreads = s->src.nrunners;
+	for (int i = 0; f->have && i < s->src.nrunners; i++) {
 		double cpu = (double)(s->c_now.cpu[i] - a->cpu[i]) / 1e9;
 		double wait = (double)(s->c_now.wait[i] - a->wait[i]) / 1e9;
 		f->cpu_seconds += cpu;
@@ -184,7 +188,7 @@ static void client_sample(struct ldb_sampler *s, struct ldb_sample *smp, const s
 	s->target_integral += smp->rate_target * smp->seconds;
 	f->rate = smp->seconds > 0 ? (double)smp->counted / smp->seconds : 0;
 	ldb_client_judge(f);
-	copy_cpu(&s->c_prev, &s->c_now, s->src.nlat);
+	copy_cpu(&s->c_prev, &s->c_now, s->src.nrunners);
 	smp->client = f;
 }
 
@@ -278,6 +282,45 @@ static void aggregate(struct ldb_sampler *s)
 		}
 }
 
+void ldb_totals_add(struct ldb_totals *d, const struct ldb_totals *a)
+{
+	const uint64_t *pa = (const uint64_t *)a->op;
+	uint64_t *pd = (uint64_t *)d->op;
+	for (size_t i = 0; i < (sizeof a->op) / (sizeof(uint64_t)); i++)
+		pd[i] += pa[i];
+	d->counted += a->counted;
+	d->connects += a->connects;
+	d->reconnects += a->reconnects;
+	d->setup_binds += a->setup_binds;
+	d->setup_extended += a->setup_extended;
+	d->tls_handshakes += a->tls_handshakes;
+	d->tls_resumed += a->tls_resumed;
+	d->parents_created += a->parents_created;
+	d->parent_exists += a->parent_exists;
+	d->parent_noparent += a->parent_noparent;
+	d->parent_other += a->parent_other;
+	d->parent_retries += a->parent_retries;
+	d->dead += a->dead;
+	d->conns_up += a->conns_up;
+	d->conns_opening += a->conns_opening;
+	d->clients_up += a->clients_up;
+	d->clients_waiting += a->clients_waiting;
+	d->conns_lost += a->conns_lost;
+	d->all_up_ns = a->all_up_ns > d->all_up_ns ? a->all_up_ns : d->all_up_ns;
+	d->clients_all_up += a->clients_all_up;
+	d->clients_pending += a->clients_pending;
+	d->clients_refused += a->clients_refused;
+	d->clients_timed_out += a->clients_timed_out;
+	d->clients_failed += a->clients_failed;
+	for (int i = 0; i < LDB_FAIL_COUNT; i++)
+		d->setup.fails[i] += a->setup.fails[i];
+	d->setup.bind_refused += a->setup.bind_refused;
+	for (int i = 0; i < LDB_CODE_SLOTS; i++) {
+		d->setup.codes[i] += a->setup.codes[i];
+		d->step_codes[i] += a->step_codes[i];
+	}
+}
+
 void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const struct ldb_totals *b)
 {
 	const uint64_t *pa = (const uint64_t *)a->op, *pb = (const uint64_t *)b->op;
@@ -327,7 +370,7 @@ static void watch_activity(struct ldb_sampler *s)
 		} else if (--s->active[i] <= 0 && !dead) {
 			s->inact_row[i]++;
 			s->inact_tot[i]++;
-			if (!c->super_quiet)
+			if (!c->super_quiet && s->src.workload == NULL)
 				ldb_text_line(s->src.text,
 				              "T%03d: No activity for %d seconds -- %5lld in row, total %5lld", i,
 				              (int)((uint64_t)(c->inactivity + 1) * c->interval_ms / 1000),
@@ -335,7 +378,7 @@ static void watch_activity(struct ldb_sampler *s)
 			s->active[i] = c->inactivity + 1;
 			s->no_activity++;
 		}
-		if (c->verbose > 1)
+		if (c->verbose > 1 && s->src.workload == NULL)
 			ldb_text_line(s->src.text, "T%03d: nbOpers = %llu", i,
 			              (unsigned long long)(counted - s->prev_counted[i]));
 		s->prev_counted[i] = counted;
@@ -346,14 +389,18 @@ static void watch_activity(struct ldb_sampler *s)
 static void interval(struct ldb_sampler *s, uint64_t now, struct ldb_totals *cur, struct ldb_sample *smp)
 {
 	struct ldb_totals d;
-	ldb_totals_collect(cur, s->src.st, s->src.n);
+	if (s->given != NULL)
+		*cur = *s->given;
+	else
+		ldb_totals_collect(cur, s->src.st, s->src.n);
 	ldb_sampler_diff(&d, cur, &s->prev);
 	aggregate(s);
 	*smp = (struct ldb_sample){ .seconds = (double)(now - s->t_last) / 1e9,
 		                    .counted = d.counted,
 		                    .delta = d,
 		                    .threads = s->src.n,
-		                    .rate_target = s->rate_target };
+		                    .rate_target = s->rate_target,
+		                    .workload = s->src.workload };
 	for (int which = 0; which < LDB_H_COUNT; which++)
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
 			if (!s->src.used[which][k])
@@ -428,6 +475,7 @@ void ldb_sampler_summary(struct ldb_sampler *s, uint64_t now, struct ldb_summary
 		now = s->t_start;
 	sum->seconds = (double)(now - s->t_start) / 1e9;
 	sum->threads = s->src.n;
+	sum->workload = s->src.workload;
 	const struct ldb_config *c = s->src.cfg;
 	if (c->held > 0 || c->connect_rate > 0)
 		sum->held = c->held > 0 ? c->held : (long long)c->threads * c->conns_per_thread;

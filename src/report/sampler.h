@@ -36,6 +36,11 @@ struct ldb_sampler_src {
 	int nrep;
 	struct ldb_iothread *runners; /* the I/O threads, for their CPU clocks; may be NULL */
 	bool lag;                     /* their lag histograms are in use */
+	/* [workload] sections: the I/O threads in runners (nlat counts a
+	 * histogram set per workload per thread; 0: nlat); a workload's own
+	 * sampler: its name (its samples say it), no per-client lines */
+	int nrunners;
+	const char *workload;
 };
 
 /* The client's own counters at one moment, per I/O thread (docs/capacity.md). */
@@ -68,6 +73,10 @@ struct ldb_sampler {
 	struct ldb_sampler_hset lag; /* the schedule lag over the I/O threads */
 	struct ldb_client_fig client, client_sum;
 	double target_integral; /* sum of each sample's target x its seconds (--rate-profile) */
+	/* [workload] sections: the run's counters for the next sample given as the
+	 * sum of the workloads' own (read a moment before), so that each sample's
+	 * workloads add up to its total exactly; NULL: read from the clients */
+	const struct ldb_totals *given;
 };
 
 /* @return 0, or -1 when memory ran out; free with ldb_sampler_free either way. */
@@ -93,6 +102,9 @@ void ldb_sampler_final(struct ldb_sampler *s, uint64_t now);
  * counters, latencies (pointing into s), threads, "no activity", --rate's
  * target.  The caller adds the status, the dead threads and the server's. */
 void ldb_sampler_summary(struct ldb_sampler *s, uint64_t now, struct ldb_summary *sum);
+
+/* d += a, counter by counter, states too (workloads' totals into the run's). */
+void ldb_totals_add(struct ldb_totals *d, const struct ldb_totals *a);
 
 /* d = a - b, counter by counter (d->dead is a's: it is a state, not a count). */
 void ldb_sampler_diff(struct ldb_totals *d, const struct ldb_totals *a, const struct ldb_totals *b);

@@ -296,6 +296,14 @@ static void config_json(FILE *f, const struct ldb_outputs *o, int io_threads)
 	fprintf(f, ",\"warmup_ms\":%llu,\"duration_ms\":%llu,\"rate\":%.3f", (unsigned long long)c->warmup_ms,
 	        (unsigned long long)c->duration_ms, c->rate);
 	fprintf(f, ",\"timeout_s\":%d,\"max_errors\":%lld", c->timeout_sec, c->max_errors);
+	if (c->nwl > 0) { /* [workload] sections: their names, in file order */
+		fputs(",\"workloads\":[", f);
+		for (int j = 0; j < c->nwl; j++) {
+			fputs(j ? "," : "", f);
+			ldb_json_put_string(f, c->wl[j].wl_name);
+		}
+		fputc(']', f);
+	}
 }
 
 void ldb_outputs_of_config(struct ldb_outputs *o, const struct ldb_config *c)
@@ -312,6 +320,7 @@ void ldb_outputs_of_config(struct ldb_outputs *o, const struct ldb_config *c)
 		                   .timestamp_fmt = c->timestamp ? c->timestamp_fmt : NULL,
 		                   .verbose = c->verbose,
 		                   .bindeach = c->bindeach,
+		                   .workloads = c->nwl > 0,
 		                   .cmdline = c->cmdline,
 		                   .seed_given = c->seed_given,
 		                   .config_json = config_json,

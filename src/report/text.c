@@ -22,6 +22,8 @@ static void prefix(struct ldb_text *t, bool stamp)
 		fprintf(t->out, "%s|", buf);
 	}
 	fprintf(t->out, "%s[%d]: ", t->o->progname, (int)t->pid);
+	if (t->tag != NULL)
+		fprintf(t->out, "%s: ", t->tag);
 }
 
 void ldb_text_line(struct ldb_text *t, const char *fmt, ...)

@@ -122,11 +122,13 @@ int ldb_thresholds_check(const struct ldb_config *c, const struct ldb_summary *s
 	bool held = false, unknown = false;
 	for (int i = 0; i < c->nfail_if; i++) {
 		const struct ldb_threshold *t = &c->fail_if[i];
-		int kind = t->kind == LDB_KIND_ANY ? main_op : t->kind;
+		/* [workload] sections: a threshold that names a workload reads its figures */
+		const struct ldb_summary *s = t->wl > 0 && t->wl <= sum->nworkloads ? &sum->workloads[t->wl - 1] : sum;
+		int kind = t->kind != LDB_KIND_ANY ? t->kind : s != sum ? s->main_op : main_op;
 		double a;
 		const char *why;
 		char what[80];
-		(void)ldb_threshold_value(t, sum, kind, &a, &why);
+		(void)ldb_threshold_value(t, s, kind, &a, &why);
 		what_of(t, kind, what, sizeof what);
 		int r = ldb_threshold_verdict(t, a, why, what, c->verbose, text);
 		held = held || r == 1;

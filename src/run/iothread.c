@@ -5,6 +5,7 @@
 #include "run/chase.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,21 @@ static int client_proxy(struct ldb_client *w, const struct ldb_config *c)
 	return 0;
 }
 
+/* --think-time uniform or exponential: a client's first start is drawn from
+ * the stationary delay of its think time (the residual life of a renewal
+ * process: exponential's own distribution; uniform's U x X with X drawn
+ * length-biased, sqrt(lo^2 + u (hi^2 - lo^2))), so that N clients make N/mean
+ * starts a second from the first one on; an even spread over one mean (right
+ * for a constant think time) made about half a start per client too many. */
+static uint64_t think_first(struct ldb_client *w, const struct ldb_config *c)
+{
+	double lo = (double)c->think_lo_ns, hi = (double)c->think_hi_ns;
+	if (c->think_dist == LDB_THINK_EXPONENTIAL)
+		return (uint64_t)(-lo * log(1.0 - ldb_rng_double(&w->rng)));
+	double x = sqrt(lo * lo + ldb_rng_double(&w->rng) * (hi * hi - lo * lo));
+	return (uint64_t)(ldb_rng_double(&w->rng) * x);
+}
+
 int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ldb_thread_stats *st)
 {
 	const struct ldb_config *c = run->cfg;
@@ -76,7 +92,9 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 	/* clients start their schedules evenly spread over one interval */
 	uint64_t t0 = ldb_now_ns();
 	w->t_init = t0;
-	w->next_intended = t0 + run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads;
+	w->next_intended = t0 + (c->think_dist == LDB_THINK_NONE || c->think_dist == LDB_THINK_CONSTANT
+	                                 ? run->rate_interval_ns * (uint64_t)id / (uint64_t)c->threads
+	                                 : think_first(w, c));
 	w->next_intended += c->ramp_up_ms * 1000000ULL * (uint64_t)id / (uint64_t)c->threads;
 	/* -W: ldclt waits before every operation, the first included */
 	if (c->wait_sec > 0)
@@ -361,6 +379,8 @@ void ldb_client_end(struct ldb_iothread *r, struct ldb_client *w, int *alive)
 static void runner_flags(struct ldb_iothread *r, const struct ldb_run *run, uint64_t now, int *alive)
 {
 	if (!r->lat.measuring && __atomic_load_n(&run->measuring, __ATOMIC_ACQUIRE)) {
+		for (int j = 0; j < r->nxlat; j++) /* before r->lat: the load waits on that one */
+			lat_start_measuring(&r->xlat[j]);
 		lat_start_measuring(&r->lat);
 		for (int i = 0; i < r->nw; i++) {
 			struct ldb_client *w = &r->w[i];
@@ -371,11 +391,21 @@ static void runner_flags(struct ldb_iothread *r, const struct ldb_run *run, uint
 				conn_wake(&w->conns[k]); /* -T counts again from zero */
 		}
 	}
-	if (!run_stopping(run))
+	if (r->nruns <= 1) {
+		if (!run_stopping(run))
+			return;
+		for (int i = 0; i < r->nw; i++)
+			if (!r->w[i].ended && worker_stopping(&r->w[i], now))
+				ldb_client_end(r, &r->w[i], alive);
 		return;
-	for (int i = 0; i < r->nw; i++)
-		if (!r->w[i].ended && worker_stopping(&r->w[i], now))
-			ldb_client_end(r, &r->w[i], alive);
+	}
+	for (int j = 0; j < r->nruns; j++) { /* [workload] sections: a workload may end before the others */
+		if (!run_stopping(r->runs[j]))
+			continue;
+		for (int i = 0; i < r->nw; i++)
+			if (!r->w[i].ended && r->w[i].run == r->runs[j] && worker_stopping(&r->w[i], now))
+				ldb_client_end(r, &r->w[i], alive);
+	}
 }
 
 /* epoll with a nanosecond timeout where the kernel has epoll_pwait2 (5.11+):
@@ -421,8 +451,15 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 	}
 	r->ready = NULL;
 	r->ready_tail = &r->ready;
-	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) /* the replay's connections keep their own */
-		ldb_bufpool_init(&r->bufs, in_size(r->w[0].run), out_size(r->w[0].run), r->w[0].run->held);
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LOAD) { /* the replay's connections keep their own */
+		size_t in = in_size(r->w[0].run), out = out_size(r->w[0].run);
+		for (int i = 1; i < r->nw; i++) /* [workload] sections: the largest any of its clients' runs needs */
+			if (r->w[i].run != r->w[i - 1].run) {
+				in = in_size(r->w[i].run) > in ? in_size(r->w[i].run) : in;
+				out = out_size(r->w[i].run) > out ? out_size(r->w[i].run) : out;
+			}
+		ldb_bufpool_init(&r->bufs, in, out, r->w[0].run->held);
+	}
 	for (int i = 0; i < r->nw; i++) {
 		struct ldb_client *w = &r->w[i];
 		w->epfd = *epfd;
@@ -433,17 +470,21 @@ static int runner_open(struct ldb_iothread *r, int *epfd)
 		 * --start-at come between, and a schedule already behind would
 		 * send a burst to catch up */
 		uint64_t shift = w->run->t_start > w->t_init ? w->run->t_start - w->t_init : 0;
+		bool load = w->run->source == LDB_SOURCE_LOAD; /* --start-after, --connect-rate: the load's */
+		uint64_t after = load ? w->run->cfg->start_after_ms * 1000000ULL : 0; /* a workload's --start-after */
+		shift += after;
+		if (r->nruns < 16 && (r->nruns == 0 || r->runs[r->nruns - 1] != w->run))
+			r->runs[r->nruns++] = w->run;
 		w->next_intended += shift;
 		if (w->next_op_at != 0)
 			w->next_op_at += shift;
 		/* --ramp-up: the clients' first connects spread over it from the start */
 		const struct ldb_run *run = w->run;
 		uint64_t ramp = run->ramp_up_ns * (uint64_t)w->id / (uint64_t)(run->nclients > 0 ? run->nclients : 1);
-		bool load = run->source == LDB_SOURCE_LOAD; /* --connect-rate: the load's */
 		for (int k = 0; k < w->nconns; k++) {
 			ldb_timer_set(&w->conns[k].tm, TM_CONN, &w->conns[k]);
-			w->conns[k].retry_at =
-			        run->t_start + ramp + (load ? ldb_held_connect_after(run->cfg, w->id, k) : 0);
+			w->conns[k].retry_at = w->run->t_start + after + ramp +
+			                       (load ? ldb_held_connect_after(w->run->cfg, w->id, k) : 0);
 			conn_wake(&w->conns[k]);
 		}
 	}
@@ -464,14 +505,17 @@ void *ldb_iothread_main(void *arg)
 		}
 		return NULL;
 	}
-	if (r->nw > 0 && r->w[0].run->rate_interval_ns > 0)
+	bool paced = false;
+	for (int i = 0; i < r->nw && !paced; i++)
+		paced = r->w[i].run->rate_interval_ns > 0;
+	if (paced)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake on schedule, to the microsecond */
 	uint64_t now = ldb_now_ns();
 	const struct ldb_run *run = r->nw > 0 ? r->w[0].run : NULL;
 	bool streams = false; /* a client reads a stream file (a value pattern's, a template's) */
 	for (int i = 0; i < r->nw; i++)
 		if ((r->w[i].vpc != NULL && r->w[i].vpc->streams) ||
-		    (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl)))
+		    (r->w[i].wctx != NULL && ldb_objtmpl_streams(r->w[i].run->cfg->objtmpl)))
 			streams = true;
 	while (alive > 0) {
 		ldb_src_round(r, now, &alive);
@@ -486,9 +530,9 @@ void *ldb_iothread_main(void *arg)
 			wake = due;
 		for (int i = 0; streams && i < r->nw; i++) { /* stream files: read ahead while idle */
 			if (r->w[i].vpc != NULL && r->w[i].vpc->streams)
-				ldb_vpc_prefetch(r->w[i].vpc, run->cfg);
-			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(run->cfg->objtmpl))
-				ldb_objtmpl_prefetch(run->cfg->objtmpl, &r->w[i].wctx->cur);
+				ldb_vpc_prefetch(r->w[i].vpc, r->w[i].run->cfg);
+			if (r->w[i].wctx != NULL && ldb_objtmpl_streams(r->w[i].run->cfg->objtmpl))
+				ldb_objtmpl_prefetch(r->w[i].run->cfg->objtmpl, &r->w[i].wctx->cur);
 		}
 		wake = ldb_src_wait(r, now, wake);
 		int n = wait_events(epfd, evs, (int)(sizeof evs / sizeof evs[0]), wake > now ? wake - now : 0);

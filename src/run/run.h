@@ -158,7 +158,11 @@ struct ldb_iothread {
 	pthread_t thread;
 	struct ldb_client *w; /* its workers, contiguous */
 	int nw;
-	struct ldb_lat lat; /* latency of all its workers */
+	struct ldb_lat lat;   /* latency of all its workers (of the first workload's, with [workload] sections) */
+	struct ldb_lat *xlat; /* [workload] sections: the other workloads' histograms (nxlat), for their clients */
+	int nxlat;
+	const struct ldb_run *runs[16]; /* the runs of its clients (one; [workload] sections: each workload's) */
+	int nruns;
 	/* Only what is ready is handled: connections with an epoll event, those
 	 * on the ready list (work without an event), and the due deadlines of
 	 * the heap (timeouts, back-offs, pacing), all set up by the thread. */

@@ -31,7 +31,19 @@ for f in "$scen"/*.scen; do
 	grep -v '\${' "$f" >"$FIX_DIR/literal.scen" || true
 	assert_no_match '^-[hpwyHDb]( |$)|^--tls-cacert' "$FIX_DIR/literal.scen" "$name names no server, identity or base"
 done
-assert_eq 16 "$(wc -l <"$out")" "16 scenarios"
+assert_eq 17 "$(wc -l <"$out")" "17 scenarios"
+
+# two workloads, a paged walk of the whole tree beside searches at a fixed rate:
+# slapd's searches are bg's pages and fg's searches
+fixture_monitor_snapshot "$snap"
+run_ldbench "$out" --scenario "$scen/paged-walk-vs-search.scen" "${host[@]}" --set "base=$FIX_BASE" \
+	--set "people=$FIX_PEOPLE" --set 'filter=(uid=user[1-200%00000])' --set rate=20 --set clients=2 \
+	--set page=50 --duration 3s --no-preflight --json "$FIX_DIR/pw.json"
+assert_eq 0 "$RC" "paged-walk-vs-search: exit status"
+assert_match ': fg: Target rate: 20\.00/sec' "$out" "paged-walk-vs-search: fg's rate"
+pages=$(/usr/bin/python3 -c 'import json,sys; s=[json.loads(l) for l in open(sys.argv[1])][-1]["workloads"]
+print(s["bg"]["ops"]["search"]["pages"] + s["fg"]["ops"]["search"]["completed"])' "$FIX_DIR/pw.json")
+assert_eq "$pages" "$(fixture_monitor_delta "$snap" Search)" "paged-walk-vs-search: bg's pages + fg's searches"
 
 # seed 000: exact search, 8 threads (-T 20: 160 searches)
 fixture_monitor_snapshot "$snap"

@@ -379,6 +379,102 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* [workload NAME] sections: each option's section, the names; the lines that are refused. */
+static void test_sections(void **state)
+{
+	struct ldb_scenario sc;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(0, split(&sc, "# two\n-b x\n[workload bg]\n-n 1\n  [ workload  fg-2 ]  # the front\n-n 4\n",
+	                          err, sizeof err));
+	assert_int_equal(2, sc.nsections);
+	assert_string_equal("bg", sc.section[0]);
+	assert_string_equal("fg-2", sc.section[1]);
+	assert_int_equal(3, sc.section_line[0]);
+	assert_int_equal(5, sc.section_line[1]);
+	assert_int_equal(3, (int)sc.nopts);
+	assert_int_equal(0, sc.opts[0].section);
+	assert_int_equal(1, sc.opts[1].section);
+	assert_int_equal(2, sc.opts[2].section);
+	ldb_scenario_free(&sc);
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "[workload a]\n-n 1\n[workload a]\n",
+		  "t.scen:3: [workload a]: a second section with that name (line 1)" },
+		{ "[workload]\n", "t.scen:1: '[workload]': a section line is [workload NAME]" },
+		{ "[load a]\n", "t.scen:1: '[load a]': a section line is [workload NAME]" },
+		{ "[workload a\n", "t.scen:1: '[' without ']': a section line is [workload NAME]" },
+		{ "[workload a] -n 1\n", "t.scen:1: '-n 1' after the section's ']'" },
+		{ "[workload 1a]\n", "t.scen:1: workload name '1a': a letter, then letters, digits, '_' or '-'" },
+		{ "[workload a.b]\n", "t.scen:1: workload name 'a.b': a letter" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(-1, split(&sc, bad[i].text, err, sizeof err));
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].want);
+		assert_int_equal(0, sc.nsections);
+	}
+}
+
+/* A scenario with sections: a checked configuration per workload, the run's the first's;
+ * --fail-if's workload prefix; what a section may not hold. */
+static void test_workload_configs(void **state)
+{
+	struct run t;
+	char *p =
+	        write_file("w.scen", "-b ou=A,dc=x\n-f (uid=a)\n[workload bg]\n-n 1\n-e esearch\n-s subtree\n"
+	                             "[workload fg]\n-n 4\n-e esearch\n--rate 100\n--start-after 2s\n--duration 5s\n");
+
+	(void)state;
+	assert_int_equal(LDB_CLI_RUN, PARSE(&t, "--scenario", p, "-H", "ldap://127.0.0.1:1", "--fail-if",
+	                                    "fg.search.p99>5ms", "--fail-if", "errors>0", "--fail-if", "bg.p50>1s"));
+	assert_int_equal(2, t.c.nwl);
+	assert_string_equal("bg", t.c.wl[0].wl_name);
+	assert_string_equal("fg", t.c.wl[1].wl_name);
+	assert_int_equal(1, t.c.wl[0].threads);
+	assert_int_equal(4, t.c.wl[1].threads);
+	assert_true(t.c.wl[1].rate == 100);
+	assert_int_equal(2000, (int)t.c.wl[1].start_after_ms);
+	assert_int_equal(7000, (int)t.c.duration_ms); /* the run: to the last workload's end */
+	assert_string_equal("ou=A,dc=x", t.c.wl[1].base);
+	assert_int_equal(3, t.c.nfail_if);
+	assert_int_equal(2, t.c.fail_if[0].wl);
+	assert_int_equal(LDB_OP_SEARCH, t.c.fail_if[0].kind);
+	assert_int_equal(0, t.c.fail_if[1].wl);
+	assert_int_equal(1, t.c.fail_if[2].wl);
+	done(&t);
+	static const struct {
+		const char *arg, *want;
+	} bad[] = {
+		{ "x.search.p99>5ms",
+		  "ldbench: --fail-if 'x.search.p99>5ms': unknown workload 'x' (the workloads: bg, fg)" },
+		{ "fg.add.p99>5ms", "ldbench: --fail-if 'fg.add.p99>5ms': workload fg has no add" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(LDB_CLI_ERROR,
+		                 PARSE(&t, "--scenario", p, "-H", "ldap://127.0.0.1:1", "--fail-if", bad[i].arg));
+		assert_string_equal(bad[i].want, t.err);
+		done(&t);
+	}
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", p, "-H", "ldap://127.0.0.1:1", "--start-after", "1s"));
+	assert_non_null(strstr(t.err, "--start-after is a workload's own"));
+	done(&t);
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "-H", "ldap://127.0.0.1:1", "-b", "ou=A,dc=x", "-f", "(uid=a)", "-e",
+	                                      "esearch", "--start-after", "1s"));
+	assert_string_equal("ldbench: --start-after: a workload's own start, for a [workload NAME] section of a "
+	                    "scenario file",
+	                    t.err);
+	done(&t);
+	free(p);
+	p = write_file("w2.scen", "-b ou=A,dc=x\n-f (uid=a)\n[workload bg]\n-e esearch\n--op-log x\n");
+	assert_int_equal(LDB_CLI_ERROR, PARSE(&t, "--scenario", p, "-H", "ldap://127.0.0.1:1"));
+	assert_non_null(strstr(t.err, ":5: --op-log is the run's, not a workload's"));
+	done(&t);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +484,8 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_workload_configs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Several workloads in one run ([workload NAME] sections of a scenario file)
+# against a real slapd, through the decoding proxy (tests/tools/ldapcapture.py):
+#   - bg: one client walking the whole tree with a paged search; fg: a search
+#     load at a fixed rate.  The proxy sees the paged results control only on
+#     bg's one connection, on every search of it, and fg's searches only on
+#     fg's four connections;
+#   - fg's rate (its count over the measured time) is its target within 1 %;
+#   - each workload's counts add up to the total (text, JSON, CSV), and
+#     slapd's Search counter (cn=Monitor) equals bg's pages plus fg's searches,
+#     as the proxy counted them;
+#   - the HTML page has a section per workload; merge and compare of two
+#     runs go per workload, matched by name;
+#   - --fail-if fg.search.p99 reads fg's own figures (exit 10 and its line
+#     when it holds, 0 when not); the text has a block per workload;
+#   - think time per workload: two workloads, two think times, each its own
+#     target rate in its own lines;
+#   - bad input: one line each, exit 2, nothing sent.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../fixture/slapd.sh"
+. "$here/../fixture/assert.sh"
+fixture_start --users 300
+. "$here/../fixture/ldapcapture.sh"
+trap 'capture_stop_all; fixture_stop' EXIT
+people="ou=People,$FIX_BASE"
+out=$FIX_DIR/out.txt
+scen=$FIX_DIR/bgfg.scen
+cat >"$scen" <<EOF
+# background paged walk, foreground searches at a fixed rate
+--no-preflight
+[workload bg]
+-n 1
+-e esearch
+-b $FIX_BASE
+-s subtree
+-f (objectClass=*)
+--simple-page-size 50
+[workload fg]
+-n 4
+-e esearch
+-b $people
+-f (uid=user[1-300%00000])
+--rate 100
+EOF
+
+start_capture "$FIX_PORT" "$FIX_DIR/cap1.jsonl"
+fixture_monitor_snapshot "$FIX_DIR/mon1"
+run_ldbench "$out" --scenario "$scen" -H "$CAP_URI" --duration 20s -i 5 --json "$FIX_DIR/r1.json" \
+	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
+assert_eq 0 "$RC" "exit status, bg and fg for 20 s"
+capture_stop_all
+sleep 1
+mon=$(fixture_monitor_delta "$FIX_DIR/mon1" Search)
+line() { sed -nE "s/^ldbench\\[[0-9]+\\]: $1: attempted [0-9]+, completed ([0-9]+),.*/\\1/p" "$out"; }
+bg=$(line 'bg: search')
+fg=$(line 'fg: search')
+total=$(line search)
+assert_eq "$total" "$((bg + fg))" "text: bg's and fg's searches add up to the total"
+assert_match '^ldbench\[[0-9]+\]: bg: Global average rate: ' "$out" "bg's summary block"
+assert_match '^ldbench\[[0-9]+\]: fg: Target rate: 100\.00/sec, achieved ' "$out" "fg's target in its block"
+assert_match '^ldbench\[[0-9]+\]: fg: Average rate: ' "$out" "fg's sample lines"
+assert_match '^<h3>bg \(this run\): 1 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for bg"
+assert_match '^<h3>fg \(this run\): 4 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for fg"
+/usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" <<'PY'
+import csv, json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+head, summ = recs[0], recs[-1]
+assert head["config"]["workloads"] == ["bg", "fg"], head["config"]
+w = summ["workloads"]
+assert sorted(w) == ["bg", "fg"], list(w)
+bg, fg = w["bg"]["ops"]["search"], w["fg"]["ops"]["search"]
+tot = summ["ops"]["search"]
+for k in ("attempted", "completed", "succeeded", "entries", "pages"):
+    assert bg.get(k, 0) + fg.get(k, 0) == tot.get(k, 0), (k, bg.get(k), fg.get(k), tot.get(k))
+assert w["bg"]["threads"] == 1 and w["fg"]["threads"] == 4 and summ["threads"] == 5
+assert bg["errors"] == 0 and fg["errors"] == 0 and fg.get("pages", 0) == 0 and bg["pages"] > 0
+# fg's rate: its count over the measured time, within 1 % of 100/s
+rate = fg["completed"] / w["fg"]["seconds"]
+assert abs(rate - 100) <= 1.0, ("fg's rate", rate)
+assert w["fg"]["rate_target"] == 100 and w["bg"]["rate_target"] == 0
+# the samples: a record per workload per interval, then the total's
+samples = [r for r in recs if r["type"] == "sample"]
+by = {}
+for r in samples:
+    by.setdefault(r["index"], {})[r.get("workload")] = r["ops"]["search"]["completed"]
+for i, d in by.items():
+    assert set(d) == {"bg", "fg", None}, (i, d)
+    assert d["bg"] + d["fg"] == d[None], (i, d)
+# CSV: the same per workload, the total's rows with an empty workload
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert rows and all(r["workload"] in ("bg", "fg", "") for r in rows), rows[:3]
+cs = {}
+for r in rows:
+    cs.setdefault(r["sample"], {})[r["workload"]] = int(r["completed"])
+for i, d in cs.items():
+    assert d["bg"] + d["fg"] == d[""], (i, d)
+# the proxy: the paged results control on bg's connection only, on every search of it
+cap = [json.loads(l) for l in open(sys.argv[3])]
+paged, plain = {}, {}
+for l in cap:
+    if l["op"] != "searchRequest":
+        continue
+    has = any(c["oid"] == "1.2.840.113556.1.4.319" for c in l["controls"])
+    (paged if has else plain).setdefault(l["conn"], []).append(l)
+assert len(paged) == 1, ("connections with paged searches", sorted(paged))
+assert not set(paged) & set(plain), "a connection with paged and plain searches"
+assert len(plain) == 4, ("fg's connections", sorted(plain))
+assert all(l["base"] == sys.argv[5] and l["scope"] == 2 for v in paged.values() for l in v)
+assert all(l["base"] == sys.argv[6] for v in plain.values() for l in v)
+npaged = sum(len(v) for v in paged.values())
+nplain = sum(len(v) for v in plain.values())
+assert nplain == fg["completed"], ("fg's searches seen", nplain, fg["completed"])
+# bg's last page request may be unanswered when the drain ends: sent, not a page
+assert npaged - bg["pages"] in (0, 1), ("bg's pages seen", npaged, bg["pages"])
+assert int(sys.argv[4]) == npaged + nplain, ("slapd's Search", sys.argv[4], npaged, nplain)
+print("ok: bg %d walks (%d pages), fg %d searches at %.2f/s; slapd counted %s" %
+      (bg["completed"], npaged, fg["completed"], rate, sys.argv[4]))
+PY
+
+# --fail-if on fg's own p99: held (exit 10, its line); an unknown kind of a workload is bad input
+run_ldbench "$out" --scenario "$scen" -H "$FIX_URI" --duration 3s --fail-if 'fg.search.p99>1us' \
+	--json "$FIX_DIR/r3.json"
+assert_eq 10 "$RC" "exit status, fg.search.p99>1us held"
+assert_match '^ldbench\[[0-9]+\]: Threshold failed: fg\.search\.p99>1us \(search is [0-9.]+ ms\)$' "$out" \
+	"the threshold's line names fg's figure"
+
+# merge and compare of the two runs: per workload, matched by name
+"$LDBENCH" merge --json "$FIX_DIR/m.json" "$FIX_DIR/r1.json" "$FIX_DIR/r3.json" >"$out"
+assert_match '^workload bg: threads 2, counted [0-9]+, rate [0-9.]+/s \(sum\)$' "$out" "merge's line for bg"
+/usr/bin/python3 - "$FIX_DIR/m.json" "$FIX_DIR/r1.json" "$FIX_DIR/r3.json" <<'PY'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())
+ins = [[json.loads(l) for l in open(f)][-1] for f in sys.argv[2:]]
+for name, threads in (("bg", 2), ("fg", 8)):
+    w = m["workloads"][name]
+    assert w["threads"] == threads, (name, w["threads"])
+    for k in ("completed", "entries"):
+        assert w["ops"]["search"][k] == sum(i["workloads"][name]["ops"]["search"][k] for i in ins), (name, k)
+    assert w["ops"]["search"]["latency_us"]["count"] == w["ops"]["search"]["completed"], name
+assert m["ops"]["search"]["completed"] == sum(m["workloads"][n]["ops"]["search"]["completed"] for n in ("bg", "fg"))
+print("ok: merge adds each workload's records by name")
+PY
+"$LDBENCH" compare "$FIX_DIR/r1.json" -- "$FIX_DIR/r3.json" >"$out"
+assert_match '^workload bg:$' "$out" "compare's table for bg"
+assert_match '^workload fg:$' "$out" "compare's table for fg"
+sed -n '/^workload fg:$/,$p' "$out" >"$out.fg"
+assert_match '^search +rate /s +(99|100|101)\.[0-9]+ ' "$out.fg" "fg's base rate in fg's table (its 100/s)"
+
+# think time per workload: a 20 clients, 100 ms (200/s); b 10 clients, 250 ms (40/s)
+cat >"$FIX_DIR/think.scen" <<EOF
+--no-preflight
+-b $people
+-e esearch
+-f (uid=user[1-300%00000])
+[workload a]
+-e esearch
+-n 20
+--think-time 100ms
+[workload b]
+-e esearch
+-n 10
+--think-time uniform:200ms-300ms
+EOF
+run_ldbench "$out" --scenario "$FIX_DIR/think.scen" -H "$FIX_URI" --duration 10s --seed 3 --json "$FIX_DIR/r2.json"
+assert_eq 0 "$RC" "exit status, think time per workload"
+assert_match '^ldbench\[[0-9]+\]: a: Target rate: 200\.00/sec, achieved ' "$out" "a's think time: 20 / 0.1 s"
+assert_match '^ldbench\[[0-9]+\]: b: Target rate: 40\.00/sec, achieved ' "$out" "b's think time: 10 / 0.25 s"
+assert_match '^ldbench\[[0-9]+\]: Target rate: 240\.00/sec, achieved ' "$out" "the total's: 240/s"
+/usr/bin/python3 - "$FIX_DIR/r2.json" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+for name, want in (("a", 200), ("b", 40)):
+    w = s["workloads"][name]
+    rate = w["ops"]["search"]["completed"] / w["seconds"]
+    assert abs(rate - want) <= 0.02 * want, (name, rate, want)
+print("ok: a %.2f/s, b %.2f/s" % tuple(s["workloads"][n]["ops"]["search"]["completed"] / s["workloads"][n]["seconds"]
+                                     for n in ("a", "b")))
+PY
+
+# bad input: one line each, exit 2, before any connection
+start_capture "$FIX_PORT" "$FIX_DIR/cap2.jsonl"
+bad() { # expected-line scenario-text [args]
+	local want=$1 text=$2
+	shift 2
+	printf '%s\n' "$text" >"$FIX_DIR/bad.scen"
+	run_ldbench "$out" --scenario "$FIX_DIR/bad.scen" -H "$CAP_URI" -b "$people" -f "(uid=x)" "$@"
+	assert_eq 2 "$RC" "exit status: $want"
+	assert_eq 1 "$(wc -l <"$out")" "one line: $want"
+	assert_match "^ldbench: $want\$" "$out" "the line: $want"
+}
+bad "$FIX_DIR/bad.scen:3: \\[workload b\\] names no operation kind: give it its own -e, --mix or kind option" \
+	$'[workload a]\n-e esearch\n[workload b]\n-n 2'
+bad "$FIX_DIR/bad.scen:3: \\[workload a\\]: a second section with that name \\(line 1\\)" \
+	$'[workload a]\n-e esearch\n[workload a]\n-e esearch'
+bad "--fail-if 'x\\.search\\.p99>5ms': unknown workload 'x' \\(the workloads: a, b\\)" \
+	$'[workload a]\n-e esearch\n[workload b]\n-e esearch' --fail-if 'x.search.p99>5ms'
+bad "$FIX_DIR/bad.scen:3: -h is the run's, not a workload's: give it before the first \\[workload\\] section or on the command line" \
+	$'[workload a]\n-e esearch\n-h 127.0.0.1'
+bad "$FIX_DIR/bad.scen:2: --json is the run's, not a workload's: give it before the first \\[workload\\] section or on the command line" \
+	$'[workload a]\n--json x.json\n-e esearch'
+capture_stop_all
+assert_eq 0 "$(wc -l <"$FIX_DIR/cap2.jsonl")" "nothing sent by the bad invocations"
+echo "PASS: workloads"
