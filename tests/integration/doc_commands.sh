@@ -257,6 +257,8 @@ E 'gen mod-load --num-users 10 --create-users --parent ou=WriteBench,' out='^dn:
 	out='^changetype: modify$'
 E 'scenarios/app-account-search.scen ' add='-T 10' out='expected-result hits 40, misses 0$' out="$ok"
 E 'authrate.scen -H URI --set base=BASE' skip='synopsis of authrate.scen (placeholders)'
+E '--scenario walk.scen -H ldap://HOST' skip='an example file of the guide, written in its text (workloads.sh runs the same two workloads)'
+E 'paged-walk-vs-search.scen -H URI --set base=SUFFIX' skip='synopsis of paged-walk-vs-search.scen (placeholders; scenarios.sh runs the file)'
 E ' --flow upd ' out='upd: attempted [0-9]+, completed [0-9]+, succeeded [0-9]+, counted [0-9]+, errors 0$' \
 	out='upd.user: attempted [0-9]+' out='upd.2.modify: attempted [0-9]+' out='upd.3.compare: attempted [0-9]+' out="$ok"
 E 'scenarios/authrate.scen -h HOST' add='-T 10' out='login: attempted 80, completed 80, succeeded 80, counted 80, errors 0$' \
