@@ -14,6 +14,7 @@
 #include "server/monitor.h"
 #include "server/preflight.h"
 #include "report/join.h"
+#include "report/listen_lines.h"
 #include "report/repl_lines.h"
 #include "report/reporter.h"
 #include "report/sampler.h"
@@ -21,6 +22,7 @@
 #include "run/clock.h"
 #include "run/held.h"
 #include "run/iothread_plan.h"
+#include "run/listen.h"
 #include "run/oplog.h"
 #include "run/scalab01.h"
 #include "run/signals.h"
@@ -61,6 +63,9 @@ struct load {
 	char oplog_tmp[64]; /* the temporary file's name, or "" */
 	struct ldb_join join;
 	bool joined;
+	/* --listeners: the listeners and their matcher (run/listen), their figures */
+	struct ldb_listen *listen;
+	struct ldb_listen_figs lfig;
 };
 
 /* The loop's clock and what ended it. */
@@ -269,8 +274,8 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 	if (setup_oplog(l) != 0)
 		return LDB_EXIT_INIT;
 	/* before any connection: the descriptors and the local ports they need */
-	long conns = c->held > 0 ? c->held : (long)l->n * c->conns_per_thread;
-	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0 ||
+	long conns = (c->held > 0 ? c->held : (long)l->n * c->conns_per_thread) + c->listeners;
+	if (ldb_fd_raise(ldb_fd_need(c, l->n) + c->listeners, err, sizeof err) != 0 ||
 	    ldb_held_preflight(c, conns, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return LDB_EXIT_PARAMS;
@@ -299,6 +304,9 @@ static void teardown(struct load *l)
 	ldb_repl_finish(l->repl);
 	ldb_repl_out_free(&l->rout);
 	ldb_repl_free(l->repl);
+	ldb_listen_free(l->listen);
+	if (l->lfig.delay.counts != NULL)
+		ldb_hist_free(&l->lfig.delay);
 	for (int i = 0; l->w && i < l->n; i++)
 		ldb_client_free(&l->w[i]);
 	for (int i = 0; l->st && i < l->n; i++)
@@ -482,6 +490,9 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	struct ldb_repl_part repl;
 	if (last && l->repl != NULL && l->rout.n > 0) /* -S: each consumer's figures over the run */
 		ldb_summary_add(&sum, ldb_repl_part(&repl, l->rout.cur, l->rout.n));
+	struct ldb_listen_part lpart;
+	if (last && l->listen != NULL) /* --listeners: what the listeners received */
+		ldb_summary_add(&sum, ldb_listen_part(&lpart, &l->lfig));
 	if (last && l->joined) /* --server-log: the run's operations joined with the server's log */
 		ldb_summary_add(&sum, ldb_join_part(&l->join));
 	if (last)
@@ -650,6 +661,28 @@ static void say_text(void *arg, const char *text)
 	ldb_text_line(arg, "%s", text);
 }
 
+/* --listeners: started once the server is known to answer, their refresh
+ * over before the load begins; each I/O thread's confirmed writes go to
+ * their matcher.  @return 0, or the exit status (its line said). */
+static int start_listeners(struct load *l)
+{
+	char err[512];
+	if (l->cfg->listeners == 0)
+		return LDB_EXIT_OK;
+	if (ldb_hist_init(&l->lfig.delay) != 0) {
+		fprintf(stderr, "%s: out of memory for the listeners\n", l->cfg->progname);
+		return LDB_EXIT_INIT;
+	}
+	int st = ldb_listen_start(l->cfg, &l->run, l->nr, &l->listen, err, sizeof err);
+	if (st != 0) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
+		return st;
+	}
+	for (int k = 0; k < l->nr; k++)
+		l->r[k].repl = ldb_listen_tap(l->listen, k);
+	return LDB_EXIT_OK;
+}
+
 static int begin(struct load *l, const struct pace *p)
 {
 	const struct ldb_config *c = l->cfg;
@@ -664,6 +697,8 @@ static int begin(struct load *l, const struct pace *p)
 	ldb_text_banner(&l->text);
 	const struct ldb_say say = { say_text, &l->text };
 	int pf = ldb_preflight_run(c, &say, &l->pf);
+	if (pf == LDB_EXIT_OK)
+		pf = start_listeners(l);
 	if (pf != LDB_EXIT_OK) {
 		ldb_text_end(&l->text, pf);
 		return pf;
@@ -729,6 +764,8 @@ static int start_threads(struct load *l, struct pace *p)
 	}
 	pthread_attr_destroy(&attr);
 	p->next = p->warming ? p->t_run + p->warmup : p->t_run + p->interval;
+	if (l->listen != NULL) /* --listen-pause: in the measurement's middle */
+		ldb_listen_measuring(l->listen, p->t_run + p->warmup, l->cfg->duration_ms * 1000000ULL);
 	return status;
 }
 
@@ -871,6 +908,12 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 		/* the consumers' last pending writes: seen, or unseen at their timeout */
 		ldb_repl_finish(l.repl);
 		ldb_repl_out_final(&l.rout, &l.text);
+	}
+	if (l.listen != NULL) {
+		/* the listeners' last notifications: received, or missing after --listen-wait */
+		ldb_listen_finish(l.listen);
+		ldb_listen_read(l.listen, &l.lfig);
+		ldb_listen_text(&l.lfig, &l.text);
 	}
 	end_oplog(&l, &p, t_end);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */

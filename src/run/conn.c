@@ -253,6 +253,12 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		struct ldb_slot *s = &cn->slots[i];
 		if (!s->used || s->msgid != r.msgid)
 			continue; /* the answer to something already given up */
+		if (cn->w->run->source == LDB_SOURCE_LISTEN && rc == LDB_LINK_MSG && s->setup != SETUP_STARTTLS) {
+			ldb_listen_msg(cn, i, &r, cn->ln.in + pos - r.len, now); /* every message (run/listen_source.c) */
+			if (cn->ln.fd < 0)
+				return 0;
+			continue;
+		}
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
 			int ek = ldb_op_step_kind(s->kind, s->round); /* a flow's: its step's kind */

@@ -1,0 +1,91 @@
+/* The listeners' reports: see listen_lines.h and docs/results.md. */
+#include "report/listen_lines.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static const char *kind_name(int kind)
+{
+	return kind == LDB_LISTEN_PSEARCH ? "psearch" : "sync";
+}
+
+void ldb_listen_text(const struct ldb_listen_figs *f, struct ldb_text *t)
+{
+	const struct ldb_hist *h = &f->delay;
+	ldb_text_line(t,
+	              "Listeners: %d %s, refreshed %d (refresh p50 %.3f ms, max %.3f ms; entries p50 %llu, max %llu), "
+	              "failed %d, lost %d",
+	              f->listeners, kind_name(f->kind), f->refreshed, ms(f->refresh_p50_ns), ms(f->refresh_max_ns),
+	              (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max, f->failed, f->lost);
+	ldb_text_line(t,
+	              "Listeners: writes %llu (not followed %llu), notifications expected %llu, received %llu, missing "
+	              "%llu, duplicated %llu, out of order %llu, superseded %llu, before the writer's result %llu, "
+	              "unmatched %llu, most behind %llu",
+	              (unsigned long long)f->writes, (unsigned long long)f->untracked, (unsigned long long)f->expected,
+	              (unsigned long long)f->seen, (unsigned long long)f->missing, (unsigned long long)f->duplicated,
+	              (unsigned long long)f->out_of_order, (unsigned long long)f->superseded,
+	              (unsigned long long)f->early, (unsigned long long)(f->foreign + f->dropped),
+	              (unsigned long long)f->behind_max);
+	if (ldb_hist_count(h) == 0) {
+		ldb_text_line(t, "Listeners: delay: none received");
+		return;
+	}
+	ldb_text_line(t, "Listeners: delay p50 %.3f ms, p99 %.3f ms, max %.3f ms (confirmation to arrival, over %llu)",
+	              ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)), ms(h->max),
+	              (unsigned long long)ldb_hist_count(h));
+}
+
+void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
+{
+	const struct ldb_hist *h = &f->delay;
+	size_t n = ldb_hist_encode(h, NULL, 0);
+	char *enc = malloc(n + 1);
+	if (enc != NULL)
+		ldb_hist_encode(h, enc, n + 1);
+	fprintf(out,
+	        "\"listeners\":{\"n\":%d,\"kind\":\"%s\",\"refreshed\":%d,\"failed\":%d,\"lost\":%d,\"code\":%d,"
+	        "\"refresh_p50_ms\":%.3f,\"refresh_max_ms\":%.3f,\"entries_p50\":%llu,\"entries_max\":%llu,",
+	        f->listeners, kind_name(f->kind), f->refreshed, f->failed, f->lost, f->code, ms(f->refresh_p50_ns),
+	        ms(f->refresh_max_ns), (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max);
+	fprintf(out,
+	        "\"writes\":%llu,\"untracked\":%llu,\"expected\":%llu,\"seen\":%llu,\"missing\":%llu,"
+	        "\"duplicated\":%llu,\"out_of_order\":%llu,\"superseded\":%llu,\"early\":%llu,\"unmatched\":%llu,\"dropped\":%llu,"
+	        "\"behind_max\":%llu,\"notifications\":%llu,",
+	        (unsigned long long)f->writes, (unsigned long long)f->untracked, (unsigned long long)f->expected,
+	        (unsigned long long)f->seen, (unsigned long long)f->missing, (unsigned long long)f->duplicated,
+	        (unsigned long long)f->out_of_order, (unsigned long long)f->superseded, (unsigned long long)f->early,
+	        (unsigned long long)f->foreign,
+	        (unsigned long long)f->dropped, (unsigned long long)f->behind_max, (unsigned long long)f->notes);
+	fprintf(out, "\"delay\":{\"count\":%llu,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"mean_ms\":%.3f,"
+	             "\"histogram\":\"%s\"}}",
+	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
+	        ms(h->max), ldb_hist_mean(h) / 1e6, enc != NULL ? enc : "");
+	free(enc);
+}
+
+static const struct ldb_listen_part *listen_of(const struct ldb_summary_part *p)
+{
+	return (const struct ldb_listen_part *)(const void *)((const char *)p - offsetof(struct ldb_listen_part, part));
+}
+
+static void part_json(const struct ldb_summary_part *p, FILE *f)
+{
+	fputc(',', f);
+	ldb_listen_put_json(f, listen_of(p)->f);
+}
+
+static const struct ldb_part_ops listen_part_ops = {
+	.json = part_json,
+	.source = LDB_TS_RUN,
+};
+
+const struct ldb_summary_part *ldb_listen_part(struct ldb_listen_part *p, const struct ldb_listen_figs *f)
+{
+	*p = (struct ldb_listen_part){ .part = { .ops = &listen_part_ops }, .f = f };
+	return &p->part;
+}

@@ -1,0 +1,24 @@
+/* The listeners' reports (--listeners, docs/guide.md "Listeners"): the
+ * summary's text lines, and the JSON summary record's "listeners" object
+ * as a part of the summary (report/reporter.h).  Runs in the main thread;
+ * the figures come from run/listen. */
+#ifndef LDBENCH_REPORT_LISTEN_LINES_H
+#define LDBENCH_REPORT_LISTEN_LINES_H
+
+#include <stdio.h>
+
+#include "report/reporter.h"
+#include "run/listen.h"
+
+/* The run's lines ("Listeners: ..."), after the listeners finished. */
+void ldb_listen_text(const struct ldb_listen_figs *f, struct ldb_text *t);
+/* The "listeners" object (without a leading comma). */
+void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f);
+
+struct ldb_listen_part {
+	struct ldb_summary_part part;
+	const struct ldb_listen_figs *f;
+};
+const struct ldb_summary_part *ldb_listen_part(struct ldb_listen_part *p, const struct ldb_listen_figs *f);
+
+#endif
