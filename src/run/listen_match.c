@@ -22,6 +22,7 @@
 #define EARLY_CAP 65536           /* notifications whose write has not come yet */
 #define EARLY_NS 2000000000ULL    /* ... kept this long, then unmatched */
 #define BITS_BUDGET (64u << 20)   /* the window's bits: 64 MiB at most */
+#define KEEP_NS 30000000000ULL  /* a write not received is kept 30 s (and --listen-wait) while the run goes on */
 #define CHAIN 8                   /* writes of an entry looked at, at most */
 
 struct wrec {
@@ -361,7 +362,7 @@ void *ldb_match_main(void *arg)
 {
 	struct ldb_match *m = arg;
 	struct ldb_listen *ls = m->ls;
-	uint64_t wait_ns = ls->cfg->listen_wait_ms * 1000000ULL;
+	uint64_t wait_ns = ls->cfg->listen_wait_ms * 1000000ULL + KEEP_NS; /* the end's wait: finish_at */
 	for (;;) {
 		uint64_t now = ldb_now_ns();
 		if (now - m->active_at >= ACTIVE_EVERY_NS)
