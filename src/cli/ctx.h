@@ -33,7 +33,8 @@ struct cli_ctx {
 	bool mix_given;
 	int mix[LDB_OP_COUNT]; /* --mix's weights, the config's once checked */
 	bool init_error;       /* the failure is an unusable input file: exit 7 (ldclt) */
-	bool listen_kind_given, listen_wait_given; /* --listen-kind, --listen-wait (cli/listen_options.c) */
+	/* --listen-kind, --listen-wait given (cli/listen_options.c) */
+	bool listen_kind_given, listen_wait_given;
 };
 
 /* The ids getopt_long returns for the long options (short ones are their character). */

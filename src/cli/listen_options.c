@@ -24,8 +24,9 @@ int cli_listen_option(struct cli_ctx *x, int opt, const char *arg)
 		else if (strcmp(arg, "psearch") == 0)
 			c->listen_kind = LDB_LISTEN_PSEARCH;
 		else
-			return cli_fail(x, "--listen-kind '%s': sync (RFC 4533 refreshAndPersist) or psearch (persistent "
-			                   "search)",
+			return cli_fail(x,
+			                "--listen-kind '%s': sync (RFC 4533 refreshAndPersist) or psearch (persistent "
+			                "search)",
 			                arg);
 		x->listen_kind_given = true;
 		return 0;

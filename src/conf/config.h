@@ -13,8 +13,10 @@
 #include "conf/fail_if_types.h"
 #include "conf/target.h"
 
-enum { LDB_LISTEN_SYNC = 0, LDB_LISTEN_PSEARCH = 1 }; /* --listen-kind */
 #define LDB_SRC_MAX 16 /* --source-address: addresses at most */
+
+/* --listen-kind */
+enum { LDB_LISTEN_SYNC = 0, LDB_LISTEN_PSEARCH = 1 };
 
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
@@ -259,13 +261,13 @@ struct ldb_config {
 		int family;             /* AF_INET or AF_INET6 */
 		unsigned char addr[16]; /* its bytes, network order */
 	} src[LDB_SRC_MAX];
-	/* listeners for changes (run/listen_*, docs/guide.md "Listeners") */
-	int listeners;               /* --listeners N: sync or persistent searches, each on its own connection */
-	int listen_kind;             /* --listen-kind: LDB_LISTEN_SYNC, LDB_LISTEN_PSEARCH */
-	char *listen_base;           /* --listen-base */
-	char *listen_filter;         /* --listen-filter; NULL: (objectClass=*) */
-	uint64_t listen_wait_ms;     /* --listen-wait: how long the end waits for notifications missing */
-	uint64_t listen_pause_ms;    /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
+	/* listeners for changes (run/listen.h, docs/guide.md "Listeners") */
+	int listeners;              /* --listeners N: sync or persistent searches, each on its own connection */
+	int listen_kind;            /* --listen-kind: LDB_LISTEN_SYNC, LDB_LISTEN_PSEARCH */
+	char *listen_base;          /* --listen-base */
+	char *listen_filter;        /* --listen-filter; NULL: (objectClass=*) */
+	uint64_t listen_wait_ms;    /* --listen-wait: how long the end waits for notifications missing */
+	uint64_t listen_pause_ms;   /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
 	int depth;                  /* -a N: requests in flight per connection; default 1 */
 	long long samples;          /* -N, -1 = no limit */
 	long long ops_per_thread;   /* -T, -1 = no limit */

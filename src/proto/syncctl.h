@@ -1,4 +1,4 @@
-/* The listeners' controls and messages (run/listen_*): RFC 4533 content
+/* The listeners' controls and messages (run/listen.h): RFC 4533 content
  * synchronization (the Sync Request control, refreshAndPersist; the Sync
  * State control on each entry; the Sync Info intermediate response) and the
  * persistent search (draft-ietf-ldapext-psearch: its control, changesOnly,

@@ -54,15 +54,17 @@ void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
 	        ms(f->refresh_max_ns), (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max);
 	fprintf(out,
 	        "\"writes\":%llu,\"untracked\":%llu,\"expected\":%llu,\"seen\":%llu,\"missing\":%llu,"
-	        "\"duplicated\":%llu,\"out_of_order\":%llu,\"superseded\":%llu,\"early\":%llu,\"unmatched\":%llu,\"dropped\":%llu,"
+	        "\"duplicated\":%llu,\"out_of_order\":%llu,\"superseded\":%llu,\"early\":%llu,\"unmatched\":%llu,"
+	        "\"dropped\":%llu,"
 	        "\"behind_max\":%llu,\"notifications\":%llu,",
 	        (unsigned long long)f->writes, (unsigned long long)f->untracked, (unsigned long long)f->expected,
 	        (unsigned long long)f->seen, (unsigned long long)f->missing, (unsigned long long)f->duplicated,
 	        (unsigned long long)f->out_of_order, (unsigned long long)f->superseded, (unsigned long long)f->early,
-	        (unsigned long long)f->foreign,
-	        (unsigned long long)f->dropped, (unsigned long long)f->behind_max, (unsigned long long)f->notes);
-	fprintf(out, "\"delay\":{\"count\":%llu,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"mean_ms\":%.3f,"
-	             "\"histogram\":\"%s\"}}",
+	        (unsigned long long)f->foreign, (unsigned long long)f->dropped, (unsigned long long)f->behind_max,
+	        (unsigned long long)f->notes);
+	fprintf(out,
+	        "\"delay\":{\"count\":%llu,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"mean_ms\":%.3f,"
+	        "\"histogram\":\"%s\"}}",
 	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
 	        ms(h->max), ldb_hist_mean(h) / 1e6, enc != NULL ? enc : "");
 	free(enc);

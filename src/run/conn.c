@@ -254,7 +254,8 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		if (!s->used || s->msgid != r.msgid)
 			continue; /* the answer to something already given up */
 		if (cn->w->run->source == LDB_SOURCE_LISTEN && rc == LDB_LINK_MSG && s->setup != SETUP_STARTTLS) {
-			ldb_listen_msg(cn, i, &r, cn->ln.in + pos - r.len, now); /* every message (run/listen_source.c) */
+			/* every message of a listener's search (run/listen_source.c) */
+			ldb_listen_msg(cn, i, &r, cn->ln.in + pos - r.len, now);
 			if (cn->ln.fd < 0)
 				return 0;
 			continue;

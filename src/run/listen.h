@@ -24,26 +24,26 @@ struct ldb_listen;
 
 /* The run's figures (cumulative; exact once ldb_listen_finish returned). */
 struct ldb_listen_figs {
-	int listeners, kind;         /* --listeners, --listen-kind */
-	int refreshed;               /* listeners whose refresh ended (sync: refreshDone; psearch: the search sent) */
-	int failed, lost;            /* refused (a result code ended the search, or the set-up), connections lost */
-	int code;                    /* the first result code that ended a search, -1 none */
+	int listeners, kind; /* --listeners, --listen-kind */
+	int refreshed;       /* listeners whose refresh ended (sync: refreshDone; psearch: the search sent) */
+	int failed, lost;    /* refused (a result code ended the search, or the set-up), connections lost */
+	int code;            /* the first result code that ended a search, -1 none */
 	uint64_t refresh_p50_ns, refresh_max_ns; /* from the search sent to refreshDone, over listeners */
 	uint64_t entries_p50, entries_max;       /* entries of the refresh, over listeners */
-	uint64_t writes;             /* confirmed writes followed */
-	uint64_t untracked;          /* confirmed writes not followed (renames, a ring full, not rebuilt) */
-	uint64_t expected;           /* writes x listeners in the persist phase */
-	uint64_t seen;               /* of which received */
-	uint64_t missing;            /* not received within --listen-wait */
-	uint64_t duplicated;         /* a write's notification received again by one listener */
-	uint64_t out_of_order;       /* a write's value received after a later write's */
-	uint64_t superseded;         /* received carrying a later write's value (the entry as it was when sent) */
-	uint64_t early;              /* received before the writer had its result (delay 0) */
-	uint64_t foreign;            /* notifications matching no write of the run */
-	uint64_t notes;              /* notifications received in the persist phase */
-	uint64_t behind_max;         /* the most writes one listener had not yet received */
-	uint64_t dropped;            /* notifications a full ring refused (never matched) */
-	struct ldb_hist delay;       /* confirmation to arrival (the caller's, initialised) */
+	uint64_t writes;                         /* confirmed writes followed */
+	uint64_t untracked;                      /* confirmed writes not followed (renames, a ring full, not rebuilt) */
+	uint64_t expected;                       /* writes x listeners in the persist phase */
+	uint64_t seen;                           /* of which received */
+	uint64_t missing;                        /* not received within --listen-wait */
+	uint64_t duplicated;                     /* a write's notification received again by one listener */
+	uint64_t out_of_order;                   /* a write's value received after a later write's */
+	uint64_t superseded;   /* received carrying a later write's value (the entry as it was when sent) */
+	uint64_t early;        /* received before the writer had its result (delay 0) */
+	uint64_t foreign;      /* notifications matching no write of the run */
+	uint64_t notes;        /* notifications received in the persist phase */
+	uint64_t behind_max;   /* the most writes one listener had not yet received */
+	uint64_t dropped;      /* notifications a full ring refused (never matched) */
+	struct ldb_hist delay; /* confirmation to arrival (the caller's, initialised) */
 };
 
 /* Start the listeners of c (c->listeners > 0) beside run's target, and the
@@ -53,8 +53,8 @@ struct ldb_listen_figs {
  * status with one line in err: LDB_EXIT_NO_LISTEN when a search was refused
  * (the server does not support it below the base), LDB_EXIT_CANNOT_BIND when
  * none could connect or bind, LDB_EXIT_INIT out of memory. */
-int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int nio, struct ldb_listen **out,
-                     char *err, size_t cap);
+int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int nio, struct ldb_listen **out, char *err,
+                     size_t cap);
 /* The tap of the load's I/O thread k (its struct ldb_iothread's repl). */
 struct ldb_repl_tap *ldb_listen_tap(struct ldb_listen *ls, int k);
 /* The load's measurement began at t0 (monotonic ns) and lasts dur_ns (0:

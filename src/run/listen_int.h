@@ -13,7 +13,7 @@
 #include "run/listen.h"
 #include "run/run.h"
 
-#define LDB_NOTE_RING (1u << 18) /* notifications in flight per listeners' I/O thread; a power of two */
+#define LDB_NOTE_RING (1u << 18)   /* notifications in flight per listeners' I/O thread; a power of two */
 #define LDB_LISTEN_PER_THREAD 2000 /* listeners an I/O thread carries at most (4 threads at most) */
 
 /* A listener's phase (written by its I/O thread, read relaxed). */
@@ -26,9 +26,9 @@ enum { LK_THERE = 0, LK_VALUE, LK_GONE };
 /* One listener's state: its I/O thread writes, the others read (relaxed). */
 struct ldb_lsn {
 	int phase;
-	int code;        /* the result code that ended its search or set-up, -1 */
-	uint64_t t_sent; /* its search went out (monotonic ns) */
-	uint64_t t_done; /* its refresh ended */
+	int code;         /* the result code that ended its search or set-up, -1 */
+	uint64_t t_sent;  /* its search went out (monotonic ns) */
+	uint64_t t_done;  /* its refresh ended */
 	uint64_t entries; /* received in the refresh */
 	uint64_t notes;   /* received after it */
 	bool paused;      /* its socket is out of the epoll set's reading (--listen-pause) */
@@ -61,10 +61,10 @@ struct ldb_lthread {
 
 struct ldb_listen {
 	const struct ldb_config *cfg;
-	struct ldb_run run;   /* the listeners' engine run (source LDB_SOURCE_LISTEN) */
+	struct ldb_run run;     /* the listeners' engine run (source LDB_SOURCE_LISTEN) */
 	struct ldb_config ecfg; /* the engine's zeroed configuration */
-	int n;                /* listeners */
-	struct ldb_lsn *l;    /* [n] */
+	int n;                  /* listeners */
+	struct ldb_lsn *l;      /* [n] */
 	int nth;
 	struct ldb_lthread *th;
 	/* the search, encoded once: its protocolOp and its control */
@@ -83,7 +83,7 @@ struct ldb_listen {
 	/* the matcher */
 	pthread_t mth;
 	bool mstarted;
-	int finishing;  /* 1: drain and look at the missing; 2: stop */
+	int finishing;      /* 1: drain and look at the missing; 2: stop */
 	uint64_t finish_at; /* when finishing, the end of the wait */
 	struct ldb_match *m;
 };

@@ -17,13 +17,13 @@
 #include "run/clock.h"
 #include "run/listen_int.h"
 
-#define IDLE_NS 1000000ULL        /* the matcher's sleep when nothing came: 1 ms */
+#define IDLE_NS 1000000ULL          /* the matcher's sleep when nothing came: 1 ms */
 #define ACTIVE_EVERY_NS 10000000ULL /* the listeners up looked at again every 10 ms */
-#define EARLY_CAP 65536           /* notifications whose write has not come yet */
-#define EARLY_NS 2000000000ULL    /* ... kept this long, then unmatched */
-#define BITS_BUDGET (64u << 20)   /* the window's bits: 64 MiB at most */
-#define KEEP_NS 30000000000ULL  /* a write not received is kept 30 s (and --listen-wait) while the run goes on */
-#define CHAIN 8                   /* writes of an entry looked at, at most */
+#define EARLY_CAP 65536             /* notifications whose write has not come yet */
+#define EARLY_NS 2000000000ULL      /* ... kept this long, then unmatched */
+#define BITS_BUDGET (64u << 20)     /* the window's bits: 64 MiB at most */
+#define KEEP_NS 30000000000ULL      /* a write not received is kept 30 s (and --listen-wait) while the run goes on */
+#define CHAIN 8                     /* writes of an entry looked at, at most */
 
 struct wrec {
 	uint64_t key, dnkey, t, seq;
@@ -47,7 +47,7 @@ struct ldb_match {
 	struct ldb_repl_view view;
 	struct ldb_note *early;
 	uint32_t nearly;
-	uint64_t taken; /* writes taken into the window */
+	uint64_t taken;              /* writes taken into the window */
 	uint64_t *base, *got, *miss; /* per listener: taken when it came up, received, missing */
 	bool *up;
 	/* the figures (relaxed stores) */
@@ -176,8 +176,14 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 	uint32_t i = (uint32_t)(m->head & (m->cap - 1));
 	struct wrec *r = &m->w[i];
 	int32_t prev = m->db[dnkey & m->dmask];
-	*r = (struct wrec){ .key = key, .dnkey = dnkey, .t = t, .seq = m->head, .raced = raced, .live = true,
-		            .want = m->nactive, .dprev = -1 };
+	*r = (struct wrec){ .key = key,
+		            .dnkey = dnkey,
+		            .t = t,
+		            .seq = m->head,
+		            .raced = raced,
+		            .live = true,
+		            .want = m->nactive,
+		            .dprev = -1 };
 	if (prev >= 0 && m->w[prev].live && m->w[prev].dnkey == dnkey)
 		r->dprev = prev;
 	m->db[dnkey & m->dmask] = (int32_t)i;
@@ -206,8 +212,8 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 	}
 	const struct ldb_repl_look *l = &m->view.look[0];
 	uint64_t dk = ldb_lk_dn((const uint8_t *)l->dn, strlen(l->dn));
-	uint64_t key = ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL,
-	                          what == LK_VALUE ? l->vlen : 0);
+	uint64_t key =
+	        ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL, what == LK_VALUE ? l->vlen : 0);
 	take(m, key, dk, it->t, it->raced);
 }
 

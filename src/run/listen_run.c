@@ -204,7 +204,8 @@ static int refresh_outcome(struct ldb_listen *ls, char *err, size_t cap)
 		if (code == 12 || code == 53 || code == 2)
 			snprintf(err, cap, "the server does not support %s below %s (%s)", what, c->listen_base, name);
 		else
-			snprintf(err, cap, "the server refused the listeners' %s below %s (%s)", what, c->listen_base, name);
+			snprintf(err, cap, "the server refused the listeners' %s below %s (%s)", what, c->listen_base,
+			         name);
 		return LDB_EXIT_NO_LISTEN;
 	}
 	if (count[L_FAILED] + count[L_LOST] > 0) {
@@ -235,8 +236,8 @@ static int wait_refresh(struct ldb_listen *ls, char *err, size_t cap)
 	return refresh_outcome(ls, err, cap);
 }
 
-int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int nio, struct ldb_listen **out,
-                     char *err, size_t cap)
+int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int nio, struct ldb_listen **out, char *err,
+                     size_t cap)
 {
 	struct ldb_listen *ls = calloc(1, sizeof *ls);
 	*out = ls;

@@ -204,9 +204,7 @@ void ldb_listen_msg(struct ldb_conn *cn, int i, const struct ldb_resp *r, const 
 			set_phase(l, L_PERSIST);
 		}
 		return;
-	case 0x65: /* SearchResultDone: the server ended it */
-		search_done(cn, r->result);
-		return;
+	case 0x65: /* SearchResultDone: the server ended it */ search_done(cn, r->result); return;
 	default: return; /* references */
 	}
 }
