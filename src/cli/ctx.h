@@ -106,6 +106,7 @@ enum {
 	OPT_LISTEN_FILTER,
 	OPT_LISTEN_WAIT,
 	OPT_LISTEN_PAUSE,
+	OPT_LISTENERS_BASELINE,
 	OPT_LISTEN_END
 };
 /* The replication check's long options (cli/repl_options.c). */

@@ -44,6 +44,10 @@ int cli_listen_option(struct cli_ctx *x, int opt, const char *arg)
 		if (ldb_parse_duration_ms(arg, &c->listen_pause_ms) < 0 || c->listen_pause_ms == 0)
 			return cli_fail(x, "--listen-pause '%s': a duration above 0 (e.g. 5s)", arg);
 		return 0;
+	case OPT_LISTENERS_BASELINE:
+		if (ldb_parse_duration_ms(arg, &c->listen_baseline_ms) < 0 || c->listen_baseline_ms == 0)
+			return cli_fail(x, "--listeners-baseline '%s': a duration above 0 (e.g. 10s)", arg);
+		return 0;
 	default: return cli_fail(x, "option %d: not a listeners' option", opt);
 	}
 }
@@ -68,12 +72,13 @@ int cli_listen_check(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
 	if (c->listeners == 0) {
-		const char *opt = c->listen_base != NULL     ? "--listen-base"
-		                  : c->listen_filter != NULL ? "--listen-filter"
-		                  : x->listen_kind_given     ? "--listen-kind"
-		                  : x->listen_wait_given     ? "--listen-wait"
-		                  : c->listen_pause_ms > 0   ? "--listen-pause"
-		                                             : NULL;
+		const char *opt = c->listen_base != NULL      ? "--listen-base"
+		                  : c->listen_filter != NULL  ? "--listen-filter"
+		                  : x->listen_kind_given      ? "--listen-kind"
+		                  : x->listen_wait_given      ? "--listen-wait"
+		                  : c->listen_pause_ms > 0    ? "--listen-pause"
+		                  : c->listen_baseline_ms > 0 ? "--listeners-baseline"
+		                                              : NULL;
 		if (opt != NULL)
 			return cli_fail(x, "%s goes with --listeners N", opt);
 		return 0;

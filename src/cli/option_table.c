@@ -256,6 +256,10 @@ const struct ldb_opt cli_options[] = {
 	{ "listen-pause", 0, "DURATION", OPT_LISTEN_PAUSE,
 	  "the listeners stop reading for DURATION mid-run (a slow consumer)",
 	  NULL },
+	{ "listeners-baseline", 0, "DURATION", OPT_LISTENERS_BASELINE,
+	  "first run the write load alone for DURATION, then with the\n"
+	  "listeners: the writes' rate and latency both ways (the provider's slowdown)",
+	  NULL },
 	{ "modify", 0, "OP:ATTR=PATTERN", OPT_MODIFY,
 	  "modify the entry: OP replace, add or delete (a delete\n"
 	  "without PATTERN removes the attribute); up to 8, all\n"

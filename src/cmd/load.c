@@ -83,6 +83,11 @@ struct pace {
 	                  * drained their results, so that it holds them */
 };
 
+/* --listeners-baseline: the figures of the run without the listeners (the
+ * main thread's: the two runs one after the other) */
+static struct ldb_result baseline;
+static bool baseline_ran;
+
 /* ------------------------------------------------------------ set-up */
 
 /* The histograms in use: the kinds that count, the bind that opens each
@@ -476,6 +481,22 @@ static void join_lines(struct load *l, const struct ldb_join *j)
 	free(buf);
 }
 
+/* --listeners-baseline: the writes without the listeners (the first run)
+ * and with them (this one's summary). */
+static void listen_baseline(struct load *l, const struct ldb_summary *sum, int k)
+{
+	struct ldb_listen_figs *f = &l->lfig;
+	if (!baseline_ran)
+		return;
+	f->baseline = true;
+	f->base_rate = baseline.rate;
+	f->base_p50_ns = baseline.p50_ns;
+	f->base_p99_ns = baseline.p99_ns;
+	f->with_rate = ldb_rate(sum->counted, sum->seconds);
+	f->with_p50_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 50) : 0;
+	f->with_p99_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 99) : 0;
+}
+
 static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum;
@@ -491,8 +512,10 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	if (last && l->repl != NULL && l->rout.n > 0) /* -S: each consumer's figures over the run */
 		ldb_summary_add(&sum, ldb_repl_part(&repl, l->rout.cur, l->rout.n));
 	struct ldb_listen_part lpart;
-	if (last && l->listen != NULL) /* --listeners: what the listeners received */
+	if (last && l->listen != NULL) { /* --listeners: what the listeners received */
+		listen_baseline(l, &sum, main_op);
 		ldb_summary_add(&sum, ldb_listen_part(&lpart, &l->lfig));
+	}
 	if (last && l->joined) /* --server-log: the run's operations joined with the server's log */
 		ldb_summary_add(&sum, ldb_join_part(&l->join));
 	if (last)
@@ -509,6 +532,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.pending = pending;
 	}
 	ldb_text_summary(&l->text, &sum);
+	if (last && l->lfig.baseline)
+		ldb_listen_baseline_text(&l->lfig, &l->text);
 	if (last && l->joined)
 		join_lines(l, &l->join);
 	free(pending);
@@ -877,7 +902,32 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	return status;
 }
 
+static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res);
+
+/* --listeners-baseline D: the write load alone for D, then with the
+ * listeners; the second run's summary compares the two. */
 int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
+{
+	if (c->listeners == 0 || c->listen_baseline_ms == 0)
+		return run_load(c, out, res);
+	struct ldb_config b = *c; /* shallow: read only, never freed */
+	b.listeners = 0;
+	b.listen_baseline_ms = 0;
+	b.listen_pause_ms = 0;
+	b.duration_ms = c->listen_baseline_ms;
+	fprintf(out, "Baseline: the write load for %.3f s without the listeners (--listeners-baseline).\n",
+	        (double)c->listen_baseline_ms / 1e3);
+	int st = run_load(&b, out, &baseline);
+	if (st != LDB_EXIT_OK)
+		return st;
+	baseline_ran = true;
+	fprintf(out, "With the listeners:\n");
+	st = run_load(c, out, res);
+	baseline_ran = false;
+	return st;
+}
+
+static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 {
 	struct load l;
 	struct pace p;

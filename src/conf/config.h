@@ -262,12 +262,14 @@ struct ldb_config {
 		unsigned char addr[16]; /* its bytes, network order */
 	} src[LDB_SRC_MAX];
 	/* listeners for changes (run/listen.h, docs/guide.md "Listeners") */
-	int listeners;              /* --listeners N: sync or persistent searches, each on its own connection */
-	int listen_kind;            /* --listen-kind: LDB_LISTEN_SYNC, LDB_LISTEN_PSEARCH */
-	char *listen_base;          /* --listen-base */
-	char *listen_filter;        /* --listen-filter; NULL: (objectClass=*) */
-	uint64_t listen_wait_ms;    /* --listen-wait: how long the end waits for notifications missing */
-	uint64_t listen_pause_ms;   /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
+	int listeners;               /* --listeners N: sync or persistent searches, each on its own connection */
+	int listen_kind;             /* --listen-kind: LDB_LISTEN_SYNC, LDB_LISTEN_PSEARCH */
+	char *listen_base;           /* --listen-base */
+	char *listen_filter;         /* --listen-filter; NULL: (objectClass=*) */
+	uint64_t listen_wait_ms;     /* --listen-wait: how long the end waits for notifications missing */
+	uint64_t listen_pause_ms;    /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
+	uint64_t listen_baseline_ms; /* --listeners-baseline: the write load alone this long first; 0 none */
+
 	int depth;                  /* -a N: requests in flight per connection; default 1 */
 	long long samples;          /* -N, -1 = no limit */
 	long long ops_per_thread;   /* -T, -1 = no limit */

@@ -40,6 +40,36 @@ void ldb_listen_text(const struct ldb_listen_figs *f, struct ldb_text *t)
 	              (unsigned long long)ldb_hist_count(h));
 }
 
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+void ldb_listen_baseline_text(const struct ldb_listen_figs *f, struct ldb_text *t)
+{
+	ldb_text_line(t,
+	              "Listeners' cost: writes without listeners %.2f/s, latency p50 %.3f ms, p99 %.3f ms; with %d "
+	              "listeners %.2f/s, p50 %.3f ms, p99 %.3f ms; ratio rate %.3f, p50 %.3f, p99 %.3f",
+	              f->base_rate, ms(f->base_p50_ns), ms(f->base_p99_ns), f->listeners, f->with_rate,
+	              ms(f->with_p50_ns), ms(f->with_p99_ns), ratio(f->with_rate, f->base_rate),
+	              ratio((double)f->with_p50_ns, (double)f->base_p50_ns),
+	              ratio((double)f->with_p99_ns, (double)f->base_p99_ns));
+}
+
+/* --listeners-baseline's member, with its leading comma. */
+static void put_baseline(FILE *out, const struct ldb_listen_figs *f)
+{
+	if (!f->baseline)
+		return;
+	fprintf(out,
+	        ",\"baseline\":{\"rate\":%.3f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"with_rate\":%.3f,\"with_p50_ms\":%.3f,"
+	        "\"with_p99_ms\":%.3f,\"rate_ratio\":%.4f,\"p50_ratio\":%.4f,\"p99_ratio\":%.4f}",
+	        f->base_rate, ms(f->base_p50_ns), ms(f->base_p99_ns), f->with_rate, ms(f->with_p50_ns),
+	        ms(f->with_p99_ns), ratio(f->with_rate, f->base_rate),
+	        ratio((double)f->with_p50_ns, (double)f->base_p50_ns),
+	        ratio((double)f->with_p99_ns, (double)f->base_p99_ns));
+}
+
 void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
 {
 	const struct ldb_hist *h = &f->delay;
@@ -64,10 +94,12 @@ void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
 	        (unsigned long long)f->notes);
 	fprintf(out,
 	        "\"delay\":{\"count\":%llu,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"mean_ms\":%.3f,"
-	        "\"histogram\":\"%s\"}}",
+	        "\"histogram\":\"%s\"}",
 	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
 	        ms(h->max), ldb_hist_mean(h) / 1e6, enc != NULL ? enc : "");
 	free(enc);
+	put_baseline(out, f);
+	fputc('}', out);
 }
 
 static const struct ldb_listen_part *listen_of(const struct ldb_summary_part *p)

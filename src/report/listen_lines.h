@@ -12,6 +12,8 @@
 
 /* The run's lines ("Listeners: ..."), after the listeners finished. */
 void ldb_listen_text(const struct ldb_listen_figs *f, struct ldb_text *t);
+/* --listeners-baseline's line: the writes without and with the listeners. */
+void ldb_listen_baseline_text(const struct ldb_listen_figs *f, struct ldb_text *t);
 /* The "listeners" object (without a leading comma). */
 void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f);
 

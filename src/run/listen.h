@@ -44,6 +44,10 @@ struct ldb_listen_figs {
 	uint64_t behind_max;   /* the most writes one listener had not yet received */
 	uint64_t dropped;      /* notifications a full ring refused (never matched) */
 	struct ldb_hist delay; /* confirmation to arrival (the caller's, initialised) */
+	/* --listeners-baseline: the load's main kind without the listeners and with them */
+	bool baseline;
+	double base_rate, with_rate; /* per second */
+	uint64_t base_p50_ns, base_p99_ns, with_p50_ns, with_p99_ns;
 };
 
 /* Start the listeners of c (c->listeners > 0) beside run's target, and the

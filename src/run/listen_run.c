@@ -16,6 +16,7 @@
 
 #define REFRESH_WAIT_NS 120000000000ULL /* the refreshes: 2 minutes at most */
 #define PSEARCH_SETTLE_NS 500000000ULL  /* a persistent search refused says so within this */
+#define MATCHER_LOOK_NS 50000000ULL     /* more than the matcher's look at the listeners up (10 ms) */
 #define MAX_THREADS 4
 #define BIND_MAX 4096
 
@@ -233,6 +234,7 @@ static int wait_refresh(struct ldb_listen *ls, char *err, size_t cap)
 	}
 	if (ls->cfg->listen_kind == LDB_LISTEN_PSEARCH && count[L_PERSIST] == ls->n)
 		nap(PSEARCH_SETTLE_NS); /* no answer means accepted: a refusal comes at once */
+	nap(MATCHER_LOOK_NS);           /* the matcher has seen them up before the first write */
 	return refresh_outcome(ls, err, cap);
 }
 

@@ -12,6 +12,9 @@
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
 #     show the writes' latency meanwhile;
+#  2b. --listeners-baseline: the writes alone, then with the listeners, in
+#     one command: both runs' modifies are slapd's count, the cost line and
+#     the JSON baseline with the rates' ratio;
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
 #     without --listeners, a bad filter, -S with listeners, more listeners
 #     than the descriptor limit: one line each, exit 2, no connection;
@@ -85,6 +88,25 @@ max_ms=$(dfield "$D/run2.json" max_ms)
 assert_ge 3000 "${max_ms%.*}" "the longest delay (ms), with a 5 s pause"
 assert_ge 10 "$(grep -c 'modify latency (ms): min' "$D/run2.txt")" "sample lines with the writes' latency"
 
+echo "=== 2b. the provider's slowdown in one command: the writes alone, then with the listeners"
+fixture_monitor_snapshot "$D/mon2"
+run_ldbench "$D/run3.txt" "${common[@]}" --rate 200 --duration 3s --listeners 10 --listeners-baseline 3s \
+	--json "$D/run3.json"
+assert_eq 0 "$RC" "exit status"
+assert_eq 1 "$(grep -c '^Baseline: the write load for 3.000 s without the listeners (--listeners-baseline).$' "$D/run3.txt")" \
+	"the baseline's line"
+assert_eq 2 "$(grep -c 'Exit status 0 - No problem during execution.$' "$D/run3.txt")" "two runs"
+both=$(($(succeeded "$D/run3.txt" modify) + $(sed -nE 's/.*modify: attempted [0-9]+, completed [0-9]+, succeeded ([0-9]+),.*/\1/p' "$D/run3.txt" | head -n 1)))
+assert_eq "$both" "$(fixture_monitor_delta "$D/mon2" Modify)" "both runs' modifies against cn=Monitor"
+assert_match "Listeners' cost: writes without listeners [0-9.]+/s, latency p50 [0-9.]+ ms, p99 [0-9.]+ ms; with 10 listeners [0-9.]+/s, p50 [0-9.]+ ms, p99 [0-9.]+ ms; ratio rate [0-9.]+, p50 [0-9.]+, p99 [0-9.]+$" \
+	"$D/run3.txt" "the cost line"
+grep -q '"baseline":{"rate":[0-9.]*,"p50_ms":[0-9.]*,"p99_ms":[0-9.]*,"with_rate":' "$D/run3.json" ||
+	_fail "the JSON summary's listeners.baseline"
+rates=$(sed -nE 's/.*Global average rate: .*\(([0-9.]+)\/sec\), total:.*/\1/p' "$D/run3.txt" | tr '\n' ' ')
+read -r r1 r2 <<<"$rates"
+assert_match "Listeners' cost: writes without listeners $r1/s, .* with 10 listeners $r2/s, " "$D/run3.txt" \
+	"the cost line's rates are the two runs' ($rates)"
+
 echo "=== 3. bad input: one line, exit 2, no connection"
 before=$(fixture_total_connections)
 bad() { # WHAT REGEX ARGS...
@@ -102,6 +124,8 @@ bad "unknown kind" "^ldbench: --listen-kind 'push': sync \(RFC 4533 refreshAndPe
 	"${common[@]}" --listeners 3 --listen-kind push
 bad "base without listeners" '^ldbench: --listen-base goes with --listeners N$' "${common[@]}"
 bad "pause without listeners" '^ldbench: --listen-pause goes with --listeners N$' "${nobase[@]}" --listen-pause 2s
+bad "baseline without listeners" '^ldbench: --listeners-baseline goes with --listeners N$' "${nobase[@]}" \
+	--listeners-baseline 2s
 bad "bad filter" "^ldbench: --listen-filter '\(cn=x': " "${common[@]}" --listeners 3 --listen-filter '(cn=x'
 bad "with -S" '^ldbench: --listeners and -S exclude each other' "${common[@]}" --listeners 3 -S 127.0.0.1:1
 bad "pause past the run" '^ldbench: --listen-pause must be shorter than --duration' "${common[@]}" --listeners 3 \
