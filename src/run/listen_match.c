@@ -211,7 +211,12 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 		return;
 	}
 	const struct ldb_repl_look *l = &m->view.look[0];
-	uint64_t dk = ldb_lk_dn((const uint8_t *)l->dn, strlen(l->dn));
+	char dn[LDB_DN_MAX]; /* as a server sends it: no space after a comma */
+	size_t n = 0;
+	for (const char *c = l->dn; *c != '\0' && n < sizeof dn; c++)
+		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
+			dn[n++] = *c;
+	uint64_t dk = ldb_lk_dn((const uint8_t *)dn, n);
 	uint64_t key =
 	        ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL, what == LK_VALUE ? l->vlen : 0);
 	take(m, key, dk, it->t, it->raced);
