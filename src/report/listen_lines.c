@@ -113,8 +113,31 @@ static void part_json(const struct ldb_summary_part *p, FILE *f)
 	ldb_listen_put_json(f, listen_of(p)->f);
 }
 
+/* --csv: its own header row, then the run's row (docs/results.md). */
+static void part_csv(const struct ldb_summary_part *p, FILE *out)
+{
+	const struct ldb_listen_figs *f = listen_of(p)->f;
+	const struct ldb_hist *h = &f->delay;
+	fputs("listeners,kind,refreshed,failed,lost,refresh_p50_ms,refresh_max_ms,entries_p50,entries_max,writes,"
+	      "expected,seen,missing,duplicated,out_of_order,superseded,early,unmatched,behind_max,count,p50_ms,p99_ms,"
+	      "max_ms\n",
+	      out);
+	fprintf(out,
+	        "%d,%s,%d,%d,%d,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,"
+	        "%.3f\n",
+	        f->listeners, kind_name(f->kind), f->refreshed, f->failed, f->lost, ms(f->refresh_p50_ns),
+	        ms(f->refresh_max_ns), (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max,
+	        (unsigned long long)f->writes, (unsigned long long)f->expected, (unsigned long long)f->seen,
+	        (unsigned long long)f->missing, (unsigned long long)f->duplicated, (unsigned long long)f->out_of_order,
+	        (unsigned long long)f->superseded, (unsigned long long)f->early,
+	        (unsigned long long)(f->foreign + f->dropped), (unsigned long long)f->behind_max,
+	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
+	        ms(h->max));
+}
+
 static const struct ldb_part_ops listen_part_ops = {
 	.json = part_json,
+	.csv = part_csv,
 	.source = LDB_TS_RUN,
 };
 

@@ -7,7 +7,7 @@
 #     load's succeeded modifies and slapd's own count (cn=Monitor); every
 #     write received by every listener (missing, duplicated, unmatched 0),
 #     the delays reported (their count the notifications received), in the
-#     text lines and the JSON summary's "listeners" object;
+#     text lines, the JSON summary's "listeners" object and the CSV's row;
 #  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
@@ -52,7 +52,8 @@ succeeded() { sed -nE "s/.*$2: attempted [0-9]+, completed [0-9]+, succeeded ([0
 
 echo "=== 1. $N sync listeners, 500 modifies/s for 10 s"
 fixture_monitor_snapshot "$D/mon"
-run_ldbench "$D/run1.txt" "${common[@]}" --rate 500 --duration 10s --listeners $N --json "$D/run1.json"
+run_ldbench "$D/run1.txt" "${common[@]}" --rate 500 --duration 10s --listeners $N --json "$D/run1.json" \
+	--csv "$D/run1.csv"
 assert_eq 0 "$RC" "exit status"
 mods=$(succeeded "$D/run1.txt" modify)
 assert_ge 1000 "$mods" "modifies made (500/s asked for 10 s; a busy machine may fall short)"
@@ -73,6 +74,9 @@ assert_match "Listeners: delay p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms \(
 assert_eq "$N" "$(lfield "$D/run1.json" refreshed)" "refreshed in JSON"
 assert_eq 1001 "$(lfield "$D/run1.json" entries_max)" "refresh entries in JSON"
 behind1=$(lfield "$D/run1.json" behind_max)
+row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
+assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
+	<(echo "$row") "the CSV's listeners row"
 
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
