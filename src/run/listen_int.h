@@ -32,7 +32,6 @@ struct ldb_lsn {
 	uint64_t t_done;  /* its refresh ended */
 	uint64_t entries; /* received in the refresh */
 	uint64_t notes;   /* received after it */
-	bool paused;      /* its socket is out of the epoll set's reading (--listen-pause) */
 };
 
 /* A notification: which entry and what, when it arrived, on which listener. */

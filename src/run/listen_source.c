@@ -242,7 +242,6 @@ void ldb_listen_deadline(struct ldb_conn *cn, uint64_t now)
 
 static void set_reading(struct ldb_client *w, bool on)
 {
-	struct ldb_lthread *lt = w->src;
 	for (int k = 0; k < w->nconns; k++) {
 		struct ldb_conn *cn = &w->conns[k];
 		if (cn->ln.fd < 0)
@@ -250,7 +249,6 @@ static void set_reading(struct ldb_client *w, bool on)
 		uint32_t ev = EPOLLET | (cn->ln.out_armed ? EPOLLOUT : 0) | (on ? EPOLLIN | EPOLLRDHUP : 0);
 		struct epoll_event e = { .events = ev, .data = cn->ln.tag };
 		(void)epoll_ctl(cn->ln.epfd, EPOLL_CTL_MOD, cn->ln.fd, &e);
-		__atomic_store_n(&lt->ls->l[lt->first + k].paused, !on, __ATOMIC_RELAXED);
 	}
 }
 
