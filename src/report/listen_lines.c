@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double ms(uint64_t ns)
 {
@@ -100,6 +101,96 @@ void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
 	free(enc);
 	put_baseline(out, f);
 	fputc('}', out);
+}
+
+/* ------------------------------------------------------------ merge */
+
+static int add_u64(const struct ldb_json *o, const char *name, uint64_t *dst, bool max)
+{
+	uint64_t v;
+	if (ldb_json_u64(ldb_json_get(o, name), &v) != 0)
+		return -1;
+	*dst = max ? (v > *dst ? v : *dst) : *dst + v;
+	return 0;
+}
+
+static int add_int(const struct ldb_json *o, const char *name, int *dst)
+{
+	uint64_t v = 0;
+	if (add_u64(o, name, &v, false) != 0)
+		return -1;
+	*dst += (int)v;
+	return 0;
+}
+
+/* A figure in ms into ns, the largest kept. */
+static int max_ms(const struct ldb_json *o, const char *name, uint64_t *dst)
+{
+	double v;
+	if (ldb_json_double(ldb_json_get(o, name), &v) != 0 || v < 0)
+		return -1;
+	uint64_t ns = (uint64_t)(v * 1e6 + 0.5);
+	*dst = ns > *dst ? ns : *dst;
+	return 0;
+}
+
+static int merge_counts(struct ldb_listen_figs *f, const struct ldb_json *o)
+{
+	return add_int(o, "n", &f->listeners) || add_int(o, "refreshed", &f->refreshed) ||
+	       add_int(o, "failed", &f->failed) || add_int(o, "lost", &f->lost) ||
+	       add_u64(o, "writes", &f->writes, false) || add_u64(o, "untracked", &f->untracked, false) ||
+	       add_u64(o, "expected", &f->expected, false) || add_u64(o, "seen", &f->seen, false) ||
+	       add_u64(o, "missing", &f->missing, false) || add_u64(o, "duplicated", &f->duplicated, false) ||
+	       add_u64(o, "out_of_order", &f->out_of_order, false) || add_u64(o, "superseded", &f->superseded, false) ||
+	       add_u64(o, "early", &f->early, false) || add_u64(o, "unmatched", &f->foreign, false) ||
+	       add_u64(o, "dropped", &f->dropped, false) || add_u64(o, "notifications", &f->notes, false) ||
+	       add_u64(o, "behind_max", &f->behind_max, true) || add_u64(o, "entries_p50", &f->entries_p50, true) ||
+	       add_u64(o, "entries_max", &f->entries_max, true) || max_ms(o, "refresh_p50_ms", &f->refresh_p50_ns) ||
+	       max_ms(o, "refresh_max_ms", &f->refresh_max_ns);
+}
+
+int ldb_listen_merge_add(struct ldb_listen_merge *mm, const struct ldb_json *sum, const char *path, char *err,
+                         size_t cap)
+{
+	const struct ldb_json *o = ldb_json_get(sum, "listeners");
+	if (o == NULL)
+		return 0;
+	const char *kind = ldb_json_str(ldb_json_get(o, "kind"));
+	const char *hist = ldb_json_str(ldb_json_get(ldb_json_get(o, "delay"), "histogram"));
+	if (mm->n == 0) {
+		memset(&mm->f, 0, sizeof mm->f);
+		mm->f.code = -1;
+		if (ldb_hist_init(&mm->f.delay) != 0 || ldb_hist_init(&mm->tmp) != 0) {
+			snprintf(err, cap, "out of memory");
+			return -1;
+		}
+		mm->f.kind = kind != NULL && strcmp(kind, "psearch") == 0 ? LDB_LISTEN_PSEARCH : LDB_LISTEN_SYNC;
+	}
+	mm->n++;
+	if (o->type != LDB_JSON_OBJECT || kind == NULL || hist == NULL || merge_counts(&mm->f, o) != 0) {
+		snprintf(err, cap, "%s: summary record: the listeners object is malformed", path);
+		return -1;
+	}
+	if (strcmp(kind, mm->f.kind == LDB_LISTEN_PSEARCH ? "psearch" : "sync") != 0) {
+		snprintf(err, cap, "%s: its listeners are %s searches, the files before it had others", path, kind);
+		return -1;
+	}
+	ldb_hist_reset(&mm->tmp);
+	if (hist[0] != '\0' && ldb_hist_decode(&mm->tmp, hist) != 0) {
+		snprintf(err, cap, "%s: summary record: listeners.delay.histogram is malformed", path);
+		return -1;
+	}
+	ldb_hist_add(&mm->f.delay, &mm->tmp);
+	return 0;
+}
+
+void ldb_listen_merge_free(struct ldb_listen_merge *mm)
+{
+	if (mm->n > 0) {
+		ldb_hist_free(&mm->f.delay);
+		ldb_hist_free(&mm->tmp);
+	}
+	mm->n = 0;
 }
 
 static const struct ldb_listen_part *listen_of(const struct ldb_summary_part *p)

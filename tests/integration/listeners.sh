@@ -8,6 +8,7 @@
 #     write received by every listener (missing, duplicated, unmatched 0),
 #     the delays reported (their count the notifications received), in the
 #     text lines, the JSON summary's "listeners" object and the CSV's row;
+#     ldbench merge of two such files: the counts and delays added;
 #  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
@@ -74,6 +75,14 @@ assert_match "Listeners: delay p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms \(
 assert_eq "$N" "$(lfield "$D/run1.json" refreshed)" "refreshed in JSON"
 assert_eq 1001 "$(lfield "$D/run1.json" entries_max)" "refresh entries in JSON"
 behind1=$(lfield "$D/run1.json" behind_max)
+# ldbench merge (two client hosts' files: here the same twice): counts add, the delays' histograms add
+"$LDBENCH" merge --json - "$D/run1.json" "$D/run1.json" >"$D/merged.json" 2>"$D/merge.err" ||
+	_fail "merge: $(cat "$D/merge.err")"
+assert_eq $((2 * N)) "$(lfield "$D/merged.json" n)" "merge: listeners"
+assert_eq $((2 * mods * N)) "$(lfield "$D/merged.json" seen)" "merge: notifications received"
+assert_eq 0 "$(lfield "$D/merged.json" missing)" "merge: missing"
+assert_eq $((2 * mods * N)) "$(dfield "$D/merged.json" count)" "merge: delays"
+assert_eq "$(dfield "$D/run1.json" max_ms)" "$(dfield "$D/merged.json" max_ms)" "merge: the longest delay"
 row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
 assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
 	<(echo "$row") "the CSV's listeners row"
