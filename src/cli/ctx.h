@@ -33,6 +33,8 @@ struct cli_ctx {
 	bool mix_given;
 	int mix[LDB_OP_COUNT]; /* --mix's weights, the config's once checked */
 	bool init_error;       /* the failure is an unusable input file: exit 7 (ldclt) */
+	/* --listen-kind, --listen-wait given (cli/listen_options.c) */
+	bool listen_kind_given, listen_wait_given;
 };
 
 /* The ids getopt_long returns for the long options (short ones are their character). */
@@ -97,6 +99,17 @@ enum {
 enum { OPT_METRICS_LISTEN = 896, OPT_METRICS_LINGER, OPT_METRICS_PUSH, OPT_METRICS_END };
 /* Held connections' options (cli/held_options.c, docs/guide.md "Held connections"). */
 enum { OPT_HELD = 928, OPT_PROBE_EVERY, OPT_CONNECT_RATE, OPT_SOURCE_ADDRESS, OPT_HELD_END };
+/* The listeners' options (cli/listen_options.c, docs/guide.md "Listeners"). */
+enum {
+	OPT_LISTENERS = 992,
+	OPT_LISTEN_KIND,
+	OPT_LISTEN_BASE,
+	OPT_LISTEN_FILTER,
+	OPT_LISTEN_WAIT,
+	OPT_LISTEN_PAUSE,
+	OPT_LISTENERS_BASELINE,
+	OPT_LISTEN_END
+};
 /* The replication check's long options (cli/repl_options.c). */
 enum { OPT_REPL_SAMPLE = 832, OPT_REPL_TIMEOUT, OPT_REPL_BIND, OPT_REPL_BIND_PWFILE };
 /* The extended operations' long options (cli/extop_options.c). */
@@ -239,6 +252,8 @@ int cli_metrics_check(struct cli_ctx *x);
 /* held_options.c: --held, --probe-every, --connect-rate, --source-address, and their checks */
 int cli_held_option(struct cli_ctx *x, int opt, const char *arg);
 int cli_held_check(struct cli_ctx *x);
+int cli_listen_option(struct cli_ctx *x, int opt, const char *arg);
+int cli_listen_check(struct cli_ctx *x);
 
 /* controls.c: the request controls' options, and their checks once the
  * run's kinds are known */

@@ -243,6 +243,27 @@ const struct ldb_opt cli_options[] = {
 	{ "connect-rate", 0, "N/s", OPT_CONNECT_RATE, "open the connections at most N a second", NULL },
 	{ "source-address", 0, "A[,B...]", OPT_SOURCE_ADDRESS, "bind the connections to these local addresses in turn",
 	  NULL },
+	{ "listeners", 0, "N", OPT_LISTENERS,
+	  "N listeners for changes beside the load, each on its own\n"
+	  "connection (bound as -D): the delay from each write's\n"
+	  "confirmation to its arrival on each listener",
+	  "\n"
+	  "Listeners for changes (docs/guide.md \"Listeners\"):\n" },
+	{ "listen-kind", 0, "sync|psearch", OPT_LISTEN_KIND,
+	  "RFC 4533 refreshAndPersist (default) or persistent search",
+	  NULL },
+	{ "listen-base", 0, "DN", OPT_LISTEN_BASE, "the subtree the listeners search (required)", NULL },
+	{ "listen-filter", 0, "FILTER", OPT_LISTEN_FILTER, "their filter (default (objectClass=*))", NULL },
+	{ "listen-wait", 0, "DURATION", OPT_LISTEN_WAIT,
+	  "at the end, wait this long for notifications (default 5s)",
+	  NULL },
+	{ "listen-pause", 0, "DURATION", OPT_LISTEN_PAUSE,
+	  "the listeners stop reading for DURATION mid-run (a slow consumer)",
+	  NULL },
+	{ "listeners-baseline", 0, "DURATION", OPT_LISTENERS_BASELINE,
+	  "first run the write load alone for DURATION, then with the\n"
+	  "listeners: the writes' rate and latency both ways (the provider's slowdown)",
+	  NULL },
 	{ "modify", 0, "OP:ATTR=PATTERN", OPT_MODIFY,
 	  "modify the entry: OP replace, add or delete (a delete\n"
 	  "without PATTERN removes the attribute); up to 8, all\n"

@@ -551,6 +551,8 @@ static int handle_option(struct cli_ctx *x, int opt, char *arg, char **argv)
 		return cli_metrics_option(x, opt, arg);
 	if (opt >= OPT_HELD && opt < OPT_HELD_END)
 		return cli_held_option(x, opt, arg);
+	if (opt >= OPT_LISTENERS && opt < OPT_LISTEN_END)
+		return cli_listen_option(x, opt, arg);
 	if ((opt >= OPT_PASSMOD && opt < OPT_EXTOP_END) || (opt >= OPT_LOGIN && opt < OPT_LOGIN_END))
 		return cli_handle_extop_option(x, opt, arg);
 	if (opt >= OPT_FLOW && opt < OPT_FLOW_END)
@@ -660,6 +662,8 @@ static int check_options(struct cli_ctx *x, int argc, char *const *orig)
 		rc = cli_check_think(x);
 	if (rc == 0)
 		rc = cli_held_check(x);
+	if (rc == 0)
+		rc = cli_listen_check(x);
 	if (rc == 0)
 		rc = cli_capacity_check(x);
 	if (rc == 0)

@@ -93,7 +93,8 @@ void ldb_cli_usage(const char *progname, FILE *out)
 	      "4 cannot bind (or connect), 7 cannot initialize, 10 a --fail-if threshold held,\n"
 	      "11 the pre-flight check found that the range does not match the data,\n"
 	      "12 --find-max found no rate that met its objective, 13 a --fail-if threshold could not be\n"
-	      "evaluated, 14 --server-log: the run could not be joined with the log, 99 other error.\n",
+	      "evaluated, 14 --server-log: the run could not be joined with the log,\n"
+	      "15 --listeners: the server refused the listeners' search, 99 other error.\n",
 	      out);
 }
 

@@ -15,6 +15,7 @@
 #include "server/monitor.h"
 #include "server/preflight.h"
 #include "report/join.h"
+#include "report/listen_lines.h"
 #include "report/repl_lines.h"
 #include "report/reporter.h"
 #include "report/settings.h"
@@ -23,6 +24,7 @@
 #include "run/clock.h"
 #include "run/held.h"
 #include "run/iothread_plan.h"
+#include "run/listen.h"
 #include "run/oplog.h"
 #include "run/scalab01.h"
 #include "run/signals.h"
@@ -46,6 +48,11 @@ struct pace {
 	bool last_due;   /* -N, --duration: the last sample, taken at t_end once the clients have
 	                  * drained their results, so that it holds them */
 };
+
+/* --listeners-baseline: the figures of the run without the listeners (the
+ * main thread's: the two runs one after the other) */
+static struct ldb_result baseline;
+static bool baseline_ran;
 
 /* ------------------------------------------------------------ set-up */
 
@@ -267,8 +274,8 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 	if (setup_oplog(l) != 0)
 		return LDB_EXIT_INIT;
 	/* before any connection: the descriptors and the local ports they need */
-	long conns = c->held > 0 ? c->held : (long)l->n * c->conns_per_thread;
-	if (ldb_fd_raise(ldb_fd_need(c, l->n), err, sizeof err) != 0 ||
+	long conns = (c->held > 0 ? c->held : (long)l->n * c->conns_per_thread) + c->listeners;
+	if (ldb_fd_raise(ldb_fd_need(c, l->n) + c->listeners, err, sizeof err) != 0 ||
 	    ldb_held_preflight(c, conns, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", c->progname, err);
 		return LDB_EXIT_PARAMS;
@@ -297,6 +304,9 @@ static void teardown(struct load *l)
 	ldb_repl_finish(l->repl);
 	ldb_repl_out_free(&l->rout);
 	ldb_repl_free(l->repl);
+	ldb_listen_free(l->listen);
+	if (l->lfig.delay.counts != NULL)
+		ldb_hist_free(&l->lfig.delay);
 	for (int i = 0; l->w && i < l->n; i++)
 		ldb_client_free(&l->w[i]);
 	for (int i = 0; l->st && i < l->n; i++)
@@ -485,6 +495,22 @@ static void join_lines(struct load *l, const struct ldb_join *j)
 	free(buf);
 }
 
+/* --listeners-baseline: the writes without the listeners (the first run)
+ * and with them (this one's summary). */
+static void listen_baseline(struct load *l, const struct ldb_summary *sum, int k)
+{
+	struct ldb_listen_figs *f = &l->lfig;
+	if (!baseline_ran)
+		return;
+	f->baseline = true;
+	f->base_rate = baseline.rate;
+	f->base_p50_ns = baseline.p50_ns;
+	f->base_p99_ns = baseline.p99_ns;
+	f->with_rate = ldb_rate(sum->counted, sum->seconds);
+	f->with_p50_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 50) : 0;
+	f->with_p99_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 99) : 0;
+}
+
 static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum;
@@ -512,6 +538,11 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 	struct ldb_repl_part repl;
 	if (last && l->repl != NULL && l->rout.n > 0) /* -S: each consumer's figures over the run */
 		ldb_summary_add(&sum, ldb_repl_part(&repl, l->rout.cur, l->rout.n));
+	struct ldb_listen_part lpart;
+	if (last && l->listen != NULL) { /* --listeners: what the listeners received */
+		listen_baseline(l, &sum, main_op);
+		ldb_summary_add(&sum, ldb_listen_part(&lpart, &l->lfig));
+	}
 	if (last && l->joined) /* --server-log: the run's operations joined with the server's log */
 		ldb_summary_add(&sum, ldb_join_part(&l->join));
 	if (last)
@@ -530,6 +561,8 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		sum.pending = pending;
 	}
 	ldb_text_summary(&l->text, &sum);
+	if (last && l->lfig.baseline)
+		ldb_listen_baseline_text(&l->lfig, &l->text);
 	if (last && l->joined)
 		join_lines(l, &l->join);
 	free(pending);
@@ -690,6 +723,28 @@ static void say_text(void *arg, const char *text)
 	ldb_text_line(arg, "%s", text);
 }
 
+/* --listeners: started once the server is known to answer, their refresh
+ * over before the load begins; each I/O thread's confirmed writes go to
+ * their matcher.  @return 0, or the exit status (its line said). */
+static int start_listeners(struct load *l)
+{
+	char err[512];
+	if (l->cfg->listeners == 0)
+		return LDB_EXIT_OK;
+	if (ldb_hist_init(&l->lfig.delay) != 0) {
+		fprintf(stderr, "%s: out of memory for the listeners\n", l->cfg->progname);
+		return LDB_EXIT_INIT;
+	}
+	int st = ldb_listen_start(l->cfg, &l->run, l->nr, &l->listen, err, sizeof err);
+	if (st != 0) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
+		return st;
+	}
+	for (int k = 0; k < l->nr; k++)
+		l->r[k].repl = ldb_listen_tap(l->listen, k);
+	return LDB_EXIT_OK;
+}
+
 static int begin(struct load *l, const struct pace *p)
 {
 	const struct ldb_config *c = l->cfg;
@@ -704,6 +759,8 @@ static int begin(struct load *l, const struct pace *p)
 	ldb_text_banner(&l->text);
 	const struct ldb_say say = { say_text, &l->text };
 	int pf = ldb_preflight_run(c, &say, &l->pf);
+	if (pf == LDB_EXIT_OK)
+		pf = start_listeners(l);
 	if (pf != LDB_EXIT_OK) {
 		ldb_text_end(&l->text, pf);
 		return pf;
@@ -773,6 +830,8 @@ static int start_threads(struct load *l, struct pace *p)
 	}
 	pthread_attr_destroy(&attr);
 	p->next = p->warming ? p->t_run + p->warmup : p->t_run + p->interval;
+	if (l->listen != NULL) /* --listen-pause: in the measurement's middle */
+		ldb_listen_measuring(l->listen, p->t_run + p->warmup, l->cfg->duration_ms * 1000000ULL);
 	return status;
 }
 
@@ -884,7 +943,32 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	return status;
 }
 
+static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res);
+
+/* --listeners-baseline D: the write load alone for D, then with the
+ * listeners; the second run's summary compares the two. */
 int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
+{
+	if (c->listeners == 0 || c->listen_baseline_ms == 0)
+		return run_load(c, out, res);
+	struct ldb_config b = *c; /* shallow: read only, never freed */
+	b.listeners = 0;
+	b.listen_baseline_ms = 0;
+	b.listen_pause_ms = 0;
+	b.duration_ms = c->listen_baseline_ms;
+	fprintf(out, "Baseline: the write load for %.3f s without the listeners (--listeners-baseline).\n",
+	        (double)c->listen_baseline_ms / 1e3);
+	int st = run_load(&b, out, &baseline);
+	if (st != LDB_EXIT_OK)
+		return st;
+	baseline_ran = true;
+	fprintf(out, "With the listeners:\n");
+	st = run_load(c, out, res);
+	baseline_ran = false;
+	return st;
+}
+
+static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 {
 	struct load l;
 	struct pace p;
@@ -915,6 +999,12 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 		/* the consumers' last pending writes: seen, or unseen at their timeout */
 		ldb_repl_finish(l.repl);
 		ldb_repl_out_final(&l.rout, &l.text);
+	}
+	if (l.listen != NULL) {
+		/* the listeners' last notifications: received, or missing after --listen-wait */
+		ldb_listen_finish(l.listen);
+		ldb_listen_read(l.listen, &l.lfig);
+		ldb_listen_text(&l.lfig, &l.text);
 	}
 	end_oplog(&l, &p, t_end);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "report/join.h"
+#include "report/listen_lines.h"
 #include "report/repl_lines.h"
 #include "report/reporter.h"
 #include "report/sampler.h"
@@ -72,6 +73,9 @@ struct load {
 	struct ldb_wl *wl;
 	int nwl;
 	struct ldb_totals wtot; /* the workloads' counters at their last sample, added: the total's next */
+	/* --listeners: the listeners and their matcher (run/listen), their figures */
+	struct ldb_listen *listen;
+	struct ldb_listen_figs lfig;
 };
 
 /* cmd/load: the histograms a run uses, its schedule lag's, its round trips'; a set of them initialised. */

@@ -262,6 +262,8 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 	}
 	if (add_join(m, ldb_json_get(sum, "join"), path, err, cap) != 0 || add_workloads(m, sum, path, err, cap) != 0)
 		return -1;
+	if (ldb_listen_merge_add(&m->listen, sum, path, err, cap) != 0)
+		return -1;
 	return ldb_repl_merge_add(&m->repl, sum, path, err, cap);
 }
 
@@ -373,6 +375,8 @@ void ldb_merge_finish(struct ldb_merged *m)
 	m->s.tot.counted = m->s.counted;
 	if (m->repl.n > 0)
 		ldb_summary_add(&m->s, ldb_repl_part(&m->repl_part, m->repl.f, m->repl.n));
+	if (m->listen.n > 0)
+		ldb_summary_add(&m->s, ldb_listen_part(&m->lpart, &m->listen.f));
 	if (m->njoin > 0) {
 		ldb_join_conclude(&m->join);
 		ldb_summary_add(&m->s, ldb_join_part(&m->join));
@@ -396,6 +400,7 @@ void ldb_merge_free(struct ldb_merged *m)
 	free(m->wl_name);
 	free(m->wsum);
 	ldb_repl_merge_free(&m->repl);
+	ldb_listen_merge_free(&m->listen);
 	ldb_join_free(&m->join);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		ldb_hist_free(&m->lat[k]);

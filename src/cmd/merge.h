@@ -28,6 +28,7 @@
 
 #include "report/join.h"
 #include "report/records.h"
+#include "report/listen_lines.h"
 #include "report/repl_lines.h"
 
 /** The sum of summary records so far; `s` is the merged summary once
@@ -41,6 +42,8 @@ struct ldb_merged {
 	struct ldb_hist tmp;            /* a decoded input histogram */
 	struct ldb_repl_merge repl;     /* -S: the consumers' figures */
 	struct ldb_repl_part repl_part; /* them as a part of s */
+	struct ldb_listen_merge listen; /* --listeners: the listeners' figures */
+	struct ldb_listen_part lpart;   /* them as a part of s */
 	struct ldb_join join;           /* --server-log: the inputs' joins, added (their histograms) */
 	int njoin;                      /* inputs that carry a join */
 	/* [workload] sections: each workload's records, merged by name (in the

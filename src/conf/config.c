@@ -62,6 +62,7 @@ void ldb_config_init(struct ldb_config *c)
 	/* replication check */
 	c->repl_rate = 50;
 	c->repl_timeout_ms = 30000;
+	c->listen_wait_ms = 5000;
 }
 
 static void free_secret(char *s)
@@ -141,6 +142,8 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->timestamp_fmt);
 	/* replication check */
 	free(c->repl_bind_dn);
+	free(c->listen_base);
+	free(c->listen_filter);
 	free_secret(c->repl_password);
 	/* write workloads */
 	free(c->object_file);
@@ -189,6 +192,7 @@ const char *ldb_exit_text_prog(int status, const char *progname)
 	case LDB_EXIT_NO_CAPACITY: return "No rate met the objective (--find-max).";
 	case LDB_EXIT_NOT_EVALUATED: return "Threshold not evaluated (--fail-if).";
 	case LDB_EXIT_NO_JOIN: return "The server log could not be joined (--server-log).";
+	case LDB_EXIT_NO_LISTEN: return "The server refused the listeners' searches (--listeners).";
 	default: return "Undocumented error - update source code.";
 	}
 }

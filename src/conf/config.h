@@ -15,6 +15,9 @@
 
 #define LDB_SRC_MAX 16 /* --source-address: addresses at most */
 
+/* --listen-kind */
+enum { LDB_LISTEN_SYNC = 0, LDB_LISTEN_PSEARCH = 1 };
+
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
 enum ldb_op {
@@ -59,6 +62,7 @@ enum ldb_exit {
 	LDB_EXIT_NO_CAPACITY = 12,   /* --find-max: no step's rate met the objective */
 	LDB_EXIT_NOT_EVALUATED = 13, /* a --fail-if threshold's figure could not be obtained (never a pass) */
 	LDB_EXIT_NO_JOIN = 14,       /* --server-log: the run could not be joined with the server's log */
+	LDB_EXIT_NO_LISTEN = 15,     /* --listeners: the server refused the sync or persistent search */
 	LDB_EXIT_OTHER = 99
 };
 const char *ldb_exit_text(int status); /* "No problem during execution." ... */
@@ -284,6 +288,15 @@ struct ldb_config {
 		int family;             /* AF_INET or AF_INET6 */
 		unsigned char addr[16]; /* its bytes, network order */
 	} src[LDB_SRC_MAX];
+	/* listeners for changes (run/listen.h, docs/guide.md "Listeners") */
+	int listeners;               /* --listeners N: sync or persistent searches, each on its own connection */
+	int listen_kind;             /* --listen-kind: LDB_LISTEN_SYNC, LDB_LISTEN_PSEARCH */
+	char *listen_base;           /* --listen-base */
+	char *listen_filter;         /* --listen-filter; NULL: (objectClass=*) */
+	uint64_t listen_wait_ms;     /* --listen-wait: how long the end waits for notifications missing */
+	uint64_t listen_pause_ms;    /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
+	uint64_t listen_baseline_ms; /* --listeners-baseline: the write load alone this long first; 0 none */
+
 	int depth;                  /* -a N: requests in flight per connection; default 1 */
 	long long samples;          /* -N, -1 = no limit */
 	long long ops_per_thread;   /* -T, -1 = no limit */

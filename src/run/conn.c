@@ -265,6 +265,13 @@ static int conn_parse(struct ldb_conn *cn, uint64_t now)
 		struct ldb_slot *s = &cn->slots[i];
 		if (!s->used || s->msgid != r.msgid)
 			continue; /* the answer to something already given up */
+		if (cn->w->run->source == LDB_SOURCE_LISTEN && rc == LDB_LINK_MSG && s->setup != SETUP_STARTTLS) {
+			/* every message of a listener's search (run/listen_source.c) */
+			ldb_listen_msg(cn, i, &r, cn->ln.in + pos - r.len, now);
+			if (cn->ln.fd < 0)
+				return 0;
+			continue;
+		}
 		if (r.op == LDAP_RES_SEARCH_ENTRY) {
 			s->entries++;
 			if (!cn->steps) {

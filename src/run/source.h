@@ -28,13 +28,14 @@
  * be inlined where they are defined.  The load's kinds and value patterns
  * (run/load_source.c, run/issue.c) are LDB_SOURCE_LOAD, the default; the
  * recorded connections of an access log (run/replay_source.c) are
- * LDB_SOURCE_REPLAY.
+ * LDB_SOURCE_REPLAY; the listeners for changes (run/listen_source.c)
+ * LDB_SOURCE_LISTEN.
  *
  * Included by run/conn.h, after the types it needs. */
 #ifndef LDBENCH_RUN_SOURCE_H
 #define LDBENCH_RUN_SOURCE_H
 
-enum ldb_source { LDB_SOURCE_LOAD = 0, LDB_SOURCE_REPLAY };
+enum ldb_source { LDB_SOURCE_LOAD = 0, LDB_SOURCE_REPLAY, LDB_SOURCE_LISTEN };
 
 /* ---------------- the load (run/load_source.c; pump: run/issue.c) */
 void ldb_load_step(struct ldb_conn *cn, uint64_t now);
@@ -91,11 +92,23 @@ static inline void ldb_load_step_ready(struct ldb_conn *cn, uint64_t now)
 		ldb_pace_later(cn->w, now);
 }
 
+/* ---------------- the listeners (run/listen_source.c) */
+void ldb_listen_step(struct ldb_conn *cn, uint64_t now);
+void ldb_listen_up(struct ldb_conn *cn, uint64_t now);
+/* Every message to the listener's search or bind (run/conn.c's hook). */
+void ldb_listen_msg(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now);
+void ldb_listen_broken(struct ldb_conn *cn, enum ldb_fail why, uint64_t now);
+void ldb_listen_setup_failed(struct ldb_conn *cn, enum ldb_fail kind, const char *why, int err, uint64_t now);
+void ldb_listen_deadline(struct ldb_conn *cn, uint64_t now);
+void ldb_listen_round(struct ldb_iothread *r, uint64_t now, int *alive);
+uint64_t ldb_listen_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake);
+
 /* ---------------- dispatch */
 static inline void ldb_src_step(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default:
 		if (cn->state == CS_READY)
@@ -109,6 +122,7 @@ static inline void ldb_src_up(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_up(cn, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_up(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_up(cn, now);
 	}
@@ -118,6 +132,7 @@ static inline void ldb_src_pump(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_step(cn, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_step(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_conn_pump(cn, now);
 	}
@@ -128,6 +143,7 @@ static inline void ldb_src_result(struct ldb_conn *cn, int i, const struct ldb_r
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_result(cn, i, r, msg, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_msg(cn, i, r, msg, now); break;
 	case LDB_SOURCE_LOAD:
 	default:
 		if (cn->steps)
@@ -141,6 +157,7 @@ static inline void ldb_src_setup_failed(struct ldb_conn *cn, enum ldb_fail kind,
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_setup_failed(cn, kind, why, err, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_setup_failed(cn, kind, why, err, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_setup_failed(cn, kind, why, err, now);
 	}
@@ -150,6 +167,7 @@ static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_deadline(cn, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_deadline(cn, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_deadline(cn, now);
 	}
@@ -158,7 +176,8 @@ static inline void ldb_src_deadline(struct ldb_conn *cn, uint64_t now)
 static inline void ldb_src_paced(struct ldb_client *w, uint64_t now)
 {
 	switch ((enum ldb_source)w->run->source) {
-	case LDB_SOURCE_REPLAY: break;
+	case LDB_SOURCE_REPLAY:
+	case LDB_SOURCE_LISTEN: break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_paced(w, now);
 	}
@@ -168,6 +187,7 @@ static inline bool ldb_src_finished(const struct ldb_client *w)
 {
 	switch ((enum ldb_source)w->run->source) {
 	case LDB_SOURCE_REPLAY: return ldb_replay_finished(w);
+	case LDB_SOURCE_LISTEN: return w->exhausted;
 	case LDB_SOURCE_LOAD:
 	default: return ldb_load_finished(w);
 	}
@@ -179,6 +199,7 @@ static inline void ldb_conn_fail(struct ldb_conn *cn, enum ldb_fail why, uint64_
 {
 	switch ((enum ldb_source)cn->w->run->source) {
 	case LDB_SOURCE_REPLAY: ldb_replay_broken(cn, why, now); break;
+	case LDB_SOURCE_LISTEN: ldb_listen_broken(cn, why, now); break;
 	case LDB_SOURCE_LOAD:
 	default: ldb_load_broken(cn, why, now);
 	}
@@ -194,10 +215,14 @@ static inline void ldb_src_round(struct ldb_iothread *r, uint64_t now, int *aliv
 {
 	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY)
 		ldb_replay_round(r, now, alive);
+	else if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LISTEN)
+		ldb_listen_round(r, now, alive);
 }
 
 static inline uint64_t ldb_src_wait(struct ldb_iothread *r, uint64_t now, uint64_t wake)
 {
+	if (r->nw > 0 && r->w[0].run->source == LDB_SOURCE_LISTEN)
+		return ldb_listen_wait(r, now, wake);
 	return r->nw > 0 && r->w[0].run->source == LDB_SOURCE_REPLAY ? ldb_replay_wait(r, now, wake) : wake;
 }
 

@@ -1,0 +1,135 @@
+/* The listeners' controls and messages: see syncctl.h. */
+#include "proto/syncctl.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "proto/controls.h"
+#include "proto/der.h"
+
+/* RFC 4533 2.2: syncRequestValue ::= SEQUENCE { mode ENUMERATED
+ * { refreshAndPersist (3) } } (no cookie, reloadHint FALSE: its default). */
+static const uint8_t SYNC_PERSIST[] = { 0x30, 0x03, 0x0a, 0x01, 0x03 };
+/* PersistentSearch ::= SEQUENCE { changeTypes INTEGER 15 (add, delete,
+ * modify, modDN), changesOnly TRUE, returnECs TRUE } */
+static const uint8_t PSEARCH_ALL[] = { 0x30, 0x09, 0x02, 0x01, 0x0f, 0x01, 0x01, 0xff, 0x01, 0x01, 0xff };
+
+int ldb_listen_encode(struct ldb_bytes *op, struct ldb_bytes *ctl, bool psearch, const char *base, const char *filter,
+                      const char *const *attrs, char *err)
+{
+	struct ldb_search_args a = { .base = base, .scope = LDB_SCOPE_SUB, .filter = filter, .attrs = attrs };
+	if (ldb_wire_encode_search(op, &a, err) != 0)
+		return -1;
+	return psearch ? ldb_ctl_encode(ctl, LDB_PSEARCH_OID, true, PSEARCH_ALL, sizeof PSEARCH_ALL, true, err)
+	               : ldb_ctl_encode(ctl, LDB_SYNC_REQUEST_OID, true, SYNC_PERSIST, sizeof SYNC_PERSIST, true, err);
+}
+
+bool ldb_entry_dn_value(const uint8_t *body, size_t len, const char *attr, size_t alen, const uint8_t **dn,
+                        size_t *dnlen, const uint8_t **val, size_t *vlen)
+{
+	const uint8_t *end = body + len, *p, *b, *attrs;
+	uint8_t tag;
+	size_t n, na;
+	*val = NULL;
+	*vlen = 0;
+	if ((p = ldb_der_tlv(body, end, &tag, dn, dnlen)) == NULL || tag != 0x04)
+		return false;
+	if (attr == NULL)
+		return true;
+	if (ldb_der_tlv(p, end, &tag, &attrs, &na) == NULL || tag != 0x30)
+		return false;
+	for (const uint8_t *q = attrs, *qe = attrs + na; q < qe;) {
+		const uint8_t *pa, *t, *vals;
+		size_t npa, nt, nv;
+		if ((q = ldb_der_tlv(q, qe, &tag, &pa, &npa)) == NULL || tag != 0x30)
+			return false;
+		const uint8_t *r = ldb_der_tlv(pa, pa + npa, &tag, &t, &nt);
+		if (r == NULL || tag != 0x04)
+			return false;
+		if (nt != alen || strncasecmp((const char *)t, attr, alen) != 0)
+			continue;
+		if (ldb_der_tlv(r, pa + npa, &tag, &vals, &nv) == NULL || tag != 0x31)
+			return false;
+		if (nv > 0 && ldb_der_tlv(vals, vals + nv, &tag, &b, &n) != NULL && tag == 0x04) {
+			*val = b;
+			*vlen = n;
+		}
+		return true;
+	}
+	return true;
+}
+
+/* The first ENUMERATED of a SEQUENCE value: the state or change type. */
+static int first_enum(const uint8_t *v, size_t vlen)
+{
+	const uint8_t *body, *e;
+	size_t n, ne;
+	uint8_t tag;
+	if (ldb_der_tlv(v, v + vlen, &tag, &body, &n) == NULL || tag != 0x30)
+		return -1;
+	if (ldb_der_tlv(body, body + n, &tag, &e, &ne) == NULL || (tag != 0x0a && tag != 0x02) || ne != 1)
+		return -1;
+	return e[0];
+}
+
+int ldb_entry_change(const uint8_t *msg, size_t len)
+{
+	const uint8_t *v;
+	size_t vlen;
+	if (ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen)) {
+		switch (first_enum(v, vlen)) {
+		case 0: return LDB_CHG_PRESENT;
+		case 1: return LDB_CHG_ADD;
+		case 2: return LDB_CHG_MODIFY;
+		case 3: return LDB_CHG_DELETE;
+		default: return LDB_CHG_NONE;
+		}
+	}
+	if (ldb_ctl_find(msg, len, LDB_ECN_OID, &v, &vlen)) {
+		switch (first_enum(v, vlen)) {
+		case 1: return LDB_CHG_ADD;
+		case 2: return LDB_CHG_DELETE;
+		case 4: return LDB_CHG_MODIFY;
+		case 8: return LDB_CHG_MODDN;
+		default: return LDB_CHG_NONE;
+		}
+	}
+	return LDB_CHG_NONE;
+}
+
+int ldb_sync_info_done(const uint8_t *body, size_t len)
+{
+	const uint8_t *end = body + len, *p = body, *b, *val = NULL;
+	size_t n, vlen = 0;
+	uint8_t tag;
+	bool named = false;
+	while (p < end) {
+		if ((p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
+			return -1;
+		if (tag == 0x80) { /* responseName [0] */
+			if (n != sizeof LDB_SYNC_INFO_OID - 1 || memcmp(b, LDB_SYNC_INFO_OID, n) != 0)
+				return -1;
+			named = true;
+		} else if (tag == 0x81) { /* responseValue [1] */
+			val = b;
+			vlen = n;
+		}
+	}
+	if (!named || val == NULL)
+		return -1;
+	/* syncInfoValue: refreshDelete [1] or refreshPresent [2] SEQUENCE
+	 * { cookie OPTIONAL, refreshDone BOOLEAN DEFAULT TRUE } */
+	if (ldb_der_tlv(val, val + vlen, &tag, &b, &n) == NULL)
+		return -1;
+	if (tag != 0xa1 && tag != 0xa2)
+		return 0;
+	for (const uint8_t *q = b, *qe = b + n; q < qe;) {
+		const uint8_t *e;
+		size_t ne;
+		if ((q = ldb_der_tlv(q, qe, &tag, &e, &ne)) == NULL)
+			return -1;
+		if (tag == 0x01 && ne == 1)
+			return e[0] != 0;
+	}
+	return 1;
+}

@@ -1,0 +1,139 @@
+/* The listeners' internals, shared by run/listen_source.c (the listeners'
+ * I/O threads), run/listen_match.c (the matcher) and run/listen_run.c (start
+ * and end).  See run/listen.h. */
+#ifndef LDBENCH_RUN_LISTEN_INT_H
+#define LDBENCH_RUN_LISTEN_INT_H
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "proto/wire.h"
+#include "run/listen.h"
+#include "run/run.h"
+
+#define LDB_NOTE_RING (1u << 18)   /* notifications in flight per listeners' I/O thread; a power of two */
+#define LDB_LISTEN_PER_THREAD 2000 /* listeners an I/O thread carries at most (4 threads at most) */
+
+/* A listener's phase (written by its I/O thread, read relaxed). */
+enum { L_IDLE = 0, L_BINDING, L_REFRESH, L_PERSIST, L_FAILED, L_LOST };
+
+/* What a write or a notification is about: the entry there (an add), a
+ * modify's value, the entry gone (a delete). */
+enum { LK_THERE = 0, LK_VALUE, LK_GONE };
+
+/* One listener's state: its I/O thread writes, the others read (relaxed). */
+struct ldb_lsn {
+	int phase;
+	int code;         /* the result code that ended its search or set-up, -1 */
+	uint64_t t_sent;  /* its search went out (monotonic ns) */
+	uint64_t t_done;  /* its refresh ended */
+	uint64_t entries; /* received in the refresh */
+	uint64_t notes;   /* received after it */
+};
+
+/* A notification: which entry and what, when it arrived, on which listener. */
+struct ldb_note {
+	uint64_t key, dnkey, t;
+	uint32_t who;
+	uint32_t pad;
+};
+
+struct ldb_note_ring {
+	alignas(64) uint64_t head; /* written by the listeners' I/O thread */
+	alignas(64) uint64_t tail; /* written by the matcher */
+	alignas(64) uint64_t dropped;
+	struct ldb_note item[LDB_NOTE_RING];
+};
+
+/* One listeners' I/O thread. */
+struct ldb_lthread {
+	struct ldb_listen *ls;
+	int first, n; /* its listeners */
+	struct ldb_note_ring *ring;
+	pthread_t th;
+	bool started;
+	bool paused; /* its own: the sockets are out of reading */
+	char error[160];
+};
+
+struct ldb_listen {
+	const struct ldb_config *cfg;
+	struct ldb_run run;     /* the listeners' engine run (source LDB_SOURCE_LISTEN) */
+	struct ldb_config ecfg; /* the engine's zeroed configuration */
+	int n;                  /* listeners */
+	struct ldb_lsn *l;      /* [n] */
+	int nth;
+	struct ldb_lthread *th;
+	/* the search, encoded once: its protocolOp and its control */
+	struct ldb_bytes op, ctl;
+	const char *attr; /* the attribute a modify's value is read from, or NULL */
+	size_t alen;
+	uint8_t *bind; /* the simple bind (message id 1), or NULL: anonymous */
+	size_t bind_len;
+	/* --listen-pause: [pause_at, pause_end) (0: none), set by the main thread */
+	uint64_t pause_at, pause_end;
+	/* the load's side: a tap and a ring per I/O thread (every write) */
+	int nio;
+	struct ldb_repl_tap *taps;
+	struct ldb_repl_ring *wrings;
+	uint64_t *last; /* the taps' last-write table (run/repl.h) */
+	/* the matcher */
+	pthread_t mth;
+	bool mstarted;
+	int finishing;      /* 1: drain and look at the missing; 2: stop */
+	uint64_t finish_at; /* when finishing, the end of the wait */
+	struct ldb_match *m;
+};
+
+/* A hash of n bytes, eight at a time, each byte with its 0x20 bit set
+ * (ASCII letters in lower case; digits and the DN's punctuation have it):
+ * a word-at-a-time multiply and rotate per 8 bytes, from seed h. */
+static inline uint64_t ldb_lk_hash(uint64_t h, const uint8_t *p, size_t n)
+{
+	const uint64_t lower = 0x2020202020202020ULL;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ (w | lower)) * 0x9E3779B97F4A7C15ULL;
+		h ^= h >> 29;
+		p += 8;
+		n -= 8;
+	}
+	if (n > 0) {
+		uint64_t w = 0;
+		memcpy(&w, p, n);
+		h = (h ^ (w | (lower >> (8 * (8 - n)))) ^ n) * 0x9E3779B97F4A7C15ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* A DN's key: its bytes as ldb_lk_hash takes them (a DN the load builds
+ * has the spaces after its commas left out first: run/listen_match.c). */
+static inline uint64_t ldb_lk_dn(const uint8_t *p, size_t n)
+{
+	return ldb_lk_hash(0xcbf29ce484222325ULL, p, n);
+}
+
+/* A change's key: its entry's, what it is (LK_*), and the value it carried. */
+static inline uint64_t ldb_lk_key(uint64_t dnkey, int what, const uint8_t *v, size_t n)
+{
+	uint64_t h = ldb_lk_hash(dnkey ^ ((uint64_t)(what + 1) * 0xC2B2AE3D27D4EB4FULL), v, n);
+	return h ? h : 1;
+}
+
+/* run/listen_source.c: a listeners' I/O thread's body. */
+void *ldb_listen_thread(void *arg);
+/* run/listen_match.c: the matcher. */
+struct ldb_match *ldb_match_new(struct ldb_listen *ls);
+void ldb_match_free(struct ldb_match *m);
+void *ldb_match_main(void *arg);
+void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f);
+/* Everything offered has been looked at, and every write was received by
+ * every listener (the finish's wait can end). */
+bool ldb_match_settled(struct ldb_listen *ls);
+
+#endif

@@ -1,0 +1,426 @@
+/* The listeners' matcher: one thread joining the writes the load's I/O
+ * threads confirmed (their taps' rings, run/repl.h: every write, its kind,
+ * numbers, carried value and confirmation time) with the notifications the
+ * listeners' I/O threads received (their rings, run/listen_int.h: the keys of
+ * an entry and its change, the arrival time, the listener).  A write's key
+ * is built from what it wrote (its row's repl_looks, ops.h: the entry's DN
+ * and, for a modify, the value); the window holds each write with a bit per
+ * listener until every listener that was up when it came received it, or
+ * --listen-wait passed (missing).  Written here, read by the main thread
+ * with relaxed loads. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ops/ops.h"
+#include "run/clock.h"
+#include "run/listen_int.h"
+
+#define IDLE_NS 1000000ULL          /* the matcher's sleep when nothing came: 1 ms */
+#define ACTIVE_EVERY_NS 10000000ULL /* the listeners up looked at again every 10 ms */
+#define EARLY_CAP 65536             /* notifications whose write has not come yet */
+#define EARLY_NS 2000000000ULL      /* ... kept this long, then unmatched */
+#define BITS_BUDGET (64u << 20)     /* the window's bits: 64 MiB at most */
+#define KEEP_NS 30000000000ULL      /* a write not received is kept 30 s (and --listen-wait) while the run goes on */
+#define CHAIN 8                     /* writes of an entry looked at, at most */
+
+struct wrec {
+	uint64_t key, dnkey, t, seq;
+	int32_t knext; /* the next write in its key's bucket */
+	int32_t dprev; /* the previous write of its entry, or -1 */
+	uint32_t want, nseen;
+	bool raced, live;
+};
+
+struct ldb_match {
+	struct ldb_listen *ls;
+	uint32_t cap, words;
+	struct wrec *w;
+	uint64_t *bits;   /* [cap][words]: a listener's bit set: received (or not up when the write came) */
+	uint64_t *active; /* [words]: the listeners up now */
+	uint32_t nactive;
+	uint64_t active_at;
+	uint64_t head, tail; /* the window's writes: seq in [tail, head) */
+	int32_t *kb, *db;    /* buckets: by key (chains), by entry (its latest write) */
+	uint32_t kmask, dmask;
+	struct ldb_repl_view view;
+	struct ldb_note *early;
+	uint32_t nearly;
+	uint64_t taken;              /* writes taken into the window */
+	uint64_t *base, *got, *miss; /* per listener: taken when it came up, received, missing */
+	bool *up;
+	/* the figures (relaxed stores) */
+	uint64_t writes, untracked, expected, seen, missing, dup, ooo, superseded, early_n, foreign, behind_max;
+	struct ldb_hist delay;
+	bool done;
+};
+
+static void put(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static uint64_t get(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static uint64_t *bits_of(struct ldb_match *m, uint32_t i)
+{
+	return m->bits + (size_t)i * m->words;
+}
+
+struct ldb_match *ldb_match_new(struct ldb_listen *ls)
+{
+	struct ldb_match *m = calloc(1, sizeof *m);
+	if (m == NULL)
+		return NULL;
+	m->ls = ls;
+	m->words = (uint32_t)((ls->n + 63) / 64);
+	m->cap = 1u << 17;
+	while (m->cap > 4096 && (size_t)m->cap * m->words * 8 > BITS_BUDGET)
+		m->cap >>= 1;
+	m->kmask = m->cap * 2 - 1;
+	m->dmask = m->cap * 2 - 1;
+	m->w = calloc(m->cap, sizeof *m->w);
+	m->bits = calloc((size_t)m->cap * m->words, sizeof *m->bits);
+	m->active = calloc(m->words, sizeof *m->active);
+	m->kb = malloc((size_t)(m->kmask + 1) * sizeof *m->kb);
+	m->db = malloc((size_t)(m->dmask + 1) * sizeof *m->db);
+	m->early = calloc(EARLY_CAP, sizeof *m->early);
+	m->base = calloc((size_t)ls->n, sizeof *m->base);
+	m->got = calloc((size_t)ls->n, sizeof *m->got);
+	m->miss = calloc((size_t)ls->n, sizeof *m->miss);
+	m->up = calloc((size_t)ls->n, sizeof *m->up);
+	if (!m->w || !m->bits || !m->active || !m->kb || !m->db || !m->early || !m->base || !m->got || !m->miss ||
+	    !m->up || ldb_hist_init(&m->delay) != 0 || ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
+		ldb_match_free(m);
+		return NULL;
+	}
+	memset(m->kb, 0xff, (size_t)(m->kmask + 1) * sizeof *m->kb);
+	memset(m->db, 0xff, (size_t)(m->dmask + 1) * sizeof *m->db);
+	return m;
+}
+
+void ldb_match_free(struct ldb_match *m)
+{
+	if (m == NULL)
+		return;
+	ldb_wctx_free(&m->view.wc);
+	ldb_hist_free(&m->delay);
+	free(m->w);
+	free(m->bits);
+	free(m->active);
+	free(m->kb);
+	free(m->db);
+	free(m->early);
+	free(m->base);
+	free(m->got);
+	free(m->miss);
+	free(m->up);
+	free(m);
+}
+
+/* The listeners in the persist phase now; one that came up counts the
+ * writes from here. */
+static void look_active(struct ldb_match *m, uint64_t now)
+{
+	const struct ldb_listen *ls = m->ls;
+	m->active_at = now;
+	m->nactive = 0;
+	memset(m->active, 0, m->words * sizeof *m->active);
+	for (int k = 0; k < ls->n; k++) {
+		bool up = __atomic_load_n(&ls->l[k].phase, __ATOMIC_ACQUIRE) == L_PERSIST;
+		if (up && !m->up[k])
+			m->base[k] = m->taken;
+		m->up[k] = up;
+		if (up) {
+			m->active[k / 64] |= 1ULL << (k % 64);
+			m->nactive++;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ the window */
+
+/* The oldest write leaves the window: the listeners up that did not receive it miss it. */
+static void retire(struct ldb_match *m)
+{
+	uint32_t i = (uint32_t)(m->tail & (m->cap - 1));
+	struct wrec *r = &m->w[i];
+	m->tail++;
+	if (!r->live)
+		return;
+	r->live = false;
+	if (r->nseen < r->want) {
+		put(&m->missing, m->missing + (r->want - r->nseen));
+		const uint64_t *b = bits_of(m, i);
+		for (uint32_t k = 0; k < (uint32_t)m->ls->n; k++)
+			if (!(b[k / 64] >> (k % 64) & 1))
+				m->miss[k]++;
+	}
+	int32_t *p = &m->kb[r->key & m->kmask];
+	while (*p >= 0 && *p != (int32_t)i)
+		p = &m->w[*p].knext;
+	if (*p == (int32_t)i)
+		*p = r->knext;
+	if (m->db[r->dnkey & m->dmask] == (int32_t)i)
+		m->db[r->dnkey & m->dmask] = -1;
+}
+
+static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced)
+{
+	if (m->head - m->tail == m->cap)
+		retire(m); /* full: the oldest is given up */
+	uint32_t i = (uint32_t)(m->head & (m->cap - 1));
+	struct wrec *r = &m->w[i];
+	int32_t prev = m->db[dnkey & m->dmask];
+	*r = (struct wrec){ .key = key,
+		            .dnkey = dnkey,
+		            .t = t,
+		            .seq = m->head,
+		            .raced = raced,
+		            .live = true,
+		            .want = m->nactive,
+		            .dprev = -1 };
+	if (prev >= 0 && m->w[prev].live && m->w[prev].dnkey == dnkey)
+		r->dprev = prev;
+	m->db[dnkey & m->dmask] = (int32_t)i;
+	r->knext = m->kb[key & m->kmask];
+	m->kb[key & m->kmask] = (int32_t)i;
+	uint64_t *b = bits_of(m, i);
+	for (uint32_t k = 0; k < m->words; k++)
+		b[k] = ~m->active[k];
+	m->head++;
+	m->taken++;
+	put(&m->writes, m->writes + 1);
+	put(&m->expected, m->expected + m->nactive);
+}
+
+/* A confirmed write of the load: its keys from what it wrote. */
+static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
+{
+	const struct ldb_opdesc *d = ldb_ops[it->kind];
+	int what = it->kind == LDB_OP_ADD ? LK_THERE : it->kind == LDB_OP_DELETE ? LK_GONE : LK_VALUE;
+	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
+	if ((it->kind != LDB_OP_ADD && it->kind != LDB_OP_DELETE && it->kind != LDB_OP_MODIFY) ||
+	    d->repl_looks == NULL || d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
+	    (what == LK_VALUE && (m->view.look[0].negate || m->view.look[0].val == NULL))) {
+		put(&m->untracked, m->untracked + 1);
+		return;
+	}
+	const struct ldb_repl_look *l = &m->view.look[0];
+	char dn[LDB_DN_MAX]; /* as a server sends it: no space after a comma */
+	size_t n = 0;
+	for (const char *c = l->dn; *c != '\0' && n < sizeof dn; c++)
+		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
+			dn[n++] = *c;
+	uint64_t dk = ldb_lk_dn((const uint8_t *)dn, n);
+	uint64_t key =
+	        ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL, what == LK_VALUE ? l->vlen : 0);
+	take(m, key, dk, it->t, it->raced);
+}
+
+/* ------------------------------------------------------------ notifications */
+
+static bool has(struct ldb_match *m, int32_t j, uint32_t who)
+{
+	return bits_of(m, (uint32_t)j)[who / 64] >> (who % 64) & 1;
+}
+
+/* The oldest write of entry dnkey, from write j back, that listener who has
+ * not received (and older than seq), or -1. */
+static int32_t oldest_unseen(struct ldb_match *m, int32_t j, uint64_t dnkey, uint32_t who, uint64_t seq)
+{
+	int32_t best = -1;
+	for (int n = 0; n < CHAIN && j >= 0; n++) {
+		const struct wrec *o = &m->w[j];
+		if (!o->live || o->dnkey != dnkey)
+			break;
+		if (o->seq < seq && !has(m, j, who))
+			best = j;
+		j = o->dprev;
+	}
+	return best;
+}
+
+/* Write j received by listener who at t. */
+static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
+{
+	struct wrec *r = &m->w[j];
+	bits_of(m, (uint32_t)j)[who / 64] |= 1ULL << (who % 64);
+	r->nseen++;
+	m->got[who]++;
+	put(&m->seen, m->seen + 1);
+	if (t <= r->t)
+		put(&m->early_n, m->early_n + 1);
+	ldb_hist_record(&m->delay, t > r->t ? t - r->t : 0);
+}
+
+/* The notification's write: the oldest of its key this listener has not
+ * received.  A server may send an entry as it is when it sends (slapd's
+ * syncprov does): a notification carrying a later write's value stands for
+ * the oldest write of the entry not yet received (superseded); one whose
+ * write was already taken so stands for a later one (out of order), else it
+ * came again (duplicated).  @return true when it matched a write. */
+static bool match(struct ldb_match *m, const struct ldb_note *n)
+{
+	int32_t best = -1;
+	bool any = false;
+	for (int32_t j = m->kb[n->key & m->kmask]; j >= 0; j = m->w[j].knext) {
+		const struct wrec *r = &m->w[j];
+		if (r->key != n->key)
+			continue;
+		any = true;
+		if (!has(m, j, n->who) && (best < 0 || r->seq < m->w[best].seq))
+			best = j;
+	}
+	if (best < 0) {
+		if (!any)
+			return false;
+		int32_t later = oldest_unseen(m, m->db[n->dnkey & m->dmask], n->dnkey, n->who, UINT64_MAX);
+		if (later >= 0) {
+			put(&m->ooo, m->ooo + 1);
+			received(m, later, n->who, n->t);
+		} else {
+			put(&m->dup, m->dup + 1);
+		}
+		return true;
+	}
+	int32_t older = oldest_unseen(m, m->w[best].dprev, n->dnkey, n->who, m->w[best].seq);
+	if (older >= 0 && !m->w[best].raced) {
+		put(&m->superseded, m->superseded + 1);
+		best = older;
+	}
+	received(m, best, n->who, n->t);
+	return true;
+}
+
+static void noted(struct ldb_match *m, const struct ldb_note *n)
+{
+	if (match(m, n))
+		return;
+	if (m->nearly == EARLY_CAP) {
+		put(&m->foreign, m->foreign + 1);
+		return;
+	}
+	m->early[m->nearly++] = *n; /* its write may not have come yet */
+}
+
+/* The notifications kept for their write: matched now, kept, or unmatched
+ * once old (all of them when the end came). */
+static void early_again(struct ldb_match *m, uint64_t now, bool all)
+{
+	uint32_t kept = 0;
+	for (uint32_t k = 0; k < m->nearly; k++) {
+		const struct ldb_note *n = &m->early[k];
+		if (match(m, n))
+			continue;
+		if (all || (now > n->t && now - n->t > EARLY_NS))
+			put(&m->foreign, m->foreign + 1);
+		else
+			m->early[kept++] = *n;
+	}
+	m->nearly = kept;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static bool drain(struct ldb_match *m)
+{
+	struct ldb_listen *ls = m->ls;
+	bool any = false;
+	for (int k = 0; k < ls->nio; k++) {
+		struct ldb_repl_ring *r = &ls->wrings[k];
+		uint64_t t = r->tail, h = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+		for (; t < h; t++)
+			offered(m, &r->item[t & (LDB_REPL_RING - 1)]);
+		any = any || r->tail != t;
+		__atomic_store_n(&r->tail, t, __ATOMIC_RELEASE);
+	}
+	for (int k = 0; k < ls->nth; k++) {
+		struct ldb_note_ring *q = ls->th[k].ring;
+		uint64_t t = q->tail, h = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
+		for (; t < h; t++)
+			noted(m, &q->item[t & (LDB_NOTE_RING - 1)]);
+		any = any || q->tail != t;
+		__atomic_store_n(&q->tail, t, __ATOMIC_RELEASE);
+	}
+	return any;
+}
+
+/* The writes every listener received leave; those older than the wait too. */
+static void age(struct ldb_match *m, uint64_t now, uint64_t wait_ns, bool all)
+{
+	while (m->tail < m->head) {
+		const struct wrec *r = &m->w[m->tail & (m->cap - 1)];
+		if (r->live && r->nseen < r->want && !all && (now < r->t || now - r->t < wait_ns))
+			break;
+		retire(m);
+	}
+	uint64_t most = m->behind_max;
+	for (int k = 0; k < m->ls->n; k++)
+		if (m->up[k]) {
+			uint64_t b = m->taken - m->base[k] - m->got[k] - m->miss[k];
+			if (b > most && b < (1ULL << 62))
+				most = b;
+		}
+	put(&m->behind_max, most);
+}
+
+void *ldb_match_main(void *arg)
+{
+	struct ldb_match *m = arg;
+	struct ldb_listen *ls = m->ls;
+	uint64_t wait_ns = ls->cfg->listen_wait_ms * 1000000ULL + KEEP_NS; /* the end's wait: finish_at */
+	for (;;) {
+		uint64_t now = ldb_now_ns();
+		if (now - m->active_at >= ACTIVE_EVERY_NS)
+			look_active(m, now);
+		bool any = drain(m);
+		early_again(m, now, false);
+		int fin = __atomic_load_n(&ls->finishing, __ATOMIC_ACQUIRE);
+		bool over = fin >= 2 || (fin == 1 && now >= __atomic_load_n(&ls->finish_at, __ATOMIC_RELAXED));
+		age(m, now, wait_ns, over);
+		if (over) {
+			early_again(m, now, true);
+			break;
+		}
+		if (!any) {
+			struct timespec ts = { 0, (long)IDLE_NS };
+			nanosleep(&ts, NULL);
+		}
+	}
+	__atomic_store_n(&m->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+bool ldb_match_settled(struct ldb_listen *ls)
+{
+	const struct ldb_match *m = ls->m;
+	for (int k = 0; k < ls->nio; k++) /* the load's last writes taken first */
+		if (__atomic_load_n(&ls->wrings[k].tail, __ATOMIC_ACQUIRE) !=
+		    __atomic_load_n(&ls->wrings[k].head, __ATOMIC_ACQUIRE))
+			return false;
+	uint64_t exp = get(&m->expected), seen = get(&m->seen), miss = get(&m->missing);
+	return seen + miss >= exp;
+}
+
+void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
+{
+	struct ldb_match *m = ls->m;
+	f->writes = get(&m->writes);
+	f->untracked = get(&m->untracked);
+	f->expected = get(&m->expected);
+	f->seen = get(&m->seen);
+	f->missing = get(&m->missing);
+	f->duplicated = get(&m->dup);
+	f->out_of_order = get(&m->ooo);
+	f->superseded = get(&m->superseded);
+	f->early = get(&m->early_n);
+	f->foreign = get(&m->foreign);
+	f->behind_max = get(&m->behind_max);
+	ldb_hist_reset(&f->delay);
+	ldb_hist_add(&f->delay, &m->delay);
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Listeners for changes (docs/guide.md "Listeners"), against a real slapd with
+# the syncprov overlay:
+#  1. 50 RFC 4533 refreshAndPersist listeners (10 in the sanitizer builds)
+#     beside a modify load of 500 writes/s for 10 s: every listener's refresh
+#     holds the 1001 entries below ou=People; the writes followed equal the
+#     load's succeeded modifies and slapd's own count (cn=Monitor); every
+#     write received by every listener (missing, duplicated, unmatched 0),
+#     the delays reported (their count the notifications received), in the
+#     text lines, the JSON summary's "listeners" object and the CSV's row;
+#     ldbench merge of two such files: the counts and delays added;
+#  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
+#     listeners fall behind (most behind above a run without the pause, the
+#     longest delay above 3 s), catch up (missing 0), and the sample lines
+#     show the writes' latency meanwhile;
+#  2b. --listeners-baseline: the writes alone, then with the listeners, in
+#     one command: both runs' modifies are slapd's count, the cost line and
+#     the JSON baseline with the rates' ratio;
+#  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
+#     without --listeners, a bad filter, -S with listeners, more listeners
+#     than the descriptor limit: one line each, exit 2, no connection;
+#  4. a slapd without syncprov: one line naming what is missing, exit 15
+#     (for sync searches and for persistent searches, which slapd lacks).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../fixture/slapd.sh"
+. "$here/../fixture/assert.sh"
+
+F=${LDBENCH_TIME_FACTOR:-1}
+N=50
+if ((F > 1)); then
+	N=10
+	echo "(sanitizer build: $N listeners)"
+fi
+
+fixture_start --users 1000 --syncprov
+D=$FIX_DIR
+set_common() {
+	common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f "uid=userXXXXX"
+		-r1 -R1000 -n 2 --io-threads 1 -e attreplace=description:lXXXXXX,random --listen-base "$FIX_PEOPLE")
+}
+set_common
+
+lfield() { # FILE KEY: a number of the JSON summary's "listeners" object (its delay object left out)
+	grep '^{"type":"summary"' "$1" | grep -oE '"listeners":\{[^}]*' | grep -oE "\"$2\":-?[0-9.]+" | head -n 1 |
+		cut -d: -f2
+}
+dfield() { # FILE KEY: a number of the listeners' "delay" object
+	grep '^{"type":"summary"' "$1" | grep -oE '"listeners":\{.*' | grep -oE '"delay":\{[^}]*' |
+		grep -oE "\"$2\":[0-9.]+" | cut -d: -f2
+}
+succeeded() { sed -nE "s/.*$2: attempted [0-9]+, completed [0-9]+, succeeded ([0-9]+),.*/\1/p" "$1" | tail -n 1; }
+
+echo "=== 1. $N sync listeners, 500 modifies/s for 10 s"
+fixture_monitor_snapshot "$D/mon"
+run_ldbench "$D/run1.txt" "${common[@]}" --rate 500 --duration 10s --listeners $N --json "$D/run1.json" \
+	--csv "$D/run1.csv"
+assert_eq 0 "$RC" "exit status"
+mods=$(succeeded "$D/run1.txt" modify)
+assert_ge 1000 "$mods" "modifies made (500/s asked for 10 s; a busy machine may fall short)"
+assert_eq "$mods" "$(fixture_monitor_delta "$D/mon" Modify)" "the load's modifies against slapd's cn=Monitor"
+assert_match "Listeners: $N sync, refreshed $N \(refresh p50 [0-9.]+ ms, max [0-9.]+ ms; entries p50 1001, max 1001\), failed 0, lost 0$" \
+	"$D/run1.txt" "the refresh line"
+assert_eq "$mods" "$(lfield "$D/run1.json" writes)" "writes followed"
+assert_eq $((mods * N)) "$(lfield "$D/run1.json" expected)" "notifications expected"
+assert_eq $((mods * N)) "$(lfield "$D/run1.json" seen)" "notifications received"
+for k in missing duplicated unmatched dropped untracked failed lost; do
+	assert_eq 0 "$(lfield "$D/run1.json" $k)" "$k"
+done
+assert_eq $((mods * N)) "$(dfield "$D/run1.json" count)" "delays recorded"
+assert_match "Listeners: writes $mods \(not followed 0\), notifications expected $((mods * N)), received $((mods * N)), missing 0, duplicated 0, " \
+	"$D/run1.txt" "the notifications line"
+assert_match "Listeners: delay p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms \(confirmation to arrival, over $((mods * N))\)$" \
+	"$D/run1.txt" "the delay line"
+assert_eq "$N" "$(lfield "$D/run1.json" refreshed)" "refreshed in JSON"
+assert_eq 1001 "$(lfield "$D/run1.json" entries_max)" "refresh entries in JSON"
+behind1=$(lfield "$D/run1.json" behind_max)
+# ldbench merge (two client hosts' files: here the same twice): counts add, the delays' histograms add
+"$LDBENCH" merge --json - "$D/run1.json" "$D/run1.json" >"$D/merged.json" 2>"$D/merge.err" ||
+	_fail "merge: $(cat "$D/merge.err")"
+assert_eq $((2 * N)) "$(lfield "$D/merged.json" n)" "merge: listeners"
+assert_eq $((2 * mods * N)) "$(lfield "$D/merged.json" seen)" "merge: notifications received"
+assert_eq 0 "$(lfield "$D/merged.json" missing)" "merge: missing"
+assert_eq $((2 * mods * N)) "$(dfield "$D/merged.json" count)" "merge: delays"
+assert_eq "$(dfield "$D/run1.json" max_ms)" "$(dfield "$D/merged.json" max_ms)" "merge: the longest delay"
+row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
+assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
+	<(echo "$row") "the CSV's listeners row"
+
+echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
+run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
+	--json "$D/run2.json"
+assert_eq 0 "$RC" "exit status"
+mods=$(succeeded "$D/run2.txt" modify)
+assert_eq $((mods * 10)) "$(lfield "$D/run2.json" seen)" "every write received once they read again"
+assert_eq 0 "$(lfield "$D/run2.json" missing)" "missing"
+behind2=$(lfield "$D/run2.json" behind_max)
+assert_ge 1000 "$behind2" "most writes one listener had not received (5 s at up to 500/s)"
+assert_ge $((behind1 + 1)) "$behind2" "behind: more than without the pause ($behind1)"
+max_ms=$(dfield "$D/run2.json" max_ms)
+assert_ge 3000 "${max_ms%.*}" "the longest delay (ms), with a 5 s pause"
+assert_ge 10 "$(grep -c 'modify latency (ms): min' "$D/run2.txt")" "sample lines with the writes' latency"
+
+echo "=== 2b. the provider's slowdown in one command: the writes alone, then with the listeners"
+fixture_monitor_snapshot "$D/mon2"
+run_ldbench "$D/run3.txt" "${common[@]}" --rate 200 --duration 3s --listeners 10 --listeners-baseline 3s \
+	--json "$D/run3.json"
+assert_eq 0 "$RC" "exit status"
+assert_eq 1 "$(grep -c '^Baseline: the write load for 3.000 s without the listeners (--listeners-baseline).$' "$D/run3.txt")" \
+	"the baseline's line"
+assert_eq 2 "$(grep -c 'Exit status 0 - No problem during execution.$' "$D/run3.txt")" "two runs"
+both=$(($(succeeded "$D/run3.txt" modify) + $(sed -nE 's/.*modify: attempted [0-9]+, completed [0-9]+, succeeded ([0-9]+),.*/\1/p' "$D/run3.txt" | head -n 1)))
+assert_eq "$both" "$(fixture_monitor_delta "$D/mon2" Modify)" "both runs' modifies against cn=Monitor"
+assert_match "Listeners' cost: writes without listeners [0-9.]+/s, latency p50 [0-9.]+ ms, p99 [0-9.]+ ms; with 10 listeners [0-9.]+/s, p50 [0-9.]+ ms, p99 [0-9.]+ ms; ratio rate [0-9.]+, p50 [0-9.]+, p99 [0-9.]+$" \
+	"$D/run3.txt" "the cost line"
+grep -q '"baseline":{"rate":[0-9.]*,"p50_ms":[0-9.]*,"p99_ms":[0-9.]*,"with_rate":' "$D/run3.json" ||
+	_fail "the JSON summary's listeners.baseline"
+rates=$(sed -nE 's/.*Global average rate: .*\(([0-9.]+)\/sec\), total:.*/\1/p' "$D/run3.txt" | tr '\n' ' ')
+read -r r1 r2 <<<"$rates"
+assert_match "Listeners' cost: writes without listeners $r1/s, .* with 10 listeners $r2/s, " "$D/run3.txt" \
+	"the cost line's rates are the two runs' ($rates)"
+
+echo "=== 3. bad input: one line, exit 2, no connection"
+before=$(fixture_total_connections)
+bad() { # WHAT REGEX ARGS...
+	local what=$1 re=$2
+	shift 2
+	run_ldbench "$D/bad.txt" "$@"
+	assert_eq 2 "$RC" "exit status: $what"
+	assert_eq 1 "$(wc -l <"$D/bad.txt")" "lines: $what"
+	assert_match "$re" "$D/bad.txt" "the line: $what"
+}
+nobase=(-h 127.0.0.1 -p "$FIX_PORT" -b "$FIX_PEOPLE" -f "uid=userXXXXX" -r1 -R10 -e attreplace=description:xXX,random)
+bad "no base" '^ldbench: --listeners needs --listen-base DN \(the subtree the listeners watch\)$' "${nobase[@]}" \
+	--listeners 3
+bad "unknown kind" "^ldbench: --listen-kind 'push': sync \(RFC 4533 refreshAndPersist\) or psearch \(persistent search\)$" \
+	"${common[@]}" --listeners 3 --listen-kind push
+bad "base without listeners" '^ldbench: --listen-base goes with --listeners N$' "${common[@]}"
+bad "pause without listeners" '^ldbench: --listen-pause goes with --listeners N$' "${nobase[@]}" --listen-pause 2s
+bad "baseline without listeners" '^ldbench: --listeners-baseline goes with --listeners N$' "${nobase[@]}" \
+	--listeners-baseline 2s
+bad "bad filter" "^ldbench: --listen-filter '\(cn=x': " "${common[@]}" --listeners 3 --listen-filter '(cn=x'
+bad "with -S" '^ldbench: --listeners and -S exclude each other' "${common[@]}" --listeners 3 -S 127.0.0.1:1
+bad "pause past the run" '^ldbench: --listen-pause must be shorter than --duration' "${common[@]}" --listeners 3 \
+	--listen-pause 5s --duration 3s
+set +e
+(
+	ulimit -n 500
+	exec timeout 30 "$LDBENCH" "${common[@]}" --listeners 1000 --duration 2s
+) >"$D/fd.out" 2>"$D/fd.err"
+RC=$?
+set -e
+assert_eq 2 "$RC" "exit status, 1000 listeners above a descriptor limit of 500"
+assert_eq 1 "$(wc -l <"$D/fd.err")" "lines on stderr"
+assert_match "^ldbench: 1002 connections need about [0-9]+ file descriptors, but the limit is 500 " "$D/fd.err" \
+	"the descriptor line"
+assert_eq "$before" "$(fixture_total_connections)" "connections opened by the bad invocations (the reads excluded)"
+
+echo "=== 4. a slapd without syncprov"
+fixture_stop
+fixture_start --users 100
+D=$FIX_DIR
+set_common
+for kind in sync psearch; do
+	set +e
+	timeout 60 "$LDBENCH" "${common[@]}" -R100 --rate 50 --duration 2s --listeners 3 --listen-kind $kind \
+		>"$D/none.out" 2>"$D/none.err"
+	RC=$?
+	set -e
+	assert_eq 15 "$RC" "exit status, $kind without support"
+	assert_eq 1 "$(wc -l <"$D/none.err")" "lines on stderr, $kind"
+	what="RFC 4533 sync searches"
+	[[ $kind == psearch ]] && what="persistent searches"
+	assert_match "^ldbench: the server does not support $what below $FIX_PEOPLE \(unavailableCriticalExtension\)$" \
+		"$D/none.err" "the line, $kind"
+	assert_eq 0 "$(fixture_monitor_completed Modify)" "no write made, $kind"
+done
+echo "ok: listeners"
