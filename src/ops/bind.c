@@ -142,11 +142,7 @@ static bool more_plain(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	const struct plain_state *st = (const struct plain_state *)(const void *)r->state;
 	if (!st->bad)
 		return false;
-	rep->note = rep->rc == LDAP_INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
-	            : rep->rc == LDAP_SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
-	                                                : LDB_NOTE_BAD_OTHER;
-	if (rep->rc == LDAP_INVALID_CREDENTIALS)
-		rep->rc = LDAP_SUCCESS;
+	ldb_note_bad_password(rep);
 	return false;
 }
 

@@ -299,11 +299,7 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	const struct flow_step *s = &f->step[i];
 
 	if (s->kind == LDB_OP_BIND && fs->bad) { /* a wrong password on purpose: its refusal the expected end */
-		rep->note = rep->rc == LDAP_INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
-		            : rep->rc == LDAP_SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
-		                                                : LDB_NOTE_BAD_OTHER;
-		if (rep->rc == LDAP_INVALID_CREDENTIALS)
-			rep->rc = LDAP_SUCCESS;
+		ldb_note_bad_password(rep);
 		return false;
 	}
 	if (s->kind == LDB_OP_COMPARE && (rep->rc == LDAP_COMPARE_TRUE || rep->rc == LDAP_COMPARE_FALSE))

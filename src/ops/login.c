@@ -271,11 +271,7 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	const struct ldb_config *c = r->ops->cfg;
 
 	if (r->round == 1 && st->bad) { /* a wrong password on purpose: its refusal is the expected end */
-		rep->note = rep->rc == LDAP_INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
-		            : rep->rc == LDAP_SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
-		                                                : LDB_NOTE_BAD_OTHER;
-		if (rep->rc == LDAP_INVALID_CREDENTIALS)
-			rep->rc = LDAP_SUCCESS;
+		ldb_note_bad_password(rep);
 		return false;
 	}
 	if (r->round >= 1)

@@ -107,6 +107,19 @@ struct ldb_op_reply {
  * success), accepted (0), or answered otherwise. */
 enum ldb_op_note { LDB_NOTE_NONE, LDB_NOTE_BAD_REFUSED, LDB_NOTE_BAD_ACCEPTED, LDB_NOTE_BAD_OTHER, LDB_NOTE_COUNT };
 
+/* The answer to a bind sent with a wrong password on purpose: noted, and its
+ * refusal (49) made the expected success (the plain binds', a login's and a
+ * flow's bind steps). */
+static inline void ldb_note_bad_password(struct ldb_op_reply *rep)
+{
+	enum { SUCCESS = 0, INVALID_CREDENTIALS = 49 }; /* RFC 4511's result codes */
+	rep->note = rep->rc == INVALID_CREDENTIALS ? LDB_NOTE_BAD_REFUSED
+	            : rep->rc == SUCCESS           ? LDB_NOTE_BAD_ACCEPTED
+	                                           : LDB_NOTE_BAD_OTHER;
+	if (rep->rc == INVALID_CREDENTIALS)
+		rep->rc = SUCCESS;
+}
+
 /* Write the request into dst.  @return bytes written; 0 when it does not
  * fit; -1 when an entry template has passed the top of a NOLOOP field. */
 typedef long ldb_op_render_fn(const struct ldb_op_req *r, uint8_t *dst, size_t cap);
