@@ -172,6 +172,8 @@ static void put_line(FILE *f, const char *tag, const char *suffix, const struct 
 static void hl_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct hdrlog *r = ctx;
+	if (s->workload != NULL) /* [workload] sections: the run's own sample (the total) follows */
+		return;
 	if (!r->headed)
 		put_header(r, s);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {

@@ -631,6 +631,8 @@ static void on_begin(void *ctx, const struct ldb_run_info *info)
 static void on_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct mtext *m = ctx;
+	if (s->workload != NULL) /* [workload] sections: the run's own sample (the total) follows */
+		return;
 	add_totals(&m->cum, &s->delta);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (s->lat[k] == NULL)

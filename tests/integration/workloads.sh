@@ -47,7 +47,7 @@ EOF
 start_capture "$FIX_PORT" "$FIX_DIR/cap1.jsonl"
 fixture_monitor_snapshot "$FIX_DIR/mon1"
 run_ldbench "$out" --scenario "$scen" -H "$CAP_URI" --duration 20s -i 5 --json "$FIX_DIR/r1.json" \
-	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
+	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --hdr-log "$FIX_DIR/r1.hlog" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
 assert_eq 0 "$RC" "exit status, bg and fg for 20 s"
 capture_stop_all
 sleep 1
@@ -62,7 +62,7 @@ assert_match '^ldbench\[[0-9]+\]: fg: Target rate: 100\.00/sec, achieved ' "$out
 assert_match '^ldbench\[[0-9]+\]: fg: Average rate: ' "$out" "fg's sample lines"
 assert_match '^<h3>bg \(this run\): 1 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for bg"
 assert_match '^<h3>fg \(this run\): 4 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for fg"
-/usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" <<'PY'
+/usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" "$FIX_DIR/r1.hlog" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 head, summ = recs[0], recs[-1]
@@ -87,6 +87,9 @@ for r in samples:
 for i, d in by.items():
     assert set(d) == {"bg", "fg", None}, (i, d)
     assert d["bg"] + d["fg"] == d[None], (i, d)
+# --hdr-log: the run's intervals only (a workload's samples are not the run's), one line each
+hlines = [l for l in open(sys.argv[7]) if l.startswith("Tag=search,")]
+assert len(hlines) == len(by), ("hdr-log lines", len(hlines), "intervals", len(by))
 # CSV: the same per workload, the total's rows with an empty workload
 rows = list(csv.DictReader(open(sys.argv[2])))
 assert rows and all(r["workload"] in ("bg", "fg", "") for r in rows), rows[:3]
