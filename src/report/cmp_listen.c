@@ -11,16 +11,11 @@ static const struct {
 	const char *path, *label;
 	int prec;
 } lfig[LDB_CMP_LFIGS] = {
-	{ "refresh_p50_ms", "refresh p50 ms", 3 },
-	{ "refresh_max_ms", "refresh max ms", 3 },
-	{ "delay.p50_ms", "delay p50 ms", 3 },
-	{ "delay.p99_ms", "delay p99 ms", 3 },
-	{ "delay.max_ms", "delay max ms", 3 },
-	{ "missing", "missing", 0 },
-	{ "duplicated", "duplicated", 0 },
-	{ "out_of_order", "out of order", 0 },
-	{ "baseline.rate_ratio", "rate ratio", 4 },
-	{ "baseline.p99_ratio", "p99 ratio", 4 },
+	{ "refresh_p50_ms", "refresh p50 ms", 3 },  { "refresh_max_ms", "refresh max ms", 3 },
+	{ "delay.p50_ms", "delay p50 ms", 3 },      { "delay.p99_ms", "delay p99 ms", 3 },
+	{ "delay.max_ms", "delay max ms", 3 },      { "missing", "missing", 0 },
+	{ "duplicated", "duplicated", 0 },          { "out_of_order", "out of order", 0 },
+	{ "baseline.rate_ratio", "rate ratio", 4 }, { "baseline.p99_ratio", "p99 ratio", 4 },
 };
 
 void ldb_cmp_listen_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r)
@@ -54,8 +49,7 @@ static bool median(const struct ldb_cmp_run *runs, int n, int f, double *out)
 	return m > 0;
 }
 
-void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
-                          FILE *out)
+void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc, FILE *out)
 {
 	bool head = false;
 	for (int f = 0; f < LDB_CMP_LFIGS; f++) {

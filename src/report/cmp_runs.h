@@ -118,8 +118,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *summary, struct ldb_cmp_run *
 void ldb_cmp_listen_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
 /** The listeners' table: each figure both sides have, its medians, the
  *  change and the change in percent; nothing when a side has no listeners. */
-void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
-                          FILE *out);
+void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc, FILE *out);
 /** The join's p99 figures of a summary record into r (none: nothing). */
 void ldb_cmp_join_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
 /** The join's table: per kind both sides have, each figure's medians, the
