@@ -117,6 +117,7 @@ int ldb_compare_main(int argc, char **argv)
 	ldb_cmp_compute(rb, nb, rc, nc, &res);
 	ldb_cmp_print(&res, nb, nc, stdout);
 	ldb_cmp_join_print(rb, nb, rc, nc, stdout);
+	ldb_cmp_listen_print(rb, nb, rc, nc, stdout);
 	ldb_cmp_print_workloads(a.arg, nb, a.arg + nb, nc, stdout); /* [workload] sections: each by name */
 	status = verdict(&res, conds, ncond);
 	fflush(stdout);

@@ -148,6 +148,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		expected_checks(o, r, k);
 	}
 	ldb_cmp_join_from_record(sum, r);
+	ldb_cmp_listen_from_record(sum, r);
 	return repl_from_record(sum, r, err, cap);
 }
 

@@ -59,7 +59,14 @@ int ldb_cmp_metric_decimals(enum ldb_cmp_metric m);
  * queue, processing, in ms; per kind and for "all" (index LDB_OP_COUNT). */
 enum { LDB_CMP_J_SERVER, LDB_CMP_J_OUTSIDE, LDB_CMP_J_QUEUE, LDB_CMP_J_PROC, LDB_CMP_JFIGS };
 
+/* The listeners' figures compare shows (--listeners; report/cmp_listen.c):
+ * refresh p50/max, delay p50/p99/max (ms), missing, duplicated, out of
+ * order, and --listeners-baseline's rate and p99 ratios. */
+enum { LDB_CMP_LFIGS = 10 };
+
 struct ldb_cmp_run {
+	bool lhas[LDB_CMP_LFIGS];
+	double lv[LDB_CMP_LFIGS];
 	bool jhas[LDB_OP_COUNT + 1][LDB_CMP_JFIGS];
 	double jv[LDB_OP_COUNT + 1][LDB_CMP_JFIGS];
 	bool has[LDB_CMP_ROWS];                    /* the kind ran (attempted, completed or errors) */
@@ -107,6 +114,11 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 /** Fill `r` from a summary record. @return 0, or -1 with one line in err. */
 int ldb_cmp_run_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r, char *err, size_t cap);
 
+/** The listeners' figures of a summary record into r (none: nothing). */
+void ldb_cmp_listen_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
+/** The listeners' table: each figure both sides have, its medians, the
+ *  change and the change in percent; nothing when a side has no listeners. */
+void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc, FILE *out);
 /** The join's p99 figures of a summary record into r (none: nothing). */
 void ldb_cmp_join_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
 /** The join's table: per kind both sides have, each figure's medians, the

@@ -607,6 +607,7 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
 	}
 	errors_over_time(&p);
 	ldb_html_join(out, files, n);
+	ldb_html_listen(out, files, n);
 	fputs("<p class=\"note\">Written by ldbench " LDBENCH_VERSION
 	      ". Rates are over measured time; latencies in milliseconds (the records hold microseconds); with a "
 	      "target rate, corrected latency is timed from the intended start and uncorrected from the "

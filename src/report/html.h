@@ -44,6 +44,10 @@ int ldb_html_write(FILE *out, const struct ldb_html_file *files, int n, const ch
  *  runs that carry one: per kind a stacked view (report/html_join.c). */
 void ldb_html_join(FILE *out, const struct ldb_html_file *files, int n);
 
+/** The section of the listeners (--listeners) of the runs that had them: per
+ *  run the refresh, notifications and delays (report/html_listen.c). */
+void ldb_html_listen(FILE *out, const struct ldb_html_file *files, int n);
+
 /** The section of the replays (ldbench replay's records): per run the log,
  *  window, threads, connections and lateness, and from the summary's
  *  "replay" member the requests per kind, the results that differ from the

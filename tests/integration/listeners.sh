@@ -16,6 +16,10 @@
 #  2b. --listeners-baseline: the writes alone, then with the listeners, in
 #     one command: both runs' modifies are slapd's count, the cost line and
 #     the JSON baseline with the rates' ratio;
+#  2c. ldbench compare of two runs' records: the listen table's rows hold
+#     each run's refresh, delays, missing, duplicated, out of order (and the
+#     baseline's ratios); the report page (ldbench report, --html) holds the
+#     Listeners section with each run's figures;
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
 #     without --listeners, a bad filter, -S with listeners, more listeners
 #     than the descriptor limit: one line each, exit 2, no connection;
@@ -104,7 +108,7 @@ assert_ge 10 "$(grep -c 'modify latency (ms): min' "$D/run2.txt")" "sample lines
 echo "=== 2b. the provider's slowdown in one command: the writes alone, then with the listeners"
 fixture_monitor_snapshot "$D/mon2"
 run_ldbench "$D/run3.txt" "${common[@]}" --rate 200 --duration 3s --listeners 10 --listeners-baseline 3s \
-	--json "$D/run3.json"
+	--json "$D/run3.json" --html "$D/run3.html"
 assert_eq 0 "$RC" "exit status"
 assert_eq 1 "$(grep -c '^Baseline: the write load for 3.000 s without the listeners (--listeners-baseline).$' "$D/run3.txt")" \
 	"the baseline's line"
@@ -119,6 +123,50 @@ rates=$(sed -nE 's/.*Global average rate: .*\(([0-9.]+)\/sec\), total:.*/\1/p' "
 read -r r1 r2 <<<"$rates"
 assert_match "Listeners' cost: writes without listeners $r1/s, .* with 10 listeners $r2/s, " "$D/run3.txt" \
 	"the cost line's rates are the two runs' ($rates)"
+
+echo "=== 2c. compare and the report page show the listeners' figures"
+bfield() { grep '^{"type":"summary"' "$1" | grep -oE "\"baseline\":\{[^}]*" | grep -oE "\"$2\":[0-9.]+" | tail -n 1 | cut -d: -f2; }
+"$LDBENCH" compare "$D/run1.json" -- "$D/run2.json" >"$D/cmp.txt" 2>"$D/cmp.err" || _fail "compare: $(cat "$D/cmp.err")"
+assert_eq 1 "$(grep -c '^listen   figure                  base       change        delta change %$' "$D/cmp.txt")" \
+	"compare: the listeners' table's header"
+for f in p50_ms:p50 p99_ms:p99 max_ms:max; do
+	b=$(dfield "$D/run1.json" "${f%%:*}") c=$(dfield "$D/run2.json" "${f%%:*}")
+	assert_match "^listen +delay ${f#*:} ms +${b//./\\.} +${c//./\\.} +[-+][0-9.]+ +([-+][0-9.]+%|n/a)$" "$D/cmp.txt" \
+		"compare: delay ${f#*:} $b against $c"
+done
+for f in refresh_p50_ms:"refresh p50 ms" refresh_max_ms:"refresh max ms"; do
+	b=$(lfield "$D/run1.json" "${f%%:*}") c=$(lfield "$D/run2.json" "${f%%:*}")
+	assert_match "^listen +${f#*:} +${b//./\\.} +${c//./\\.} " "$D/cmp.txt" "compare: ${f#*:} $b against $c"
+done
+for f in missing:missing duplicated:duplicated out_of_order:"out of order"; do
+	b=$(lfield "$D/run1.json" "${f%%:*}") c=$(lfield "$D/run2.json" "${f%%:*}")
+	assert_match "^listen +${f#*:} +$b +$c +[-+][0-9]+ " "$D/cmp.txt" "compare: ${f#*:} $b against $c"
+done
+assert_no_match '^listen +rate ratio' "$D/cmp.txt" "compare: no baseline ratios without --listeners-baseline"
+"$LDBENCH" compare "$D/run3.json" -- "$D/run3.json" >"$D/cmp3.txt" 2>"$D/cmp.err" || _fail "compare: $(cat "$D/cmp.err")"
+for f in rate_ratio:"rate ratio" p99_ratio:"p99 ratio"; do
+	v=$(bfield "$D/run3.json" "${f%%:*}")
+	assert_match "^listen +${f#*:} +${v//./\\.} +${v//./\\.} +\+0\.0000 " "$D/cmp3.txt" "compare: the baseline's ${f#*:} $v"
+done
+"$LDBENCH" report "$D/run1.json" "$D/run2.json" -o "$D/page.html" >/dev/null 2>"$D/rep.err" ||
+	_fail "report: $(cat "$D/rep.err")"
+assert_eq 1 "$(grep -c '<h2 id="listeners">Listeners</h2>' "$D/page.html")" "report: the listeners' section"
+cell() { # PAGE RUN COL: a cell of the listeners' table
+	grep "^<tr data-run=\"$2\"><td>" "$1" | grep -oE "data-col=\"$3\">[^<]*" | cut -d'>' -f2
+}
+for r in run1 run2; do
+	assert_eq "$(lfield "$D/$r.json" seen)" "$(cell "$D/page.html" $r.json seen)" "report: $r's notifications received"
+	assert_eq "$(lfield "$D/$r.json" missing)" "$(cell "$D/page.html" $r.json missing)" "report: $r's missing"
+	for k in p50 p99 max; do
+		assert_eq "$(dfield "$D/$r.json" ${k}_ms)" "$(cell "$D/page.html" $r.json delay-$k)" "report: $r's delay $k"
+	done
+	assert_eq - "$(cell "$D/page.html" $r.json rate-ratio)" "report: $r has no baseline ratio"
+done
+grep -q 'id="listeners"' "$D/run3.html" || _fail "--html: no listeners' section"
+row3=$(grep -c '^<tr data-run="[^"]*"><td>.*data-col="rate-ratio">' "$D/run3.html" || true)
+assert_ge 1 "$row3" "--html: the listeners' rows"
+assert_match "data-col=\"rate-ratio\">$(bfield "$D/run3.json" rate_ratio)<" "$D/run3.html" "--html: the baseline's rate ratio"
+assert_match "data-col=\"seen\">$(lfield "$D/run3.json" seen)<" "$D/run3.html" "--html: the notifications received"
 
 echo "=== 3. bad input: one line, exit 2, no connection"
 before=$(fixture_total_connections)
