@@ -275,6 +275,7 @@ const struct ldb_opdesc ldb_op_add = {
 	.response = true,
 	.parents = true,
 	.changes = LDB_CHANGES_ENTRIES,
+	.seen = LDB_SEEN_THERE,
 	.pass_rank = 0,
 	.print_rank = 2,
 	.expected = { LDAP_ALREADY_EXISTS },

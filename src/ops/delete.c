@@ -42,6 +42,7 @@ const struct ldb_opdesc ldb_op_delete = {
 	.snmp = "removeentryops",
 	.response = true,
 	.changes = LDB_CHANGES_ENTRIES,
+	.seen = LDB_SEEN_GONE,
 	.pass_rank = 3,
 	.print_rank = 3,
 	.expected = { LDAP_NO_SUCH_OBJECT },

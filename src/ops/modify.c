@@ -207,6 +207,7 @@ const struct ldb_opdesc ldb_op_modify = {
 	.snmp = "modifyentryops",
 	.response = true,
 	.changes = LDB_CHANGES_VALUES,
+	.seen = LDB_SEEN_VALUE,
 	.pass_rank = 1,
 	.print_rank = 5,
 	.check_at = LDB_CHECK_MIX,

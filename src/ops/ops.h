@@ -134,6 +134,11 @@ enum ldb_op_change {
 	LDB_CHANGES_ENTRIES, /* which entries exist, and where (add, delete, rename) */
 };
 
+/* How a listener (--listeners, run/listen_match) sees a kind's change: not
+ * followed, an entry that is there (add), a value it carries (modify), an
+ * entry gone (delete). */
+enum ldb_op_seen { LDB_SEEN_NOT = 0, LDB_SEEN_THERE, LDB_SEEN_VALUE, LDB_SEEN_GONE };
+
 /* A failed request, for ldclt's line about it (run/errlines.c). */
 struct ldb_op_failure {
 	const struct ldb_config *cfg;
@@ -203,6 +208,7 @@ struct ldb_opdesc {
 	bool pair;                  /* with incr and no --mix, a pass takes two numbers (rename: the
 	                            * entry and its new name) */
 	uint8_t changes;            /* enum ldb_op_change: what it changes (-S follows those that do) */
+	uint8_t seen;               /* enum ldb_op_seen: how --listeners' matcher keys its change */
 	bool response;              /* the server answers it (a slot completes on its result);
 	                            * false: done once sent, and counted then */
 	uint8_t msgids;             /* message ids one request takes (0 or 1: one) */

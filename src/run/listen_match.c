@@ -202,10 +202,9 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 {
 	const struct ldb_opdesc *d = ldb_ops[it->kind];
-	int what = it->kind == LDB_OP_ADD ? LK_THERE : it->kind == LDB_OP_DELETE ? LK_GONE : LK_VALUE;
+	int what = d->seen == LDB_SEEN_THERE ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
 	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
-	if ((it->kind != LDB_OP_ADD && it->kind != LDB_OP_DELETE && it->kind != LDB_OP_MODIFY) ||
-	    d->repl_looks == NULL || d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
+	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
 	    (what == LK_VALUE && (m->view.look[0].negate || m->view.look[0].val == NULL))) {
 		put(&m->untracked, m->untracked + 1);
 		return;
