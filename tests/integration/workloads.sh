@@ -178,13 +178,62 @@ print("ok: a %.2f/s, b %.2f/s" % tuple(s["workloads"][n]["ops"]["search"]["compl
                                      for n in ("a", "b")))
 PY
 
+# two workloads, each with a flow of its own (a search, then a compare on the
+# DN found): each flow's and each step's counts are its own workload's, on
+# rows of its own; their sums are slapd's Search and Compare counters
+cat >"$FIX_DIR/flows.scen" <<EOF
+--no-preflight
+[workload a]
+-n 1
+-T 12
+--flow fa
+--step 'search base=$people filter=(uid=user[1-6%00000])'
+--step 'compare dn=@{1.dn} attr=uid value=x'
+[workload b]
+-n 2
+-T 7
+--flow fb
+--step 'search base=$people filter=(uid=user[295:304%00000])'
+--step 'compare dn=@{1.dn} attr=sn value=x'
+EOF
+fixture_monitor_snapshot "$FIX_DIR/mon5"
+run_ldbench "$out" --scenario "$FIX_DIR/flows.scen" -H "$FIX_URI" --duration 60s --json "$FIX_DIR/r5.json"
+assert_eq 0 "$RC" "exit status, two workloads with a flow each"
+assert_match '^ldbench\[[0-9]+\]: a: fa: attempted 12, completed 12, succeeded 12, counted 12, errors 0$' "$out" \
+	"a's flows"
+assert_match '^ldbench\[[0-9]+\]: a: fa\.2\.compare: attempted 12, completed 12, ' "$out" "a's compare step"
+assert_match '^ldbench\[[0-9]+\]: b: fb: attempted ([0-9]+), completed \1, succeeded 14, counted 14, errors ' "$out" \
+	"b's flows: 14 with an entry (-T 7, 2 clients)"
+assert_match '^ldbench\[[0-9]+\]: b: fb\.2\.compare: attempted 14, completed 14, ' "$out" "b's compare step"
+/usr/bin/python3 - "$FIX_DIR/r5.json" "$(fixture_monitor_delta "$FIX_DIR/mon5" Search)" \
+	"$(fixture_monitor_delta "$FIX_DIR/mon5" Compare)" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+a, b = s["workloads"]["a"]["ops"], s["workloads"]["b"]["ops"]
+assert not [k for k in b if k.startswith("fa")] and not [k for k in a if k.startswith("fb")], (sorted(a), sorted(b))
+assert a["fa"]["completed"] == 12 and a["fa"]["succeeded"] == 12, a["fa"]
+assert a["fa.1.search"]["completed"] == 12 and a["fa.2.compare"]["completed"] == 12, a
+# b: 2 clients, 7 flows each with an entry (-T) over users 295..304 (300 exist): the others end as "no entry"
+n = b["fb"]["completed"]
+assert n > 14 and b["fb.1.search"]["completed"] == n and b["fb.2.compare"]["completed"] == 14, b
+assert b["fb"]["succeeded"] == 14 and b["fb"]["errors_by_code"] == {"-14": n - 14}, b["fb"]
+tot = s["ops"]
+assert tot["fa"]["completed"] == 12 and tot["fb"]["completed"] == n, sorted(tot)
+assert tot["fb.2.compare"]["completed"] == 14 and tot["fa.2.compare"]["completed"] == 12, sorted(tot)
+searches, compares = 12 + n, 12 + 14
+assert int(sys.argv[2]) == searches, ("slapd's Search", sys.argv[2], searches)
+assert int(sys.argv[3]) == compares, ("slapd's Compare", sys.argv[3], compares)
+print("ok: a 12 flows, b %d flows (14 found); slapd %s searches, %s compares" % (n, sys.argv[2], sys.argv[3]))
+PY
+
 # bad input: one line each, exit 2, before any connection
 start_capture "$FIX_PORT" "$FIX_DIR/cap2.jsonl"
+bf=(-b "$people" -f "(uid=x)") # the run's -b and -f (none for flows alone)
 bad() { # expected-line scenario-text [args]
 	local want=$1 text=$2
 	shift 2
 	printf '%s\n' "$text" >"$FIX_DIR/bad.scen"
-	run_ldbench "$out" --scenario "$FIX_DIR/bad.scen" -H "$CAP_URI" -b "$people" -f "(uid=x)" "$@"
+	run_ldbench "$out" --scenario "$FIX_DIR/bad.scen" -H "$CAP_URI" ${bf[@]+"${bf[@]}"} "$@"
 	assert_eq 2 "$RC" "exit status: $want"
 	assert_eq 1 "$(wc -l <"$out")" "one line: $want"
 	assert_match "^ldbench: $want\$" "$out" "the line: $want"
@@ -199,6 +248,11 @@ bad "$FIX_DIR/bad.scen:3: -h is the run's, not a workload's: give it before the 
 	$'[workload a]\n-e esearch\n-h 127.0.0.1'
 bad "$FIX_DIR/bad.scen:2: --json is the run's, not a workload's: give it before the first \\[workload\\] section or on the command line" \
 	$'[workload a]\n--json x.json\n-e esearch'
+bf=()
+bad "--flow: at most 2 different flows in a run \\(in \\[workload c\\]\\)" \
+	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow y\n--step whoami\n[workload c]\n--flow z\n--step whoami'
+bad "--flow x: two workloads' flows have this name \\(in \\[workload b\\]\\)" \
+	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow x\n--step whoami\n--step whoami'
 capture_stop_all
 assert_eq 0 "$(wc -l <"$FIX_DIR/cap2.jsonl")" "nothing sent by the bad invocations"
 echo "PASS: workloads"
