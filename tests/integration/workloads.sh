@@ -178,6 +178,23 @@ print("ok: a %.2f/s, b %.2f/s" % tuple(s["workloads"][n]["ops"]["search"]["compl
                                      for n in ("a", "b")))
 PY
 
+# compare --fail-if naming a workload: fg's own figures (its change the one fg's table shows)
+"$LDBENCH" compare --fail-if 'fg.search.rate>-100%' --fail-if 'fg.search.rate<-100%' "$FIX_DIR/r1.json" -- \
+	"$FIX_DIR/r3.json" >"$out" && RC=0 || RC=$?
+assert_eq 1 "$RC" "compare's exit status, fg.search.rate>-100% held"
+assert_match "^fail-if 'fg\\.search\\.rate<-100%': does not hold\$" "$out" "fg's rate did not fall by 100 %"
+fgpct=$(sed -nE "s/^fail-if 'fg\\.search\\.rate>-100%': holds \\(fg\\.search rate ([-+][0-9]+\\.[0-9])%\\)\$/\\1/p" "$out")
+tablepct=$(sed -n '/^workload fg:$/,$p' "$out" | sed -nE 's/^search +rate \/s .* ([-+][0-9]+\.[0-9])%$/\1/p')
+assert_eq "$tablepct" "$fgpct" "the condition's change is fg's table's (not the run's)"
+"$LDBENCH" compare --fail-if 'fg.search.rate>=0%' "$FIX_DIR/r1.json" -- "$FIX_DIR/r2.json" >"$out" && RC=0 || RC=$?
+assert_eq 0 "$RC" "compare's exit status, fg only in the base runs"
+assert_match "^fail-if 'fg\\.search\\.rate>=0%': does not hold\$" "$out" "a workload on one side only: not compared"
+"$LDBENCH" compare --fail-if 'x.search.p99>+10%' "$FIX_DIR/r1.json" -- "$FIX_DIR/r3.json" >"$out" 2>&1 && RC=0 || RC=$?
+assert_eq 2 "$RC" "compare's exit status, an unknown workload"
+assert_eq 1 "$(wc -l <"$out")" "one line: compare's unknown workload"
+assert_match "^ldbench compare: --fail-if 'x\\.search\\.p99>\\+10%': no workload 'x' in the runs \\(their workloads: bg, fg\\)\$" \
+	"$out" "compare's line for an unknown workload"
+
 # two workloads, each with a flow of its own (a search, then a compare on the
 # DN found): each flow's and each step's counts are its own workload's, on
 # rows of its own; their sums are slapd's Search and Compare counters
