@@ -98,8 +98,8 @@ static int check_workloads(const struct ldb_argv *a, int nb, const struct ldb_cm
 }
 
 /* The verdict lines.  @return the exit status. */
-static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result *res,
-                   const struct ldb_cmp_cond *conds, int ncond)
+static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result *res, const struct ldb_cmp_cond *conds,
+                   int ncond)
 {
 	struct ldb_cmp_result *wl = malloc(sizeof *wl);
 	int status = 0;
@@ -111,8 +111,8 @@ static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result
 		if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 && ldb_cmp_holds(use, &conds[i], &k, &pct)) {
 			printf(conds[i].count ? "fail-if '%s': holds (%s%s%s %s %.0f)\n"
 			                      : "fail-if '%s': holds (%s%s%s %s %+.1f%%)\n",
-			       conds[i].text, conds[i].wl, dot, ldb_cmp_row_name(k), ldb_cmp_metric_name(conds[i].metric),
-			       pct);
+			       conds[i].text, conds[i].wl, dot, ldb_cmp_row_name(k),
+			       ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {
 			printf("fail-if '%s': does not hold\n", conds[i].text);

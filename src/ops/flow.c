@@ -44,7 +44,8 @@ static int slot_of(const struct ldb_config *c)
 static void name_rows(const struct ldb_flow *f, const struct ldb_config *c)
 {
 	int sl = slot_of(c);
-	struct ldb_opdesc *row = sl == 0 ? &ldb_op_flow : &ldb_op_flow2, *steps = sl == 0 ? ldb_op_fstep : ldb_op_f2step;
+	struct ldb_opdesc *row = sl == 0 ? &ldb_op_flow : &ldb_op_flow2,
+	                  *steps = sl == 0 ? ldb_op_fstep : ldb_op_f2step;
 	snprintf(flow_name[sl], sizeof flow_name[sl], "%s", c->flow_name != NULL ? c->flow_name : "flow");
 	row->nsteps = (uint8_t)f->n;
 	for (int i = 0; i < f->n; i++) {
@@ -371,24 +372,24 @@ static long render_step(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return 0;
 }
 
-#define FLOW_ROW(sl, ask, err, s1)                                                                                    \
-	{                                                                                                            \
-		.name = flow_name[sl], .json = flow_name[sl], .response = true,                                      \
-		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */                                             \
-		.pass_rank = 12 + 10 * (sl), .print_rank = 12 + 10 * (sl), .check_at = LDB_CHECK_FILTER,             \
-		.asked = ask, .option_text = "--flow", .check = check, .stray = stray, .prepare = prepare,           \
-		.render = render, .more = more, .entry = entry, .nsteps = 1,                                         \
-		.step_kind = { s1, s1 + 1, s1 + 2, s1 + 3, s1 + 4, s1 + 5, s1 + 6, s1 + 7 }, .step_reason = true,    \
-		.unlisted = true, .errline = err, .mode = " flow", .print = print,                                   \
+#define FLOW_ROW(sl, ask, err, s1)                                                                                \
+	{                                                                                                         \
+		.name = flow_name[sl], .json = flow_name[sl], .response = true,                                   \
+		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */                                          \
+		        .pass_rank = 12 + 10 * (sl), .print_rank = 12 + 10 * (sl), .check_at = LDB_CHECK_FILTER,  \
+		.asked = ask, .option_text = "--flow", .check = check, .stray = stray, .prepare = prepare,        \
+		.render = render, .more = more, .entry = entry, .nsteps = 1,                                      \
+		.step_kind = { s1, s1 + 1, s1 + 2, s1 + 3, s1 + 4, s1 + 5, s1 + 6, s1 + 7 }, .step_reason = true, \
+		.unlisted = true, .errline = err, .mode = " flow", .print = print,                                \
 	}
 struct ldb_opdesc ldb_op_flow = FLOW_ROW(0, asked, errline, LDB_OP_FSTEP1);
 struct ldb_opdesc ldb_op_flow2 = FLOW_ROW(1, asked2, errline2, LDB_OP_F2STEP1);
 
-#define STEP_ROW(sl, i)                                                                                              \
-	{                                                                                                            \
-		.name = step_name[sl][i], .json = step_name[sl][i], .response = true,                                \
-		.pass_rank = 13 + 10 * (sl) + (i), .print_rank = 13 + 10 * (sl) + (i),                               \
-		.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, .unlisted = true        \
+#define STEP_ROW(sl, i)                                                                                       \
+	{                                                                                                     \
+		.name = step_name[sl][i], .json = step_name[sl][i], .response = true,                         \
+		.pass_rank = 13 + 10 * (sl) + (i), .print_rank = 13 + 10 * (sl) + (i),                        \
+		.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, .unlisted = true \
 	}
 struct ldb_opdesc ldb_op_fstep[LDB_FLOW_STEPS] = { STEP_ROW(0, 0), STEP_ROW(0, 1), STEP_ROW(0, 2), STEP_ROW(0, 3),
 	                                           STEP_ROW(0, 4), STEP_ROW(0, 5), STEP_ROW(0, 6), STEP_ROW(0, 7) };

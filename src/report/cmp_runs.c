@@ -386,8 +386,8 @@ void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *o
 	free(rc);
 }
 
-int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name,
-                             struct ldb_cmp_result *res, char *names, size_t cap)
+int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
+                             char *names, size_t cap)
 {
 	struct ldb_json **sb = load_sums(base, nb), **sc = load_sums(change, nc);
 	struct ldb_cmp_run *rb = calloc((size_t)nb + 1, sizeof *rb), *rc = calloc((size_t)nc + 1, sizeof *rc);

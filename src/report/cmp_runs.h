@@ -143,7 +143,7 @@ void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *o
  *  condition that names it.  @return 1 computed into res; 0 it is on one
  *  side only (not compared: no condition holds); -1 no run has it, with the
  *  workloads the runs have in names (", "-separated). */
-int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name,
-                             struct ldb_cmp_result *res, char *names, size_t cap);
+int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
+                             char *names, size_t cap);
 
 #endif
