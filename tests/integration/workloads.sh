@@ -62,6 +62,12 @@ assert_match '^ldbench\[[0-9]+\]: fg: Target rate: 100\.00/sec, achieved ' "$out
 assert_match '^ldbench\[[0-9]+\]: fg: Average rate: ' "$out" "fg's sample lines"
 assert_match '^<h3>bg \(this run\): 1 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for bg"
 assert_match '^<h3>fg \(this run\): 4 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for fg"
+for w in bg fg; do # each workload's rate chart: a point per sample of its own
+	want=$(grep -c "\"type\":\"sample\".*\"workload\":\"$w\"" "$FIX_DIR/r1.json" || true)
+	assert_match "data-name=\"$w search\" data-kind=\"search\" data-metric=\"rate\" data-points=\"$want\"" \
+		"$FIX_DIR/r1.html" "$w's rate chart: its $want samples"
+done
+assert_match "<title>fg: rate per sample</title>" "$FIX_DIR/r1.html" "fg's chart's title"
 /usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
