@@ -15,6 +15,12 @@
 #     when it holds, 0 when not); the text has a block per workload;
 #   - think time per workload: two workloads, two think times, each its own
 #     target rate in its own lines;
+#   - compare --fail-if naming a workload (fg.search.rate...): fg's own change,
+#     the one its table shows; one-sided: does not hold; unknown: exit 2;
+#   - the HTML page charts each workload's rate from its own samples;
+#   - two workloads, each with a flow of its own (search, compare on @{1.dn}):
+#     each flow's and step's counts its workload's, sums = slapd's Search and
+#     Compare; one flow in two workloads: shared rows, counts per workload;
 #   - bad input: one line each, exit 2, nothing sent.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -248,6 +254,29 @@ assert int(sys.argv[2]) == searches, ("slapd's Search", sys.argv[2], searches)
 assert int(sys.argv[3]) == compares, ("slapd's Compare", sys.argv[3], compares)
 print("ok: a 12 flows, b %d flows (14 found); slapd %s searches, %s compares" % (n, sys.argv[2], sys.argv[3]))
 PY
+
+# one flow (its steps before the first section) in two workloads: shared rows, each workload's counts its own
+cat >"$FIX_DIR/flows2.scen" <<EOF
+--no-preflight
+--step 'search base=$people filter=(uid=user[1-6%00000])'
+--step 'compare dn=@{1.dn} attr=uid value=x'
+[workload a]
+--flow fs
+-n 1
+-T 5
+[workload b]
+--flow fs
+-n 2
+-T 3
+EOF
+fixture_monitor_snapshot "$FIX_DIR/mon6"
+run_ldbench "$out" --scenario "$FIX_DIR/flows2.scen" -H "$FIX_URI" --duration 60s
+assert_eq 0 "$RC" "exit status, one flow in two workloads"
+assert_match '^ldbench\[[0-9]+\]: a: fs\.2\.compare: attempted 5, completed 5, succeeded 5, ' "$out" "a's 5 flows"
+assert_match '^ldbench\[[0-9]+\]: b: fs\.2\.compare: attempted 6, completed 6, succeeded 6, ' "$out" "b's 6 flows"
+assert_match '^ldbench\[[0-9]+\]: fs: attempted 11, completed 11, succeeded 11, ' "$out" "the total's 11 flows"
+assert_eq 11 "$(fixture_monitor_delta "$FIX_DIR/mon6" Search)" "slapd's searches: the two workloads' flows"
+assert_eq 11 "$(fixture_monitor_delta "$FIX_DIR/mon6" Compare)" "slapd's compares: the two workloads' flows"
 
 # bad input: one line each, exit 2, before any connection
 start_capture "$FIX_PORT" "$FIX_DIR/cap2.jsonl"
