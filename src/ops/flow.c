@@ -29,10 +29,10 @@
 
 /* Per slot (a run's flow takes slot 0; with [workload] sections a second
  * workload's flow takes slot 1, its rows LDB_OP_FLOW2...): the rows' names. */
-static char flow_name[LDB_FLOW_SLOTS][FLOW_NAME_MAX] = { "flow", "flow" };
+static char flow_name[LDB_FLOW_SLOTS][FLOW_NAME_MAX] = { "flow", "flow-b" }; /* distinct until named */
 static char step_name[LDB_FLOW_SLOTS][LDB_FLOW_STEPS][FLOW_NAME_MAX] = {
 	{ "flow.1", "flow.2", "flow.3", "flow.4", "flow.5", "flow.6", "flow.7", "flow.8" },
-	{ "flow.1", "flow.2", "flow.3", "flow.4", "flow.5", "flow.6", "flow.7", "flow.8" }
+	{ "flow-b.1", "flow-b.2", "flow-b.3", "flow-b.4", "flow-b.5", "flow-b.6", "flow-b.7", "flow-b.8" }
 };
 
 static int slot_of(const struct ldb_config *c)
