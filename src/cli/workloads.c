@@ -112,18 +112,65 @@ static int run_time(struct ldb_config *c, char *err, size_t cap)
 	return 0;
 }
 
-int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *err, size_t errcap)
+static bool has_flow(const struct ldb_config *w)
 {
-	const char *no = not_with_workloads(c);
-	if (no != NULL)
-		return wl_fail(c, err, errcap, "%s: not with [workload] sections (with --scenario %s)", no, m->path);
-	if ((c->wl = calloc((size_t)m->nwl, sizeof *c->wl)) == NULL)
-		return wl_fail(c, err, errcap, "%s%s", "out of memory", "");
-	for (int i = 0; i < m->nwl; i++) {
-		struct ldb_config *w = &c->wl[i];
-		const struct scen_wl *s = &m->wl[i];
-		struct scen_map sm = { .path = m->path, .line_of = s->line_of, .nfile = s->nfile };
+	return w->flow_name != NULL || w->flow_nsteps > 0;
+}
+
+static const char *flow_of(const struct ldb_config *w)
+{
+	return w->flow_name != NULL ? w->flow_name : "flow";
+}
+
+static bool same_flow(const struct ldb_config *a, const struct ldb_config *b)
+{
+	if (a->flow_nsteps != b->flow_nsteps)
+		return false;
+	for (int k = 0; k < a->flow_nsteps; k++)
+		if (strcmp(a->flow_step[k], b->flow_step[k]) != 0)
+			return false;
+	return true;
+}
+
+/* A workload's flow takes the next flow slot (rows of its own, ops/flow.c),
+ * or an earlier workload's when it is the same flow (a flow given before the
+ * first section: its rows shared); the flows' names tell their rows apart in
+ * the total.  @return its slot, or -1 with one line in err. */
+static int flow_slot(struct ldb_config *c, int i, int *nflows, char *err, size_t cap)
+{
+	const struct ldb_config *w = &c->wl[i];
+	for (int j = 0; j < i; j++) {
+		const struct ldb_config *o = &c->wl[j];
+		if (!has_flow(o) || strcmp(flow_of(o), flow_of(w)) != 0)
+			continue;
+		if (same_flow(o, w))
+			return o->flow_slot;
+		wl_fail(c, err, cap, "--flow %s: two workloads' flows have this name (in [workload %s])", flow_of(w),
+		        w->wl_name);
+		return -1;
+	}
+	if (++*nflows > LDB_FLOW_SLOTS) {
+		char at_most[16];
+		snprintf(at_most, sizeof at_most, "%d", LDB_FLOW_SLOTS);
+		wl_fail(c, err, cap, "--flow: at most %s different flows in a run (in [workload %s])", at_most,
+		        w->wl_name);
+		return -1;
+	}
+	return *nflows - 1;
+}
+
+/* Workload i's configuration, its flow in its slot.  LDB_CLI_RUN, or not with err. */
+static int parse_one(struct ldb_config *c, const struct scen_map *m, int i, int *nflows, char *err, size_t errcap)
+{
+	struct ldb_config *w = &c->wl[i];
+	const struct scen_wl *s = &m->wl[i];
+	struct scen_map sm = { .path = m->path, .line_of = s->line_of, .nfile = s->nfile };
+	int slot = *nflows < LDB_FLOW_SLOTS ? *nflows : LDB_FLOW_SLOTS - 1; /* the slot a new flow takes */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass > 0)
+			ldb_config_free(w);
 		ldb_config_init(w);
+		w->flow_slot = slot;
 		c->nwl = i + 1;
 		int r = cli_parse_argv(w, s->argc, s->argv, err, errcap, &sm);
 		if (r != LDB_CLI_RUN) {
@@ -133,11 +180,36 @@ int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *er
 			return r;
 		}
 		w->wl_name = s->name;
+		if (!has_flow(w) || pass > 0)
+			break;
+		int got = flow_slot(c, i, nflows, err, errcap);
+		if (got < 0)
+			return LDB_CLI_ERROR;
+		if (got == slot)
+			break;
+		slot = got; /* an earlier workload's flow: parsed again on its rows */
+	}
+	return LDB_CLI_RUN;
+}
+
+int cli_workloads_parse(struct ldb_config *c, const struct scen_map *m, char *err, size_t errcap)
+{
+	int nflows = 0;
+	const char *no = not_with_workloads(c);
+	if (no != NULL)
+		return wl_fail(c, err, errcap, "%s: not with [workload] sections (with --scenario %s)", no, m->path);
+	if ((c->wl = calloc((size_t)m->nwl, sizeof *c->wl)) == NULL)
+		return wl_fail(c, err, errcap, "%s%s", "out of memory", "");
+	for (int i = 0; i < m->nwl; i++) {
+		struct ldb_config *w = &c->wl[i];
+		int r = parse_one(c, m, i, &nflows, err, errcap);
+		if (r != LDB_CLI_RUN)
+			return r;
 		if (c->seed_given)
 			w->seed = c->seed + (uint64_t)i; /* each workload its own streams, all from --seed */
 		if ((no = not_with_workloads(w)) != NULL)
 			return wl_fail(c, err, errcap, "%s: not with [workload] sections (in [workload %s])", no,
-			               s->name);
+			               w->wl_name);
 	}
 	if (run_time(c, err, errcap) != 0)
 		return LDB_CLI_ERROR;

@@ -25,8 +25,9 @@ static void usage(FILE *out)
 	      "Per operation kind: the median rate, p50 and p99 of each side's runs, their\n"
 	      "spread (min..max) and the change of the medians in percent (latencies in ms);\n"
 	      "with -S records, a row \"repl\": the replication delay's p50 and p99 (the worst consumer's).\n"
-	      "COND: [KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
-	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' (repeatable)\n"
+	      "COND: [WORKLOAD.][KIND.]METRIC OP VALUE%  METRIC rate|p50|p99, OP < <= > >=,\n"
+	      "      e.g. --fail-if 'rate<-5%' --fail-if 'p99>+10%' --fail-if 'fg.search.p99>+10%'\n"
+	      "      (repeatable; WORKLOAD: a [workload] section's figures, matched by name)\n"
 	      "Options may come anywhere on the line (GNU style); the first -- splits BASE\n"
 	      "from CHANGE, a second -- ends the options (file names beginning with a dash).\n"
 	      "Exit status: 0 no condition holds, 1 a condition holds, 2 bad command line or input.\n",
@@ -65,23 +66,60 @@ static int parse_options(const struct ldb_argv *a, struct ldb_cmp_cond *conds, i
 	return -1;
 }
 
-/* The verdict lines.  @return the exit status. */
-static int verdict(const struct ldb_cmp_result *res, const struct ldb_cmp_cond *conds, int ncond)
+/* The figures condition i reads: the run's, or its workload's (-1: no run
+ * has that workload, said on stderr; 0: on one side only).  @return 1, 0, -1. */
+static int cond_result(const struct ldb_argv *a, int nb, const struct ldb_cmp_cond *c, const struct ldb_cmp_result *run,
+                       struct ldb_cmp_result *wl, const struct ldb_cmp_result **use)
 {
+	char names[600];
+	*use = run;
+	if (c->wl[0] == '\0')
+		return 1;
+	int got = ldb_cmp_compute_workload(a->arg, nb, a->arg + nb, a->narg - nb, c->wl, wl, names, sizeof names);
+	if (got < 0)
+		fprintf(stderr, PROG ": --fail-if '%s': no workload '%s' in the runs (%s%s)\n", c->text, c->wl,
+		        names[0] ? "their workloads: " : "they have no [workload] sections", names);
+	*use = wl;
+	return got;
+}
+
+/* Every condition's workload is in some run.  @return 0, or 2 (said). */
+static int check_workloads(const struct ldb_argv *a, int nb, const struct ldb_cmp_cond *conds, int ncond,
+                           const struct ldb_cmp_result *run)
+{
+	struct ldb_cmp_result *wl = malloc(sizeof *wl);
+	const struct ldb_cmp_result *use;
+	int status = wl == NULL ? 2 : 0;
+	for (int i = 0; i < ncond && status == 0; i++)
+		if (cond_result(a, nb, &conds[i], run, wl, &use) < 0)
+			status = 2;
+	free(wl);
+	return status;
+}
+
+/* The verdict lines.  @return the exit status. */
+static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result *res, const struct ldb_cmp_cond *conds,
+                   int ncond)
+{
+	struct ldb_cmp_result *wl = malloc(sizeof *wl);
 	int status = 0;
-	for (int i = 0; i < ncond; i++) {
+	for (int i = 0; i < ncond && wl != NULL; i++) {
 		int k;
 		double pct;
-		if (ldb_cmp_holds(res, &conds[i], &k, &pct)) {
-			printf(conds[i].count ? "fail-if '%s': holds (%s %s %.0f)\n"
-			                      : "fail-if '%s': holds (%s %s %+.1f%%)\n",
-			       conds[i].text, ldb_cmp_row_name(k), ldb_cmp_metric_name(conds[i].metric), pct);
+		const struct ldb_cmp_result *use;
+		const char *dot = conds[i].wl[0] ? "." : "";
+		if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 && ldb_cmp_holds(use, &conds[i], &k, &pct)) {
+			printf(conds[i].count ? "fail-if '%s': holds (%s%s%s %s %.0f)\n"
+			                      : "fail-if '%s': holds (%s%s%s %s %+.1f%%)\n",
+			       conds[i].text, conds[i].wl, dot, ldb_cmp_row_name(k),
+			       ldb_cmp_metric_name(conds[i].metric), pct);
 			status = LDB_CMP_EXIT_HOLDS;
 		} else {
 			printf("fail-if '%s': does not hold\n", conds[i].text);
 		}
 	}
-	return status;
+	free(wl);
+	return wl == NULL ? 2 : status;
 }
 
 int ldb_compare_main(int argc, char **argv)
@@ -115,11 +153,13 @@ int ldb_compare_main(int argc, char **argv)
 		goto done;
 	struct ldb_cmp_result res;
 	ldb_cmp_compute(rb, nb, rc, nc, &res);
+	if ((status = check_workloads(&a, nb, conds, ncond, &res)) != 0)
+		goto done;
 	ldb_cmp_print(&res, nb, nc, stdout);
 	ldb_cmp_join_print(rb, nb, rc, nc, stdout);
 	ldb_cmp_listen_print(rb, nb, rc, nc, stdout);
 	ldb_cmp_print_workloads(a.arg, nb, a.arg + nb, nc, stdout); /* [workload] sections: each by name */
-	status = verdict(&res, conds, ncond);
+	status = verdict(&a, nb, &res, conds, ncond);
 	fflush(stdout);
 done:
 	ldb_argv_free(&a);

@@ -43,10 +43,20 @@ enum ldb_op {
 	LDB_OP_FSTEP7,
 	LDB_OP_FSTEP8,
 	LDB_OP_LOGIN_GROUPS, /* the login's group step, also on a row of its own (ops/login.c) */
+	LDB_OP_FLOW2,        /* a second workload's flow ([workload] sections; ops/flow.c's slot 1) */
+	LDB_OP_F2STEP1,      /* its steps (LDB_FLOW_STEPS rows) */
+	LDB_OP_F2STEP2,
+	LDB_OP_F2STEP3,
+	LDB_OP_F2STEP4,
+	LDB_OP_F2STEP5,
+	LDB_OP_F2STEP6,
+	LDB_OP_F2STEP7,
+	LDB_OP_F2STEP8,
 	LDB_OP_COUNT
 };
 
 #define LDB_FLOW_STEPS 8 /* the most steps of a general flow (--step) */
+#define LDB_FLOW_SLOTS 2 /* flows in one run: one per workload, in up to this many workloads */
 
 enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
 
@@ -261,6 +271,7 @@ struct ldb_config {
 	char *flow_name;                 /* NULL: none asked ("flow" with steps alone) */
 	char *flow_step[LDB_FLOW_STEPS]; /* the steps as given */
 	int flow_nsteps;
+	int flow_slot; /* the rows it takes: 0 (LDB_OP_FLOW...) or 1 (LDB_OP_FLOW2...; a second workload's) */
 
 	/* values */
 	enum ldb_valmode valmode;        /* random / incr */

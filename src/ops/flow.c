@@ -27,24 +27,46 @@
 #define BAD_SUFFIX "\x01wrong"
 #define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
 
-static char flow_name[FLOW_NAME_MAX] = "flow";
-static char step_name[LDB_FLOW_STEPS][FLOW_NAME_MAX] = { "flow.1", "flow.2", "flow.3", "flow.4",
-	                                                 "flow.5", "flow.6", "flow.7", "flow.8" };
+/* Per slot (a run's flow takes slot 0; with [workload] sections a second
+ * workload's flow takes slot 1, its rows LDB_OP_FLOW2...): the rows' names. */
+static char flow_name[LDB_FLOW_SLOTS][FLOW_NAME_MAX] = { "flow", "flow-b" }; /* distinct until named */
+static char step_name[LDB_FLOW_SLOTS][LDB_FLOW_STEPS][FLOW_NAME_MAX] = {
+	{ "flow.1", "flow.2", "flow.3", "flow.4", "flow.5", "flow.6", "flow.7", "flow.8" },
+	{ "flow-b.1", "flow-b.2", "flow-b.3", "flow-b.4", "flow-b.5", "flow-b.6", "flow-b.7", "flow-b.8" }
+};
+
+static int slot_of(const struct ldb_config *c)
+{
+	return c->flow_slot > 0 && c->flow_slot < LDB_FLOW_SLOTS ? c->flow_slot : 0;
+}
 
 /* The rows named as the options say. */
 static void name_rows(const struct ldb_flow *f, const struct ldb_config *c)
 {
-	snprintf(flow_name, sizeof flow_name, "%s", c->flow_name != NULL ? c->flow_name : "flow");
-	ldb_op_flow.nsteps = (uint8_t)f->n;
+	int sl = slot_of(c);
+	struct ldb_opdesc *row = sl == 0 ? &ldb_op_flow : &ldb_op_flow2,
+	                  *steps = sl == 0 ? ldb_op_fstep : ldb_op_f2step;
+	snprintf(flow_name[sl], sizeof flow_name[sl], "%s", c->flow_name != NULL ? c->flow_name : "flow");
+	row->nsteps = (uint8_t)f->n;
 	for (int i = 0; i < f->n; i++) {
-		memcpy(step_name[i], f->step[i].name, sizeof step_name[i]);
-		ldb_op_fstep[i].entries = f->step[i].kind == LDB_OP_SEARCH;
+		memcpy(step_name[sl][i], f->step[i].name, sizeof step_name[sl][i]);
+		steps[i].entries = f->step[i].kind == LDB_OP_SEARCH;
 	}
+}
+
+static bool asked_any(const struct ldb_config *c)
+{
+	return c->flow_name != NULL || c->flow_nsteps > 0;
 }
 
 static bool asked(const struct ldb_config *c)
 {
-	return c->flow_name != NULL || c->flow_nsteps > 0;
+	return asked_any(c) && slot_of(c) == 0;
+}
+
+static bool asked2(const struct ldb_config *c)
+{
+	return asked_any(c) && slot_of(c) == 1;
 }
 
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
@@ -66,7 +88,7 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 /* --flow or --step while the run does not do the flow: a --mix that does not name it */
 static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
-	if (!asked(c))
+	if (!asked_any(c) || c->weight[slot_of(c) == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2] > 0)
 		return 0;
 	snprintf(why, cap, "%s with --mix: name the flow in --mix (--mix flow:1,...)",
 	         c->flow_name != NULL ? "--flow" : "--step");
@@ -91,8 +113,9 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 		o->vp[LDB_VP_FLOW + v] = f->vp[v]; /* the clients' states: ldb_ops_client_init */
 	if (f->nvp > 0)
 		o->scratch = true;
-	o->room[LDB_OP_FLOW] = f->room;
-	o->state_size[LDB_OP_FLOW] = f->state_size;
+	int row = slot_of(o->cfg) == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2;
+	o->room[row] = f->room;
+	o->state_size[row] = f->state_size;
 	return 0;
 }
 
@@ -311,18 +334,29 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	return i + 1 < f->n;
 }
 
-static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+static int errline_of(int sl, const struct ldb_op_failure *f, char *out, size_t cap)
 {
 	const char *why = f->code == LDAP_NO_RESULTS_RETURNED ? "no entry" : f->text;
-	return snprintf(out, cap, "Cannot run flow %s, error=%d (%s)", flow_name, f->code, why);
+	return snprintf(out, cap, "Cannot run flow %s, error=%d (%s)", flow_name[sl], f->code, why);
+}
+
+static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	return errline_of(0, f, out, cap);
+}
+
+static int errline2(const struct ldb_op_failure *f, char *out, size_t cap)
+{
+	return errline_of(1, f, out, cap);
 }
 
 /* the steps' names and kinds (their arguments may hold a password: not shown) */
 static void print(const struct ldb_config *c, FILE *out)
 {
-	fprintf(out, LDB_VKEY "%s, %d steps\n", "Flow", flow_name, c->flow_nsteps);
+	int sl = slot_of(c);
+	fprintf(out, LDB_VKEY "%s, %d steps\n", "Flow", flow_name[sl], c->flow_nsteps);
 	for (int i = 0; i < c->flow_nsteps; i++)
-		fprintf(out, LDB_VKEY "%s\n", "  step", step_name[i]);
+		fprintf(out, LDB_VKEY "%s\n", "  step", step_name[sl][i]);
 }
 
 /* Never sent alone: a step goes as a request of its flow. */
@@ -334,37 +368,26 @@ static long render_step(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return 0;
 }
 
-struct ldb_opdesc ldb_op_flow = {
-	.name = flow_name,
-	.json = flow_name,
-	.response = true,
-	.alone = true, /* its steps may bind (RFC 4511 4.2.1) */
-	.pass_rank = 12,
-	.print_rank = 12,
-	.check_at = LDB_CHECK_FILTER,
-	.asked = asked,
-	.option_text = "--flow",
-	.check = check,
-	.stray = stray,
-	.prepare = prepare,
-	.render = render,
-	.more = more,
-	.entry = entry,
-	.nsteps = 1,
-	.step_kind = { LDB_OP_FSTEP1, LDB_OP_FSTEP2, LDB_OP_FSTEP3, LDB_OP_FSTEP4, LDB_OP_FSTEP5, LDB_OP_FSTEP6,
-	               LDB_OP_FSTEP7, LDB_OP_FSTEP8 },
-	.step_reason = true,
-	.unlisted = true,
-	.errline = errline,
-	.mode = " flow",
-	.print = print,
-};
-
-#define STEP_ROW(i)                                                                                                  \
-	{                                                                                                            \
-		.name = step_name[i], .json = step_name[i], .response = true, .pass_rank = 13 + (i),                 \
-		.print_rank = 13 + (i), .also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, \
-		.unlisted = true                                                                                     \
+#define FLOW_ROW(sl, ask, err, s1)                                                                                \
+	{                                                                                                         \
+		.name = flow_name[sl], .json = flow_name[sl], .response = true,                                   \
+		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */                                          \
+		        .pass_rank = 12 + 10 * (sl), .print_rank = 12 + 10 * (sl), .check_at = LDB_CHECK_FILTER,  \
+		.asked = ask, .option_text = "--flow", .check = check, .stray = stray, .prepare = prepare,        \
+		.render = render, .more = more, .entry = entry, .nsteps = 1,                                      \
+		.step_kind = { s1, s1 + 1, s1 + 2, s1 + 3, s1 + 4, s1 + 5, s1 + 6, s1 + 7 }, .step_reason = true, \
+		.unlisted = true, .errline = err, .mode = " flow", .print = print,                                \
 	}
-struct ldb_opdesc ldb_op_fstep[LDB_FLOW_STEPS] = { STEP_ROW(0), STEP_ROW(1), STEP_ROW(2), STEP_ROW(3),
-	                                           STEP_ROW(4), STEP_ROW(5), STEP_ROW(6), STEP_ROW(7) };
+struct ldb_opdesc ldb_op_flow = FLOW_ROW(0, asked, errline, LDB_OP_FSTEP1);
+struct ldb_opdesc ldb_op_flow2 = FLOW_ROW(1, asked2, errline2, LDB_OP_F2STEP1);
+
+#define STEP_ROW(sl, i)                                                                                       \
+	{                                                                                                     \
+		.name = step_name[sl][i], .json = step_name[sl][i], .response = true,                         \
+		.pass_rank = 13 + 10 * (sl) + (i), .print_rank = 13 + 10 * (sl) + (i),                        \
+		.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, .unlisted = true \
+	}
+struct ldb_opdesc ldb_op_fstep[LDB_FLOW_STEPS] = { STEP_ROW(0, 0), STEP_ROW(0, 1), STEP_ROW(0, 2), STEP_ROW(0, 3),
+	                                           STEP_ROW(0, 4), STEP_ROW(0, 5), STEP_ROW(0, 6), STEP_ROW(0, 7) };
+struct ldb_opdesc ldb_op_f2step[LDB_FLOW_STEPS] = { STEP_ROW(1, 0), STEP_ROW(1, 1), STEP_ROW(1, 2), STEP_ROW(1, 3),
+	                                            STEP_ROW(1, 4), STEP_ROW(1, 5), STEP_ROW(1, 6), STEP_ROW(1, 7) };

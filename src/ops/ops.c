@@ -19,6 +19,11 @@ const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
 	[LDB_OP_FSTEP4] = &ldb_op_fstep[3],   [LDB_OP_FSTEP5] = &ldb_op_fstep[4],
 	[LDB_OP_FSTEP6] = &ldb_op_fstep[5],   [LDB_OP_FSTEP7] = &ldb_op_fstep[6],
 	[LDB_OP_FSTEP8] = &ldb_op_fstep[7],   [LDB_OP_LOGIN_GROUPS] = &ldb_op_login_groups,
+	[LDB_OP_FLOW2] = &ldb_op_flow2,       [LDB_OP_F2STEP1] = &ldb_op_f2step[0],
+	[LDB_OP_F2STEP2] = &ldb_op_f2step[1], [LDB_OP_F2STEP3] = &ldb_op_f2step[2],
+	[LDB_OP_F2STEP4] = &ldb_op_f2step[3], [LDB_OP_F2STEP5] = &ldb_op_f2step[4],
+	[LDB_OP_F2STEP6] = &ldb_op_f2step[5], [LDB_OP_F2STEP7] = &ldb_op_f2step[6],
+	[LDB_OP_F2STEP8] = &ldb_op_f2step[7],
 };
 
 const char *ldb_op_name(enum ldb_op op)

@@ -412,6 +412,7 @@ extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_mo
 /* A general flow's rows (ops/flow.c): their names, nsteps and entries are
  * set from the options by its check, before any thread starts. */
 extern struct ldb_opdesc ldb_op_flow, ldb_op_fstep[LDB_FLOW_STEPS];
+extern struct ldb_opdesc ldb_op_flow2, ldb_op_f2step[LDB_FLOW_STEPS]; /* a second workload's flow */
 extern const struct ldb_opdesc ldb_op_login_groups;
 
 /* Output space a write kind's request may take (its prepare sets room[]). */

@@ -39,12 +39,28 @@ int ldb_cmp_metric_decimals(enum ldb_cmp_metric m)
 	return m == LDB_CMP_RATE ? 2 : m >= LDB_CMP_MISSES ? 0 : 3;
 }
 
+/* "WORKLOAD.COND": the workload's name into c->wl, t from the rest.  @return 0 or -1. */
+static int workload_cond(const char *expr, struct ldb_cmp_cond *c, struct ldb_threshold *t)
+{
+	const char *p = expr + strspn(expr, " \t"), *dot = strchr(p, '.');
+	char why[300];
+	size_t n = dot != NULL ? (size_t)(dot - p) : 0;
+	if (n == 0 || n >= sizeof c->wl ||
+	    strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n ||
+	    ldb_threshold_parse_form(t, dot + 1, &ldb_threshold_compare, why, sizeof why) != 0)
+		return -1;
+	memcpy(c->wl, p, n);
+	c->wl[n] = '\0';
+	return 0;
+}
+
 int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size_t cap)
 {
 	struct ldb_threshold t;
 	memset(c, 0, sizeof *c);
-	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0)
-		return -1;
+	if (ldb_threshold_parse_form(&t, expr, &ldb_threshold_compare, err, cap) != 0 &&
+	    workload_cond(expr, c, &t) != 0)
+		return -1; /* the line the plain grammar gave */
 	c->kind = t.source == LDB_TS_REPL ? LDB_CMP_REPL : t.kind;
 	for (int m = 0; m < LDB_CMP_METRICS; m++)
 		if (shared_metric[m] == t.metric)
@@ -369,4 +385,32 @@ void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *o
 	free(sc);
 	free(rb);
 	free(rc);
+}
+
+int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
+                             char *names, size_t cap)
+{
+	struct ldb_json **sb = load_sums(base, nb), **sc = load_sums(change, nc);
+	struct ldb_cmp_run *rb = calloc((size_t)nb + 1, sizeof *rb), *rc = calloc((size_t)nc + 1, sizeof *rc);
+	char seen[16][32];
+	int got = -1;
+	if (sb != NULL && sc != NULL && rb != NULL && rc != NULL) {
+		int b = wl_runs(sb, nb, name, rb), c = wl_runs(sc, nc, name, rc);
+		got = b > 0 && c > 0 ? 1 : b > 0 || c > 0 ? 0 : -1;
+		if (got == 1)
+			ldb_cmp_compute(rb, b, rc, c, res);
+		int nn = wl_names(sc, nc, seen, wl_names(sb, nb, seen, 0, 16), 16);
+		names[0] = '\0';
+		for (int j = 0; j < nn && cap > 0; j++)
+			snprintf(names + strlen(names), cap - strlen(names), "%s%s", j ? ", " : "", seen[j]);
+	}
+	for (int i = 0; sb != NULL && i < nb; i++)
+		ldb_json_free(sb[i]);
+	for (int i = 0; sc != NULL && i < nc; i++)
+		ldb_json_free(sc[i]);
+	free(sb);
+	free(sc);
+	free(rb);
+	free(rc);
+	return got;
 }

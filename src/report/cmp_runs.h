@@ -13,6 +13,8 @@
  * 'misses>0'); OP one of
  * < <= > >=; VALUE a signed number ("rate<-5%", "p99>+10%", "search.p50>=20%");
  * the grammar is a run's --fail-if's (cli/fail_if.h), in its relative form.
+ * With [workload] sections, COND may begin with a workload's name
+ * ("fg.search.p99>+10%"): that workload's figures, matched by name.
  * It holds when the change of that metric satisfies OP VALUE for KIND, or,
  * without KIND, for any kind.  A kind that only one side has, or whose base
  * median is 0, is not compared and satisfies no condition.
@@ -105,6 +107,7 @@ struct ldb_cmp_cond {
 	double pct;
 	bool count;    /* misses/hits with a plain count: the change side's median OP pct */
 	char text[64]; /* as given (truncated) */
+	char wl[32];   /* a workload's figures ("fg.search.p99>+10%": "fg"), "" the run's */
 };
 
 /** Parse "[KIND.]METRIC OP VALUE%" (the relative form of threshold.h's grammar).
@@ -147,5 +150,12 @@ void ldb_cmp_print(const struct ldb_cmp_result *res, int nb, int nc, FILE *out);
  *  by name over the files (base[0..nb), change[0..nc), read again; a
  *  workload on one side only is said, not compared). */
 void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *out);
+
+/** Workload `name`'s medians and changes over the files (read again), for a
+ *  condition that names it.  @return 1 computed into res; 0 it is on one
+ *  side only (not compared: no condition holds); -1 no run has it, with the
+ *  workloads the runs have in names (", "-separated). */
+int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
+                             char *names, size_t cap);
 
 #endif

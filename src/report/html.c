@@ -22,21 +22,36 @@ static struct ldb_html_run *new_run(struct ldb_html_file *f)
 	return &r[f->nruns++];
 }
 
+/* A workload's sample into r->wsamples.  @return 0, or -1 (out of memory). */
+static int keep_wsample(struct ldb_html_run *r, struct ldb_json *v)
+{
+	if (r->nwsamples == r->wcap) {
+		int cap = r->wcap ? 2 * r->wcap : 64;
+		struct ldb_json **s = realloc(r->wsamples, sizeof *s * (size_t)cap);
+		if (s == NULL) {
+			ldb_json_free(v);
+			return -1;
+		}
+		r->wsamples = s;
+		r->wcap = cap;
+	}
+	r->wsamples[r->nwsamples++] = v;
+	return 0;
+}
+
 /* Put one record into its run: a header starts a run, and so does a sample
  * or summary after a summary.  @return 0, or -1 (out of memory). */
 static int place(struct ldb_html_file *f, struct ldb_json *v, const char *type)
 {
 	struct ldb_html_run *r = f->nruns > 0 ? &f->runs[f->nruns - 1] : NULL;
 	bool header = strcmp(type, "header") == 0, sample = strcmp(type, "sample") == 0;
-	/* [workload] sections: a workload's own samples are not the run's (its charts are the total's) */
 	if (!header && !sample && strcmp(type, "summary") != 0) {
 		ldb_json_free(v);
 		return 0;
 	}
-	if (sample && ldb_json_get(v, "workload") != NULL) {
-		ldb_json_free(v);
-		return 0;
-	}
+	/* [workload] sections: a workload's own samples are kept apart (its charts, not the run's) */
+	if (sample && ldb_json_get(v, "workload") != NULL)
+		return r != NULL && r->summary == NULL ? keep_wsample(r, v) : (ldb_json_free(v), 0);
 	if ((r == NULL || header || r->summary != NULL) && (r = new_run(f)) == NULL) {
 		ldb_json_free(v);
 		return -1;
@@ -109,6 +124,9 @@ void ldb_html_file_free(struct ldb_html_file *f)
 		for (int j = 0; j < r->nsamples; j++)
 			ldb_json_free(r->samples[j]);
 		free(r->samples);
+		for (int j = 0; j < r->nwsamples; j++)
+			ldb_json_free(r->wsamples[j]);
+		free(r->wsamples);
 	}
 	free(f->runs);
 	memset(f, 0, sizeof *f);
@@ -348,9 +366,32 @@ static void summaries(struct page *p)
 	fputs("</table>\n", o);
 }
 
+/* A workload's rate per sample, a series per kind of its summary. */
+static void workload_chart(FILE *o, const struct ldb_html_run *r, const char *wl, const struct ldb_json *ops)
+{
+	char title[160];
+	struct ldb_svg_chart c = { .xlabel = "time since start (s)", .ylabel = "rate (ops/s)", .xtime = true };
+	snprintf(title, sizeof title, "%s: rate per sample", wl);
+	c.title = title;
+	int color = 0;
+	for (const struct ldb_json *k = ops != NULL ? ops->child : NULL; k != NULL; k = k->next, color++) {
+		char nm[200];
+		snprintf(nm, sizeof nm, "%s %s", wl, k->key);
+		struct ldb_svg_series *s = ldb_svg_add(&c, r->nwsamples, color, 0, k->key, "rate", nm);
+		for (int j = 0; j < r->nwsamples && s != NULL; j++) {
+			const struct ldb_json *x = r->wsamples[j], *n = ldb_json_get(x, "workload");
+			const struct ldb_json *o1 = ldb_json_get(ldb_json_get(x, "ops"), k->key);
+			if (n != NULL && n->type == LDB_JSON_STRING && strcmp(n->text, wl) == 0 && o1 != NULL)
+				ldb_svg_point(s, num(x, "t", 0), num(o1, "rate", 0));
+		}
+	}
+	if (r->nwsamples > 0)
+		ldb_svg_write(o, &c);
+	ldb_svg_free(&c);
+}
+
 /* [workload] sections: a section per workload of each run that has them,
- * its totals as the run's (its samples are not charted: the charts are the
- * run's total). */
+ * its totals as the run's, and its rate per sample from its own samples. */
 static void workloads(struct page *p)
 {
 	FILE *o = p->out;
@@ -381,6 +422,7 @@ static void workloads(struct page *p)
 			      o);
 			summary_rows(o, one->key, ldb_json_get(one, "ops"));
 			fputs("</table>\n", o);
+			workload_chart(o, &p->files[fi].runs[ri], one->key, ldb_json_get(one, "ops"));
 		}
 	}
 }

@@ -20,6 +20,8 @@ struct ldb_html_run {
 	struct ldb_json *header, *summary;
 	struct ldb_json **samples;
 	int nsamples, cap;
+	struct ldb_json **wsamples; /* [workload] sections: the workloads' own samples ("workload":NAME) */
+	int nwsamples, wcap;
 };
 
 /* One records file: its runs in order (several with --sweep). */

@@ -15,6 +15,12 @@
 #     when it holds, 0 when not); the text has a block per workload;
 #   - think time per workload: two workloads, two think times, each its own
 #     target rate in its own lines;
+#   - compare --fail-if naming a workload (fg.search.rate...): fg's own change,
+#     the one its table shows; one-sided: does not hold; unknown: exit 2;
+#   - the HTML page charts each workload's rate from its own samples;
+#   - two workloads, each with a flow of its own (search, compare on @{1.dn}):
+#     each flow's and step's counts its workload's, sums = slapd's Search and
+#     Compare; one flow in two workloads: shared rows, counts per workload;
 #   - bad input: one line each, exit 2, nothing sent.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +68,12 @@ assert_match '^ldbench\[[0-9]+\]: fg: Target rate: 100\.00/sec, achieved ' "$out
 assert_match '^ldbench\[[0-9]+\]: fg: Average rate: ' "$out" "fg's sample lines"
 assert_match '^<h3>bg \(this run\): 1 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for bg"
 assert_match '^<h3>fg \(this run\): 4 clients, [0-9.]+ s</h3>$' "$FIX_DIR/r1.html" "the page's section for fg"
+for w in bg fg; do # each workload's rate chart: a point per sample of its own
+	want=$(grep -c "\"type\":\"sample\".*\"workload\":\"$w\"" "$FIX_DIR/r1.json" || true)
+	assert_match "data-name=\"$w search\" data-kind=\"search\" data-metric=\"rate\" data-points=\"$want\"" \
+		"$FIX_DIR/r1.html" "$w's rate chart: its $want samples"
+done
+assert_match "<title>fg: rate per sample</title>" "$FIX_DIR/r1.html" "fg's chart's title"
 /usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" "$FIX_DIR/r1.hlog" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -181,13 +193,102 @@ print("ok: a %.2f/s, b %.2f/s" % tuple(s["workloads"][n]["ops"]["search"]["compl
                                      for n in ("a", "b")))
 PY
 
+# compare --fail-if naming a workload: fg's own figures (its change the one fg's table shows)
+"$LDBENCH" compare --fail-if 'fg.search.rate>-100%' --fail-if 'fg.search.rate<-100%' "$FIX_DIR/r1.json" -- \
+	"$FIX_DIR/r3.json" >"$out" && RC=0 || RC=$?
+assert_eq 1 "$RC" "compare's exit status, fg.search.rate>-100% held"
+assert_match "^fail-if 'fg\\.search\\.rate<-100%': does not hold\$" "$out" "fg's rate did not fall by 100 %"
+fgpct=$(sed -nE "s/^fail-if 'fg\\.search\\.rate>-100%': holds \\(fg\\.search rate ([-+][0-9]+\\.[0-9])%\\)\$/\\1/p" "$out")
+tablepct=$(sed -n '/^workload fg:$/,$p' "$out" | sed -nE 's/^search +rate \/s .* ([-+][0-9]+\.[0-9])%$/\1/p')
+assert_eq "$tablepct" "$fgpct" "the condition's change is fg's table's (not the run's)"
+"$LDBENCH" compare --fail-if 'fg.search.rate>=0%' "$FIX_DIR/r1.json" -- "$FIX_DIR/r2.json" >"$out" && RC=0 || RC=$?
+assert_eq 0 "$RC" "compare's exit status, fg only in the base runs"
+assert_match "^fail-if 'fg\\.search\\.rate>=0%': does not hold\$" "$out" "a workload on one side only: not compared"
+"$LDBENCH" compare --fail-if 'x.search.p99>+10%' "$FIX_DIR/r1.json" -- "$FIX_DIR/r3.json" >"$out" 2>&1 && RC=0 || RC=$?
+assert_eq 2 "$RC" "compare's exit status, an unknown workload"
+assert_eq 1 "$(wc -l <"$out")" "one line: compare's unknown workload"
+assert_match "^ldbench compare: --fail-if 'x\\.search\\.p99>\\+10%': no workload 'x' in the runs \\(their workloads: bg, fg\\)\$" \
+	"$out" "compare's line for an unknown workload"
+
+# two workloads, each with a flow of its own (a search, then a compare on the
+# DN found): each flow's and each step's counts are its own workload's, on
+# rows of its own; their sums are slapd's Search and Compare counters
+cat >"$FIX_DIR/flows.scen" <<EOF
+--no-preflight
+[workload a]
+-n 1
+-T 12
+--flow fa
+--step 'search base=$people filter=(uid=user[1-6%00000])'
+--step 'compare dn=@{1.dn} attr=uid value=x'
+[workload b]
+-n 2
+-T 7
+--flow fb
+--step 'search base=$people filter=(uid=user[295:304%00000])'
+--step 'compare dn=@{1.dn} attr=sn value=x'
+EOF
+fixture_monitor_snapshot "$FIX_DIR/mon5"
+run_ldbench "$out" --scenario "$FIX_DIR/flows.scen" -H "$FIX_URI" --duration 60s --json "$FIX_DIR/r5.json"
+assert_eq 0 "$RC" "exit status, two workloads with a flow each"
+assert_match '^ldbench\[[0-9]+\]: a: fa: attempted 12, completed 12, succeeded 12, counted 12, errors 0$' "$out" \
+	"a's flows"
+assert_match '^ldbench\[[0-9]+\]: a: fa\.2\.compare: attempted 12, completed 12, ' "$out" "a's compare step"
+assert_match '^ldbench\[[0-9]+\]: b: fb: attempted ([0-9]+), completed \1, succeeded 14, counted 14, errors ' "$out" \
+	"b's flows: 14 with an entry (-T 7, 2 clients)"
+assert_match '^ldbench\[[0-9]+\]: b: fb\.2\.compare: attempted 14, completed 14, ' "$out" "b's compare step"
+/usr/bin/python3 - "$FIX_DIR/r5.json" "$(fixture_monitor_delta "$FIX_DIR/mon5" Search)" \
+	"$(fixture_monitor_delta "$FIX_DIR/mon5" Compare)" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+a, b = s["workloads"]["a"]["ops"], s["workloads"]["b"]["ops"]
+assert not [k for k in b if k.startswith("fa")] and not [k for k in a if k.startswith("fb")], (sorted(a), sorted(b))
+assert a["fa"]["completed"] == 12 and a["fa"]["succeeded"] == 12, a["fa"]
+assert a["fa.1.search"]["completed"] == 12 and a["fa.2.compare"]["completed"] == 12, a
+# b: 2 clients, 7 flows each with an entry (-T) over users 295..304 (300 exist): the others end as "no entry"
+n = b["fb"]["completed"]
+assert n > 14 and b["fb.1.search"]["completed"] == n and b["fb.2.compare"]["completed"] == 14, b
+assert b["fb"]["succeeded"] == 14 and b["fb"]["errors_by_code"] == {"-14": n - 14}, b["fb"]
+tot = s["ops"]
+assert tot["fa"]["completed"] == 12 and tot["fb"]["completed"] == n, sorted(tot)
+assert tot["fb.2.compare"]["completed"] == 14 and tot["fa.2.compare"]["completed"] == 12, sorted(tot)
+searches, compares = 12 + n, 12 + 14
+assert int(sys.argv[2]) == searches, ("slapd's Search", sys.argv[2], searches)
+assert int(sys.argv[3]) == compares, ("slapd's Compare", sys.argv[3], compares)
+print("ok: a 12 flows, b %d flows (14 found); slapd %s searches, %s compares" % (n, sys.argv[2], sys.argv[3]))
+PY
+
+# one flow (its steps before the first section) in two workloads: shared rows, each workload's counts its own
+cat >"$FIX_DIR/flows2.scen" <<EOF
+--no-preflight
+--step 'search base=$people filter=(uid=user[1-6%00000])'
+--step 'compare dn=@{1.dn} attr=uid value=x'
+[workload a]
+--flow fs
+-n 1
+-T 5
+[workload b]
+--flow fs
+-n 2
+-T 3
+EOF
+fixture_monitor_snapshot "$FIX_DIR/mon6"
+run_ldbench "$out" --scenario "$FIX_DIR/flows2.scen" -H "$FIX_URI" --duration 60s
+assert_eq 0 "$RC" "exit status, one flow in two workloads"
+assert_match '^ldbench\[[0-9]+\]: a: fs\.2\.compare: attempted 5, completed 5, succeeded 5, ' "$out" "a's 5 flows"
+assert_match '^ldbench\[[0-9]+\]: b: fs\.2\.compare: attempted 6, completed 6, succeeded 6, ' "$out" "b's 6 flows"
+assert_match '^ldbench\[[0-9]+\]: fs: attempted 11, completed 11, succeeded 11, ' "$out" "the total's 11 flows"
+assert_eq 11 "$(fixture_monitor_delta "$FIX_DIR/mon6" Search)" "slapd's searches: the two workloads' flows"
+assert_eq 11 "$(fixture_monitor_delta "$FIX_DIR/mon6" Compare)" "slapd's compares: the two workloads' flows"
+
 # bad input: one line each, exit 2, before any connection
 start_capture "$FIX_PORT" "$FIX_DIR/cap2.jsonl"
+bf=(-b "$people" -f "(uid=x)") # the run's -b and -f (none for flows alone)
 bad() { # expected-line scenario-text [args]
 	local want=$1 text=$2
 	shift 2
 	printf '%s\n' "$text" >"$FIX_DIR/bad.scen"
-	run_ldbench "$out" --scenario "$FIX_DIR/bad.scen" -H "$CAP_URI" -b "$people" -f "(uid=x)" "$@"
+	run_ldbench "$out" --scenario "$FIX_DIR/bad.scen" -H "$CAP_URI" ${bf[@]+"${bf[@]}"} "$@"
 	assert_eq 2 "$RC" "exit status: $want"
 	assert_eq 1 "$(wc -l <"$out")" "one line: $want"
 	assert_match "^ldbench: $want\$" "$out" "the line: $want"
@@ -202,6 +303,11 @@ bad "$FIX_DIR/bad.scen:3: -h is the run's, not a workload's: give it before the 
 	$'[workload a]\n-e esearch\n-h 127.0.0.1'
 bad "$FIX_DIR/bad.scen:2: --json is the run's, not a workload's: give it before the first \\[workload\\] section or on the command line" \
 	$'[workload a]\n--json x.json\n-e esearch'
+bf=()
+bad "--flow: at most 2 different flows in a run \\(in \\[workload c\\]\\)" \
+	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow y\n--step whoami\n[workload c]\n--flow z\n--step whoami'
+bad "--flow x: two workloads' flows have this name \\(in \\[workload b\\]\\)" \
+	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow x\n--step whoami\n--step whoami'
 capture_stop_all
 assert_eq 0 "$(wc -l <"$FIX_DIR/cap2.jsonl")" "nothing sent by the bad invocations"
 echo "PASS: workloads"

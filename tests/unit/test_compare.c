@@ -98,7 +98,13 @@ static void test_parse_cond(void **state)
 	expect_bad_cond("rate<5", "must end with '%'");
 	expect_bad_cond("latency<5%", "METRIC rate, p50, p99, misses or hits");
 	expect_bad_cond("p95>5%", "METRIC rate, p50, p99, misses or hits");
-	expect_bad_cond("foo.rate<5%", "unknown operation kind 'foo'");
+	expect_bad_cond("foo.bar.rate<5%", "unknown operation kind 'foo'");
+	/* a first word that is no kind names a workload (checked against the files by compare) */
+	c = cond("fg.search.p99>+10%");
+	assert_string_equal(c.wl, "fg");
+	assert_int_equal(c.kind, LDB_OP_SEARCH);
+	assert_int_equal(c.metric, LDB_CMP_P99);
+	assert_string_equal(cond("search.p99>+10%").wl, "");
 	expect_bad_cond("rate=5%", "expected an operator");
 	expect_bad_cond("rate<%", "expected a percentage");
 	expect_bad_cond("rate<abc%", "expected a percentage");

@@ -77,13 +77,13 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->json);
 		/* a flow (the login) has no server counter: its steps are counted as their kinds */
 		assert_int_equal(d->monitor == NULL, d->nsteps > 0);
-		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || k == LDB_OP_FLOW);
+		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2);
 		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && (d->monitor == NULL || d->monitor[0] != '\0'));
 		for (unsigned j = 0; j < d->nsteps; j++) /* a step is a kind of its own, not a flow */
 			assert_int_equal(ldb_ops[d->step_kind[j]]->nsteps, 0);
 		/* 389 DS's cn=snmp counts every kind but abandon, the extended operations and the flows */
 		if (k == LDB_OP_ABANDON || k == LDB_OP_PASSMOD || k == LDB_OP_WHOAMI || k == LDB_OP_EXTENDED ||
-		    k == LDB_OP_LOGIN || k == LDB_OP_FLOW)
+		    k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2)
 			assert_null(d->snmp);
 		else
 			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
