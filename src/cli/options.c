@@ -129,6 +129,31 @@ static int add_ignore(struct cli_ctx *x, const char *arg)
 	return 0;
 }
 
+/* -w's word hidden from ps, as OpenLDAP's tools do; with [workload]
+ * sections only once every workload's options have read it (their words
+ * are the command line's own: cli/scenario_merge). */
+static struct {
+	bool defer;
+	char *word[8];
+	int n;
+} hide;
+
+static void hide_word(char *arg)
+{
+	if (hide.defer && hide.n < (int)(sizeof hide.word / sizeof hide.word[0]))
+		hide.word[hide.n++] = arg;
+	else
+		memset(arg, '*', strlen(arg));
+}
+
+static void hide_deferred(void)
+{
+	hide.defer = false;
+	for (int i = 0; i < hide.n; i++)
+		memset(hide.word[i], '*', strlen(hide.word[i]));
+	hide.n = 0;
+}
+
 static int set_password(struct cli_ctx *x, char *arg)
 {
 	struct ldb_config *c = x->c;
@@ -148,8 +173,7 @@ static int set_password(struct cli_ctx *x, char *arg)
 	c->password = pw;
 	x->pw_from_w = true;
 	x->pw_args[x->npw_args++] = arg;
-	/* hide it from ps, as OpenLDAP's tools do */
-	memset(arg, '*', strlen(arg));
+	hide_word(arg);
 	return 0;
 }
 
@@ -793,9 +817,13 @@ enum ldb_cli_result ldb_cli_parse(struct ldb_config *c, int argc, char **argv, c
 	if (rc > 0)
 		return LDB_CLI_EXIT_OK;
 	if (margv != NULL) {
+		hide.defer = m.nwl > 0;
 		r = parse_argv(c, margc, margv, err, errcap, &m);
 		if (r == LDB_CLI_RUN && m.nwl > 0)
-			return (enum ldb_cli_result)cli_workloads_parse(c, &m, err, errcap);
+			r = (enum ldb_cli_result)cli_workloads_parse(c, &m, err, errcap);
+		hide_deferred();
+		if (m.nwl > 0)
+			return r;
 	} else {
 		r = parse_argv(c, argc, argv, err, errcap, NULL);
 	}
