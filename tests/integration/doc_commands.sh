@@ -164,6 +164,7 @@ E 'replay -H URI --timing recorded --password-map FILE --interval 1s --metrics-l
 	skip='synopsis of a replay with live metrics (placeholders; metrics_replay.sh runs one against Prometheus)'
 E 'compare BASE.json -- CHANGE.json' skip='synopsis of compare (placeholders)'
 E "replay: --fail-if 'p99>5parsecs'" skip='an error line quoted, not a command'
+E "compare: --fail-if 'x.search.p99>+10%'" skip='an error line quoted, not a command'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
 
 # README.md
