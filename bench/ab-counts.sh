@@ -11,12 +11,17 @@
 #     sampling follows valgrind's slowness, not the operations).  Besides the
 #     clear-text workloads, LDAPS persistent (random searches) and LDAPS
 #     bindeach, verified (--tls-cacert), with each build's default TLS library.
+# The server: the test fixture's slapd (4 threads) or, with --server 389ds, a
+# 389 DS instance of its own (tests/fixture/dirsrv.sh, as root: dscreate,
+# 10,000 users uid=user00001..user10000 with password = uid, LDAPS with the
+# instance's CA), made once per run and removed at exit, also after a failure.
 # Wall-clock CPU per operation scatters by +-15% on a 2-core machine that also
 # runs the server (bench/ab.sh); these counts show a change of a few percent.
 # No traffic leaves 127.0.0.1.
 #
 #   bench/ab-counts.sh [--base REV | --base-bin BIN] [--rounds K] [--no-callgrind]
 #                      [--no-perf] [--only REGEX] [--cg-reps K]
+#                      [--server slapd|389ds]
 #     --base REV      the revision to compare with (default: HEAD), built from a
 #                     git worktree into build-bench-base/
 #     --base-bin BIN  an ldbench binary already built (a Release build of the
@@ -27,11 +32,12 @@
 #     --only REGEX    only the workloads whose name matches (e.g. 'ldaps')
 #     --cg-reps K     callgrind pairs of runs per workload and build, alternating
 #                     base and new (default 1); each pair's figure is printed
+#     --server KIND   slapd (default) or 389ds (bench_server_start; root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-base=HEAD base_bin= rounds=3 callgrind=1 perf=1 only= cg_reps=1
+base=HEAD base_bin= rounds=3 callgrind=1 perf=1 only= cg_reps=1 server=slapd
 while (($# > 0)); do
 	case $1 in
 	--base) base=${2:?--base needs a revision}; shift 2 ;;
@@ -41,17 +47,22 @@ while (($# > 0)); do
 	--cg-reps) cg_reps=${2:?--cg-reps needs a value}; shift 2 ;;
 	--rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
 	--no-callgrind) callgrind=0; shift ;;
+	--server) server=${2:?--server needs slapd or 389ds}; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "ab-counts: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ab-counts: --rounds must be a whole number >= 1" >&2; exit 2; }
 [[ "$cg_reps" =~ ^[1-9][0-9]*$ ]] || { echo "ab-counts: --cg-reps must be a whole number >= 1" >&2; exit 2; }
+[[ $server == slapd || $server == 389ds ]] || { echo "ab-counts: --server must be slapd or 389ds" >&2; exit 2; }
 [[ -z $base_bin || -x $base_bin ]] || { echo "ab-counts: --base-bin $base_bin is not an executable" >&2; exit 2; }
 
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-bench_install_missing cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev zlib1g-dev slapd ldap-utils linux-perf valgrind gawk git
+pkgs=(cmake make gcc pkg-config libldap-dev libssl-dev libgnutls28-dev zlib1g-dev slapd ldap-utils valgrind gawk git)
+((perf)) && pkgs+=(linux-perf)
+[[ $server == 389ds ]] && pkgs+=(389-ds-base python3-lib389 libnss3-tools openssl)
+bench_install_missing "${pkgs[@]}"
 
 declare -A BIN
 if [[ -n $base_bin ]]; then
@@ -60,18 +71,22 @@ if [[ -n $base_bin ]]; then
 	BIN=([new]=$ROOT/build-bench/ldbench [base]=$base_bin)
 else
 	bench_build_pair ab-counts "$ROOT" "$base"
+	# the base's binary is built: its source tree goes now, so that the
+	# server's EXIT trap (bench_server_start's) need not also remove it
+	git -C "$ROOT" worktree remove --force "$_BENCH_BASE_WT"
+	trap - EXIT
 fi
-tmp=$(mktemp -d)
 
-# shellcheck source=tests/fixture/slapd.sh
-. "$ROOT/tests/fixture/slapd.sh"
-fixture_start --users 10000 --nosync --tls
+# slapd: the test fixture's (4 threads, --nosync, --tls); 389ds: an instance of
+# its own, removed by the EXIT trap bench_server_start sets before making it
+bench_server_start "$server"
+tmp=$(mktemp -d)
 ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
 dn: ou=AddBench,$FIX_BASE
 objectClass: organizationalUnit
 ou: AddBench
 LDIF
-echo "ab-counts: slapd pid $FIX_PID on $FIX_URI"
+echo "ab-counts: $BENCH_SERVER, pid $FIX_PID, on $FIX_URI"
 
 lo=1000000
 args_of() { # WORKLOAD SCALE : sets A (arguments) and N (operations)
