@@ -326,6 +326,20 @@ static struct ldb_json **load_sums(char **files, int n)
 	return s;
 }
 
+/* What load_sums and the runs of both sides took. */
+static void free_sides(struct ldb_json **sb, int nb, struct ldb_json **sc, int nc, struct ldb_cmp_run *rb,
+                       struct ldb_cmp_run *rc)
+{
+	for (int i = 0; sb != NULL && i < nb; i++)
+		ldb_json_free(sb[i]);
+	for (int i = 0; sc != NULL && i < nc; i++)
+		ldb_json_free(sc[i]);
+	free(sb);
+	free(sc);
+	free(rb);
+	free(rc);
+}
+
 /* The names of the workloads in sums[0..n), first seen first, into names. */
 static int wl_names(struct ldb_json *const *sums, int n, char names[][32], int nn, int max)
 {
@@ -377,14 +391,7 @@ void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *o
 		fprintf(out, "\nworkload %s:\n", names[j]);
 		ldb_cmp_print(&res, b, c, out);
 	}
-	for (int i = 0; sb != NULL && i < nb; i++)
-		ldb_json_free(sb[i]);
-	for (int i = 0; sc != NULL && i < nc; i++)
-		ldb_json_free(sc[i]);
-	free(sb);
-	free(sc);
-	free(rb);
-	free(rc);
+	free_sides(sb, nb, sc, nc, rb, rc);
 }
 
 int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
@@ -404,13 +411,6 @@ int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const c
 		for (int j = 0; j < nn && cap > 0; j++)
 			snprintf(names + strlen(names), cap - strlen(names), "%s%s", j ? ", " : "", seen[j]);
 	}
-	for (int i = 0; sb != NULL && i < nb; i++)
-		ldb_json_free(sb[i]);
-	for (int i = 0; sc != NULL && i < nc; i++)
-		ldb_json_free(sc[i]);
-	free(sb);
-	free(sc);
-	free(rb);
-	free(rc);
+	free_sides(sb, nb, sc, nc, rb, rc);
 	return got;
 }
