@@ -245,7 +245,7 @@ int ldb_merge_add(struct ldb_merged *m, const struct ldb_json *sum, const char *
 		return -1;
 	}
 	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
-		int k = ldb_records_kind(o->key);
+		int k = ldb_records_row_kind(ops, o->key);
 		if (k < 0) {
 			snprintf(err, cap, "%s: summary record: unknown operation kind \"%s\"", path, o->key);
 			return -1;

@@ -35,6 +35,38 @@ static char step_name[LDB_FLOW_SLOTS][LDB_FLOW_STEPS][FLOW_NAME_MAX] = {
 	{ "flow-b.1", "flow-b.2", "flow-b.3", "flow-b.4", "flow-b.5", "flow-b.6", "flow-b.7", "flow-b.8" }
 };
 
+/* A results file's flow rows in a process that did not run them (compare,
+ * merge): a name no row has takes a slot not yet taken, its steps (NAME.*)
+ * the slot's next step rows, in the order the records name them. */
+static bool adopted[LDB_FLOW_SLOTS];
+static int adopted_steps[LDB_FLOW_SLOTS];
+
+int ldb_flow_adopt_row(const char *name)
+{
+	size_t plen = strcspn(name, "."), len = strlen(name);
+	if (plen == 0 || len >= FLOW_NAME_MAX)
+		return -1;
+	int sl = -1;
+	for (int i = 0; i < LDB_FLOW_SLOTS && sl < 0; i++)
+		if (adopted[i] && strlen(flow_name[i]) == plen && strncmp(flow_name[i], name, plen) == 0)
+			sl = i;
+	for (int i = 0; i < LDB_FLOW_SLOTS && sl < 0; i++)
+		if (!adopted[i]) {
+			adopted[i] = true;
+			snprintf(flow_name[i], sizeof flow_name[i], "%.*s", (int)plen, name);
+			sl = i;
+		}
+	if (sl < 0)
+		return -1;
+	if (plen == len)
+		return sl == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2;
+	if (adopted_steps[sl] >= LDB_FLOW_STEPS)
+		return -1;
+	int i = adopted_steps[sl]++;
+	snprintf(step_name[sl][i], sizeof step_name[sl][i], "%s", name);
+	return (sl == 0 ? LDB_OP_FSTEP1 : LDB_OP_F2STEP1) + i;
+}
+
 static int slot_of(const struct ldb_config *c)
 {
 	return c->flow_slot > 0 && c->flow_slot < LDB_FLOW_SLOTS ? c->flow_slot : 0;

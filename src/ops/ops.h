@@ -414,6 +414,9 @@ extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_mo
 extern struct ldb_opdesc ldb_op_flow, ldb_op_fstep[LDB_FLOW_STEPS];
 extern struct ldb_opdesc ldb_op_flow2, ldb_op_f2step[LDB_FLOW_STEPS]; /* a second workload's flow */
 extern const struct ldb_opdesc ldb_op_login_groups;
+/* A flow's row named in a results file, for a process that did not run it
+ * (compare, merge read records by name): the kind it takes, -1 none. */
+int ldb_flow_adopt_row(const char *name);
 
 /* Output space a write kind's request may take (its prepare sets room[]). */
 #define LDB_OP_WRITE_ROOM (64 * 1024)

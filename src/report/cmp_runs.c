@@ -128,7 +128,7 @@ int ldb_cmp_run_from_record(const struct ldb_json *sum, struct ldb_cmp_run *r, c
 		return -1;
 	}
 	for (const struct ldb_json *o = ops->child; o != NULL; o = o->next) {
-		int k = ldb_records_kind(o->key);
+		int k = ldb_records_row_kind(ops, o->key);
 		uint64_t att = 0, comp = 0, errs = 0;
 		if (k < 0) {
 			snprintf(err, cap, "summary record: unknown operation kind \"%s\"", o->key);

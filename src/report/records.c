@@ -287,6 +287,22 @@ int ldb_records_kind(const char *name)
 	return ldb_op_from_name(name, strlen(name), false);
 }
 
+int ldb_records_row_kind(const struct ldb_json *ops, const char *name)
+{
+	int k = ldb_op_from_name(name, strlen(name), false);
+	if (k >= 0)
+		return k;
+	/* a flow's rows, named by its --flow: NAME beside its steps NAME.* */
+	size_t plen = strcspn(name, ".");
+	bool flow = false, step = false;
+	for (const struct ldb_json *o = ops != NULL ? ops->child : NULL; o != NULL; o = o->next)
+		if (strncmp(o->key, name, plen) == 0) {
+			flow |= o->key[plen] == '\0';
+			step |= o->key[plen] == '.' && o->key[plen + 1] != '\0';
+		}
+	return flow && step ? ldb_flow_adopt_row(name) : -1;
+}
+
 /* Every summary record of a file (a --find-max file has one per step). */
 struct kept {
 	struct ldb_json **v;

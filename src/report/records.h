@@ -44,6 +44,10 @@ extern const char *const ldb_records_fail_names[LDB_FAIL_COUNT];
 
 /** The operation kind a record's "ops" member names ("search", ...), or -1. */
 int ldb_records_kind(const char *name);
+/** The same for a summary's or sample's row of the "ops" object it is in:
+ * also a flow's rows (NAME and its steps NAME.*, named by the run's --flow),
+ * which a process that did not run the flow takes on (ops/flow.c). */
+int ldb_records_row_kind(const struct ldb_json *ops, const char *name);
 
 /** Read a records file (JSON lines): every non-empty line must be a JSON object
  *  with a string "type", and a "schema" when it has one no newer than

@@ -124,7 +124,7 @@ fixture_monitor_snapshot "$FIX_DIR/mon2"
 run_ldbench "$out" -H "$FIX_URI" -n 2 -T 10 --flow auth \
 	--step "search base=$people filter=(uid=user[1-2%00000]) sizelimit=2" \
 	--step 'bind dn=@{1.dn} password=@{1.attr:uid}' \
-	--step "search base=ou=Groups,$FIX_BASE filter=(member=@{1.dn}) name=groups"
+	--step "search base=ou=Groups,$FIX_BASE filter=(member=@{1.dn}) name=groups" --json "$FIX_DIR/r2.json"
 assert_eq 0 "$RC" "exit status, 20 login flows"
 assert_match "${P}auth: attempted 20, completed 20, succeeded 20, counted 20, errors 0\$" "$out" "20 flows"
 assert_match "${P}auth.1.search: attempted 20, completed 20, succeeded 20, counted 20, errors 0, entries 20\$" "$out" "the user search"
@@ -133,6 +133,21 @@ assert_match "${P}auth.groups: attempted 20, completed 20, succeeded 20, counted
 	"the group search on its own line"
 assert_eq 40 "$(fixture_monitor_delta "$FIX_DIR/mon2" Search)" "slapd's searches = the two search steps'"
 assert_eq 20 "$(fixture_monitor_delta "$FIX_DIR/mon2" Bind)" "slapd's binds = the bind step's"
+# compare and merge read a flow's rows by the names its --flow gave them (a process that did not run it)
+"$LDBENCH" compare "$FIX_DIR/r2.json" -- "$FIX_DIR/r2.json" >"$out" 2>&1
+assert_eq 0 "$?" "compare of a flow's records"
+assert_match '^auth\.2\.bind +rate /s +[0-9.]+ ' "$out" "compare's row for the flow's bind step"
+assert_match '^auth\.groups +p99 ms ' "$out" "compare's row for the named step"
+"$LDBENCH" merge --json "$FIX_DIR/m.json" "$FIX_DIR/r1.json" "$FIX_DIR/r2.json" >"$out" 2>&1
+assert_eq 0 "$?" "merge of two runs with two flows"
+/usr/bin/python3 - "$FIX_DIR/m.json" "$FIX_DIR/r1.json" <<'PY'
+import json, sys
+ops = [json.loads(l) for l in open(sys.argv[1]) if '"summary"' in l][-1]["ops"]
+upd = [json.loads(l) for l in open(sys.argv[2]) if '"summary"' in l][-1]["ops"]["upd"]
+assert ops["auth"]["completed"] == 20 and ops["auth.2.bind"]["completed"] == 20, ops.get("auth")
+assert ops["upd"]["completed"] == upd["completed"] and ops["upd"]["errors"] == upd["errors"], (ops.get("upd"), upd)
+print("ok: merge holds both flows' rows: upd %d, auth 20" % upd["completed"])
+PY
 
 # ---- --login's group step: on its own row too (and still under search, as before)
 run_ldbench "$out" -H "$FIX_URI" -n 2 -T 10 --login -b "$people" -f '(uid=user[1-2%00000])' \
