@@ -16,6 +16,8 @@ struct rd_conn {
 	int64_t srv;        /* the recorded connection's number */
 	int64_t awaiting;   /* the last request whose result is not logged yet, -1 */
 	bool awaiting_bind; /* that request is a bind */
+	bool closing;       /* its close was logged before that bind's result (389 DS writes them apart) */
+	int64_t close_ns;   /* when: the close's time once the result is read */
 	struct pend p;
 };
 
@@ -391,18 +393,25 @@ static int on_result(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	 * logs a result after sending it, so the order is not known */
 	if (c->p.has && c->p.pipelined && c->p.after == ev->op && ev->time_ns - c->p.time_ns < LDB_RP_PIPE_TOL_NS)
 		c->p.pipelined = false;
-	if (c->p.has && c->p.op == ev->op)
-		return pend_flush(f, c, idx, true, ev->err, n);
-	struct ldb_rp_slot *s = slot_get(f, ring_of(f, idx));
-	if (s == NULL)
-		return -1;
-	s->msg = LDB_RP_MSG_RECRES;
-	s->conn = local_of(f, idx);
-	s->op = ev->op;
-	s->has_rec = true;
-	s->rec_err = ev->err;
-	s->rec_n = n;
-	slot_put(f, ring_of(f, idx));
+	if (c->p.has && c->p.op == ev->op) {
+		if (pend_flush(f, c, idx, true, ev->err, n) != 0)
+			return -1;
+	} else {
+		struct ldb_rp_slot *s = slot_get(f, ring_of(f, idx));
+		if (s == NULL)
+			return -1;
+		s->msg = LDB_RP_MSG_RECRES;
+		s->conn = local_of(f, idx);
+		s->op = ev->op;
+		s->has_rec = true;
+		s->rec_err = ev->err;
+		s->rec_n = n;
+		slot_put(f, ring_of(f, idx));
+	}
+	if (c->closing && c->awaiting < 0) { /* the close logged before this result */
+		c->closing = false;
+		return conn_close(f, c, idx, c->close_ns);
+	}
 	return 0;
 }
 
@@ -425,6 +434,14 @@ static int on_event(struct ldb_rp_feed *f, const struct ldb_slog_event *ev)
 	case LDB_SLOG_RESULT: return on_result(f, ev);
 	case LDB_SLOG_CLOSE:
 		c = conn_find(f, ev->conn);
+		if (c != NULL && c->awaiting >= 0 && c->awaiting_bind) {
+			/* a bind's result comes after the close (a client that quits on a
+			 * refused bind: 389 DS logs the close from another thread); a
+			 * server always answers a bind, and the pass's end closes it else */
+			c->closing = true;
+			c->close_ns = ev->time_ns;
+			return 0;
+		}
 		return c ? conn_close(f, c, (uint32_t)(c - f->rc), ev->time_ns) : 0;
 	default: return 0;
 	}
