@@ -53,13 +53,15 @@ ssize_t ldb_link_tls_send(struct ldb_link *l, const uint8_t *buf, size_t len)
 	return rc == LDB_TLS_WANT_WRITE ? 0 : -1;
 }
 
-/* A plain send that did not take a byte (n <= 0 in ldb_link_send): EINTR
- * tried again, EAGAIN 0, else broken. */
-ssize_t ldb_link_send_err(struct ldb_link *l, const uint8_t *buf, size_t len)
+/* A plain send or receive that did not move a byte (n <= 0 in
+ * ldb_link_send, n < 0 in ldb_link_recv): EINTR tried again, EAGAIN 0, a
+ * closed peer or another error broken (-1). */
+static ssize_t io_again(struct ldb_link *l, uint8_t *buf, size_t len, bool out)
 {
 	for (;;) {
 		if (errno == EINTR) {
-			ssize_t n = send(l->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+			ssize_t n = out ? send(l->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT)
+			                : recv(l->fd, buf, len, MSG_DONTWAIT);
 			if (n > 0)
 				return n;
 			if (n == 0)
@@ -71,6 +73,11 @@ ssize_t ldb_link_send_err(struct ldb_link *l, const uint8_t *buf, size_t len)
 		l->sock_err = errno; /* a connect that failed says why here, once */
 		return -1;
 	}
+}
+
+ssize_t ldb_link_send_err(struct ldb_link *l, const uint8_t *buf, size_t len)
+{
+	return io_again(l, (uint8_t *)(uintptr_t)buf, len, true); /* send only reads it */
 }
 
 ssize_t ldb_link_tls_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
@@ -89,23 +96,9 @@ ssize_t ldb_link_tls_recv(struct ldb_link *l, uint8_t *buf, size_t cap)
 	return -1;
 }
 
-/* A plain receive that failed (n < 0 in ldb_link_recv): as the send's. */
 ssize_t ldb_link_recv_err(struct ldb_link *l, uint8_t *buf, size_t cap)
 {
-	for (;;) {
-		if (errno == EINTR) {
-			ssize_t n = recv(l->fd, buf, cap, MSG_DONTWAIT);
-			if (n > 0)
-				return n;
-			if (n == 0)
-				return -1;
-			continue;
-		}
-		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return 0;
-		l->sock_err = errno; /* a connect that failed says why here, once */
-		return -1;
-	}
+	return io_again(l, buf, cap, false);
 }
 
 int ldb_link_flush_rest(struct ldb_link *l, ssize_t n, bool *moved)
