@@ -49,11 +49,6 @@ struct pace {
 	                  * drained their results, so that it holds them */
 };
 
-/* --listeners-baseline: the figures of the run without the listeners (the
- * main thread's: the two runs one after the other) */
-static struct ldb_result baseline;
-static bool baseline_ran;
-
 /* ------------------------------------------------------------ set-up */
 
 /* The histograms in use: the kinds that count, the bind that opens each
@@ -495,22 +490,6 @@ static void join_lines(struct load *l, const struct ldb_join *j)
 	free(buf);
 }
 
-/* --listeners-baseline: the writes without the listeners (the first run)
- * and with them (this one's summary). */
-static void listen_baseline(struct load *l, const struct ldb_summary *sum, int k)
-{
-	struct ldb_listen_figs *f = &l->lfig;
-	if (!baseline_ran)
-		return;
-	f->baseline = true;
-	f->base_rate = baseline.rate;
-	f->base_p50_ns = baseline.p50_ns;
-	f->base_p99_ns = baseline.p99_ns;
-	f->with_rate = ldb_rate(sum->counted, sum->seconds);
-	f->with_p50_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 50) : 0;
-	f->with_p99_ns = sum->lat[k] != NULL ? ldb_hist_percentile(sum->lat[k], 99) : 0;
-}
-
 static int summary(struct load *l, uint64_t now, int status, bool last, struct ldb_result *res)
 {
 	struct ldb_summary sum;
@@ -540,7 +519,7 @@ static int summary(struct load *l, uint64_t now, int status, bool last, struct l
 		ldb_summary_add(&sum, ldb_repl_part(&repl, l->rout.cur, l->rout.n));
 	struct ldb_listen_part lpart;
 	if (last && l->listen != NULL) { /* --listeners: what the listeners received */
-		listen_baseline(l, &sum, main_op);
+		ldb_load_listen_baseline(l, &sum, main_op);
 		ldb_summary_add(&sum, ldb_listen_part(&lpart, &l->lfig));
 	}
 	if (last && l->joined) /* --server-log: the run's operations joined with the server's log */
@@ -723,28 +702,6 @@ static void say_text(void *arg, const char *text)
 	ldb_text_line(arg, "%s", text);
 }
 
-/* --listeners: started once the server is known to answer, their refresh
- * over before the load begins; each I/O thread's confirmed writes go to
- * their matcher.  @return 0, or the exit status (its line said). */
-static int start_listeners(struct load *l)
-{
-	char err[512];
-	if (l->cfg->listeners == 0)
-		return LDB_EXIT_OK;
-	if (ldb_hist_init(&l->lfig.delay) != 0) {
-		fprintf(stderr, "%s: out of memory for the listeners\n", l->cfg->progname);
-		return LDB_EXIT_INIT;
-	}
-	int st = ldb_listen_start(l->cfg, &l->run, l->nr, &l->listen, err, sizeof err);
-	if (st != 0) {
-		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
-		return st;
-	}
-	for (int k = 0; k < l->nr; k++)
-		l->r[k].repl = ldb_listen_tap(l->listen, k);
-	return LDB_EXIT_OK;
-}
-
 static int begin(struct load *l, const struct pace *p)
 {
 	const struct ldb_config *c = l->cfg;
@@ -760,7 +717,7 @@ static int begin(struct load *l, const struct pace *p)
 	const struct ldb_say say = { say_text, &l->text };
 	int pf = ldb_preflight_run(c, &say, &l->pf);
 	if (pf == LDB_EXIT_OK)
-		pf = start_listeners(l);
+		pf = ldb_load_start_listeners(l);
 	if (pf != LDB_EXIT_OK) {
 		ldb_text_end(&l->text, pf);
 		return pf;
@@ -943,32 +900,7 @@ static int finish(struct load *l, const struct pace *p, int status, int stop, ui
 	return status;
 }
 
-static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res);
-
-/* --listeners-baseline D: the write load alone for D, then with the
- * listeners; the second run's summary compares the two. */
-int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
-{
-	if (c->listeners == 0 || c->listen_baseline_ms == 0)
-		return run_load(c, out, res);
-	struct ldb_config b = *c; /* shallow: read only, never freed */
-	b.listeners = 0;
-	b.listen_baseline_ms = 0;
-	b.listen_pause_ms = 0;
-	b.duration_ms = c->listen_baseline_ms;
-	fprintf(out, "Baseline: the write load for %.3f s without the listeners (--listeners-baseline).\n",
-	        (double)c->listen_baseline_ms / 1e3);
-	int st = run_load(&b, out, &baseline);
-	if (st != LDB_EXIT_OK)
-		return st;
-	baseline_ran = true;
-	fprintf(out, "With the listeners:\n");
-	st = run_load(c, out, res);
-	baseline_ran = false;
-	return st;
-}
-
-static int run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
+int ldb_load_once(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 {
 	struct load l;
 	struct pace p;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cmd/load.h"
 #include "report/join.h"
 #include "report/listen_lines.h"
 #include "report/repl_lines.h"
@@ -87,6 +88,12 @@ int ldb_load_init_lat(const struct ldb_config *c, const struct ldb_run *run, con
 
 /* cmd/load_workloads: the workloads' set-up (instead of the single run's
  * clients, I/O threads and sampler) and teardown.  @return 0 or -1. */
+/* cmd/load: one run of the load (ldb_run_load: two with --listeners-baseline). */
+int ldb_load_once(const struct ldb_config *c, FILE *out, struct ldb_result *res);
+/* cmd/load_listen: --listeners started (0, or the exit status, its line
+ * said); the baseline's figures beside this run's (k its main kind). */
+int ldb_load_start_listeners(struct load *l);
+void ldb_load_listen_baseline(struct load *l, const struct ldb_summary *sum, int k);
 int ldb_wl_setup(struct load *l);
 void ldb_wl_teardown(struct load *l);
 /* The run's shared flags on every workload's run. */
