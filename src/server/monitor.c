@@ -178,6 +178,8 @@ bool ldb_monitor_compare(const struct ldb_monitor_snap *d, const struct ldb_tota
 			continue;
 		const struct ldb_opstats *o = &tot->op[j];
 		out->client += o->completed;
+		if (o->pages > o->completed) /* a paged search is a search per page to the server */
+			out->client += o->pages - o->completed;
 		out->in_flight += o->attempted > o->completed ? o->attempted - o->completed : 0;
 		if (ldb_ops[j]->connect_bind)
 			out->client += tot->setup_binds;

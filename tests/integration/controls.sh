@@ -110,6 +110,11 @@ run_ldbench "$out" "${root[@]}" -f "(uid=user*)" -e esearch,srchnentries=50 -n 2
 assert_eq 0 "$RC" "exit status, paged searches"
 assert_match 'search: attempted 6, completed 6, succeeded 6, counted 6, errors 0, entries 300, expected-result hits 6, misses 0, pages 48$' "$out" "6 searches of 8 pages, 50 entries each"
 assert_eq 48 "$(fixture_monitor_delta "$FIX_DIR/snap" Search)" "server-side searches: one per page"
+# --monitor: the server's count of searches is the pages'
+run_ldbench "$out" "${root[@]}" -f "(uid=user*)" -e esearch,srchnentries=50 -n 2 -T 3 --simple-page-size 7 --monitor
+assert_eq 0 "$RC" "exit status, paged searches with --monitor"
+assert_match 'Server \(cn=Monitor\): search completed 48 \(client: 48 completed, 0 in flight\): agree$' "$out" \
+	"--monitor counts a paged search's pages"
 assert_eq "$(fixture_count "$FIX_PEOPLE" "(uid=user*)")" 50 "the server's count of the entries"
 assert_match '^ldbench\[[0-9]+\]: per-request latency \(ms\): min [0-9.]+, mean' "$out" "per-page latency line"
 
