@@ -103,6 +103,13 @@ void ldb_bufs_idle(struct ldb_conn *cn)
 	if (!cn->w->runner->bufs.lend)
 		return;
 	if (cn->inflight == 0 && cn->ln.in_len == 0 && cn->ln.out_off == cn->ln.out_len && cn->ln.skip == 0 &&
-	    !cn->syncing && cn->retry_len == 0)
+	    !cn->syncing && cn->retry_len == 0) {
 		ldb_bufs_give(cn);
+		/* nothing of an idle held connection can time out: its deadline
+		 * leaves the heap (re-armed by its next request), which then holds
+		 * the busy few, not every connection (a probe's pace timer went up
+		 * log2(N) levels: +120 instructions a probe at N = 1000) */
+		if (cn->state == CS_READY)
+			ldb_timer_cancel(&cn->w->runner->timers, &cn->tm);
+	}
 }
