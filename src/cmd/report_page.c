@@ -102,7 +102,9 @@ static void cmp_workloads(FILE *o, char **files, int nb, int n)
 		int got = ldb_cmp_compute_workload(files, nb, files + nb, n - nb, names[j], &res, seen, sizeof seen);
 		fprintf(o, "<h3>workload %s</h3>\n", names[j]);
 		if (got != 1) {
-			fprintf(o, "<p class=\"note\" data-workload=\"%s\">workload %s: only on one side: not compared</p>\n",
+			fprintf(o,
+			        "<p class=\"note\" data-workload=\"%s\">workload %s: only on one side: not "
+			        "compared</p>\n",
 			        names[j], names[j]);
 			continue;
 		}
