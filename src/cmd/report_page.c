@@ -56,19 +56,11 @@ static void side_files(FILE *o, const char *side, char **files, int from, int to
 	fputs("</p>\n", o);
 }
 
-/* compare's table as HTML, from ldb_cmp_compute's result: the rows, labels,
- * units and decimals of the text's (ldb_cmp_print); above it, which files
- * are the base (files[0..nb)) and which the change (files[nb..n)). */
-static void cmp_table(FILE *o, const struct ldb_cmp_result *res, char **files, int nb, int n)
+/* The rows of compare's table as HTML, from ldb_cmp_compute's result: the
+ * rows, labels, units and decimals of the text's (ldb_cmp_print). */
+static void cmp_rows(FILE *o, const struct ldb_cmp_result *res)
 {
-	int nc = n - nb;
-	fprintf(o,
-	        "<h2>Compare</h2>\n<p class=\"note\">%d base run%s against %d change run%s: medians, their "
-	        "spread and the change of the medians (as <code>ldbench compare</code>).</p>\n",
-	        nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
-	side_files(o, "base", files, 0, nb);
-	side_files(o, "change", files, nb, n);
-	fputs("<table class=\"compare\"><tr><th>kind</th><th>metric</th><th>base median</th><th>min..max</th>"
+	fputs("<tr><th>kind</th><th>metric</th><th>base median</th><th>min..max</th>"
 	      "<th>change median</th><th>min..max</th><th>change %</th></tr>\n",
 	      o);
 	for (int k = 0; k < LDB_CMP_ROWS; k++) {
@@ -97,7 +89,46 @@ static void cmp_table(FILE *o, const struct ldb_cmp_result *res, char **files, i
 				fputs("<td class=\"n\">n/a</td></tr>\n", o);
 		}
 	}
+}
+
+/* [workload] sections: a table per workload, matched by name (as compare's
+ * text: ldb_cmp_print_workloads); one on one side only is said, not compared. */
+static void cmp_workloads(FILE *o, char **files, int nb, int n)
+{
+	char names[16][32], seen[400];
+	int nn = ldb_cmp_workload_names(files, n, names, 16);
+	for (int j = 0; j < nn; j++) {
+		struct ldb_cmp_result res;
+		int got = ldb_cmp_compute_workload(files, nb, files + nb, n - nb, names[j], &res, seen, sizeof seen);
+		fprintf(o, "<h3>workload %s</h3>\n", names[j]);
+		if (got != 1) {
+			fprintf(o,
+			        "<p class=\"note\" data-workload=\"%s\">workload %s: only on one side: not "
+			        "compared</p>\n",
+			        names[j], names[j]);
+			continue;
+		}
+		fprintf(o, "<table class=\"compare\" data-workload=\"%s\">", names[j]);
+		cmp_rows(o, &res);
+		fputs("</table>\n", o);
+	}
+}
+
+/* compare's table as HTML (cmp_rows), and a table per workload; above
+ * them, which files are the base (files[0..nb)) and which the change (files[nb..n)). */
+static void cmp_table(FILE *o, const struct ldb_cmp_result *res, char **files, int nb, int n)
+{
+	int nc = n - nb;
+	fprintf(o,
+	        "<h2>Compare</h2>\n<p class=\"note\">%d base run%s against %d change run%s: medians, their "
+	        "spread and the change of the medians (as <code>ldbench compare</code>).</p>\n",
+	        nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
+	side_files(o, "base", files, 0, nb);
+	side_files(o, "change", files, nb, n);
+	fputs("<table class=\"compare\">", o);
+	cmp_rows(o, res);
 	fputs("</table>\n", o);
+	cmp_workloads(o, files, nb, n);
 }
 
 /* The compare fragment (malloc'ed) for base files[0..nb) and change files[nb..n). */

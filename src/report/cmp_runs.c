@@ -414,3 +414,11 @@ int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const c
 	free_sides(sb, nb, sc, nc, rb, rc);
 	return got;
 }
+
+int ldb_cmp_workload_names(char **files, int n, char names[][32], int max)
+{
+	struct ldb_json **s = load_sums(files, n);
+	int nn = s != NULL ? wl_names(s, n, names, 0, max) : 0;
+	free_sides(s, n, NULL, 0, NULL, NULL);
+	return nn;
+}

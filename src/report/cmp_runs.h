@@ -158,4 +158,8 @@ void ldb_cmp_print_workloads(char **base, int nb, char **change, int nc, FILE *o
 int ldb_cmp_compute_workload(char **base, int nb, char **change, int nc, const char *name, struct ldb_cmp_result *res,
                              char *names, size_t cap);
 
+/** The workloads' names in files[0..n) (read again), first seen first, at
+ *  most max.  @return how many (0: no [workload] sections). */
+int ldb_cmp_workload_names(char **files, int n, char names[][32], int max);
+
 #endif

@@ -366,65 +366,128 @@ static void summaries(struct page *p)
 	fputs("</table>\n", o);
 }
 
-/* A workload's rate per sample, a series per kind of its summary. */
-static void workload_chart(FILE *o, const struct ldb_html_run *r, const char *wl, const struct ldb_json *ops)
+#define MAX_WL 16
+
+/* The workloads' names over every run, first seen first (at most MAX_WL). */
+static int wl_names(const struct page *p, const char *names[MAX_WL])
 {
-	char title[160];
-	struct ldb_svg_chart c = { .xlabel = "time since start (s)", .ylabel = "rate (ops/s)", .xtime = true };
-	snprintf(title, sizeof title, "%s: rate per sample", wl);
-	c.title = title;
-	int color = 0;
-	for (const struct ldb_json *k = ops != NULL ? ops->child : NULL; k != NULL; k = k->next, color++) {
-		char nm[200];
-		snprintf(nm, sizeof nm, "%s %s", wl, k->key);
-		struct ldb_svg_series *s = ldb_svg_add(&c, r->nwsamples, color, 0, k->key, "rate", nm);
-		for (int j = 0; j < r->nwsamples && s != NULL; j++) {
-			const struct ldb_json *x = r->wsamples[j], *n = ldb_json_get(x, "workload");
-			const struct ldb_json *o1 = ldb_json_get(ldb_json_get(x, "ops"), k->key);
-			if (n != NULL && n->type == LDB_JSON_STRING && strcmp(n->text, wl) == 0 && o1 != NULL)
-				ldb_svg_point(s, num(x, "t", 0), num(o1, "rate", 0));
+	int n = 0;
+	FOR_RUNS(p, fi, ri, color)
+	{
+		(void)color;
+		const struct ldb_json *w = ldb_json_get(p->files[fi].runs[ri].summary, "workloads");
+		for (const struct ldb_json *one = w != NULL ? w->child : NULL; one != NULL; one = one->next) {
+			int j = 0;
+			while (j < n && strcmp(names[j], one->key) != 0)
+				j++;
+			if (j == n && n < MAX_WL)
+				names[n++] = one->key;
 		}
 	}
-	if (r->nwsamples > 0)
-		ldb_svg_write(o, &c);
-	ldb_svg_free(&c);
+	return n;
 }
 
-/* [workload] sections: a section per workload of each run that has them,
- * its totals as the run's, and its rate per sample from its own samples. */
-static void workloads(struct page *p)
+/* Workload wl's figures of run r per sample (its own samples), a series per
+ * kind of its summary (ops): the rate into rc; p50 and p99 (with a target
+ * rate, the uncorrected p99 too) into lc.  One run: a colour per kind, the
+ * series "WL KIND"; several: the run's name first and a colour per run and kind. */
+static void workload_series(struct ldb_svg_chart *rc, struct ldb_svg_chart *lc, const struct ldb_html_run *r,
+                            const char *wl, const struct ldb_json *ops, const char *run, int color, int nruns)
 {
-	FILE *o = p->out;
-	bool any = false;
-	FOR_RUNS(p, fi, ri, color)
-	{
-		(void)color;
-		any |= ldb_json_get(p->files[fi].runs[ri].summary, "workloads") != NULL;
-	}
-	if (!any)
-		return;
-	fputs("<h2 id=\"workloads\">Workloads</h2>\n", o);
-	FOR_RUNS(p, fi, ri, color)
-	{
-		(void)color;
-		char name[160];
-		const struct ldb_json *w = ldb_json_get(p->files[fi].runs[ri].summary, "workloads");
-		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
-		for (const struct ldb_json *one = w != NULL ? w->child : NULL; one != NULL; one = one->next) {
-			fputs("<h3>", o);
-			ldb_html_escape(o, one->key);
-			fputs(" (", o);
-			ldb_html_escape(o, name);
-			fprintf(o, "): %d clients, %.3f s</h3>\n", (int)num(one, "threads", 0), num(one, "seconds", 0));
-			fputs("<table class=\"totals\"><tr><th>workload</th><th>kind</th><th>counted</th><th>rate "
-			      "/s</th>"
-			      "<th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>errors</th></tr>\n",
-			      o);
-			summary_rows(o, one->key, ldb_json_get(one, "ops"));
-			fputs("</table>\n", o);
-			workload_chart(o, &p->files[fi].runs[ri], one->key, ldb_json_get(one, "ops"));
+	static const char *const met[] = { "p50", "p99", "p99-uncorrected" };
+	static const char *const path[] = { "latency_us.p50", "latency_us.p99", "uncorrected.latency_us.p99" };
+	int ki = 0;
+	for (const struct ldb_json *k = ops != NULL ? ops->child : NULL; k != NULL; k = k->next, ki++) {
+		char nm[400];
+		int c = color + ki * nruns;
+		if (nruns > 1)
+			snprintf(nm, sizeof nm, "%s %s %s", run, wl, k->key);
+		else
+			snprintf(nm, sizeof nm, "%s %s", wl, k->key);
+		struct ldb_svg_series *s = ldb_svg_add(rc, r->nwsamples, c, 0, k->key, "rate", nm), *sl[3] = { 0 };
+		bool rated = ldb_json_get(k, "uncorrected") != NULL;
+		for (int m = 0; m < (rated ? 3 : 2); m++) {
+			char ln[460];
+			snprintf(ln, sizeof ln, "%s %s%s", nm, met[m], m == 1 && rated ? " (corrected)" : "");
+			sl[m] = ldb_svg_add(lc, r->nwsamples, c, m, k->key, met[m], ln);
+		}
+		for (int j = 0; j < r->nwsamples; j++) {
+			const struct ldb_json *x = r->wsamples[j], *n = ldb_json_get(x, "workload");
+			const struct ldb_json *o1 = ldb_json_get(ldb_json_get(x, "ops"), k->key);
+			double v;
+			if (n == NULL || n->type != LDB_JSON_STRING || strcmp(n->text, wl) != 0 || o1 == NULL)
+				continue;
+			if (s != NULL)
+				ldb_svg_point(s, num(x, "t", 0), num(o1, "rate", 0));
+			for (int m = 0; m < 3; m++)
+				if (sl[m] != NULL && ldb_json_double(ldb_json_path(o1, path[m]), &v) == 0)
+					ldb_svg_point(sl[m], num(x, "t", 0), v);
 		}
 	}
+}
+
+/* Workload wl's section: per run that has it, its clients, time and totals
+ * (as the run's); then its rate and latency per sample, every run's series
+ * on one chart each (one colour per run, as the page's other charts). */
+static void workload_section(struct page *p, const char *wl, int nruns)
+{
+	FILE *o = p->out;
+	char title[160], title2[160], ylab[64];
+	struct ldb_svg_chart rc = { .xlabel = "time since start (s)", .ylabel = "rate (ops/s)", .xtime = true };
+	struct ldb_svg_chart lc = { .xlabel = "time since start (s)", .ylog = true, .xtime = true };
+	snprintf(title, sizeof title, "%s: rate per sample", wl);
+	snprintf(title2, sizeof title2, "%s: latency per sample", wl);
+	rc.title = title;
+	lc.title = title2;
+	bool samples = false;
+	FOR_RUNS(p, fi, ri, color)
+	{
+		const struct ldb_html_run *r = &p->files[fi].runs[ri];
+		const struct ldb_json *one = ldb_json_get(ldb_json_get(r->summary, "workloads"), wl);
+		char name[160];
+		if (one == NULL)
+			continue;
+		ldb_html_run_name(&p->files[fi], ri, name, sizeof name);
+		fputs("<h3>", o);
+		ldb_html_escape(o, wl);
+		fputs(" (", o);
+		ldb_html_escape(o, name);
+		fprintf(o, "): %d clients, %.3f s</h3>\n", (int)num(one, "threads", 0), num(one, "seconds", 0));
+		fputs("<table class=\"totals\"><tr><th>workload</th><th>kind</th><th>counted</th><th>rate /s</th>"
+		      "<th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>errors</th></tr>\n",
+		      o);
+		summary_rows(o, wl, ldb_json_get(one, "ops"));
+		fputs("</table>\n", o);
+		workload_series(&rc, &lc, r, wl, ldb_json_get(one, "ops"), name, color, nruns);
+		samples |= r->nwsamples > 0;
+	}
+	if (samples) {
+		fputs("<div class=\"grid-2\">\n", o);
+		ldb_svg_write(o, &rc);
+		lc.ylabel = latency_ms(&lc, "latency", ylab, sizeof ylab);
+		ldb_svg_write(o, &lc);
+		fputs("</div>\n", o);
+	}
+	ldb_svg_free(&rc);
+	ldb_svg_free(&lc);
+}
+
+/* [workload] sections: a section per workload (by name, over every run that
+ * has it), each run's totals of it, and its rate and latency from its own samples. */
+static void workloads(struct page *p)
+{
+	const char *names[MAX_WL];
+	int n = wl_names(p, names), nruns = 0;
+	FOR_RUNS(p, fi, ri, color)
+	{
+		(void)fi, (void)ri;
+		nruns = color + 1;
+	}
+	if (n == 0)
+		return;
+	fputs("<h2 id=\"workloads\">Workloads</h2>\n", p->out);
+	for (int i = 0; i < n; i++)
+		workload_section(p, names[i], nruns);
 }
 
 /* Per kind over time: the rate, and p50/p99 (and uncorrected p99 with --rate). */

@@ -59,8 +59,23 @@ struct mbuckets {
 	uint64_t sum, total;
 };
 
+/* [workload] sections: one workload's series (ldbench_workload_*, labelled
+ * workload="NAME"), summed from its own samples; at the end its summary's. */
+struct mwl {
+	char name[64];
+	char lab[96]; /* workload="NAME", escaped, with a trailing comma */
+	struct ldb_totals cum;
+	struct mbuckets h[LDB_OP_COUNT];
+	bool used[LDB_OP_COUNT];
+	struct mheads *hd[LDB_OP_COUNT];
+	const struct ldb_summary *end; /* the last text's: its summary, or NULL */
+};
+#define MAX_WORKLOADS 16
+
 struct mtext {
 	const struct ldb_outputs *o;
+	struct mwl *wl[MAX_WORKLOADS]; /* [workload] sections, first sampled first */
+	int nwl;
 	struct ldb_totals cum;           /* the counters summed over the intervals */
 	struct mbuckets h[LDB_OP_COUNT]; /* the latencies so far, in buckets (a sample's folded in: fold) */
 	bool used[LDB_OP_COUNT];         /* kinds with latencies in this run */
@@ -224,10 +239,17 @@ static void add_totals(struct ldb_totals *t, const struct ldb_totals *d)
 	t->clients_up = d->clients_up;
 }
 
-/* One line "ldbench_operations_total{kind="NAME",code="CODE"} N". */
-static void put_op_line(struct mb *o, const char *name, const char *code, uint64_t n)
+/* One line "ldbench_operations_total{kind="NAME",code="CODE"} N"; with a
+ * workload's labels wlab, "ldbench_workload_operations_total{workload="W",kind=...". */
+static void put_op_line(struct mb *o, const char *wlab, const char *name, const char *code, uint64_t n)
 {
-	MB_LIT(o, "ldbench_operations_total{kind=\"");
+	if (wlab != NULL) {
+		MB_LIT(o, "ldbench_workload_operations_total{");
+		mb_str(o, wlab);
+		MB_LIT(o, "kind=\"");
+	} else {
+		MB_LIT(o, "ldbench_operations_total{kind=\"");
+	}
 	mb_str(o, name);
 	MB_LIT(o, "\",code=\"");
 	mb_str(o, code);
@@ -237,17 +259,17 @@ static void put_op_line(struct mb *o, const char *name, const char *code, uint64
 }
 
 /* ldbench_operations_total{kind,code}: code "0" for the successes (a
- * compare's true and false among them), the others as counted. */
-static void put_operations(struct mb *o, const struct ldb_totals *t)
+ * compare's true and false among them), the others as counted; with wlab
+ * (a workload's labels) its lines of ldbench_workload_operations_total (the
+ * HELP and TYPE the caller's). */
+static void put_op_lines(struct mb *o, const struct ldb_totals *t, const char *wlab)
 {
-	MB_LIT(o, "# HELP ldbench_operations_total Operations completed (results received), by kind and LDAP result "
-	          "code.\n# TYPE ldbench_operations_total counter\n");
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		const struct ldb_opstats *s = &t->op[k];
 		if (s->attempted == 0 && s->completed == 0) /* not a kind of this run */
 			continue;
 		const char *name = ldb_op_name((enum ldb_op)k);
-		put_op_line(o, name, "0", s->completed - ldb_opstats_errors(s));
+		put_op_line(o, wlab, name, "0", s->completed - ldb_opstats_errors(s));
 		for (int i = 0; i < LDB_CODE_SLOTS; i++) {
 			if (s->codes[i] == 0)
 				continue;
@@ -256,9 +278,16 @@ static void put_operations(struct mb *o, const struct ldb_totals *t)
 				snprintf(code, sizeof code, "illegal");
 			else
 				snprintf(code, sizeof code, "%d", i + LDB_CODE_MIN);
-			put_op_line(o, name, code, s->codes[i]);
+			put_op_line(o, wlab, name, code, s->codes[i]);
 		}
 	}
+}
+
+static void put_operations(struct mb *o, const struct ldb_totals *t)
+{
+	MB_LIT(o, "# HELP ldbench_operations_total Operations completed (results received), by kind and LDAP result "
+	          "code.\n# TYPE ldbench_operations_total counter\n");
+	put_op_lines(o, t, NULL);
 }
 
 /* c[i] + ... + c[end - 1], two slots to a vector add (SSE2, the x86-64
@@ -576,6 +605,60 @@ static void put_repl(struct mb *o, const struct mtext *m)
 	}
 }
 
+/* [workload] sections: workload `name`'s series, made at its first sample (NULL: out of memory, or too many). */
+static struct mwl *wl_of(struct mtext *m, const char *name)
+{
+	for (int i = 0; i < m->nwl; i++)
+		if (strcmp(m->wl[i]->name, name) == 0)
+			return m->wl[i];
+	if (m->nwl == MAX_WORKLOADS)
+		return NULL;
+	struct mwl *w = calloc(1, sizeof *w);
+	if (w == NULL)
+		return NULL;
+	char v[64];
+	snprintf(w->name, sizeof w->name, "%s", name);
+	label_value(v, sizeof v, name);
+	snprintf(w->lab, sizeof w->lab, "workload=\"%s\",", v);
+	m->wl[m->nwl++] = w;
+	return w;
+}
+
+/* Each workload's operations and latency histograms, as the run's but named
+ * ldbench_workload_* and labelled workload="NAME" (the run's own series stay
+ * its totals: a sum over a metric never counts an operation twice); from
+ * its summary at the end, else from its samples so far. */
+static void put_workloads(struct mb *o, struct mtext *m)
+{
+	MB_LIT(o, "# HELP ldbench_workload_operations_total A [workload] section's operations completed, by kind and "
+	          "LDAP result code (ldbench_operations_total holds their sum).\n"
+	          "# TYPE ldbench_workload_operations_total counter\n");
+	for (int i = 0; i < m->nwl; i++)
+		put_op_lines(o, m->wl[i]->end != NULL ? &m->wl[i]->end->tot : &m->wl[i]->cum, m->wl[i]->lab);
+	MB_LIT(o, "# HELP ldbench_workload_operation_duration_seconds A [workload] section's operation latency (with "
+	          "--rate from the intended start).\n# TYPE ldbench_workload_operation_duration_seconds histogram\n");
+	for (int i = 0; i < m->nwl; i++) {
+		struct mwl *w = m->wl[i];
+		const struct ldb_totals *t = w->end != NULL ? &w->end->tot : &w->cum;
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			const struct ldb_hist *h = w->end != NULL ? w->end->lat[k] : NULL;
+			bool at_end = h != NULL && (t->op[k].attempted > 0 || ldb_hist_count(h) > 0);
+			bool so_far = w->end == NULL && w->used[k] && (t->op[k].attempted > 0 || w->h[k].total > 0);
+			if (!at_end && !so_far)
+				continue;
+			if (w->hd[k] == NULL) {
+				char lab[160];
+				snprintf(lab, sizeof lab, "%skind=\"%s\",", w->lab, ldb_op_name((enum ldb_op)k));
+				w->hd[k] = heads_new(m, "ldbench_workload_operation_duration_seconds", lab);
+			}
+			if (at_end)
+				put_histogram(o, m, w->hd[k], h);
+			else
+				put_buckets(o, m, w->hd[k], &w->h[k]);
+		}
+	}
+}
+
 /* Render everything and hand it to the endpoint: the latencies from lat
  * (settled histograms: the end's), or where that is NULL from the running
  * buckets m->h of the kinds in use (the samples'). */
@@ -606,6 +689,8 @@ static void publish(struct mtext *m, const struct ldb_totals *t, const struct ld
 		else
 			put_buckets(&o, m, m->hd[k], &m->h[k]);
 	}
+	if (m->nwl > 0)
+		put_workloads(&o, m);
 	put_gauges(&o, m, t);
 	if (m->o->replay)
 		put_replay(&o, m);
@@ -631,8 +716,18 @@ static void on_begin(void *ctx, const struct ldb_run_info *info)
 static void on_sample(void *ctx, const struct ldb_sample *s)
 {
 	struct mtext *m = ctx;
-	if (s->workload != NULL) /* [workload] sections: the run's own sample (the total) follows */
+	if (s->workload != NULL) { /* [workload] sections: its own series; the run's sample (the total) follows */
+		struct mwl *w = wl_of(m, s->workload);
+		if (w == NULL)
+			return;
+		add_totals(&w->cum, &s->delta);
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			if (s->lat[k] != NULL) {
+				w->used[k] = true;
+				fold(m, &w->h[k], s->lat[k]);
+			}
 		return;
+	}
 	add_totals(&m->cum, &s->delta);
 	for (int k = 0; k < LDB_OP_COUNT; k++) {
 		if (s->lat[k] == NULL)
@@ -719,8 +814,15 @@ static void on_end(void *ctx, const struct ldb_summary *s)
 	for (int i = 0; i < s->nparts; i++) /* a replay's result, -S's figures */
 		if (s->part[i]->ops->metrics != NULL)
 			s->part[i]->ops->metrics(s->part[i], &e);
+	for (int i = 0; i < s->nworkloads; i++) { /* [workload] sections: each one's summary */
+		struct mwl *w = s->workloads[i].workload != NULL ? wl_of(m, s->workloads[i].workload) : NULL;
+		if (w != NULL)
+			w->end = &s->workloads[i];
+	}
 	publish(m, &s->tot, s->lat, true);
-	m->rp = NULL; /* not kept past the end */
+	for (int i = 0; i < m->nwl; i++)
+		m->wl[i]->end = NULL; /* not kept past the end */
+	m->rp = NULL;                 /* not kept past the end */
 }
 
 static void on_close(void *ctx)
@@ -732,6 +834,11 @@ static void on_close(void *ctx)
 	for (int i = 0; i < m->nrepl; i++) {
 		ldb_hist_free(&m->repl[i].delay);
 		heads_free(m->repl[i].hd);
+	}
+	for (int i = 0; i < m->nwl; i++) {
+		for (int k = 0; k < LDB_OP_COUNT; k++)
+			heads_free(m->wl[i]->hd[k]);
+		free(m->wl[i]);
 	}
 	free(m);
 }

@@ -119,6 +119,7 @@ sleep 2
 code=$(curl -s -m 5 -o "$D/scrape.txt" -w '%{http_code}' "http://127.0.0.1:$mport/metrics")
 assert_eq 200 "$code" "GET /metrics among 100 idle connections, garbage and a slow reader"
 grep -q '^ldbench_operations_total{kind="search",code="0"} [1-9]' "$D/scrape.txt" || _fail "no searches counted in the scrape"
+assert_no_match '^(# TYPE )?ldbench_workload_' "$D/scrape.txt" "a run without [workload] sections: no workload series"
 code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mport/other")
 assert_eq 404 "$code" "GET /other"
 code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$mport/metrics")

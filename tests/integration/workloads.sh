@@ -21,6 +21,15 @@
 #   - two workloads, each with a flow of its own (search, compare on @{1.dn}):
 #     each flow's and step's counts its workload's, sums = slapd's Search and
 #     Compare; one flow in two workloads: shared rows, counts per workload;
+#   - the HTML page charts each workload's latency (p50, p99) from its own
+#     samples beside its rate, its table holds the summary's figures; `report
+#     r1 -- r3` draws both runs' series on one chart per workload, and its
+#     compare section has a table per workload (the text compare's change);
+#   - live metrics: /metrics scraped every second during the bg/fg run; each
+#     workload's ldbench_workload_operations_total and its histogram's _count
+#     in the last scrape equal its summary's completed, mid-run ones are
+#     between 0 and those, and the workloads' sum equals the run's
+#     ldbench_operations_total;
 #   - bad input: one line each, exit 2, nothing sent.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,9 +61,23 @@ EOF
 
 start_capture "$FIX_PORT" "$FIX_DIR/cap1.jsonl"
 fixture_monitor_snapshot "$FIX_DIR/mon1"
+# live metrics: scraped every second (a scrape a file) until the run ends; the
+# endpoint lingers until the final figures are scraped once
+mport=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$FIX_DIR/scrapes"
+(i=0; while [ ! -e "$FIX_DIR/scrapes/stop" ]; do
+	i=$((i + 1))
+	curl -sf -m 5 -o "$FIX_DIR/scrapes/tmp" "http://127.0.0.1:$mport/metrics" &&
+		mv "$FIX_DIR/scrapes/tmp" "$FIX_DIR/scrapes/$(printf %04d "$i")"
+	sleep 1
+done) &
+scraper=$!
 run_ldbench "$out" --scenario "$scen" -H "$CAP_URI" --duration 20s -i 5 --json "$FIX_DIR/r1.json" \
-	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --hdr-log "$FIX_DIR/r1.hlog" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0'
+	--csv "$FIX_DIR/r1.csv" --html "$FIX_DIR/r1.html" --hdr-log "$FIX_DIR/r1.hlog" --fail-if 'fg.search.p99>20s' --fail-if 'bg.search.errors>0' \
+	--metrics-listen "127.0.0.1:$mport" --metrics-linger 60s
 assert_eq 0 "$RC" "exit status, bg and fg for 20 s"
+touch "$FIX_DIR/scrapes/stop"
+wait "$scraper"
 capture_stop_all
 sleep 1
 mon=$(fixture_monitor_delta "$FIX_DIR/mon1" Search)
@@ -74,6 +97,19 @@ for w in bg fg; do # each workload's rate chart: a point per sample of its own
 		"$FIX_DIR/r1.html" "$w's rate chart: its $want samples"
 done
 assert_match "<title>fg: rate per sample</title>" "$FIX_DIR/r1.html" "fg's chart's title"
+assert_match "<title>fg: latency per sample</title>" "$FIX_DIR/r1.html" "fg's latency chart's title"
+for w in bg fg; do # each workload's latency chart: p50 and p99, a point per sample of its own
+	want=$(grep -c "\"type\":\"sample\".*\"workload\":\"$w\"" "$FIX_DIR/r1.json" || true)
+	for m in p50 p99; do
+		nm="$w search $m"
+		[ "$w/$m" = fg/p99 ] && nm="$nm \\(corrected\\)" # fg has a target rate: the corrected p99
+		assert_match "data-name=\"$nm\" data-kind=\"search\" data-metric=\"$m\" data-points=\"$want\"" \
+			"$FIX_DIR/r1.html" "$w's latency chart: $m, its $want samples"
+	done
+done
+assert_match "data-name=\"fg search p99-uncorrected\" data-kind=\"search\" data-metric=\"p99-uncorrected\" " \
+	"$FIX_DIR/r1.html" "fg's latency chart: its uncorrected p99 too (a target rate)"
+assert_no_match "data-name=\"bg search p99-uncorrected\"" "$FIX_DIR/r1.html" "bg's: no uncorrected p99 (closed loop)"
 /usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.csv" "$FIX_DIR/cap1.jsonl" "$mon" "$FIX_BASE" "$people" "$FIX_DIR/r1.hlog" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -132,6 +168,54 @@ assert int(sys.argv[4]) == npaged + nplain, ("slapd's Search", sys.argv[4], npag
 print("ok: bg %d walks (%d pages), fg %d searches at %.2f/s; slapd counted %s" %
       (bg["completed"], npaged, fg["completed"], rate, sys.argv[4]))
 PY
+# the page's workload tables hold the summary's figures (ms, as the run's table); the metrics' last
+# scrape holds each workload's final counts, earlier ones less, and the workloads add up to the run's
+/usr/bin/python3 - "$FIX_DIR/r1.json" "$FIX_DIR/r1.html" "$FIX_DIR/scrapes" <<'PY'
+import json, os, re, sys
+summ = [json.loads(l) for l in open(sys.argv[1])][-1]
+page = open(sys.argv[2]).read()
+for name, w in summ["workloads"].items():
+    o = w["ops"]["search"]
+    lat = o["latency_us"]
+    row = ('<tr><td>%s</td><td>search</td><td class="n">%s</td><td class="n">[0-9.]+</td><td class="n">%.3f</td>'
+           '<td class="n">%.3f</td><td class="n">%.3f</td><td class="n">%.3f</td>' %
+           (name, o["counted"], lat["p50"] / 1e3, lat["p99"] / 1e3, lat["p99.9"] / 1e3, lat["max"] / 1e3))
+    assert re.search(row, page), ("the page's row of " + name, row)
+files = sorted(f for f in os.listdir(sys.argv[3]) if f.isdigit())
+assert len(files) >= 5, ("scrapes", files)
+line = re.compile(r'^(ldbench_(?:workload_)?operations_total|ldbench_workload_operation_duration_seconds_count)'
+                  r'\{(.*)\} ([0-9]+)$')
+def read(f):
+    got = {}
+    for l in open(os.path.join(sys.argv[3], f)):
+        m = line.match(l.strip())
+        if m:
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+            key = (m.group(1), labels.get("workload"), labels.get("kind"))
+            got[key] = got.get(key, 0) + int(m.group(3))
+    return got
+last = read(files[-1])
+for name, w in summ["workloads"].items():
+    want = w["ops"]["search"]["completed"]
+    assert last.get(("ldbench_workload_operations_total", name, "search")) == want, (name, want, last)
+    assert last.get(("ldbench_workload_operation_duration_seconds_count", name, "search")) == \
+        w["ops"]["search"]["latency_us"]["count"], (name, last)
+total = last[("ldbench_operations_total", None, "search")]
+assert total == summ["ops"]["search"]["completed"], (total, summ["ops"]["search"]["completed"])
+assert total == sum(last[("ldbench_workload_operations_total", n, "search")] for n in summ["workloads"]), last
+mid = [read(f) for f in files[:-1]]
+mid = [g for g in mid if g.get(("ldbench_workload_operations_total", "fg", "search"), 0) > 0]
+assert mid, "no scrape during the run with fg's searches"
+for g in mid:
+    for n in summ["workloads"]:
+        assert g.get(("ldbench_workload_operations_total", n, "search"), 0) <= \
+            summ["workloads"][n]["ops"]["search"]["completed"], (n, g)
+    assert sum(g.get(("ldbench_workload_operations_total", n, "search"), 0) for n in summ["workloads"]) == \
+        g[("ldbench_operations_total", None, "search")], g
+print("ok: the page's workload rows; %d scrapes, the last: bg %d, fg %d, total %d" % (
+    len(files), last[("ldbench_workload_operations_total", "bg", "search")],
+    last[("ldbench_workload_operations_total", "fg", "search")], total))
+PY
 
 # --fail-if on fg's own p99: held (exit 10, its line); an unknown kind of a workload is bad input.
 # Bound as the root DN with -w on the command line: every workload binds with it (the word is
@@ -165,6 +249,24 @@ assert_match '^workload bg:$' "$out" "compare's table for bg"
 assert_match '^workload fg:$' "$out" "compare's table for fg"
 sed -n '/^workload fg:$/,$p' "$out" >"$out.fg"
 assert_match '^search +rate /s +(99|100|101)\.[0-9]+ ' "$out.fg" "fg's base rate in fg's table (its 100/s)"
+# the report page of the two: each workload's charts hold both runs' series; a compare table per workload
+"$LDBENCH" report -o "$FIX_DIR/cmp.html" "$FIX_DIR/r1.json" -- "$FIX_DIR/r3.json" >/dev/null
+for f in r1 r3; do
+	for w in bg fg; do
+		want=$(grep -c "\"type\":\"sample\".*\"workload\":\"$w\"" "$FIX_DIR/$f.json" || true)
+		assert_match "data-name=\"$f\\.json $w search p99( \\(corrected\\))?\" data-kind=\"search\" data-metric=\"p99\" data-points=\"$want\"" \
+			"$FIX_DIR/cmp.html" "report: $f's $w p99 series ($want samples) on $w's chart"
+	done
+done
+assert_eq 1 "$(grep -c '<title>fg: latency per sample</title>' "$FIX_DIR/cmp.html")" "report: one latency chart for fg, both runs on it"
+for w in bg fg; do
+	pct=$(sed -n "/^workload $w:\$/,/^\$/p" "$out" | sed -nE 's/^search +p99 ms .* ([-+][0-9]+\.[0-9])%$/\1/p')
+	[ -n "$pct" ] || _fail "compare's text: no p99 change for $w"
+	pct=${pct/+/[+]}
+	assert_match "<table class=\"compare\" data-workload=\"$w\">.*<tr data-kind=\"search\" data-metric=\"p99\">.*<td class=\"n\">$pct%</td></tr>" \
+		<(tr -d '\n' <"$FIX_DIR/cmp.html" | sed 's#</table>#</table>\n#g' | grep "data-workload=\"$w\"") \
+		"report: $w's compare table's p99 change is the text's ($pct%)"
+done
 
 # think time per workload: a 20 clients, 100 ms (200/s); b 10 clients, 250 ms (40/s)
 cat >"$FIX_DIR/think.scen" <<EOF
