@@ -82,6 +82,10 @@ static int check_write_record(struct cli_ctx *x)
 		return cli_fail(x, "--write-record and -S exclude each other (both follow the load's writes)");
 	if (c->scalab01)
 		return cli_fail(x, "--write-record and -e scalab01 exclude each other");
+	if (c->nwl > 0)
+		return cli_fail(x, "--write-record: not with [workload] sections (the writes of one load)");
+	if (c->nsweep > 0 || c->nfind_max > 0)
+		return cli_fail(x, "--write-record: not with --sweep or --find-max (the writes of one run)");
 	return 0;
 }
 

@@ -46,6 +46,7 @@ struct lj_data {
 	struct ldb_note *n;
 	size_t nn;
 	struct ldb_lrec_head wh, nh;
+	uint64_t before; /* writes confirmed before every listener was up: left out */
 };
 
 static void usage(FILE *out)
@@ -226,7 +227,8 @@ static void feed(struct ldb_match *m, const struct lj_data *d)
 		}
 		if (write) {
 			const struct lj_write *w = &d->w[i++];
-			ldb_match_feed_write(m, w->key, w->dnkey, w->t, w->raced);
+			if (w->t >= d->nh.up_ns)
+				ldb_match_feed_write(m, w->key, w->dnkey, w->t, w->raced);
 		} else {
 			ldb_match_feed_note(m, &d->n[k++]);
 		}
@@ -300,6 +302,14 @@ static int join(const struct lj_args *ja, struct lj_data *d, struct ldb_config *
 	FILE *out = ja->json != NULL && strcmp(ja->json, "-") == 0 ? stderr : stdout;
 	struct ldb_text t = { .o = &o, .cfg = cfg, .out = out, .pid = getpid() };
 	ldb_listen_text(&f, &t);
+	for (size_t i = 0; i < d->nw && d->w[i].t < d->nh.up_ns; i++)
+		d->before++;
+	if (d->before > 0)
+		ldb_text_line(
+		        &t,
+		        "Listeners: %llu writes confirmed before every listener was up (by the writer's clock): left "
+		        "out",
+		        (unsigned long long)d->before);
 	clock_line(&t, ls.m, &f);
 	int st = ja->json != NULL ? put_json(ja->json, &f) : 0;
 	ldb_hist_free(&f.delay);

@@ -95,6 +95,20 @@ struct ldb_lrec_notes *ldb_lrec_notes_open(const char *path, int listeners, int 
 	return r;
 }
 
+static void flush_notes(struct ldb_lrec_notes *r)
+{
+	if (r->err == 0 && r->nbuf > 0 && fwrite(r->buf, sizeof r->buf[0], r->nbuf, r->f) != r->nbuf)
+		r->err = errno != 0 ? errno : EIO;
+	r->nbuf = 0;
+}
+
+void ldb_lrec_notes_up(struct ldb_lrec_notes *r)
+{
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	r->head.up_ns = (uint64_t)rt.tv_sec * 1000000000ULL + (uint64_t)rt.tv_nsec;
+}
+
 void ldb_lrec_note(struct ldb_lrec_notes *r, const struct ldb_note *n)
 {
 	if (n->t > r->offset_at + OFFSET_EVERY_NS)
@@ -104,9 +118,10 @@ void ldb_lrec_note(struct ldb_lrec_notes *r, const struct ldb_note *n)
 		                     .dnkey = n->dnkey,
 		                     .key = n->key,
 		                     .who = n->who };
-	if (r->err == 0 && fwrite(&rec, sizeof rec, 1, r->f) != 1)
-		r->err = errno != 0 ? errno : EIO;
+	r->buf[r->nbuf++] = rec;
 	r->head.records++;
+	if (r->nbuf == sizeof r->buf / sizeof r->buf[0])
+		flush_notes(r);
 }
 
 int ldb_lrec_notes_close(struct ldb_lrec_notes *r, uint64_t dropped, char *err, size_t cap)
@@ -114,6 +129,7 @@ int ldb_lrec_notes_close(struct ldb_lrec_notes *r, uint64_t dropped, char *err, 
 	if (r == NULL)
 		return 0;
 	r->head.dropped = dropped;
+	flush_notes(r);
 	int e = close_file(r->f, &r->head, r->err);
 	if (e != 0)
 		snprintf(err, cap, "--listen-record %s: cannot write: %s", r->path, strerror(e));

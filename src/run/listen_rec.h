@@ -35,7 +35,7 @@
 #define LDB_LREC_VERSION 1
 #define LDB_LREC_UNTRACKED 0xff /* a write's what: not followed (its DN or value not known) */
 
-/* Both files' header, 48 bytes; rewritten at the end (complete = 1). */
+/* Both files' header, 56 bytes; rewritten at the end (complete = 1). */
 struct ldb_lrec_head {
 	char magic[8];      /* LDB_LREC_NOTES_MAGIC or LDB_LREC_WRITES_MAGIC */
 	uint32_t version;   /* LDB_LREC_VERSION */
@@ -46,6 +46,7 @@ struct ldb_lrec_head {
 	uint64_t dropped;   /* notes: refused by a full ring; writes: not recorded (a full ring) */
 	uint32_t complete;  /* 1 once the run ended and wrote its counts */
 	uint32_t pad;
+	uint64_t up_ns; /* notes: every listener's refresh over (wall clock ns); writes: 0 */
 };
 
 /* A notification, 40 bytes. */
@@ -65,7 +66,7 @@ struct ldb_lrec_write {
 	uint8_t pad;
 	uint16_t dnlen, vlen;
 };
-_Static_assert(sizeof(struct ldb_lrec_head) == 48, "the recordings' header");
+_Static_assert(sizeof(struct ldb_lrec_head) == 56, "the recordings' header");
 _Static_assert(sizeof(struct ldb_lrec_note) == 40, "a notification's record");
 _Static_assert(sizeof(struct ldb_lrec_write) == 24, "a write's fixed part");
 
@@ -79,10 +80,14 @@ struct ldb_lrec_notes {
 	int64_t offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	uint64_t offset_at;
 	int err; /* the first write's errno */
+	uint32_t nbuf;
+	struct ldb_lrec_note buf[1024]; /* written a block at a time (no stdio call per record) */
 };
 
 /* Create path (truncated).  @return the recorder, or NULL with one line in err. */
 struct ldb_lrec_notes *ldb_lrec_notes_open(const char *path, int listeners, int kind, char *err, size_t cap);
+/* Every listener's refresh is over now (the main thread, once). */
+void ldb_lrec_notes_up(struct ldb_lrec_notes *r);
 /* One notification (the matcher's thread). */
 void ldb_lrec_note(struct ldb_lrec_notes *r, const struct ldb_note *n);
 /* The end: the header's counts.  @return 0, or -1 with one line in err. */

@@ -265,6 +265,8 @@ int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int 
 		rc = start_threads(ls, err, cap);
 	if (rc == 0)
 		rc = wait_refresh(ls, err, cap);
+	if (rc == 0 && ls->nrec != NULL)
+		ldb_lrec_notes_up(ls->nrec);
 	return rc;
 }
 

@@ -90,6 +90,7 @@ assert_match "Listeners: delay p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms \(
 	"$D/join.txt" "the join's delay line"
 assert_match "Listeners: clocks: smallest delay -?[0-9.]+ ms, [0-9]+ notifications before their write's confirmation " \
 	"$D/join.txt" "the join's clocks line"
+assert_no_match "before every listener was up" "$D/join.txt" "no write before the listeners were up"
 assert_eq "$mods" "$(lfield "$D/join.json" writes)" "join JSON: writes"
 assert_eq $((mods * N)) "$(lfield "$D/join.json" expected)" "join JSON: expected"
 assert_eq $((mods * N)) "$(lfield "$D/join.json" seen)" "join JSON: received"
@@ -168,6 +169,8 @@ bad "--write-record with -S" '^ldbench: --write-record and -S exclude each other
 	--write-record "$D/x.rec" -S 127.0.0.1:1
 bad "--write-record with listeners" '^ldbench: --write-record and --listeners exclude each other' "${load[@]}" \
 	--write-record "$D/x.rec" --listeners 2 --listen-base "$FIX_PEOPLE"
+bad "--write-record with --sweep" '^ldbench: --write-record: not with --sweep or --find-max \(the writes of one run\)$' \
+	"${load[@]}" --write-record "$D/x.rec" --sweep 1,2 --duration 1s
 bad "listeners-only without a base" '^ldbench: --listeners needs --listen-base DN' "${server[@]}" --listeners 2
 bad "--write-record not creatable" "^ldbench: --write-record $D/no/such/dir.rec: cannot create: No such file or directory$" \
 	"${load[@]}" --duration 2s --write-record "$D/no/such/dir.rec"
