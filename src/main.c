@@ -10,6 +10,8 @@
 #include "cmd/load.h"
 #include "cmd/merge.h"
 #include "cmd/join_cmd.h"
+#include "cmd/listen_join.h"
+#include "cmd/listen_only.h"
 #include "cmd/report_page.h"
 #include "cmd/sweep.h"
 #include "cmd/findmax.h"
@@ -27,6 +29,7 @@ static int dump_options(void)
 	ldb_cli_dump_options(stdout);
 	ldb_opt_dump("replay", ldb_replay_options, stdout);
 	ldb_opt_dump("join", ldb_join_options, stdout);
+	ldb_opt_dump("listen-join", ldb_listen_join_options, stdout);
 	ldb_opt_dump("merge", ldb_merge_options, stdout);
 	ldb_opt_dump("compare", ldb_compare_options, stdout);
 	ldb_opt_dump("report", ldb_report_options, stdout);
@@ -47,6 +50,8 @@ int main(int argc, char **argv)
 		return ldb_merge_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "join") == 0)
 		return ldb_join_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "listen-join") == 0)
+		return ldb_listen_join_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return ldb_report_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "replay") == 0)
@@ -89,9 +94,10 @@ int main(int argc, char **argv)
 		ldb_config_free(&cfg);
 		return LDB_EXIT_PARAMS;
 	}
-	int status = cfg.nfind_max > 0 ? ldb_find_max(&cfg, out)
-	             : cfg.nsweep > 0  ? ldb_sweep(&cfg, out)
-	                               : ldb_run_load(&cfg, out, NULL);
+	int status = cfg.listen_only     ? ldb_listen_only(&cfg, out)
+	             : cfg.nfind_max > 0 ? ldb_find_max(&cfg, out)
+	             : cfg.nsweep > 0    ? ldb_sweep(&cfg, out)
+	                                 : ldb_run_load(&cfg, out, NULL);
 	ldb_metrics_close(&cfg.metrics);
 	ldb_config_free(&cfg);
 	return status;

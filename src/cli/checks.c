@@ -628,7 +628,8 @@ int cli_cross_check(struct cli_ctx *x)
 			                "the join nor the replication check)",
 			                c->find_max[i].text);
 	/* what to do */
-	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given)
+	c->listen_only = !ops_given(c) && c->genldif_file == NULL && !x->mix_given && c->listeners > 0;
+	if (!ops_given(c) && c->genldif_file == NULL && !x->mix_given && !c->listen_only)
 		return nothing_to_do(x);
 	if (x->random_seen && x->incr_seen)
 		return cli_fail(x, "-e random and -e incr exclude each other");

@@ -108,6 +108,9 @@ enum {
 	OPT_LISTEN_WAIT,
 	OPT_LISTEN_PAUSE,
 	OPT_LISTENERS_BASELINE,
+	OPT_LISTEN_RECORD,
+	OPT_LISTEN_ATTR,
+	OPT_WRITE_RECORD,
 	OPT_LISTEN_END
 };
 /* The replication check's long options (cli/repl_options.c). */

@@ -48,6 +48,9 @@ int cli_listen_option(struct cli_ctx *x, int opt, const char *arg)
 		if (ldb_parse_duration_ms(arg, &c->listen_baseline_ms) < 0 || c->listen_baseline_ms == 0)
 			return cli_fail(x, "--listeners-baseline '%s': a duration above 0 (e.g. 10s)", arg);
 		return 0;
+	case OPT_LISTEN_RECORD: return cli_set_str(x, &c->listen_record, arg);
+	case OPT_LISTEN_ATTR: return cli_set_str(x, &c->listen_attr, arg);
+	case OPT_WRITE_RECORD: return cli_set_str(x, &c->write_record, arg);
 	default: return cli_fail(x, "option %d: not a listeners' option", opt);
 	}
 }
@@ -68,6 +71,24 @@ static int check_combination(struct cli_ctx *x)
 	return 0;
 }
 
+/* --write-record: the writes of a load without listeners, for another
+ * host's (ldbench listen-join). */
+static int check_write_record(struct cli_ctx *x)
+{
+	const struct ldb_config *c = x->c;
+	if (c->write_record == NULL)
+		return 0;
+	if (c->nrepl > 0)
+		return cli_fail(x, "--write-record and -S exclude each other (both follow the load's writes)");
+	if (c->scalab01)
+		return cli_fail(x, "--write-record and -e scalab01 exclude each other");
+	if (c->nwl > 0)
+		return cli_fail(x, "--write-record: not with [workload] sections (the writes of one load)");
+	if (c->nsweep > 0 || c->nfind_max > 0)
+		return cli_fail(x, "--write-record: not with --sweep or --find-max (the writes of one run)");
+	return 0;
+}
+
 int cli_listen_check(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
@@ -78,11 +99,16 @@ int cli_listen_check(struct cli_ctx *x)
 		                  : x->listen_wait_given      ? "--listen-wait"
 		                  : c->listen_pause_ms > 0    ? "--listen-pause"
 		                  : c->listen_baseline_ms > 0 ? "--listeners-baseline"
+		                  : c->listen_record != NULL  ? "--listen-record"
+		                  : c->listen_attr != NULL    ? "--listen-attr"
 		                                              : NULL;
 		if (opt != NULL)
 			return cli_fail(x, "%s goes with --listeners N", opt);
-		return 0;
+		return check_write_record(x);
 	}
+	if (c->write_record != NULL)
+		return cli_fail(x, "--write-record and --listeners exclude each other (the run's own writes are "
+		                   "joined live)");
 	if (c->listen_base == NULL)
 		return cli_fail(x, "--listeners needs --listen-base DN (the subtree the listeners watch)");
 	if (c->listen_filter != NULL) {

@@ -264,6 +264,18 @@ const struct ldb_opt cli_options[] = {
 	  "first run the write load alone for DURATION, then with the\n"
 	  "listeners: the writes' rate and latency both ways (the provider's slowdown)",
 	  NULL },
+	{ "listen-record", 0, "FILE", OPT_LISTEN_RECORD,
+	  "record every notification (time, listener, keys) to FILE,\n"
+	  "for `ldbench listen-join` with another host's --write-record",
+	  NULL },
+	{ "listen-attr", 0, "ATTR", OPT_LISTEN_ATTR,
+	  "the attribute a modify's value is read from (default: the\n"
+	  "load's modified attribute; needed with no load of its own)",
+	  NULL },
+	{ "write-record", 0, "FILE", OPT_WRITE_RECORD,
+	  "record every confirmed write (time, kind, DN, value) to FILE,\n"
+	  "for `ldbench listen-join` with another host's --listen-record",
+	  NULL },
 	{ "modify", 0, "OP:ATTR=PATTERN", OPT_MODIFY,
 	  "modify the entry: OP replace, add or delete (a delete\n"
 	  "without PATTERN removes the attribute); up to 8, all\n"

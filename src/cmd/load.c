@@ -268,6 +268,8 @@ static int setup(struct load *l, const struct ldb_config *c, FILE *out)
 	}
 	if (setup_oplog(l) != 0)
 		return LDB_EXIT_INIT;
+	if (ldb_load_start_write_record(l) != 0)
+		return LDB_EXIT_PARAMS;
 	/* before any connection: the descriptors and the local ports they need */
 	long conns = (c->held > 0 ? c->held : (long)l->n * c->conns_per_thread) + c->listeners;
 	if (ldb_fd_raise(ldb_fd_need(c, l->n) + c->listeners, err, sizeof err) != 0 ||
@@ -300,6 +302,7 @@ static void teardown(struct load *l)
 	ldb_repl_out_free(&l->rout);
 	ldb_repl_free(l->repl);
 	ldb_listen_free(l->listen);
+	ldb_load_free_write_record(l);
 	if (l->lfig.delay.counts != NULL)
 		ldb_hist_free(&l->lfig.delay);
 	for (int i = 0; l->w && i < l->n; i++)
@@ -938,6 +941,7 @@ int ldb_load_once(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 		ldb_listen_read(l.listen, &l.lfig);
 		ldb_listen_text(&l.lfig, &l.text);
 	}
+	ldb_load_end_records(&l); /* --listen-record, --write-record: their lines */
 	end_oplog(&l, &p, t_end);
 	/* SIGINT/SIGTERM stay blocked: a second one must not lose the summary */
 	status = finish(&l, &p, status, stop, t_end, res);

@@ -77,6 +77,8 @@ struct load {
 	/* --listeners: the listeners and their matcher (run/listen), their figures */
 	struct ldb_listen *listen;
 	struct ldb_listen_figs lfig;
+	/* --write-record: every confirmed write to a file (run/listen_rec.h) */
+	struct ldb_lrec_writes *wrec;
 };
 
 /* cmd/load: the histograms a run uses, its schedule lag's, its round trips'; a set of them initialised. */
@@ -94,6 +96,12 @@ int ldb_load_once(const struct ldb_config *c, FILE *out, struct ldb_result *res)
  * said); the baseline's figures beside this run's (k its main kind). */
 int ldb_load_start_listeners(struct load *l);
 void ldb_load_listen_baseline(struct load *l, const struct ldb_summary *sum, int k);
+/* --write-record: its file and writer started before any connection (0,
+ * or the exit status, its line said); at the end, its last writes and its
+ * line; freed (any time). */
+int ldb_load_start_write_record(struct load *l);
+void ldb_load_end_records(struct load *l);
+void ldb_load_free_write_record(struct load *l);
 int ldb_wl_setup(struct load *l);
 void ldb_wl_teardown(struct load *l);
 /* The run's shared flags on every workload's run. */

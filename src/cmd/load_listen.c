@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "run/listen.h"
+#include "run/listen_rec.h"
 
 /* --listeners-baseline: the figures of the run without the listeners (the
  * main thread's: the two runs one after the other) */
@@ -72,4 +73,47 @@ int ldb_run_load(const struct ldb_config *c, FILE *out, struct ldb_result *res)
 	st = ldb_load_once(c, out, res);
 	baseline_ran = false;
 	return st;
+}
+
+int ldb_load_start_write_record(struct load *l)
+{
+	char err[512];
+	if (l->cfg->write_record == NULL || l->nr == 0)
+		return 0;
+	l->wrec = ldb_lrec_writes_start(l->cfg, l->nr, l->run.t_start, err, sizeof err);
+	if (l->wrec == NULL) {
+		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
+		return LDB_EXIT_PARAMS;
+	}
+	for (int k = 0; k < l->nr; k++)
+		l->r[k].repl = ldb_lrec_writes_tap(l->wrec, k);
+	return 0;
+}
+
+/* After the I/O threads (and the listeners) ended. */
+void ldb_load_end_records(struct load *l)
+{
+	uint64_t n;
+	const char *e = l->listen != NULL ? ldb_listen_recorded(l->listen, &n) : NULL;
+	if (e != NULL && e[0] != '\0')
+		ldb_text_line(&l->text, "%s", e);
+	else if (e != NULL)
+		ldb_text_line(&l->text, "Listeners: %llu notifications recorded to %s", (unsigned long long)n,
+		              l->cfg->listen_record);
+	if (l->wrec == NULL)
+		return;
+	char err[512];
+	int64_t w = ldb_lrec_writes_finish(l->wrec, err, sizeof err);
+	if (w < 0)
+		ldb_text_line(&l->text, "%s", err);
+	else
+		ldb_text_line(&l->text, "Writes: %lld confirmed writes recorded to %s", (long long)w,
+		              l->cfg->write_record);
+	ldb_load_free_write_record(l);
+}
+
+void ldb_load_free_write_record(struct load *l)
+{
+	ldb_lrec_writes_free(l->wrec);
+	l->wrec = NULL;
 }

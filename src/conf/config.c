@@ -144,6 +144,9 @@ void ldb_config_free(struct ldb_config *c)
 	free(c->repl_bind_dn);
 	free(c->listen_base);
 	free(c->listen_filter);
+	free(c->listen_record);
+	free(c->listen_attr);
+	free(c->write_record);
 	free_secret(c->repl_password);
 	/* write workloads */
 	free(c->object_file);

@@ -307,6 +307,10 @@ struct ldb_config {
 	uint64_t listen_wait_ms;     /* --listen-wait: how long the end waits for notifications missing */
 	uint64_t listen_pause_ms;    /* --listen-pause: the listeners stop reading this long mid-run; 0 never */
 	uint64_t listen_baseline_ms; /* --listeners-baseline: the write load alone this long first; 0 none */
+	char *listen_record;         /* --listen-record FILE: every notification (run/listen_rec.h) */
+	char *listen_attr;           /* --listen-attr ATTR: the attribute a modify's value is read from */
+	char *write_record;          /* --write-record FILE: every confirmed write (run/listen_rec.h) */
+	bool listen_only;            /* --listeners with no load of their own (cmd/listen_only.c) */
 
 	int depth;                  /* -a N: requests in flight per connection; default 1 */
 	long long samples;          /* -N, -1 = no limit */

@@ -122,7 +122,7 @@ int ldb_client_init(struct ldb_client *w, struct ldb_run *run, int id, struct ld
 	/* -S checks some writes by what they carried (an attreplace modify's
 	 * random run, an object= rdn= add's RDN: the rows' repl_carries) */
 	bool repl_run = false;
-	for (int k = 0; k < LDB_OP_COUNT && (c->nrepl > 0 || c->listeners > 0); k++)
+	for (int k = 0; k < LDB_OP_COUNT && (c->nrepl > 0 || c->listeners > 0 || c->write_record != NULL); k++)
 		if (c->weight[k] > 0 && ldb_ops[k]->repl_carries != NULL && ldb_ops[k]->repl_carries(c))
 			repl_run = true;
 	for (int k = 0; k < w->nconns; k++) {

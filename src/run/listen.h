@@ -72,5 +72,9 @@ void ldb_listen_finish(struct ldb_listen *ls);
 /* The figures now (f->delay initialised by the caller: replaced by a copy). */
 void ldb_listen_read(struct ldb_listen *ls, struct ldb_listen_figs *f);
 void ldb_listen_free(struct ldb_listen *ls);
+/* --listen-record, after ldb_listen_finish: the notifications recorded
+ * into *n; @return NULL without the option, "" when written, else the
+ * failure's line. */
+const char *ldb_listen_recorded(const struct ldb_listen *ls, uint64_t *n);
 
 #endif

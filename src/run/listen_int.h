@@ -86,6 +86,10 @@ struct ldb_listen {
 	int finishing;      /* 1: drain and look at the missing; 2: stop */
 	uint64_t finish_at; /* when finishing, the end of the wait */
 	struct ldb_match *m;
+	/* --listen-record (run/listen_rec.h): written by the matcher's thread */
+	struct ldb_lrec_notes *nrec;
+	uint64_t rec_n;    /* notifications recorded, once closed */
+	char rec_err[256]; /* the recording's failure, or "" */
 };
 
 /* A hash of n bytes, eight at a time, each byte with its 0x20 bit set
@@ -135,5 +139,19 @@ void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f);
 /* Everything offered has been looked at, and every write was received by
  * every listener (the finish's wait can end). */
 bool ldb_match_settled(struct ldb_listen *ls);
+
+/* The matcher fed from files rather than rings (cmd/listen_join.c: another
+ * host's writes): every listener up; then writes and notifications in the
+ * order of their times, with a look at the window (ldb_match_feed_age) as
+ * time goes on, and last with end set. */
+void ldb_match_feed_begin(struct ldb_match *m);
+/* A write with its keys (key 0: not followed). */
+void ldb_match_feed_write(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced);
+void ldb_match_feed_note(struct ldb_match *m, const struct ldb_note *n);
+void ldb_match_feed_age(struct ldb_match *m, uint64_t now, uint64_t wait_ns, bool end);
+/* The smallest delay from a write's confirmation to a notification matched
+ * to it, negative when a notification came before (clocks apart).
+ * @return false when none was matched. */
+bool ldb_match_delay_min(const struct ldb_match *m, int64_t *ns);
 
 #endif

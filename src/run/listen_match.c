@@ -16,6 +16,7 @@
 #include "ops/ops.h"
 #include "run/clock.h"
 #include "run/listen_int.h"
+#include "run/listen_rec.h"
 
 #define IDLE_NS 1000000ULL          /* the matcher's sleep when nothing came: 1 ms */
 #define ACTIVE_EVERY_NS 10000000ULL /* the listeners up looked at again every 10 ms */
@@ -54,6 +55,8 @@ struct ldb_match {
 	uint64_t writes, untracked, expected, seen, missing, dup, ooo, superseded, early_n, foreign, behind_max;
 	struct ldb_hist delay;
 	bool done;
+	int64_t dmin; /* the smallest signed delay matched (ldb_match_delay_min) */
+	bool dmin_set;
 };
 
 static void put(uint64_t *p, uint64_t v)
@@ -251,6 +254,10 @@ static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
 	bits_of(m, (uint32_t)j)[who / 64] |= 1ULL << (who % 64);
 	r->nseen++;
 	m->got[who]++;
+	if (!m->dmin_set || (int64_t)(t - r->t) < m->dmin) {
+		m->dmin = (int64_t)(t - r->t);
+		m->dmin_set = true;
+	}
 	put(&m->seen, m->seen + 1);
 	if (t <= r->t)
 		put(&m->early_n, m->early_n + 1);
@@ -341,8 +348,11 @@ static bool drain(struct ldb_match *m)
 	for (int k = 0; k < ls->nth; k++) {
 		struct ldb_note_ring *q = ls->th[k].ring;
 		uint64_t t = q->tail, h = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
-		for (; t < h; t++)
+		for (; t < h; t++) {
+			if (ls->nrec != NULL) /* --listen-record */
+				ldb_lrec_note(ls->nrec, &q->item[t & (LDB_NOTE_RING - 1)]);
 			noted(m, &q->item[t & (LDB_NOTE_RING - 1)]);
+		}
 		any = any || q->tail != t;
 		__atomic_store_n(&q->tail, t, __ATOMIC_RELEASE);
 	}
@@ -422,4 +432,38 @@ void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
 	f->behind_max = get(&m->behind_max);
 	ldb_hist_reset(&f->delay);
 	ldb_hist_add(&f->delay, &m->delay);
+}
+
+/* ------------------------------------------------------------ fed from files */
+
+void ldb_match_feed_begin(struct ldb_match *m)
+{
+	look_active(m, 0);
+}
+
+void ldb_match_feed_write(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced)
+{
+	if (key == 0)
+		put(&m->untracked, m->untracked + 1);
+	else
+		take(m, key, dnkey, t, raced);
+}
+
+void ldb_match_feed_note(struct ldb_match *m, const struct ldb_note *n)
+{
+	noted(m, n);
+}
+
+void ldb_match_feed_age(struct ldb_match *m, uint64_t now, uint64_t wait_ns, bool end)
+{
+	early_again(m, now, false);
+	age(m, now, wait_ns, end);
+	if (end)
+		early_again(m, now, true);
+}
+
+bool ldb_match_delay_min(const struct ldb_match *m, int64_t *ns)
+{
+	*ns = m->dmin;
+	return m->dmin_set;
 }

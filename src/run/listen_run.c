@@ -13,6 +13,7 @@
 #include "run/clock.h"
 #include "run/conn.h"
 #include "run/listen_int.h"
+#include "run/listen_rec.h"
 
 #define REFRESH_WAIT_NS 120000000000ULL /* the refreshes: 2 minutes at most */
 #define PSEARCH_SETTLE_NS 500000000ULL  /* a persistent search refused says so within this */
@@ -29,6 +30,8 @@ static void nap(uint64_t ns)
 /* The attribute a modify's value is read from in a notification. */
 static const char *value_attr(const struct ldb_config *c)
 {
+	if (c->listen_attr != NULL)
+		return c->listen_attr;
 	if (c->nmods > 0)
 		return c->mods[0].attr;
 	if (c->attreplace_attr != NULL)
@@ -255,10 +258,15 @@ int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int 
 		snprintf(err, cap, "out of memory for %d listeners", ls->n);
 		rc = LDB_EXIT_INIT;
 	}
+	if (rc == 0 && c->listen_record != NULL &&
+	    (ls->nrec = ldb_lrec_notes_open(c->listen_record, ls->n, c->listen_kind, err, cap)) == NULL)
+		rc = LDB_EXIT_PARAMS;
 	if (rc == 0)
 		rc = start_threads(ls, err, cap);
 	if (rc == 0)
 		rc = wait_refresh(ls, err, cap);
+	if (rc == 0 && ls->nrec != NULL)
+		ldb_lrec_notes_up(ls->nrec);
 	return rc;
 }
 
@@ -285,12 +293,32 @@ bool ldb_listen_paused(const struct ldb_listen *ls, uint64_t now)
 
 /* ------------------------------------------------------------ the end */
 
+/* --listen-record: closed once the matcher (its writer) ended. */
+static void close_record(struct ldb_listen *ls)
+{
+	if (ls->nrec == NULL)
+		return;
+	uint64_t dropped = 0;
+	for (int k = 0; k < ls->nth; k++)
+		dropped += __atomic_load_n(&ls->th[k].ring->dropped, __ATOMIC_RELAXED);
+	ls->rec_n = ls->nrec->head.records;
+	ldb_lrec_notes_close(ls->nrec, dropped, ls->rec_err, sizeof ls->rec_err);
+	ls->nrec = NULL;
+}
+
+const char *ldb_listen_recorded(const struct ldb_listen *ls, uint64_t *n)
+{
+	*n = ls->rec_n;
+	return ls->cfg->listen_record == NULL ? NULL : ls->rec_err;
+}
+
 static void stop_threads(struct ldb_listen *ls)
 {
 	__atomic_store_n(&ls->finishing, 2, __ATOMIC_RELEASE);
 	if (ls->mstarted)
 		pthread_join(ls->mth, NULL);
 	ls->mstarted = false;
+	close_record(ls);
 	__atomic_store_n(&ls->run.stop, LDB_STOP_DONE, __ATOMIC_RELAXED);
 	for (int k = 0; k < ls->nth; k++)
 		if (ls->th[k].started) {

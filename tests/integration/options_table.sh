@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$LDBENCH" --dump-options >"$tmp/table.tsv"
 cmds=$(cut -f1 "$tmp/table.tsv" | sort -u | tr '\n' ' ')
-assert_eq "compare gen:groups gen:mod-load gen:tree gen:users join load merge replay report " "$cmds" \
+assert_eq "compare gen:groups gen:mod-load gen:tree gen:users join listen-join load merge replay report " "$cmds" \
 	"commands with an option table"
 assert_ge 90 "$(grep -c '^load' "$tmp/table.tsv")" "the load's options in its table"
 # each option once per table
