@@ -166,6 +166,9 @@ E 'compare BASE.json -- CHANGE.json' skip='synopsis of compare (placeholders)'
 E "replay: --fail-if 'p99>5parsecs'" skip='an error line quoted, not a command'
 E "compare: --fail-if 'x.search.p99>+10%'" skip='an error line quoted, not a command'
 E '--scenario FILE [options]' skip='synopsis of --scenario (placeholders)'
+E 'listen-join --writes W --notes N' skip='synopsis of listen-join (placeholders)'
+E '--write-record writes.rec' skip='the writing host of a two-host example (listen_join.sh runs the same three steps on loopback)'
+E 'listen-join --writes writes.rec --notes notes.rec' skip='the joining step of a two-host example (listen_join.sh runs it)'
 
 # README.md
 E '-e esearch,random -r1 -R99999 -n 8 -N 6 ' out='Average rate: ' out="$ok"
