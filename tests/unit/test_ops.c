@@ -58,6 +58,12 @@ static void test_names_round_trip(void **state)
 	assert_string_equal(ldb_op_name(LDB_OP_COUNT), "unknown");
 }
 
+/* a general flow's row (not one of its steps) */
+static bool is_flow_row(int k)
+{
+	return k >= LDB_OP_FLOW && (k - LDB_OP_FLOW) % (1 + LDB_FLOW_STEPS) == 0;
+}
+
 static void test_rows_filled(void **state)
 {
 	struct ldb_config defaults;
@@ -70,20 +76,21 @@ static void test_rows_filled(void **state)
 
 		assert_non_null(d);
 		if (d->unlisted && d->nsteps == 0) { /* a general flow's step: a row of figures (ops/flow.c) */
-			assert_true(k > LDB_OP_FLOW && d->name != NULL && d->monitor == NULL && !d->asked);
+			assert_true((k > LDB_OP_FLOW || k == LDB_OP_LOGIN_GROUPS) && d->name != NULL && d->monitor == NULL &&
+			            !d->asked && !d->asked_row);
 			continue;
 		}
 		assert_non_null(d->name);
 		assert_non_null(d->json);
 		/* a flow (the login) has no server counter: its steps are counted as their kinds */
 		assert_int_equal(d->monitor == NULL, d->nsteps > 0);
-		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2);
+		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || is_flow_row(k));
 		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && (d->monitor == NULL || d->monitor[0] != '\0'));
 		for (unsigned j = 0; j < d->nsteps; j++) /* a step is a kind of its own, not a flow */
 			assert_int_equal(ldb_ops[d->step_kind[j]]->nsteps, 0);
 		/* 389 DS's cn=snmp counts every kind but abandon, the extended operations and the flows */
 		if (k == LDB_OP_ABANDON || k == LDB_OP_PASSMOD || k == LDB_OP_WHOAMI || k == LDB_OP_EXTENDED ||
-		    k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2)
+		    k == LDB_OP_LOGIN || is_flow_row(k))
 			assert_null(d->snmp);
 		else
 			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
@@ -97,7 +104,7 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->render);
 		assert_true(d->option != NULL || d->option_text != NULL);
 		assert_non_null(ldb_op_option((enum ldb_op)k, &defaults));
-		assert_true(d->keyword != NULL || d->asked != NULL); /* something asks for it */
+		assert_true(d->keyword != NULL || d->asked != NULL || d->asked_row != NULL); /* something asks for it */
 		assert_true(d->pass_rank < LDB_OP_COUNT && !pass_seen[d->pass_rank]);
 		assert_true(d->print_rank < LDB_OP_COUNT && !print_seen[d->print_rank]);
 		pass_seen[d->pass_rank] = print_seen[d->print_rank] = true;
