@@ -2,6 +2,7 @@
 #include "run/stats.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 const char *ldb_stage_name(enum ldb_stage st)
 {
@@ -138,4 +139,16 @@ uint64_t ldb_setup_errors(const struct ldb_setupstats *s)
 int ldb_totals_never_connected(const struct ldb_totals *t)
 {
 	return t->clients_waiting + t->clients_pending + t->clients_refused + t->clients_timed_out + t->clients_failed;
+}
+
+struct ldb_thread_stats *ldb_thread_stats_new(void)
+{
+	void *p = mmap(NULL, sizeof(struct ldb_thread_stats), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void ldb_thread_stats_free(struct ldb_thread_stats *st)
+{
+	if (st != NULL)
+		munmap(st, sizeof *st);
 }
