@@ -32,9 +32,9 @@ enum ldb_op {
 	LDB_OP_RENAME,
 	LDB_OP_COMPARE,
 	LDB_OP_ABANDON,
-	LDB_OP_PASSMOD,  /* RFC 3062 password modify */
-	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
-	LDB_OP_EXTENDED, /* any extended request, by OID */
+	LDB_OP_PASSMOD,      /* RFC 3062 password modify */
+	LDB_OP_WHOAMI,       /* RFC 4532 Who am I? */
+	LDB_OP_EXTENDED,     /* any extended request, by OID */
 	LDB_OP_LOGIN,        /* a login flow: search the user, bind as the DN found (ops/login.c) */
 	LDB_OP_LOGIN_GROUPS, /* the login's group step, also on a row of its own (ops/login.c) */
 	LDB_OP_FLOW,         /* the general flows (--flow, --step; ops/flow.c): LDB_FLOW_SLOTS of them, each

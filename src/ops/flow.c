@@ -402,20 +402,40 @@ static void slot_rows(int sl)
 	else
 		snprintf(flow_name[sl], sizeof flow_name[sl], "flow-%c", 'a' + sl);
 	*row = (struct ldb_opdesc){
-		.name = flow_name[sl], .json = flow_name[sl], .response = true,
+		.name = flow_name[sl],
+		.json = flow_name[sl],
+		.response = true,
 		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */
-		.pass_rank = (uint8_t)rank, .print_rank = (uint8_t)rank, .check_at = LDB_CHECK_FILTER,
-		.asked_row = asked, .option_text = "--flow", .check = check, .stray = stray, .prepare = prepare,
-		.render = render, .more = more, .entry = entry, .nsteps = 1, .step_reason = true,
-		.unlisted = true, .errline = errline, .mode = " flow", .print = print,
+		.pass_rank = (uint8_t)rank,
+		.print_rank = (uint8_t)rank,
+		.check_at = LDB_CHECK_FILTER,
+		.asked_row = asked,
+		.option_text = "--flow",
+		.check = check,
+		.stray = stray,
+		.prepare = prepare,
+		.render = render,
+		.more = more,
+		.entry = entry,
+		.nsteps = 1,
+		.step_reason = true,
+		.unlisted = true,
+		.errline = errline,
+		.mode = " flow",
+		.print = print,
 	};
 	for (int i = 0; i < LDB_FLOW_STEPS; i++) {
 		snprintf(step_name[sl][i], sizeof step_name[sl][i], "%.8s.%d", flow_name[sl], i + 1);
 		row->step_kind[i] = (uint8_t)LDB_OP_FLOW_STEP(sl, i);
 		row[1 + i] = (struct ldb_opdesc){
-			.name = step_name[sl][i], .json = step_name[sl][i], .response = true,
-			.pass_rank = (uint8_t)(rank + 1 + i), .print_rank = (uint8_t)(rank + 1 + i),
-			.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, .unlisted = true,
+			.name = step_name[sl][i],
+			.json = step_name[sl][i],
+			.response = true,
+			.pass_rank = (uint8_t)(rank + 1 + i),
+			.print_rank = (uint8_t)(rank + 1 + i),
+			.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE },
+			.render = render_step,
+			.unlisted = true,
 		};
 	}
 }

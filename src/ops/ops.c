@@ -9,12 +9,18 @@
 
 /* the general flows' rows (ops/flow.c's ldb_op_flows[]) are set by ldb_ops_fill, before main */
 const struct ldb_opdesc *ldb_ops[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = &ldb_op_search,     [LDB_OP_BIND] = &ldb_op_bind,
-	[LDB_OP_ADD] = &ldb_op_add,           [LDB_OP_MODIFY] = &ldb_op_modify,
-	[LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
-	[LDB_OP_COMPARE] = &ldb_op_compare,   [LDB_OP_ABANDON] = &ldb_op_abandon,
-	[LDB_OP_PASSMOD] = &ldb_op_passmod,   [LDB_OP_WHOAMI] = &ldb_op_whoami,
-	[LDB_OP_EXTENDED] = &ldb_op_extended, [LDB_OP_LOGIN] = &ldb_op_login,
+	[LDB_OP_SEARCH] = &ldb_op_search,
+	[LDB_OP_BIND] = &ldb_op_bind,
+	[LDB_OP_ADD] = &ldb_op_add,
+	[LDB_OP_MODIFY] = &ldb_op_modify,
+	[LDB_OP_DELETE] = &ldb_op_delete,
+	[LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare,
+	[LDB_OP_ABANDON] = &ldb_op_abandon,
+	[LDB_OP_PASSMOD] = &ldb_op_passmod,
+	[LDB_OP_WHOAMI] = &ldb_op_whoami,
+	[LDB_OP_EXTENDED] = &ldb_op_extended,
+	[LDB_OP_LOGIN] = &ldb_op_login,
 	[LDB_OP_LOGIN_GROUPS] = &ldb_op_login_groups,
 };
 
@@ -24,7 +30,6 @@ __attribute__((constructor)) static void ldb_ops_fill(void)
 	for (int k = LDB_OP_FLOW; k < LDB_OP_COUNT; k++)
 		ldb_ops[k] = &ldb_op_flows[k - LDB_OP_FLOW];
 }
-
 
 const char *ldb_op_name(enum ldb_op op)
 {

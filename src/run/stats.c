@@ -143,7 +143,8 @@ int ldb_totals_never_connected(const struct ldb_totals *t)
 
 struct ldb_thread_stats *ldb_thread_stats_new(void)
 {
-	void *p = mmap(NULL, sizeof(struct ldb_thread_stats), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p =
+	        mmap(NULL, sizeof(struct ldb_thread_stats), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 

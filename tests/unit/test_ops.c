@@ -76,8 +76,8 @@ static void test_rows_filled(void **state)
 
 		assert_non_null(d);
 		if (d->unlisted && d->nsteps == 0) { /* a general flow's step: a row of figures (ops/flow.c) */
-			assert_true((k > LDB_OP_FLOW || k == LDB_OP_LOGIN_GROUPS) && d->name != NULL && d->monitor == NULL &&
-			            !d->asked && !d->asked_row);
+			assert_true((k > LDB_OP_FLOW || k == LDB_OP_LOGIN_GROUPS) && d->name != NULL &&
+			            d->monitor == NULL && !d->asked && !d->asked_row);
 			continue;
 		}
 		assert_non_null(d->name);
