@@ -503,15 +503,54 @@ static void test_strays(void **state)
 	done(&t);
 }
 
+/* The flow slots' rows: each slot's flow row and steps where LDB_OP_FLOW_ROW
+ * and LDB_OP_FLOW_STEP say, named "flow", "flow-b", ... until named; a
+ * results file's flows adopted by name, a slot each, the ninth refused. */
+static void test_flow_slots(void **state)
+{
+	char name[32];
+	(void)state;
+	assert_int_equal(LDB_OP_COUNT, LDB_OP_FLOW + LDB_FLOW_SLOTS * (1 + LDB_FLOW_STEPS));
+	for (int sl = 0; sl < LDB_FLOW_SLOTS; sl++) {
+		const struct ldb_opdesc *f = ldb_ops[LDB_OP_FLOW_ROW(sl)];
+		assert_true(f->nsteps > 0 && f->asked_row != NULL);
+		for (int i = 0; i < LDB_FLOW_STEPS; i++) {
+			assert_int_equal(f->step_kind[i], LDB_OP_FLOW_STEP(sl, i));
+			assert_int_equal(ldb_ops[LDB_OP_FLOW_STEP(sl, i)]->nsteps, 0);
+		}
+	}
+	assert_string_equal(ldb_ops[LDB_OP_FLOW_ROW(1)]->name, "flow-b");
+	assert_string_equal(ldb_ops[LDB_OP_FLOW_STEP(7, 2)]->name, "flow-h.3");
+	for (int sl = 0; sl < LDB_FLOW_SLOTS; sl++) {
+		snprintf(name, sizeof name, "ad%d", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_ROW(sl));
+		snprintf(name, sizeof name, "ad%d.1.search", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_STEP(sl, 0));
+		snprintf(name, sizeof name, "ad%d.2.bind", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_STEP(sl, 1));
+		assert_string_equal(ldb_ops[LDB_OP_FLOW_STEP(sl, 1)]->name, name);
+	}
+	assert_int_equal(ldb_flow_adopt_row("ad3"), LDB_OP_FLOW_ROW(3)); /* a name adopted: its slot again */
+	assert_int_equal(ldb_flow_adopt_row("ninth"), -1);
+	assert_int_equal(ldb_flow_adopt_row("ninth.1.search"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),      cmocka_unit_test(test_rows_filled),
-		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
-		cmocka_unit_test(test_weights_from_mix),      cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_extended_ops_render),   cmocka_unit_test(test_parent_shapes),
-		cmocka_unit_test(test_abandon_render),        cmocka_unit_test(test_roles_from_rows),
-		cmocka_unit_test(test_error_lines),           cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_names_round_trip),
+		cmocka_unit_test(test_rows_filled),
+		cmocka_unit_test(test_success_and_counteach),
+		cmocka_unit_test(test_pass_from_e),
+		cmocka_unit_test(test_weights_from_mix),
+		cmocka_unit_test(test_render_through_row),
+		cmocka_unit_test(test_extended_ops_render),
+		cmocka_unit_test(test_parent_shapes),
+		cmocka_unit_test(test_abandon_render),
+		cmocka_unit_test(test_roles_from_rows),
+		cmocka_unit_test(test_error_lines),
+		cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_flow_slots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
