@@ -301,6 +301,9 @@ struct ldb_opdesc {
 	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
 };
 
+/* a kind fits a byte (step_kind[], the op-log's records, the pass) */
+_Static_assert(LDB_OP_COUNT <= 256, "operation kinds are kept in a uint8_t");
+
 /* The table: one row per kind, in enum ldb_op's order (ops.c). */
 extern const struct ldb_opdesc *ldb_ops[LDB_OP_COUNT];
 
