@@ -54,7 +54,7 @@ static int parse_control(struct cli_ctx *x, const char *arg)
 		if (k < 0)
 			return cli_fail(x, "--control '%s': '%.*s' is not an operation kind", arg, (int)(eq - arg),
 			                arg);
-		s->kinds = 1u << k;
+		s->kind1 = k + 1;
 		p = eq + 1;
 	}
 	size_t olen = (colon = strchr(p, ':')) != NULL ? (size_t)(colon - p) : strlen(p);
@@ -167,14 +167,14 @@ static int check_generic_kinds(struct cli_ctx *x)
 	const struct ldb_config *c = x->c;
 	uint8_t pass[LDB_OP_COUNT];
 	int n = ldb_ops_pass(c, pass);
-	uint32_t in = 0;
+	bool in[LDB_OP_COUNT] = { false };
 
 	for (int i = 0; i < n; i++)
-		in |= 1u << pass[i];
+		in[pass[i]] = true;
 	for (int i = 0; i < c->ctl.ngen; i++)
-		if (c->ctl.gen[i].kinds != 0 && !(c->ctl.gen[i].kinds & in))
+		if (c->ctl.gen[i].kind1 != 0 && !in[c->ctl.gen[i].kind1 - 1])
 			return cli_fail(x, "--control %s: the run does no %s", c->ctl.gen[i].oid,
-			                ldb_ops[__builtin_ctz(c->ctl.gen[i].kinds)]->name);
+			                ldb_ops[c->ctl.gen[i].kind1 - 1]->name);
 	return 0;
 }
 

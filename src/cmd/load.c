@@ -87,9 +87,8 @@ static int setup_clients(struct load *l)
 	if (!l->w || !l->st || !l->seen_dead)
 		return -1;
 	for (int i = 0; i < l->n; i++) {
-		if (posix_memalign((void **)&l->st[i], 64, sizeof *l->st[i]) != 0)
+		if ((l->st[i] = ldb_thread_stats_new()) == NULL)
 			return -1;
-		memset(l->st[i], 0, sizeof *l->st[i]);
 		if (ldb_client_init(&l->w[i], &l->run, i, l->st[i]) != 0)
 			return -1;
 	}
@@ -308,7 +307,7 @@ static void teardown(struct load *l)
 	for (int i = 0; l->w && i < l->n; i++)
 		ldb_client_free(&l->w[i]);
 	for (int i = 0; l->st && i < l->n; i++)
-		free(l->st[i]);
+		ldb_thread_stats_free(l->st[i]);
 	for (int i = 0; l->r && i < l->nr; i++)
 		free_lat(&l->r[i].lat);
 	ldb_wl_teardown(l);

@@ -82,9 +82,8 @@ static int deal(struct load *l)
 			if (ldb_load_init_lat(wl->cfg, &wl->run, (const bool(*)[LDB_OP_COUNT])wl->used, lat) != 0)
 				goto fail;
 			for (int q = 0; q < cnt; q++, i++) {
-				if (posix_memalign((void **)&l->st[i], 64, sizeof *l->st[i]) != 0)
+				if ((l->st[i] = ldb_thread_stats_new()) == NULL)
 					goto fail;
-				memset(l->st[i], 0, sizeof *l->st[i]);
 				if (ldb_client_init(&l->w[i], &wl->run, first + q, l->st[i]) != 0)
 					goto fail;
 				l->w[i].lat = lat;

@@ -18,6 +18,9 @@
 /* --listen-kind */
 enum { LDB_LISTEN_SYNC = 0, LDB_LISTEN_PSEARCH = 1 };
 
+#define LDB_FLOW_STEPS 8 /* the most steps of a general flow (--step) */
+#define LDB_FLOW_SLOTS 8 /* flows in one run: one per workload, in up to this many workloads */
+
 /* Operation kinds: one set of counters and one histogram each; one row each
  * in ops/ops.h's table, which says everything else about them. */
 enum ldb_op {
@@ -29,34 +32,18 @@ enum ldb_op {
 	LDB_OP_RENAME,
 	LDB_OP_COMPARE,
 	LDB_OP_ABANDON,
-	LDB_OP_PASSMOD,  /* RFC 3062 password modify */
-	LDB_OP_WHOAMI,   /* RFC 4532 Who am I? */
-	LDB_OP_EXTENDED, /* any extended request, by OID */
-	LDB_OP_LOGIN,    /* a login flow: search the user, bind as the DN found (ops/login.c) */
-	LDB_OP_FLOW,     /* a general flow (--flow, --step; ops/flow.c) */
-	LDB_OP_FSTEP1,   /* its steps, one row each (LDB_FLOW_STEPS of them) */
-	LDB_OP_FSTEP2,
-	LDB_OP_FSTEP3,
-	LDB_OP_FSTEP4,
-	LDB_OP_FSTEP5,
-	LDB_OP_FSTEP6,
-	LDB_OP_FSTEP7,
-	LDB_OP_FSTEP8,
+	LDB_OP_PASSMOD,      /* RFC 3062 password modify */
+	LDB_OP_WHOAMI,       /* RFC 4532 Who am I? */
+	LDB_OP_EXTENDED,     /* any extended request, by OID */
+	LDB_OP_LOGIN,        /* a login flow: search the user, bind as the DN found (ops/login.c) */
 	LDB_OP_LOGIN_GROUPS, /* the login's group step, also on a row of its own (ops/login.c) */
-	LDB_OP_FLOW2,        /* a second workload's flow ([workload] sections; ops/flow.c's slot 1) */
-	LDB_OP_F2STEP1,      /* its steps (LDB_FLOW_STEPS rows) */
-	LDB_OP_F2STEP2,
-	LDB_OP_F2STEP3,
-	LDB_OP_F2STEP4,
-	LDB_OP_F2STEP5,
-	LDB_OP_F2STEP6,
-	LDB_OP_F2STEP7,
-	LDB_OP_F2STEP8,
-	LDB_OP_COUNT
+	LDB_OP_FLOW,         /* the general flows (--flow, --step; ops/flow.c): LDB_FLOW_SLOTS of them, each
+	                      * a flow row and its LDB_FLOW_STEPS step rows (LDB_OP_FLOW_ROW, LDB_OP_FLOW_STEP) */
+	LDB_OP_COUNT = LDB_OP_FLOW + LDB_FLOW_SLOTS * (1 + LDB_FLOW_STEPS)
 };
-
-#define LDB_FLOW_STEPS 8 /* the most steps of a general flow (--step) */
-#define LDB_FLOW_SLOTS 2 /* flows in one run: one per workload, in up to this many workloads */
+/* Flow slot sl's row (its flows), and its step i's (0-based) */
+#define LDB_OP_FLOW_ROW(sl) (LDB_OP_FLOW + (sl) * (1 + LDB_FLOW_STEPS))
+#define LDB_OP_FLOW_STEP(sl, i) (LDB_OP_FLOW_ROW(sl) + 1 + (i))
 
 enum ldb_think { LDB_THINK_NONE, LDB_THINK_CONSTANT, LDB_THINK_UNIFORM, LDB_THINK_EXPONENTIAL };
 
@@ -116,7 +103,7 @@ struct ldb_ctlspec { /* --control [KIND=]OID[:CRITICAL[:VALUE|::BASE64]] */
 	bool critical, has_value;
 	uint8_t *value; /* owned */
 	size_t vlen;
-	uint32_t kinds; /* bit k: kind k only; 0: every kind */
+	int kind1; /* k + 1: kind k only; 0: every kind */
 };
 /* The named controls; a kind's row says which of them its requests carry. */
 enum {
@@ -271,7 +258,7 @@ struct ldb_config {
 	char *flow_name;                 /* NULL: none asked ("flow" with steps alone) */
 	char *flow_step[LDB_FLOW_STEPS]; /* the steps as given */
 	int flow_nsteps;
-	int flow_slot; /* the rows it takes: 0 (LDB_OP_FLOW...) or 1 (LDB_OP_FLOW2...; a second workload's) */
+	int flow_slot; /* the rows it takes: LDB_OP_FLOW_ROW(flow_slot) and its steps; 0 without sections */
 
 	/* values */
 	enum ldb_valmode valmode;        /* random / incr */

@@ -8,12 +8,13 @@
  * that finds none ends it as "no entry" (-14), a kept attribute missing as 16.
  * The flow is counted under its row (named by --flow: flows, their latency
  * from the first request to the last answer); each step under a row of its
- * own (ldb_op_fstep[]: "NAME.N.KIND" or "NAME.STEPNAME"), with the reason
+ * own (its slot's step rows: "NAME.N.KIND" or "NAME.STEPNAME"), with the reason
  * that ended a flow at it.  --bad-password makes a share of the bind steps
  * send a wrong password, its 49 the flow's expected end (as the login's).
  *
  * The rows' names, step count and entries flags come from the options (one
- * flow per run), set by check and prepare before any I/O thread starts. */
+ * flow per workload, in its slot: struct ldb_config's flow_slot), set by
+ * check and prepare before any I/O thread starts. */
 #include "ops/flow.h"
 
 #include <ldap.h>
@@ -27,13 +28,11 @@
 #define BAD_SUFFIX "\x01wrong"
 #define WHOAMI_OID "1.3.6.1.4.1.4203.1.11.3"
 
-/* Per slot (a run's flow takes slot 0; with [workload] sections a second
- * workload's flow takes slot 1, its rows LDB_OP_FLOW2...): the rows' names. */
-static char flow_name[LDB_FLOW_SLOTS][FLOW_NAME_MAX] = { "flow", "flow-b" }; /* distinct until named */
-static char step_name[LDB_FLOW_SLOTS][LDB_FLOW_STEPS][FLOW_NAME_MAX] = {
-	{ "flow.1", "flow.2", "flow.3", "flow.4", "flow.5", "flow.6", "flow.7", "flow.8" },
-	{ "flow-b.1", "flow-b.2", "flow-b.3", "flow-b.4", "flow-b.5", "flow-b.6", "flow-b.7", "flow-b.8" }
-};
+/* Per slot (a run's flow takes slot 0; with [workload] sections each other
+ * workload's flow a slot of its own, rows LDB_OP_FLOW_ROW(slot)...): the
+ * rows' names, "flow", "flow-b", ... and "NAME.1", ... until named. */
+static char flow_name[LDB_FLOW_SLOTS][FLOW_NAME_MAX];
+static char step_name[LDB_FLOW_SLOTS][LDB_FLOW_STEPS][FLOW_NAME_MAX];
 
 /* A results file's flow rows in a process that did not run them (compare,
  * merge): a name no row has takes a slot not yet taken, its steps (NAME.*)
@@ -59,12 +58,12 @@ int ldb_flow_adopt_row(const char *name)
 	if (sl < 0)
 		return -1;
 	if (plen == len)
-		return sl == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2;
+		return LDB_OP_FLOW_ROW(sl);
 	if (adopted_steps[sl] >= LDB_FLOW_STEPS)
 		return -1;
 	int i = adopted_steps[sl]++;
 	snprintf(step_name[sl][i], sizeof step_name[sl][i], "%s", name);
-	return (sl == 0 ? LDB_OP_FSTEP1 : LDB_OP_F2STEP1) + i;
+	return LDB_OP_FLOW_STEP(sl, i);
 }
 
 static int slot_of(const struct ldb_config *c)
@@ -72,12 +71,16 @@ static int slot_of(const struct ldb_config *c)
 	return c->flow_slot > 0 && c->flow_slot < LDB_FLOW_SLOTS ? c->flow_slot : 0;
 }
 
+static struct ldb_opdesc *row_of(int sl)
+{
+	return &ldb_op_flows[LDB_OP_FLOW_ROW(sl) - LDB_OP_FLOW];
+}
+
 /* The rows named as the options say. */
 static void name_rows(const struct ldb_flow *f, const struct ldb_config *c)
 {
 	int sl = slot_of(c);
-	struct ldb_opdesc *row = sl == 0 ? &ldb_op_flow : &ldb_op_flow2,
-	                  *steps = sl == 0 ? ldb_op_fstep : ldb_op_f2step;
+	struct ldb_opdesc *row = row_of(sl), *steps = row + 1;
 	snprintf(flow_name[sl], sizeof flow_name[sl], "%s", c->flow_name != NULL ? c->flow_name : "flow");
 	row->nsteps = (uint8_t)f->n;
 	for (int i = 0; i < f->n; i++) {
@@ -91,14 +94,10 @@ static bool asked_any(const struct ldb_config *c)
 	return c->flow_name != NULL || c->flow_nsteps > 0;
 }
 
-static bool asked(const struct ldb_config *c)
+/* row k is the flow of c's slot */
+static bool asked(const struct ldb_config *c, int k)
 {
-	return asked_any(c) && slot_of(c) == 0;
-}
-
-static bool asked2(const struct ldb_config *c)
-{
-	return asked_any(c) && slot_of(c) == 1;
+	return asked_any(c) && k == LDB_OP_FLOW_ROW(slot_of(c));
 }
 
 static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
@@ -120,7 +119,7 @@ static int check(const struct ldb_config *c, bool mix, char *why, size_t cap)
 /* --flow or --step while the run does not do the flow: a --mix that does not name it */
 static int stray(const struct ldb_config *c, bool mix, char *why, size_t cap)
 {
-	if (!asked_any(c) || c->weight[slot_of(c) == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2] > 0)
+	if (!asked_any(c) || c->weight[LDB_OP_FLOW_ROW(slot_of(c))] > 0)
 		return 0;
 	snprintf(why, cap, "%s with --mix: name the flow in --mix (--mix flow:1,...)",
 	         c->flow_name != NULL ? "--flow" : "--step");
@@ -145,7 +144,7 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 		o->vp[LDB_VP_FLOW + v] = f->vp[v]; /* the clients' states: ldb_ops_client_init */
 	if (f->nvp > 0)
 		o->scratch = true;
-	int row = slot_of(o->cfg) == 0 ? LDB_OP_FLOW : LDB_OP_FLOW2;
+	int row = LDB_OP_FLOW_ROW(slot_of(o->cfg));
 	o->room[row] = f->room;
 	o->state_size[row] = f->state_size;
 	return 0;
@@ -366,20 +365,10 @@ static bool more(const struct ldb_op_req *r, struct ldb_op_reply *rep)
 	return i + 1 < f->n;
 }
 
-static int errline_of(int sl, const struct ldb_op_failure *f, char *out, size_t cap)
-{
-	const char *why = f->code == LDAP_NO_RESULTS_RETURNED ? "no entry" : f->text;
-	return snprintf(out, cap, "Cannot run flow %s, error=%d (%s)", flow_name[sl], f->code, why);
-}
-
 static int errline(const struct ldb_op_failure *f, char *out, size_t cap)
 {
-	return errline_of(0, f, out, cap);
-}
-
-static int errline2(const struct ldb_op_failure *f, char *out, size_t cap)
-{
-	return errline_of(1, f, out, cap);
+	const char *why = f->code == LDAP_NO_RESULTS_RETURNED ? "no entry" : f->text;
+	return snprintf(out, cap, "Cannot run flow %s, error=%d (%s)", flow_name[slot_of(f->cfg)], f->code, why);
 }
 
 /* the steps' names and kinds (their arguments may hold a password: not shown) */
@@ -400,26 +389,59 @@ static long render_step(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	return 0;
 }
 
-#define FLOW_ROW(sl, ask, err, s1)                                                                                \
-	{                                                                                                         \
-		.name = flow_name[sl], .json = flow_name[sl], .response = true,                                   \
-		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */                                          \
-		        .pass_rank = 12 + 10 * (sl), .print_rank = 12 + 10 * (sl), .check_at = LDB_CHECK_FILTER,  \
-		.asked = ask, .option_text = "--flow", .check = check, .stray = stray, .prepare = prepare,        \
-		.render = render, .more = more, .entry = entry, .nsteps = 1,                                      \
-		.step_kind = { s1, s1 + 1, s1 + 2, s1 + 3, s1 + 4, s1 + 5, s1 + 6, s1 + 7 }, .step_reason = true, \
-		.unlisted = true, .errline = err, .mode = " flow", .print = print,                                \
-	}
-struct ldb_opdesc ldb_op_flow = FLOW_ROW(0, asked, errline, LDB_OP_FSTEP1);
-struct ldb_opdesc ldb_op_flow2 = FLOW_ROW(1, asked2, errline2, LDB_OP_F2STEP1);
+struct ldb_opdesc ldb_op_flows[LDB_OP_COUNT - LDB_OP_FLOW];
 
-#define STEP_ROW(sl, i)                                                                                       \
-	{                                                                                                     \
-		.name = step_name[sl][i], .json = step_name[sl][i], .response = true,                         \
-		.pass_rank = 13 + 10 * (sl) + (i), .print_rank = 13 + 10 * (sl) + (i),                        \
-		.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE }, .render = render_step, .unlisted = true \
+/* Slot sl's rows: its flow, its steps (slot 0's ranks 12..20; the login's
+ * group step's 21; the other slots' after it). */
+static void slot_rows(int sl)
+{
+	struct ldb_opdesc *row = row_of(sl);
+	int rank = sl == 0 ? 12 : 13 + sl * (1 + LDB_FLOW_STEPS);
+	if (sl == 0)
+		snprintf(flow_name[sl], sizeof flow_name[sl], "flow");
+	else
+		snprintf(flow_name[sl], sizeof flow_name[sl], "flow-%c", 'a' + sl);
+	*row = (struct ldb_opdesc){
+		.name = flow_name[sl],
+		.json = flow_name[sl],
+		.response = true,
+		.alone = true, /* its steps may bind (RFC 4511 4.2.1) */
+		.pass_rank = (uint8_t)rank,
+		.print_rank = (uint8_t)rank,
+		.check_at = LDB_CHECK_FILTER,
+		.asked_row = asked,
+		.option_text = "--flow",
+		.check = check,
+		.stray = stray,
+		.prepare = prepare,
+		.render = render,
+		.more = more,
+		.entry = entry,
+		.nsteps = 1,
+		.step_reason = true,
+		.unlisted = true,
+		.errline = errline,
+		.mode = " flow",
+		.print = print,
+	};
+	for (int i = 0; i < LDB_FLOW_STEPS; i++) {
+		snprintf(step_name[sl][i], sizeof step_name[sl][i], "%.8s.%d", flow_name[sl], i + 1);
+		row->step_kind[i] = (uint8_t)LDB_OP_FLOW_STEP(sl, i);
+		row[1 + i] = (struct ldb_opdesc){
+			.name = step_name[sl][i],
+			.json = step_name[sl][i],
+			.response = true,
+			.pass_rank = (uint8_t)(rank + 1 + i),
+			.print_rank = (uint8_t)(rank + 1 + i),
+			.also_ok = { LDAP_COMPARE_FALSE, LDAP_COMPARE_TRUE },
+			.render = render_step,
+			.unlisted = true,
+		};
 	}
-struct ldb_opdesc ldb_op_fstep[LDB_FLOW_STEPS] = { STEP_ROW(0, 0), STEP_ROW(0, 1), STEP_ROW(0, 2), STEP_ROW(0, 3),
-	                                           STEP_ROW(0, 4), STEP_ROW(0, 5), STEP_ROW(0, 6), STEP_ROW(0, 7) };
-struct ldb_opdesc ldb_op_f2step[LDB_FLOW_STEPS] = { STEP_ROW(1, 0), STEP_ROW(1, 1), STEP_ROW(1, 2), STEP_ROW(1, 3),
-	                                            STEP_ROW(1, 4), STEP_ROW(1, 5), STEP_ROW(1, 6), STEP_ROW(1, 7) };
+}
+
+void ldb_flow_rows_init(void)
+{
+	for (int sl = 0; sl < LDB_FLOW_SLOTS; sl++)
+		slot_rows(sl);
+}

@@ -53,7 +53,7 @@ static int kind_controls(struct ldb_ops_run *o, const struct ldb_config *c, int 
 
 	for (int i = 0; i < t->ngen; i++) {
 		const struct ldb_ctlspec *s = &t->gen[i];
-		if ((s->kinds == 0 || (s->kinds & (1u << k))) &&
+		if ((s->kind1 == 0 || s->kind1 == k + 1) &&
 		    ldb_ctl_encode(b, s->oid, s->critical, s->value, s->vlen, s->has_value, e) != 0)
 			goto fail;
 	}

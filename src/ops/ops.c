@@ -7,24 +7,29 @@
 #include <string.h>
 #include <strings.h>
 
-const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT] = {
-	[LDB_OP_SEARCH] = &ldb_op_search,     [LDB_OP_BIND] = &ldb_op_bind,
-	[LDB_OP_ADD] = &ldb_op_add,           [LDB_OP_MODIFY] = &ldb_op_modify,
-	[LDB_OP_DELETE] = &ldb_op_delete,     [LDB_OP_RENAME] = &ldb_op_rename,
-	[LDB_OP_COMPARE] = &ldb_op_compare,   [LDB_OP_ABANDON] = &ldb_op_abandon,
-	[LDB_OP_PASSMOD] = &ldb_op_passmod,   [LDB_OP_WHOAMI] = &ldb_op_whoami,
-	[LDB_OP_EXTENDED] = &ldb_op_extended, [LDB_OP_LOGIN] = &ldb_op_login,
-	[LDB_OP_FLOW] = &ldb_op_flow,         [LDB_OP_FSTEP1] = &ldb_op_fstep[0],
-	[LDB_OP_FSTEP2] = &ldb_op_fstep[1],   [LDB_OP_FSTEP3] = &ldb_op_fstep[2],
-	[LDB_OP_FSTEP4] = &ldb_op_fstep[3],   [LDB_OP_FSTEP5] = &ldb_op_fstep[4],
-	[LDB_OP_FSTEP6] = &ldb_op_fstep[5],   [LDB_OP_FSTEP7] = &ldb_op_fstep[6],
-	[LDB_OP_FSTEP8] = &ldb_op_fstep[7],   [LDB_OP_LOGIN_GROUPS] = &ldb_op_login_groups,
-	[LDB_OP_FLOW2] = &ldb_op_flow2,       [LDB_OP_F2STEP1] = &ldb_op_f2step[0],
-	[LDB_OP_F2STEP2] = &ldb_op_f2step[1], [LDB_OP_F2STEP3] = &ldb_op_f2step[2],
-	[LDB_OP_F2STEP4] = &ldb_op_f2step[3], [LDB_OP_F2STEP5] = &ldb_op_f2step[4],
-	[LDB_OP_F2STEP6] = &ldb_op_f2step[5], [LDB_OP_F2STEP7] = &ldb_op_f2step[6],
-	[LDB_OP_F2STEP8] = &ldb_op_f2step[7],
+/* the general flows' rows (ops/flow.c's ldb_op_flows[]) are set by ldb_ops_fill, before main */
+const struct ldb_opdesc *ldb_ops[LDB_OP_COUNT] = {
+	[LDB_OP_SEARCH] = &ldb_op_search,
+	[LDB_OP_BIND] = &ldb_op_bind,
+	[LDB_OP_ADD] = &ldb_op_add,
+	[LDB_OP_MODIFY] = &ldb_op_modify,
+	[LDB_OP_DELETE] = &ldb_op_delete,
+	[LDB_OP_RENAME] = &ldb_op_rename,
+	[LDB_OP_COMPARE] = &ldb_op_compare,
+	[LDB_OP_ABANDON] = &ldb_op_abandon,
+	[LDB_OP_PASSMOD] = &ldb_op_passmod,
+	[LDB_OP_WHOAMI] = &ldb_op_whoami,
+	[LDB_OP_EXTENDED] = &ldb_op_extended,
+	[LDB_OP_LOGIN] = &ldb_op_login,
+	[LDB_OP_LOGIN_GROUPS] = &ldb_op_login_groups,
 };
+
+__attribute__((constructor)) static void ldb_ops_fill(void)
+{
+	ldb_flow_rows_init();
+	for (int k = LDB_OP_FLOW; k < LDB_OP_COUNT; k++)
+		ldb_ops[k] = &ldb_op_flows[k - LDB_OP_FLOW];
+}
 
 const char *ldb_op_name(enum ldb_op op)
 {
@@ -51,6 +56,8 @@ int ldb_op_from_keyword(const char *kw)
 
 bool ldb_op_given(const struct ldb_config *c, enum ldb_op k)
 {
+	if (ldb_ops[k]->asked_row != NULL)
+		return ldb_ops[k]->asked_row(c, k);
 	return ldb_ops[k]->asked != NULL ? ldb_ops[k]->asked(c) : c->weight[k] > 0;
 }
 

@@ -233,6 +233,7 @@ struct ldb_opdesc {
 	/* its options ask for it (modify: --modify, attreplace; compare: --compare);
 	 * NULL: only its -e keyword or --mix does */
 	bool (*asked)(const struct ldb_config *c);
+	bool (*asked_row)(const struct ldb_config *c, int k); /* same, for rows that share one (k: the row's kind) */
 	/* the option that asks for it, as a user writes it ("-e esearch"), for messages;
 	 * option() when it depends on the options (ldb_op_option reads either) */
 	const char *option_text;
@@ -300,8 +301,11 @@ struct ldb_opdesc {
 	void (*print)(const struct ldb_config *c, FILE *out);       /* its own -v lines, with ldbench's */
 };
 
+/* a kind fits a byte (step_kind[], the op-log's records, the pass) */
+_Static_assert(LDB_OP_COUNT <= 256, "operation kinds are kept in a uint8_t");
+
 /* The table: one row per kind, in enum ldb_op's order (ops.c). */
-extern const struct ldb_opdesc *const ldb_ops[LDB_OP_COUNT];
+extern const struct ldb_opdesc *ldb_ops[LDB_OP_COUNT];
 
 /* The check of a kind whose entries -f's XXX numbers (delete, rename): it
  * needs -e incr or -e random.  0, or -1 with the message in why. */
@@ -409,10 +413,12 @@ void ldb_ops_print(const struct ldb_config *c, bool ldclt, FILE *out);
 /* The rows, one file each (ops/search.c, ...). */
 extern const struct ldb_opdesc ldb_op_search, ldb_op_bind, ldb_op_add, ldb_op_modify, ldb_op_delete, ldb_op_rename,
         ldb_op_compare, ldb_op_abandon, ldb_op_passmod, ldb_op_whoami, ldb_op_extended, ldb_op_login;
-/* A general flow's rows (ops/flow.c): their names, nsteps and entries are
- * set from the options by its check, before any thread starts. */
-extern struct ldb_opdesc ldb_op_flow, ldb_op_fstep[LDB_FLOW_STEPS];
-extern struct ldb_opdesc ldb_op_flow2, ldb_op_f2step[LDB_FLOW_STEPS]; /* a second workload's flow */
+/* The general flows' rows (ops/flow.c), LDB_OP_FLOW on: per slot a flow row
+ * and its step rows, made by ldb_flow_rows_init (before main: ops.c); their
+ * names, nsteps and entries are set from the options by the flow's check,
+ * before any thread starts. */
+extern struct ldb_opdesc ldb_op_flows[LDB_OP_COUNT - LDB_OP_FLOW];
+void ldb_flow_rows_init(void);
 extern const struct ldb_opdesc ldb_op_login_groups;
 /* A flow's row named in a results file, for a process that did not run it
  * (compare, merge read records by name): the kind it takes, -1 none. */

@@ -155,6 +155,16 @@ static int read_in_a_row(struct ldb_jstate *st, FILE *f)
 	return 0;
 }
 
+/* Before version 3 the kinds above the login's were numbered otherwise
+ * (two flow slots, the login's group step after the first). */
+static bool old_flow_rows(const struct ldb_jstate *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (st->rec[i].kind > LDB_OP_LOGIN)
+			return true;
+	return false;
+}
+
 int ldb_join_read_oplog(struct ldb_jstate *st, const char *path, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "rb");
@@ -165,9 +175,9 @@ int ldb_join_read_oplog(struct ldb_jstate *st, const char *path, char *err, size
 	struct ldb_oplog_head *h = &st->head;
 	memset(h, 0, sizeof *h);
 	bool ok = fread(h, LDB_OPLOG_HEAD_V1, 1, f) == 1 && memcmp(h->magic, LDB_OPLOG_MAGIC, 8) == 0 &&
-	          (h->version == 1 || h->version == LDB_OPLOG_VERSION) && h->recsize == sizeof(struct ldb_oprec);
+	          h->version >= 1 && h->version <= LDB_OPLOG_VERSION && h->recsize == sizeof(struct ldb_oprec);
 	/* version 1 has no sample windows: no per-sample figures */
-	if (ok && h->version == LDB_OPLOG_VERSION)
+	if (ok && h->version >= 2)
 		ok = fread((char *)h + LDB_OPLOG_HEAD_V1, sizeof *h - LDB_OPLOG_HEAD_V1, 1, f) == 1;
 	if (!ok) {
 		int e = errno;
@@ -196,6 +206,13 @@ int ldb_join_read_oplog(struct ldb_jstate *st, const char *path, char *err, size
 	else if (rc != 0)
 		snprintf(err, cap, "%s: %s", path,
 		         rc == READ_CHANGED ? "changed while it was read" : "out of memory for its records");
+	if (rc == 0 && h->version < 3 && old_flow_rows(st)) {
+		snprintf(err, cap,
+		         "%s: an op-log of an older ldbench (version %u) with login or flow rows, numbered as that "
+		         "version did: join it with that version",
+		         path, h->version);
+		rc = -1;
+	}
 	return rc != 0 ? -1 : 0;
 }
 

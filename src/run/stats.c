@@ -2,6 +2,7 @@
 #include "run/stats.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 const char *ldb_stage_name(enum ldb_stage st)
 {
@@ -81,13 +82,30 @@ static void count_unconnected(struct ldb_totals *t, const struct ldb_thread_stat
 	}
 }
 
+/* k, when it is a flow slot's row that client s never sent (a flow's and
+ * its steps' counters are written only after the flow's attempt, also
+ * after warm-up's restart: run/iothread), else -1.  A client runs one
+ * workload, so at most one slot: the other 7 are not read (85 kinds a client
+ * to sum every sample). */
+static int unused_slot(const struct ldb_thread_stats *s, int k)
+{
+	if (k < LDB_OP_FLOW || (k - LDB_OP_FLOW) % (1 + LDB_FLOW_STEPS) != 0)
+		return -1;
+	return ldb_load(&s->op[k].attempted) == 0 ? k : -1;
+}
+
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n)
 {
 	memset(t, 0, sizeof *t);
 	for (int i = 0; i < n; i++) {
 		const struct ldb_thread_stats *s = threads[i];
-		for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			if (k == unused_slot(s, k)) {
+				k += LDB_FLOW_STEPS; /* a flow slot this client never ran: its rows are all zero */
+				continue;
+			}
 			add_opstats(&t->op[k], &s->op[k]);
+		}
 		t->counted += ldb_load(&s->counted);
 		t->connects += ldb_load(&s->connects);
 		t->reconnects += ldb_load(&s->reconnects);
@@ -138,4 +156,17 @@ uint64_t ldb_setup_errors(const struct ldb_setupstats *s)
 int ldb_totals_never_connected(const struct ldb_totals *t)
 {
 	return t->clients_waiting + t->clients_pending + t->clients_refused + t->clients_timed_out + t->clients_failed;
+}
+
+struct ldb_thread_stats *ldb_thread_stats_new(void)
+{
+	void *p =
+	        mmap(NULL, sizeof(struct ldb_thread_stats), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void ldb_thread_stats_free(struct ldb_thread_stats *st)
+{
+	if (st != NULL)
+		munmap(st, sizeof *st);
 }

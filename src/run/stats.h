@@ -126,6 +126,12 @@ struct ldb_thread_stats {
 	uint64_t step_codes[LDB_CODE_SLOTS];
 };
 
+/* A client's counters, zeroed, page-aligned: their pages come from the system
+ * as they are first written, so the rows of kinds a run does not use (most
+ * of the flow slots' rows) take no memory.  NULL when out of memory. */
+struct ldb_thread_stats *ldb_thread_stats_new(void);
+void ldb_thread_stats_free(struct ldb_thread_stats *st);
+
 /* Latency histograms of one I/O thread, for all the clients it carries: their
  * only writer is that thread, so the sampler adds a handful of histograms per
  * sample, not one per client (10,000 clients would mean 2.6 GB and a slow

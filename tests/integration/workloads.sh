@@ -30,6 +30,9 @@
 #     in the last scrape equal its summary's completed, mid-run ones are
 #     between 0 and those, and the workloads' sum equals the run's
 #     ldbench_operations_total;
+#   - eight workloads (the most), each with a flow of its own, through the
+#     proxy: each flow's rows equal the proxy's requests of that flow, their
+#     sums slapd's counters; a ninth flow is refused;
 #   - bad input: one line each, exit 2, nothing sent.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -364,6 +367,66 @@ assert int(sys.argv[3]) == compares, ("slapd's Compare", sys.argv[3], compares)
 print("ok: a 12 flows, b %d flows (14 found); slapd %s searches, %s compares" % (n, sys.argv[2], sys.argv[3]))
 PY
 
+# eight workloads (the most), each with a flow of its own (workload wI: I
+# flows of a search of userI, then a compare on the DN found, one client),
+# through the proxy: each flow's rows count its own workload's requests, the
+# proxy saw I searches of userI and I compares of its DN, and slapd's Search
+# and Compare counters are the flows' sums (36)
+{
+	echo --no-preflight
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '[workload w%d]\n-n 1\n-T %d\n--flow f%d\n' "$i" "$i" "$i"
+		printf -- "--step 'search base=%s filter=(uid=user0000%d)'\n" "$people" "$i"
+		printf -- "--step 'compare dn=@{1.dn} attr=uid value=user0000%d'\n" "$i"
+	done
+} >"$FIX_DIR/flows8.scen"
+start_capture "$FIX_PORT" "$FIX_DIR/cap8.jsonl"
+fixture_monitor_snapshot "$FIX_DIR/mon8"
+run_ldbench "$out" --scenario "$FIX_DIR/flows8.scen" -H "$CAP_URI" --duration 60s --json "$FIX_DIR/r8.json"
+assert_eq 0 "$RC" "exit status, eight workloads with a flow each"
+capture_stop_all
+for i in 1 2 3 4 5 6 7 8; do
+	assert_match "^ldbench\[[0-9]+\]: w$i: f$i: attempted $i, completed $i, succeeded $i, counted $i, errors 0\$" "$out" \
+		"w$i's $i flows"
+	assert_match "^ldbench\[[0-9]+\]: w$i: f$i\.2\.compare: attempted $i, completed $i, succeeded $i, " "$out" \
+		"w$i's $i compares"
+	assert_match "^ldbench\[[0-9]+\]: f$i: attempted $i, completed $i, succeeded $i, " "$out" "the total's f$i row"
+done
+assert_eq 36 "$(fixture_monitor_delta "$FIX_DIR/mon8" Search)" "slapd's searches: the eight flows' (1 + ... + 8)"
+assert_eq 36 "$(fixture_monitor_delta "$FIX_DIR/mon8" Compare)" "slapd's compares: the eight flows'"
+/usr/bin/python3 - "$FIX_DIR/r8.json" "$FIX_DIR/cap8.jsonl" "$people" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+cap = [json.loads(l) for l in open(sys.argv[2])]
+people = sys.argv[3]
+for i in range(1, 9):
+    w = s["workloads"]["w%d" % i]["ops"]
+    assert sorted(w) == ["f%d" % i, "f%d.1.search" % i, "f%d.2.compare" % i], (i, sorted(w))
+    assert w["f%d.1.search" % i]["completed"] == i and w["f%d.2.compare" % i]["completed"] == i, (i, w)
+    assert s["ops"]["f%d" % i]["completed"] == i, (i, s["ops"]["f%d" % i])
+    uid = "user%05d" % i
+    srch = [l for l in cap if l["op"] == "searchRequest" and l["filter"] == "(uid=%s)" % uid]
+    cmp_ = [l for l in cap if l["op"] == "compareRequest" and l["dn"] == "uid=%s,%s" % (uid, people)]
+    assert len(srch) == i and len(cmp_) == i, (i, len(srch), len(cmp_))
+    assert all(l["value"] == uid for l in cmp_), cmp_
+assert sum(1 for l in cap if l["op"] == "searchRequest") == 36, "the proxy's searches"
+print("ok: eight workloads' flows, each its own rows; the proxy's counts per flow equal them")
+PY
+# compare and merge adopt the eight flows' rows by name (a process that did not run them)
+"$LDBENCH" compare "$FIX_DIR/r8.json" -- "$FIX_DIR/r8.json" >"$out" 2>&1
+assert_eq 0 "$?" "compare of eight flows' records"
+assert_match '^f8\.2\.compare +rate /s +[0-9.]+ ' "$out" "compare's row for the eighth flow's compare step"
+"$LDBENCH" merge --json "$FIX_DIR/m8.json" "$FIX_DIR/r8.json" "$FIX_DIR/r8.json" >"$out" 2>&1
+assert_eq 0 "$?" "merge of two runs with eight flows"
+/usr/bin/python3 - "$FIX_DIR/m8.json" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '"summary"' in l][-1]
+for i in range(1, 9):
+    assert s["ops"]["f%d" % i]["completed"] == 2 * i, (i, s["ops"].get("f%d" % i))
+    assert s["ops"]["f%d.2.compare" % i]["completed"] == 2 * i, i
+print("ok: merge holds the eight flows' rows, each twice its run's")
+PY
+
 # one flow (its steps before the first section) in two workloads: shared rows, each workload's counts its own
 cat >"$FIX_DIR/flows2.scen" <<EOF
 --no-preflight
@@ -410,8 +473,8 @@ bad "$FIX_DIR/bad.scen:3: -h is the run's, not a workload's: give it before the 
 bad "$FIX_DIR/bad.scen:2: --json is the run's, not a workload's: give it before the first \\[workload\\] section or on the command line" \
 	$'[workload a]\n--json x.json\n-e esearch'
 bf=()
-bad "--flow: at most 2 different flows in a run \\(in \\[workload c\\]\\)" \
-	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow y\n--step whoami\n[workload c]\n--flow z\n--step whoami'
+nine=$(for i in 1 2 3 4 5 6 7 8 9; do printf '[workload w%d]\n--flow f%d\n--step whoami\n' "$i" "$i"; done)
+bad "--flow: at most 8 different flows in a run \\(in \\[workload w9\\]\\)" "$nine"
 bad "--flow x: two workloads' flows have this name \\(in \\[workload b\\]\\)" \
 	$'[workload a]\n--flow x\n--step whoami\n[workload b]\n--flow x\n--step whoami\n--step whoami'
 capture_stop_all

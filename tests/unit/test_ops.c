@@ -58,6 +58,12 @@ static void test_names_round_trip(void **state)
 	assert_string_equal(ldb_op_name(LDB_OP_COUNT), "unknown");
 }
 
+/* a general flow's row (not one of its steps) */
+static bool is_flow_row(int k)
+{
+	return k >= LDB_OP_FLOW && (k - LDB_OP_FLOW) % (1 + LDB_FLOW_STEPS) == 0;
+}
+
 static void test_rows_filled(void **state)
 {
 	struct ldb_config defaults;
@@ -70,20 +76,21 @@ static void test_rows_filled(void **state)
 
 		assert_non_null(d);
 		if (d->unlisted && d->nsteps == 0) { /* a general flow's step: a row of figures (ops/flow.c) */
-			assert_true(k > LDB_OP_FLOW && d->name != NULL && d->monitor == NULL && !d->asked);
+			assert_true((k > LDB_OP_FLOW || k == LDB_OP_LOGIN_GROUPS) && d->name != NULL &&
+			            d->monitor == NULL && !d->asked && !d->asked_row);
 			continue;
 		}
 		assert_non_null(d->name);
 		assert_non_null(d->json);
 		/* a flow (the login) has no server counter: its steps are counted as their kinds */
 		assert_int_equal(d->monitor == NULL, d->nsteps > 0);
-		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2);
+		assert_int_equal(d->nsteps > 0, k == LDB_OP_LOGIN || is_flow_row(k));
 		assert_true(d->name[0] != '\0' && d->json[0] != '\0' && (d->monitor == NULL || d->monitor[0] != '\0'));
 		for (unsigned j = 0; j < d->nsteps; j++) /* a step is a kind of its own, not a flow */
 			assert_int_equal(ldb_ops[d->step_kind[j]]->nsteps, 0);
 		/* 389 DS's cn=snmp counts every kind but abandon, the extended operations and the flows */
 		if (k == LDB_OP_ABANDON || k == LDB_OP_PASSMOD || k == LDB_OP_WHOAMI || k == LDB_OP_EXTENDED ||
-		    k == LDB_OP_LOGIN || k == LDB_OP_FLOW || k == LDB_OP_FLOW2)
+		    k == LDB_OP_LOGIN || is_flow_row(k))
 			assert_null(d->snmp);
 		else
 			assert_true(d->snmp != NULL && d->snmp[0] != '\0');
@@ -97,7 +104,7 @@ static void test_rows_filled(void **state)
 		assert_non_null(d->render);
 		assert_true(d->option != NULL || d->option_text != NULL);
 		assert_non_null(ldb_op_option((enum ldb_op)k, &defaults));
-		assert_true(d->keyword != NULL || d->asked != NULL); /* something asks for it */
+		assert_true(d->keyword != NULL || d->asked != NULL || d->asked_row != NULL); /* something asks for it */
 		assert_true(d->pass_rank < LDB_OP_COUNT && !pass_seen[d->pass_rank]);
 		assert_true(d->print_rank < LDB_OP_COUNT && !print_seen[d->print_rank]);
 		pass_seen[d->pass_rank] = print_seen[d->print_rank] = true;
@@ -496,15 +503,54 @@ static void test_strays(void **state)
 	done(&t);
 }
 
+/* The flow slots' rows: each slot's flow row and steps where LDB_OP_FLOW_ROW
+ * and LDB_OP_FLOW_STEP say, named "flow", "flow-b", ... until named; a
+ * results file's flows adopted by name, a slot each, the ninth refused. */
+static void test_flow_slots(void **state)
+{
+	char name[32];
+	(void)state;
+	assert_int_equal(LDB_OP_COUNT, LDB_OP_FLOW + LDB_FLOW_SLOTS * (1 + LDB_FLOW_STEPS));
+	for (int sl = 0; sl < LDB_FLOW_SLOTS; sl++) {
+		const struct ldb_opdesc *f = ldb_ops[LDB_OP_FLOW_ROW(sl)];
+		assert_true(f->nsteps > 0 && f->asked_row != NULL);
+		for (int i = 0; i < LDB_FLOW_STEPS; i++) {
+			assert_int_equal(f->step_kind[i], LDB_OP_FLOW_STEP(sl, i));
+			assert_int_equal(ldb_ops[LDB_OP_FLOW_STEP(sl, i)]->nsteps, 0);
+		}
+	}
+	assert_string_equal(ldb_ops[LDB_OP_FLOW_ROW(1)]->name, "flow-b");
+	assert_string_equal(ldb_ops[LDB_OP_FLOW_STEP(7, 2)]->name, "flow-h.3");
+	for (int sl = 0; sl < LDB_FLOW_SLOTS; sl++) {
+		snprintf(name, sizeof name, "ad%d", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_ROW(sl));
+		snprintf(name, sizeof name, "ad%d.1.search", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_STEP(sl, 0));
+		snprintf(name, sizeof name, "ad%d.2.bind", sl);
+		assert_int_equal(ldb_flow_adopt_row(name), LDB_OP_FLOW_STEP(sl, 1));
+		assert_string_equal(ldb_ops[LDB_OP_FLOW_STEP(sl, 1)]->name, name);
+	}
+	assert_int_equal(ldb_flow_adopt_row("ad3"), LDB_OP_FLOW_ROW(3)); /* a name adopted: its slot again */
+	assert_int_equal(ldb_flow_adopt_row("ninth"), -1);
+	assert_int_equal(ldb_flow_adopt_row("ninth.1.search"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),      cmocka_unit_test(test_rows_filled),
-		cmocka_unit_test(test_success_and_counteach), cmocka_unit_test(test_pass_from_e),
-		cmocka_unit_test(test_weights_from_mix),      cmocka_unit_test(test_render_through_row),
-		cmocka_unit_test(test_extended_ops_render),   cmocka_unit_test(test_parent_shapes),
-		cmocka_unit_test(test_abandon_render),        cmocka_unit_test(test_roles_from_rows),
-		cmocka_unit_test(test_error_lines),           cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_names_round_trip),
+		cmocka_unit_test(test_rows_filled),
+		cmocka_unit_test(test_success_and_counteach),
+		cmocka_unit_test(test_pass_from_e),
+		cmocka_unit_test(test_weights_from_mix),
+		cmocka_unit_test(test_render_through_row),
+		cmocka_unit_test(test_extended_ops_render),
+		cmocka_unit_test(test_parent_shapes),
+		cmocka_unit_test(test_abandon_render),
+		cmocka_unit_test(test_roles_from_rows),
+		cmocka_unit_test(test_error_lines),
+		cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_flow_slots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
