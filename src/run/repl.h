@@ -64,10 +64,10 @@ _Static_assert(sizeof(struct ldb_repl_item) == 64, "a ring item is one cache lin
 struct ldb_repl_tap {
 	struct ldb_repl_ring **rings; /* [nrings] */
 	int nrings;
-	uint64_t every, count;    /* every Nth write, or */
-	uint64_t gap_ns, next_at; /* one sample per gap (next_at: read by the watchers, relaxed) */
-	uint64_t *last;           /* the last-write table, shared by the taps (relaxed stores) */
-	uint64_t t0;              /* its time origin (monotonic ns) */
+	uint64_t every, count;     /* every Nth write, or */
+	uint64_t gap_ns, next_at;  /* one sample per gap (next_at: read by the watchers, relaxed) */
+	uint64_t *last;            /* the last-write table, shared by the taps (relaxed stores) */
+	uint64_t t0;               /* its time origin (monotonic ns) */
 	struct ldb_repl_tap *also; /* another tap the same writes go to (--listeners beside -S), or NULL */
 };
 
