@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # 389 DS's write rate with listeners for changes: is the limit the server's?
-# (issue 35: with 50 content-sync listeners 389 DS served 30-60 modifies/s
-# here).  No traffic leaves 127.0.0.1.  Needs root (dscreate),
-# 389-ds-base, python3-ldap under /usr/bin/python3.
+# (with 50 content-sync listeners 389 DS served 30-60 modifies/s here in
+# tests/integration/dirsrv_listeners.sh).  No traffic leaves 127.0.0.1.
+# Needs root (dscreate), 389-ds-base, python3-ldap under /usr/bin/python3.
 #
 #   bench/listen_dirsrv.sh [--seconds S] [--users N] [--settings]
 #
