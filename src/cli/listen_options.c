@@ -59,8 +59,6 @@ int cli_listen_option(struct cli_ctx *x, int opt, const char *arg)
 static int check_combination(struct cli_ctx *x)
 {
 	const struct ldb_config *c = x->c;
-	if (c->nrepl > 0)
-		return cli_fail(x, "--listeners and -S exclude each other (both follow the load's writes)");
 	if (c->scalab01)
 		return cli_fail(x, "--listeners and -e scalab01 exclude each other");
 	if (c->sasl_mech != NULL || c->randombinddn || c->binddn_file != NULL)

@@ -47,8 +47,11 @@ int ldb_load_start_listeners(struct load *l)
 		fprintf(stderr, "%s: %s\n", l->cfg->progname, err);
 		return st;
 	}
-	for (int k = 0; k < l->nr; k++)
-		l->r[k].repl = ldb_listen_tap(l->listen, k);
+	for (int k = 0; k < l->nr; k++) { /* beside -S's tap (set up before): both take every write */
+		struct ldb_repl_tap *t = ldb_listen_tap(l->listen, k);
+		t->also = l->r[k].repl;
+		l->r[k].repl = t;
+	}
 	return LDB_EXIT_OK;
 }
 

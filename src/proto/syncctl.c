@@ -46,8 +46,8 @@ bool ldb_entry_dn_value(const uint8_t *body, size_t len, const char *attr, size_
 		const uint8_t *r = ldb_der_tlv(pa, pa + npa, &tag, &t, &nt);
 		if (r == NULL || tag != 0x04)
 			return false;
-		if (nt != alen || strncasecmp((const char *)t, attr, alen) != 0)
-			continue;
+		if (nt != alen || (memcmp(t, attr, alen) != 0 && strncasecmp((const char *)t, attr, alen) != 0))
+			continue; /* the server's spelling is mostly the one asked for: memcmp first */
 		if (ldb_der_tlv(r, pa + npa, &tag, &vals, &nv) == NULL || tag != 0x31)
 			return false;
 		if (nv > 0 && ldb_der_tlv(vals, vals + nv, &tag, &b, &n) != NULL && tag == 0x04) {
@@ -72,29 +72,88 @@ static int first_enum(const uint8_t *v, size_t vlen)
 	return e[0];
 }
 
+static int sync_state(int v)
+{
+	switch (v) {
+	case 0: return LDB_CHG_PRESENT;
+	case 1: return LDB_CHG_ADD;
+	case 2: return LDB_CHG_MODIFY;
+	case 3: return LDB_CHG_DELETE;
+	default: return LDB_CHG_NONE;
+	}
+}
+
+static int ecn_type(int v)
+{
+	switch (v) {
+	case 1: return LDB_CHG_ADD;
+	case 2: return LDB_CHG_DELETE;
+	case 4: return LDB_CHG_MODIFY;
+	case 8: return LDB_CHG_MODDN;
+	default: return LDB_CHG_NONE;
+	}
+}
+
+/* A Control's value (its last OCTET STRING, after the criticality), or
+ * NULL with *vlen 0 when it has none.  @return false when not well formed. */
+static bool ctl_value(const uint8_t *p, const uint8_t *end, const uint8_t **v, size_t *vlen)
+{
+	const uint8_t *b;
+	size_t n;
+	uint8_t tag;
+	*v = NULL;
+	*vlen = 0;
+	while (p < end) {
+		if ((p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
+			return false;
+		if (tag == 0x04) {
+			*v = b;
+			*vlen = n;
+		}
+	}
+	return true;
+}
+
+int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *cs = NULL, *b = NULL, *oid = NULL, *v = NULL;
+	size_t nc = 0, n = 0, no = 0, vlen = 0;
+	uint8_t tag = 0;
+	int ecn = LDB_CHG_NONE;
+	if (ldb_der_tlv(p, end, &tag, &cs, &nc) != end || tag != 0xa0)
+		return LDB_CHG_NONE;
+	for (const uint8_t *c = cs; c < end;) {
+		if ((c = ldb_der_tlv(c, end, &tag, &b, &n)) == NULL || tag != 0x30)
+			return ecn;
+		const uint8_t *q = ldb_der_tlv(b, b + n, &tag, &oid, &no);
+		if (q == NULL || tag != 0x04)
+			continue;
+		/* constant lengths: the compilers compare in words, no call */
+		bool state = no == sizeof LDB_SYNC_STATE_OID - 1 &&
+		             memcmp(oid, LDB_SYNC_STATE_OID, sizeof LDB_SYNC_STATE_OID - 1) == 0;
+		if (!state && (no != sizeof LDB_ECN_OID - 1 || memcmp(oid, LDB_ECN_OID, sizeof LDB_ECN_OID - 1) != 0))
+			continue;
+		if (!ctl_value(q, b + n, &v, &vlen))
+			continue; /* not well formed: the next one may be */
+		if (state)
+			return sync_state(first_enum(v, vlen)); /* the Sync State control first */
+		if (ecn == LDB_CHG_NONE)
+			ecn = ecn_type(first_enum(v, vlen));
+	}
+	return ecn;
+}
+
 int ldb_entry_change(const uint8_t *msg, size_t len)
 {
-	const uint8_t *v;
-	size_t vlen;
-	if (ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen)) {
-		switch (first_enum(v, vlen)) {
-		case 0: return LDB_CHG_PRESENT;
-		case 1: return LDB_CHG_ADD;
-		case 2: return LDB_CHG_MODIFY;
-		case 3: return LDB_CHG_DELETE;
-		default: return LDB_CHG_NONE;
-		}
-	}
-	if (ldb_ctl_find(msg, len, LDB_ECN_OID, &v, &vlen)) {
-		switch (first_enum(v, vlen)) {
-		case 1: return LDB_CHG_ADD;
-		case 2: return LDB_CHG_DELETE;
-		case 4: return LDB_CHG_MODIFY;
-		case 8: return LDB_CHG_MODDN;
-		default: return LDB_CHG_NONE;
-		}
-	}
-	return LDB_CHG_NONE;
+	const uint8_t *end = msg + len, *p, *b = NULL;
+	size_t n = 0;
+	uint8_t tag = 0;
+	/* LDAPMessage ::= SEQUENCE { messageID, protocolOp, controls [0] OPTIONAL } */
+	if (ldb_der_tlv(msg, end, &tag, &b, &n) != end || tag != 0x30)
+		return LDB_CHG_NONE;
+	if ((p = ldb_der_tlv(b, end, &tag, &b, &n)) == NULL || (p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
+		return LDB_CHG_NONE;
+	return ldb_entry_change_ctls(p, end);
 }
 
 int ldb_sync_info_done(const uint8_t *body, size_t len)

@@ -45,6 +45,11 @@ bool ldb_entry_dn_value(const uint8_t *body, size_t len, const char *attr, size_
  * either. */
 int ldb_entry_change(const uint8_t *msg, size_t len);
 
+/* The same from the message's controls on: p the byte after its protocolOp
+ * (struct ldb_resp's body + bodylen), end the message's end.  The hot
+ * path's: no walk from the message's start, one pass for both controls. */
+int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end);
+
 /* An IntermediateResponse's body: a Sync Info message whose refresh is done
  * (refreshDelete or refreshPresent with refreshDone TRUE, or absent: its
  * default).  @return 1 done, 0 another Sync Info (or not done), -1 not a

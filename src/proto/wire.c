@@ -373,10 +373,12 @@ size_t ldb_wire_frame(uint8_t *dst, size_t cap, int32_t msgid, const uint8_t *op
 	return total;
 }
 
-/* Read a tag and a definite length at buf[*pos], within end.
+/* Read a tag and a definite length at buf[*pos], within end (inlined: a
+ * message's framing runs it three times, once per message received).
  * @return 1 read (*pos moves to the contents, *clen their length, which fits
  *         before end), 0 the header is cut short by end, -1 invalid. */
-static int read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, size_t *clen)
+static inline __attribute__((always_inline)) int read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag,
+                                                         size_t *clen)
 {
 	size_t p = *pos, n, i;
 	uint64_t l = 0;
@@ -407,7 +409,7 @@ static int read_tl(const uint8_t *buf, size_t end, size_t *pos, uint8_t *tag, si
 }
 
 /* A non-negative INTEGER/ENUMERATED of 1..4 content bytes (5 with a leading 0). */
-static int read_uint31(const uint8_t *c, size_t n, int32_t *v)
+static inline __attribute__((always_inline)) int read_uint31(const uint8_t *c, size_t n, int32_t *v)
 {
 	uint32_t u = 0;
 	size_t i;

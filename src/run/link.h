@@ -220,6 +220,8 @@ enum { LDB_LINK_BROKEN = -1, LDB_LINK_PARTIAL = 0, LDB_LINK_MSG = 1, LDB_LINK_OV
  *  skipped by the next fills).  Inlined: it runs once per message. */
 static inline int ldb_link_frame(struct ldb_link *l, size_t *pos, struct ldb_resp *r)
 {
+	if (*pos >= l->in_len)
+		return LDB_LINK_PARTIAL; /* all handed over (the usual end of a read): nothing to parse */
 	size_t need = 0;
 	int rc = ldb_wire_parse(l->in + *pos, l->in_len - *pos, r, &need);
 	if (rc > 0) {
@@ -239,7 +241,8 @@ static inline void ldb_link_consumed(struct ldb_link *l, size_t pos)
 {
 	if (pos == 0)
 		return;
-	memmove(l->in, l->in + pos, l->in_len - pos);
+	if (pos < l->in_len)
+		memmove(l->in, l->in + pos, l->in_len - pos);
 	l->in_len -= pos;
 }
 

@@ -92,12 +92,51 @@ struct ldb_listen {
 	char rec_err[256]; /* the recording's failure, or "" */
 };
 
+/* A word loaded from memory as a little-endian host would see it. */
+static inline uint64_t ldb_lk_le(uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(w);
+#else
+	return w;
+#endif
+}
+
+/* n < 8 bytes as a little-endian word (zeroes above): 4, 2 and 1 bytes as
+ * n has them, loads and no loop where the host is little-endian. */
+static inline uint64_t ldb_lk_short(const uint8_t *p, size_t n)
+{
+	uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t k = 0;
+	if (n & 4) {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		w = x;
+		k = 4;
+	}
+	if (n & 2) {
+		uint16_t x;
+		memcpy(&x, p + k, 2);
+		w |= (uint64_t)x << (8 * k);
+		k += 2;
+	}
+	if (n & 1)
+		w |= (uint64_t)p[k] << (8 * k);
+#else
+	for (size_t k = 0; k < n; k++)
+		w |= (uint64_t)p[k] << (8 * k);
+#endif
+	return w;
+}
+
 /* A hash of n bytes, eight at a time, each byte with its 0x20 bit set
  * (ASCII letters in lower case; digits and the DN's punctuation have it):
  * a word-at-a-time multiply and rotate per 8 bytes, from seed h. */
 static inline uint64_t ldb_lk_hash(uint64_t h, const uint8_t *p, size_t n)
 {
 	const uint64_t lower = 0x2020202020202020ULL;
+	const size_t all = n;
 	while (n >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);
@@ -108,7 +147,12 @@ static inline uint64_t ldb_lk_hash(uint64_t h, const uint8_t *p, size_t n)
 	}
 	if (n > 0) {
 		uint64_t w = 0;
-		memcpy(&w, p, n);
+		if (all >= 8) { /* the last 8 bytes (a load, not a call), shifted to the tail's */
+			memcpy(&w, p + n - 8, 8);
+			w = ldb_lk_le(w) >> (8 * (8 - n));
+		} else {
+			w = ldb_lk_short(p, n);
+		}
 		h = (h ^ (w | (lower >> (8 * (8 - n)))) ^ n) * 0x9E3779B97F4A7C15ULL;
 		h ^= h >> 29;
 	}

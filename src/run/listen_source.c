@@ -137,66 +137,74 @@ void ldb_listen_up(struct ldb_conn *cn, uint64_t now)
 	flush(cn);
 }
 
-/* A notification: its keys and arrival into the ring to the matcher. */
-static void note(struct ldb_conn *cn, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
+/* A notification: its keys and arrival into the ring to the matcher.  The
+ * entry's DN and value read from its body, its change from its controls on
+ * (the byte after the body: no walk from the message's start). */
+static void note(struct ldb_conn *cn, struct ldb_lsn *l, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
 {
 	struct ldb_lthread *lt = lt_of(cn);
 	const struct ldb_listen *ls = lt->ls;
-	struct ldb_lsn *l = lsn_of(cn);
 	const uint8_t *dn, *v;
 	size_t dl, vl;
 	__atomic_store_n(&l->notes, l->notes + 1, __ATOMIC_RELAXED);
 	if (!ldb_entry_dn_value(r->body, r->bodylen, ls->attr, ls->alen, &dn, &dl, &v, &vl))
 		return;
-	int chg = ldb_entry_change(msg, r->len);
+	int chg = ldb_entry_change_ctls(r->body + r->bodylen, msg + r->len);
 	int what = chg == LDB_CHG_ADD || chg == LDB_CHG_MODDN ? LK_THERE : chg == LDB_CHG_DELETE ? LK_GONE : LK_VALUE;
-	uint64_t dk = ldb_lk_dn(dn, dl);
 	struct ldb_note_ring *q = lt->ring;
 	uint64_t head = q->head;
 	if (head - __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE) >= LDB_NOTE_RING) {
 		__atomic_store_n(&q->dropped, q->dropped + 1, __ATOMIC_RELAXED);
 		return;
 	}
+	uint64_t dk = ldb_lk_dn(dn, dl);
 	struct ldb_note *it = &q->item[head & (LDB_NOTE_RING - 1)];
 	it->dnkey = dk;
 	it->key = ldb_lk_key(dk, what, what == LK_VALUE ? v : NULL, what == LK_VALUE && v != NULL ? vl : 0);
 	it->t = now;
-	it->who = (uint32_t)(lt->first + (int)(cn - cn->w->conns));
+	it->who = (uint32_t)(l - ls->l);
 	__atomic_store_n(&q->head, head + 1, __ATOMIC_RELEASE);
 }
 
 /* What a result code means for a listener's search. */
-static void search_done(struct ldb_conn *cn, int code)
+static __attribute__((noinline)) void search_done(struct ldb_conn *cn, int code)
 {
 	char why[160];
 	snprintf(why, sizeof why, "the search ended with result code %d", code);
 	lsn_end(cn, L_FAILED, code, why);
 }
 
-void ldb_listen_msg(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
+/* The bind's answer: the search goes out, or the listener ends.  Out of
+ * line: its message buffer would put a stack guard on every message's path. */
+static __attribute__((noinline)) void bind_answered(struct ldb_conn *cn, int i, const struct ldb_resp *r, uint64_t now)
 {
-	struct ldb_lsn *l = lsn_of(cn);
-	if (cn->slots[i].msgid == BIND_ID) {
-		if (r->op != 0x61)
-			return;
-		cn->slots[i].used = 0;
-		cn->inflight--;
-		if (r->result != 0) {
-			char why[160];
-			snprintf(why, sizeof why, "the bind as -D was refused with result code %d", r->result);
-			lsn_end(cn, L_FAILED, -1, why);
-			return;
-		}
-		put_search(cn, now);
-		flush(cn);
+	if (r->op != 0x61)
+		return;
+	cn->slots[i].used = 0;
+	cn->inflight--;
+	if (r->result != 0) {
+		char why[160];
+		snprintf(why, sizeof why, "the bind as -D was refused with result code %d", r->result);
+		lsn_end(cn, L_FAILED, -1, why);
 		return;
 	}
+	put_search(cn, now);
+	flush(cn);
+}
+
+void ldb_listen_msg(struct ldb_conn *cn, int i, const struct ldb_resp *r, const uint8_t *msg, uint64_t now)
+{
+	if (cn->slots[i].msgid == BIND_ID) {
+		bind_answered(cn, i, r, now);
+		return;
+	}
+	struct ldb_lsn *l = lsn_of(cn);
 	switch (r->op) {
 	case 0x64: /* SearchResultEntry */
 		if (phase_of(l) == L_REFRESH)
 			__atomic_store_n(&l->entries, l->entries + 1, __ATOMIC_RELAXED);
 		else
-			note(cn, r, msg, now);
+			note(cn, l, r, msg, now);
 		return;
 	case 0x79: /* IntermediateResponse: the Sync Info message */
 		if (phase_of(l) == L_REFRESH && ldb_sync_info_done(r->body, r->bodylen) == 1) {

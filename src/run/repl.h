@@ -64,10 +64,11 @@ _Static_assert(sizeof(struct ldb_repl_item) == 64, "a ring item is one cache lin
 struct ldb_repl_tap {
 	struct ldb_repl_ring **rings; /* [nrings] */
 	int nrings;
-	uint64_t every, count;    /* every Nth write, or */
-	uint64_t gap_ns, next_at; /* one sample per gap (next_at: read by the watchers, relaxed) */
-	uint64_t *last;           /* the last-write table, shared by the taps (relaxed stores) */
-	uint64_t t0;              /* its time origin (monotonic ns) */
+	uint64_t every, count;     /* every Nth write, or */
+	uint64_t gap_ns, next_at;  /* one sample per gap (next_at: read by the watchers, relaxed) */
+	uint64_t *last;            /* the last-write table, shared by the taps (relaxed stores) */
+	uint64_t t0;               /* its time origin (monotonic ns) */
+	struct ldb_repl_tap *also; /* another tap the same writes go to (--listeners beside -S), or NULL */
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
@@ -78,8 +79,8 @@ struct ldb_repl_tap {
  * went out.  The word it replaces tells whether another write of the entry
  * was confirmed while this one was in flight: the server may then have
  * applied the two in either order (raced). */
-static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
-                                  uint64_t sent, uint64_t now)
+static inline void ldb_repl_offer_one(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run,
+                                      size_t len, uint64_t sent, uint64_t now)
 {
 	uint64_t word = ldb_repl_last_word(v, now, t->t0);
 	uint64_t prev = __atomic_exchange_n(&t->last[ldb_repl_last_slot(v)], word, __ATOMIC_RELAXED);
@@ -114,6 +115,16 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 			memcpy(it->run, run, len);
 		__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
 	}
+}
+
+/* A confirmed write to the tap and to those it chains (t->also): -S's
+ * watchers and the listeners' matcher each take it from rings of their own,
+ * each by its own rule (no lock: each ring has one producer, one consumer). */
+static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, int64_t bv, const char *run, size_t len,
+                                  uint64_t sent, uint64_t now)
+{
+	for (; t != NULL; t = t->also)
+		ldb_repl_offer_one(t, kind, v, bv, run, len, sent, now);
 }
 
 #endif

@@ -21,13 +21,19 @@
 #     baseline's ratios); the report page (ldbench report, --html) holds the
 #     Listeners section with each run's figures;
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
-#     without --listeners, a bad filter, -S with listeners, more listeners
-#     than the descriptor limit: one line each, exit 2, no connection;
+#     without --listeners, a bad filter, more listeners than the descriptor
+#     limit: one line each, exit 2, no connection;
 #  4. a slapd without syncprov: one line naming what is missing, exit 15
-#     (for sync searches and for persistent searches, which slapd lacks).
+#     (for sync searches and for persistent searches, which slapd lacks);
+#  5. -S beside --listeners (tests/fixture/slapd_repl.sh: a provider and its
+#     consumer): both take the load's confirmed writes, -S every 5th (its
+#     checked writes a fifth of the modifies, each seen on the consumer or
+#     superseded, unseen 0), the listeners on the provider every one (writes
+#     followed the modifies, slapd's own count; received writes times
+#     listeners, missing 0).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../fixture/slapd.sh"
+. "$here/../fixture/slapd_repl.sh"
 . "$here/../fixture/assert.sh"
 
 F=${LDBENCH_TIME_FACTOR:-1}
@@ -188,7 +194,6 @@ bad "pause without listeners" '^ldbench: --listen-pause goes with --listeners N$
 bad "baseline without listeners" '^ldbench: --listeners-baseline goes with --listeners N$' "${nobase[@]}" \
 	--listeners-baseline 2s
 bad "bad filter" "^ldbench: --listen-filter '\(cn=x': " "${common[@]}" --listeners 3 --listen-filter '(cn=x'
-bad "with -S" '^ldbench: --listeners and -S exclude each other' "${common[@]}" --listeners 3 -S 127.0.0.1:1
 bad "pause past the run" '^ldbench: --listen-pause must be shorter than --duration' "${common[@]}" --listeners 3 \
 	--listen-pause 5s --duration 3s
 set +e
@@ -222,5 +227,37 @@ for kind in sync psearch; do
 	assert_match "^ldbench: the server does not support $what below $FIX_PEOPLE \(unavailableCriticalExtension\)$" \
 		"$D/none.err" "the line, $kind"
 	assert_eq 0 "$(fixture_monitor_completed Modify)" "no write made, $kind"
+done
+
+echo "=== 5. -S beside --listeners: a provider with its consumer, listeners on the provider"
+fixture_stop
+repl_start --users 200
+D=$FIX_DIR
+# "Replication summary URI: checked N, seen N, unseen N, ..."
+rfield() { # FILE CONSUMER FIELD
+	awk -v c="$2" -v f="$3" 'index($0, "Replication summary " c ":") {
+		for (i = 1; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v; exit } }' "$1"
+}
+fixture_monitor_snapshot "$D/mon5"
+run_ldbench "$D/run5.txt" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" \
+	-f "uid=userXXXXX" -r1 -R200 -n 2 --io-threads 1 -e attreplace=description:sXXXXXX,random --rate 100 \
+	--duration 4s -S "$REPL_CURI" --repl-sample 5 --listeners 5 --listen-base "$FIX_PEOPLE" --json "$D/run5.json"
+assert_eq 0 "$RC" "exit status, -S and --listeners"
+mods=$(succeeded "$D/run5.txt" modify)
+assert_ge 200 "$mods" "modifies made (100/s asked for 4 s)"
+assert_eq "$mods" "$(fixture_monitor_delta "$D/mon5" Modify)" "the load's modifies against the provider's cn=Monitor"
+assert_eq $((mods / 5)) "$(rfield "$D/run5.txt" "$REPL_CURI" checked)" "-S: every 5th write checked"
+seen5=$(rfield "$D/run5.txt" "$REPL_CURI" seen)
+assert_ge 1 "$seen5" "-S: writes seen on the consumer"
+# a checked write another write of its entry followed before the consumer was looked at is superseded
+assert_eq $((mods / 5)) $((seen5 + $(rfield "$D/run5.txt" "$REPL_CURI" superseded))) \
+	"-S: every checked write seen on the consumer, or superseded"
+assert_eq 0 "$(rfield "$D/run5.txt" "$REPL_CURI" unseen)" "-S: unseen"
+assert_eq 0 "$(rfield "$D/run5.txt" "$REPL_CURI" dropped)" "-S: dropped"
+assert_eq "$mods" "$(lfield "$D/run5.json" writes)" "listeners: writes followed"
+assert_eq $((mods * 5)) "$(lfield "$D/run5.json" expected)" "listeners: notifications expected"
+assert_eq $((mods * 5)) "$(lfield "$D/run5.json" seen)" "listeners: notifications received"
+for k in missing duplicated unmatched dropped untracked failed lost; do
+	assert_eq 0 "$(lfield "$D/run5.json" $k)" "listeners: $k"
 done
 echo "ok: listeners"

@@ -88,6 +88,16 @@ static void test_entry(void **state)
 	assert_true(ldb_entry_dn_value(r.body, r.bodylen, "cn", 2, &dn, &dl, &v, &vl));
 	assert_null(v);
 	assert_int_equal(ldb_entry_change((const uint8_t *)e->bv_val, r.len), LDB_CHG_MODIFY);
+	/* the hot path's: from the controls on */
+	const uint8_t *end = (const uint8_t *)e->bv_val + r.len;
+	assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, end), LDB_CHG_MODIFY);
+	assert_int_equal(ldb_entry_change_ctls(end, end), LDB_CHG_NONE);
+	for (const uint8_t *cut = r.body + r.bodylen; cut < end; cut++) /* cut short: safe, nothing read */
+		assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, cut), LDB_CHG_NONE);
+	/* the attribute's name in another case (the server's spelling) */
+	assert_true(ldb_entry_dn_value(r.body, r.bodylen, "DESCRIPTION", 11, &dn, &dl, &v, &vl));
+	assert_int_equal(vl, 3);
+	assert_memory_equal(v, "m42", 3);
 	/* cut short: not well formed, nothing read */
 	for (size_t n = 1; n < r.bodylen; n += 3)
 		(void)ldb_entry_dn_value(r.body, n, "description", 11, &dn, &dl, &v, &vl);
@@ -117,6 +127,11 @@ static void test_ecn(void **state)
 		assert_int_not_equal(ber_printf(b, "{e}", (ber_int_t)types[i]), -1);
 		struct berval *cv = flat(b), *e = entry("uid=u1,ou=x", "v", LDB_ECN_OID, cv);
 		assert_int_equal(ldb_entry_change((const uint8_t *)e->bv_val, e->bv_len), want[i]);
+		struct ldb_resp r;
+		size_t need;
+		assert_int_equal(ldb_wire_parse((const uint8_t *)e->bv_val, e->bv_len, &r, &need), 1);
+		assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, (const uint8_t *)e->bv_val + r.len),
+		                 want[i]);
 		ber_bvfree(e);
 		ber_bvfree(cv);
 	}
