@@ -19,9 +19,9 @@
 #define LDB_TAG_PREFIX "ldbench-"
 
 #define LDB_OPLOG_MAGIC "LDBOPLG1"
-#define LDB_OPLOG_VERSION \
-	3 /* 1: a 64-byte header without t_measure, interval_ns; 2: the kinds' numbers \
-                             * of two flow slots (those above LDB_OP_LOGIN not read) */
+/* 1: a 64-byte header without t_measure, interval_ns; 2: the login's group
+ * step and the flows' rows numbered otherwise (join does not read them) */
+#define LDB_OPLOG_VERSION 3
 #define LDB_OPLOG_HEAD_V1 64
 #define LDB_OPLOG_RING 65536 /* records per I/O thread: 2 MiB, drained every 100 ms */
 #define LDB_OPLOG_DRAIN_MS 100
