@@ -15,10 +15,14 @@
 #include "run/run.h"
 
 #define LDB_NOTE_RING (1u << 18)   /* notifications in flight per listeners' I/O thread; a power of two */
+#define LDB_COOKIE_MAX 256         /* a sync listener's last cookie kept up to this (a longer one: a full refresh) */
 #define LDB_LISTEN_PER_THREAD 2000 /* listeners an I/O thread carries at most (4 threads at most) */
 
 /* A listener's phase (written by its I/O thread, read relaxed). */
 enum { L_IDLE = 0, L_BINDING, L_REFRESH, L_PERSIST, L_FAILED, L_LOST };
+/* A listener lost after its first refresh (t_done set) is L_LOST until
+ * its connection is re-opened (after a back-off: L_BINDING), then L_REFRESH
+ * (sync: from its last cookie) and L_PERSIST again. */
 
 /* What a write or a notification is about: the entry there (an add), a
  * modify's value, the entry gone (a delete). */
@@ -32,14 +36,21 @@ struct ldb_lsn {
 	uint64_t t_done;  /* its refresh ended */
 	uint64_t entries; /* received in the refresh */
 	uint64_t notes;   /* received after it */
+	/* its connection lost and re-opened (its I/O thread's; read relaxed) */
+	uint64_t lost_n, back_n; /* times lost, times its search was back (sync: the catch-up refresh done) */
+	uint64_t catchup;        /* entries of its catch-up refreshes */
+	uint64_t t_lost;         /* when it was last lost (monotonic ns), 0: up */
+	uint32_t cklen;          /* its last RFC 4533 cookie (0: none) */
+	uint8_t cookie[LDB_COOKIE_MAX];
 };
 
 /* A notification: which entry and what, when it arrived, on which listener. */
 struct ldb_note {
 	uint64_t key, dnkey, t;
 	uint32_t who;
-	uint32_t pad;
+	uint32_t flags; /* LDB_NOTE_CATCHUP */
 };
+#define LDB_NOTE_CATCHUP 1u /* an entry of a catch-up refresh: the entry as it is now */
 
 struct ldb_note_ring {
 	alignas(64) uint64_t head; /* written by the listeners' I/O thread */
@@ -56,6 +67,7 @@ struct ldb_lthread {
 	pthread_t th;
 	bool started;
 	bool paused; /* its own: the sockets are out of reading */
+	struct ldb_hist away; /* a lost listener's time away (lost to back), its thread's; read once joined */
 	char error[160];
 };
 
@@ -83,6 +95,7 @@ struct ldb_listen {
 	/* the matcher */
 	pthread_t mth;
 	bool mstarted;
+	int live;           /* the listeners' start is over: one lost from here is re-opened */
 	int finishing;      /* 1: drain and look at the missing; 2: stop */
 	uint64_t finish_at; /* when finishing, the end of the wait */
 	struct ldb_match *m;

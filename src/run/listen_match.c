@@ -7,7 +7,11 @@
  * and, for a modify, the value); the window holds each write with a bit per
  * listener until every listener that was up when it came received it, or
  * --listen-wait passed (missing).  Written here, read by the main thread
- * with relaxed loads. */
+ * with relaxed loads.
+ * A listener lost and back: the writes taken while the matcher saw it down
+ * (its gap) are not expected of it, and a notification of one is neither a
+ * duplicate nor unmatched; an entry of its catch-up refresh (the entry as
+ * it is now) stands for every write of that entry it had not received. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +54,10 @@ struct ldb_match {
 	uint64_t taken;              /* writes taken into the window */
 	uint64_t *base, *got, *miss; /* per listener: taken when it came up, received, missing */
 	bool *up;
+	/* per listener lost and back: its last gap [gap_lo, gap_hi) of writes taken, their sum */
+	uint64_t *gap_lo, *gap_hi, *skip;
+	bool *was_up;
+	uint64_t caught_up;
 	/* the figures (relaxed stores) */
 	uint64_t writes, untracked, expected, seen, missing, dup, ooo, superseded, early_n, foreign, behind_max;
 	struct ldb_hist delay;
@@ -93,8 +101,12 @@ struct ldb_match *ldb_match_new(struct ldb_listen *ls)
 	m->got = calloc((size_t)ls->n, sizeof *m->got);
 	m->miss = calloc((size_t)ls->n, sizeof *m->miss);
 	m->up = calloc((size_t)ls->n, sizeof *m->up);
+	m->gap_lo = calloc((size_t)ls->n, sizeof *m->gap_lo);
+	m->gap_hi = calloc((size_t)ls->n, sizeof *m->gap_hi);
+	m->skip = calloc((size_t)ls->n, sizeof *m->skip);
+	m->was_up = calloc((size_t)ls->n, sizeof *m->was_up);
 	if (!m->w || !m->bits || !m->active || !m->kb || !m->db || !m->early || !m->base || !m->got || !m->miss ||
-	    !m->up || ldb_hist_init(&m->delay) != 0 || ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
+	    !m->up || !m->gap_lo || !m->gap_hi || !m->skip || !m->was_up || ldb_hist_init(&m->delay) != 0 || ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
 		ldb_match_free(m);
 		return NULL;
 	}
@@ -119,6 +131,10 @@ void ldb_match_free(struct ldb_match *m)
 	free(m->got);
 	free(m->miss);
 	free(m->up);
+	free(m->gap_lo);
+	free(m->gap_hi);
+	free(m->skip);
+	free(m->was_up);
 	free(m);
 }
 
@@ -132,8 +148,16 @@ static void look_active(struct ldb_match *m, uint64_t now)
 	memset(m->active, 0, m->words * sizeof *m->active);
 	for (int k = 0; k < ls->n; k++) {
 		bool up = __atomic_load_n(&ls->l[k].phase, __ATOMIC_ACQUIRE) == L_PERSIST;
-		if (up && !m->up[k])
+		if (up && !m->up[k] && m->was_up[k]) { /* back: its gap closes */
+			m->gap_hi[k] = m->taken;
+			m->skip[k] += m->taken - m->gap_lo[k];
+		} else if (up && !m->up[k]) {
 			m->base[k] = m->taken;
+		} else if (!up && m->up[k]) {
+			m->gap_lo[k] = m->taken;
+			m->gap_hi[k] = UINT64_MAX;
+		}
+		m->was_up[k] = m->was_up[k] || up;
 		m->up[k] = up;
 		if (up) {
 			m->active[k / 64] |= 1ULL << (k % 64);
@@ -257,6 +281,30 @@ static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
 	ldb_hist_record(&m->delay, t > r->t ? t - r->t : 0);
 }
 
+/* Write j was taken while listener who was down (lost, not yet back). */
+static bool in_gap(const struct ldb_match *m, int32_t j, uint32_t who)
+{
+	uint64_t seq = m->w[j].seq;
+	return seq >= m->gap_lo[who] && seq < m->gap_hi[who];
+}
+
+/* An entry of a catch-up refresh: every write of its entry the listener
+ * had not received, received (the entry as it is now carries them). */
+static void catch_up(struct ldb_match *m, const struct ldb_note *n)
+{
+	int32_t j = m->db[n->dnkey & m->dmask];
+	for (int k = 0; k < CHAIN * 8 && j >= 0; k++) {
+		const struct wrec *o = &m->w[j];
+		if (!o->live || o->dnkey != n->dnkey)
+			break;
+		if (!has(m, j, n->who)) {
+			received(m, j, n->who, n->t);
+			put(&m->caught_up, m->caught_up + 1);
+		}
+		j = o->dprev;
+	}
+}
+
 /* The notification's write: the oldest of its key this listener has not
  * received.  A server may send an entry as it is when it sends (slapd's
  * syncprov does): a notification carrying a later write's value stands for
@@ -266,18 +314,19 @@ static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
 static bool match(struct ldb_match *m, const struct ldb_note *n)
 {
 	int32_t best = -1;
-	bool any = false;
+	bool any = false, gap = false;
 	for (int32_t j = m->kb[n->key & m->kmask]; j >= 0; j = m->w[j].knext) {
 		const struct wrec *r = &m->w[j];
 		if (r->key != n->key)
 			continue;
 		any = true;
+		gap = gap || in_gap(m, j, n->who);
 		if (!has(m, j, n->who) && (best < 0 || r->seq < m->w[best].seq))
 			best = j;
 	}
 	if (best < 0) {
-		if (!any)
-			return false;
+		if (!any || gap) /* gap: made while it was away, not expected of it */
+			return any;
 		int32_t later = oldest_unseen(m, m->db[n->dnkey & m->dmask], n->dnkey, n->who, UINT64_MAX);
 		if (later >= 0) {
 			put(&m->ooo, m->ooo + 1);
@@ -298,6 +347,10 @@ static bool match(struct ldb_match *m, const struct ldb_note *n)
 
 static void noted(struct ldb_match *m, const struct ldb_note *n)
 {
+	if (n->flags & LDB_NOTE_CATCHUP) {
+		catch_up(m, n);
+		return;
+	}
 	if (match(m, n))
 		return;
 	if (m->nearly == EARLY_CAP) {
@@ -361,7 +414,7 @@ static void age(struct ldb_match *m, uint64_t now, uint64_t wait_ns, bool all)
 	uint64_t most = m->behind_max;
 	for (int k = 0; k < m->ls->n; k++)
 		if (m->up[k]) {
-			uint64_t b = m->taken - m->base[k] - m->got[k] - m->miss[k];
+			uint64_t b = m->taken - m->base[k] - m->skip[k] - m->got[k] - m->miss[k];
 			if (b > most && b < (1ULL << 62))
 				most = b;
 		}
@@ -420,6 +473,7 @@ void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
 	f->early = get(&m->early_n);
 	f->foreign = get(&m->foreign);
 	f->behind_max = get(&m->behind_max);
+	f->caught_up = get(&m->caught_up);
 	ldb_hist_reset(&f->delay);
 	ldb_hist_add(&f->delay, &m->delay);
 }

@@ -9,6 +9,13 @@
 #     the delays reported (their count the notifications received), in the
 #     text lines, the JSON summary's "listeners" object and the CSV's row;
 #     ldbench merge of two such files: the counts and delays added;
+#  1b. slapd restarted in the middle of a run with 10 sync listeners and a
+#     modify load: the run ends with exit 0, every listener lost once and
+#     back (reconnected 10, down 0), its catch-up refresh from its cookie
+#     (fewer entries than full refreshes' 10 x 1001), every write expected
+#     received (missing, duplicated 0), and only the writes of the time
+#     away left out of the listeners' expected set (at most 200/s x the
+#     longest time away + 1 s each): the writes after the restart seen;
 #  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
@@ -90,6 +97,41 @@ assert_eq "$(dfield "$D/run1.json" max_ms)" "$(dfield "$D/merged.json" max_ms)" 
 row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
 assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
 	<(echo "$row") "the CSV's listeners row"
+
+echo "=== 1b. slapd restarted in the middle of a run: the listeners re-open, catch up, follow again"
+M=10
+m0=$(fixture_monitor_completed Modify)
+timeout $((120 * F)) "$LDBENCH" "${common[@]}" --rate 200 --duration $((12 * F))s --listeners $M \
+	--json "$D/rs.json" >"$D/rs.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 $((300 * F))); do # the load under way: its listeners are up
+	(($(fixture_monitor_completed Modify) >= m0 + 400)) && break
+	sleep 0.2
+done
+fixture_restart
+set +e
+wait $pid
+RC=$?
+set -e
+assert_eq 0 "$RC" "exit status (the load's writes that failed at the restart are counted errors)"
+mods=$(succeeded "$D/rs.txt" modify)
+assert_eq "$mods" "$(lfield "$D/rs.json" writes)" "writes followed"
+for k in lost reconnected; do
+	assert_eq $M "$(lfield "$D/rs.json" $k)" "listeners $k"
+done
+for k in down missing duplicated failed; do
+	assert_eq 0 "$(lfield "$D/rs.json" $k)" "$k"
+done
+exp=$(lfield "$D/rs.json" expected)
+assert_eq "$exp" "$(lfield "$D/rs.json" seen)" "every write expected of a listener received"
+away=$(lfield "$D/rs.json" away_max_ms)
+assert_le $((M * 200 * (${away%.*} + 1000) / 1000)) $((mods * M - exp)) \
+	"writes left out of the expected set (made while a listener was away, ${away} ms at most)"
+assert_ge 1 "$exp" "writes expected"
+catchup=$(lfield "$D/rs.json" catchup)
+assert_le $((M * 1001 - 1)) "$catchup" "catch-up entries (from the cookie: fewer than full refreshes)"
+assert_match "^ldbench\[[0-9]+\]: Listeners: lost $M, reconnected $M \(away p50 [0-9.]+ ms, max ${away//./\\.} ms\), down at the end 0; catch-up entries $catchup, writes received through them [0-9]+$" \
+	"$D/rs.txt" "the lost line"
 
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
