@@ -249,10 +249,38 @@ static void part_csv(const struct ldb_summary_part *p, FILE *out)
 	        ms(h->max));
 }
 
+/* --fail-if listen.FIGURE: the run's (or the merged files') figure. */
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
+{
+	const struct ldb_listen_figs *f = listen_of(p)->f;
+	*why = NULL;
+	*v = 0;
+	switch (t->lfig) {
+	case LDB_LF_MISSING: *v = (double)f->missing; break;
+	case LDB_LF_DUP: *v = (double)f->duplicated; break;
+	case LDB_LF_OOO: *v = (double)f->out_of_order; break;
+	case LDB_LF_UNMATCHED: *v = (double)(f->foreign + f->dropped); break;
+	case LDB_LF_LOST: *v = (double)f->lost; break;
+	case LDB_LF_DOWN: *v = (double)f->down; break;
+	case LDB_LF_REFRESH:
+		*v = (double)(t->metric == LDB_M_MAX ? f->refresh_max_ns : f->refresh_p50_ns);
+		break;
+	case LDB_LF_DELAY:
+	default:
+		if (ldb_hist_count(&f->delay) == 0) {
+			*why = "no notification received";
+			return false;
+		}
+		*v = ldb_hist_metric(&f->delay, t->metric);
+	}
+	return true;
+}
+
 static const struct ldb_part_ops listen_part_ops = {
 	.json = part_json,
 	.csv = part_csv,
-	.source = LDB_TS_RUN,
+	.source = LDB_TS_LISTEN,
+	.figure = part_figure,
 };
 
 const struct ldb_summary_part *ldb_listen_part(struct ldb_listen_part *p, const struct ldb_listen_figs *f)

@@ -289,10 +289,11 @@ static bool in_gap(const struct ldb_match *m, int32_t j, uint32_t who)
 }
 
 /* An entry of a catch-up refresh: every write of its entry the listener
- * had not received, received (the entry as it is now carries them). */
-static void catch_up(struct ldb_match *m, const struct ldb_note *n)
+ * had not received, from write j back, received (the entry as it is now
+ * carries them).  @return how many. */
+static int catch_up_from(struct ldb_match *m, int32_t j, const struct ldb_note *n)
 {
-	int32_t j = m->db[n->dnkey & m->dmask];
+	int got = 0;
 	for (int k = 0; k < CHAIN * 8 && j >= 0; k++) {
 		const struct wrec *o = &m->w[j];
 		if (!o->live || o->dnkey != n->dnkey)
@@ -300,9 +301,31 @@ static void catch_up(struct ldb_match *m, const struct ldb_note *n)
 		if (!has(m, j, n->who)) {
 			received(m, j, n->who, n->t);
 			put(&m->caught_up, m->caught_up + 1);
+			got++;
 		}
 		j = o->dprev;
 	}
+	return got;
+}
+
+/* The write of the catch-up entry's own value (its writer may have its
+ * result after the refresh brought it), or -1. */
+static int32_t catch_up_own(struct ldb_match *m, const struct ldb_note *n)
+{
+	for (int32_t j = m->kb[n->key & m->kmask]; j >= 0; j = m->w[j].knext)
+		if (m->w[j].key == n->key && m->w[j].live && !has(m, j, n->who))
+			return j;
+	return -1;
+}
+
+/* @return true when it stood for a write (else kept a while: its write
+ * may not have come yet). */
+static bool catch_up(struct ldb_match *m, const struct ldb_note *n, bool first)
+{
+	int32_t j = catch_up_own(m, n);
+	if (j >= 0)
+		return catch_up_from(m, j, n) > 0;
+	return first && catch_up_from(m, m->db[n->dnkey & m->dmask], n) > 0;
 }
 
 /* The notification's write: the oldest of its key this listener has not
@@ -347,14 +370,10 @@ static bool match(struct ldb_match *m, const struct ldb_note *n)
 
 static void noted(struct ldb_match *m, const struct ldb_note *n)
 {
-	if (n->flags & LDB_NOTE_CATCHUP) {
-		catch_up(m, n);
-		return;
-	}
-	if (match(m, n))
+	if ((n->flags & LDB_NOTE_CATCHUP) ? catch_up(m, n, true) : match(m, n))
 		return;
 	if (m->nearly == EARLY_CAP) {
-		put(&m->foreign, m->foreign + 1);
+		put(&m->foreign, m->foreign + !(n->flags & LDB_NOTE_CATCHUP));
 		return;
 	}
 	m->early[m->nearly++] = *n; /* its write may not have come yet */
@@ -367,10 +386,11 @@ static void early_again(struct ldb_match *m, uint64_t now, bool all)
 	uint32_t kept = 0;
 	for (uint32_t k = 0; k < m->nearly; k++) {
 		const struct ldb_note *n = &m->early[k];
-		if (match(m, n))
+		bool cu = n->flags & LDB_NOTE_CATCHUP; /* one standing for no write: nothing to count */
+		if (cu ? catch_up(m, n, false) : match(m, n))
 			continue;
 		if (all || (now > n->t && now - n->t > EARLY_NS))
-			put(&m->foreign, m->foreign + 1);
+			put(&m->foreign, m->foreign + !cu);
 		else
 			m->early[kept++] = *n;
 	}

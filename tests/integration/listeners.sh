@@ -65,8 +65,11 @@ succeeded() { sed -nE "s/.*$2: attempted [0-9]+, completed [0-9]+, succeeded ([0
 echo "=== 1. $N sync listeners, 500 modifies/s for 10 s"
 fixture_monitor_snapshot "$D/mon"
 run_ldbench "$D/run1.txt" "${common[@]}" --rate 500 --duration 10s --listeners $N --json "$D/run1.json" \
-	--csv "$D/run1.csv"
-assert_eq 0 "$RC" "exit status"
+	--csv "$D/run1.csv" -v --fail-if 'listen.missing>0' --fail-if 'listen.dup>0' --fail-if 'listen.delay.p99>60s'
+assert_eq 0 "$RC" "exit status (the listeners' thresholds do not hold)"
+assert_match "Threshold passed: listen.missing>0 \(listen is 0\)$" "$D/run1.txt" "--fail-if listen.missing"
+assert_match "Threshold passed: listen.dup>0 \(listen is 0\)$" "$D/run1.txt" "--fail-if listen.dup"
+assert_match "Threshold passed: listen.delay.p99>60s \(listen is [0-9.]+ ms\)$" "$D/run1.txt" "--fail-if listen.delay.p99"
 mods=$(succeeded "$D/run1.txt" modify)
 assert_ge 1000 "$mods" "modifies made (500/s asked for 10 s; a busy machine may fall short)"
 assert_eq "$mods" "$(fixture_monitor_delta "$D/mon" Modify)" "the load's modifies against slapd's cn=Monitor"
@@ -135,8 +138,10 @@ assert_match "^ldbench\[[0-9]+\]: Listeners: lost $M, reconnected $M \(away p50 
 
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
-	--json "$D/run2.json"
-assert_eq 0 "$RC" "exit status"
+	--json "$D/run2.json" --fail-if 'listen.delay.max>2s' --fail-if 'listen.missing>0'
+assert_eq 10 "$RC" "exit status (--fail-if listen.delay.max>2s holds)"
+assert_match "Threshold failed: listen.delay.max>2s \(listen is [0-9.]+ ms\)$" "$D/run2.txt" "the threshold's line"
+assert_no_match "Threshold failed: listen.missing" "$D/run2.txt" "listen.missing>0 does not hold"
 mods=$(succeeded "$D/run2.txt" modify)
 assert_eq $((mods * 10)) "$(lfield "$D/run2.json" seen)" "every write received once they read again"
 assert_eq 0 "$(lfield "$D/run2.json" missing)" "missing"
@@ -185,6 +190,28 @@ for f in missing:missing duplicated:duplicated out_of_order:"out of order"; do
 	assert_match "^listen +${f#*:} +$b +$c +[-+][0-9]+ " "$D/cmp.txt" "compare: ${f#*:} $b against $c"
 done
 assert_no_match '^listen +rate ratio' "$D/cmp.txt" "compare: no baseline ratios without --listeners-baseline"
+# compare --fail-if on the listeners' figures: the pause's run against the plain one, then a run against itself
+set +e
+"$LDBENCH" compare --fail-if 'listen.delay.p99>+20%' --fail-if 'listen.missing>0' "$D/run1.json" -- "$D/run2.json" \
+	>"$D/cmpf.txt" 2>"$D/cmp.err"
+RC=$?
+set -e
+assert_eq 1 "$RC" "compare: exit status when a condition holds"
+assert_match "^fail-if 'listen.delay.p99>\+20%': holds \(listen delay p99 ms \+[0-9.]+%\)$" "$D/cmpf.txt" \
+	"compare: listen.delay.p99 holds"
+assert_match "^fail-if 'listen.missing>0': does not hold$" "$D/cmpf.txt" "compare: listen.missing"
+"$LDBENCH" compare --fail-if 'listen.delay.p99>+20%' --fail-if 'listen.dup>0' "$D/run1.json" -- "$D/run1.json" \
+	>"$D/cmpf.txt" 2>"$D/cmp.err" || _fail "compare, a run against itself: exit $?"
+assert_eq 2 "$(grep -c "^fail-if 'listen\.[a-z.0-9]*>[+0-9%]*': does not hold$" "$D/cmpf.txt")" \
+	"compare: neither holds on a run against itself"
+set +e
+"$LDBENCH" compare --fail-if 'listen.lost>0' "$D/run1.json" -- "$D/run2.json" >"$D/cmpf.txt" 2>"$D/cmp.err"
+RC=$?
+set -e
+assert_eq 2 "$RC" "compare: exit status, a listeners' figure compare has not"
+assert_eq 1 "$(wc -l <"$D/cmp.err")" "compare: lines on stderr"
+assert_match "^ldbench compare: --fail-if 'listen.lost>0': unknown listeners' figure 'lost' " "$D/cmp.err" \
+	"compare: the line"
 "$LDBENCH" compare "$D/run3.json" -- "$D/run3.json" >"$D/cmp3.txt" 2>"$D/cmp.err" || _fail "compare: $(cat "$D/cmp.err")"
 for f in rate_ratio:"rate ratio" p99_ratio:"p99 ratio"; do
 	v=$(bfield "$D/run3.json" "${f%%:*}")
@@ -231,6 +258,10 @@ bad "baseline without listeners" '^ldbench: --listeners-baseline goes with --lis
 	--listeners-baseline 2s
 bad "bad filter" "^ldbench: --listen-filter '\(cn=x': " "${common[@]}" --listeners 3 --listen-filter '(cn=x'
 bad "with -S" '^ldbench: --listeners and -S exclude each other' "${common[@]}" --listeners 3 -S 127.0.0.1:1
+bad "unknown listeners' figure" "^ldbench: --fail-if 'listen.late>0': unknown listeners' figure 'late' " \
+	"${common[@]}" --listeners 3 --fail-if 'listen.late>0'
+bad "listeners' figure without listeners" "^ldbench: --fail-if 'listen.missing>0': needs --listeners N" \
+	"${nobase[@]}" --fail-if 'listen.missing>0'
 bad "pause past the run" '^ldbench: --listen-pause must be shorter than --duration' "${common[@]}" --listeners 3 \
 	--listen-pause 5s --duration 3s
 set +e

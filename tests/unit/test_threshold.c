@@ -352,15 +352,15 @@ static void test_join(void **state)
 	/* the run's own figures need nothing; the others their option */
 	char err[400];
 	struct ldb_threshold ts[3] = { ok("p99>5ms", r), ok("server.p99>5ms", r), ok("repl.p99>1s", r) };
-	assert_int_equal(ldb_thresholds_sources(ts, 1, false, false, err, sizeof err), 0);
-	assert_int_equal(ldb_thresholds_sources(ts, 3, true, true, err, sizeof err), 0);
-	assert_int_equal(ldb_thresholds_sources(ts, 3, false, true, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(ts, 1, false, false, false, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, true, false, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, false, true, false, err, sizeof err), -1);
 	assert_string_equal(err, "--fail-if 'server.p99>5ms': needs --server-log (its figure comes from the join "
 	                         "with the server's access log)");
-	assert_int_equal(ldb_thresholds_sources(ts, 3, true, false, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, false, false, err, sizeof err), -1);
 	assert_string_equal(err, "--fail-if 'repl.p99>1s': needs -S (its figure comes from the replication check)");
 	struct ldb_threshold u = ok("unindexed>0", r);
-	assert_int_equal(ldb_thresholds_sources(&u, 1, false, false, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(&u, 1, false, false, false, err, sizeof err), -1);
 	assert_string_equal(ldb_threshold_needs(&u), "--server-log");
 }
 
