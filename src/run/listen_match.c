@@ -35,6 +35,7 @@ struct wrec {
 	int32_t dprev; /* the previous write of its entry, or -1 */
 	uint32_t want, nseen;
 	bool raced, live;
+	bool moved; /* a rename: any notification of its new DN stands for it */
 };
 
 struct ldb_match {
@@ -193,7 +194,7 @@ static void retire(struct ldb_match *m)
 		m->db[r->dnkey & m->dmask] = -1;
 }
 
-static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced)
+static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced, bool moved)
 {
 	if (m->head - m->tail == m->cap)
 		retire(m); /* full: the oldest is given up */
@@ -207,6 +208,7 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 		            .raced = raced,
 		            .live = true,
 		            .want = m->nactive,
+		            .moved = moved,
 		            .dprev = -1 };
 	if (prev >= 0 && m->w[prev].live && m->w[prev].dnkey == dnkey)
 		r->dprev = prev;
@@ -226,9 +228,11 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 {
 	const struct ldb_opdesc *d = ldb_ops[it->kind];
-	int what = d->seen == LDB_SEEN_THERE ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
+	bool moved = d->seen == LDB_SEEN_MOVED; /* a rename: its new DN (look[0]) */
+	int what = d->seen == LDB_SEEN_THERE || moved ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
 	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
-	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
+	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || (moved && m->ls->cfg->valmode == LDB_VAL_RANDOM) ||
+	    d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
 	    (what == LK_VALUE && (m->view.look[0].negate || m->view.look[0].val == NULL))) {
 		put(&m->untracked, m->untracked + 1);
 		return;
@@ -242,7 +246,7 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 	uint64_t dk = ldb_lk_dn((const uint8_t *)dn, n);
 	uint64_t key =
 	        ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL, what == LK_VALUE ? l->vlen : 0);
-	take(m, key, dk, it->t, it->raced);
+	take(m, key, dk, it->t, it->raced, moved);
 }
 
 /* ------------------------------------------------------------ notifications */
@@ -368,9 +372,33 @@ static bool match(struct ldb_match *m, const struct ldb_note *n)
 	return true;
 }
 
+/* A notification of an entry renamed there (any kind: sync sends the
+ * moved entry as modified): the oldest rename to its DN the listener has
+ * not received.  @return true when there was one. */
+static bool moved_here(struct ldb_match *m, const struct ldb_note *n)
+{
+	int32_t best = -1;
+	for (int32_t j = m->db[n->dnkey & m->dmask], k = 0; j >= 0 && k < CHAIN; j = m->w[j].dprev, k++) {
+		const struct wrec *o = &m->w[j];
+		if (!o->live || o->dnkey != n->dnkey)
+			break;
+		if (o->moved && !has(m, j, n->who))
+			best = j;
+	}
+	if (best >= 0)
+		received(m, best, n->who, n->t);
+	return best >= 0;
+}
+
+/* A notification's write: by its key, else a rename to its DN. */
+static bool match_any(struct ldb_match *m, const struct ldb_note *n)
+{
+	return match(m, n) || moved_here(m, n);
+}
+
 static void noted(struct ldb_match *m, const struct ldb_note *n)
 {
-	if ((n->flags & LDB_NOTE_CATCHUP) ? catch_up(m, n, true) : match(m, n))
+	if ((n->flags & LDB_NOTE_CATCHUP) ? catch_up(m, n, true) : match_any(m, n))
 		return;
 	if (m->nearly == EARLY_CAP) {
 		put(&m->foreign, m->foreign + !(n->flags & LDB_NOTE_CATCHUP));
@@ -387,7 +415,7 @@ static void early_again(struct ldb_match *m, uint64_t now, bool all)
 	for (uint32_t k = 0; k < m->nearly; k++) {
 		const struct ldb_note *n = &m->early[k];
 		bool cu = n->flags & LDB_NOTE_CATCHUP; /* one standing for no write: nothing to count */
-		if (cu ? catch_up(m, n, false) : match(m, n))
+		if (cu ? catch_up(m, n, false) : match_any(m, n))
 			continue;
 		if (all || (now > n->t && now - n->t > EARLY_NS))
 			put(&m->foreign, m->foreign + !cu);
