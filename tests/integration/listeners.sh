@@ -16,10 +16,6 @@
 #     received (missing, duplicated 0), and only the writes of the time
 #     away left out of the listeners' expected set (at most 200/s x the
 #     longest time away + 1 s each): the writes after the restart seen;
-#  1c. renames followed: a rename load (each entry moved below ou=Moved)
-#     with 10 sync listeners on the whole suffix: the renames followed
-#     equal slapd's Modrdn count, each received by every listener at its new
-#     DN (received = renames x 10, missing 0, not followed 0);
 #  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
@@ -31,6 +27,10 @@
 #     each run's refresh, delays, missing, duplicated, out of order (and the
 #     baseline's ratios); the report page (ldbench report, --html) holds the
 #     Listeners section with each run's figures;
+#  2d. renames followed: a rename load (each entry moved below ou=Moved)
+#     with 10 sync listeners on the whole suffix: the renames followed
+#     equal slapd's Modrdn count, each received by every listener at its new
+#     DN (received = renames x 10, missing 0, not followed 0);
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
 #     without --listeners, a bad filter, -S with listeners, more listeners
 #     than the descriptor limit: one line each, exit 2, no connection;
@@ -140,27 +140,6 @@ assert_le $((M * 1001 - 1)) "$catchup" "catch-up entries (from the cookie: fewer
 assert_match "^ldbench\[[0-9]+\]: Listeners: lost $M, reconnected $M \(away p50 [0-9.]+ ms, max ${away//./\\.} ms\), down at the end 0; catch-up entries $catchup, writes received through them [0-9]+$" \
 	"$D/rs.txt" "the lost line"
 
-echo "=== 1c. renames followed by their new DN"
-ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
-dn: ou=Moved,$FIX_BASE
-objectClass: organizationalUnit
-ou: Moved
-LDIF
-fixture_monitor_snapshot "$D/monr"
-run_ldbench "$D/ren.txt" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" \
-	-f "uid=userXXXXX" -r1 -R1000 -n 2 --io-threads 1 -e rename,withnewparent,incr,commoncounter,noloop \
-	--new-parent "ou=Moved,$FIX_BASE" --rate 200 --listeners $M --listen-base "$FIX_BASE" --json "$D/ren.json"
-assert_eq 0 "$RC" "exit status"
-ren=$(succeeded "$D/ren.txt" rename)
-assert_ge 400 "$ren" "renames made"
-assert_eq "$ren" "$(fixture_monitor_delta "$D/monr" Modrdn)" "the load's renames against slapd's cn=Monitor"
-assert_eq "$ren" "$(lfield "$D/ren.json" writes)" "renames followed"
-assert_eq $((ren * M)) "$(lfield "$D/ren.json" expected)" "notifications expected"
-assert_eq $((ren * M)) "$(lfield "$D/ren.json" seen)" "notifications received: each rename by every listener"
-for k in missing duplicated unmatched untracked; do
-	assert_eq 0 "$(lfield "$D/ren.json" $k)" "$k"
-done
-
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
 	--json "$D/run2.json" --fail-if 'listen.delay.max>2s' --fail-if 'listen.missing>0'
@@ -261,6 +240,27 @@ row3=$(grep -c '^<tr data-run="[^"]*"><td>.*data-col="rate-ratio">' "$D/run3.htm
 assert_ge 1 "$row3" "--html: the listeners' rows"
 assert_match "data-col=\"rate-ratio\">$(bfield "$D/run3.json" rate_ratio)<" "$D/run3.html" "--html: the baseline's rate ratio"
 assert_match "data-col=\"seen\">$(lfield "$D/run3.json" seen)<" "$D/run3.html" "--html: the notifications received"
+
+echo "=== 2d. renames followed by their new DN"
+ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
+dn: ou=Moved,$FIX_BASE
+objectClass: organizationalUnit
+ou: Moved
+LDIF
+fixture_monitor_snapshot "$D/monr"
+run_ldbench "$D/ren.txt" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" \
+	-f "uid=userXXXXX" -r1 -R1000 -n 2 --io-threads 1 -e rename,withnewparent,incr,commoncounter,noloop \
+	--new-parent "ou=Moved,$FIX_BASE" --rate 200 --listeners $M --listen-base "$FIX_BASE" --json "$D/ren.json"
+assert_eq 0 "$RC" "exit status"
+ren=$(succeeded "$D/ren.txt" rename)
+assert_ge 400 "$ren" "renames made"
+assert_eq "$ren" "$(fixture_monitor_delta "$D/monr" Modrdn)" "the load's renames against slapd's cn=Monitor"
+assert_eq "$ren" "$(lfield "$D/ren.json" writes)" "renames followed"
+assert_eq $((ren * M)) "$(lfield "$D/ren.json" expected)" "notifications expected"
+assert_eq $((ren * M)) "$(lfield "$D/ren.json" seen)" "notifications received: each rename by every listener"
+for k in missing duplicated unmatched untracked; do
+	assert_eq 0 "$(lfield "$D/ren.json" $k)" "$k"
+done
 
 echo "=== 3. bad input: one line, exit 2, no connection"
 before=$(fixture_total_connections)
