@@ -37,7 +37,7 @@ struct ldb_listen_figs {
 	uint64_t refresh_p50_ns, refresh_max_ns; /* from the search sent to refreshDone, over listeners */
 	uint64_t entries_p50, entries_max;       /* entries of the refresh, over listeners */
 	uint64_t writes;                         /* confirmed writes followed */
-	uint64_t untracked;                      /* confirmed writes not followed (renames, a ring full, not rebuilt) */
+	uint64_t untracked;                      /* confirmed writes not followed (random renames, a full ring) */
 	uint64_t expected;                       /* writes x listeners in the persist phase */
 	uint64_t seen;                           /* of which received */
 	uint64_t missing;                        /* not received within --listen-wait */
