@@ -188,12 +188,13 @@ static int parse_kind(struct ldb_threshold *t, const char **pp, const char *end,
  * refresh.p50/max; compare takes delay p50, p99, max, refresh p50, max,
  * and the counts missing, dup and out_of_order (its listen table's).
  * @return 0, or -1. */
-static int parse_listen(struct ldb_threshold *t, const char *p, const char *end,
-                        const struct ldb_threshold_form *form, const char *expr, char *err, size_t cap)
+static int parse_listen(struct ldb_threshold *t, const char *p, const char *end, const struct ldb_threshold_form *form,
+                        const char *expr, char *err, size_t cap)
 {
-	static const char *const counts[] = { [LDB_LF_MISSING] = "missing", [LDB_LF_DUP] = "dup",
-		                              [LDB_LF_OOO] = "out_of_order", [LDB_LF_UNMATCHED] = "unmatched",
-		                              [LDB_LF_LOST] = "lost", [LDB_LF_DOWN] = "down" };
+	static const char *const counts[] = {
+		[LDB_LF_MISSING] = "missing",     [LDB_LF_DUP] = "dup",   [LDB_LF_OOO] = "out_of_order",
+		[LDB_LF_UNMATCHED] = "unmatched", [LDB_LF_LOST] = "lost", [LDB_LF_DOWN] = "down"
+	};
 	size_t n = (size_t)(end - p), seg = segment(p, end);
 	t->source = LDB_TS_LISTEN;
 	for (int f = 0; f <= LDB_LF_DOWN; f++)
@@ -205,7 +206,8 @@ static int parse_listen(struct ldb_threshold *t, const char *p, const char *end,
 				break;
 			return 0;
 		}
-	bool delay = seg == 5 && strncasecmp(p, "delay", 5) == 0, refresh = seg == 7 && strncasecmp(p, "refresh", 7) == 0;
+	bool delay = seg == 5 && strncasecmp(p, "delay", 5) == 0,
+	     refresh = seg == 7 && strncasecmp(p, "refresh", 7) == 0;
 	int m = seg < n ? metric_named(p + seg + 1, n - seg - 1) : -1;
 	bool ok = (delay || refresh) && m >= 0 && is_latency((enum ldb_metric)m);
 	if (ok && (refresh || form->relative))
@@ -214,7 +216,8 @@ static int parse_listen(struct ldb_threshold *t, const char *p, const char *end,
 		return refuse(err, cap, expr,
 		              "unknown listeners' figure '%.*s' (listen.missing, dup, out_of_order%s, delay.p50, "
 		              "delay.p99, delay.max%s, refresh.p50, refresh.max)",
-		              (int)n, p, form->relative ? "" : ", unmatched, lost, down", form->relative ? "" : ", ...");
+		              (int)n, p, form->relative ? "" : ", unmatched, lost, down",
+		              form->relative ? "" : ", ...");
 	t->lfig = delay ? LDB_LF_DELAY : LDB_LF_REFRESH;
 	t->metric = (enum ldb_metric)m;
 	return 0;

@@ -115,7 +115,8 @@ static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result
 			status = LDB_CMP_EXIT_HOLDS;
 		} else if (conds[i].listen) {
 			printf("fail-if '%s': does not hold\n", conds[i].text);
-		} else if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 && ldb_cmp_holds(use, &conds[i], &k, &pct)) {
+		} else if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 &&
+		           ldb_cmp_holds(use, &conds[i], &k, &pct)) {
 			printf(conds[i].count ? "fail-if '%s': holds (%s%s%s %s %.0f)\n"
 			                      : "fail-if '%s': holds (%s%s%s %s %+.1f%%)\n",
 			       conds[i].text, conds[i].wl, dot, ldb_cmp_row_name(k),

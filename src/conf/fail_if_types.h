@@ -54,18 +54,27 @@ enum ldb_metric {
 /* Where a threshold's figure comes from; each source but the run's own needs
  * an option of the run (ldb_threshold_needs). */
 enum ldb_tsource {
-	LDB_TS_RUN,  /* the run's own figures (a replay's: its own) */
-	LDB_TS_REPL, /* the replication check (-S): repl.LATENCY (the worst consumer's), repl.unseen */
-	LDB_TS_JOIN, /* the join with the server's log (--server-log; ldbench join): FIGURE.LATENCY,
+	LDB_TS_RUN,    /* the run's own figures (a replay's: its own) */
+	LDB_TS_REPL,   /* the replication check (-S): repl.LATENCY (the worst consumer's), repl.unseen */
+	LDB_TS_JOIN,   /* the join with the server's log (--server-log; ldbench join): FIGURE.LATENCY,
 	              * unindexed (notes=U and notes=A), coverage (% of the operations joined) */
-	LDB_TS_LATE, /* a replay's lateness against its schedule (recorded timing): late.LATENCY */
+	LDB_TS_LATE,   /* a replay's lateness against its schedule (recorded timing): late.LATENCY */
 	LDB_TS_LISTEN, /* the listeners (--listeners): listen.FIGURE (enum ldb_lfig) */
 };
 /* A listeners' figure (LDB_TS_LISTEN): counts (the metric LDB_M_UNSEEN, a
  * count) missing, dup, out_of_order, unmatched, lost, down; latencies
  * delay.LATENCY (confirmation to arrival), refresh.p50/max. */
-enum ldb_lfig { LDB_LF_MISSING, LDB_LF_DUP, LDB_LF_OOO, LDB_LF_UNMATCHED, LDB_LF_LOST, LDB_LF_DOWN, LDB_LF_DELAY,
-	        LDB_LF_REFRESH, LDB_LF_COUNT };
+enum ldb_lfig {
+	LDB_LF_MISSING,
+	LDB_LF_DUP,
+	LDB_LF_OOO,
+	LDB_LF_UNMATCHED,
+	LDB_LF_LOST,
+	LDB_LF_DOWN,
+	LDB_LF_DELAY,
+	LDB_LF_REFRESH,
+	LDB_LF_COUNT
+};
 /* The join's figure of a LDB_TS_JOIN latency: client., server. (etime),
  * queue., processing., outside. (no figure: client). */
 enum ldb_tfig { LDB_TF_CLIENT, LDB_TF_SERVER, LDB_TF_QUEUE, LDB_TF_PROC, LDB_TF_OUTSIDE, LDB_TF_COUNT };

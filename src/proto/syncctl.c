@@ -194,8 +194,8 @@ size_t ldb_sync_request_cookie(uint8_t *out, size_t cap, const uint8_t *ck, size
 	static const char oid[] = LDB_SYNC_REQUEST_OID;
 	size_t olen = sizeof oid - 1;
 	size_t ckpart = n > 0 ? 1 + ldb_der_len_size(n) + n : 0;
-	size_t seq = 3 + ckpart;                          /* ENUMERATED 3, the cookie */
-	size_t val = 1 + ldb_der_len_size(seq) + seq;     /* the SEQUENCE */
+	size_t seq = 3 + ckpart;                      /* ENUMERATED 3, the cookie */
+	size_t val = 1 + ldb_der_len_size(seq) + seq; /* the SEQUENCE */
 	size_t body = 2 + olen + 3 + 1 + ldb_der_len_size(val) + val;
 	size_t total = 1 + ldb_der_len_size(body) + body;
 	if (total > cap)

@@ -262,9 +262,7 @@ static bool part_figure(const struct ldb_summary_part *p, const struct ldb_thres
 	case LDB_LF_UNMATCHED: *v = (double)(f->foreign + f->dropped); break;
 	case LDB_LF_LOST: *v = (double)f->lost; break;
 	case LDB_LF_DOWN: *v = (double)f->down; break;
-	case LDB_LF_REFRESH:
-		*v = (double)(t->metric == LDB_M_MAX ? f->refresh_max_ns : f->refresh_p50_ns);
-		break;
+	case LDB_LF_REFRESH: *v = (double)(t->metric == LDB_M_MAX ? f->refresh_max_ns : f->refresh_p50_ns); break;
 	case LDB_LF_DELAY:
 	default:
 		if (ldb_hist_count(&f->delay) == 0) {

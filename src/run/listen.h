@@ -32,8 +32,8 @@ struct ldb_listen_figs {
 	int down;            /* listeners lost and not back at the end */
 	uint64_t catchup;    /* entries of the catch-up refreshes */
 	uint64_t caught_up;  /* writes a listener received through a catch-up refresh's entry */
-	uint64_t away_p50_ns, away_max_ns; /* lost to back, over the times lost and back */
-	int code;            /* the first result code that ended a search, -1 none */
+	uint64_t away_p50_ns, away_max_ns;       /* lost to back, over the times lost and back */
+	int code;                                /* the first result code that ended a search, -1 none */
 	uint64_t refresh_p50_ns, refresh_max_ns; /* from the search sent to refreshDone, over listeners */
 	uint64_t entries_p50, entries_max;       /* entries of the refresh, over listeners */
 	uint64_t writes;                         /* confirmed writes followed */

@@ -66,7 +66,7 @@ struct ldb_lthread {
 	struct ldb_note_ring *ring;
 	pthread_t th;
 	bool started;
-	bool paused; /* its own: the sockets are out of reading */
+	bool paused;          /* its own: the sockets are out of reading */
 	struct ldb_hist away; /* a lost listener's time away (lost to back), its thread's; read once joined */
 	char error[160];
 };

@@ -107,7 +107,8 @@ struct ldb_match *ldb_match_new(struct ldb_listen *ls)
 	m->skip = calloc((size_t)ls->n, sizeof *m->skip);
 	m->was_up = calloc((size_t)ls->n, sizeof *m->was_up);
 	if (!m->w || !m->bits || !m->active || !m->kb || !m->db || !m->early || !m->base || !m->got || !m->miss ||
-	    !m->up || !m->gap_lo || !m->gap_hi || !m->skip || !m->was_up || ldb_hist_init(&m->delay) != 0 || ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
+	    !m->up || !m->gap_lo || !m->gap_hi || !m->skip || !m->was_up || ldb_hist_init(&m->delay) != 0 ||
+	    ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
 		ldb_match_free(m);
 		return NULL;
 	}

@@ -161,7 +161,7 @@ static void put_search(struct ldb_conn *cn, uint64_t now)
 		__atomic_store_n(&l->t_sent, now, __ATOMIC_RELAXED); /* again: its first refresh's figures stay */
 	if (psearch && again) {
 		lsn_back(cn, now); /* a fresh search: what changed while away is not sent */
-	} else if (psearch) { /* changes only: no refresh */
+	} else if (psearch) {      /* changes only: no refresh */
 		__atomic_store_n(&l->t_done, now, __ATOMIC_RELAXED);
 		set_phase(l, L_PERSIST);
 	} else {

@@ -180,9 +180,9 @@ static void test_cookie(void **state)
 	const uint8_t *ck;
 	size_t n;
 	BerElement *b = ber_alloc_t(LBER_USE_DER);
-	assert_int_not_equal(ber_printf(b, "{eoo}", (ber_int_t)2, "0123456789abcdef", (ber_len_t)16, "rid=1,csn=7",
-	                                (ber_len_t)11),
-	                     -1);
+	assert_int_not_equal(
+	        ber_printf(b, "{eoo}", (ber_int_t)2, "0123456789abcdef", (ber_len_t)16, "rid=1,csn=7", (ber_len_t)11),
+	        -1);
 	struct berval *sv = flat(b), *e = entry("uid=u1,ou=x", "v", LDB_SYNC_STATE_OID, sv);
 	assert_true(ldb_sync_state_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n));
 	assert_int_equal(n, 11);
@@ -198,9 +198,9 @@ static void test_cookie(void **state)
 	static const ber_tag_t tag[] = { 0x80, 0xa2, 0xa2 };
 	for (int i = 0; i < 3; i++) {
 		b = ber_alloc_t(LBER_USE_DER);
-		int rc = i == 2 ? ber_printf(b, fmt[i], tag[i], 1)
-		                : i == 1 ? ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2, 1)
-		                         : ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2);
+		int rc = i == 2   ? ber_printf(b, fmt[i], tag[i], 1)
+		         : i == 1 ? ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2, 1)
+		                  : ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2);
 		assert_int_not_equal(rc, -1);
 		struct berval *v = flat(b), *m = intermediate(LDB_SYNC_INFO_OID, v);
 		struct ldb_resp r;
@@ -250,11 +250,8 @@ static void test_cookie(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_request),
-		cmocka_unit_test(test_entry),
-		cmocka_unit_test(test_ecn),
-		cmocka_unit_test(test_sync_info),
-		cmocka_unit_test(test_cookie),
+		cmocka_unit_test(test_request),   cmocka_unit_test(test_entry),  cmocka_unit_test(test_ecn),
+		cmocka_unit_test(test_sync_info), cmocka_unit_test(test_cookie),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
