@@ -72,19 +72,58 @@ static int first_enum(const uint8_t *v, size_t vlen)
 	return e[0];
 }
 
+static int state_change(const uint8_t *v, size_t vlen)
+{
+	switch (first_enum(v, vlen)) {
+	case 0: return LDB_CHG_PRESENT;
+	case 1: return LDB_CHG_ADD;
+	case 2: return LDB_CHG_MODIFY;
+	case 3: return LDB_CHG_DELETE;
+	default: return LDB_CHG_NONE;
+	}
+}
+
+/* A Sync State control's value's cookie (its third member).  @return true with *ck, *n. */
+static bool state_cookie(const uint8_t *v, size_t vlen, const uint8_t **ck, size_t *n)
+{
+	const uint8_t *body, *e;
+	size_t nb, ne;
+	uint8_t tag;
+	/* syncStateValue ::= SEQUENCE { state ENUMERATED, entryUUID OCTET STRING, cookie OCTET STRING OPTIONAL } */
+	if (ldb_der_tlv(v, v + vlen, &tag, &body, &nb) == NULL || tag != 0x30)
+		return false;
+	const uint8_t *p = body, *end = body + nb;
+	for (int k = 0; p < end; k++) {
+		if ((p = ldb_der_tlv(p, end, &tag, &e, &ne)) == NULL)
+			return false;
+		if (k == 2 && tag == 0x04) {
+			*ck = e;
+			*n = ne;
+			return true;
+		}
+	}
+	return false;
+}
+
+int ldb_entry_change_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n)
+{
+	const uint8_t *v;
+	size_t vlen;
+	*n = 0;
+	if (ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen)) {
+		if (!state_cookie(v, vlen, ck, n))
+			*n = 0;
+		return state_change(v, vlen);
+	}
+	return ldb_entry_change(msg, len); /* an entry change notification, or none */
+}
+
 int ldb_entry_change(const uint8_t *msg, size_t len)
 {
 	const uint8_t *v;
 	size_t vlen;
-	if (ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen)) {
-		switch (first_enum(v, vlen)) {
-		case 0: return LDB_CHG_PRESENT;
-		case 1: return LDB_CHG_ADD;
-		case 2: return LDB_CHG_MODIFY;
-		case 3: return LDB_CHG_DELETE;
-		default: return LDB_CHG_NONE;
-		}
-	}
+	if (ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen))
+		return state_change(v, vlen);
 	if (ldb_ctl_find(msg, len, LDB_ECN_OID, &v, &vlen)) {
 		switch (first_enum(v, vlen)) {
 		case 1: return LDB_CHG_ADD;
@@ -136,25 +175,9 @@ int ldb_sync_info_done(const uint8_t *body, size_t len)
 
 bool ldb_sync_state_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n)
 {
-	const uint8_t *v, *body, *e;
-	size_t vlen, nb, ne;
-	uint8_t tag;
-	if (!ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen))
-		return false;
-	/* syncStateValue ::= SEQUENCE { state ENUMERATED, entryUUID OCTET STRING, cookie OCTET STRING OPTIONAL } */
-	if (ldb_der_tlv(v, v + vlen, &tag, &body, &nb) == NULL || tag != 0x30)
-		return false;
-	const uint8_t *p = body, *end = body + nb;
-	for (int k = 0; p < end; k++) {
-		if ((p = ldb_der_tlv(p, end, &tag, &e, &ne)) == NULL)
-			return false;
-		if (k == 2 && tag == 0x04) {
-			*ck = e;
-			*n = ne;
-			return true;
-		}
-	}
-	return false;
+	const uint8_t *v;
+	size_t vlen;
+	return ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen) && state_cookie(v, vlen, ck, n);
 }
 
 bool ldb_sync_info_cookie(const uint8_t *body, size_t len, const uint8_t **ck, size_t *n)

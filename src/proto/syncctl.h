@@ -57,6 +57,9 @@ int ldb_sync_info_done(const uint8_t *body, size_t len);
  * of refreshDelete, refreshPresent or syncIdSet).  @return true with *ck
  * and *n (in the message) when there is one.  No allocation. */
 bool ldb_sync_state_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n);
+/* ldb_entry_change and, from the same control, the Sync State control's
+ * cookie (*n 0: none): one look for a sync listener's entry. */
+int ldb_entry_change_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n);
 bool ldb_sync_info_cookie(const uint8_t *body, size_t len, const uint8_t **ck, size_t *n);
 /* The Sync Request control (critical, refreshAndPersist) with the cookie
  * ck[0..n) (n 0: none), as ldb_listen_encode's ctl, into out[0..cap).

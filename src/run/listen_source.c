@@ -205,7 +205,7 @@ void ldb_listen_up(struct ldb_conn *cn, uint64_t now)
 }
 
 /* A notification: its keys and arrival into the ring to the matcher. */
-static void note(struct ldb_conn *cn, const struct ldb_resp *r, const uint8_t *msg, uint64_t now, uint32_t flags)
+static void note(struct ldb_conn *cn, const struct ldb_resp *r, int chg, uint64_t now, uint32_t flags)
 {
 	struct ldb_lthread *lt = lt_of(cn);
 	const struct ldb_listen *ls = lt->ls;
@@ -216,7 +216,6 @@ static void note(struct ldb_conn *cn, const struct ldb_resp *r, const uint8_t *m
 		__atomic_store_n(&l->notes, l->notes + 1, __ATOMIC_RELAXED);
 	if (!ldb_entry_dn_value(r->body, r->bodylen, ls->attr, ls->alen, &dn, &dl, &v, &vl))
 		return;
-	int chg = ldb_entry_change(msg, r->len);
 	int what = chg == LDB_CHG_ADD || chg == LDB_CHG_MODDN ? LK_THERE : chg == LDB_CHG_DELETE ? LK_GONE : LK_VALUE;
 	uint64_t dk = ldb_lk_dn(dn, dl);
 	struct ldb_note_ring *q = lt->ring;
@@ -280,18 +279,19 @@ void ldb_listen_msg(struct ldb_conn *cn, int i, const struct ldb_resp *r, const 
 		flush(cn);
 		return;
 	}
-	bool sync = lt_of(cn)->ls->cfg->listen_kind != LDB_LISTEN_PSEARCH;
-	const uint8_t *ck;
+	const uint8_t *ck = NULL;
 	size_t ckn;
+	int chg;
 	switch (r->op) {
-	case 0x64: /* SearchResultEntry */
-		if (sync && ldb_sync_state_cookie(msg, r->len, &ck, &ckn))
+	case 0x64: /* SearchResultEntry: its change, and a sync listener's cookie, in one look */
+		chg = ldb_entry_change_cookie(msg, r->len, &ck, &ckn);
+		if (ckn > 0)
 			keep_cookie(l, ck, ckn);
 		if (phase_of(l) != L_REFRESH)
-			note(cn, r, msg, now, 0);
+			note(cn, r, chg, now, 0);
 		else if (l->t_lost != 0) { /* a catch-up refresh: the entry as it is now */
 			__atomic_store_n(&l->catchup, l->catchup + 1, __ATOMIC_RELAXED);
-			note(cn, r, msg, now, LDB_NOTE_CATCHUP);
+			note(cn, r, chg, now, LDB_NOTE_CATCHUP);
 		} else
 			__atomic_store_n(&l->entries, l->entries + 1, __ATOMIC_RELAXED);
 		return;

@@ -187,11 +187,17 @@ static void test_cookie(void **state)
 	assert_true(ldb_sync_state_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n));
 	assert_int_equal(n, 11);
 	assert_memory_equal(ck, "rid=1,csn=7", 11);
+	n = 99;
+	assert_int_equal(ldb_entry_change_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n), LDB_CHG_MODIFY);
+	assert_int_equal(n, 11);
+	assert_memory_equal(ck, "rid=1,csn=7", 11);
 	ber_bvfree(e);
 	ber_bvfree(sv);
 	sv = state_value(1); /* no cookie */
 	e = entry("uid=u1,ou=x", "v", LDB_SYNC_STATE_OID, sv);
 	assert_false(ldb_sync_state_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n));
+	assert_int_equal(ldb_entry_change_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n), LDB_CHG_ADD);
+	assert_int_equal(n, 0);
 	ber_bvfree(e);
 	ber_bvfree(sv);
 	static const char *const fmt[] = { "to", "t{ob}", "t{b}" };
