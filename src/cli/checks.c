@@ -619,7 +619,8 @@ int cli_cross_check(struct cli_ctx *x)
 		                "--op-log, --server-log: not with -e scalab01 (its logins are not the I/O threads')");
 	/* a threshold whose figure the run would not have: refused, never read as 0 */
 	char why[400];
-	if (ldb_thresholds_sources(c->fail_if, c->nfail_if, c->nserver_log > 0, c->nrepl > 0, why, sizeof why) != 0)
+	if (ldb_thresholds_sources(c->fail_if, c->nfail_if, c->nserver_log > 0, c->nrepl > 0, c->listeners > 0, why,
+	                           sizeof why) != 0)
 		return cli_fail(x, "%s", why);
 	for (int i = 0; i < c->nfind_max; i++)
 		if (c->find_max[i].source != LDB_TS_RUN)

@@ -171,6 +171,7 @@ static int parse_kind(struct ldb_threshold *t, const char **pp, const char *end,
 	t->kind = LDB_KIND_ANY;
 	struct ldb_threshold probe = *t;
 	bool source = (n == 4 && !form->replay && !form->join && strncasecmp(p, "repl", 4) == 0) ||
+	              (n == 6 && strncasecmp(p, "listen", 6) == 0) ||
 	              (n == 4 && form->replay && strncasecmp(p, "late", 4) == 0) ||
 	              (!form->replay && join_prefix(&probe, p, n));
 	if (source || metric_named(p, n) >= 0)
@@ -183,8 +184,47 @@ static int parse_kind(struct ldb_threshold *t, const char **pp, const char *end,
 	return refuse(err, cap, expr, "unknown operation kind '%.*s' (%s)", (int)n, p, kinds);
 }
 
+/* listen.FIGURE (p: FIGURE, up to end): a count, delay.LATENCY or
+ * refresh.p50/max; compare takes delay p50, p99, max, refresh p50, max,
+ * and the counts missing, dup and out_of_order (its listen table's).
+ * @return 0, or -1. */
+static int parse_listen(struct ldb_threshold *t, const char *p, const char *end, const struct ldb_threshold_form *form,
+                        const char *expr, char *err, size_t cap)
+{
+	static const char *const counts[] = {
+		[LDB_LF_MISSING] = "missing",     [LDB_LF_DUP] = "dup",   [LDB_LF_OOO] = "out_of_order",
+		[LDB_LF_UNMATCHED] = "unmatched", [LDB_LF_LOST] = "lost", [LDB_LF_DOWN] = "down"
+	};
+	size_t n = (size_t)(end - p), seg = segment(p, end);
+	t->source = LDB_TS_LISTEN;
+	for (int f = 0; f <= LDB_LF_DOWN; f++)
+		if ((strlen(counts[f]) == n && strncasecmp(counts[f], p, n) == 0) ||
+		    (f == LDB_LF_DUP && n == 10 && strncasecmp(p, "duplicated", 10) == 0)) {
+			t->lfig = (enum ldb_lfig)f;
+			t->metric = LDB_M_UNSEEN; /* a count */
+			if (form->relative && f > LDB_LF_OOO)
+				break;
+			return 0;
+		}
+	bool delay = seg == 5 && strncasecmp(p, "delay", 5) == 0,
+	     refresh = seg == 7 && strncasecmp(p, "refresh", 7) == 0;
+	int m = seg < n ? metric_named(p + seg + 1, n - seg - 1) : -1;
+	bool ok = (delay || refresh) && m >= 0 && is_latency((enum ldb_metric)m);
+	if (ok && (refresh || form->relative))
+		ok = m == LDB_M_P50 || m == LDB_M_MAX || (delay && m == LDB_M_P99);
+	if (!ok || form->replay || form->join)
+		return refuse(err, cap, expr,
+		              "unknown listeners' figure '%.*s' (listen.missing, dup, out_of_order%s, delay.p50, "
+		              "delay.p99, delay.max%s, refresh.p50, refresh.max)",
+		              (int)n, p, form->relative ? "" : ", unmatched, lost, down",
+		              form->relative ? "" : ", ...");
+	t->lfig = delay ? LDB_LF_DELAY : LDB_LF_REFRESH;
+	t->metric = (enum ldb_metric)m;
+	return 0;
+}
+
 /* SOURCE.METRIC: repl. (the replication check), late. (a replay's), the
- * join's figures.  @return 1 when there was none, 0, or -1. */
+ * join's figures, listen. (the listeners').  @return 1 when there was none, 0, or -1. */
 static int parse_source(struct ldb_threshold *t, const char *p, const char *end, const struct ldb_threshold_form *form,
                         const char *expr, char *err, size_t cap)
 {
@@ -194,6 +234,8 @@ static int parse_source(struct ldb_threshold *t, const char *p, const char *end,
 	int m = metric_named(p + n + 1, (size_t)(end - p - (ptrdiff_t)n - 1));
 	bool repl = !form->replay && !form->join && n == 4 && strncasecmp(p, "repl", 4) == 0;
 	bool late = form->replay && n == 4 && strncasecmp(p, "late", 4) == 0;
+	if (n == 6 && strncasecmp(p, "listen", 6) == 0 && t->kind == LDB_KIND_ANY)
+		return parse_listen(t, p + n + 1, end, form, expr, err, cap);
 	if (repl && t->kind == LDB_KIND_ANY) {
 		t->source = LDB_TS_REPL;
 		if (m < 0 || m == LDB_M_RATE || m == LDB_M_ERRORS || !(form->metrics & (1u << m)))
@@ -317,7 +359,8 @@ static int parse_value(struct ldb_threshold *t, const char *p, const struct ldb_
 			p++;
 	size_t n = (size_t)(p - unit);
 	t->relative = n == 1 && unit[0] == '%' && t->metric != LDB_M_COVERAGE;
-	bool count = form->relative && !t->relative && (form->counts & (1u << t->metric));
+	bool count = form->relative && !t->relative &&
+	             ((form->counts & (1u << t->metric)) || (t->source == LDB_TS_LISTEN && is_count(t->metric)));
 	if (form->relative && !t->relative && !count)
 		return refuse(err, cap, expr, "the value must end with '%%' (a change in percent)");
 	if ((!form->relative || count) && apply_unit(t, unit, n, expr, err, cap) != 0)
@@ -377,16 +420,20 @@ const char *ldb_threshold_needs(const struct ldb_threshold *t)
 	switch (t->source) {
 	case LDB_TS_JOIN: return "--server-log";
 	case LDB_TS_REPL: return "-S";
+	case LDB_TS_LISTEN: return "--listeners N";
 	case LDB_TS_RUN:
 	case LDB_TS_LATE: break;
 	}
 	return NULL;
 }
 
-int ldb_thresholds_sources(const struct ldb_threshold *t, int n, bool server_log, bool repl, char *err, size_t cap)
+int ldb_thresholds_sources(const struct ldb_threshold *t, int n, bool server_log, bool repl, bool listeners, char *err,
+                           size_t cap)
 {
 	for (int i = 0; i < n; i++) {
 		const char *need = ldb_threshold_needs(&t[i]);
+		if (t[i].source == LDB_TS_LISTEN && !listeners)
+			return refuse(err, cap, t[i].text, "needs --listeners N (its figure comes from the listeners)");
 		if ((t[i].source == LDB_TS_JOIN && !server_log) || (t[i].source == LDB_TS_REPL && !repl))
 			return refuse(err, cap, t[i].text, "needs %s (%s)", need,
 			              t[i].source == LDB_TS_JOIN

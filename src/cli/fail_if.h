@@ -23,9 +23,10 @@ int ldb_threshold_parse(struct ldb_threshold *t, const char *expr, char *err, si
  * "-S" (the replication check's), or NULL (the run's own). */
 const char *ldb_threshold_needs(const struct ldb_threshold *t);
 /* A run's thresholds t[0..n) against the sources it has (server_log: a
- * --server-log; repl: -S).  @return 0, or -1 with one line in err naming
+ * --server-log; repl: -S; listeners: --listeners).  @return 0, or -1 with one line in err naming
  * the option the first one without its source needs. */
-int ldb_thresholds_sources(const struct ldb_threshold *t, int n, bool server_log, bool repl, char *err, size_t cap);
+int ldb_thresholds_sources(const struct ldb_threshold *t, int n, bool server_log, bool repl, bool listeners, char *err,
+                           size_t cap);
 
 bool ldb_threshold_holds(const struct ldb_threshold *t, double actual);
 const char *ldb_threshold_metric_name(enum ldb_metric m); /* "rate", ..., "p99.9", "max" */

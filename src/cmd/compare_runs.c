@@ -99,7 +99,7 @@ static int check_workloads(const struct ldb_argv *a, int nb, const struct ldb_cm
 
 /* The verdict lines.  @return the exit status. */
 static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result *res, const struct ldb_cmp_cond *conds,
-                   int ncond)
+                   int ncond, const struct ldb_cmp_run *rb, const struct ldb_cmp_run *rc, int nc)
 {
 	struct ldb_cmp_result *wl = malloc(sizeof *wl);
 	int status = 0;
@@ -107,8 +107,16 @@ static int verdict(const struct ldb_argv *a, int nb, const struct ldb_cmp_result
 		int k;
 		double pct;
 		const struct ldb_cmp_result *use;
-		const char *dot = conds[i].wl[0] ? "." : "";
-		if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 && ldb_cmp_holds(use, &conds[i], &k, &pct)) {
+		const char *dot = conds[i].wl[0] ? "." : "", *label;
+		if (conds[i].listen && ldb_cmp_listen_holds(rb, nb, rc, nc, &conds[i], &pct, &label)) {
+			printf(conds[i].count ? "fail-if '%s': holds (listen %s %.0f)\n"
+			                      : "fail-if '%s': holds (listen %s %+.1f%%)\n",
+			       conds[i].text, label, pct);
+			status = LDB_CMP_EXIT_HOLDS;
+		} else if (conds[i].listen) {
+			printf("fail-if '%s': does not hold\n", conds[i].text);
+		} else if (cond_result(a, nb, &conds[i], res, wl, &use) > 0 &&
+		           ldb_cmp_holds(use, &conds[i], &k, &pct)) {
 			printf(conds[i].count ? "fail-if '%s': holds (%s%s%s %s %.0f)\n"
 			                      : "fail-if '%s': holds (%s%s%s %s %+.1f%%)\n",
 			       conds[i].text, conds[i].wl, dot, ldb_cmp_row_name(k),
@@ -159,7 +167,7 @@ int ldb_compare_main(int argc, char **argv)
 	ldb_cmp_join_print(rb, nb, rc, nc, stdout);
 	ldb_cmp_listen_print(rb, nb, rc, nc, stdout);
 	ldb_cmp_print_workloads(a.arg, nb, a.arg + nb, nc, stdout); /* [workload] sections: each by name */
-	status = verdict(&a, nb, &res, conds, ncond);
+	status = verdict(&a, nb, &res, conds, ncond, rb, rc, nc);
 	fflush(stdout);
 done:
 	ldb_argv_free(&a);

@@ -37,7 +37,7 @@ struct lj_args {
 /* A write, its keys made from the recorded DN and value. */
 struct lj_write {
 	uint64_t t, key, dnkey;
-	bool raced;
+	bool raced, moved; /* moved: a rename, seen at its new DN */
 };
 
 struct lj_data {
@@ -150,6 +150,7 @@ static int read_writes(const char *path, struct lj_data *d)
 		struct lj_write *w = &d->w[d->nw];
 		w->t = r.wall_ns;
 		w->raced = r.raced;
+		w->moved = r.kind < LDB_OP_COUNT && ldb_ops[r.kind]->seen == LDB_SEEN_MOVED;
 		if (r.what == LDB_LREC_UNTRACKED)
 			continue; /* key 0: not followed */
 		w->dnkey = ldb_lk_dn((const uint8_t *)dn, r.dnlen);
@@ -228,7 +229,7 @@ static void feed(struct ldb_match *m, const struct lj_data *d)
 		if (write) {
 			const struct lj_write *w = &d->w[i++];
 			if (w->t >= d->nh.up_ns)
-				ldb_match_feed_write(m, w->key, w->dnkey, w->t, w->raced);
+				ldb_match_feed_write(m, w->key, w->dnkey, w->t, w->raced, w->moved);
 		} else {
 			ldb_match_feed_note(m, &d->n[k++]);
 		}

@@ -2,7 +2,8 @@
  *
  *   [KIND.][SOURCE.]METRIC OP VALUE
  *
- * KIND an operation kind (any case), SOURCE repl (-S), client, server,
+ * KIND an operation kind (any case), SOURCE repl (-S), listen (--listeners:
+ * listen.missing, listen.delay.p99, ...: enum ldb_lfig), client, server,
  * queue, processing, outside (the join's figures: --server-log), late (a
  * replay's), METRIC one of rate, errors, min, mean,
  * p50, p90, p95, p99, p99.9, max, misses, hits (the expected-result checks
@@ -53,11 +54,26 @@ enum ldb_metric {
 /* Where a threshold's figure comes from; each source but the run's own needs
  * an option of the run (ldb_threshold_needs). */
 enum ldb_tsource {
-	LDB_TS_RUN,  /* the run's own figures (a replay's: its own) */
-	LDB_TS_REPL, /* the replication check (-S): repl.LATENCY (the worst consumer's), repl.unseen */
-	LDB_TS_JOIN, /* the join with the server's log (--server-log; ldbench join): FIGURE.LATENCY,
+	LDB_TS_RUN,    /* the run's own figures (a replay's: its own) */
+	LDB_TS_REPL,   /* the replication check (-S): repl.LATENCY (the worst consumer's), repl.unseen */
+	LDB_TS_JOIN,   /* the join with the server's log (--server-log; ldbench join): FIGURE.LATENCY,
 	              * unindexed (notes=U and notes=A), coverage (% of the operations joined) */
-	LDB_TS_LATE, /* a replay's lateness against its schedule (recorded timing): late.LATENCY */
+	LDB_TS_LATE,   /* a replay's lateness against its schedule (recorded timing): late.LATENCY */
+	LDB_TS_LISTEN, /* the listeners (--listeners): listen.FIGURE (enum ldb_lfig) */
+};
+/* A listeners' figure (LDB_TS_LISTEN): counts (the metric LDB_M_UNSEEN, a
+ * count) missing, dup, out_of_order, unmatched, lost, down; latencies
+ * delay.LATENCY (confirmation to arrival), refresh.p50/max. */
+enum ldb_lfig {
+	LDB_LF_MISSING,
+	LDB_LF_DUP,
+	LDB_LF_OOO,
+	LDB_LF_UNMATCHED,
+	LDB_LF_LOST,
+	LDB_LF_DOWN,
+	LDB_LF_DELAY,
+	LDB_LF_REFRESH,
+	LDB_LF_COUNT
 };
 /* The join's figure of a LDB_TS_JOIN latency: client., server. (etime),
  * queue., processing., outside. (no figure: client). */
@@ -77,6 +93,7 @@ struct ldb_threshold {
 	double value;  /* absolute: latencies in ns, rate in ops/s, errors in count */
 	char text[96]; /* as given */
 	int wl;        /* [workload] sections: 1 + the index of the workload it names ("fg.search.p99"); 0: the run */
+	enum ldb_lfig lfig; /* LDB_TS_LISTEN: which figure */
 };
 
 /* The forms a caller takes. */

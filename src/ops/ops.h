@@ -136,8 +136,11 @@ enum ldb_op_change {
 
 /* How a listener (--listeners, run/listen_match) sees a kind's change: not
  * followed, an entry that is there (add), a value it carries (modify), an
- * entry gone (delete). */
-enum ldb_op_seen { LDB_SEEN_NOT = 0, LDB_SEEN_THERE, LDB_SEEN_VALUE, LDB_SEEN_GONE };
+ * entry gone (delete), an entry moved (rename). */
+enum ldb_op_seen { LDB_SEEN_NOT = 0, LDB_SEEN_THERE, LDB_SEEN_VALUE, LDB_SEEN_GONE, LDB_SEEN_MOVED };
+/* LDB_SEEN_MOVED (rename): the entry at its new DN (its repl_looks' first
+ * look), whatever the notification carries (sync: the entry with its new DN,
+ * its state modify or add; psearch: changeType modDN). */
 
 /* A failed request, for ldclt's line about it (run/errlines.c). */
 struct ldb_op_failure {

@@ -166,6 +166,7 @@ const struct ldb_opdesc ldb_op_rename = {
 	.errline = errline,
 	.repl_looks = repl_looks,
 	.repl_check = repl_check,
+	.seen = LDB_SEEN_MOVED, /* --listeners: by its new DN (incr: random's new number is drawn apart) */
 	.stray = stray,
 	.print_mode = print_mode,
 	.print = print,

@@ -83,6 +83,28 @@ static int sync_state(int v)
 	}
 }
 
+/* A Sync State control's value's cookie (its third member).  @return true with *ck, *n. */
+static bool state_cookie(const uint8_t *v, size_t vlen, const uint8_t **ck, size_t *n)
+{
+	const uint8_t *body, *e;
+	size_t nb, ne;
+	uint8_t tag;
+	/* syncStateValue ::= SEQUENCE { state ENUMERATED, entryUUID OCTET STRING, cookie OCTET STRING OPTIONAL } */
+	if (ldb_der_tlv(v, v + vlen, &tag, &body, &nb) == NULL || tag != 0x30)
+		return false;
+	const uint8_t *p = body, *end = body + nb;
+	for (int k = 0; p < end; k++) {
+		if ((p = ldb_der_tlv(p, end, &tag, &e, &ne)) == NULL)
+			return false;
+		if (k == 2 && tag == 0x04) {
+			*ck = e;
+			*n = ne;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int ecn_type(int v)
 {
 	switch (v) {
@@ -114,12 +136,14 @@ static bool ctl_value(const uint8_t *p, const uint8_t *end, const uint8_t **v, s
 	return true;
 }
 
-int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end)
+int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end, const uint8_t **ck, size_t *ckn)
 {
 	const uint8_t *cs = NULL, *b = NULL, *oid = NULL, *v = NULL;
 	size_t nc = 0, n = 0, no = 0, vlen = 0;
 	uint8_t tag = 0;
 	int ecn = LDB_CHG_NONE;
+	if (ck != NULL)
+		*ckn = 0;
 	if (ldb_der_tlv(p, end, &tag, &cs, &nc) != end || tag != 0xa0)
 		return LDB_CHG_NONE;
 	for (const uint8_t *c = cs; c < end;) {
@@ -135,25 +159,35 @@ int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end)
 			continue;
 		if (!ctl_value(q, b + n, &v, &vlen))
 			continue; /* not well formed: the next one may be */
-		if (state)
-			return sync_state(first_enum(v, vlen)); /* the Sync State control first */
+		if (state) {      /* the Sync State control first */
+			if (ck != NULL && !state_cookie(v, vlen, ck, ckn))
+				*ckn = 0;
+			return sync_state(first_enum(v, vlen));
+		}
 		if (ecn == LDB_CHG_NONE)
 			ecn = ecn_type(first_enum(v, vlen));
 	}
 	return ecn;
 }
 
-int ldb_entry_change(const uint8_t *msg, size_t len)
+int ldb_entry_change_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n)
 {
 	const uint8_t *end = msg + len, *p, *b = NULL;
-	size_t n = 0;
+	size_t nb = 0;
 	uint8_t tag = 0;
+	if (ck != NULL)
+		*n = 0;
 	/* LDAPMessage ::= SEQUENCE { messageID, protocolOp, controls [0] OPTIONAL } */
-	if (ldb_der_tlv(msg, end, &tag, &b, &n) != end || tag != 0x30)
+	if (ldb_der_tlv(msg, end, &tag, &b, &nb) != end || tag != 0x30)
 		return LDB_CHG_NONE;
-	if ((p = ldb_der_tlv(b, end, &tag, &b, &n)) == NULL || (p = ldb_der_tlv(p, end, &tag, &b, &n)) == NULL)
+	if ((p = ldb_der_tlv(b, end, &tag, &b, &nb)) == NULL || (p = ldb_der_tlv(p, end, &tag, &b, &nb)) == NULL)
 		return LDB_CHG_NONE;
-	return ldb_entry_change_ctls(p, end);
+	return ldb_entry_change_ctls(p, end, ck, n);
+}
+
+int ldb_entry_change(const uint8_t *msg, size_t len)
+{
+	return ldb_entry_change_cookie(msg, len, NULL, NULL);
 }
 
 int ldb_sync_info_done(const uint8_t *body, size_t len)
@@ -191,4 +225,74 @@ int ldb_sync_info_done(const uint8_t *body, size_t len)
 			return e[0] != 0;
 	}
 	return 1;
+}
+
+bool ldb_sync_state_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n)
+{
+	const uint8_t *v;
+	size_t vlen;
+	return ldb_ctl_find(msg, len, LDB_SYNC_STATE_OID, &v, &vlen) && state_cookie(v, vlen, ck, n);
+}
+
+bool ldb_sync_info_cookie(const uint8_t *body, size_t len, const uint8_t **ck, size_t *n)
+{
+	const uint8_t *end = body + len, *p = body, *b, *val = NULL;
+	size_t nb, vlen = 0;
+	uint8_t tag;
+	while (p < end) {
+		if ((p = ldb_der_tlv(p, end, &tag, &b, &nb)) == NULL)
+			return false;
+		if (tag == 0x81) {
+			val = b;
+			vlen = nb;
+		}
+	}
+	if (val == NULL || ldb_der_tlv(val, val + vlen, &tag, &b, &nb) == NULL)
+		return false;
+	if (tag == 0x80) { /* newcookie [0] syncCookie */
+		*ck = b;
+		*n = nb;
+		return true;
+	}
+	if (tag != 0xa1 && tag != 0xa2 && tag != 0xa3)
+		return false;
+	/* refreshDelete [1], refreshPresent [2], syncIdSet [3]: SEQUENCE { cookie OPTIONAL, ... } */
+	const uint8_t *e;
+	size_t ne;
+	if (nb == 0 || ldb_der_tlv(b, b + nb, &tag, &e, &ne) == NULL || tag != 0x04)
+		return false;
+	*ck = e;
+	*n = ne;
+	return true;
+}
+
+size_t ldb_sync_request_cookie(uint8_t *out, size_t cap, const uint8_t *ck, size_t n)
+{
+	static const char oid[] = LDB_SYNC_REQUEST_OID;
+	size_t olen = sizeof oid - 1;
+	size_t ckpart = n > 0 ? 1 + ldb_der_len_size(n) + n : 0;
+	size_t seq = 3 + ckpart;                      /* ENUMERATED 3, the cookie */
+	size_t val = 1 + ldb_der_len_size(seq) + seq; /* the SEQUENCE */
+	size_t body = 2 + olen + 3 + 1 + ldb_der_len_size(val) + val;
+	size_t total = 1 + ldb_der_len_size(body) + body;
+	if (total > cap)
+		return 0;
+	uint8_t *p = ldb_der_put_tl(out, 0x30, body);
+	p = ldb_der_put_tl(p, 0x04, olen);
+	memcpy(p, oid, olen);
+	p += olen;
+	*p++ = 0x01; /* critical */
+	*p++ = 0x01;
+	*p++ = 0xff;
+	p = ldb_der_put_tl(p, 0x04, val);
+	p = ldb_der_put_tl(p, 0x30, seq);
+	*p++ = 0x0a; /* refreshAndPersist */
+	*p++ = 0x01;
+	*p++ = 0x03;
+	if (n > 0) {
+		p = ldb_der_put_tl(p, 0x04, n);
+		memcpy(p, ck, n);
+		p += n;
+	}
+	return (size_t)(p - out);
 }

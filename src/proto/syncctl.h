@@ -47,13 +47,29 @@ int ldb_entry_change(const uint8_t *msg, size_t len);
 
 /* The same from the message's controls on: p the byte after its protocolOp
  * (struct ldb_resp's body + bodylen), end the message's end.  The hot
- * path's: no walk from the message's start, one pass for both controls. */
-int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end);
+ * path's: no walk from the message's start, one pass for both controls.
+ * With ck not NULL, the Sync State control's cookie too (*ckn 0: none). */
+int ldb_entry_change_ctls(const uint8_t *p, const uint8_t *end, const uint8_t **ck, size_t *ckn);
 
 /* An IntermediateResponse's body: a Sync Info message whose refresh is done
  * (refreshDelete or refreshPresent with refreshDone TRUE, or absent: its
  * default).  @return 1 done, 0 another Sync Info (or not done), -1 not a
  * Sync Info message. */
 int ldb_sync_info_done(const uint8_t *body, size_t len);
+
+/* RFC 4533 cookies (a listener's re-issued search refreshes from its last):
+ * the Sync State control's cookie of an entry message msg[0..len); a Sync
+ * Info message's (an IntermediateResponse's body: newcookie, or the cookie
+ * of refreshDelete, refreshPresent or syncIdSet).  @return true with *ck
+ * and *n (in the message) when there is one.  No allocation. */
+bool ldb_sync_state_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n);
+/* ldb_entry_change and, from the same control, the Sync State control's
+ * cookie (*n 0: none; ck NULL: not asked). */
+int ldb_entry_change_cookie(const uint8_t *msg, size_t len, const uint8_t **ck, size_t *n);
+bool ldb_sync_info_cookie(const uint8_t *body, size_t len, const uint8_t **ck, size_t *n);
+/* The Sync Request control (critical, refreshAndPersist) with the cookie
+ * ck[0..n) (n 0: none), as ldb_listen_encode's ctl, into out[0..cap).
+ * @return its length, 0 when it does not fit. */
+size_t ldb_sync_request_cookie(uint8_t *out, size_t cap, const uint8_t *ck, size_t n);
 
 #endif

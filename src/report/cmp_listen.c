@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/fail_if.h"
 #include "report/cmp_runs.h"
 #include "report/records.h"
 
@@ -70,4 +71,28 @@ void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct l
 	if (head)
 		fprintf(out, "(listeners: medians of the runs' figures; delay from the write's confirmation to its "
 		             "arrival)\n");
+}
+
+int ldb_cmp_listen_index(const struct ldb_threshold *t)
+{
+	switch (t->lfig) {
+	case LDB_LF_REFRESH: return t->metric == LDB_M_MAX ? 1 : 0;
+	case LDB_LF_DELAY: return t->metric == LDB_M_P50 ? 2 : t->metric == LDB_M_P99 ? 3 : 4;
+	case LDB_LF_MISSING: return 5;
+	case LDB_LF_DUP: return 6;
+	case LDB_LF_OOO: return 7;
+	default: return 5; /* the parser takes no other in compare */
+	}
+}
+
+bool ldb_cmp_listen_holds(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
+                          const struct ldb_cmp_cond *c, double *v, const char **label)
+{
+	double b = 0, ch;
+	*label = lfig[c->lfig].label;
+	if (!median(change, nc, c->lfig, &ch) || (!c->count && (!median(base, nb, c->lfig, &b) || !(b > 0))))
+		return false;
+	*v = c->count ? ch : 100.0 * (ch - b) / b;
+	struct ldb_threshold t = { .cmp = c->cmp, .value = c->pct, .relative = !c->count };
+	return ldb_threshold_holds(&t, *v);
 }

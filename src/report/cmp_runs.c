@@ -69,6 +69,8 @@ int ldb_cmp_parse_cond(const char *expr, struct ldb_cmp_cond *c, char *err, size
 	snprintf(c->op, sizeof c->op, "%s", ldb_threshold_cmp_text(t.cmp));
 	c->pct = t.value;
 	c->count = !t.relative;
+	c->listen = t.source == LDB_TS_LISTEN;
+	c->lfig = c->listen ? ldb_cmp_listen_index(&t) : 0;
 	snprintf(c->text, sizeof c->text, "%s", expr);
 	return 0;
 }

@@ -108,6 +108,8 @@ struct ldb_cmp_cond {
 	bool count;    /* misses/hits with a plain count: the change side's median OP pct */
 	char text[64]; /* as given (truncated) */
 	char wl[32];   /* a workload's figures ("fg.search.p99>+10%": "fg"), "" the run's */
+	bool listen;   /* listen.FIGURE: lfig, an index of the listen table (cmp_listen.c) */
+	int lfig;
 };
 
 /** Parse "[KIND.]METRIC OP VALUE%" (the relative form of threshold.h's grammar).
@@ -122,6 +124,13 @@ void ldb_cmp_listen_from_record(const struct ldb_json *summary, struct ldb_cmp_r
 /** The listeners' table: each figure both sides have, its medians, the
  *  change and the change in percent; nothing when a side has no listeners. */
 void ldb_cmp_listen_print(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc, FILE *out);
+/* A listen.FIGURE condition's row of the listen table (parsed by the shared grammar). */
+int ldb_cmp_listen_index(const struct ldb_threshold *t);
+/* Whether listen condition c holds: the change in percent of the figure's
+ * medians (the base's above 0), or with a count the change side's median.
+ * @return true with *v (the change, or the count) and *label. */
+bool ldb_cmp_listen_holds(const struct ldb_cmp_run *base, int nb, const struct ldb_cmp_run *change, int nc,
+                          const struct ldb_cmp_cond *c, double *v, const char **label);
 /** The join's p99 figures of a summary record into r (none: nothing). */
 void ldb_cmp_join_from_record(const struct ldb_json *summary, struct ldb_cmp_run *r);
 /** The join's table: per kind both sides have, each figure's medians, the

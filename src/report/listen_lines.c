@@ -23,6 +23,12 @@ void ldb_listen_text(const struct ldb_listen_figs *f, struct ldb_text *t)
 	              "failed %d, lost %d",
 	              f->listeners, kind_name(f->kind), f->refreshed, ms(f->refresh_p50_ns), ms(f->refresh_max_ns),
 	              (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max, f->failed, f->lost);
+	if (f->lost > 0)
+		ldb_text_line(t,
+		              "Listeners: lost %d, reconnected %d (away p50 %.3f ms, max %.3f ms), down at the end %d; "
+		              "catch-up entries %llu, writes received through them %llu",
+		              f->lost, f->reconnected, ms(f->away_p50_ns), ms(f->away_max_ns), f->down,
+		              (unsigned long long)f->catchup, (unsigned long long)f->caught_up);
 	ldb_text_line(t,
 	              "Listeners: writes %llu (not followed %llu), notifications expected %llu, received %llu, missing "
 	              "%llu, duplicated %llu, out of order %llu, superseded %llu, before the writer's result %llu, "
@@ -83,6 +89,11 @@ void ldb_listen_put_json(FILE *out, const struct ldb_listen_figs *f)
 	        "\"refresh_p50_ms\":%.3f,\"refresh_max_ms\":%.3f,\"entries_p50\":%llu,\"entries_max\":%llu,",
 	        f->listeners, kind_name(f->kind), f->refreshed, f->failed, f->lost, f->code, ms(f->refresh_p50_ns),
 	        ms(f->refresh_max_ns), (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max);
+	fprintf(out,
+	        "\"reconnected\":%d,\"down\":%d,\"catchup\":%llu,\"caught_up\":%llu,\"away_p50_ms\":%.3f,"
+	        "\"away_max_ms\":%.3f,",
+	        f->reconnected, f->down, (unsigned long long)f->catchup, (unsigned long long)f->caught_up,
+	        ms(f->away_p50_ns), ms(f->away_max_ns));
 	fprintf(out,
 	        "\"writes\":%llu,\"untracked\":%llu,\"expected\":%llu,\"seen\":%llu,\"missing\":%llu,"
 	        "\"duplicated\":%llu,\"out_of_order\":%llu,\"superseded\":%llu,\"early\":%llu,\"unmatched\":%llu,"
@@ -149,6 +160,17 @@ static int merge_counts(struct ldb_listen_figs *f, const struct ldb_json *o)
 	       max_ms(o, "refresh_max_ms", &f->refresh_max_ns);
 }
 
+/* The figures of listeners lost and back (records before them have none). */
+static void merge_lost(struct ldb_listen_figs *f, const struct ldb_json *o)
+{
+	(void)add_int(o, "reconnected", &f->reconnected);
+	(void)add_int(o, "down", &f->down);
+	(void)add_u64(o, "catchup", &f->catchup, false);
+	(void)add_u64(o, "caught_up", &f->caught_up, false);
+	(void)max_ms(o, "away_p50_ms", &f->away_p50_ns);
+	(void)max_ms(o, "away_max_ms", &f->away_max_ns);
+}
+
 int ldb_listen_merge_add(struct ldb_listen_merge *mm, const struct ldb_json *sum, const char *path, char *err,
                          size_t cap)
 {
@@ -171,6 +193,7 @@ int ldb_listen_merge_add(struct ldb_listen_merge *mm, const struct ldb_json *sum
 		snprintf(err, cap, "%s: summary record: the listeners object is malformed", path);
 		return -1;
 	}
+	merge_lost(&mm->f, o);
 	if (strcmp(kind, mm->f.kind == LDB_LISTEN_PSEARCH ? "psearch" : "sync") != 0) {
 		snprintf(err, cap, "%s: its listeners are %s searches, the files before it had others", path, kind);
 		return -1;
@@ -226,10 +249,36 @@ static void part_csv(const struct ldb_summary_part *p, FILE *out)
 	        ms(h->max));
 }
 
+/* --fail-if listen.FIGURE: the run's (or the merged files') figure. */
+static bool part_figure(const struct ldb_summary_part *p, const struct ldb_threshold *t, double *v, const char **why)
+{
+	const struct ldb_listen_figs *f = listen_of(p)->f;
+	*why = NULL;
+	*v = 0;
+	switch (t->lfig) {
+	case LDB_LF_MISSING: *v = (double)f->missing; break;
+	case LDB_LF_DUP: *v = (double)f->duplicated; break;
+	case LDB_LF_OOO: *v = (double)f->out_of_order; break;
+	case LDB_LF_UNMATCHED: *v = (double)(f->foreign + f->dropped); break;
+	case LDB_LF_LOST: *v = (double)f->lost; break;
+	case LDB_LF_DOWN: *v = (double)f->down; break;
+	case LDB_LF_REFRESH: *v = (double)(t->metric == LDB_M_MAX ? f->refresh_max_ns : f->refresh_p50_ns); break;
+	case LDB_LF_DELAY:
+	default:
+		if (ldb_hist_count(&f->delay) == 0) {
+			*why = "no notification received";
+			return false;
+		}
+		*v = ldb_hist_metric(&f->delay, t->metric);
+	}
+	return true;
+}
+
 static const struct ldb_part_ops listen_part_ops = {
 	.json = part_json,
 	.csv = part_csv,
-	.source = LDB_TS_RUN,
+	.source = LDB_TS_LISTEN,
+	.figure = part_figure,
 };
 
 const struct ldb_summary_part *ldb_listen_part(struct ldb_listen_part *p, const struct ldb_listen_figs *f)

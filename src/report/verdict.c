@@ -52,6 +52,7 @@ static const char *const no_part[] = {
 	[LDB_TS_REPL] = "the run has no replication check",
 	[LDB_TS_JOIN] = "the server's log could not be joined",
 	[LDB_TS_LATE] = "a replay's figure",
+	[LDB_TS_LISTEN] = "the run has no listeners",
 };
 
 bool ldb_threshold_value(const struct ldb_threshold *t, const struct ldb_summary *sum, int kind, double *v,
@@ -89,7 +90,10 @@ static void what_of(const struct ldb_threshold *t, int kind, char *buf, size_t c
 		snprintf(buf, cap, "server log (%s%s%s)", t->kind == LDB_KIND_ANY ? "" : ldb_op_name((enum ldb_op)kind),
 		         t->kind == LDB_KIND_ANY ? "" : " ", f);
 	else
-		snprintf(buf, cap, "%s", t->source == LDB_TS_REPL ? "repl" : ldb_op_name((enum ldb_op)kind));
+		snprintf(buf, cap, "%s",
+		         t->source == LDB_TS_REPL     ? "repl"
+		         : t->source == LDB_TS_LISTEN ? "listen"
+		                                      : ldb_op_name((enum ldb_op)kind));
 }
 
 int ldb_threshold_verdict(const struct ldb_threshold *t, double a, const char *why, const char *what, bool verbose,

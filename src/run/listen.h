@@ -26,12 +26,18 @@ struct ldb_listen;
 struct ldb_listen_figs {
 	int listeners, kind; /* --listeners, --listen-kind */
 	int refreshed;       /* listeners whose refresh ended (sync: refreshDone; psearch: the search sent) */
-	int failed, lost;    /* refused (a result code ended the search, or the set-up), connections lost */
-	int code;            /* the first result code that ended a search, -1 none */
+	int failed;          /* refused (a result code ended the search, or the set-up) */
+	int lost;            /* listeners' connections (or searches) lost after their first refresh, each time */
+	int reconnected;     /* of which re-opened with their search back (sync: the catch-up refresh done) */
+	int down;            /* listeners lost and not back at the end */
+	uint64_t catchup;    /* entries of the catch-up refreshes */
+	uint64_t caught_up;  /* writes a listener received through a catch-up refresh's entry */
+	uint64_t away_p50_ns, away_max_ns;       /* lost to back, over the times lost and back */
+	int code;                                /* the first result code that ended a search, -1 none */
 	uint64_t refresh_p50_ns, refresh_max_ns; /* from the search sent to refreshDone, over listeners */
 	uint64_t entries_p50, entries_max;       /* entries of the refresh, over listeners */
 	uint64_t writes;                         /* confirmed writes followed */
-	uint64_t untracked;                      /* confirmed writes not followed (renames, a ring full, not rebuilt) */
+	uint64_t untracked;                      /* confirmed writes not followed (random renames, a full ring) */
 	uint64_t expected;                       /* writes x listeners in the persist phase */
 	uint64_t seen;                           /* of which received */
 	uint64_t missing;                        /* not received within --listen-wait */

@@ -7,7 +7,11 @@
  * and, for a modify, the value); the window holds each write with a bit per
  * listener until every listener that was up when it came received it, or
  * --listen-wait passed (missing).  Written here, read by the main thread
- * with relaxed loads. */
+ * with relaxed loads.
+ * A listener lost and back: the writes taken while the matcher saw it down
+ * (its gap) are not expected of it, and a notification of one is neither a
+ * duplicate nor unmatched; an entry of its catch-up refresh (the entry as
+ * it is now) stands for every write of that entry it had not received. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@ struct wrec {
 	int32_t dprev; /* the previous write of its entry, or -1 */
 	uint32_t want, nseen;
 	bool raced, live;
+	bool moved; /* a rename: any notification of its new DN stands for it */
 };
 
 struct ldb_match {
@@ -52,6 +57,10 @@ struct ldb_match {
 	uint64_t taken;              /* writes taken into the window */
 	uint64_t *base, *got, *miss; /* per listener: taken when it came up, received, missing */
 	bool *up;
+	/* per listener lost and back: its last gap [gap_lo, gap_hi) of writes taken, their sum */
+	uint64_t *gap_lo, *gap_hi, *skip;
+	bool *was_up;
+	uint64_t caught_up;
 	/* the figures (relaxed stores) */
 	uint64_t writes, untracked, expected, seen, missing, dup, ooo, superseded, early_n, foreign, behind_max;
 	struct ldb_hist delay;
@@ -97,8 +106,13 @@ struct ldb_match *ldb_match_new(struct ldb_listen *ls)
 	m->got = calloc((size_t)ls->n, sizeof *m->got);
 	m->miss = calloc((size_t)ls->n, sizeof *m->miss);
 	m->up = calloc((size_t)ls->n, sizeof *m->up);
+	m->gap_lo = calloc((size_t)ls->n, sizeof *m->gap_lo);
+	m->gap_hi = calloc((size_t)ls->n, sizeof *m->gap_hi);
+	m->skip = calloc((size_t)ls->n, sizeof *m->skip);
+	m->was_up = calloc((size_t)ls->n, sizeof *m->was_up);
 	if (!m->w || !m->bits || !m->active || !m->kb || !m->db || !m->early || !m->base || !m->got || !m->miss ||
-	    !m->up || ldb_hist_init(&m->delay) != 0 || ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
+	    !m->up || !m->gap_lo || !m->gap_hi || !m->skip || !m->was_up || ldb_hist_init(&m->delay) != 0 ||
+	    ldb_wctx_init(&m->view.wc, ls->cfg) != 0) {
 		ldb_match_free(m);
 		return NULL;
 	}
@@ -123,6 +137,10 @@ void ldb_match_free(struct ldb_match *m)
 	free(m->got);
 	free(m->miss);
 	free(m->up);
+	free(m->gap_lo);
+	free(m->gap_hi);
+	free(m->skip);
+	free(m->was_up);
 	free(m);
 }
 
@@ -136,8 +154,16 @@ static void look_active(struct ldb_match *m, uint64_t now)
 	memset(m->active, 0, m->words * sizeof *m->active);
 	for (int k = 0; k < ls->n; k++) {
 		bool up = __atomic_load_n(&ls->l[k].phase, __ATOMIC_ACQUIRE) == L_PERSIST;
-		if (up && !m->up[k])
+		if (up && !m->up[k] && m->was_up[k]) { /* back: its gap closes */
+			m->gap_hi[k] = m->taken;
+			m->skip[k] += m->taken - m->gap_lo[k];
+		} else if (up && !m->up[k]) {
 			m->base[k] = m->taken;
+		} else if (!up && m->up[k]) {
+			m->gap_lo[k] = m->taken;
+			m->gap_hi[k] = UINT64_MAX;
+		}
+		m->was_up[k] = m->was_up[k] || up;
 		m->up[k] = up;
 		if (up) {
 			m->active[k / 64] |= 1ULL << (k % 64);
@@ -173,7 +199,7 @@ static void retire(struct ldb_match *m)
 		m->db[r->dnkey & m->dmask] = -1;
 }
 
-static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced)
+static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced, bool moved)
 {
 	if (m->head - m->tail == m->cap)
 		retire(m); /* full: the oldest is given up */
@@ -187,6 +213,7 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 		            .raced = raced,
 		            .live = true,
 		            .want = m->nactive,
+		            .moved = moved,
 		            .dprev = -1 };
 	if (prev >= 0 && m->w[prev].live && m->w[prev].dnkey == dnkey)
 		r->dprev = prev;
@@ -202,27 +229,46 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 	put(&m->expected, m->expected + m->nactive);
 }
 
+int ldb_lk_written(const struct ldb_config *cfg, struct ldb_repl_view *view, const struct ldb_repl_item *it,
+                   char dn[LDB_DN_MAX], size_t *dnlen, const char **val, size_t *vlen)
+{
+	const struct ldb_opdesc *d = ldb_ops[it->kind];
+	bool moved = d->seen == LDB_SEEN_MOVED; /* a rename: its new DN (look[0]) */
+	int what = d->seen == LDB_SEEN_THERE || moved ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
+	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
+	*dnlen = *vlen = 0;
+	*val = NULL;
+	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || (moved && cfg->valmode == LDB_VAL_RANDOM) ||
+	    d->repl_looks(cfg, &ch, view) < 1 ||
+	    (what == LK_VALUE && (view->look[0].negate || view->look[0].val == NULL)))
+		return -1;
+	const struct ldb_repl_look *l = &view->look[0];
+	size_t n = 0; /* as a server sends it: no space after a comma */
+	for (const char *c = l->dn; *c != '\0' && n < LDB_DN_MAX; c++)
+		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
+			dn[n++] = *c;
+	*dnlen = n;
+	if (what == LK_VALUE) {
+		*val = l->val;
+		*vlen = l->vlen;
+	}
+	return what;
+}
+
 /* A confirmed write of the load: its keys from what it wrote. */
 static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 {
-	const struct ldb_opdesc *d = ldb_ops[it->kind];
-	int what = d->seen == LDB_SEEN_THERE ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
-	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
-	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || d->repl_looks(m->ls->cfg, &ch, &m->view) < 1 ||
-	    (what == LK_VALUE && (m->view.look[0].negate || m->view.look[0].val == NULL))) {
+	char dn[LDB_DN_MAX];
+	size_t n, vlen;
+	const char *val;
+	int what = ldb_lk_written(m->ls->cfg, &m->view, it, dn, &n, &val, &vlen);
+	if (what < 0) {
 		put(&m->untracked, m->untracked + 1);
 		return;
 	}
-	const struct ldb_repl_look *l = &m->view.look[0];
-	char dn[LDB_DN_MAX]; /* as a server sends it: no space after a comma */
-	size_t n = 0;
-	for (const char *c = l->dn; *c != '\0' && n < sizeof dn; c++)
-		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
-			dn[n++] = *c;
 	uint64_t dk = ldb_lk_dn((const uint8_t *)dn, n);
-	uint64_t key =
-	        ldb_lk_key(dk, what, what == LK_VALUE ? (const uint8_t *)l->val : NULL, what == LK_VALUE ? l->vlen : 0);
-	take(m, key, dk, it->t, it->raced);
+	uint64_t key = ldb_lk_key(dk, what, (const uint8_t *)val, vlen);
+	take(m, key, dk, it->t, it->raced, ldb_ops[it->kind]->seen == LDB_SEEN_MOVED);
 }
 
 /* ------------------------------------------------------------ notifications */
@@ -265,6 +311,53 @@ static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
 	ldb_hist_record(&m->delay, t > r->t ? t - r->t : 0);
 }
 
+/* Write j was taken while listener who was down (lost, not yet back). */
+static bool in_gap(const struct ldb_match *m, int32_t j, uint32_t who)
+{
+	uint64_t seq = m->w[j].seq;
+	return seq >= m->gap_lo[who] && seq < m->gap_hi[who];
+}
+
+/* An entry of a catch-up refresh: every write of its entry the listener
+ * had not received, from write j back, received (the entry as it is now
+ * carries them).  @return how many. */
+static int catch_up_from(struct ldb_match *m, int32_t j, const struct ldb_note *n)
+{
+	int got = 0;
+	for (int k = 0; k < CHAIN * 8 && j >= 0; k++) {
+		const struct wrec *o = &m->w[j];
+		if (!o->live || o->dnkey != n->dnkey)
+			break;
+		if (!has(m, j, n->who)) {
+			received(m, j, n->who, n->t);
+			put(&m->caught_up, m->caught_up + 1);
+			got++;
+		}
+		j = o->dprev;
+	}
+	return got;
+}
+
+/* The write of the catch-up entry's own value (its writer may have its
+ * result after the refresh brought it), or -1. */
+static int32_t catch_up_own(struct ldb_match *m, const struct ldb_note *n)
+{
+	for (int32_t j = m->kb[n->key & m->kmask]; j >= 0; j = m->w[j].knext)
+		if (m->w[j].key == n->key && m->w[j].live && !has(m, j, n->who))
+			return j;
+	return -1;
+}
+
+/* @return true when it stood for a write (else kept a while: its write
+ * may not have come yet). */
+static bool catch_up(struct ldb_match *m, const struct ldb_note *n, bool first)
+{
+	int32_t j = catch_up_own(m, n);
+	if (j >= 0)
+		return catch_up_from(m, j, n) > 0;
+	return first && catch_up_from(m, m->db[n->dnkey & m->dmask], n) > 0;
+}
+
 /* The notification's write: the oldest of its key this listener has not
  * received.  A server may send an entry as it is when it sends (slapd's
  * syncprov does): a notification carrying a later write's value stands for
@@ -274,18 +367,19 @@ static void received(struct ldb_match *m, int32_t j, uint32_t who, uint64_t t)
 static bool match(struct ldb_match *m, const struct ldb_note *n)
 {
 	int32_t best = -1;
-	bool any = false;
+	bool any = false, gap = false;
 	for (int32_t j = m->kb[n->key & m->kmask]; j >= 0; j = m->w[j].knext) {
 		const struct wrec *r = &m->w[j];
 		if (r->key != n->key)
 			continue;
 		any = true;
+		gap = gap || in_gap(m, j, n->who);
 		if (!has(m, j, n->who) && (best < 0 || r->seq < m->w[best].seq))
 			best = j;
 	}
 	if (best < 0) {
-		if (!any)
-			return false;
+		if (!any || gap) /* gap: made while it was away, not expected of it */
+			return any;
 		int32_t later = oldest_unseen(m, m->db[n->dnkey & m->dmask], n->dnkey, n->who, UINT64_MAX);
 		if (later >= 0) {
 			put(&m->ooo, m->ooo + 1);
@@ -304,12 +398,36 @@ static bool match(struct ldb_match *m, const struct ldb_note *n)
 	return true;
 }
 
+/* A notification of an entry renamed there (any kind: sync sends the
+ * moved entry as modified): the oldest rename to its DN the listener has
+ * not received.  @return true when there was one. */
+static bool moved_here(struct ldb_match *m, const struct ldb_note *n)
+{
+	int32_t best = -1;
+	for (int32_t j = m->db[n->dnkey & m->dmask], k = 0; j >= 0 && k < CHAIN; j = m->w[j].dprev, k++) {
+		const struct wrec *o = &m->w[j];
+		if (!o->live || o->dnkey != n->dnkey)
+			break;
+		if (o->moved && !has(m, j, n->who))
+			best = j;
+	}
+	if (best >= 0)
+		received(m, best, n->who, n->t);
+	return best >= 0;
+}
+
+/* A notification's write: by its key, else a rename to its DN. */
+static bool match_any(struct ldb_match *m, const struct ldb_note *n)
+{
+	return match(m, n) || moved_here(m, n);
+}
+
 static void noted(struct ldb_match *m, const struct ldb_note *n)
 {
-	if (match(m, n))
+	if ((n->flags & LDB_NOTE_CATCHUP) ? catch_up(m, n, true) : match_any(m, n))
 		return;
 	if (m->nearly == EARLY_CAP) {
-		put(&m->foreign, m->foreign + 1);
+		put(&m->foreign, m->foreign + !(n->flags & LDB_NOTE_CATCHUP));
 		return;
 	}
 	m->early[m->nearly++] = *n; /* its write may not have come yet */
@@ -322,10 +440,11 @@ static void early_again(struct ldb_match *m, uint64_t now, bool all)
 	uint32_t kept = 0;
 	for (uint32_t k = 0; k < m->nearly; k++) {
 		const struct ldb_note *n = &m->early[k];
-		if (match(m, n))
+		bool cu = n->flags & LDB_NOTE_CATCHUP; /* one standing for no write: nothing to count */
+		if (cu ? catch_up(m, n, false) : match_any(m, n))
 			continue;
 		if (all || (now > n->t && now - n->t > EARLY_NS))
-			put(&m->foreign, m->foreign + 1);
+			put(&m->foreign, m->foreign + !cu);
 		else
 			m->early[kept++] = *n;
 	}
@@ -376,7 +495,7 @@ static void age(struct ldb_match *m, uint64_t now, uint64_t wait_ns, bool all, b
 	uint64_t most = m->behind_max;
 	for (int k = 0; k < m->ls->n; k++)
 		if (m->up[k]) {
-			uint64_t b = m->taken - m->base[k] - m->got[k] - m->miss[k];
+			uint64_t b = m->taken - m->base[k] - m->skip[k] - m->got[k] - m->miss[k];
 			if (b > most && b < (1ULL << 62))
 				most = b;
 		}
@@ -439,6 +558,7 @@ void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
 	f->early = get(&m->early_n);
 	f->foreign = get(&m->foreign);
 	f->behind_max = get(&m->behind_max);
+	f->caught_up = get(&m->caught_up);
 	ldb_hist_reset(&f->delay);
 	ldb_hist_add(&f->delay, &m->delay);
 }
@@ -450,12 +570,12 @@ void ldb_match_feed_begin(struct ldb_match *m)
 	look_active(m, 0);
 }
 
-void ldb_match_feed_write(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced)
+void ldb_match_feed_write(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, bool raced, bool moved)
 {
 	if (key == 0)
 		put(&m->untracked, m->untracked + 1);
 	else
-		take(m, key, dnkey, t, raced);
+		take(m, key, dnkey, t, raced, moved);
 }
 
 void ldb_match_feed_note(struct ldb_match *m, const struct ldb_note *n)

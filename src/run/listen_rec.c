@@ -159,39 +159,16 @@ struct ldb_lrec_writes {
 	int err;
 };
 
-/* What a confirmed write wrote, as the matcher rebuilds it
- * (run/listen_match.c's offered): its entry's DN (no space after a comma)
- * and, for a modify, the value; what = LDB_LREC_UNTRACKED when not known. */
-static int rebuild(struct ldb_lrec_writes *w, const struct ldb_repl_item *it, char *dn, size_t *dnlen, const char **val,
-                   size_t *vlen)
-{
-	const struct ldb_opdesc *d = ldb_ops[it->kind];
-	int what = d->seen == LDB_SEEN_THERE ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
-	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
-	*dnlen = *vlen = 0;
-	*val = NULL;
-	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || d->repl_looks(w->cfg, &ch, &w->view) < 1 ||
-	    (what == LK_VALUE && (w->view.look[0].negate || w->view.look[0].val == NULL)))
-		return LDB_LREC_UNTRACKED;
-	const struct ldb_repl_look *l = &w->view.look[0];
-	size_t n = 0;
-	for (const char *c = l->dn; *c != '\0' && n < LDB_DN_MAX; c++)
-		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
-			dn[n++] = *c;
-	*dnlen = n;
-	if (what == LK_VALUE) {
-		*val = l->val;
-		*vlen = l->vlen > UINT16_MAX ? UINT16_MAX : l->vlen;
-	}
-	return what;
-}
-
 static void put_write(struct ldb_lrec_writes *w, const struct ldb_repl_item *it)
 {
 	char dn[LDB_DN_MAX];
 	size_t dnlen, vlen;
 	const char *val;
-	int what = rebuild(w, it, dn, &dnlen, &val, &vlen);
+	int what = ldb_lk_written(w->cfg, &w->view, it, dn, &dnlen, &val, &vlen);
+	if (what < 0)
+		what = LDB_LREC_UNTRACKED;
+	if (vlen > UINT16_MAX)
+		vlen = UINT16_MAX;
 	struct ldb_lrec_write rec = { .wall_ns = (uint64_t)((int64_t)it->t + w->offset),
 		                      .mono_ns = it->t,
 		                      .kind = it->kind,

@@ -128,7 +128,7 @@ static int alloc_parts(struct ldb_listen *ls, int nio)
 		t->first = first;
 		t->n = per + (k < extra);
 		first += t->n;
-		if ((t->ring = aligned(sizeof *t->ring)) == NULL)
+		if ((t->ring = aligned(sizeof *t->ring)) == NULL || ldb_hist_init(&t->away) != 0)
 			return -1;
 	}
 	return (ls->m = ldb_match_new(ls)) != NULL ? 0 : -1;
@@ -267,6 +267,8 @@ int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int 
 		rc = wait_refresh(ls, err, cap);
 	if (rc == 0 && ls->nrec != NULL)
 		ldb_lrec_notes_up(ls->nrec);
+	if (rc == 0)
+		__atomic_store_n(&ls->live, 1, __ATOMIC_RELAXED);
 	return rc;
 }
 
@@ -358,6 +360,34 @@ static void p50_max(uint64_t *v, int n, uint64_t *p50, uint64_t *max)
 	*max = v[n - 1];
 }
 
+/* The listeners lost and back; their time away once their threads are
+ * joined (the histograms are theirs until then). */
+static void read_lost(struct ldb_listen *ls, struct ldb_listen_figs *f)
+{
+	f->lost = f->reconnected = f->down = 0;
+	f->catchup = 0;
+	for (int k = 0; k < ls->n; k++) {
+		const struct ldb_lsn *l = &ls->l[k];
+		f->lost += (int)__atomic_load_n(&l->lost_n, __ATOMIC_RELAXED);
+		f->reconnected += (int)__atomic_load_n(&l->back_n, __ATOMIC_RELAXED);
+		f->catchup += __atomic_load_n(&l->catchup, __ATOMIC_RELAXED);
+		int p = __atomic_load_n(&l->phase, __ATOMIC_RELAXED);
+		f->down += p == L_LOST || __atomic_load_n(&l->t_lost, __ATOMIC_RELAXED) != 0;
+	}
+	struct ldb_hist h;
+	f->away_p50_ns = f->away_max_ns = 0;
+	if (ldb_hist_init(&h) != 0)
+		return;
+	for (int k = 0; k < ls->nth; k++)
+		if (!ls->th[k].started)
+			ldb_hist_add(&h, &ls->th[k].away);
+	if (ldb_hist_count(&h) > 0) {
+		f->away_p50_ns = ldb_hist_percentile(&h, 50);
+		f->away_max_ns = h.max;
+	}
+	ldb_hist_free(&h);
+}
+
 void ldb_listen_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
 {
 	int count[L_LOST + 1];
@@ -365,7 +395,7 @@ void ldb_listen_read(struct ldb_listen *ls, struct ldb_listen_figs *f)
 	f->listeners = ls->n;
 	f->kind = ls->cfg->listen_kind;
 	f->failed = count[L_FAILED];
-	f->lost = count[L_LOST];
+	read_lost(ls, f);
 	uint64_t *t = calloc((size_t)ls->n, sizeof *t), *e = calloc((size_t)ls->n, sizeof *e);
 	int n = 0;
 	for (int k = 0; t != NULL && e != NULL && k < ls->n; k++) {
@@ -399,8 +429,10 @@ void ldb_listen_free(struct ldb_listen *ls)
 	if (ls->th != NULL)
 		stop_threads(ls);
 	ldb_match_free(ls->m);
-	for (int k = 0; ls->th != NULL && k < ls->nth; k++)
+	for (int k = 0; ls->th != NULL && k < ls->nth; k++) {
 		free(ls->th[k].ring);
+		ldb_hist_free(&ls->th[k].away);
+	}
 	for (int k = 0; ls->taps != NULL && k < ls->nio; k++)
 		free(ls->taps[k].rings);
 	free(ls->th);

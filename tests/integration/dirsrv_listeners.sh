@@ -12,6 +12,12 @@
 #     modifyentryops), every write received by every listener;
 #  3. 50 persistent searches (389 DS has them) beside the same load for 5 s:
 #     the same counts.
+#  4. 10 persistent searches and a modify load, the server restarted in the
+#     middle: exit 0, every listener lost and re-issued fresh (lost 10,
+#     reconnected 10, down 0), no duplicate, every write expected received
+#     or missing (a persistent search's changes while away are not sent:
+#     left out of its expected set, at most 100/s x the longest time away
+#     + 1 s each), and writes after the restart received.
 # The plug-ins are disabled again and the server restarted at the end.
 set -euo pipefail
 
@@ -99,4 +105,38 @@ for kind in sync psearch; do
 		"$out" "$kind: the delay line"
 	[[ $kind == sync ]] && echo "=== 3. $N persistent searches, modifies asked for 500/s for 5 s"
 done
+echo "=== 4. a restart in the middle of a run: 10 persistent searches re-issued"
+M=10
+before=$(dirsrv_snmp modifyentryops)
+timeout $((180 * F)) "$LDBENCH" "${common[@]}" --rate 100 --duration $((25 * F))s --listeners $M --listen-kind psearch \
+	--json "$work/rs.json" >"$work/rs.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 $((300 * F))); do # the load under way: its listeners are up
+	(($(dirsrv_snmp modifyentryops) >= before + 200)) && break
+	sleep 0.2
+done
+dirsrv_stop
+dirsrv_start
+set +e
+wait $pid
+RC=$?
+set -e
+assert_eq 0 "$RC" "exit status (the writes that failed at the restart are counted errors)"
+mods=$(succeeded "$work/rs.txt" modify)
+assert_eq "$mods" "$(lfield "$work/rs.json" writes)" "writes followed"
+for k in lost reconnected; do
+	assert_eq $M "$(lfield "$work/rs.json" $k)" "listeners $k"
+done
+for k in down duplicated failed; do
+	assert_eq 0 "$(lfield "$work/rs.json" $k)" "$k"
+done
+exp=$(lfield "$work/rs.json" expected) seen=$(lfield "$work/rs.json" seen)
+assert_eq "$exp" $((seen + $(lfield "$work/rs.json" missing))) "expected = received + missing"
+away=$(lfield "$work/rs.json" away_max_ms)
+assert_le $((M * 100 * (${away%.*} + 1000) / 1000)) $((mods * M - exp)) \
+	"writes left out of the expected set (made while a listener was away, ${away} ms at most)"
+after=$(dirsrv_snmp modifyentryops) # since the restart
+assert_ge 100 "$after" "writes after the restart"
+assert_ge $(((after - 100 * (${away%.*} + 1000) / 1000) * M)) "$seen" \
+	"received: the writes after the restart, but for the time away, by every listener"
 echo "ok: dirsrv_listeners"

@@ -9,6 +9,13 @@
 #     the delays reported (their count the notifications received), in the
 #     text lines, the JSON summary's "listeners" object and the CSV's row;
 #     ldbench merge of two such files: the counts and delays added;
+#  1b. slapd restarted in the middle of a run with 10 sync listeners and a
+#     modify load: the run ends with exit 0, every listener lost once and
+#     back (reconnected 10, down 0), its catch-up refresh from its cookie
+#     (fewer entries than full refreshes' 10 x 1001), every write expected
+#     received (missing, duplicated 0), and only the writes of the time
+#     away left out of the listeners' expected set (at most 200/s x the
+#     longest time away + 1 s each): the writes after the restart seen;
 #  2. a slow consumer: --listen-pause 5s in the middle of a 12 s run: the
 #     listeners fall behind (most behind above a run without the pause, the
 #     longest delay above 3 s), catch up (missing 0), and the sample lines
@@ -20,6 +27,10 @@
 #     each run's refresh, delays, missing, duplicated, out of order (and the
 #     baseline's ratios); the report page (ldbench report, --html) holds the
 #     Listeners section with each run's figures;
+#  2d. renames followed: a rename load (each entry moved below ou=Moved)
+#     with 10 sync listeners on the whole suffix: the renames followed
+#     equal slapd's Modrdn count, each received by every listener at its new
+#     DN (received = renames x 10, missing 0, not followed 0);
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
 #     without --listeners, a bad filter, more listeners than the descriptor
 #     limit: one line each, exit 2, no connection;
@@ -64,8 +75,11 @@ succeeded() { sed -nE "s/.*$2: attempted [0-9]+, completed [0-9]+, succeeded ([0
 echo "=== 1. $N sync listeners, 500 modifies/s for 10 s"
 fixture_monitor_snapshot "$D/mon"
 run_ldbench "$D/run1.txt" "${common[@]}" --rate 500 --duration 10s --listeners $N --json "$D/run1.json" \
-	--csv "$D/run1.csv"
-assert_eq 0 "$RC" "exit status"
+	--csv "$D/run1.csv" -v --fail-if 'listen.missing>0' --fail-if 'listen.dup>0' --fail-if 'listen.delay.p99>60s'
+assert_eq 0 "$RC" "exit status (the listeners' thresholds do not hold)"
+assert_match "Threshold passed: listen.missing>0 \(listen is 0\)$" "$D/run1.txt" "--fail-if listen.missing"
+assert_match "Threshold passed: listen.dup>0 \(listen is 0\)$" "$D/run1.txt" "--fail-if listen.dup"
+assert_match "Threshold passed: listen.delay.p99>60s \(listen is [0-9.]+ ms\)$" "$D/run1.txt" "--fail-if listen.delay.p99"
 mods=$(succeeded "$D/run1.txt" modify)
 assert_ge 1000 "$mods" "modifies made (500/s asked for 10 s; a busy machine may fall short)"
 assert_eq "$mods" "$(fixture_monitor_delta "$D/mon" Modify)" "the load's modifies against slapd's cn=Monitor"
@@ -97,10 +111,47 @@ row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
 assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
 	<(echo "$row") "the CSV's listeners row"
 
+echo "=== 1b. slapd restarted in the middle of a run: the listeners re-open, catch up, follow again"
+M=10
+m0=$(fixture_monitor_completed Modify)
+timeout $((120 * F)) "$LDBENCH" "${common[@]}" --rate 200 --duration $((12 * F))s --listeners $M \
+	--json "$D/rs.json" >"$D/rs.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 $((300 * F))); do # the load under way: its listeners are up
+	(($(fixture_monitor_completed Modify) >= m0 + 400)) && break
+	sleep 0.2
+done
+fixture_restart
+set +e
+wait $pid
+RC=$?
+set -e
+assert_eq 0 "$RC" "exit status (the load's writes that failed at the restart are counted errors)"
+mods=$(succeeded "$D/rs.txt" modify)
+assert_eq "$mods" "$(lfield "$D/rs.json" writes)" "writes followed"
+for k in lost reconnected; do
+	assert_eq $M "$(lfield "$D/rs.json" $k)" "listeners $k"
+done
+for k in down missing duplicated failed; do
+	assert_eq 0 "$(lfield "$D/rs.json" $k)" "$k"
+done
+exp=$(lfield "$D/rs.json" expected)
+assert_eq "$exp" "$(lfield "$D/rs.json" seen)" "every write expected of a listener received"
+away=$(lfield "$D/rs.json" away_max_ms)
+assert_le $((M * 200 * (${away%.*} + 1000) / 1000)) $((mods * M - exp)) \
+	"writes left out of the expected set (made while a listener was away, ${away} ms at most)"
+assert_ge 1 "$exp" "writes expected"
+catchup=$(lfield "$D/rs.json" catchup)
+assert_le $((M * 1001 - 1)) "$catchup" "catch-up entries (from the cookie: fewer than full refreshes)"
+assert_match "^ldbench\[[0-9]+\]: Listeners: lost $M, reconnected $M \(away p50 [0-9.]+ ms, max ${away//./\\.} ms\), down at the end 0; catch-up entries $catchup, writes received through them [0-9]+$" \
+	"$D/rs.txt" "the lost line"
+
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
-	--json "$D/run2.json"
-assert_eq 0 "$RC" "exit status"
+	--json "$D/run2.json" --fail-if 'listen.delay.max>2s' --fail-if 'listen.missing>0'
+assert_eq 10 "$RC" "exit status (--fail-if listen.delay.max>2s holds)"
+assert_match "Threshold failed: listen.delay.max>2s \(listen is [0-9.]+ ms\)$" "$D/run2.txt" "the threshold's line"
+assert_no_match "Threshold failed: listen.missing" "$D/run2.txt" "listen.missing>0 does not hold"
 mods=$(succeeded "$D/run2.txt" modify)
 assert_eq $((mods * 10)) "$(lfield "$D/run2.json" seen)" "every write received once they read again"
 assert_eq 0 "$(lfield "$D/run2.json" missing)" "missing"
@@ -149,6 +200,28 @@ for f in missing:missing duplicated:duplicated out_of_order:"out of order"; do
 	assert_match "^listen +${f#*:} +$b +$c +[-+][0-9]+ " "$D/cmp.txt" "compare: ${f#*:} $b against $c"
 done
 assert_no_match '^listen +rate ratio' "$D/cmp.txt" "compare: no baseline ratios without --listeners-baseline"
+# compare --fail-if on the listeners' figures: the pause's run against the plain one, then a run against itself
+set +e
+"$LDBENCH" compare --fail-if 'listen.delay.p99>+20%' --fail-if 'listen.missing>0' "$D/run1.json" -- "$D/run2.json" \
+	>"$D/cmpf.txt" 2>"$D/cmp.err"
+RC=$?
+set -e
+assert_eq 1 "$RC" "compare: exit status when a condition holds"
+assert_match "^fail-if 'listen.delay.p99>\+20%': holds \(listen delay p99 ms \+[0-9.]+%\)$" "$D/cmpf.txt" \
+	"compare: listen.delay.p99 holds"
+assert_match "^fail-if 'listen.missing>0': does not hold$" "$D/cmpf.txt" "compare: listen.missing"
+"$LDBENCH" compare --fail-if 'listen.delay.p99>+20%' --fail-if 'listen.dup>0' "$D/run1.json" -- "$D/run1.json" \
+	>"$D/cmpf.txt" 2>"$D/cmp.err" || _fail "compare, a run against itself: exit $?"
+assert_eq 2 "$(grep -c "^fail-if 'listen\.[a-z.0-9]*>[+0-9%]*': does not hold$" "$D/cmpf.txt")" \
+	"compare: neither holds on a run against itself"
+set +e
+"$LDBENCH" compare --fail-if 'listen.lost>0' "$D/run1.json" -- "$D/run2.json" >"$D/cmpf.txt" 2>"$D/cmp.err"
+RC=$?
+set -e
+assert_eq 2 "$RC" "compare: exit status, a listeners' figure compare has not"
+assert_eq 1 "$(wc -l <"$D/cmp.err")" "compare: lines on stderr"
+assert_match "^ldbench compare: --fail-if 'listen.lost>0': unknown listeners' figure 'lost' " "$D/cmp.err" \
+	"compare: the line"
 "$LDBENCH" compare "$D/run3.json" -- "$D/run3.json" >"$D/cmp3.txt" 2>"$D/cmp.err" || _fail "compare: $(cat "$D/cmp.err")"
 for f in rate_ratio:"rate ratio" p99_ratio:"p99 ratio"; do
 	v=$(bfield "$D/run3.json" "${f%%:*}")
@@ -174,6 +247,27 @@ assert_ge 1 "$row3" "--html: the listeners' rows"
 assert_match "data-col=\"rate-ratio\">$(bfield "$D/run3.json" rate_ratio)<" "$D/run3.html" "--html: the baseline's rate ratio"
 assert_match "data-col=\"seen\">$(lfield "$D/run3.json" seen)<" "$D/run3.html" "--html: the notifications received"
 
+echo "=== 2d. renames followed by their new DN"
+ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
+dn: ou=Moved,$FIX_BASE
+objectClass: organizationalUnit
+ou: Moved
+LDIF
+fixture_monitor_snapshot "$D/monr"
+run_ldbench "$D/ren.txt" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" \
+	-f "uid=userXXXXX" -r1 -R1000 -n 2 --io-threads 1 -e rename,withnewparent,incr,commoncounter,noloop \
+	--new-parent "ou=Moved,$FIX_BASE" --rate 200 --listeners $M --listen-base "$FIX_BASE" --json "$D/ren.json"
+assert_eq 0 "$RC" "exit status"
+ren=$(succeeded "$D/ren.txt" rename)
+assert_ge 400 "$ren" "renames made"
+assert_eq "$ren" "$(fixture_monitor_delta "$D/monr" Modrdn)" "the load's renames against slapd's cn=Monitor"
+assert_eq "$ren" "$(lfield "$D/ren.json" writes)" "renames followed"
+assert_eq $((ren * M)) "$(lfield "$D/ren.json" expected)" "notifications expected"
+assert_eq $((ren * M)) "$(lfield "$D/ren.json" seen)" "notifications received: each rename by every listener"
+for k in missing duplicated unmatched untracked; do
+	assert_eq 0 "$(lfield "$D/ren.json" $k)" "$k"
+done
+
 echo "=== 3. bad input: one line, exit 2, no connection"
 before=$(fixture_total_connections)
 bad() { # WHAT REGEX ARGS...
@@ -194,6 +288,10 @@ bad "pause without listeners" '^ldbench: --listen-pause goes with --listeners N$
 bad "baseline without listeners" '^ldbench: --listeners-baseline goes with --listeners N$' "${nobase[@]}" \
 	--listeners-baseline 2s
 bad "bad filter" "^ldbench: --listen-filter '\(cn=x': " "${common[@]}" --listeners 3 --listen-filter '(cn=x'
+bad "unknown listeners' figure" "^ldbench: --fail-if 'listen.late>0': unknown listeners' figure 'late' " \
+	"${common[@]}" --listeners 3 --fail-if 'listen.late>0'
+bad "listeners' figure without listeners" "^ldbench: --fail-if 'listen.missing>0': needs --listeners N" \
+	"${nobase[@]}" --fail-if 'listen.missing>0'
 bad "pause past the run" '^ldbench: --listen-pause must be shorter than --duration' "${common[@]}" --listeners 3 \
 	--listen-pause 5s --duration 3s
 set +e

@@ -90,10 +90,10 @@ static void test_entry(void **state)
 	assert_int_equal(ldb_entry_change((const uint8_t *)e->bv_val, r.len), LDB_CHG_MODIFY);
 	/* the hot path's: from the controls on */
 	const uint8_t *end = (const uint8_t *)e->bv_val + r.len;
-	assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, end), LDB_CHG_MODIFY);
-	assert_int_equal(ldb_entry_change_ctls(end, end), LDB_CHG_NONE);
+	assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, end, NULL, NULL), LDB_CHG_MODIFY);
+	assert_int_equal(ldb_entry_change_ctls(end, end, NULL, NULL), LDB_CHG_NONE);
 	for (const uint8_t *cut = r.body + r.bodylen; cut < end; cut++) /* cut short: safe, nothing read */
-		assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, cut), LDB_CHG_NONE);
+		assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, cut, NULL, NULL), LDB_CHG_NONE);
 	/* the attribute's name in another case (the server's spelling) */
 	assert_true(ldb_entry_dn_value(r.body, r.bodylen, "DESCRIPTION", 11, &dn, &dl, &v, &vl));
 	assert_int_equal(vl, 3);
@@ -130,8 +130,9 @@ static void test_ecn(void **state)
 		struct ldb_resp r;
 		size_t need;
 		assert_int_equal(ldb_wire_parse((const uint8_t *)e->bv_val, e->bv_len, &r, &need), 1);
-		assert_int_equal(ldb_entry_change_ctls(r.body + r.bodylen, (const uint8_t *)e->bv_val + r.len),
-		                 want[i]);
+		assert_int_equal(
+		        ldb_entry_change_ctls(r.body + r.bodylen, (const uint8_t *)e->bv_val + r.len, NULL, NULL),
+		        want[i]);
 		ber_bvfree(e);
 		ber_bvfree(cv);
 	}
@@ -185,13 +186,94 @@ static void test_sync_info(void **state)
 	ber_bvfree(m);
 }
 
+/* Cookies: the Sync State control's, a Sync Info message's (newcookie,
+ * refreshPresent's), none without one; the Sync Request control with a
+ * cookie, the same as ldb_listen_encode's without one, and a long cookie
+ * (a long DER length), none when it does not fit. */
+static void test_cookie(void **state)
+{
+	(void)state;
+	const uint8_t *ck;
+	size_t n;
+	BerElement *b = ber_alloc_t(LBER_USE_DER);
+	assert_int_not_equal(
+	        ber_printf(b, "{eoo}", (ber_int_t)2, "0123456789abcdef", (ber_len_t)16, "rid=1,csn=7", (ber_len_t)11),
+	        -1);
+	struct berval *sv = flat(b), *e = entry("uid=u1,ou=x", "v", LDB_SYNC_STATE_OID, sv);
+	assert_true(ldb_sync_state_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n));
+	assert_int_equal(n, 11);
+	assert_memory_equal(ck, "rid=1,csn=7", 11);
+	n = 99;
+	assert_int_equal(ldb_entry_change_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n), LDB_CHG_MODIFY);
+	assert_int_equal(n, 11);
+	assert_memory_equal(ck, "rid=1,csn=7", 11);
+	ber_bvfree(e);
+	ber_bvfree(sv);
+	sv = state_value(1); /* no cookie */
+	e = entry("uid=u1,ou=x", "v", LDB_SYNC_STATE_OID, sv);
+	assert_false(ldb_sync_state_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n));
+	assert_int_equal(ldb_entry_change_cookie((const uint8_t *)e->bv_val, e->bv_len, &ck, &n), LDB_CHG_ADD);
+	assert_int_equal(n, 0);
+	ber_bvfree(e);
+	ber_bvfree(sv);
+	static const char *const fmt[] = { "to", "t{ob}", "t{b}" };
+	static const ber_tag_t tag[] = { 0x80, 0xa2, 0xa2 };
+	for (int i = 0; i < 3; i++) {
+		b = ber_alloc_t(LBER_USE_DER);
+		int rc = i == 2   ? ber_printf(b, fmt[i], tag[i], 1)
+		         : i == 1 ? ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2, 1)
+		                  : ber_printf(b, fmt[i], tag[i], "ck", (ber_len_t)2);
+		assert_int_not_equal(rc, -1);
+		struct berval *v = flat(b), *m = intermediate(LDB_SYNC_INFO_OID, v);
+		struct ldb_resp r;
+		size_t need;
+		assert_int_equal(ldb_wire_parse((const uint8_t *)m->bv_val, m->bv_len, &r, &need), 1);
+		bool has = ldb_sync_info_cookie(r.body, r.bodylen, &ck, &n);
+		assert_int_equal(has, i < 2);
+		if (has) {
+			assert_int_equal(n, 2);
+			assert_memory_equal(ck, "ck", 2);
+		}
+		ber_bvfree(m);
+		ber_bvfree(v);
+	}
+	struct ldb_bytes op = { 0 }, ctl = { 0 };
+	char err[LDB_WIRE_ERRLEN];
+	const char *attrs[] = { "description", NULL };
+	assert_int_equal(ldb_listen_encode(&op, &ctl, false, "ou=x", "(objectClass=*)", attrs, err), 0);
+	uint8_t out[600], cookie[300];
+	assert_int_equal(ldb_sync_request_cookie(out, sizeof out, NULL, 0), ctl.len);
+	assert_memory_equal(out, ctl.data, ctl.len);
+	memset(cookie, 'c', sizeof cookie);
+	size_t len = ldb_sync_request_cookie(out, sizeof out, cookie, sizeof cookie);
+	assert_true(len > sizeof cookie);
+	assert_non_null(memmem(out, len, cookie, sizeof cookie));
+	assert_int_equal(ldb_sync_request_cookie(out, 100, cookie, sizeof cookie), 0);
+	BerElement *rb = ber_init(&(struct berval){ len, (char *)out });
+	char *oid = NULL;
+	struct berval val = { 0 };
+	ber_int_t crit = 0, mode = 0;
+	assert_int_not_equal(ber_scanf(rb, "{abm}", &oid, &crit, &val), LBER_ERROR);
+	assert_string_equal(oid, LDB_SYNC_REQUEST_OID);
+	assert_true(crit != 0);
+	BerElement *vb = ber_init(&val);
+	struct berval got = { 0 };
+	assert_int_not_equal(ber_scanf(vb, "{eo}", &mode, &got), LBER_ERROR);
+	assert_int_equal(got.bv_len, sizeof cookie);
+	ber_memfree(got.bv_val);
+	assert_int_equal(mode, 3);
+	ber_memfree(oid);
+	ber_free(vb, 1);
+	ber_free(rb, 1);
+	ldb_bytes_free(&op);
+	ldb_bytes_free(&ctl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_request),
-		cmocka_unit_test(test_entry),
-		cmocka_unit_test(test_ecn),
-		cmocka_unit_test(test_sync_info),
+		cmocka_unit_test(test_request),   cmocka_unit_test(test_entry),  cmocka_unit_test(test_ecn),
+		cmocka_unit_test(test_sync_info), cmocka_unit_test(test_cookie),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

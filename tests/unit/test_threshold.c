@@ -352,16 +352,58 @@ static void test_join(void **state)
 	/* the run's own figures need nothing; the others their option */
 	char err[400];
 	struct ldb_threshold ts[3] = { ok("p99>5ms", r), ok("server.p99>5ms", r), ok("repl.p99>1s", r) };
-	assert_int_equal(ldb_thresholds_sources(ts, 1, false, false, err, sizeof err), 0);
-	assert_int_equal(ldb_thresholds_sources(ts, 3, true, true, err, sizeof err), 0);
-	assert_int_equal(ldb_thresholds_sources(ts, 3, false, true, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(ts, 1, false, false, false, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, true, false, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, false, true, false, err, sizeof err), -1);
 	assert_string_equal(err, "--fail-if 'server.p99>5ms': needs --server-log (its figure comes from the join "
 	                         "with the server's access log)");
-	assert_int_equal(ldb_thresholds_sources(ts, 3, true, false, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(ts, 3, true, false, false, err, sizeof err), -1);
 	assert_string_equal(err, "--fail-if 'repl.p99>1s': needs -S (its figure comes from the replication check)");
 	struct ldb_threshold u = ok("unindexed>0", r);
-	assert_int_equal(ldb_thresholds_sources(&u, 1, false, false, err, sizeof err), -1);
+	assert_int_equal(ldb_thresholds_sources(&u, 1, false, false, false, err, sizeof err), -1);
 	assert_string_equal(ldb_threshold_needs(&u), "--server-log");
+}
+
+/* The listeners' figures (listen.FIGURE): a run's, compare's, refusals,
+ * and the option they need. */
+static void test_listen(void **state)
+{
+	(void)state;
+	const struct ldb_threshold_form *r = &ldb_threshold_run, *c = &ldb_threshold_compare;
+	struct ldb_threshold t = ok("listen.missing>0", r);
+	assert_int_equal(t.source, LDB_TS_LISTEN);
+	assert_int_equal(t.lfig, LDB_LF_MISSING);
+	assert_int_equal(t.kind, LDB_KIND_ANY);
+	assert_true(ldb_threshold_holds(&t, 1) && !ldb_threshold_holds(&t, 0));
+	t = ok("listen.duplicated>=2", r);
+	assert_int_equal(t.lfig, LDB_LF_DUP);
+	t = ok("listen.delay.p99>500ms", r);
+	assert_int_equal(t.lfig, LDB_LF_DELAY);
+	assert_int_equal(t.metric, LDB_M_P99);
+	assert_true(t.value == 500e6);
+	t = ok("listen.refresh.max>2s", r);
+	assert_int_equal(t.lfig, LDB_LF_REFRESH);
+	assert_int_equal(t.metric, LDB_M_MAX);
+	t = ok("listen.delay.p99>+20%", c);
+	assert_true(t.relative);
+	t = ok("listen.missing>0", c);
+	assert_false(t.relative);
+	refused("listen.late>0", r,
+	        "--fail-if 'listen.late>0': unknown listeners' figure 'late' (listen.missing, dup, out_of_order, "
+	        "unmatched, lost, down, delay.p50, delay.p99, delay.max, ..., refresh.p50, refresh.max)");
+	refused("listen.refresh.p99>1s", r,
+	        "--fail-if 'listen.refresh.p99>1s': unknown listeners' figure 'refresh.p99' (listen.missing, dup, "
+	        "out_of_order, unmatched, lost, down, delay.p50, delay.p99, delay.max, ..., refresh.p50, refresh.max)");
+	refused("listen.lost>0", c,
+	        "--fail-if 'listen.lost>0': unknown listeners' figure 'lost' (listen.missing, dup, out_of_order, "
+	        "delay.p50, delay.p99, delay.max, refresh.p50, refresh.max)");
+	refused("listen.delay.p99>5ms", c,
+	        "--fail-if 'listen.delay.p99>5ms': the value must end with '%' (a change in percent)");
+	char err[400];
+	t = ok("listen.dup>0", r);
+	assert_int_equal(ldb_thresholds_sources(&t, 1, false, false, true, err, sizeof err), 0);
+	assert_int_equal(ldb_thresholds_sources(&t, 1, true, true, false, err, sizeof err), -1);
+	assert_string_equal(err, "--fail-if 'listen.dup>0': needs --listeners N (its figure comes from the listeners)");
 }
 
 /* ldbench join's form: the join's figures only. */
@@ -542,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_repl),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_join_unindexed),
+		cmocka_unit_test(test_listen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
