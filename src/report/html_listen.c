@@ -25,6 +25,10 @@ static const char *const col[][3] = {
 	{ "duplicated", "duplicated", "duplicated" },
 	{ "out_of_order", "out-of-order", "out of order" },
 	{ "behind_max", "behind", "most behind" },
+	{ "lost", "lost", "lost" },
+	{ "reconnected", "reconnected", "reconnected" },
+	{ "down", "down", "down at the end" },
+	{ "away_max_ms", "away-max", "away max ms" },
 	{ "delay.p50_ms", "delay-p50", "delay p50 ms" },
 	{ "delay.p99_ms", "delay-p99", "delay p99 ms" },
 	{ "delay.max_ms", "delay-max", "delay max ms" },
@@ -59,7 +63,8 @@ static void head(FILE *o)
 	fputs("<h2 id=\"listeners\">Listeners</h2>\n<p class=\"note\">The listeners' sync or persistent "
 	      "searches (--listeners, docs/guide.md \"Listeners\"): the initial refresh (time, entries), "
 	      "the notifications expected of the run's writes and received, missing, duplicated or out of "
-	      "order, the most writes one listener had not yet received, the delay from the write's "
+	      "order, the most writes one listener had not yet received, the listeners lost and back (their "
+	      "longest time away), the delay from the write's "
 	      "confirmation to its arrival, and with --listeners-baseline the write rate and p99 with the "
 	      "listeners over those without.</p>\n<div class=\"wide\"><table class=\"listeners\"><tr><th>run</th>",
 	      o);

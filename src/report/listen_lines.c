@@ -234,11 +234,11 @@ static void part_csv(const struct ldb_summary_part *p, FILE *out)
 	const struct ldb_hist *h = &f->delay;
 	fputs("listeners,kind,refreshed,failed,lost,refresh_p50_ms,refresh_max_ms,entries_p50,entries_max,writes,"
 	      "expected,seen,missing,duplicated,out_of_order,superseded,early,unmatched,behind_max,count,p50_ms,p99_ms,"
-	      "max_ms\n",
+	      "max_ms,reconnected,down,catchup,caught_up,away_p50_ms,away_max_ms\n",
 	      out);
 	fprintf(out,
 	        "%d,%s,%d,%d,%d,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,"
-	        "%.3f\n",
+	        "%.3f",
 	        f->listeners, kind_name(f->kind), f->refreshed, f->failed, f->lost, ms(f->refresh_p50_ns),
 	        ms(f->refresh_max_ns), (unsigned long long)f->entries_p50, (unsigned long long)f->entries_max,
 	        (unsigned long long)f->writes, (unsigned long long)f->expected, (unsigned long long)f->seen,
@@ -247,6 +247,8 @@ static void part_csv(const struct ldb_summary_part *p, FILE *out)
 	        (unsigned long long)(f->foreign + f->dropped), (unsigned long long)f->behind_max,
 	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
 	        ms(h->max));
+	fprintf(out, /* listeners lost and back */ ",%d,%d,%llu,%llu,%.3f,%.3f\n", f->reconnected, f->down, (unsigned long long)f->catchup,
+	        (unsigned long long)f->caught_up, ms(f->away_p50_ns), ms(f->away_max_ns));
 }
 
 /* --fail-if listen.FIGURE: the run's (or the merged files') figure. */

@@ -108,14 +108,14 @@ assert_eq 0 "$(lfield "$D/merged.json" missing)" "merge: missing"
 assert_eq $((2 * mods * N)) "$(dfield "$D/merged.json" count)" "merge: delays"
 assert_eq "$(dfield "$D/run1.json" max_ms)" "$(dfield "$D/merged.json" max_ms)" "merge: the longest delay"
 row=$(grep -A1 '^listeners,kind,refreshed,' "$D/run1.csv" | tail -n 1)
-assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+$" \
+assert_match "^$N,sync,$N,0,0,[0-9.]+,[0-9.]+,1001,1001,$mods,$((mods * N)),$((mods * N)),0,0,[0-9]+,[0-9]+,[0-9]+,0,[0-9]+,$((mods * N)),[0-9.]+,[0-9.]+,[0-9.]+,0,0,0,0,0\.000,0\.000$" \
 	<(echo "$row") "the CSV's listeners row"
 
 echo "=== 1b. slapd restarted in the middle of a run: the listeners re-open, catch up, follow again"
 M=10
 m0=$(fixture_monitor_completed Modify)
 timeout $((120 * F)) "$LDBENCH" "${common[@]}" --rate 200 --duration $((12 * F))s --listeners $M \
-	--json "$D/rs.json" >"$D/rs.txt" 2>&1 &
+	--json "$D/rs.json" --csv "$D/rs.csv" --html "$D/rs.html" >"$D/rs.txt" 2>&1 &
 pid=$!
 for _ in $(seq 1 $((300 * F))); do # the load under way: its listeners are up
 	(($(fixture_monitor_completed Modify) >= m0 + 400)) && break
@@ -145,6 +145,11 @@ catchup=$(lfield "$D/rs.json" catchup)
 assert_le $((M * 1001 - 1)) "$catchup" "catch-up entries (from the cookie: fewer than full refreshes)"
 assert_match "^ldbench\[[0-9]+\]: Listeners: lost $M, reconnected $M \(away p50 [0-9.]+ ms, max ${away//./\\.} ms\), down at the end 0; catch-up entries $catchup, writes received through them [0-9]+$" \
 	"$D/rs.txt" "the lost line"
+row=$(grep -A1 '^listeners,kind,refreshed,' "$D/rs.csv" | tail -n 1)
+assert_match ",$M,0,$catchup,[0-9]+,[0-9.]+,${away//./\\.}\$" <(echo "$row") "the CSV's reconnected, down, catch-up, away"
+for c in lost:$M reconnected:$M down:0 away-max:"$away"; do
+	assert_match "<td class=\"n\" data-col=\"${c%%:*}\">${c#*:}</td>" "$D/rs.html" "the page's ${c%%:*}"
+done
 
 echo "=== 2. a slow consumer: the listeners stop reading for 5 s"
 run_ldbench "$D/run2.txt" "${common[@]}" --rate 500 --duration 12s --interval 1s --listeners 10 --listen-pause 5s \
