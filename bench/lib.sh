@@ -46,6 +46,11 @@
 #                                  cn=snmp,cn=monitor (each read: one bind,
 #                                  one search, both seen by the next read)
 #   bench_count BASE FILTER        entries below BASE matching FILTER
+#   bench_cg OUT FUNCTION ARGS...  runs $LDBENCH ARGS under valgrind's callgrind
+#                                  (stdout to OUT, OUT.cg, OUT.vg) and prints
+#                                  the instructions inside FUNCTION (every
+#                                  thread)
+#   bench_listen_field JSON NAME   the summary's listeners.NAME (a count)
 #
 # Works under `set -euo pipefail`.
 
@@ -190,4 +195,15 @@ bench_count() { # BASE FILTER
 	else
 		dirsrv_count "$1" "$2"
 	fi
+}
+
+bench_cg() {
+	local out=$1 fn=$2
+	shift 2
+	valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out.cg" "$LDBENCH" "$@" >"$out" 2>"$out.vg"
+	awk '/^(summary|totals):/ { print $2; exit }' "$out.cg"
+}
+
+bench_listen_field() {
+	grep '^{"type":"summary"' "$1" | grep -oE "\"listeners\":\\{[^}]*" | grep -oE "\"$2\":[0-9]+" | cut -d: -f2
 }

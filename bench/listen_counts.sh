@@ -59,13 +59,10 @@ fixture_start --users 1000 --syncprov
 D=$FIX_DIR
 common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE")
 
-cg() { # OUT FUNCTION ARGS...: the instructions inside FUNCTION (every thread)
-	local out=$1 fn=$2
-	shift 2
-	valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out.cg" "$bin" "$@" >"$out" 2>"$out.vg"
-	awk '/^(summary|totals):/ { print $2; exit }' "$out.cg"
-}
-field() { grep '^{"type":"summary"' "$1" | grep -oE "\"listeners\":\\{[^}]*" | grep -oE "\"$2\":[0-9]+" | cut -d: -f2; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+cg() { bench_cg "$@"; }
+field() { bench_listen_field "$@"; }
 
 echo "== entries: subtree searches of 1001 entries, -T $short and -T $long"
 e_s=$(cg "$D/e_s" ldb_iothread_main "${common[@]}" -f '(objectClass=*)' -e esearch,attrlist=description -n 1 -T "$short")

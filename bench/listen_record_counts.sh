@@ -42,13 +42,10 @@ D=$FIX_DIR
 common=(-h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -b "$FIX_PEOPLE" -f 'uid=userXXXXX' -r1
 	-R1000 -n 1 -e attreplace=description:cXXXXXX,random)
 
-cg() { # OUT FUNCTION ARGS...: the instructions inside FUNCTION (every thread)
-	local out=$1 fn=$2
-	shift 2
-	valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out.cg" "$bin" "$@" >"$out" 2>"$out.vg"
-	awk '/^(summary|totals):/ { print $2; exit }' "$out.cg"
-}
-field() { grep '^{"type":"summary"' "$1" | grep -oE "\"listeners\":\\{[^}]*" | grep -oE "\"$2\":[0-9]+" | cut -d: -f2; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+cg() { bench_cg "$@"; }
+field() { bench_listen_field "$@"; }
 per() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.0f", (b - a) / n }'; }
 
 match_per_note() { # TAG FUNCTION EXTRA...: FUNCTION's instructions per notification

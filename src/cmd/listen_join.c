@@ -131,6 +131,17 @@ static int truncated(FILE *f, const char *opt, const char *path, size_t got, uin
 	return 2;
 }
 
+/* The file read as far as its header's count: nothing may follow.  Closes f. */
+static int at_end(FILE *f, const char *opt, const char *path, uint64_t records)
+{
+	bool more = fgetc(f) != EOF;
+	fclose(f);
+	if (more)
+		fprintf(stderr, PROG ": %s %s: more than the %llu records its header says\n", opt, path,
+		        (unsigned long long)records);
+	return more ? 2 : 0;
+}
+
 static int read_writes(const char *path, struct lj_data *d)
 {
 	FILE *f = open_rec(path, "--writes", LDB_LREC_WRITES_MAGIC, &d->wh);
@@ -157,14 +168,7 @@ static int read_writes(const char *path, struct lj_data *d)
 		w->key = ldb_lk_key(w->dnkey, r.what, r.what == LK_VALUE ? (const uint8_t *)val : NULL,
 		                    r.what == LK_VALUE ? r.vlen : 0);
 	}
-	if (fgetc(f) != EOF) {
-		fprintf(stderr, PROG ": --writes %s: more than the %llu records its header says\n", path,
-		        (unsigned long long)d->wh.records);
-		fclose(f);
-		return 2;
-	}
-	fclose(f);
-	return 0;
+	return at_end(f, "--writes", path, d->wh.records);
 }
 
 static int read_notes(const char *path, struct lj_data *d)
@@ -190,14 +194,7 @@ static int read_notes(const char *path, struct lj_data *d)
 		}
 		d->n[d->nn] = (struct ldb_note){ .key = r.key, .dnkey = r.dnkey, .t = r.wall_ns, .who = r.who };
 	}
-	if (fgetc(f) != EOF) {
-		fprintf(stderr, PROG ": --notes %s: more than the %llu records its header says\n", path,
-		        (unsigned long long)d->nh.records);
-		fclose(f);
-		return 2;
-	}
-	fclose(f);
-	return 0;
+	return at_end(f, "--notes", path, d->nh.records);
 }
 
 static int cmp_write(const void *a, const void *b)
