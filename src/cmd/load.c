@@ -387,9 +387,15 @@ static uint64_t zero_ended(struct load *l)
 			warm += st->warm_completed;
 			continue;
 		}
-		for (int k = 0; k < LDB_OP_COUNT; k++)
+		for (int k = 0; k < LDB_OP_COUNT; k++) {
+			int skip = ldb_stats_unused_rows(st, k);
+			if (skip > 0) { /* rows it never wrote: left untouched (not made resident) */
+				k += skip - 1;
+				continue;
+			}
 			warm += st->op[k].completed;
-		memset(st->op, 0, sizeof st->op);
+			memset(&st->op[k], 0, sizeof st->op[k]);
+		}
 		memset(&st->setup, 0, sizeof st->setup);
 		st->counted = 0;
 	}

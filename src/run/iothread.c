@@ -305,11 +305,16 @@ static void worker_start_measuring(struct ldb_client *w)
 {
 	struct ldb_thread_stats *st = w->st;
 	uint64_t warm = 0;
-	for (int k = 0; k < LDB_OP_COUNT; k++)
+	for (int k = 0; k < LDB_OP_COUNT; k++) {
+		int skip = ldb_stats_unused_rows(st, k);
+		if (skip > 0) { /* a flow slot it never sent: nothing to count or zero */
+			k += skip - 1;
+			continue;
+		}
 		warm += ldb_load(&st->op[k].completed);
-	st->warm_completed = warm; /* read by the sampler after the release below */
-	for (int k = 0; k < LDB_OP_COUNT; k++)
 		zero_opstats(&st->op[k]);
+	}
+	st->warm_completed = warm; /* read by the sampler after the release below */
 	zero_u64((uint64_t *)&st->setup, sizeof st->setup / sizeof(uint64_t));
 	zero_u64(st->step_codes, LDB_CODE_SLOTS);
 	/* the operations in flight now end in the measurement: they count as

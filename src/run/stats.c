@@ -82,16 +82,11 @@ static void count_unconnected(struct ldb_totals *t, const struct ldb_thread_stat
 	}
 }
 
-/* k, when it is a flow slot's row that client s never sent (a flow's and
- * its steps' counters are written only after the flow's attempt, also
- * after warm-up's restart: run/iothread), else -1.  A client runs one
- * workload, so at most one slot: the other 7 are not read (85 kinds a client
- * to sum every sample). */
-static int unused_slot(const struct ldb_thread_stats *s, int k)
+int ldb_stats_unused_rows(const struct ldb_thread_stats *s, int k)
 {
 	if (k < LDB_OP_FLOW || (k - LDB_OP_FLOW) % (1 + LDB_FLOW_STEPS) != 0)
-		return -1;
-	return ldb_load(&s->op[k].attempted) == 0 ? k : -1;
+		return 0;
+	return ldb_load(&s->op[k].attempted) == 0 ? 1 + LDB_FLOW_STEPS : 0;
 }
 
 void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *threads, int n)
@@ -100,8 +95,9 @@ void ldb_totals_collect(struct ldb_totals *t, struct ldb_thread_stats *const *th
 	for (int i = 0; i < n; i++) {
 		const struct ldb_thread_stats *s = threads[i];
 		for (int k = 0; k < LDB_OP_COUNT; k++) {
-			if (k == unused_slot(s, k)) {
-				k += LDB_FLOW_STEPS; /* a flow slot this client never ran: its rows are all zero */
+			int skip = ldb_stats_unused_rows(s, k);
+			if (skip > 0) {
+				k += skip - 1; /* a flow slot this client never ran: its rows are all zero */
 				continue;
 			}
 			add_opstats(&t->op[k], &s->op[k]);
