@@ -211,8 +211,8 @@ const char *ldb_listen_value_attr(const struct ldb_config *c, const struct ldb_o
 
 /* A rename's new DN, as a server sends it: newrdn, then the new superior
  * (sup, or the old DN's parent: after its first comma not escaped). */
-static size_t moved_dn(char *out, size_t cap, const char *dn, size_t dnlen, const char *rdn, size_t rn,
-                       const char *sup, size_t sn)
+static size_t moved_dn(char *out, size_t cap, const char *dn, size_t dnlen, const char *rdn, size_t rn, const char *sup,
+                       size_t sn)
 {
 	size_t k = ldb_lk_dn_plain(out, cap, rdn, rn);
 	for (size_t i = 0; sup == NULL && i < dnlen; i++) {
@@ -319,8 +319,8 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		bn = ldb_flow_render_arg(f, t1, r->state, vps, r->rng, b);
 	if (s->kind == LDB_OP_RENAME && s->f[FF_NEWSUP].given)
 		cn = ldb_flow_render_arg(f, &s->f[FF_NEWSUP], r->state, vps, r->rng, c3);
-	if (r->ops->listen_keys && (s->kind == LDB_OP_MODIFY || s->kind == LDB_OP_ADD || s->kind == LDB_OP_DELETE ||
-	                            s->kind == LDB_OP_RENAME))
+	if (r->ops->listen_keys &&
+	    (s->kind == LDB_OP_MODIFY || s->kind == LDB_OP_ADD || s->kind == LDB_OP_DELETE || s->kind == LDB_OP_RENAME))
 		write_keys(s, fs, a, an, b, bn, c3, cn); /* before put_add cuts the entry's text */
 	switch (s->kind) {
 	case LDB_OP_SEARCH:

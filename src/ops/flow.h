@@ -70,10 +70,10 @@ struct flow_state {
 	uint16_t dnlen[LDB_FLOW_STEPS];
 	uint16_t caplen[FLOW_CAPS];
 	bool too_long;
-	bool bad; /* --bad-password: this flow's bind step sends a wrong one */
-	int8_t lk_kind;           /* with listen_keys: the last write step's kind (enum ldb_op), -1 none */
+	bool bad;                  /* --bad-password: this flow's bind step sends a wrong one */
+	int8_t lk_kind;            /* with listen_keys: the last write step's kind (enum ldb_op), -1 none */
 	uint64_t lk_dnkey, lk_key; /* ... and its keys (proto/lkey.h; lk_key 0: not followed) */
-	          /* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
+	                           /* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
 };
 
 /* Read and check the flow of c (flow_parse.c): f filled, the value patterns
