@@ -270,7 +270,8 @@ const struct ldb_opt cli_options[] = {
 	  NULL },
 	{ "listen-attr", 0, "ATTR", OPT_LISTEN_ATTR,
 	  "the attribute a modify's value is read from (default: the\n"
-	  "load's modified attribute; needed with no load of its own)",
+	  "load's modified attribute, or a flow's modify step's;\n"
+	  "needed with no load of its own)",
 	  NULL },
 	{ "write-record", 0, "FILE", OPT_WRITE_RECORD,
 	  "record every confirmed write (time, kind, DN, value) to FILE,\n"

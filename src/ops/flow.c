@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "proto/der.h"
+#include "proto/lkey.h"
 #include "values/vpattern.h"
 
 #define BAD_SUFFIX "\x01wrong"
@@ -144,6 +145,12 @@ static int prepare(struct ldb_ops_run *o, char *err, size_t cap)
 		o->vp[LDB_VP_FLOW + v] = f->vp[v]; /* the clients' states: ldb_ops_client_init */
 	if (f->nvp > 0)
 		o->scratch = true;
+	const char *la = ldb_listen_value_attr(o->cfg, o);
+	for (int i = 0; i < f->n; i++) {
+		struct flow_step *s = &f->step[i];
+		s->lk_val = s->kind == LDB_OP_MODIFY && s->modop == LDB_MOD_REPLACE && s->f[FF_VALUE].given &&
+		            la != NULL && strcasecmp(s->attr, la) == 0;
+	}
 	int row = LDB_OP_FLOW_ROW(slot_of(o->cfg));
 	o->room[row] = f->room;
 	o->state_size[row] = f->state_size;
@@ -184,6 +191,76 @@ size_t ldb_flow_render_arg(const struct ldb_flow *f, const struct flow_tmpl *t, 
 	}
 	out[n] = '\0';
 	return n;
+}
+
+const char *ldb_listen_value_attr(const struct ldb_config *c, const struct ldb_ops_run *o)
+{
+	if (c->listen_attr != NULL)
+		return c->listen_attr;
+	if (c->nmods > 0)
+		return c->mods[0].attr;
+	if (c->attreplace_attr != NULL)
+		return c->attreplace_attr;
+	if (c->attreplacefile_attr != NULL || o == NULL || o->flow == NULL)
+		return c->attreplacefile_attr;
+	for (int i = 0; i < o->flow->n; i++)
+		if (o->flow->step[i].kind == LDB_OP_MODIFY && o->flow->step[i].modop == LDB_MOD_REPLACE)
+			return o->flow->step[i].attr;
+	return NULL;
+}
+
+/* A rename's new DN, as a server sends it: newrdn, then the new superior
+ * (sup, or the old DN's parent: after its first comma not escaped). */
+static size_t moved_dn(char *out, size_t cap, const char *dn, size_t dnlen, const char *rdn, size_t rn, const char *sup,
+                       size_t sn)
+{
+	size_t k = ldb_lk_dn_plain(out, cap, rdn, rn);
+	for (size_t i = 0; sup == NULL && i < dnlen; i++) {
+		if (dn[i] == '\\') {
+			i++;
+		} else if (dn[i] == ',') {
+			sup = dn + i + 1;
+			sn = dnlen - i - 1;
+		}
+	}
+	if (sup == NULL || k >= cap)
+		return k;
+	out[k++] = ',';
+	return k + ldb_lk_dn_plain(out + k, cap - k, sup, sn);
+}
+
+/* With listen_keys: a write step's keys, from what it sends (dn a, its
+ * modify's value or its rename's new RDN b, its new superior c3). */
+static void write_keys(const struct flow_step *s, struct flow_state *fs, const char *a, size_t an, const char *b,
+                       size_t bn, const char *c3, size_t cn)
+{
+	char d[2 * FLOW_ARG_MAX + 2];
+	size_t dn;
+	int what = s->kind == LDB_OP_ADD ? LK_THERE : s->kind == LDB_OP_DELETE ? LK_GONE : LK_VALUE;
+	fs->lk_kind = (int8_t)s->kind;
+	if (s->kind == LDB_OP_RENAME) {
+		dn = moved_dn(d, sizeof d, a, an, b, bn, s->f[FF_NEWSUP].given ? c3 : NULL, cn);
+		what = LK_THERE;
+	} else {
+		dn = ldb_lk_dn_plain(d, sizeof d, a, an);
+	}
+	fs->lk_dnkey = ldb_lk_dn((const uint8_t *)d, dn);
+	fs->lk_key = s->kind == LDB_OP_MODIFY && !s->lk_val
+	                     ? 0
+	                     : ldb_lk_key(fs->lk_dnkey, what, what == LK_VALUE ? (const uint8_t *)b : NULL,
+	                                  what == LK_VALUE ? bn : 0);
+}
+
+static int keys(const struct ldb_op_req *r, uint64_t *dnkey, uint64_t *key)
+{
+	const struct ldb_flow *f = r->ops->flow;
+	const struct flow_state *fs = (const struct flow_state *)(const void *)r->state;
+	int k = f->step[r->round < f->n ? r->round : f->n - 1].kind;
+	if (k != LDB_OP_MODIFY && k != LDB_OP_ADD && k != LDB_OP_DELETE && k != LDB_OP_RENAME)
+		return -1;
+	*dnkey = fs->lk_dnkey;
+	*key = fs->lk_key;
+	return k;
 }
 
 /* a wrong password for --bad-password's share */
@@ -240,6 +317,11 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		an = ldb_flow_render_arg(f, t0, r->state, vps, r->rng, a);
 	if (t1->given)
 		bn = ldb_flow_render_arg(f, t1, r->state, vps, r->rng, b);
+	if (s->kind == LDB_OP_RENAME && s->f[FF_NEWSUP].given)
+		cn = ldb_flow_render_arg(f, &s->f[FF_NEWSUP], r->state, vps, r->rng, c3);
+	if (r->ops->listen_keys &&
+	    (s->kind == LDB_OP_MODIFY || s->kind == LDB_OP_ADD || s->kind == LDB_OP_DELETE || s->kind == LDB_OP_RENAME))
+		write_keys(s, fs, a, an, b, bn, c3, cn); /* before put_add cuts the entry's text */
 	switch (s->kind) {
 	case LDB_OP_SEARCH:
 		if (!t1->given)
@@ -259,8 +341,6 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 	case LDB_OP_ADD: return (long)put_add(r, dst, cap, a, an, b, bn);
 	case LDB_OP_DELETE: return (long)ldb_wire_put_delete(dst, cap, r->msgid, a, an);
 	case LDB_OP_RENAME:
-		if (s->f[FF_NEWSUP].given)
-			cn = ldb_flow_render_arg(f, &s->f[FF_NEWSUP], r->state, vps, r->rng, c3);
 		return (long)ldb_wire_put_modrdn(dst, cap, r->msgid, a, an, b, bn, s->deleteoldrdn,
 		                                 s->f[FF_NEWSUP].given ? c3 : NULL, cn);
 	case LDB_OP_WHOAMI:
@@ -417,6 +497,7 @@ static void slot_rows(int sl)
 		.render = render,
 		.more = more,
 		.entry = entry,
+		.keys = keys,
 		.nsteps = 1,
 		.step_reason = true,
 		.unlisted = true,

@@ -44,6 +44,7 @@ struct flow_step {
 	struct flow_tmpl f[FF_COUNT];
 	int dnslot;  /* where its first entry's DN is kept, -1: not read later */
 	bool needed; /* a later step reads its entry: none ends the flow */
+	bool lk_val; /* a modify the listeners follow: it replaces their attribute with one value */
 };
 
 struct flow_cap {
@@ -69,8 +70,10 @@ struct flow_state {
 	uint16_t dnlen[LDB_FLOW_STEPS];
 	uint16_t caplen[FLOW_CAPS];
 	bool too_long;
-	bool bad; /* --bad-password: this flow's bind step sends a wrong one */
-	          /* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
+	bool bad;                  /* --bad-password: this flow's bind step sends a wrong one */
+	int8_t lk_kind;            /* with listen_keys: the last write step's kind (enum ldb_op), -1 none */
+	uint64_t lk_dnkey, lk_key; /* ... and its keys (proto/lkey.h; lk_key 0: not followed) */
+	                           /* then ndn * FLOW_DN_MAX bytes of DNs, ncap * FLOW_VAL_MAX of values */
 };
 
 /* Read and check the flow of c (flow_parse.c): f filled, the value patterns

@@ -113,6 +113,7 @@ int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const boo
 {
 	memset(o, 0, sizeof *o);
 	o->cfg = c;
+	o->listen_keys = c->listeners > 0 || c->write_record != NULL;
 	/* the kind of the binds that open connections is prepared in any case */
 	for (int k = 0; k < LDB_OP_COUNT; k++)
 		if (used[k] || ldb_ops[k]->connect_bind) {

@@ -71,6 +71,7 @@ struct ldb_ops_run {
 	struct ldb_config *login_cfg;
 	struct ldb_bytes login_ppolicy; /* --ppolicy: the control its bind carries */
 	struct ldb_flow *flow;          /* a general flow's steps (ops/flow.c), NULL: none */
+	bool listen_keys;               /* --listeners, --write-record: a flow's write steps keep their keys */
 	bool want_ppolicy;              /* --ppolicy: password policy response controls counted */
 	bool want_sort, want_read,
 	        want_paged; /* response controls counted: sort results, pre/post-read entries, pages */
@@ -267,6 +268,11 @@ struct ldb_opdesc {
 	 * message, body[0..bodylen) its protocolOp's contents.  NULL: entries
 	 * are only counted. */
 	void (*entry)(const struct ldb_op_req *r, const uint8_t *body, size_t bodylen);
+	/* Hot path, with ops->listen_keys: the keys (proto/lkey.h) of the write
+	 * the step r->round sent (its entry's DN, its change's: 0, not
+	 * followed).  @return its kind (enum ldb_op), or -1: the step writes
+	 * nothing.  NULL: the kind has none. */
+	int (*keys)(const struct ldb_op_req *r, uint64_t *dnkey, uint64_t *key);
 	/* A flow (the login): request r->round of an operation is step
 	 * min(round, nsteps - 1), counted as its kind step_kind[] too (requests,
 	 * results, codes, latency from its own send), beside the flow's figures
@@ -390,6 +396,10 @@ int ldb_ops_check(const struct ldb_config *c, enum ldb_op_check_at at, char *why
 int ldb_ops_strays(const struct ldb_config *c, char *why, size_t cap);
 
 /* Start-up: prepare every kind in use (used[k]).  @return 0, or -1 with err. */
+/* The attribute listeners read a modify's value from (--listen-attr, -e
+ * attreplace's or --modify's, else the first step of o's flow that replaces
+ * one; o may be NULL), or NULL (ops/flow.c). */
+const char *ldb_listen_value_attr(const struct ldb_config *c, const struct ldb_ops_run *o);
 int ldb_ops_prepare(struct ldb_ops_run *o, const struct ldb_config *c, const bool used[LDB_OP_COUNT], char *err,
                     size_t cap);
 void ldb_ops_free(struct ldb_ops_run *o);

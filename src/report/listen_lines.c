@@ -247,8 +247,9 @@ static void part_csv(const struct ldb_summary_part *p, FILE *out)
 	        (unsigned long long)(f->foreign + f->dropped), (unsigned long long)f->behind_max,
 	        (unsigned long long)ldb_hist_count(h), ms(ldb_hist_percentile(h, 50)), ms(ldb_hist_percentile(h, 99)),
 	        ms(h->max));
-	fprintf(out, /* listeners lost and back */ ",%d,%d,%llu,%llu,%.3f,%.3f\n", f->reconnected, f->down, (unsigned long long)f->catchup,
-	        (unsigned long long)f->caught_up, ms(f->away_p50_ns), ms(f->away_max_ns));
+	fprintf(out, /* listeners lost and back */ ",%d,%d,%llu,%llu,%.3f,%.3f\n", f->reconnected, f->down,
+	        (unsigned long long)f->catchup, (unsigned long long)f->caught_up, ms(f->away_p50_ns),
+	        ms(f->away_max_ns));
 }
 
 /* --fail-if listen.FIGURE: the run's (or the merged files') figure. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "proto/lkey.h"
 #include "proto/wire.h"
 #include "run/listen.h"
 #include "run/run.h"
@@ -23,10 +24,6 @@ enum { L_IDLE = 0, L_BINDING, L_REFRESH, L_PERSIST, L_FAILED, L_LOST };
 /* A listener lost after its first refresh (t_done set) is L_LOST until
  * its connection is re-opened (after a back-off: L_BINDING), then L_REFRESH
  * (sync: from its last cookie) and L_PERSIST again. */
-
-/* What a write or a notification is about: the entry there (an add), a
- * modify's value, the entry gone (a delete). */
-enum { LK_THERE = 0, LK_VALUE, LK_GONE };
 
 /* One listener's state: its I/O thread writes, the others read (relaxed). */
 struct ldb_lsn {
@@ -104,87 +101,6 @@ struct ldb_listen {
 	uint64_t rec_n;    /* notifications recorded, once closed */
 	char rec_err[256]; /* the recording's failure, or "" */
 };
-
-/* A word loaded from memory as a little-endian host would see it. */
-static inline uint64_t ldb_lk_le(uint64_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return __builtin_bswap64(w);
-#else
-	return w;
-#endif
-}
-
-/* n < 8 bytes as a little-endian word (zeroes above): 4, 2 and 1 bytes as
- * n has them, loads and no loop where the host is little-endian. */
-static inline uint64_t ldb_lk_short(const uint8_t *p, size_t n)
-{
-	uint64_t w = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	size_t k = 0;
-	if (n & 4) {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		w = x;
-		k = 4;
-	}
-	if (n & 2) {
-		uint16_t x;
-		memcpy(&x, p + k, 2);
-		w |= (uint64_t)x << (8 * k);
-		k += 2;
-	}
-	if (n & 1)
-		w |= (uint64_t)p[k] << (8 * k);
-#else
-	for (size_t k = 0; k < n; k++)
-		w |= (uint64_t)p[k] << (8 * k);
-#endif
-	return w;
-}
-
-/* A hash of n bytes, eight at a time, each byte with its 0x20 bit set
- * (ASCII letters in lower case; digits and the DN's punctuation have it):
- * a word-at-a-time multiply and rotate per 8 bytes, from seed h. */
-static inline uint64_t ldb_lk_hash(uint64_t h, const uint8_t *p, size_t n)
-{
-	const uint64_t lower = 0x2020202020202020ULL;
-	const size_t all = n;
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ (w | lower)) * 0x9E3779B97F4A7C15ULL;
-		h ^= h >> 29;
-		p += 8;
-		n -= 8;
-	}
-	if (n > 0) {
-		uint64_t w = 0;
-		if (all >= 8) { /* the last 8 bytes (a load, not a call), shifted to the tail's */
-			memcpy(&w, p + n - 8, 8);
-			w = ldb_lk_le(w) >> (8 * (8 - n));
-		} else {
-			w = ldb_lk_short(p, n);
-		}
-		h = (h ^ (w | (lower >> (8 * (8 - n)))) ^ n) * 0x9E3779B97F4A7C15ULL;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-/* A DN's key: its bytes as ldb_lk_hash takes them (a DN the load builds
- * has the spaces after its commas left out first: run/listen_match.c). */
-static inline uint64_t ldb_lk_dn(const uint8_t *p, size_t n)
-{
-	return ldb_lk_hash(0xcbf29ce484222325ULL, p, n);
-}
-
-/* A change's key: its entry's, what it is (LK_*), and the value it carried. */
-static inline uint64_t ldb_lk_key(uint64_t dnkey, int what, const uint8_t *v, size_t n)
-{
-	uint64_t h = ldb_lk_hash(dnkey ^ ((uint64_t)(what + 1) * 0xC2B2AE3D27D4EB4FULL), v, n);
-	return h ? h : 1;
-}
 
 /* run/listen_source.c: a listeners' I/O thread's body. */
 void *ldb_listen_thread(void *arg);

@@ -232,22 +232,20 @@ static void take(struct ldb_match *m, uint64_t key, uint64_t dnkey, uint64_t t, 
 int ldb_lk_written(const struct ldb_config *cfg, struct ldb_repl_view *view, const struct ldb_repl_item *it,
                    char dn[LDB_DN_MAX], size_t *dnlen, const char **val, size_t *vlen)
 {
+	*dnlen = *vlen = 0;
+	*val = NULL;
+	if (it->kind == LDB_REPL_KEYS) /* a flow's step: its keys, no DN or value */
+		return -1;
 	const struct ldb_opdesc *d = ldb_ops[it->kind];
 	bool moved = d->seen == LDB_SEEN_MOVED; /* a rename: its new DN (look[0]) */
 	int what = d->seen == LDB_SEEN_THERE || moved ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
 	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
-	*dnlen = *vlen = 0;
-	*val = NULL;
 	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || (moved && cfg->valmode == LDB_VAL_RANDOM) ||
 	    d->repl_looks(cfg, &ch, view) < 1 ||
 	    (what == LK_VALUE && (view->look[0].negate || view->look[0].val == NULL)))
 		return -1;
 	const struct ldb_repl_look *l = &view->look[0];
-	size_t n = 0; /* as a server sends it: no space after a comma */
-	for (const char *c = l->dn; *c != '\0' && n < LDB_DN_MAX; c++)
-		if (!(*c == ' ' && n > 0 && dn[n - 1] == ','))
-			dn[n++] = *c;
-	*dnlen = n;
+	*dnlen = ldb_lk_dn_plain(dn, LDB_DN_MAX, l->dn, strlen(l->dn)); /* as a server sends it */
 	if (what == LK_VALUE) {
 		*val = l->val;
 		*vlen = l->vlen;
@@ -255,9 +253,17 @@ int ldb_lk_written(const struct ldb_config *cfg, struct ldb_repl_view *view, con
 	return what;
 }
 
-/* A confirmed write of the load: its keys from what it wrote. */
+/* A confirmed write of the load: its keys from what it wrote (or as a
+ * flow's step carries them). */
 static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 {
+	if (it->kind == LDB_REPL_KEYS) { /* a flow's write step: its keys as its I/O thread made them */
+		if (it->bv == 0)
+			put(&m->untracked, m->untracked + 1);
+		else
+			take(m, (uint64_t)it->bv, (uint64_t)it->v, it->t, it->raced, it->run[0] == LDB_OP_RENAME);
+		return;
+	}
 	char dn[LDB_DN_MAX];
 	size_t n, vlen;
 	const char *val;

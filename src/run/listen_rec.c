@@ -171,7 +171,7 @@ static void put_write(struct ldb_lrec_writes *w, const struct ldb_repl_item *it)
 		vlen = UINT16_MAX;
 	struct ldb_lrec_write rec = { .wall_ns = (uint64_t)((int64_t)it->t + w->offset),
 		                      .mono_ns = it->t,
-		                      .kind = it->kind,
+		                      .kind = it->kind == LDB_REPL_KEYS ? (uint8_t)it->run[0] : it->kind,
 		                      .what = (uint8_t)what,
 		                      .raced = it->raced,
 		                      .dnlen = (uint16_t)dnlen,
@@ -227,6 +227,7 @@ static int alloc_writes(struct ldb_lrec_writes *w, int nio, uint64_t t0)
 		w->taps[k].rings[0] = &w->rings[k];
 		w->taps[k].nrings = 1;
 		w->taps[k].every = 1;
+		w->taps[k].keys = true; /* a flow's write steps: recorded as not followed */
 		w->taps[k].last = w->last;
 		w->taps[k].t0 = t0;
 	}

@@ -27,23 +27,13 @@ static void nap(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* The attribute a modify's value is read from in a notification. */
-static const char *value_attr(const struct ldb_config *c)
-{
-	if (c->listen_attr != NULL)
-		return c->listen_attr;
-	if (c->nmods > 0)
-		return c->mods[0].attr;
-	if (c->attreplace_attr != NULL)
-		return c->attreplace_attr;
-	return c->attreplacefile_attr;
-}
-
-static int encode(struct ldb_listen *ls, char *err, size_t cap)
+/* The search and the bind; the attribute a modify's value is read from in a
+ * notification (the load's: ops.h ldb_listen_value_attr). */
+static int encode(struct ldb_listen *ls, const struct ldb_run *load, char *err, size_t cap)
 {
 	const struct ldb_config *c = ls->cfg;
 	char werr[LDB_WIRE_ERRLEN];
-	ls->attr = value_attr(c);
+	ls->attr = ldb_listen_value_attr(c, load != NULL ? &load->ops : NULL);
 	ls->alen = ls->attr != NULL ? strlen(ls->attr) : 0;
 	const char *attrs[] = { ls->attr != NULL ? ls->attr : "1.1", NULL };
 	if (ldb_listen_encode(&ls->op, &ls->ctl, c->listen_kind == LDB_LISTEN_PSEARCH, c->listen_base,
@@ -116,6 +106,7 @@ static int alloc_parts(struct ldb_listen *ls, int nio)
 		ls->taps[k].rings[0] = &ls->wrings[k];
 		ls->taps[k].nrings = 1;
 		ls->taps[k].every = 1;
+		ls->taps[k].keys = true;
 		ls->taps[k].last = ls->last;
 		ls->taps[k].t0 = ls->run.t_start;
 	}
@@ -253,7 +244,7 @@ int ldb_listen_start(const struct ldb_config *c, const struct ldb_run *run, int 
 	ls->cfg = c;
 	ls->n = c->listeners;
 	run_init(ls, run);
-	int rc = encode(ls, err, cap);
+	int rc = encode(ls, run, err, cap);
 	if (rc == 0 && alloc_parts(ls, nio) != 0) {
 		snprintf(err, cap, "out of memory for %d listeners", ls->n);
 		rc = LDB_EXIT_INIT;

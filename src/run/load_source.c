@@ -314,6 +314,16 @@ void ldb_load_step_entry(struct ldb_conn *cn, int i, const struct ldb_resp *r)
 	ldb_ops[s->kind]->entry(&q, r->body, r->bodylen);
 }
 
+/* A flow's write step confirmed (--listeners, --write-record): its keys,
+ * made at its render, to the taps that take them (run/repl.h). */
+static void offer_step(struct ldb_client *w, const struct ldb_slot *s, const struct ldb_op_req *q, uint64_t now)
+{
+	uint64_t dk, key;
+	int k = ldb_ops[s->kind]->keys(q, &dk, &key);
+	if (k >= 0)
+		ldb_repl_offer_keys(w->runner->repl, k, dk, key, s->t_sent, now);
+}
+
 /* A result of a multi-step operation (its kind's state_size is not 0; an
  * operation of the load, or the bind that opens the connection): each round
  * trip of the load's is timed (the "round" stage), then the kind's more says
@@ -341,6 +351,9 @@ static bool conn_step_more(struct ldb_conn *cn, int i, int *rc, const struct ldb
 		                : !on && ldb_ops[s->kind]->step_reason ? rep.rc
 		                                                       : *rc,
 		                now);
+	if (step >= 0 && o->listen_keys && *rc == 0 && w->runner->repl != NULL && w->measuring &&
+	    ldb_ops[s->kind]->keys != NULL)
+		offer_step(w, s, &q, now);
 	int also = step >= 0 ? ldb_op_step_also(s->kind, s->round) : 0;
 	if (also > 0) /* the step's second row (the login's group search) */
 		ldb_record_step(w, s, (enum ldb_op)also, *rc, now);

@@ -42,6 +42,12 @@ static inline uint64_t ldb_repl_last_word(int64_t v, uint64_t t, uint64_t t0)
 	return ((uint64_t)v & 0xffffff) << 40 | (us & LDB_REPL_LAST_TIME);
 }
 
+/* An item's kind for a flow's write step (ops/flow.c): v its entry's DN
+ * key, bv its change's key (proto/lkey.h; 0: not followed), run[0] the
+ * step's kind (enum ldb_op); taken only by taps with keys set. */
+#define LDB_REPL_KEYS 0xff
+_Static_assert(LDB_OP_COUNT < LDB_REPL_KEYS, "a kind of its own for a flow's steps");
+
 /* 64 bytes: a cache line, no pointer, nothing to free. */
 struct ldb_repl_item {
 	uint64_t t;              /* the supplier's result (monotonic ns) */
@@ -69,6 +75,7 @@ struct ldb_repl_tap {
 	uint64_t *last;            /* the last-write table, shared by the taps (relaxed stores) */
 	uint64_t t0;               /* its time origin (monotonic ns) */
 	struct ldb_repl_tap *also; /* another tap the same writes go to (--listeners beside -S), or NULL */
+	bool keys;                 /* takes a flow's write steps (LDB_REPL_KEYS): the listeners', --write-record's */
 };
 
 /* A confirmed write (called by its I/O thread): taken or not by the sampling
@@ -125,6 +132,17 @@ static inline void ldb_repl_offer(struct ldb_repl_tap *t, int kind, int64_t v, i
 {
 	for (; t != NULL; t = t->also)
 		ldb_repl_offer_one(t, kind, v, bv, run, len, sent, now);
+}
+
+/* A flow's confirmed write step (its keys: LDB_REPL_KEYS) to the taps that
+ * take them (not -S's: its watchers rebuild writes from numbers). */
+static inline void ldb_repl_offer_keys(struct ldb_repl_tap *t, int kind, uint64_t dnkey, uint64_t key, uint64_t sent,
+                                       uint64_t now)
+{
+	char k = (char)kind;
+	for (; t != NULL; t = t->also)
+		if (t->keys)
+			ldb_repl_offer_one(t, LDB_REPL_KEYS, (int64_t)dnkey, (int64_t)key, &k, 1, sent, now);
 }
 
 #endif

@@ -155,6 +155,8 @@ static int value_filter(const char *attr, bool del, const char *val, size_t len,
  * slow.  Its kind's row says which base searches see it (ops.h). */
 static int visible(struct consumer *cs, const struct ldb_repl_item *it)
 {
+	if (it->kind >= LDB_OP_COUNT) /* a flow's step (LDB_REPL_KEYS): never offered to -S */
+		return 1;
 	const struct ldb_opdesc *d = ldb_ops[it->kind];
 	if (d->repl_looks == NULL)
 		return 1;

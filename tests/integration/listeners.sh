@@ -31,6 +31,10 @@
 #     with 10 sync listeners on the whole suffix: the renames followed
 #     equal slapd's Modrdn count, each received by every listener at its new
 #     DN (received = renames x 10, missing 0, not followed 0);
+#  2e. a flow's write step followed (--flow: a search, then a modify of the
+#     DN it found, its value a pattern) with 10 sync listeners: the writes
+#     followed equal the modify step's succeeded count and slapd's Modify
+#     count, received = writes x 10, missing, unmatched, not followed 0;
 #  3. bad input: no --listen-base, an unknown --listen-kind, a listen option
 #     without --listeners, a bad filter, more listeners than the descriptor
 #     limit: one line each, exit 2, no connection;
@@ -251,6 +255,23 @@ row3=$(grep -c '^<tr data-run="[^"]*"><td>.*data-col="rate-ratio">' "$D/run3.htm
 assert_ge 1 "$row3" "--html: the listeners' rows"
 assert_match "data-col=\"rate-ratio\">$(bfield "$D/run3.json" rate_ratio)<" "$D/run3.html" "--html: the baseline's rate ratio"
 assert_match "data-col=\"seen\">$(lfield "$D/run3.json" seen)<" "$D/run3.html" "--html: the notifications received"
+
+echo "=== 2e. a flow's modify step followed: its DN from the search step, its value a pattern"
+fixture_monitor_snapshot "$D/monf"
+run_ldbench "$D/flow.txt" -h 127.0.0.1 -p "$FIX_PORT" -D "$FIX_ROOTDN" -w "$FIX_ROOTPW" -n 2 --io-threads 1 \
+	--flow upd --step "search base=$FIX_PEOPLE filter=(uid=user[1-1000%00000]) attrs=uid" \
+	--step 'modify dn=@{1.dn} attr=description value=f[1-1000000000]' --rate 100 --duration 4s \
+	--listeners $M --listen-base "$FIX_PEOPLE" --json "$D/flow.json"
+assert_eq 0 "$RC" "exit status"
+fm=$(succeeded "$D/flow.txt" 'upd\.2\.modify')
+assert_ge 200 "$fm" "the flow's modifies (100/s asked for 4 s)"
+assert_eq "$fm" "$(fixture_monitor_delta "$D/monf" Modify)" "the flow's modifies against slapd's cn=Monitor"
+assert_eq "$fm" "$(lfield "$D/flow.json" writes)" "writes followed: the modify step's"
+assert_eq $((fm * M)) "$(lfield "$D/flow.json" expected)" "notifications expected"
+assert_eq $((fm * M)) "$(lfield "$D/flow.json" seen)" "notifications received: each modify by every listener"
+for k in missing duplicated unmatched untracked; do
+	assert_eq 0 "$(lfield "$D/flow.json" $k)" "$k"
+done
 
 echo "=== 2d. renames followed by their new DN"
 ldapadd -x -H "$FIX_URI" -D "$FIX_ROOTDN" -y "$FIX_PWFILE" >/dev/null <<LDIF
