@@ -261,7 +261,9 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 		if (it->bv == 0)
 			put(&m->untracked, m->untracked + 1);
 		else
-			take(m, (uint64_t)it->bv, (uint64_t)it->v, it->t, it->raced, it->run[0] == LDB_OP_RENAME);
+			take(m, (uint64_t)it->bv, (uint64_t)it->v, it->t, it->raced,
+			     (uint8_t)it->run[0] < LDB_OP_COUNT &&
+			             ldb_ops[(uint8_t)it->run[0]]->seen == LDB_SEEN_MOVED);
 		return;
 	}
 	char dn[LDB_DN_MAX];
