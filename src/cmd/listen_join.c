@@ -161,7 +161,7 @@ static int read_writes(const char *path, struct lj_data *d)
 		struct lj_write *w = &d->w[d->nw];
 		w->t = r.wall_ns;
 		w->raced = r.raced;
-		w->moved = r.kind < LDB_OP_COUNT && ldb_ops[r.kind]->seen == LDB_SEEN_MOVED;
+		w->moved = ldb_lk_moved(r.kind);
 		if (r.what == LDB_LREC_UNTRACKED)
 			continue; /* key 0: not followed */
 		w->dnkey = ldb_lk_dn((const uint8_t *)dn, r.dnlen);

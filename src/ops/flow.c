@@ -251,12 +251,18 @@ static void write_keys(const struct flow_step *s, struct flow_state *fs, const c
 	                                  what == LK_VALUE ? bn : 0);
 }
 
+/* A step that writes (its keys go to the listeners' matcher). */
+static bool writes(int kind)
+{
+	return kind == LDB_OP_MODIFY || kind == LDB_OP_ADD || kind == LDB_OP_DELETE || kind == LDB_OP_RENAME;
+}
+
 static int keys(const struct ldb_op_req *r, uint64_t *dnkey, uint64_t *key)
 {
 	const struct ldb_flow *f = r->ops->flow;
 	const struct flow_state *fs = (const struct flow_state *)(const void *)r->state;
 	int k = f->step[r->round < f->n ? r->round : f->n - 1].kind;
-	if (k != LDB_OP_MODIFY && k != LDB_OP_ADD && k != LDB_OP_DELETE && k != LDB_OP_RENAME)
+	if (!writes(k))
 		return -1;
 	*dnkey = fs->lk_dnkey;
 	*key = fs->lk_key;
@@ -319,8 +325,7 @@ static long render(const struct ldb_op_req *r, uint8_t *dst, size_t cap)
 		bn = ldb_flow_render_arg(f, t1, r->state, vps, r->rng, b);
 	if (s->kind == LDB_OP_RENAME && s->f[FF_NEWSUP].given)
 		cn = ldb_flow_render_arg(f, &s->f[FF_NEWSUP], r->state, vps, r->rng, c3);
-	if (r->ops->listen_keys &&
-	    (s->kind == LDB_OP_MODIFY || s->kind == LDB_OP_ADD || s->kind == LDB_OP_DELETE || s->kind == LDB_OP_RENAME))
+	if (r->ops->listen_keys && writes(s->kind))
 		write_keys(s, fs, a, an, b, bn, c3, cn); /* before put_add cuts the entry's text */
 	switch (s->kind) {
 	case LDB_OP_SEARCH:

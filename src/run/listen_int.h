@@ -113,6 +113,13 @@ void ldb_match_read(struct ldb_listen *ls, struct ldb_listen_figs *f);
  * every listener (the finish's wait can end). */
 bool ldb_match_settled(struct ldb_listen *ls);
 
+/* Whether a write of kind k (enum ldb_op; anything above: none) is seen at
+ * a new DN (a rename): the matcher's, --write-record's and listen-join's. */
+static inline bool ldb_lk_moved(unsigned k)
+{
+	return k < LDB_OP_COUNT && ldb_ops[k]->seen == LDB_SEEN_MOVED;
+}
+
 /* What a confirmed write wrote, as listeners see it: its entry's DN (no
  * space after a comma: as a server sends it) into dn[0..*dnlen) and, for a
  * value the write set, *val[0..*vlen).  @return LK_THERE (an add; a

@@ -237,7 +237,7 @@ int ldb_lk_written(const struct ldb_config *cfg, struct ldb_repl_view *view, con
 	if (it->kind == LDB_REPL_KEYS) /* a flow's step: its keys, no DN or value */
 		return -1;
 	const struct ldb_opdesc *d = ldb_ops[it->kind];
-	bool moved = d->seen == LDB_SEEN_MOVED; /* a rename: its new DN (look[0]) */
+	bool moved = ldb_lk_moved(it->kind); /* a rename: its new DN (look[0]) */
 	int what = d->seen == LDB_SEEN_THERE || moved ? LK_THERE : d->seen == LDB_SEEN_GONE ? LK_GONE : LK_VALUE;
 	struct ldb_repl_change ch = { .v = it->v, .bv = it->bv, .run = it->run, .len = it->len };
 	if (d->seen == LDB_SEEN_NOT || d->repl_looks == NULL || (moved && cfg->valmode == LDB_VAL_RANDOM) ||
@@ -261,9 +261,7 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 		if (it->bv == 0)
 			put(&m->untracked, m->untracked + 1);
 		else
-			take(m, (uint64_t)it->bv, (uint64_t)it->v, it->t, it->raced,
-			     (uint8_t)it->run[0] < LDB_OP_COUNT &&
-			             ldb_ops[(uint8_t)it->run[0]]->seen == LDB_SEEN_MOVED);
+			take(m, (uint64_t)it->bv, (uint64_t)it->v, it->t, it->raced, ldb_lk_moved((uint8_t)it->run[0]));
 		return;
 	}
 	char dn[LDB_DN_MAX];
@@ -276,7 +274,7 @@ static void offered(struct ldb_match *m, const struct ldb_repl_item *it)
 	}
 	uint64_t dk = ldb_lk_dn((const uint8_t *)dn, n);
 	uint64_t key = ldb_lk_key(dk, what, (const uint8_t *)val, vlen);
-	take(m, key, dk, it->t, it->raced, ldb_ops[it->kind]->seen == LDB_SEEN_MOVED);
+	take(m, key, dk, it->t, it->raced, ldb_lk_moved(it->kind));
 }
 
 /* ------------------------------------------------------------ notifications */
