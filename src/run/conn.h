@@ -152,6 +152,19 @@ static inline int pass_length(const struct ldb_run *run)
 	return run->mix_total ? 1 : run->npass;
 }
 
+/* Slot i takes a request with message id `id` sent at `now`, answered by the
+ * engine's framing (run/conn.c) to the source: no step, no entries yet. */
+static inline void ldb_slot_open(struct ldb_conn *cn, int i, int32_t id, uint64_t now)
+{
+	struct ldb_slot *s = &cn->slots[i];
+	s->used = 1;
+	s->msgid = id;
+	s->setup = SETUP_NONE;
+	s->entries = 0;
+	s->t0 = s->t_sent = s->t_first = now;
+	cn->inflight++;
+}
+
 /* Work for this connection without an event: its I/O thread steps it once
  * this round of events and deadlines is over. */
 static inline void conn_wake(struct ldb_conn *cn)

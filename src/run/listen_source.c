@@ -125,13 +125,7 @@ static void flush(struct ldb_conn *cn)
 
 static void take_slot(struct ldb_conn *cn, int32_t id, uint64_t now)
 {
-	struct ldb_slot *s = &cn->slots[(id - 1) % cn->depth];
-	s->used = 1;
-	s->msgid = id;
-	s->setup = SETUP_NONE;
-	s->entries = 0;
-	s->t0 = s->t_sent = s->t_first = now;
-	cn->inflight++;
+	ldb_slot_open(cn, (id - 1) % cn->depth, id, now);
 }
 
 /* The search (encoded once) framed with its control. */

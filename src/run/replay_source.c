@@ -315,13 +315,7 @@ static bool send_req(struct rpsrc *s, struct ldb_conn *cn, struct rpconn *c, con
 		            .op = sl->op,
 		            .t0 = s->conf->timing == LDB_RP_RECORDED ? due : now };
 	/* the engine's slot: its answers are framed to it (run/conn.c) */
-	struct ldb_slot *es = &cn->slots[i];
-	es->used = 1;
-	es->msgid = id;
-	es->setup = SETUP_NONE;
-	es->entries = 0;
-	es->t0 = es->t_sent = es->t_first = now;
-	cn->inflight++;
+	ldb_slot_open(cn, i, id, now);
 	c->outstanding++;
 	return true;
 }
